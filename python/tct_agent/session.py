@@ -1,0 +1,12 @@
+"""State one agent process keeps between requests, so later requests reuse earlier work."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Session:
+    target: Any = None          # tct_agent.target.LoadedTarget once `target.load` ran
+    compiled: dict = field(default_factory=dict)  # compile config key -> compiled callable
+    scratch: dict = field(default_factory=dict)   # per-op-group state, keyed by group name

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# All set-up on a fresh Debian machine, idempotent: Debian packages, the project venv with
+# torch==2.13.0 (CPU build), the C++ build, the Node.js wrapper's dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '==> %s\n' "$*" >&2; }
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+# 1. Debian packages: only the missing ones, so a warm machine skips apt entirely.
+need=()
+for pkg in cmake g++ make pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev chromium; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+command -v python3 >/dev/null || need+=(python3)
+python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
+if ((${#need[@]})); then
+  say "installing Debian packages: ${need[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# 2. The venv. torch is pinned: an unpinned torch would download a multi-GB CUDA build.
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv"
+  python3 -m venv .venv
+fi
+if ! .venv/bin/python -c 'import torch, numpy, pytest, jsonschema; assert torch.__version__.startswith("2.13.0")' 2>/dev/null; then
+  say "installing Python packages (torch==2.13.0 CPU build)"
+  .venv/bin/pip install -q --disable-pip-version-check -r requirements-dev.txt
+fi
+
+# 3. The C++ build.
+say "building tct"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$(nproc)" >/dev/null
+
+# 4. The Node.js wrapper (no runtime dependencies; npm ci only if it has a lock file).
+if [ -f node/package-lock.json ]; then
+  (cd node && npm ci --silent --no-audit --no-fund)
+fi
+say "set-up done: build/tct"

@@ -1,0 +1,66 @@
+#pragma once
+// A running `python -m tct_agent`: handshake, then request/reply over JSON lines.
+// Every failure (agent error reply, timeout, death, junk on the stream, Ctrl-C) becomes a
+// tct::Error with the right exit code; the agent process is killed with its group.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/child_process.hpp"
+#include "agent/interpreter.hpp"
+#include "errors.hpp"
+
+namespace tct::agent {
+
+using json = nlohmann::json;
+
+struct AgentOptions {
+  Interpreter python;
+  std::string agent_dir;
+  std::chrono::milliseconds handshake_timeout{std::chrono::seconds(60)};
+  std::vector<std::pair<std::string, std::string>> env;  // e.g. fresh inductor cache dirs
+  bool verbose = false;  // echo the agent's stderr (the user's prints) live
+};
+
+struct Hello {
+  int protocol = 0;
+  std::string agent_version;
+  json python;       // {version, executable, implementation}
+  json torch;        // {version} or null when torch is not installed
+  std::string torch_error;
+};
+
+using ProgressFn = std::function<void(const std::string&)>;
+
+class Agent {
+ public:
+  explicit Agent(AgentOptions options);  // spawns and handshakes; throws tct::Error
+  ~Agent();
+  const Hello& hello() const { return hello_; }
+  const AgentOptions& options() const { return options_; }
+
+  // Sends one request and waits for its reply. Throws tct::Error on any failure.
+  json call(const std::string& op, const json& params, std::chrono::milliseconds timeout,
+            const ProgressFn& on_progress = {});
+  // Asks the agent to exit, then makes sure it did.
+  void close();
+
+ private:
+  [[noreturn]] void fail_dead(const std::string& during);
+  AgentOptions options_;
+  std::unique_ptr<ChildProcess> child_;
+  Hello hello_;
+  long next_id_ = 1;
+};
+
+}  // namespace tct::agent
+
+namespace tct {
+// Maps an agent error object {kind, message, hint, traceback, stage} to a tct::Error.
+Error error_from_agent(const nlohmann::json& error_object);
+}

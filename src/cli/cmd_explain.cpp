@@ -1,0 +1,19 @@
+// Placeholder until the explain command lands.
+#include "cli/command.hpp"
+#include "errors.hpp"
+
+namespace tct::cli {
+namespace {
+class Cmd : public Command {
+ public:
+  CLI::App* define(CLI::App& app) override {
+    auto* cmd = app.add_subcommand("explain", "(not built yet)");
+    cmd->allow_extras();
+    add_common_options(*cmd, common);
+    return cmd;
+  }
+  int run(RunContext&) override { throw Error(ExitCode::Usage, "usage", "tct explain is not built yet"); }
+};
+}  // namespace
+std::unique_ptr<Command> make_explain_command() { return std::make_unique<Cmd>(); }
+}  // namespace tct::cli

@@ -1,0 +1,32 @@
+#pragma once
+// A subcommand: it declares its flags, then runs with a RunContext and fills the result
+// document. It never prints results, writes files or exits: main.cpp does (I/O at the edges).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/context.hpp"
+
+namespace tct::cli {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  // Adds the subcommand and its flags to `app`; returns the subcommand.
+  virtual CLI::App* define(CLI::App& app) = 0;
+  // Fills ctx.doc[<command>]; returns 0, or 1 when the check asked for failed. Throws
+  // tct::Error for anything that ends the run early (ctx.doc keeps what was measured).
+  virtual int run(RunContext& ctx) = 0;
+  CommonOptions common;
+};
+
+std::unique_ptr<Command> make_probe_command();
+std::unique_ptr<Command> make_bench_command();
+std::unique_ptr<Command> make_explain_command();
+std::unique_ptr<Command> make_diff_command();
+std::unique_ptr<Command> make_expect_command();
+std::unique_ptr<Command> make_audit_command();
+
+}  // namespace tct::cli

@@ -1,0 +1,88 @@
+#include "cli/context.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "report/render.hpp"
+
+namespace tct::cli {
+
+void add_common_options(CLI::App& cmd, CommonOptions& o) {
+  cmd.add_option("--python", o.python, "Python interpreter to run the target in "
+                                       "(default: $TCT_PYTHON, the active venv, python3 on PATH)");
+  cmd.add_option("--agent-path", o.agent_path, "Folder holding tct_agent/ (default: next to the binary; "
+                                               "or $TCT_AGENT_PATH)");
+  cmd.add_option("--timeout", o.timeout_s, "Seconds one step may take before the target is "
+                                           "declared hung and killed")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_flag("--json", o.json, "Print the JSON document on stdout (schema in schema/)");
+  cmd.add_flag("--markdown", o.markdown, "Print Markdown on stdout (for a pull-request comment)");
+  cmd.add_option("-o,--out", o.out, "Also write a report file: .json, .md or .html (repeatable); "
+                                    "rewritten after each phase");
+  cmd.add_flag("-v,--verbose", o.verbose, "Show the agent's stderr live and tracebacks on errors");
+  cmd.add_flag("-q,--quiet", o.quiet, "No progress messages");
+}
+
+RunContext::RunContext(CommonOptions opts, json d)
+    : options(std::move(opts)), doc(std::move(d)), start_(std::chrono::steady_clock::now()) {}
+
+std::chrono::milliseconds RunContext::timeout() const {
+  return std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
+}
+
+std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env) {
+  auto lookup = agent::process_env();
+  agent::AgentOptions ao;
+  ao.python = agent::choose_interpreter(options.python, lookup);
+  ao.agent_dir = agent::locate_agent_dir(options.agent_path, lookup, agent::current_executable());
+  ao.env = std::move(env);
+  ao.verbose = options.verbose;
+  doc["environment"]["interpreter"] = {{"path", ao.python.path}, {"chosen_by", ao.python.source}};
+  progress(fmt::format("starting {} ({})", ao.python.path, ao.python.source));
+  auto a = std::make_unique<agent::Agent>(std::move(ao));
+  doc["environment"]["python"] = a->hello().python;
+  doc["environment"]["torch"] = a->hello().torch;
+  doc["environment"]["agent_version"] = a->hello().agent_version;
+  return a;
+}
+
+void RunContext::progress(const std::string& message) {
+  if (options.quiet || !::isatty(2)) return;
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string line = fmt::format("[{:6.1f}s] {}", elapsed, message);
+  if (line.size() > 118) line = line.substr(0, 115) + "...";
+  fmt::print(stderr, "\r\033[K{}", line);
+  std::fflush(stderr);
+  progress_shown_ = true;
+}
+
+agent::ProgressFn RunContext::progress_fn() {
+  return [this](const std::string& m) { progress(m); };
+}
+
+void RunContext::end_progress() {
+  if (!progress_shown_) return;
+  fmt::print(stderr, "\r\033[K");
+  std::fflush(stderr);
+  progress_shown_ = false;
+}
+
+void RunContext::checkpoint() {
+  for (const auto& [path, content] : report::render_files(doc, options.out)) {
+    // Write then rename: a reader never sees half a report.
+    std::string tmp = path + ".tmp";
+    {
+      std::ofstream f(tmp, std::ios::binary);
+      f << content;
+      if (!f) throw Error(ExitCode::Usage, "output", fmt::format("cannot write {}", path),
+                          "check that the folder exists and is writable");
+    }
+    std::rename(tmp.c_str(), path.c_str());
+  }
+}
+
+}  // namespace tct::cli

@@ -1,0 +1,57 @@
+#pragma once
+// What every command shares: the common flags, the result document, progress display,
+// checkpoints (rewrite --out files after each phase so a crash still leaves data), and
+// starting an agent in the chosen interpreter.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "agent/agent.hpp"
+
+namespace tct::cli {
+
+using json = nlohmann::json;
+
+struct CommonOptions {
+  std::optional<std::string> python;
+  std::optional<std::string> agent_path;
+  double timeout_s = 900;       // per request to the agent
+  bool json = false;            // print the JSON document on stdout
+  bool markdown = false;        // print Markdown on stdout
+  std::vector<std::string> out; // report files, type by extension
+  bool verbose = false;
+  bool quiet = false;
+};
+
+void add_common_options(CLI::App& cmd, CommonOptions& options);
+
+class RunContext {
+ public:
+  RunContext(CommonOptions options, json doc);
+
+  CommonOptions options;
+  json doc;
+
+  std::chrono::milliseconds timeout() const;
+  // Starts `python -m tct_agent` in the chosen interpreter and records the environment
+  // (interpreter, how it was chosen, torch) in the document.
+  std::unique_ptr<agent::Agent> start_agent(std::vector<std::pair<std::string, std::string>> env = {});
+  // "phase: message" on stderr, only when stderr is a terminal and not --quiet.
+  void progress(const std::string& message);
+  agent::ProgressFn progress_fn();
+  void end_progress();
+  // Rewrites every --out file with the document as it is now.
+  void checkpoint();
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  bool progress_shown_ = false;
+};
+
+}  // namespace tct::cli

@@ -1,0 +1,109 @@
+// tct: does torch.compile make this code faster, by how much, what stops it, what to change.
+// parse -> run -> export. The only place that prints results, writes files or exits.
+#include <cctype>
+#include <cstdio>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "agent/child_process.hpp"
+#include "cli/command.hpp"
+#include "errors.hpp"
+#include "report/document.hpp"
+#include "report/render.hpp"
+#include "version.hpp"
+
+namespace {
+
+constexpr const char* kExamples = R"(Examples:
+  tct probe --smoke                          can torch.compile run here?
+  tct bench builtin:mlp                      eager vs compiled, with a confidence interval
+  tct bench model.py:make_model --param batch=64 --mode max-autotune
+  tct explain model.py:make_model            graph breaks, where, and what to change
+  tct diff before.json after.json            did the change remove breaks?
+  tct expect builtin:tiny_ops --sweep batch=1,8,64
+  tct audit builtin:transformer_block -o report.html
+
+Exit codes: 0 ok, 1 check failed (not usable, mismatch, gate crossed), 2 bad usage or input,
+3 the target failed (raised, crashed, hung, compile failed), 4 internal error, 130 interrupted.)";
+
+void print_error(const tct::Error& e, bool verbose) {
+  std::string line = fmt::format("tct: error: {}", e.what());
+  if (!e.hint().empty()) {
+    std::string hint = e.hint();
+    hint[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(hint[0])));
+    line += fmt::format(". {}", hint);
+  }
+  fmt::print(stderr, "{}\n", line);
+  if (verbose && !e.detail().empty()) fmt::print(stderr, "\n{}\n", e.detail());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tct;
+  CLI::App app{fmt::format("tct {}: measure whether torch.compile makes PyTorch code faster, and why", kVersion)};
+  app.set_version_flag("--version", std::string(kVersion));
+  app.footer(kExamples);
+  app.require_subcommand(1);
+
+  std::vector<std::unique_ptr<cli::Command>> commands;
+  commands.push_back(cli::make_probe_command());
+  commands.push_back(cli::make_bench_command());
+  commands.push_back(cli::make_explain_command());
+  commands.push_back(cli::make_diff_command());
+  commands.push_back(cli::make_expect_command());
+  commands.push_back(cli::make_audit_command());
+  std::vector<CLI::App*> subs;
+  for (auto& c : commands) subs.push_back(c->define(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "tct: error: {}. Run 'tct --help' (or 'tct COMMAND --help') for usage\n", e.what());
+    return static_cast<int>(ExitCode::Usage);
+  }
+
+  size_t chosen = 0;
+  while (chosen < subs.size() && !subs[chosen]->parsed()) ++chosen;
+  cli::Command& command = *commands.at(chosen);
+
+  agent::install_interrupt_handlers();
+  cli::RunContext ctx(command.common, report::new_document(subs[chosen]->get_name()));
+  int code = 0;
+  std::optional<Error> failure;
+  try {
+    report::validate_output_paths(ctx.options.out);
+    code = command.run(ctx);
+  } catch (const Error& e) {
+    failure = e;
+  } catch (const std::exception& e) {
+    failure = Error(ExitCode::Internal, "internal", fmt::format("internal error: {}", e.what()),
+                    "this is a bug in tct; please report it with the command line");
+  }
+  ctx.end_progress();
+  if (failure) {
+    code = static_cast<int>(failure->code());
+    report::set_error(ctx.doc, *failure);
+    print_error(*failure, ctx.options.verbose);
+  }
+  ctx.doc["exit_code"] = code;
+  try {
+    ctx.checkpoint();
+  } catch (const Error& e) {
+    print_error(e, false);
+    if (code == 0) code = static_cast<int>(e.code());
+  }
+  if (ctx.options.json) std::cout << report::render_json(ctx.doc);
+  else if (ctx.options.markdown) std::cout << report::render_markdown(ctx.doc);
+  else std::cout << report::render_text(ctx.doc);
+  std::cout.flush();
+  return code;
+}

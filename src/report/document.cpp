@@ -1,0 +1,38 @@
+#include "report/document.hpp"
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "version.hpp"
+
+namespace tct::report {
+
+static std::string utc_now_iso8601() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+json new_document(const std::string& command) {
+  return {{"schema", kSchema}, {"command", command}, {"tct_version", kVersion},
+          {"created", utc_now_iso8601()}, {"exit_code", nullptr}, {"error", nullptr},
+          {"warnings", json::array()}, {"environment", json::object()}};
+}
+
+void set_error(json& doc, const Error& error) {
+  doc["error"] = {{"kind", error.kind()}, {"message", error.what()}, {"hint", error.hint()}};
+  if (!error.stage.empty()) doc["error"]["stage"] = error.stage;
+}
+
+void add_warning(json& doc, json warning) {
+  for (const auto& w : doc["warnings"])
+    if (w == warning) return;  // the same warning from two phases is said once
+  doc["warnings"].push_back(std::move(warning));
+}
+
+}  // namespace tct::report

@@ -1,0 +1,21 @@
+#pragma once
+// The one result model: a versioned JSON document per command. Renderers (terminal,
+// Markdown, HTML) read it; nothing is computed while rendering.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.hpp"
+
+namespace tct::report {
+
+using json = nlohmann::json;
+
+inline constexpr const char* kSchema = "tct/1";
+
+// {"schema","command","tct_version","created","exit_code":null,"error":null,"warnings":[]}
+json new_document(const std::string& command);
+void set_error(json& doc, const Error& error);
+void add_warning(json& doc, json warning);
+
+}  // namespace tct::report

@@ -1,0 +1,92 @@
+#include "report/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace tct::report {
+
+std::string format_duration_ns(double ns) {
+  if (!std::isfinite(ns)) return "n/a";
+  const double a = std::fabs(ns);
+  if (a < 1e3) return fmt::format("{:.0f} ns", ns);
+  if (a < 1e6) return fmt::format("{:.3g} us", ns / 1e3);
+  if (a < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
+  return fmt::format("{:.3g} s", ns / 1e9);
+}
+
+std::string format_bytes(double b) {
+  if (!std::isfinite(b)) return "n/a";
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  double v = b;
+  while (std::fabs(v) >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{:.0f} B", v) : fmt::format("{:.1f} {}", v, units[u]);
+}
+
+std::string format_ratio(double r) {
+  if (!std::isfinite(r)) return "n/a";
+  return fmt::format("{:.2f}x", r);
+}
+
+std::string format_percent(double f) {
+  if (!std::isfinite(f)) return "n/a";
+  return fmt::format("{:.1f}%", f * 100);
+}
+
+double number_or_nan(const nlohmann::json& obj, const char* key) {
+  if (!obj.is_object()) return NAN;
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number()) return NAN;
+  return it->get<double>();
+}
+
+std::string Table::str(const std::string& indent) const {
+  std::vector<size_t> width;
+  for (const auto& row : rows_)
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], row[i].size());
+    }
+  std::string out;
+  for (const auto& row : rows_) {
+    std::string line = indent;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(width[i] - row[i].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string Table::markdown() const {
+  auto escape = [](const std::string& cell) {
+    std::string s;
+    for (char c : cell) {
+      if (c == '|') s += "\\|";
+      else if (c == '\n') s += ' ';
+      else s += c;
+    }
+    return s;
+  };
+  std::string out;
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    out += "|";
+    for (const auto& cell : rows_[r]) out += " " + escape(cell) + " |";
+    out += "\n";
+    if (r == 0) {
+      out += "|";
+      for (size_t i = 0; i < rows_[0].size(); ++i) out += " --- |";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace tct::report

@@ -1,0 +1,29 @@
+#pragma once
+// Number formatting shared by every renderer, so a latency reads the same everywhere.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::report {
+
+std::string format_duration_ns(double ns);   // "812 ns", "12.3 us", "4.56 ms", "1.23 s"; "n/a" for NaN
+std::string format_bytes(double bytes);      // "512 B", "1.5 KiB", "12.0 MiB"
+std::string format_ratio(double ratio);      // "1.52x"; "n/a" for NaN
+std::string format_percent(double fraction); // 0.123 -> "12.3%"
+// A JSON number, or NaN when the field is null or missing (JSON has no NaN).
+double number_or_nan(const nlohmann::json& obj, const char* key);
+
+// A plain aligned text table; the first row is the header.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  std::string str(const std::string& indent = "  ") const;
+  std::string markdown() const;
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace tct::report

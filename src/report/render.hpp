@@ -1,0 +1,38 @@
+#pragma once
+// Renderers: one result document in, text out. No I/O here (DESIGN.md: I/O at the edges).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::report {
+
+using json = nlohmann::json;
+
+std::string render_json(const json& doc);
+std::string render_text(const json& doc);      // the terminal report
+std::string render_markdown(const json& doc);  // fit for a pull-request comment
+std::string render_html(const json& doc);      // one self-contained file (report/html.cpp)
+
+// The files asked for with --out, each rendered by its extension (.json, .md, .html).
+// Throws tct::Error (usage) for an unknown extension.
+std::vector<std::pair<std::string, std::string>> render_files(const json& doc,
+                                                              const std::vector<std::string>& paths);
+// Checks the extensions up front, so a typo is reported before anything runs.
+void validate_output_paths(const std::vector<std::string>& paths);
+
+// Per-command sections, each in its own file (report/text_<command>.cpp). Each takes the
+// whole document and renders the command's section (doc[<command>]).
+std::string text_probe(const json& doc);
+std::string markdown_probe(const json& doc);
+std::string text_bench(const json& doc);
+std::string markdown_bench(const json& doc);
+std::string text_explain(const json& doc);
+std::string markdown_explain(const json& doc);
+std::string text_diff(const json& doc);
+std::string markdown_diff(const json& doc);
+std::string text_expect(const json& doc);
+std::string markdown_expect(const json& doc);
+
+}  // namespace tct::report

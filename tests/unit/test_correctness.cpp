@@ -1,0 +1,266 @@
+#include "analysis/correctness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using nlohmann::json;
+using tct::analysis::default_tolerance;
+using tct::analysis::eager_self_difference;
+using tct::analysis::judge_outputs;
+using tct::analysis::ToleranceOverride;
+
+namespace {
+
+// A tensor fact as python/tct_agent/compare.py writes it, equal by default.
+json tensor_fact(const std::string& path, const std::string& dtype, double max_abs_diff,
+                 double max_abs_expected) {
+    return json{{"path", path},
+                {"kind", "tensor"},
+                {"shape_expected", {2, 3}},
+                {"shape_actual", {2, 3}},
+                {"dtype_expected", dtype},
+                {"dtype_actual", dtype},
+                {"numel", 6},
+                {"equal", max_abs_diff == 0.0},
+                {"max_abs_diff", max_abs_diff},
+                {"max_rel_diff", max_abs_expected > 0 ? max_abs_diff / max_abs_expected : 0.0},
+                {"mean_abs_diff", max_abs_diff / 2},
+                {"max_abs_expected", max_abs_expected},
+                {"worst_index", {1, 2}},
+                {"expected_at_worst", 1.0},
+                {"actual_at_worst", 1.0 + max_abs_diff},
+                {"nan_expected", 0},
+                {"nan_actual", 0},
+                {"nan_mismatch", 0},
+                {"inf_mismatch", 0}};
+}
+
+}  // namespace
+
+TEST(Correctness, IdenticalOutputsMatch) {
+    json facts = json::array({tensor_fact("out[0]", "float32", 0.0, 3.0),
+                              tensor_fact("out[1]", "int64", 0.0, 7.0)});
+    auto v = judge_outputs(facts);
+    EXPECT_TRUE(v.match);
+    EXPECT_TRUE(v.mismatches.empty());
+    EXPECT_EQ(v.leaves, 2u);
+}
+
+TEST(Correctness, EmptyFactListMatches) {
+    auto v = judge_outputs(json::array());
+    EXPECT_TRUE(v.match);
+    EXPECT_EQ(v.leaves, 0u);
+}
+
+TEST(Correctness, NotAnArrayThrows) {
+    EXPECT_THROW(judge_outputs(json::object()), std::invalid_argument);
+    EXPECT_THROW(eager_self_difference(json(3)), std::invalid_argument);
+}
+
+TEST(Correctness, Float32ReorderingNoiseIsAccepted) {
+    // 1e-5 relative to the largest magnitude: typical of a fused / reordered kernel.
+    auto v = judge_outputs(json::array({tensor_fact("out", "float32", 4e-5, 4.0)}));
+    EXPECT_TRUE(v.match);
+}
+
+TEST(Correctness, Float32RealErrorFails) {
+    auto v = judge_outputs(json::array({tensor_fact("out['logits']", "float32", 0.5, 4.0)}));
+    ASSERT_FALSE(v.match);
+    ASSERT_EQ(v.mismatches.size(), 1u);
+    EXPECT_EQ(v.mismatches[0].path, "out['logits']");
+    EXPECT_NE(v.mismatches[0].reason.find("max abs diff 0.5"), std::string::npos);
+    EXPECT_NE(v.mismatches[0].reason.find("float32"), std::string::npos);
+    EXPECT_NE(v.mismatches[0].reason.find("at [1, 2]"), std::string::npos);
+}
+
+TEST(Correctness, ScaleIsTheLargestMagnitudeNotTheElement) {
+    // An element that cancelled to ~0 in a tensor of magnitude 100: an absolute error
+    // of 1e-3 is 1e-5 of the scale, within float32 tolerance.
+    auto fact = tensor_fact("out", "float32", 1e-3, 100.0);
+    fact["max_rel_diff"] = 1e3;  // huge per-element relative error, ignored by design
+    EXPECT_TRUE(judge_outputs(json::array({fact})).match);
+}
+
+TEST(Correctness, AtolIsAFloorForAllZeroOutputs) {
+    EXPECT_TRUE(judge_outputs(json::array({tensor_fact("out", "float32", 5e-6, 0.0)})).match);
+    EXPECT_FALSE(judge_outputs(json::array({tensor_fact("out", "float32", 5e-5, 0.0)})).match);
+}
+
+TEST(Correctness, LowPrecisionDtypesAreLooser) {
+    // 1% of the scale: fails float32, passes bfloat16.
+    EXPECT_FALSE(judge_outputs(json::array({tensor_fact("out", "float32", 0.01, 1.0)})).match);
+    EXPECT_TRUE(judge_outputs(json::array({tensor_fact("out", "bfloat16", 0.01, 1.0)})).match);
+    EXPECT_TRUE(judge_outputs(json::array({tensor_fact("out", "float16", 0.005, 1.0)})).match);
+    EXPECT_FALSE(judge_outputs(json::array({tensor_fact("out", "float64", 1e-5, 1.0)})).match);
+}
+
+TEST(Correctness, DefaultTolerancesByDtype) {
+    EXPECT_DOUBLE_EQ(default_tolerance("float32").rtol, 1e-3);
+    EXPECT_DOUBLE_EQ(default_tolerance("complex64").rtol, 1e-3);
+    EXPECT_DOUBLE_EQ(default_tolerance("float").rtol, 1e-3);
+    EXPECT_DOUBLE_EQ(default_tolerance("float64").rtol, 1e-7);
+    EXPECT_DOUBLE_EQ(default_tolerance("complex128").atol, 1e-7);
+    EXPECT_DOUBLE_EQ(default_tolerance("bfloat16").rtol, 3e-2);
+    EXPECT_DOUBLE_EQ(default_tolerance("float16").rtol, 1e-2);
+    EXPECT_DOUBLE_EQ(default_tolerance("int64").rtol, 0.0);
+    EXPECT_DOUBLE_EQ(default_tolerance("bool").atol, 0.0);
+    EXPECT_DOUBLE_EQ(default_tolerance("something_new").rtol, 1e-3);
+}
+
+TEST(Correctness, IntegersMustMatchExactly) {
+    auto v = judge_outputs(json::array({tensor_fact("out", "int64", 1.0, 1000.0)}));
+    ASSERT_FALSE(v.match);
+    EXPECT_NE(v.mismatches[0].reason.find("exactly"), std::string::npos);
+    // ... even with a user override, which applies to floating leaves only.
+    ToleranceOverride over{1.0, 10.0};
+    EXPECT_FALSE(judge_outputs(json::array({tensor_fact("out", "bool", 1.0, 1.0)}), over).match);
+}
+
+TEST(Correctness, OverrideReplacesDefaults) {
+    json facts = json::array({tensor_fact("out", "float32", 0.01, 1.0)});
+    EXPECT_FALSE(judge_outputs(facts).match);
+    EXPECT_TRUE(judge_outputs(facts, ToleranceOverride{2e-2, std::nullopt}).match);
+    EXPECT_TRUE(judge_outputs(facts, ToleranceOverride{std::nullopt, 0.02}).match);
+    // Tighter than the default.
+    json small = json::array({tensor_fact("out", "float32", 1e-5, 1.0)});
+    EXPECT_TRUE(judge_outputs(small).match);
+    EXPECT_FALSE(judge_outputs(small, ToleranceOverride{0.0, 0.0}).match);
+}
+
+TEST(Correctness, ShapeMismatchFails) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact["shape_actual"] = {3, 2};
+    fact["max_abs_diff"] = nullptr;
+    auto v = judge_outputs(json::array({fact}));
+    ASSERT_FALSE(v.match);
+    EXPECT_NE(v.mismatches[0].reason.find("shape [3, 2], expected [2, 3]"), std::string::npos);
+}
+
+TEST(Correctness, DtypeMismatchFails) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact["dtype_actual"] = "float16";
+    auto v = judge_outputs(json::array({fact}));
+    ASSERT_FALSE(v.match);
+    EXPECT_NE(v.mismatches[0].reason.find("dtype float16, expected float32"), std::string::npos);
+}
+
+TEST(Correctness, NewNaNFails) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact["nan_actual"] = 2;
+    fact["nan_mismatch"] = 2;
+    auto v = judge_outputs(json::array({fact}));
+    ASSERT_FALSE(v.match);
+    EXPECT_NE(v.mismatches[0].reason.find("2 NaN where expected has none"), std::string::npos);
+}
+
+TEST(Correctness, NaNAtTheSamePlacesPasses) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact["nan_expected"] = 3;
+    fact["nan_actual"] = 3;
+    fact["nan_mismatch"] = 0;
+    EXPECT_TRUE(judge_outputs(json::array({fact})).match);
+}
+
+TEST(Correctness, NaNAtOtherPlacesFails) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact["nan_expected"] = 1;
+    fact["nan_actual"] = 1;
+    fact["nan_mismatch"] = 2;
+    auto v = judge_outputs(json::array({fact}));
+    ASSERT_FALSE(v.match);
+    EXPECT_NE(v.mismatches[0].reason.find("NaN position"), std::string::npos);
+}
+
+TEST(Correctness, NaNCountsWithoutPositionsStillCompared) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact.erase("nan_mismatch");
+    fact["nan_expected"] = 1;
+    fact["nan_actual"] = 0;
+    EXPECT_FALSE(judge_outputs(json::array({fact})).match);
+}
+
+TEST(Correctness, InfMismatchFails) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact["inf_mismatch"] = 1;
+    EXPECT_FALSE(judge_outputs(json::array({fact})).match);
+}
+
+TEST(Correctness, StructureAndOtherLeaves) {
+    json structure = {{"path", "out"}, {"kind", "structure"},
+                      {"description", "missing b"}, {"type_expected", "dict"},
+                      {"type_actual", "dict"}};
+    json other_eq = {{"path", "out['name']"}, {"kind", "other"}, {"equal", true},
+                     {"repr_expected", "'a'"}, {"repr_actual", "'a'"}};
+    json other_ne = {{"path", "out['name']"}, {"kind", "other"}, {"equal", false},
+                     {"repr_expected", "'a'"}, {"repr_actual", "'b'"}};
+    auto v = judge_outputs(json::array({structure, other_eq}));
+    ASSERT_FALSE(v.match);
+    ASSERT_EQ(v.mismatches.size(), 1u);
+    EXPECT_NE(v.mismatches[0].reason.find("missing b"), std::string::npos);
+    EXPECT_TRUE(judge_outputs(json::array({other_eq})).match);
+    auto v2 = judge_outputs(json::array({other_ne}));
+    ASSERT_FALSE(v2.match);
+    EXPECT_EQ(v2.mismatches[0].reason, "value 'b', expected 'a'");
+}
+
+TEST(Correctness, ScalarLeaves) {
+    json f = {{"path", "out[1]"}, {"kind", "scalar"}, {"shape_expected", json::array()},
+              {"shape_actual", json::array()}, {"dtype_expected", "float"},
+              {"dtype_actual", "float"}, {"numel", 1}, {"max_abs_diff", 1e-6},
+              {"max_abs_expected", 2.0}, {"nan_expected", 0}, {"nan_actual", 0},
+              {"nan_mismatch", 0}, {"inf_mismatch", 0}, {"equal", false}};
+    EXPECT_TRUE(judge_outputs(json::array({f})).match);
+    f["dtype_expected"] = f["dtype_actual"] = "int";
+    EXPECT_FALSE(judge_outputs(json::array({f})).match);
+}
+
+TEST(Correctness, MalformedFactsFailRatherThanPass) {
+    json no_diff = tensor_fact("out", "float32", 0.0, 1.0);
+    no_diff.erase("max_abs_diff");
+    auto v = judge_outputs(json::array({no_diff, json("junk"), json{{"kind", "weird"}}}));
+    EXPECT_FALSE(v.match);
+    EXPECT_EQ(v.mismatches.size(), 3u);
+    EXPECT_EQ(v.mismatches[1].path, "?");
+}
+
+TEST(Correctness, CompareErrorFails) {
+    auto fact = tensor_fact("out", "float32", 0.0, 1.0);
+    fact["error"] = "RuntimeError: unsupported dtype";
+    EXPECT_FALSE(judge_outputs(json::array({fact})).match);
+}
+
+TEST(Nondeterminism, IdenticalRunsAreDeterministic) {
+    auto c = eager_self_difference(json::array({tensor_fact("out", "float32", 0.0, 2.0),
+                                                tensor_fact("out2", "int64", 0.0, 2.0)}));
+    EXPECT_FALSE(c.nondeterministic);
+    EXPECT_TRUE(c.differing.empty());
+    EXPECT_DOUBLE_EQ(c.max_abs_diff, 0.0);
+}
+
+TEST(Nondeterminism, AnyDifferenceCounts) {
+    auto c = eager_self_difference(json::array({tensor_fact("out", "float32", 0.0, 2.0),
+                                                tensor_fact("out2", "float32", 3e-7, 2.0)}));
+    EXPECT_TRUE(c.nondeterministic);
+    ASSERT_EQ(c.differing.size(), 1u);
+    EXPECT_EQ(c.differing[0].path, "out2");
+    EXPECT_DOUBLE_EQ(c.max_abs_diff, 3e-7);
+}
+
+TEST(Nondeterminism, TinyToleranceIgnoresNoise) {
+    auto facts = json::array({tensor_fact("out", "float32", 3e-7, 2.0)});
+    EXPECT_FALSE(eager_self_difference(facts, 1e-6).nondeterministic);
+    EXPECT_TRUE(eager_self_difference(facts, 1e-7).nondeterministic);
+}
+
+TEST(Nondeterminism, NaNPositionsAndStructure) {
+    auto nan = tensor_fact("out", "float32", 0.0, 2.0);
+    nan["nan_expected"] = nan["nan_actual"] = 1;
+    EXPECT_FALSE(eager_self_difference(json::array({nan})).nondeterministic);
+    nan["nan_mismatch"] = 2;
+    EXPECT_TRUE(eager_self_difference(json::array({nan})).nondeterministic);
+    json structure = {{"path", "out"}, {"kind", "structure"}, {"description", "x"}};
+    EXPECT_TRUE(eager_self_difference(json::array({structure})).nondeterministic);
+    json other = {{"path", "out"}, {"kind", "other"}, {"equal", true}};
+    EXPECT_FALSE(eager_self_difference(json::array({other})).nondeterministic);
+}
