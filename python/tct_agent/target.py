@@ -50,6 +50,8 @@ _DTYPE_ALIASES = {
 }
 
 
+_MAX_DESCRIBED_INPUTS = 200
+
 # --------------------------------------------------------------------------- pytrees
 
 def _is_namedtuple(obj: Any) -> bool:
@@ -340,7 +342,9 @@ class LoadedTarget:
             else:
                 inputs.append({"path": path, "type": type(leaf).__name__,
                                "value": _short_repr(leaf)})
-        out["inputs"] = inputs
+        # Cap the listing: a factory may pass thousands of small leaves (lists of ints).
+        out["inputs"] = inputs[:_MAX_DESCRIBED_INPUTS]
+        out["inputs_total"] = len(inputs)
         out["input_bytes"] = int(sum(t.numel() * t.element_size()
                                      for _, t in tensor_leaves((self.args, self.kwargs))))
         return out
