@@ -100,10 +100,21 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     print_error(e, false);
     if (code == 0) code = static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tct: error: internal error while writing reports ({}); please report this bug\n", e.what());
+    if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }
-  if (ctx.options.json) std::cout << report::render_json(ctx.doc);
-  else if (ctx.options.markdown) std::cout << report::render_markdown(ctx.doc);
-  else std::cout << report::render_text(ctx.doc);
+  try {
+    if (ctx.options.json) std::cout << report::render_json(ctx.doc);
+    else if (ctx.options.markdown) std::cout << report::render_markdown(ctx.doc);
+    else std::cout << report::render_text(ctx.doc);
+  } catch (const std::exception& e) {
+    // A renderer bug must not lose the measurement: fall back to the canonical JSON.
+    fmt::print(stderr, "tct: error: internal error while rendering the report ({}). The JSON document "
+                       "follows; please report this bug\n", e.what());
+    std::cout << report::render_json(ctx.doc);
+    if (code == 0) code = static_cast<int>(ExitCode::Internal);
+  }
   std::cout.flush();
   return code;
 }

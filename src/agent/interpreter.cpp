@@ -81,8 +81,8 @@ std::string locate_agent_dir(const std::optional<std::string>& flag, const EnvLo
     return fs::absolute(*explicit_dir).string();
   }
   fs::path bin_dir = fs::path(executable_path).parent_path();
-  for (fs::path candidate : {bin_dir / ".." / "share" / "tct" / "python", bin_dir / ".." / "python"}) {
-    if (has_agent(candidate)) return fs::weakly_canonical(candidate).string();
+  for (fs::path candidate : {bin_dir.parent_path() / "share" / "tct" / "python", bin_dir.parent_path() / "python"}) {
+    if (has_agent(candidate)) return candidate.lexically_normal().string();
   }
   throw Error(ExitCode::Internal, "install",
               fmt::format("cannot find tct's Python agent next to {}", executable_path),

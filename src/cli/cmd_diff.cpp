@@ -1,19 +1,66 @@
-// Placeholder until the diff command lands.
+// tct diff BEFORE.json AFTER.json: which graph breaks a change fixed, added or left, from
+// two `tct explain --json` documents. Reads the files itself; needs no agent or torch.
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "analysis/audit_diff.hpp"
 #include "cli/command.hpp"
 #include "errors.hpp"
 
 namespace tct::cli {
 namespace {
-class Cmd : public Command {
+
+json read_audit(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw usage_error(fmt::format("cannot read {}", path), "give two files written by 'tct explain --json'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  json doc = json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded())
+    throw usage_error(fmt::format("{} is not valid JSON", path), "write it with 'tct explain TARGET --json > FILE'");
+  std::string why;
+  auto section = analysis::explain_section_of(doc, why);
+  if (!section)
+    throw usage_error(fmt::format("{} is not a tct explain audit: {}", path, why),
+                      "write it with 'tct explain TARGET --json > FILE'");
+  return *section;
+}
+
+class DiffCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("diff", "(not built yet)");
-    cmd->allow_extras();
+    auto* cmd = app.add_subcommand("diff", "Compare two 'tct explain --json' audits: graph breaks fixed, added and "
+                                           "unchanged (tolerant of line shifts), graph and op counts");
+    cmd->add_option("before", before_, "Audit before the change (tct explain --json)")->required();
+    cmd->add_option("after", after_, "Audit after the change")->required();
     add_common_options(*cmd, common);
+    cmd->footer(R"(Examples:
+  tct explain model.py:make --json > before.json
+  (edit model.py)
+  tct explain model.py:make --json > after.json
+  tct diff before.json after.json
+  tct diff before.json after.json --markdown     for a pull-request comment
+Exit codes: 0 breaks did not increase, 1 more breaks after than before, 2 a file is
+missing or not a tct explain audit.)");
     return cmd;
   }
-  int run(RunContext&) override { throw Error(ExitCode::Usage, "usage", "tct diff is not built yet"); }
+
+  int run(RunContext& ctx) override {
+    json before = read_audit(before_);
+    json after = read_audit(after_);
+    json d = analysis::diff_audits(before, after, before_, after_);
+    ctx.doc["diff"] = d;
+    return d.value("breaks_increased", false) ? 1 : 0;
+  }
+
+ private:
+  std::string before_, after_;
 };
+
 }  // namespace
-std::unique_ptr<Command> make_diff_command() { return std::make_unique<Cmd>(); }
+
+std::unique_ptr<Command> make_diff_command() { return std::make_unique<DiffCommand>(); }
+
 }  // namespace tct::cli

@@ -1,7 +1,195 @@
-// Placeholder until the expect renderer lands.
+// Terminal and Markdown rendering of doc["expect"] (tct expect). Nothing is computed here
+// beyond formatting: the class, ranges and suggestions come from src/analysis/expect_*.cpp.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
 #include "report/render.hpp"
 
 namespace tct::report {
-std::string text_expect(const json& doc) { return doc["expect"].dump(2) + "\n"; }
-std::string markdown_expect(const json& doc) { return "```json\n" + doc["expect"].dump(2) + "\n```\n"; }
+namespace {
+
+std::string label(const json& cls) {
+  if (!cls.is_string()) return "unknown";
+  std::string s = cls.get<std::string>();
+  for (auto& ch : s)
+    if (ch == '_') ch = ' ';
+  return s;
+}
+
+std::string range(const json& r) {
+  double lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high");
+  if (std::isnan(lo) || std::isnan(hi)) return "n/a";
+  return fmt::format("{:.2f}x - {:.2f}x", lo, hi);
+}
+
+std::string interval(const json& s) {
+  if (!s.is_object()) return "n/a";
+  double est = number_or_nan(s, "estimate"), lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
+  if (std::isnan(est)) return "n/a";
+  if (std::isnan(lo) || std::isnan(hi)) return format_ratio(est);
+  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+}
+
+std::string flops_rate(double f) {
+  if (std::isnan(f)) return "n/a";
+  if (f >= 1e12) return fmt::format("{:.2f} TFLOP/s", f / 1e12);
+  if (f >= 1e9) return fmt::format("{:.2f} GFLOP/s", f / 1e9);
+  return fmt::format("{:.2f} MFLOP/s", f / 1e6);
+}
+
+std::string count(double x) {
+  if (std::isnan(x)) return "n/a";
+  if (x >= 1e9) return fmt::format("{:.2f} G", x / 1e9);
+  if (x >= 1e6) return fmt::format("{:.2f} M", x / 1e6);
+  if (x >= 1e3) return fmt::format("{:.2f} k", x / 1e3);
+  return fmt::format("{:.0f}", x);
+}
+
+std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+std::string target_name(const json& e) {
+  const json& t = e.value("target", json());
+  if (!t.is_object()) return "?";
+  std::string s = t.value("spec", "?");
+  const json& p = t.value("params", json::object());
+  if (p.is_object() && !p.empty()) {
+    std::string ps;
+    for (const auto& [k, v] : p.items()) ps += fmt::format("{}{}={}", ps.empty() ? "" : ", ", k, value_text(v));
+    s += " (" + ps + ")";
+  }
+  return s;
+}
+
+// Evidence lines shared by text and Markdown: {label, value}.
+std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  const json& p = e.value("profile", json::object());
+  const json& d = p.value("op_time_distribution", json::object());
+  rows.push_back({"wall per call", format_duration_ns(number_or_nan(p, "wall_per_call_ns"))});
+  rows.push_back({"ops per call", fmt::format("{} (median op {}, p90 {})", count(number_or_nan(p, "ops_per_call")),
+                                              format_duration_ns(number_or_nan(d, "p50_ns")),
+                                              format_duration_ns(number_or_nan(d, "p90_ns")))});
+  rows.push_back({"time inside ops", fmt::format("{} (outside: {})", format_percent(number_or_nan(p, "in_op_fraction")),
+                                                 format_percent(number_or_nan(p, "overhead_fraction")))});
+  if (p.contains("device_busy_fraction") && p["device_busy_fraction"].is_number())
+    rows.push_back({"GPU busy", fmt::format("{} of wall, {} kernels per call",
+                                            format_percent(number_or_nan(p, "device_busy_fraction")),
+                                            count(number_or_nan(p, "kernel_launches")))});
+  rows.push_back({"FLOPs / bytes per call", fmt::format("{} / {} ({:.2f} FLOP/byte)", count(number_or_nan(e, "flops_per_call")),
+                                                        format_bytes(number_or_nan(e, "bytes_per_call")),
+                                                        number_or_nan(e, "arithmetic_intensity"))});
+  const json& c = e.value("ceilings", json::object());
+  rows.push_back({"machine", fmt::format("{}, {}/s, op floor {} ({}; balance {:.2f} FLOP/byte)",
+                                         flops_rate(number_or_nan(c, "peak_flops")),
+                                         format_bytes(number_or_nan(c, "peak_bandwidth_bytes_per_s")),
+                                         format_duration_ns(number_or_nan(c, "op_floor_ns")), c.value("source", "?"),
+                                         number_or_nan(c, "balance_flops_per_byte"))});
+  const json& r = e.value("roofline", json::object());
+  rows.push_back({"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(number_or_nan(r, "achieved_flops")),
+                                          flops_rate(number_or_nan(r, "attainable_flops")),
+                                          format_percent(number_or_nan(r, "fraction")))});
+  const json& s = e.value("time_shares", json::object());
+  rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, matmul/conv/attention {}",
+                                             format_percent(number_or_nan(s, "outside_ops")),
+                                             format_percent(number_or_nan(s, "fixed_cost")),
+                                             format_percent(number_or_nan(s, "memory_traffic")),
+                                             format_percent(number_or_nan(s, "library")))});
+  return rows;
+}
+
+std::string validation_line(const json& v) {
+  if (!v.is_object()) return "";
+  return fmt::format("predicted {}, measured {}: {} the range, direction {}", range(v["predicted"]),
+                     interval(v["measured"]), v.value("verdict", "?"),
+                     v.value("direction_right", false) ? "right" : "WRONG");
+}
+
+}  // namespace
+
+std::string text_expect(const json& doc) {
+  const json& e = doc["expect"];
+  std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
+  if (e.value("class", json()).is_null()) return out;
+  out += fmt::format("  class: {}    predicted torch.compile speedup: {}\n", label(e["class"]),
+                     range(e.value("predicted_speedup", json::object())));
+  out += "  decided by:\n";
+  for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("    - {}\n", r.value("meaning", ""));
+  out += "\n";
+  Table t({"evidence", "value"});
+  for (auto& [k, v] : evidence_rows(e)) t.add({k, v});
+  out += t.str() + "\n";
+
+  const json& sugg = e.value("suggestions", json::array());
+  if (!sugg.empty()) {
+    out += "  what to try, best first:\n";
+    for (const auto& s : sugg)
+      out += fmt::format("    {}. {}\n       why: {}\n       how: {}\n", s.value("rank", 0), s.value("title", ""),
+                         s.value("why", ""), s.value("how", ""));
+    out += "\n";
+  }
+  const json& sw = e.value("sweep", json());
+  if (sw.is_object()) {
+    out += fmt::format("  sweep over {}:\n", sw.value("param", "?"));
+    Table st({sw.value("param", "?"), "class", "predicted", "measured speedup [95% CI]", "note"});
+    for (const auto& p : sw.value("points", json::array())) {
+      if (!p.value("error", json()).is_null()) {
+        st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
+                "failed", p["error"].value("message", "")});
+        continue;
+      }
+      const json& v = p.value("validation", json());
+      st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
+              interval(p.value("speedup", json())), v.is_object() ? v.value("verdict", "") : ""});
+    }
+    out += st.str();
+    for (const auto& c : sw.value("class_changes", json::array()))
+      out += fmt::format("  class changes from {} to {} between {}={} and {}\n", label(c["from_class"]),
+                         label(c["to_class"]), sw.value("param", "?"), value_text(c["from_value"]),
+                         value_text(c["to_value"]));
+    out += "\n";
+  }
+  const json& v = e.value("validation", json());
+  if (v.is_object()) out += "  validation: " + validation_line(v) + "\n\n";
+  return out;
+}
+
+std::string markdown_expect(const json& doc) {
+  const json& e = doc["expect"];
+  std::string out = fmt::format("### Expectation: `{}`\n\n", target_name(e));
+  if (e.value("class", json()).is_null()) return out;
+  out += fmt::format("**{}**, predicted torch.compile speedup **{}**\n\n", label(e["class"]),
+                     range(e.value("predicted_speedup", json::object())));
+  for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("- {}\n", r.value("meaning", ""));
+  out += "\n";
+  Table t({"evidence", "value"});
+  for (auto& [k, v] : evidence_rows(e)) t.add({k, v});
+  out += t.markdown() + "\n";
+  const json& sugg = e.value("suggestions", json::array());
+  if (!sugg.empty()) {
+    out += "#### What to try\n\n";
+    for (const auto& s : sugg)
+      out += fmt::format("{}. **{}**: {}. *How:* {}\n", s.value("rank", 0), s.value("title", ""), s.value("why", ""),
+                         s.value("how", ""));
+    out += "\n";
+  }
+  const json& sw = e.value("sweep", json());
+  if (sw.is_object()) {
+    out += fmt::format("#### Sweep over `{}`\n\n", sw.value("param", "?"));
+    Table st({sw.value("param", "?"), "class", "predicted", "measured speedup [95% CI]", "note"});
+    for (const auto& p : sw.value("points", json::array())) {
+      bool failed = !p.value("error", json()).is_null();
+      const json& v = p.value("validation", json());
+      st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
+              failed ? "failed" : interval(p.value("speedup", json())),
+              failed ? p["error"].value("message", "") : (v.is_object() ? v.value("verdict", "") : "")});
+    }
+    out += st.markdown() + "\n";
+  }
+  const json& v = e.value("validation", json());
+  if (v.is_object()) out += "**Validation**: " + validation_line(v) + "\n\n";
+  return out;
+}
+
 }  // namespace tct::report

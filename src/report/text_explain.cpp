@@ -1,7 +1,154 @@
-// Placeholder until the explain renderer lands.
+// The explain section: a summary line first, then each break location (file:line in
+// function, the source line), its reason and the hint under it; then the two views.
+#include <fmt/format.h>
+
 #include "report/render.hpp"
 
 namespace tct::report {
-std::string text_explain(const json& doc) { return doc["explain"].dump(2) + "\n"; }
-std::string markdown_explain(const json& doc) { return "```json\n" + doc["explain"].dump(2) + "\n```\n"; }
+namespace {
+
+std::string str(const json& j, const char* key, const std::string& fallback = "") {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
+  return j[key].get<std::string>();
+}
+
+int num(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<int>() : 0;
+}
+
+std::string plural(int n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+
+std::string target_name(const json& e) {
+  const json& t = e.value("target", json());
+  if (t.is_object()) return str(t, "spec", "?");
+  return t.is_string() ? t.get<std::string>() : "?";
+}
+
+}  // namespace
+
+// "3 graph breaks in 4 graphs; not capturable as one graph"
+std::string explain_summary(const json& e) {
+  int breaks = num(e, "graph_break_count"), graphs = num(e, "graph_count");
+  std::string s = fmt::format("{} in {}; ", plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
+  if (e.value("capturable", false))
+    s += graphs == 0 ? "no graph captured (no tensor operations traced)"
+                     : "capturable as one graph (fullgraph=True would work)";
+  else
+    s += "not capturable as one graph";
+  return s;
+}
+
+std::string text_explain(const json& doc) {
+  const json& e = doc["explain"];
+  std::string out = fmt::format("tct explain {}", target_name(e));
+  if (!str(e, "torch_version").empty()) out += fmt::format(" (torch {})", str(e, "torch_version"));
+  out += "\n";
+  if (!e.contains("graph_count")) return out + "  (the audit did not finish)\n";
+  out += explain_summary(e) + "\n";
+  std::string per;
+  for (const auto& g : e.value("ops_per_graph", json::array())) per += (per.empty() ? "" : ", ") + std::to_string(num(g, "op_count"));
+  out += fmt::format("  {} traced{}", plural(num(e, "op_count"), "op", "ops"), per.empty() ? "" : " (per graph: " + per + ")");
+  if (e.contains("guard_count") && e["guard_count"].is_number()) out += fmt::format(", {}", plural(num(e, "guard_count"), "guard", "guards"));
+  out += "\n";
+
+  const json& groups = e.value("groups", json::array());
+  if (!groups.empty()) {
+    out += "\nWhere (most frequent first):\n";
+    int i = 0;
+    for (const auto& g : groups) {
+      ++i;
+      std::string count = num(g, "count") > 1 ? fmt::format("  x{}", num(g, "count")) : "";
+      out += fmt::format("{:>3}. {}:{} in {}  [{}]{}\n", i, str(g, "file"), num(g, "line"), str(g, "function"),
+                         str(g, "kind"), count);
+      if (!str(g, "source").empty()) out += fmt::format("       {}\n", str(g, "source"));
+      for (const auto& c : g.value("callers", json::array()))
+        out += fmt::format("       called from {}:{} in {}: {}\n", str(c, "file"), num(c, "line"), str(c, "function"),
+                           str(c, "source"));
+      out += fmt::format("     reason: {}\n", str(g, "reason"));
+      const json& h = g.value("hint", json::object());
+      out += fmt::format("     why:    {}\n", str(h, "text"));
+      out += fmt::format("     fix:    {}\n", str(h, "fix"));
+      std::string id = str(g, "registry_id");
+      if (!str(h, "url").empty()) out += fmt::format("     docs:   {}{}\n", str(h, "url"), id.empty() ? "" : " (" + id + ")");
+      auto views = g.value("views", json::array());
+      if (views.size() == 1 && views[0] == "logged") out += "     (seen only in the logged compiled run)\n";
+    }
+    std::string kinds;
+    for (const auto& k : e.value("kinds", json::array()))
+      kinds += (kinds.empty() ? "" : ", ") + fmt::format("{} {}", str(k, "label"), num(k, "count"));
+    out += fmt::format("\nBy kind: {}\n", kinds);
+  }
+
+  const json& lg = e.value("logged", json());
+  if (lg.is_object()) {
+    int located = 0;
+    for (const auto& b : lg.value("graph_breaks", json::array())) located += b.value("duplicate", false) ? 0 : 1;
+    out += fmt::format("\nLogged compiled run (backend={}, {}): {} logged, {}, {} skipped",
+                       str(lg, "backend", "eager"), plural(num(lg, "calls"), "call", "calls"),
+                       plural(located, "graph break", "graph breaks"),
+                       plural(static_cast<int>(lg.value("recompiles", json::array()).size()), "recompile", "recompiles"),
+                       plural(num(lg, "frames_skipped"), "frame", "frames"));
+    const json& dis = e.value("disagreements", json::array());
+    if (dis.empty()) out += "; agrees with explain\n";
+    else {
+      out += "; differs from explain:\n";
+      for (const auto& d : dis) out += fmt::format("  - {}\n", str(d, "message"));
+    }
+    for (const auto& r : lg.value("recompiles", json::array())) {
+      out += fmt::format("  recompile of {} at {}:{}  [{}]\n", str(r, "function"), str(r, "file"), num(r, "line"), str(r, "kind"));
+      for (const auto& g : r.value("guard_failures", json::array())) out += fmt::format("       guard failed: {}\n", g.get<std::string>());
+      out += fmt::format("     fix:    {}\n", str(r.value("hint", json::object()), "fix"));
+    }
+  }
+  const json& gate = e.value("gate", json());
+  if (gate.is_object())
+    out += fmt::format("\nGate --max-graph-breaks {}: {}\n", num(gate, "max_graph_breaks"),
+                       gate.value("passed", true) ? "passed" : "FAILED");
+  return out;
+}
+
+std::string markdown_explain(const json& doc) {
+  const json& e = doc["explain"];
+  std::string out;
+  if (!e.contains("graph_count")) return fmt::format("Target `{}`: the audit did not finish.\n", target_name(e));
+  out += fmt::format("**{}** (`{}`", explain_summary(e), target_name(e));
+  if (!str(e, "torch_version").empty()) out += fmt::format(", torch {}", str(e, "torch_version"));
+  out += fmt::format("; {})\n\n", plural(num(e, "op_count"), "op", "ops"));
+  auto cell = [](std::string s) {
+    std::string o;
+    for (char c : s) o += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+    return o;
+  };
+  const json& groups = e.value("groups", json::array());
+  if (!groups.empty()) {
+    out += "| # | Location | Code | Kind | Count | Fix |\n| --- | --- | --- | --- | --- | --- |\n";
+    int i = 0;
+    for (const auto& g : groups) {
+      std::string file = str(g, "file");
+      auto slash = file.find_last_of('/');
+      std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
+      const json& h = g.value("hint", json::object());
+      std::string fix = cell(str(h, "fix"));
+      if (!str(h, "url").empty()) fix += fmt::format(" ([docs]({}))", str(h, "url"));
+      out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} | {} | {} |\n", ++i, cell(base), num(g, "line"),
+                         cell(str(g, "function")), cell(str(g, "source")), str(g, "kind"), num(g, "count"), fix);
+    }
+    out += "\n<details><summary>Reasons</summary>\n\n";
+    i = 0;
+    for (const auto& g : groups)
+      out += fmt::format("{}. `{}:{}`: {}\n", ++i, cell(str(g, "file")), num(g, "line"), cell(str(g, "reason")));
+    out += "\n</details>\n";
+  }
+  const json& dis = e.value("disagreements", json::array());
+  if (!dis.empty()) {
+    out += "\nThe logged compiled run differs from explain:\n\n";
+    for (const auto& d : dis) out += fmt::format("- {}\n", cell(str(d, "message")));
+  }
+  const json& gate = e.value("gate", json());
+  if (gate.is_object())
+    out += fmt::format("\nGate `--max-graph-breaks {}`: **{}**\n", num(gate, "max_graph_breaks"),
+                       gate.value("passed", true) ? "passed" : "failed");
+  return out + "\n";
+}
+
 }  // namespace tct::report

@@ -61,8 +61,8 @@ std::vector<Line> facts(const json& doc) {
   if (!cxx["path"].is_null())
     c += cxx.value("openmp", false) ? ", OpenMP ok" : ", OpenMP FAILS";
   lines.push_back({"C++ compiler", c});
-  for (auto& [name, value] : p.value("environment_variables", json::object()).items())
-    lines.push_back({name, value.get<std::string>()});
+  const json vars = p.value("environment_variables", json::object());
+  for (const auto& [name, value] : vars.items()) lines.push_back({name, value.get<std::string>()});
   return lines;
 }
 

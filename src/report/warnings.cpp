@@ -17,6 +17,7 @@ std::string to_string(WarningCode code) {
     case WarningCode::EnvironmentOverride: return "environment_override";
     case WarningCode::PartialResult: return "partial_result";
     case WarningCode::Other: return "other";
+    case WarningCode::ExplainViewsDisagree: return "explain_views_disagree";
   }
   return "other";
 }

@@ -21,6 +21,7 @@ enum class WarningCode {
   EnvironmentOverride,     // an environment variable changes compile behaviour
   PartialResult,           // a phase failed; what is shown was measured before it
   Other,
+  ExplainViewsDisagree,    // explain and the logged compiled run report different breaks
 };
 
 std::string to_string(WarningCode code);

@@ -1,0 +1,301 @@
+// Types of the tct JSON documents (schema "tct/1"; the JSON Schema is in ../schema/) and
+// of the wrapper. Durations are nanoseconds (*_ns), sizes bytes (*_bytes). Objects keep an
+// index signature where tct may add fields within schema version 1.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface DocError {
+  kind: string;
+  message: string;
+  hint: string;
+  stage?: string;
+}
+
+export interface Warning {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+export interface PythonInfo {
+  version: string;
+  executable: string;
+  implementation: string;
+  [key: string]: Json | undefined;
+}
+
+export interface Environment {
+  interpreter?: { path: string; chosen_by: string };
+  python?: PythonInfo;
+  torch?: { version: string; [key: string]: Json | undefined } | null;
+  agent_version?: string;
+  [key: string]: Json | undefined;
+}
+
+/** The envelope every command writes. */
+export interface Document {
+  schema: 'tct/1';
+  command: 'probe' | 'bench' | 'explain' | 'diff' | 'expect' | 'audit' | string;
+  tct_version: string;
+  created: string;
+  exit_code: number | null;
+  error: DocError | null;
+  warnings: Warning[];
+  environment: Environment;
+}
+
+// ----------------------------------------------------------------------------- probe
+
+export interface ProbeReason {
+  severity: 'blocker' | 'caveat' | 'info';
+  code: string;
+  message: string;
+  fix: string;
+}
+
+export interface SmokeResult {
+  device: string;
+  backend: string;
+  ok: boolean;
+  match: boolean;
+  compile_ns?: number | null;
+  error?: string | null;
+  [key: string]: Json | undefined;
+}
+
+export interface ProbeSection {
+  python: PythonInfo;
+  torch: { version: string } | null;
+  environment_variables: Record<string, string>;
+  facts?: {
+    torch: { version: string; build: string; compile_available: boolean; num_threads: number; [key: string]: Json | undefined };
+    backends: { all: string[]; default: string[] };
+    devices: { cpu: Record<string, Json>; cuda: Array<Record<string, Json>>; cuda_available: boolean; mps_available: boolean };
+    triton: { installed: boolean; version: string | null; error: string | null };
+    cpp_compiler: { path: string | null; version?: string | null; openmp?: boolean; [key: string]: Json | undefined };
+    [key: string]: Json | undefined;
+  };
+  smoke: SmokeResult[];
+  verdict: 'usable' | 'usable_with_caveats' | 'not_usable';
+  reasons: ProbeReason[];
+}
+
+export interface ProbeDocument extends Document { command: 'probe'; probe: ProbeSection }
+
+// ----------------------------------------------------------------------------- bench
+
+/** Summary statistics of latency samples, in ns. */
+export interface Summary {
+  n: number;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  median: number | null;
+  p05: number | null;
+  p25: number | null;
+  p75: number | null;
+  p95: number | null;
+  mad: number | null;
+  robust_cv: number | null;
+  [key: string]: Json | undefined;
+}
+
+export interface Interval {
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  confidence?: number;
+}
+
+export interface BenchRow {
+  backend: string;
+  mode: string;
+  dynamic: string | boolean | null;
+  fullgraph: boolean;
+  status: string;
+  error: DocError | null;
+  speedup?: Interval | null;
+  latency?: { eager: Summary; compiled: Summary } | null;
+  warmup_curve_ns?: number[];
+  steady_state?: { found: boolean; start_index: number | null; level_ns: number | null } | null;
+  compile?: { cold_ns: number | null; warm_ns: number | null; first_call_ns: number | null; breakdown?: Json } | null;
+  break_even_calls?: number | null;
+  correctness?: { checked: boolean; match: boolean | null; mismatches?: Json; nondeterministic?: boolean | null } | null;
+  memory?: { kind: string; eager_peak_bytes: number | null; compiled_peak_bytes: number | null } | null;
+  recompiles_during_measurement?: number | null;
+  graph_breaks?: number | null;
+  samples?: { eager: number[]; compiled: number[] };
+  [key: string]: Json | undefined;
+}
+
+export interface BenchSection {
+  target: Json;
+  config: Record<string, Json>;
+  eager: Record<string, Json>;
+  rows: BenchRow[];
+  [key: string]: Json | undefined;
+}
+
+export interface BenchDocument extends Document { command: 'bench'; bench: BenchSection }
+
+// ----------------------------------------------------------------------------- explain
+
+export interface Frame { file: string; line: number | null; function: string; source?: string | null }
+export interface Hint { text: string; fix?: string | null; url?: string | null }
+
+export interface GraphBreak {
+  reason: string;
+  kind: string;
+  frames: Frame[];
+  hint: Hint | null;
+  [key: string]: Json | undefined;
+}
+
+export interface BreakGroup {
+  kind: string;
+  file: string | null;
+  line: number | null;
+  function: string | null;
+  source?: string | null;
+  count: number;
+  reason: string;
+  hint: Hint | null;
+  [key: string]: Json | undefined;
+}
+
+export interface ExplainSection {
+  target: Json;
+  graph_count: number;
+  graph_break_count: number;
+  op_count?: number;
+  ops_per_graph?: number[];
+  guard_count?: number;
+  capturable?: boolean;
+  breaks: GraphBreak[];
+  groups: BreakGroup[];
+  [key: string]: Json | undefined;
+}
+
+export interface ExplainDocument extends Document { command: 'explain'; explain: ExplainSection }
+
+export interface DiffSection { fixed: Json[]; added: Json[]; unchanged: Json[]; [key: string]: Json | undefined }
+export interface DiffDocument extends Document { command: 'diff'; diff: DiffSection }
+
+// ----------------------------------------------------------------------------- expect
+
+export interface ExpectSuggestion { rank: number; title: string; why: string; how: string }
+
+export interface ExpectSection {
+  target: Json;
+  class: string;
+  predicted_speedup?: { low: number | null; high: number | null } | null;
+  suggestions?: ExpectSuggestion[];
+  sweep?: {
+    param: string;
+    points: Array<{ value: Json; class?: string; predicted_speedup?: Json; speedup?: Interval | null; error?: Json }>;
+  } | null;
+  [key: string]: Json | undefined;
+}
+
+export interface ExpectDocument extends Document { command: 'expect'; expect: ExpectSection }
+
+// ----------------------------------------------------------------------------- audit
+
+export interface AuditDocument extends Document {
+  command: 'audit';
+  probe?: ProbeSection;
+  bench?: BenchSection;
+  explain?: ExplainSection;
+  expect?: ExpectSection;
+  audit?: Record<string, Json>;
+}
+
+// ----------------------------------------------------------------------------- wrapper
+
+export interface RunOptions {
+  /** Path of the tct binary (else $TCT_BIN, else `tct` on PATH). */
+  bin?: string;
+  /** Environment of the child process (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Aborting kills tct (SIGTERM) and rejects with TctInterruptedError. */
+  signal?: AbortSignal;
+  /** Resolve with the document instead of rejecting when tct exits 1 (check failed). */
+  allowCheckFailure?: boolean;
+  /** Extra arguments appended verbatim. */
+  args?: string[];
+  /** Common tct flags. */
+  python?: string;
+  agentPath?: string;
+  /** tct --timeout: seconds one step may take. */
+  timeout?: number;
+  out?: string | string[];
+  verbose?: boolean;
+  quiet?: boolean;
+  /** Any other tct flag, camelCase -> --kebab-case; true -> flag, false/null -> left out. */
+  [flag: string]: unknown;
+}
+
+export interface TargetOptions extends RunOptions {
+  /** --param key=value; each value is passed as a JSON literal. */
+  params?: Record<string, Json>;
+  device?: string;
+  dtype?: string;
+  train?: boolean;
+}
+
+export interface BenchOptions extends TargetOptions {
+  backend?: string;
+  mode?: string;
+  dynamic?: string;
+  fullgraph?: boolean | string;
+  precision?: string | number;
+  budget?: number;
+  warmup?: number;
+  noCheck?: boolean;
+  noCompileTime?: boolean;
+  noMemory?: boolean;
+  raw?: boolean;
+}
+
+export declare const ExitCode: Readonly<{
+  OK: 0; CHECK_FAILED: 1; USAGE: 2; TARGET_FAILED: 3; INTERNAL: 4; INTERRUPTED: 130;
+}>;
+
+export declare class TctError extends Error {
+  /** tct's exit code; null when tct never ran or was killed by a signal. */
+  readonly exitCode: number | null;
+  /** doc.error.kind when tct printed a document with an error. */
+  readonly kind: string | null;
+  readonly hint: string | null;
+  /** The (partial) JSON document tct printed, if any. */
+  readonly document: Document | null;
+  readonly stderr: string;
+  readonly args: string[];
+  readonly signal: NodeJS.Signals | null;
+}
+/** Exit 1: the check asked for failed (not usable, outputs differ, gate crossed). */
+export declare class TctCheckFailedError extends TctError {}
+/** Exit 2: bad usage or bad input. */
+export declare class TctUsageError extends TctError {}
+/** Exit 3: the target raised, crashed, hung or failed to compile. */
+export declare class TctTargetError extends TctError {}
+/** Exit 4 (or any unknown code): a bug in tct. */
+export declare class TctInternalError extends TctError {}
+/** Exit 130, or tct killed by a signal. */
+export declare class TctInterruptedError extends TctError {}
+/** The binary was not found, could not start, or printed no JSON document. */
+export declare class TctSpawnError extends TctError {}
+
+export declare function probe(options?: RunOptions & { smoke?: boolean; backend?: string }): Promise<ProbeDocument>;
+export declare function bench(target: string, options?: BenchOptions): Promise<BenchDocument>;
+export declare function explain(target: string, options?: TargetOptions): Promise<ExplainDocument>;
+export declare function expect(target: string, options?: TargetOptions & { sweep?: string }): Promise<ExpectDocument>;
+export declare function audit(target: string, options?: BenchOptions): Promise<AuditDocument>;
+export declare function diff(before: string, after: string, options?: RunOptions): Promise<DiffDocument>;
+/** Any command: `run(['probe', '--smoke'])`; --json is appended. */
+export declare function run(argv: string[], options?: RunOptions): Promise<Document>;
+/** Options -> tct flags (exposed for tests and custom commands). */
+export declare function toArgs(options?: TargetOptions): string[];
+/** The binary that would run: options.bin, $TCT_BIN, then PATH. */
+export declare function findBinary(options?: { bin?: string; env?: NodeJS.ProcessEnv }): string;

@@ -1,0 +1,145 @@
+'use strict';
+// The wrapper against the real tct binary ($TCT_BIN, else ../build/tct) and the project's
+// Python ($TCT_PYTHON, else ../.venv/bin/python).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const tct = require('..');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = process.env.TCT_BIN || path.join(ROOT, 'build', 'tct');
+const PYTHON = process.env.TCT_PYTHON || path.join(ROOT, '.venv', 'bin', 'python');
+const base = { bin: BIN, python: PYTHON, quiet: true };
+
+function tmpdir() {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'tct-node-'));
+}
+
+// A name a shell would split, unquote, or run: spaces, both quotes, ';', '$()' and backticks.
+const NASTY = `dir with spaces "dq" 'sq'; $(touch PWNED) \`touch PWNED2\``;
+
+test('toArgs turns options into --flag=value arguments', () => {
+  assert.deepEqual(
+    tct.toArgs({ backend: 'aot_eager', budget: 2, noCheck: true, raw: false, out: ['a.json', 'b.html'], quiet: null,
+      params: { batch: 8, name: 'a b', list: [1, 2] }, args: ['--seed', '3'], bin: '/x', allowCheckFailure: true }),
+    ['--backend=aot_eager', '--budget=2', '--no-check', '--out=a.json', '--out=b.html',
+      '--param=batch=8', '--param=name="a b"', '--param=list=[1,2]', '--seed', '3']);
+});
+
+test('findBinary: the bin option, then TCT_BIN, then PATH', () => {
+  assert.equal(tct.findBinary({ bin: BIN }), BIN);
+  assert.equal(tct.findBinary({ env: { TCT_BIN: BIN, PATH: '' } }), BIN);
+  const dir = tmpdir();
+  fs.symlinkSync(BIN, path.join(dir, 'tct'));
+  assert.equal(tct.findBinary({ env: { PATH: `/nonexistent${path.delimiter}${dir}` } }), path.join(dir, 'tct'));
+  assert.throws(() => tct.findBinary({ env: { PATH: '/nonexistent' } }), tct.TctSpawnError);
+  assert.throws(() => tct.findBinary({ bin: '/nonexistent/tct' }), tct.TctSpawnError);
+});
+
+test('a missing binary rejects with TctSpawnError', async () => {
+  await assert.rejects(tct.probe({ bin: '/nonexistent/tct' }), (e) => e instanceof tct.TctSpawnError && e.exitCode === null);
+});
+
+test('probe returns the parsed, typed document', async () => {
+  const doc = await tct.probe(base);
+  assert.equal(doc.schema, 'tct/1');
+  assert.equal(doc.command, 'probe');
+  assert.equal(doc.exit_code, 0);
+  assert.equal(doc.error, null);
+  assert.ok(['usable', 'usable_with_caveats'].includes(doc.probe.verdict));
+  assert.match(doc.probe.facts.torch.version, /^2\./);
+  assert.equal(doc.environment.interpreter.path, PYTHON);
+});
+
+test('arguments with spaces, quotes, ; and $() arrive literally (no shell)', async () => {
+  const dir = tmpdir();
+  const nasty = path.join(dir, NASTY);
+  fs.mkdirSync(nasty);
+  const python = path.join(nasty, `py "q" ; $(x)`);
+  fs.symlinkSync(PYTHON, python);
+  const doc = await tct.probe({ ...base, python, cwd: dir });
+  assert.equal(doc.environment.interpreter.path, python);
+  assert.equal(doc.environment.interpreter.chosen_by, '--python');
+  for (const f of ['PWNED', 'PWNED2']) {
+    assert.ok(!fs.existsSync(path.join(dir, f)), `${f} exists: a shell ran the argument`);
+    assert.ok(!fs.existsSync(path.join(nasty, f)));
+  }
+});
+
+test('a failure is a typed error with exit code, message and the partial document', async () => {
+  const dir = tmpdir();
+  const missing = path.join(dir, `no such "python"; $(touch PWNED)`);
+  await assert.rejects(tct.probe({ ...base, python: missing, cwd: dir }), (e) => {
+    assert.ok(e instanceof tct.TctUsageError, e.name);
+    assert.ok(e instanceof tct.TctError);
+    assert.equal(e.exitCode, tct.ExitCode.USAGE);
+    assert.equal(e.kind, 'usage');
+    assert.ok(e.message.includes(missing), e.message);
+    assert.ok(!e.message.startsWith('tct: error:'));
+    assert.equal(e.document.exit_code, 2);
+    assert.equal(e.document.error.kind, 'usage');
+    assert.ok(e.stderr.includes('tct: error:'));
+    return true;
+  });
+  assert.ok(!fs.existsSync(path.join(dir, 'PWNED')));
+});
+
+test('bad usage (unknown flag) is a TctUsageError', async () => {
+  await assert.rejects(tct.probe({ ...base, noSuchFlag: true }), (e) =>
+    e instanceof tct.TctUsageError && e.exitCode === 2 && /no-such-flag/.test(e.message));
+});
+
+test('a failed check (exit 1) rejects, or resolves with allowCheckFailure', async () => {
+  // An interpreter without torch: probe's verdict is not_usable, exit 1.
+  const dir = tmpdir();
+  const fake = path.join(dir, 'python');
+  fs.writeFileSync(fake, `#!/bin/sh\nPYTHONNOUSERSITE=1 exec /usr/bin/python3 -S "$@"\n`, { mode: 0o755 });
+  const opts = { ...base, python: fake };
+  await assert.rejects(tct.probe(opts), (e) => {
+    assert.ok(e instanceof tct.TctCheckFailedError, `${e.name}: ${e.message}`);
+    assert.equal(e.exitCode, 1);
+    assert.equal(e.document.probe.verdict, 'not_usable');
+    assert.match(e.message, /not usable/);
+    return true;
+  });
+  const doc = await tct.probe({ ...opts, allowCheckFailure: true });
+  assert.equal(doc.exit_code, 1);
+  assert.equal(doc.probe.verdict, 'not_usable');
+});
+
+test('an unknown target is a TctUsageError carrying the document', async () => {
+  await assert.rejects(tct.explain('builtin:no_such_example', base), (e) => {
+    assert.ok(e instanceof tct.TctUsageError, `${e.name}: ${e.message}`);
+    assert.equal(e.exitCode, 2);
+    assert.equal(e.document.command, 'explain');
+    assert.ok(e.document.error);
+    return true;
+  });
+});
+
+test('a target that raises is a TctTargetError (exit 3)', async () => {
+  const dir = tmpdir();
+  const file = path.join(dir, 'boom; $(touch PWNED).py');
+  fs.writeFileSync(file, 'def make():\n    raise RuntimeError("boom from the factory")\n');
+  await assert.rejects(tct.explain(`${file}:make`, { ...base, cwd: dir }), (e) => {
+    assert.ok(e instanceof tct.TctTargetError, `${e.name}: ${e.message}`);
+    assert.equal(e.exitCode, 3);
+    assert.match(e.message, /boom from the factory/);
+    return true;
+  });
+  assert.ok(!fs.existsSync(path.join(dir, 'PWNED')));
+});
+
+test('aborting kills tct and rejects with TctInterruptedError', async () => {
+  const ac = new AbortController();
+  const p = tct.probe({ ...base, smoke: true, signal: ac.signal });
+  setTimeout(() => ac.abort(), 300);
+  await assert.rejects(p, (e) => e instanceof tct.TctInterruptedError);
+});
+
+test('a target rejects a non-string target', async () => {
+  await assert.rejects(tct.bench(undefined, base), TypeError);
+});

@@ -1,0 +1,393 @@
+"""Ops for `tct bench`: raw samples (ns) and facts, never a statistic or a verdict.
+
+The C++ side (src/runner/bench_*.cpp) drives them: what to time, how many calls, when to
+stop. Every op expects `target.load` to have run (session.target).
+
+  bench.env          clock resolution, backends, modes, set_stance, device
+  bench.eager_warmup {n, max_ns}                 per-call ns of the first n eager calls
+  bench.compile      {key, backend, mode, dynamic, fullgraph}  torch.compile (lazy)
+  bench.first_calls  {key, n, max_ns}            the warm-up curve (the first call compiles)
+  bench.time_block   {which, samples, calls_per_sample, eager_via}  steady-state samples
+  bench.check        {key}                       difference facts, eager twice and compiled
+  bench.counters     {}                          dynamo counters and compile time breakdown
+  bench.memory       {which, calls}              peak memory while running `which`
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from .. import timing
+from ..compare import difference_facts
+from ..errors import TctError
+from ..protocol import progress
+from ..target import map_leaves
+
+_SCRATCH = "bench"
+
+
+def _loaded(session):
+    if session.target is None:
+        raise TctError("internal", "bench op before target.load", "tct and its agent disagree: reinstall tct")
+    return session.target
+
+
+def _scratch(session) -> dict:
+    return session.scratch.setdefault(_SCRATCH, {})
+
+
+def _compiled(session, key):
+    fn = session.compiled.get(key)
+    if fn is None:
+        raise TctError("internal", f"no compiled object '{key}'", "tct and its agent disagree: reinstall tct")
+    return fn
+
+
+def _first_line(exc: BaseException, limit: int = 300) -> str:
+    text = str(exc).strip()
+    line = text.splitlines()[0] if text else ""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+# ----------------------------------------------------------------------------- facts
+
+def op_env(params, session) -> dict:
+    import torch
+    import torch._dynamo as dynamo
+    loaded = _loaded(session)
+    try:
+        backends = sorted(dynamo.list_backends(exclude_tags=()))
+    except TypeError:  # older torch without exclude_tags
+        backends = sorted(dynamo.list_backends())
+    try:
+        from torch._inductor import list_mode_options
+        modes = sorted(list_mode_options().keys())
+    except Exception:  # noqa: BLE001 - fall back to the documented set
+        modes = ["default", "max-autotune", "max-autotune-no-cudagraphs", "reduce-overhead"]
+    if "default" not in modes:
+        modes.append("default")
+    return {
+        "clock": timing.clock_resolution_ns(),
+        "backends": backends,
+        "modes": modes,
+        "set_stance": hasattr(getattr(torch, "compiler", None), "set_stance"),
+        "device": loaded.device,
+        "device_type": timing.device_type(loaded.device),
+        "torch_version": torch.__version__,
+        "num_threads": torch.get_num_threads(),
+        "pid": os.getpid(),
+    }
+
+
+def _dynamo_counters() -> dict:
+    from torch._dynamo.utils import counters
+    breaks = counters.get("graph_break", {})
+    frames = counters.get("frames", {})
+    stats = counters.get("stats", {})
+    return {
+        "frames_total": int(frames.get("total", 0)),
+        "frames_ok": int(frames.get("ok", 0)),
+        "unique_graphs": int(stats.get("unique_graphs", 0)),
+        "calls_captured": int(stats.get("calls_captured", 0)),
+        "graph_breaks": int(sum(breaks.values())),
+        "graph_break_reasons": [{"reason": str(k)[:500], "count": int(v)} for k, v in breaks.items()],
+        "recompiles": int(sum(counters.get("recompiles", {}).values())) if "recompiles" in counters else None,
+    }
+
+
+def _compile_times_ns() -> dict:
+    """torch._dynamo.utils.compile_times as {phase: total ns}, where torch exposes it."""
+    try:
+        from torch._dynamo.utils import compile_times
+        names, values = compile_times(repr="csv", aggregate=True)
+        out = {}
+        for name, value in zip(names, values):
+            try:
+                out[str(name)] = float(str(value).split(",")[0]) * 1e9
+            except ValueError:
+                continue
+        return out
+    except Exception:  # noqa: BLE001 - introspection is best effort
+        return {}
+
+
+def op_counters(params, session) -> dict:
+    out = _dynamo_counters()
+    out["compile_times_ns"] = _compile_times_ns()
+    return out
+
+
+# --------------------------------------------------------------------------- eager
+
+def op_eager_warmup(params, session) -> dict:
+    loaded = _loaded(session)
+    n = max(1, int(params.get("n", 10)))
+    done = []
+    try:
+        times = timing.time_each(loaded.call, n, loaded.device, params.get("max_ns"),
+                                 on_call=lambda i, ns: done.append(ns))
+    except TctError:
+        raise
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        which = "first call" if not done else f"call {len(done) + 1}"
+        raise TctError("target_raised", f"the target raised on its {which} (eager): "
+                       f"{type(exc).__name__}: {_first_line(exc)}",
+                       "fix the target so that it runs eagerly with its example inputs; "
+                       "rerun with --verbose for the traceback", stage="first_call" if not done else "eager_call",
+                       cause=exc) from exc
+    return {"times_ns": times}
+
+
+# ------------------------------------------------------------------------- compile
+
+def _dynamic(value):
+    if value in (None, "auto", "none"):
+        return None
+    if value in (True, "true", "True", 1):
+        return True
+    if value in (False, "false", "False", 0):
+        return False
+    raise TctError("bad_param", f"dynamic must be auto, true or false, not {value!r}")
+
+
+def op_compile(params, session) -> dict:
+    import torch
+    loaded = _loaded(session)
+    key = params["key"]
+    backend = params.get("backend", "inductor")
+    mode = params.get("mode") or "default"
+    kwargs = {"backend": backend, "dynamic": _dynamic(params.get("dynamic")),
+              "fullgraph": bool(params.get("fullgraph", False))}
+    if mode != "default":
+        kwargs["mode"] = mode
+    # Each row starts from a clean dynamo state, so its warm-up curve holds its own compile
+    # and its counters count only its own graphs.
+    torch._dynamo.reset()
+    from torch._dynamo.utils import counters
+    counters.clear()
+    session.compiled.pop(key, None)
+    try:
+        session.compiled[key] = torch.compile(loaded.fn, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - torch.compile validates its arguments eagerly
+        raise TctError("compile_failed", f"torch.compile({backend}, mode={mode}) rejected the "
+                       f"configuration: {type(exc).__name__}: {_first_line(exc)}",
+                       "check --backend/--mode/--dynamic", stage="torch.compile", cause=exc) from exc
+    return {"key": key}
+
+
+def _compile_stage(exc: BaseException, backend: str, index: int) -> str:
+    """Which part of torch.compile failed, from the exception's type (torch._dynamo.exc)."""
+    try:
+        from torch._dynamo import exc as dexc
+    except Exception:  # noqa: BLE001
+        dexc = None
+    name = type(exc).__name__
+    if dexc is not None:
+        if isinstance(exc, getattr(dexc, "BackendCompilerFailed", ())):
+            return f"backend ({backend})"
+        if isinstance(exc, getattr(dexc, "Unsupported", ())):
+            return "dynamo (tracing)"
+        if isinstance(exc, getattr(dexc, "UserError", ())):
+            return "dynamo (tracing)"
+        if isinstance(exc, getattr(dexc, "TorchRuntimeError", ())):
+            return "dynamo (fake tensor run)"
+        if isinstance(exc, getattr(dexc, "InternalTorchDynamoError", ())):
+            return "dynamo (internal)"
+    if "Inductor" in name or "Lowering" in name or re.search(r"Codegen|CppCompileError", name):
+        return f"backend ({backend})"
+    return "first compiled call" if index == 0 else f"compiled call {index + 1}"
+
+
+def op_first_calls(params, session) -> dict:
+    """Per-call ns of the first n calls of a compiled object (the first one compiles)."""
+    loaded = _loaded(session)
+    key = params["key"]
+    compiled = _compiled(session, key)
+    n = max(1, int(params.get("n", 20)))
+    done = []
+
+    def on_call(i, ns):
+        done.append(ns)
+        if i == 0:
+            progress(f"compiled in {ns / 1e9:.1f} s; warming up")
+
+    progress("compiling (first call)")
+    try:
+        times = timing.time_each(lambda: loaded.call(compiled), n, loaded.device, params.get("max_ns"),
+                                 on_call=on_call)
+    except TctError:
+        raise
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        stage = _compile_stage(exc, params.get("backend", "?"), len(done))
+        # The eager target already ran with these inputs, so the failure is the compiler's.
+        raise TctError("compile_failed", f"{type(exc).__name__}: {_first_line(exc)}",
+                       "try another --backend or --mode, or run `tct explain` on the target",
+                       stage=stage, cause=exc) from exc
+    return {"times_ns": times, "counters": _dynamo_counters(), "compile_times_ns": _compile_times_ns()}
+
+
+# -------------------------------------------------------------------------- timing
+
+def op_time_block(params, session) -> dict:
+    """Steady-state samples of eager or a compiled object, with dynamo's counters before and
+    after, so C++ can tell whether anything recompiled while it was measuring."""
+    import torch
+    loaded = _loaded(session)
+    which = params.get("which", "eager")
+    samples = int(params.get("samples", 10))
+    cps = int(params.get("calls_per_sample", 1))
+    before = _dynamo_counters()
+    if which == "eager":
+        via = params.get("eager_via", "original")
+        if via == "stance" and params.get("key") in session.compiled and \
+                hasattr(torch.compiler, "set_stance"):
+            compiled = session.compiled[params["key"]]
+
+            def call():
+                with torch.compiler.set_stance("force_eager"):
+                    return loaded.call(compiled)
+        else:
+            call = loaded.call
+    else:
+        compiled = _compiled(session, which)
+
+        def call():
+            return loaded.call(compiled)
+    try:
+        times = timing.time_block(call, samples, cps, loaded.device)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        kind = "target_raised" if which == "eager" else "compile_failed"
+        raise TctError(kind, f"{'eager' if which == 'eager' else 'compiled'} call raised while timing: "
+                       f"{type(exc).__name__}: {_first_line(exc)}",
+                       "the target fails on a later call; rerun with --verbose", stage="measurement",
+                       cause=exc) from exc
+    after = _dynamo_counters()
+    return {"samples_ns": times,
+            "frames_compiled": after["frames_total"] - before["frames_total"],
+            "graph_breaks": after["graph_breaks"] - before["graph_breaks"]}
+
+
+# --------------------------------------------------------------------- correctness
+
+def _snapshot(tree):
+    """A detached CPU copy of an output pytree, so a later call that reuses the output
+    buffers (in-place ops, CUDA graphs) cannot change what was recorded."""
+    import torch
+
+    def copy(leaf):
+        if isinstance(leaf, torch.Tensor):
+            return leaf.detach().to("cpu", copy=True)
+        return leaf
+    return map_leaves(copy, tree)
+
+
+def op_check(params, session) -> dict:
+    """Eager run twice (is the target deterministic?) and the compiled object once, each
+    compared leaf by leaf with the first eager run. Eager's two runs are cached per target."""
+    loaded = _loaded(session)
+    compiled = _compiled(session, params["key"])
+    scratch = _scratch(session)
+    if scratch.get("eager_ref_target") is not loaded:
+        first = _snapshot(loaded.call())
+        second = _snapshot(loaded.call())
+        scratch["eager_ref"] = first
+        scratch["eager_self"] = difference_facts(first, second)
+        scratch["eager_ref_target"] = loaded
+    try:
+        actual = _snapshot(loaded.call(compiled))
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise TctError("compile_failed", f"compiled call raised during the correctness check: "
+                       f"{type(exc).__name__}: {_first_line(exc)}", stage="check", cause=exc) from exc
+    return {"eager_vs_eager": scratch["eager_self"],
+            "compiled_vs_eager": difference_facts(scratch["eager_ref"], actual)}
+
+
+# -------------------------------------------------------------------------- memory
+
+def _proc_status() -> dict:
+    out = {}
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(("VmRSS:", "VmHWM:")):
+                    name, value = line.split(":", 1)
+                    out[name] = int(value.split()[0]) * 1024
+    except OSError:
+        pass
+    return out
+
+
+def _reset_rss_peak() -> bool:
+    """Linux >= 4.0: writing 5 to clear_refs resets VmHWM (the peak RSS) to the current RSS."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def op_memory(params, session) -> dict:
+    """Peak memory while running `which` (eager or a compiled key) `calls` times: the CUDA
+    caching allocator's peak on CUDA, the process peak RSS elsewhere."""
+    import torch
+    loaded = _loaded(session)
+    which = params.get("which", "eager")
+    calls = max(1, int(params.get("calls", 3)))
+    call = loaded.call if which == "eager" else (lambda: loaded.call(_compiled(session, which)))
+    if timing.device_type(loaded.device) == "cuda":
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        base = torch.cuda.memory_allocated()
+        for _ in range(calls):
+            call()
+        torch.cuda.synchronize()
+        peak = torch.cuda.max_memory_allocated()
+        return {"kind": "cuda", "peak_bytes": int(peak), "baseline_bytes": int(base),
+                "increase_bytes": int(max(0, peak - base)), "method": "torch.cuda.max_memory_allocated"}
+    import gc
+    gc.collect()
+    reset = _reset_rss_peak()
+    base = _proc_status().get("VmRSS")
+    if reset:
+        for _ in range(calls):
+            call()
+        status = _proc_status()
+        peak = status.get("VmHWM")
+        method = "VmHWM after reset (clear_refs)"
+    else:
+        # No resettable peak: sample RSS from a thread while calling.
+        import threading
+        peak_box = [base or 0]
+        stop = threading.Event()
+
+        def sampler():
+            while not stop.is_set():
+                peak_box[0] = max(peak_box[0], _proc_status().get("VmRSS", 0))
+                stop.wait(0.001)
+        t = threading.Thread(target=sampler, daemon=True)
+        t.start()
+        for _ in range(calls):
+            call()
+        stop.set()
+        t.join()
+        peak = peak_box[0] or None
+        method = "sampled VmRSS"
+    if peak is None or base is None:
+        try:
+            import resource
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+            method = "ru_maxrss (process lifetime peak)"
+        except Exception:  # noqa: BLE001
+            return {"kind": "rss", "peak_bytes": None, "baseline_bytes": None, "increase_bytes": None,
+                    "method": "unavailable"}
+    return {"kind": "rss", "peak_bytes": int(peak), "baseline_bytes": int(base) if base else None,
+            "increase_bytes": int(max(0, peak - base)) if base else None, "method": method}

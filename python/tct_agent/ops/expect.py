@@ -1,0 +1,471 @@
+"""Ops `expect.*`: raw evidence for `tct expect` (is the workload overhead, memory or
+compute bound?). Facts only: the class, the predicted speedup and every suggestion are
+decided in C++ (src/analysis/expect_*.cpp).
+
+  expect.profile      torch.profiler over a few eager calls after warm-up: per-call wall,
+                      time inside the top-level ops, op durations, per-op totals; on CUDA
+                      the device-busy time and the kernels launched per call.
+  expect.flops        one eager call under torch.utils.flop_counter.FlopCounterMode and a
+                      TorchDispatchMode that sums tensor bytes per aten op.
+  expect.device_info  what identifies the machine for the ceilings cache (the cache
+                      itself is read and written by the C++ CLI, not here).
+  expect.ceilings     the machine's memory bandwidth (a large copy), FLOP/s (a large
+                      matrix product) and per-op floor (a 1-element add) for a
+                      device/dtype, best of a few repeats.
+
+Every op that runs the target needs `target.load` first (session.target).
+"""
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+
+from ..errors import TctError
+from ..protocol import finite, progress
+
+# Cap on the op durations sent back: enough for stable percentiles, small on the wire.
+_MAX_OP_SAMPLES = 20000
+
+
+def _loaded(session):
+    if session.target is None:
+        raise TctError("internal", "expect op before target.load",
+                       "tct and its agent disagree: reinstall tct")
+    return session.target
+
+
+def _sync(device_type: str):
+    import torch
+    if device_type == "cuda":
+        torch.cuda.synchronize()
+    elif device_type == "xpu" and hasattr(torch, "xpu"):
+        torch.xpu.synchronize()
+    elif device_type == "mps":
+        torch.mps.synchronize()
+
+
+def _device_type(loaded) -> str:
+    dev = loaded.device or "cpu"
+    return str(dev).split(":")[0]
+
+
+def _call(loaded, stage: str):
+    """One eager call; the target raising is the user's error (exit 3), not ours."""
+    try:
+        return loaded.call()
+    except TctError:
+        raise
+    except Exception as exc:
+        raise TctError("target_raised",
+                       f"{loaded.name} raised {type(exc).__name__} on its {stage}: {exc}",
+                       "run the target eagerly once outside tct to see the error",
+                       stage=stage, cause=exc) from None
+
+
+# ------------------------------------------------------------------------- profile
+
+# Profiler events that are scopes, not operators: descend through them.
+_SCOPE_PREFIXES = ("autograd::", "tct::", "profiler::", "Optimizer.", "## ")
+
+
+def _is_op(evt) -> bool:
+    name = evt.name
+    return "::" in name and not name.startswith(_SCOPE_PREFIXES)
+
+
+def _top_level_ops(evt, out):
+    """The outermost operators under `evt` (an aten op's own children are its internals)."""
+    for child in evt.cpu_children:
+        if _is_op(child):
+            out.append(child)
+        else:
+            _top_level_ops(child, out)
+
+
+def _union_ns(intervals) -> float:
+    """Length of the union of [start, end) intervals (ns)."""
+    total, cur_s, cur_e = 0.0, None, None
+    for s, e in sorted(intervals):
+        if cur_e is None or s > cur_e:
+            if cur_e is not None:
+                total += cur_e - cur_s
+            cur_s, cur_e = s, e
+        else:
+            cur_e = max(cur_e, e)
+    if cur_e is not None:
+        total += cur_e - cur_s
+    return total
+
+
+_CLASS_BY_NAME: dict[str, str] = {}
+
+
+def _profile_op_class(name: str) -> str:
+    """op_class() of a profiler event name such as 'aten::linear' (its first overload);
+    names that are not torch.ops (custom record_function scopes) are 'other'."""
+    cls = _CLASS_BY_NAME.get(name)
+    if cls is None:
+        cls = "other"
+        try:
+            import torch
+            ns, _, op = name.partition("::")
+            packet = getattr(getattr(torch.ops, ns), op)
+            overloads = packet.overloads()
+            pick = next((o for o in ("Tensor", "default", "self") if o in overloads), overloads[0])
+            overload = getattr(packet, pick)
+            cls = op_class(overload)
+        except Exception:
+            pass
+        _CLASS_BY_NAME[name] = cls
+    return cls
+
+
+def op_profile(params: dict, session) -> dict:
+    """Warm up, time `timed_calls` plain calls, then profile `calls` calls.
+
+    Returned per call: wall without the profiler (`wall_samples_ns`), wall under the
+    profiler and the time inside the top-level operators (`profiled_wall_ns`,
+    `in_op_ns`), the durations of every top-level operator (`op_durations_ns`, capped),
+    and per-op totals. The profiler adds a little to each op; C++ compares in-op time
+    with the profiled wall of the same calls, so both carry it.
+    """
+    import torch
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile, record_function
+
+    loaded = _loaded(session)
+    warmup = max(1, int(params.get("warmup", 3)))
+    calls = max(1, int(params.get("calls", 10)))
+    timed_calls = max(1, int(params.get("timed_calls", 20)))
+    dev_type = _device_type(loaded)
+
+    progress("profile: warm-up")
+    _call(loaded, "first call")
+    _sync(dev_type)
+    for _ in range(warmup - 1):
+        _call(loaded, "warm-up")
+    _sync(dev_type)
+
+    progress("profile: timing eager calls")
+    wall = []
+    for _ in range(timed_calls):
+        t0 = time.perf_counter_ns()
+        _call(loaded, "timed call")
+        _sync(dev_type)
+        wall.append(time.perf_counter_ns() - t0)
+
+    activities = [ProfilerActivity.CPU]
+    on_cuda = dev_type == "cuda" and torch.cuda.is_available()
+    if on_cuda:
+        activities.append(ProfilerActivity.CUDA)
+    progress(f"profile: {calls} calls under torch.profiler")
+    with profile(activities=activities, record_shapes=False) as prof:
+        for i in range(calls):
+            with record_function(f"tct::call{i}"):
+                _call(loaded, "profiled call")
+                _sync(dev_type)
+    events = prof.events()
+
+    call_events = sorted((e for e in events if e.name.startswith("tct::call")),
+                         key=lambda e: e.time_range.start)
+    device_events = [e for e in events if e.device_type != DeviceType.CPU] if on_cuda else []
+    profiled_wall, in_op, op_counts, durations, busy, launches = [], [], [], [], [], []
+    by_class: list[dict] = []
+    per_op: dict[str, dict] = {}
+    for ce in call_events:
+        start, end = ce.time_range.start * 1000.0, ce.time_range.end * 1000.0
+        profiled_wall.append(end - start)
+        ops: list = []
+        _top_level_ops(ce, ops)
+        op_counts.append(len(ops))
+        total = 0.0
+        classes: dict[str, float] = {}
+        for op in ops:
+            d = (op.time_range.end - op.time_range.start) * 1000.0
+            total += d
+            cls = _profile_op_class(op.name)
+            classes[cls] = classes.get(cls, 0.0) + d
+            if len(durations) < _MAX_OP_SAMPLES:
+                durations.append(d)
+            entry = per_op.setdefault(op.name, {"name": op.name, "count": 0, "total_ns": 0.0})
+            entry["count"] += 1
+            entry["total_ns"] += d
+        in_op.append(total)
+        by_class.append(classes)
+        if on_cuda:
+            ks = [(e.time_range.start * 1000.0, e.time_range.end * 1000.0) for e in device_events
+                  if e.time_range.start * 1000.0 >= start and e.time_range.start * 1000.0 < end]
+            busy.append(_union_ns(ks))
+            launches.append(len(ks))
+    # Self time of every op (internals included), for "where does in-op time go".
+    for avg in prof.key_averages():
+        if avg.key in per_op:
+            per_op[avg.key]["self_ns"] = float(avg.self_cpu_time_total) * 1000.0
+    n = max(1, len(call_events))
+    ops_out = sorted(({"name": e["name"], "class": _profile_op_class(e["name"]),
+                       "count_per_call": e["count"] / n,
+                       "ns_per_call": e["total_ns"] / n,
+                       "self_ns_per_call": e.get("self_ns", e["total_ns"]) / n}
+                      for e in per_op.values()), key=lambda e: -e["ns_per_call"])
+    return {
+        "device_type": dev_type,
+        "warmup_calls": warmup,
+        "calls_profiled": len(call_events),
+        "wall_samples_ns": wall,
+        "profiled_wall_ns": profiled_wall,
+        "in_op_ns": in_op,
+        "in_op_by_class_ns": by_class,
+        "ops_per_call": op_counts,
+        "op_durations_ns": durations,
+        "op_durations_truncated": sum(op_counts) > len(durations),
+        "ops": ops_out[:200],
+        "device_busy_ns": busy if on_cuda else None,
+        "kernel_launches": launches if on_cuda else None,
+    }
+
+
+# --------------------------------------------------------------------------- flops
+
+# Operator classes by aten name (the packet name, without overload). Library calls
+# (matmul, conv, attention) keep their kernels under torch.compile; pointwise and
+# reductions are what inductor fuses.
+_MATMUL = {"mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot",
+           "_int_mm", "_scaled_mm", "addbmm", "einsum", "_addmm_activation"}
+_ATTENTION_PREFIX = ("_scaled_dot_product", "scaled_dot_product", "_flash_attention",
+                     "_efficient_attention", "_cudnn_attention")
+_CONV_PREFIX = ("convolution", "conv", "_convolution", "cudnn_convolution", "mkldnn_convolution",
+                "miopen_convolution", "_conv_depthwise", "slow_conv")
+
+
+def op_class(func) -> str:
+    """'matmul', 'attention', 'conv', 'pointwise', 'reduction', 'view' or 'other'."""
+    import torch
+    name = func._schema.name.split("::")[-1]
+    base = name.rstrip("_")
+    if base in _MATMUL:
+        return "matmul"
+    if base.startswith(_ATTENTION_PREFIX):
+        return "attention"
+    if base.startswith(_CONV_PREFIX):
+        return "conv"
+    tags = getattr(func, "tags", ()) or ()
+    if getattr(func, "is_view", False) or torch.Tag.inplace_view in tags:
+        return "view"
+    if torch.Tag.pointwise in tags:
+        return "pointwise"
+    if torch.Tag.reduction in tags:
+        return "reduction"
+    return "other"
+
+
+def _tensor_bytes(t, output: bool) -> int:
+    """Bytes an op reads (input) or writes (output) for one tensor. Inputs: the smaller
+    of the logical size and the storage (a broadcast scalar reads 4 bytes, not numel*4)."""
+    logical = t.numel() * t.element_size()
+    if output:
+        return logical
+    try:
+        return min(logical, t.untyped_storage().nbytes())
+    except Exception:  # tensors without storage (sparse, nested, fake)
+        return logical
+
+
+class _BytesMode:
+    """A TorchDispatchMode that counts, per aten op, calls and the bytes of its tensor
+    inputs and outputs: what eager moves if no operand stays in cache (an upper bound
+    on DRAM traffic; views move nothing)."""
+
+    def __new__(cls):
+        from torch.utils._python_dispatch import TorchDispatchMode
+        from torch.utils._pytree import tree_flatten
+
+        class Mode(TorchDispatchMode):
+            def __init__(self):
+                super().__init__()
+                self.ops: dict[str, dict] = {}
+
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                import torch
+                out = func(*args, **(kwargs or {}))
+                key = str(func.overloadpacket.__name__)
+                name = f"aten::{key}" if func.namespace == "aten" else f"{func.namespace}::{key}"
+                entry = self.ops.get(name)
+                if entry is None:
+                    entry = self.ops[name] = {"name": name, "class": op_class(func), "count": 0,
+                                              "bytes": 0}
+                entry["count"] += 1
+                if entry["class"] != "view":
+                    ins, _ = tree_flatten((args, kwargs or {}))
+                    outs, _ = tree_flatten(out)
+                    entry["bytes"] += sum(_tensor_bytes(t, False) for t in ins
+                                          if isinstance(t, torch.Tensor))
+                    entry["bytes"] += sum(_tensor_bytes(t, True) for t in outs
+                                          if isinstance(t, torch.Tensor))
+                return out
+
+        return Mode()
+
+
+def _boundary_bytes(loaded, out) -> int:
+    """Inputs + parameters + buffers + outputs: what a fully fused program must move."""
+    import torch
+    from ..target import tensor_leaves
+    total = sum(_tensor_bytes(t, False) for _, t in tensor_leaves((loaded.args, loaded.kwargs)))
+    if loaded.module is not None:
+        total += sum(p.numel() * p.element_size() for p in loaded.module.parameters())
+        total += sum(b.numel() * b.element_size() for b in loaded.module.buffers())
+    total += sum(t.numel() * t.element_size() for _, t in tensor_leaves(out)
+                 if isinstance(t, torch.Tensor))
+    return int(total)
+
+
+def op_flops(params: dict, session) -> dict:
+    """FLOPs (FlopCounterMode: matmul, conv, attention; elementwise ops count 0) and bytes
+    moved (per aten op, see _BytesMode) of one eager call."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    loaded = _loaded(session)
+    progress("counting FLOPs and bytes")
+    counter = FlopCounterMode(display=False)
+    bytes_mode = _BytesMode()
+    try:
+        with counter, bytes_mode:
+            out = _call(loaded, "counted call")
+    except TctError:
+        raise
+    except Exception as exc:  # a dispatch mode the target does not survive: report, go on
+        return {"error": f"{type(exc).__name__}: {exc}", "flops_per_call": None,
+                "bytes_per_call": None, "flops_by_op": {}, "ops": [], "boundary_bytes": None}
+    flops_by_op = {str(k): int(v) for k, v in counter.get_flop_counts().get("Global", {}).items()}
+    ops = sorted(bytes_mode.ops.values(), key=lambda e: -e["bytes"])
+    for e in ops:
+        short = e["name"].split("::")[-1]
+        e["flops"] = int(flops_by_op.get(f"aten.{short}", flops_by_op.get(short, 0)))
+    return {
+        "flops_per_call": int(counter.get_total_flops()),
+        "flops_by_op": flops_by_op,
+        "bytes_per_call": int(sum(e["bytes"] for e in ops)),
+        "boundary_bytes": _boundary_bytes(loaded, out),
+        "ops": ops[:300],
+        "error": None,
+    }
+
+
+# ------------------------------------------------------------------------ ceilings
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "cpu"
+
+
+def _resolve_device_dtype(params, session):
+    import torch
+    from ..target import parse_device, parse_dtype, dtype_name
+    dev = params.get("device")
+    dt = params.get("dtype")
+    if session.target is not None:
+        dev = dev or session.target.device
+        dt = dt or session.target.dtype
+    device = parse_device(dev or "cpu")
+    dtype = parse_dtype(dt or "float32")
+    return device, dtype, dtype_name(dtype)
+
+
+def op_device_info(params: dict, session) -> dict:
+    """What identifies this machine's ceilings: device name, dtype, torch, threads."""
+    import torch
+    device, _, dtype_str = _resolve_device_dtype(params, session)
+    if device.type == "cuda":
+        name = torch.cuda.get_device_name(device)
+    elif device.type == "cpu":
+        name = _cpu_name()
+    else:
+        name = str(device)
+    return {"device": str(device), "device_type": device.type, "device_name": name,
+            "dtype": dtype_str, "torch_version": torch.__version__,
+            "num_threads": torch.get_num_threads(), "logical_cores": os.cpu_count()}
+
+
+def _best_ns(fn, repeats: int, device_type: str) -> list[int]:
+    out = []
+    for _ in range(repeats):
+        _sync(device_type)
+        t0 = time.perf_counter_ns()
+        fn()
+        _sync(device_type)
+        out.append(time.perf_counter_ns() - t0)
+    return out
+
+
+def op_ceilings(params: dict, session) -> dict:
+    """Measure the ceilings on the target's device/dtype (or params device/dtype).
+
+    bandwidth: dst.copy_(src) of `copy_bytes` (reads and writes them: 2 x bytes moved),
+    FLOP/s: a `matmul_n`^3 matrix product (2 n^3 FLOPs), op floor: the profiled duration
+    of an aten::add on 1-element tensors (the fixed cost every eager op pays: dispatch,
+    allocation, a kernel launch). Each is the best of `repeats` after one warm-up.
+    """
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    device, dtype, dtype_str = _resolve_device_dtype(params, session)
+    dt_name = device.type
+    repeats = max(1, int(params.get("repeats", 5)))
+    big = dt_name != "cpu"
+    copy_bytes = int(params.get("copy_bytes") or (512 << 20 if big else 64 << 20))
+    n = int(params.get("matmul_n") or (8192 if big else 1024))
+
+    progress(f"ceilings: bandwidth on {device}")
+    src = torch.empty(copy_bytes // 4, dtype=torch.float32, device=device).fill_(1.0)
+    dst = torch.empty_like(src)
+    dst.copy_(src)
+    copy_ns = _best_ns(lambda: dst.copy_(src), repeats, dt_name)
+    bandwidth = 2.0 * src.numel() * 4 / (min(copy_ns) / 1e9)
+    del src, dst
+
+    progress(f"ceilings: {n}x{n} matmul in {dtype_str} on {device}")
+    try:
+        a = torch.randn(n, n, device=device).to(dtype)
+        b = torch.randn(n, n, device=device).to(dtype)
+        a @ b
+        mm_ns = _best_ns(lambda: a @ b, repeats, dt_name)
+        peak = 2.0 * n ** 3 / (min(mm_ns) / 1e9)
+        mm_error = None
+        del a, b
+    except Exception as exc:  # e.g. a dtype without a matmul kernel on this device
+        mm_ns, peak, mm_error = [], None, f"{type(exc).__name__}: {exc}"
+
+    progress("ceilings: per-op floor")
+    x = torch.ones(1, device=device)
+    y = torch.ones(1, device=device)
+    for _ in range(50):
+        x.add(y)
+    _sync(dt_name)
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(200):
+            x.add(y)
+        _sync(dt_name)
+    floor = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events()
+             if e.name == "aten::add"]
+    t0 = time.perf_counter_ns()
+    for _ in range(1000):
+        x.add(y)
+    call_floor = (time.perf_counter_ns() - t0) / 1000.0
+    _sync(dt_name)
+
+    return {
+        "device": str(device), "dtype": dtype_str,
+        "peak_flops": finite(peak), "peak_bandwidth_bytes_per_s": finite(bandwidth),
+        "op_floor_ns": finite(statistics.median(floor)) if floor else None,
+        "python_op_floor_ns": finite(call_floor),
+        "copy_bytes": copy_bytes, "matmul_n": n, "repeats": repeats,
+        "copy_ns": copy_ns, "matmul_ns": mm_ns, "matmul_error": mm_error,
+    }

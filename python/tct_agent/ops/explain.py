@@ -1,0 +1,356 @@
+"""Op `explain.run`: raw graph-break facts about the loaded target (session.target).
+
+Two views, both gathered here and compared in C++ (src/analysis/graph_breaks.cpp):
+
+  explain  one `torch._dynamo.explain(fn)(*args, **kwargs)` call: graph/break/op counts,
+           ops per graph, guards, and each break's reason with its user-code frames.
+           Older torch (2.0) had `explain(fn, *args)` returning a 6-tuple
+           (explanation, out_guards, graphs, ops_per_graph, break_reasons,
+           explanation_verbose); that form is passed on as `form: "tuple"`.
+  logged   the target run a few times under `torch.compile(backend="eager")` (no code
+           generation) with dynamo's graph-break and recompile logging captured, not
+           printed, plus dynamo's counters (frames, graph_break).
+
+Facts only: which kind of break a reason is, grouping, hints, the verdict and the
+comparison of the two views are C++. Python extracts raw strings from torch's messages
+(file, line, reason text, the graph-break registry id) and nothing more.
+
+params: {logged: bool = true, logged_calls: int = 2}
+"""
+from __future__ import annotations
+
+import json
+import linecache
+import logging
+import os
+import re
+import sys
+from typing import Any
+
+from ..errors import TctError
+from ..protocol import progress
+
+_AGENT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_EXAMPLES_DIR = os.path.join(_AGENT_DIR, "examples")
+# "For more details about this graph break, please visit: .../gb/gb0059.html"
+_GB_URL = re.compile(r"(https?://\S+/gb/(gb\d+)\.html)", re.IGNORECASE)
+_GB_UNDER = re.compile(r"\b(GB\d{4})\b")
+# traceback.format_list lines
+_TB_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+)$')
+_LOG_FULL = re.compile(r"Graph break in user code at (?P<file>.+?):(?P<line>\d+)\n"
+                       r"Graph Break Reason: (?P<reason>.*?)(?:\nUser code traceback:\n(?P<tb>.*))?$",
+                       re.DOTALL)
+_LOG_DUP = re.compile(r"Graph break \(user stack suppressed due to duplicate graph break\) in user "
+                      r"code at (?P<file>.+?):(?P<line>\d+)\nGraph Break Reason: (?P<reason>.*)$",
+                      re.DOTALL)
+_RECOMPILE = re.compile(r"Recompiling function (?P<func>\S+) in (?P<file>.+?):(?P<line>\d+)\n"
+                        r"(?P<rest>.*)$", re.DOTALL)
+
+
+def _torch_dir() -> str:
+    torch = sys.modules.get("torch")
+    return os.path.dirname(os.path.abspath(torch.__file__)) if torch is not None else ""
+
+
+def is_user_file(filename: str | None) -> bool:
+    """User code: not torch's own files, not the agent's (its examples are user code)."""
+    if not filename or filename.startswith("<"):
+        return False
+    path = os.path.abspath(filename)
+    tdir = _torch_dir()
+    if tdir and (path == tdir or path.startswith(tdir + os.sep)):
+        return False
+    if path.startswith(_AGENT_DIR + os.sep) and not path.startswith(_EXAMPLES_DIR + os.sep):
+        return False
+    return True
+
+
+def _source(filename: str, lineno: int, given: str | None = None) -> str:
+    if given:
+        return given.strip()
+    try:
+        return linecache.getline(filename, int(lineno)).strip()
+    except Exception:
+        return ""
+
+
+def _frame(filename, lineno, name, line=None) -> dict:
+    return {"file": str(filename), "line": int(lineno) if lineno is not None else None,
+            "function": str(name), "source": _source(str(filename), lineno or 0, line)}
+
+
+def user_frames(stack) -> list[dict]:
+    """FrameSummary-like objects (filename, lineno, name, line) -> user-code frames."""
+    out = []
+    for fs in stack or []:
+        filename = getattr(fs, "filename", None)
+        if not is_user_file(filename):
+            continue
+        out.append(_frame(filename, getattr(fs, "lineno", None), getattr(fs, "name", "?"),
+                          getattr(fs, "line", None)))
+    return out
+
+
+def frames_from_traceback_text(text: str) -> list[dict]:
+    """`  File "x.py", line 3, in f\\n    source` lines -> user-code frames."""
+    out = []
+    lines = (text or "").splitlines()
+    for i, line in enumerate(lines):
+        m = _TB_FRAME.match(line)
+        if not m or not is_user_file(m["file"]):
+            continue
+        src = lines[i + 1].strip() if i + 1 < len(lines) and not _TB_FRAME.match(lines[i + 1]) else None
+        out.append(_frame(m["file"], int(m["line"]), m["func"].strip(), src))
+    return out
+
+
+def registry_ids(text: str) -> tuple[str | None, str | None]:
+    """(id like 'GB0059', documentation url) from a reason's text, when torch put them there."""
+    m = _GB_URL.search(text or "")
+    if m:
+        return m.group(2).upper(), m.group(1)
+    m = _GB_UNDER.search(text or "")
+    return (m.group(1), None) if m else (None, None)
+
+
+_REGISTRY: dict | None = None
+
+
+def _registry() -> dict:
+    """torch/_dynamo/graph_break_registry.json (newer torch), or {}."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = {}
+        path = os.path.join(_torch_dir(), "_dynamo", "graph_break_registry.json")
+        try:
+            with open(path, encoding="utf-8") as f:
+                _REGISTRY = json.load(f)
+        except Exception:
+            pass
+    return _REGISTRY
+
+
+def registry_entry(gb_id: str | None) -> dict | None:
+    if not gb_id:
+        return None
+    entries = _registry().get(gb_id)
+    if not entries:
+        return None
+    e = entries[0] if isinstance(entries, list) else entries
+    return {"id": gb_id, "gb_type": e.get("Gb_type"), "explanation": e.get("Explanation"),
+            "hints": list(e.get("Hints") or [])}
+
+
+def _break(reason: str, stack) -> dict:
+    gb_id, url = registry_ids(reason)
+    return {"reason": reason, "frames": user_frames(stack), "registry_id": gb_id, "url": url,
+            "stack_depth": len(stack or [])}
+
+
+def op_name(target: Any) -> str:
+    """A readable name for an fx node target: 'aten.add.Tensor', 'torch.relu', 'add'."""
+    if isinstance(target, str):
+        return target
+    try:
+        from torch.fx.node import _get_qualified_name
+        return _get_qualified_name(target)
+    except Exception:
+        pass
+    name = getattr(target, "__name__", None)
+    mod = getattr(target, "__module__", None)
+    if name:
+        return f"{mod}.{name}" if mod and mod != "builtins" else name
+    return str(target)
+
+
+def _grad_mode(loaded):
+    import torch
+    return torch.enable_grad() if getattr(loaded, "train", False) else torch.no_grad()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
+
+
+def _classify_failure(loaded, exc: BaseException, stage: str) -> TctError:
+    """Did the target itself fail (eager raises too) or did tracing it fail?"""
+    from ..errors import TctError as E
+    try:
+        with _grad_mode(loaded):
+            loaded.fn(*loaded.args, **loaded.kwargs)
+    except BaseException as eager_exc:  # the target fails without the compiler too
+        if isinstance(eager_exc, KeyboardInterrupt):
+            raise
+        return E("target_raised", f"the target raised {_first_line(eager_exc)}",
+                 "it fails when run eagerly too: fix it, then rerun", stage="first call",
+                 cause=eager_exc)
+    return E("compile_failed", f"torch._dynamo failed on the target during {stage}: "
+             f"{_first_line(exc)}", "the target runs eagerly; rerun with --verbose for the "
+             "traceback and report it to PyTorch if it is not your code", stage=stage, cause=exc)
+
+
+def _old_explain(version: str) -> bool:
+    m = re.match(r"(\d+)\.(\d+)", version or "")
+    return bool(m) and (int(m.group(1)), int(m.group(2))) < (2, 1)
+
+
+def explain_view(loaded) -> dict:
+    import torch
+    import torch._dynamo as dynamo
+    torch._dynamo.reset()
+    try:
+        with _grad_mode(loaded):
+            if _old_explain(torch.__version__):
+                # torch 2.0: explain(fn, *args, **kwargs) -> 6-tuple
+                out = dynamo.explain(loaded.fn, *loaded.args, **loaded.kwargs)
+            else:
+                out = dynamo.explain(loaded.fn)(*loaded.args, **loaded.kwargs)
+    except TctError:
+        raise
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise _classify_failure(loaded, exc, "explain") from exc
+    finally:
+        torch._dynamo.reset()
+    return explain_facts(out)
+
+
+def explain_facts(out) -> dict:
+    """ExplainOutput (torch >= 2.1) or the torch 2.0 tuple -> plain facts."""
+    if isinstance(out, tuple):
+        explanation, out_guards, graphs, ops_per_graph, break_reasons, verbose = (list(out) + [None] * 6)[:6]
+        return {"form": "tuple", "explanation": str(explanation or ""),
+                "explanation_verbose": str(verbose or ""),
+                "out_guards": [str(g) for g in (out_guards or [])],
+                "graphs": len(graphs or []),
+                "ops_per_graph": [[op_name(o) for o in ops] for ops in (ops_per_graph or [])],
+                "break_reasons": [_break(str(getattr(b, "reason", b)), getattr(b, "user_stack", []))
+                                  for b in (break_reasons or [])]}
+    guards = getattr(out, "out_guards", None)
+    return {"form": "object",
+            "graph_count": int(out.graph_count),
+            "graph_break_count": int(out.graph_break_count),
+            "op_count": int(out.op_count),
+            "ops_per_graph": [[op_name(o) for o in ops] for ops in (out.ops_per_graph or [])],
+            "guard_count": len(guards) if guards is not None else None,
+            "break_reasons": [_break(str(b.reason), getattr(b, "user_stack", []))
+                              for b in (out.break_reasons or [])]}
+
+
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[tuple[str, str, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.records.append((record.name, record.levelname, record.getMessage()))
+        except Exception:
+            pass
+
+
+def parse_log_record(name: str, level: str, message: str) -> tuple[str, dict]:
+    """(category, raw facts) for one captured log record."""
+    m = _LOG_FULL.search(message)
+    if m and "__graph_breaks" in name:
+        reason = m["reason"].strip()
+        gb_id, url = registry_ids(reason)
+        return "graph_break", {"file": m["file"], "line": int(m["line"]), "reason": reason,
+                               "frames": frames_from_traceback_text(m["tb"] or ""),
+                               "duplicate": False, "registry_id": gb_id, "url": url,
+                               "user_file": is_user_file(m["file"])}
+    m = _LOG_DUP.search(message)
+    if m:
+        reason = m["reason"].strip()
+        gb_id, url = registry_ids(reason)
+        return "graph_break", {"file": m["file"], "line": int(m["line"]), "reason": reason,
+                               "frames": [], "duplicate": True, "registry_id": gb_id, "url": url,
+                               "user_file": is_user_file(m["file"])}
+    m = _RECOMPILE.search(message)
+    if m:
+        guards = [ln.strip()[2:].strip() for ln in m["rest"].splitlines() if ln.strip().startswith("- ")]
+        return "recompile", {"function": m["func"], "file": m["file"], "line": int(m["line"]),
+                             "guard_failures": guards, "message": message.strip(),
+                             "user_file": is_user_file(m["file"])}
+    return "other", {"logger": name, "level": level, "message": message.strip()[:4000]}
+
+
+def logged_view(loaded, calls: int) -> dict:
+    """Run torch.compile(backend="eager") on the target with logs captured."""
+    import torch
+    from torch._dynamo.utils import counters
+    capture = _Capture()
+    touched: list[tuple[logging.Logger, list]] = []
+    set_logs = getattr(getattr(torch, "_logging", None), "set_logs", None)
+    error = None
+    try:
+        if set_logs is not None:
+            set_logs(graph_breaks=True, recompiles=True)
+        # torch's own stream handlers print; swap them for the capture on every torch logger.
+        names = {"torch", "torch._dynamo"}
+        try:
+            from torch._logging._internal import log_registry
+            names |= set(log_registry.get_log_qnames())
+        except Exception:
+            pass
+        for n in sorted(names):
+            lg = logging.getLogger(n)
+            old = list(lg.handlers)
+            for h in old:
+                lg.removeHandler(h)
+            lg.addHandler(capture)
+            touched.append((lg, old))
+        torch._dynamo.reset()
+        counters.clear()
+        compiled = torch.compile(loaded.fn, backend="eager")
+        for i in range(max(1, calls)):
+            progress(f"compiled run {i + 1}/{calls} with logging")
+            with _grad_mode(loaded):
+                compiled(*loaded.args, **loaded.kwargs)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        error = _first_line(exc)
+    finally:
+        for lg, old in touched:
+            lg.removeHandler(capture)
+            for h in old:
+                lg.addHandler(h)
+        if set_logs is not None:
+            try:
+                set_logs()
+            except Exception:
+                pass
+    snapshot = {k: {str(kk): int(vv) for kk, vv in v.items()} for k, v in counters.items()
+                if k in ("frames", "graph_break", "unimplemented", "recompiles", "stats")}
+    torch._dynamo.reset()
+    result: dict[str, Any] = {"graph_breaks": [], "recompiles": [], "other": [], "counters": snapshot,
+                              "calls": calls, "error": error}
+    for name, level, message in capture.records:
+        kind, facts = parse_log_record(name, level, message)
+        key = {"graph_break": "graph_breaks", "recompile": "recompiles"}.get(kind, "other")
+        if key == "other" and level not in ("WARNING", "ERROR", "CRITICAL"):
+            continue
+        result[key].append(facts)
+    return result
+
+
+def op_run(params: dict, session) -> dict:
+    loaded = session.target
+    if loaded is None:
+        raise TctError("internal", "explain.run before target.load", "this is a bug in tct")
+    import torch
+    progress("running torch._dynamo.explain")
+    facts = {"torch_version": torch.__version__, "explain": explain_view(loaded)}
+    ids = {b.get("registry_id") for b in facts["explain"]["break_reasons"]}
+    if params.get("logged", True):
+        progress("running torch.compile(backend='eager') with graph-break logging")
+        facts["logged"] = logged_view(loaded, int(params.get("logged_calls", 2)))
+        ids |= {b.get("registry_id") for b in facts["logged"]["graph_breaks"]}
+    else:
+        facts["logged"] = None
+    facts["registry"] = {i: registry_entry(i) for i in sorted(x for x in ids if x)}
+    facts["registry_available"] = bool(_registry())
+    return facts

@@ -1,0 +1,72 @@
+#pragma once
+// Evidence for `tct expect`: the agent's raw facts (python/tct_agent/ops/expect.py: ops
+// expect.profile, expect.flops, expect.ceilings) turned into per-call numbers. Pure: no I/O.
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::analysis {
+
+using json = nlohmann::json;
+
+// The machine's ceilings for one device and dtype.
+struct Ceilings {
+  double peak_flops = NAN;      // FLOP/s of a large matrix product in the target's dtype
+  double peak_bandwidth = NAN;  // bytes/s of a large copy (bytes read + bytes written)
+  double op_floor_ns = NAN;     // profiled duration of a 1-element aten::add: the fixed
+                                // cost every eager op pays (dispatch, allocation, launch)
+  std::string source = "measured";  // measured | cache
+  // Arithmetic intensity (FLOP/byte) where the roofline bends: peak_flops / peak_bandwidth.
+  double balance() const { return peak_flops / peak_bandwidth; }
+};
+
+// From expect.ceilings' reply or a cache entry ({peak_flops, peak_bandwidth_bytes_per_s,
+// op_floor_ns}); missing or null fields are NaN.
+Ceilings ceilings_from_json(const json& j, const std::string& source);
+// {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, balance_flops_per_byte, source}
+json to_json(const Ceilings& c);
+
+// Operator classes, as the agent names them. Library ops keep their vendor kernels under
+// torch.compile (oneDNN, cuBLAS, cuDNN, flash attention); the rest is what inductor fuses.
+bool is_library_class(const std::string& op_class);  // matmul, conv, attention
+
+struct Evidence {
+  std::string device_type = "cpu";
+  // Per call, medians over the calls measured (each call's own ratio, then the median, so
+  // one preempted call cannot skew a ratio of medians).
+  double wall_ns = NAN;           // plain eager call, no profiler
+  double profiled_wall_ns = NAN;  // the same under torch.profiler
+  double in_op_ns = NAN;          // time inside the top-level operators (profiled)
+  double in_op_fraction = NAN;    // in_op / profiled wall
+  double library_fraction = NAN;  // library ops' time / profiled wall
+  double ops_per_call = NAN;      // top-level operators per call
+  std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
+  std::optional<double> device_busy_fraction;  // CUDA: union of kernel time / wall
+  std::optional<double> kernel_launches;       // CUDA: kernels per call
+  // One call under FlopCounterMode + the bytes-counting dispatch mode. NaN if that failed.
+  double flops = NAN;            // matmul, conv and attention FLOPs (elementwise count 0)
+  double bytes = NAN;            // sum over aten ops of input + output tensor bytes
+  double library_bytes = NAN;    // the part of `bytes` moved by library ops
+  double boundary_bytes = NAN;   // inputs + parameters + buffers + outputs
+  int pointwise_ops = 0;         // aten ops per call with the pointwise tag
+  int reduction_ops = 0;
+  int library_ops = 0;
+  std::string flops_error;       // why FLOPs/bytes are missing, if they are
+  json top_ops = json::array();  // [{name, class, count_per_call, ns_per_call}] (profile)
+
+  double arithmetic_intensity() const { return flops / bytes; }  // FLOP per byte
+};
+
+// Throws std::invalid_argument when the profile has no timed call.
+Evidence evidence_from_agent(const json& profile, const json& flops);
+
+// doc["expect"]["profile"]: {ops_per_call, op_time_distribution {n, min_ns, p50_ns, p90_ns,
+// p99_ns, max_ns, mean_ns}, wall_per_call_ns, profiled_wall_per_call_ns, in_op_per_call_ns,
+// in_op_fraction, overhead_fraction, library_fraction, device_busy_fraction?,
+// kernel_launches?, top_ops}
+json profile_json(const Evidence& e);
+
+}  // namespace tct::analysis

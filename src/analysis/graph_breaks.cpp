@@ -1,0 +1,380 @@
+#include "analysis/graph_breaks.hpp"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace tct::analysis {
+namespace {
+
+int int_or(const json& j, const char* key, int fallback) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return fallback;
+  return j[key].get<int>();
+}
+
+std::string str_or(const json& j, const char* key, const std::string& fallback = "") {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
+  return j[key].get<std::string>();
+}
+
+std::vector<Frame> parse_frames(const json& frames) {
+  std::vector<Frame> out;
+  if (!frames.is_array()) return out;
+  for (const auto& f : frames) {
+    if (!f.is_object()) continue;
+    out.push_back({str_or(f, "file"), int_or(f, "line", 0), str_or(f, "function", "?"), str_or(f, "source")});
+  }
+  return out;
+}
+
+// {id, type, explanation, hints, url} for a break: the reason's own explanation and hints
+// (specific: they name the function and argument types) first, the registry entry's
+// templates ("{fn.__name__}") only where the reason has none.
+json registry_for(const std::string& reason, const json& raw_break, const json& registry) {
+  std::string id = str_or(raw_break, "registry_id");
+  if (id.empty()) return nullptr;
+  ReasonParts parts = split_reason(reason);
+  json entry = registry.is_object() && registry.contains(id) ? registry[id] : json();
+  json hints = json::array();
+  for (const auto& h : parts.hints) hints.push_back(h);
+  if (hints.empty() && entry.is_object() && entry.contains("hints") && entry["hints"].is_array()) {
+    // Registry hints are sentence fragments of one or more hints; join them.
+    std::string joined;
+    for (const auto& h : entry["hints"])
+      if (h.is_string()) joined += h.get<std::string>();
+    if (!joined.empty()) hints.push_back(joined);
+  }
+  std::string url = str_or(raw_break, "url", parts.url);
+  if (url.empty()) url = parts.url;
+  return {{"id", id},
+          {"type", entry.is_object() && entry.contains("gb_type") && entry["gb_type"].is_string()
+                       ? entry["gb_type"].get<std::string>()
+                       : parts.headline},
+          {"explanation", !parts.explanation.empty() ? parts.explanation : str_or(entry, "explanation")},
+          {"hints", hints},
+          {"url", url}};
+}
+
+Break make_break(const json& raw, const json& registry) {
+  Break b;
+  b.reason = str_or(raw, "reason");
+  b.kind = classify_reason(b.reason);
+  b.registry = registry_for(b.reason, raw, registry);
+  b.frames = parse_frames(raw.value("frames", json::array()));
+  b.hint = hint_for(b.kind, b.registry);
+  return b;
+}
+
+// "Dynamo produced 4 graphs with 3 graph break and 6 ops" (torch 2.0's explanation).
+void parse_explanation_counts(const std::string& text, std::optional<int>& graphs, std::optional<int>& breaks,
+                              std::optional<int>& ops) {
+  static const std::regex g(R"((\d+)\s+graphs?)"), b(R"((\d+)\s+graph\s+breaks?)"), o(R"((\d+)\s+ops?\b)");
+  std::smatch m;
+  if (std::regex_search(text, m, b)) breaks = std::stoi(m[1]);
+  // "graphs" must not be the "graph break" number: search for "N graph(s) with".
+  static const std::regex gw(R"((\d+)\s+graphs?\s+with)");
+  if (std::regex_search(text, m, gw)) graphs = std::stoi(m[1]);
+  else if (std::regex_search(text, m, g)) graphs = std::stoi(m[1]);
+  if (std::regex_search(text, m, o)) ops = std::stoi(m[1]);
+}
+
+std::string loc_key(const std::string& file, int line) { return file + ":" + std::to_string(line); }
+
+}  // namespace
+
+json frame_to_json(const Frame& f) {
+  return {{"file", f.file}, {"line", f.line}, {"function", f.function}, {"source", f.source}};
+}
+
+std::string reason_headline(const std::string& reason) {
+  ReasonParts p = split_reason(reason);
+  std::string h = p.headline.empty() ? reason : p.headline;
+  if (!p.explanation.empty() && p.headline.size() < 60) h += ": " + p.explanation;
+  if (auto nl = h.find('\n'); nl != std::string::npos) h = h.substr(0, nl);
+  if (h.size() > 240) h = h.substr(0, 237) + "...";
+  return h;
+}
+
+ExplainModel parse_explain(const json& facts, const json& registry) {
+  ExplainModel m;
+  if (!facts.is_object()) return m;
+  m.form = str_or(facts, "form", "object");
+  for (const auto& ops : facts.value("ops_per_graph", json::array())) {
+    std::vector<std::string> names;
+    if (ops.is_array())
+      for (const auto& o : ops) names.push_back(o.is_string() ? o.get<std::string>() : o.dump());
+    m.ops_per_graph.push_back(std::move(names));
+  }
+  for (const auto& b : facts.value("break_reasons", json::array())) m.breaks.push_back(make_break(b, registry));
+  int ops_sum = 0;
+  for (const auto& g : m.ops_per_graph) ops_sum += static_cast<int>(g.size());
+  if (m.form == "tuple") {
+    std::optional<int> graphs, breaks, ops;
+    parse_explanation_counts(str_or(facts, "explanation"), graphs, breaks, ops);
+    int listed_graphs = facts.contains("graphs") && facts["graphs"].is_array() ? static_cast<int>(facts["graphs"].size())
+                                                                                : int_or(facts, "graphs", -1);
+    m.graph_count = graphs.value_or(listed_graphs >= 0 ? listed_graphs : static_cast<int>(m.ops_per_graph.size()));
+    // torch 2.0 reports graph_count - 1 as the break count; that is what it printed.
+    m.graph_break_count = breaks.value_or(std::max(0, m.graph_count - 1));
+    m.op_count = ops.value_or(ops_sum);
+    if (facts.contains("out_guards") && facts["out_guards"].is_array())
+      m.guard_count = static_cast<int>(facts["out_guards"].size());
+  } else {
+    m.graph_count = int_or(facts, "graph_count", static_cast<int>(m.ops_per_graph.size()));
+    m.graph_break_count = int_or(facts, "graph_break_count", static_cast<int>(m.breaks.size()));
+    m.op_count = int_or(facts, "op_count", ops_sum);
+    if (facts.contains("guard_count") && facts["guard_count"].is_number()) m.guard_count = facts["guard_count"].get<int>();
+  }
+  return m;
+}
+
+LoggedModel parse_logged(const json& logged, const json& registry) {
+  LoggedModel m;
+  if (!logged.is_object()) return m;
+  m.ran = true;
+  m.calls = int_or(logged, "calls", 0);
+  m.error = str_or(logged, "error");
+  for (const auto& raw : logged.value("graph_breaks", json::array())) {
+    LoggedBreak lb;
+    lb.brk = make_break(raw, registry);
+    lb.file = str_or(raw, "file");
+    lb.line = int_or(raw, "line", 0);
+    lb.duplicate = raw.value("duplicate", false);
+    lb.user_file = raw.value("user_file", true);
+    // The break is where torch says it is: make sure the innermost frame is that spot
+    // (a suppressed duplicate has no stack at all).
+    if (lb.brk.frames.empty() || lb.brk.frames.back().file != lb.file || lb.brk.frames.back().line != lb.line) {
+      if (lb.user_file) lb.brk.frames.push_back({lb.file, lb.line, "?", ""});
+    }
+    m.breaks.push_back(std::move(lb));
+  }
+  for (const auto& raw : logged.value("recompiles", json::array())) {
+    Recompile r;
+    r.function = str_or(raw, "function");
+    r.file = str_or(raw, "file");
+    r.line = int_or(raw, "line", 0);
+    for (const auto& g : raw.value("guard_failures", json::array()))
+      if (g.is_string()) r.guard_failures.push_back(g);
+    r.kind = classify_recompile(r.guard_failures);
+    m.recompiles.push_back(std::move(r));
+  }
+  const json& counters = logged.value("counters", json::object());
+  const json& frames = counters.value("frames", json::object());
+  m.frames_total = int_or(frames, "total", 0);
+  m.frames_ok = int_or(frames, "ok", 0);
+  for (const auto& o : logged.value("other", json::array()))
+    if (o.is_object()) m.warnings.push_back(str_or(o, "message"));
+  return m;
+}
+
+std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
+  std::vector<Group> groups;
+  std::map<std::tuple<int, std::string, int>, size_t> index;
+  for (const auto& b : breaks) {
+    Frame where = b.frames.empty() ? Frame{"<unknown>", 0, "?", ""} : b.frames.back();
+    auto key = std::make_tuple(static_cast<int>(b.kind), where.file, where.line);
+    auto it = index.find(key);
+    if (it != index.end()) {
+      groups[it->second].count++;
+      continue;
+    }
+    Group g;
+    g.kind = b.kind;
+    g.where = where;
+    if (b.frames.size() > 1) g.callers.assign(b.frames.begin(), b.frames.end() - 1);
+    g.count = 1;
+    g.reason = reason_headline(b.reason);
+    g.hint = b.hint;
+    g.registry = b.registry;
+    g.views = {"explain"};
+    index[key] = groups.size();
+    groups.push_back(std::move(g));
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    if (a.count != b.count) return a.count > b.count;
+    if (a.where.file != b.where.file) return a.where.file < b.where.file;
+    return a.where.line < b.where.line;
+  });
+  return groups;
+}
+
+json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vector<Group>& groups) {
+  json out = json::array();
+  if (!lg.ran) return out;
+  auto add = [&](const std::string& kind, const std::string& message) {
+    out.push_back({{"kind", kind}, {"message", message}});
+  };
+  if (!lg.error.empty())
+    add("logged_run_failed", fmt::format("the compiled run (backend=eager) raised where explain did not: {}", lg.error));
+  std::set<std::string> explain_locs, logged_locs;
+  for (const auto& g : groups)
+    if (std::find(g.views.begin(), g.views.end(), "explain") != g.views.end())
+      explain_locs.insert(loc_key(g.where.file, g.where.line));
+  int logged_distinct = 0;
+  for (const auto& b : lg.breaks) {
+    if (!b.user_file) continue;
+    if (logged_locs.insert(loc_key(b.file, b.line)).second) ++logged_distinct;
+  }
+  for (const auto& g : groups) {
+    std::string k = loc_key(g.where.file, g.where.line);
+    bool in_explain = explain_locs.count(k) > 0, in_logged = logged_locs.count(k) > 0;
+    if (in_explain && !in_logged && lg.error.empty())
+      add("only_in_explain", fmt::format("{}:{} ({}) is a break in explain but not in the compiled run's log",
+                                         g.where.file, g.where.line, to_string(g.kind)));
+    if (!in_explain && in_logged)
+      add("only_in_logged", fmt::format("{}:{} ({}) breaks in the compiled run but explain did not report it",
+                                        g.where.file, g.where.line, to_string(g.kind)));
+  }
+  int explain_distinct = static_cast<int>(explain_locs.size());
+  if (ex.graph_break_count != static_cast<int>(ex.breaks.size()))
+    add("count_mismatch", fmt::format("explain counts {} graph breaks but lists {} break reasons",
+                                      ex.graph_break_count, ex.breaks.size()));
+  if (logged_distinct != explain_distinct && lg.error.empty())
+    add("location_count", fmt::format("explain shows breaks at {} location(s), the compiled run's log at {}",
+                                      explain_distinct, logged_distinct));
+  if (!lg.recompiles.empty()) {
+    std::string where;
+    for (const auto& r : lg.recompiles) {
+      where = fmt::format("{} in {}:{}", r.function, r.file, r.line);
+      break;
+    }
+    add("recompiles", fmt::format("the compiled run recompiled {} time(s) in {} call(s) (first: {}); one explain "
+                                  "call cannot show recompiles",
+                                  lg.recompiles.size(), lg.calls, where));
+  }
+  int skipped = lg.frames_total - lg.frames_ok;
+  if (skipped > 0)
+    add("frames_skipped", fmt::format("dynamo skipped {} of {} frame(s) in the compiled run (they ran eagerly)",
+                                      skipped, lg.frames_total));
+  return out;
+}
+
+json build_explain_section(const json& facts, const json& target, std::optional<int> max_graph_breaks) {
+  const json& registry = facts.value("registry", json::object());
+  ExplainModel ex = parse_explain(facts.value("explain", json::object()), registry);
+  LoggedModel lg = parse_logged(facts.value("logged", json()), registry);
+
+  std::vector<Group> groups = group_breaks(ex.breaks);
+  // Logged breaks: mark groups seen in both views, add the ones only the compiled run shows.
+  std::vector<Break> logged_only;
+  for (const auto& b : lg.breaks) {
+    if (!b.user_file) continue;
+    bool matched = false;
+    for (auto& g : groups) {
+      if (g.where.file == b.file && g.where.line == b.line) {
+        if (std::find(g.views.begin(), g.views.end(), "logged") == g.views.end()) g.views.push_back("logged");
+        matched = true;
+      }
+    }
+    if (!matched && !b.duplicate) logged_only.push_back(b.brk);
+  }
+  for (auto& g : group_breaks(logged_only)) {
+    g.views = {"logged"};
+    groups.push_back(std::move(g));
+  }
+
+  json section;
+  section["target"] = target;
+  section["torch_version"] = facts.value("torch_version", "");
+  section["form"] = ex.form;
+  section["graph_count"] = ex.graph_count;
+  section["graph_break_count"] = ex.graph_break_count;
+  section["op_count"] = ex.op_count;
+  json opg = json::array();
+  for (const auto& ops : ex.ops_per_graph) {
+    std::vector<std::pair<std::string, int>> counts;
+    for (const auto& o : ops) {
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& p) { return p.first == o; });
+      if (it == counts.end()) counts.emplace_back(o, 1);
+      else it->second++;
+    }
+    std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    json list = json::array();
+    for (const auto& [name, n] : counts) list.push_back({{"name", name}, {"count", n}});
+    opg.push_back({{"op_count", ops.size()}, {"ops", list}});
+  }
+  section["ops_per_graph"] = opg;
+  section["guard_count"] = ex.guard_count ? json(*ex.guard_count) : json(nullptr);
+
+  json breaks = json::array();
+  for (const auto& b : ex.breaks) {
+    json frames = json::array();
+    for (const auto& f : b.frames) frames.push_back(frame_to_json(f));
+    breaks.push_back({{"reason", b.reason}, {"kind", to_string(b.kind)}, {"registry", b.registry}, {"frames", frames},
+                      {"hint", to_json(b.hint)}});
+  }
+  section["breaks"] = breaks;
+
+  json gj = json::array();
+  std::map<std::string, int> by_kind;
+  for (const auto& g : groups) {
+    json callers = json::array();
+    for (const auto& f : g.callers) callers.push_back(frame_to_json(f));
+    gj.push_back({{"kind", to_string(g.kind)},
+                  {"file", g.where.file},
+                  {"line", g.where.line},
+                  {"function", g.where.function},
+                  {"source", g.where.source},
+                  {"callers", callers},
+                  {"count", g.count},
+                  {"reason", g.reason},
+                  {"registry_id", g.registry.is_object() ? g.registry.value("id", "") : ""},
+                  {"hint", to_json(g.hint)},
+                  {"views", g.views}});
+    by_kind[to_string(g.kind)] += g.count;
+  }
+  section["groups"] = gj;
+  std::vector<std::pair<std::string, int>> kinds(by_kind.begin(), by_kind.end());
+  std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  json kj = json::array();
+  for (const auto& [k, n] : kinds) {
+    auto kind = break_kind_from_string(k).value_or(BreakKind::Other);
+    kj.push_back({{"kind", k}, {"label", kind_label(kind)}, {"count", n}});
+  }
+  section["kinds"] = kj;
+
+  if (lg.ran) {
+    json lb = json::array();
+    for (const auto& b : lg.breaks) {
+      json frames = json::array();
+      for (const auto& f : b.brk.frames) frames.push_back(frame_to_json(f));
+      lb.push_back({{"file", b.file}, {"line", b.line}, {"kind", to_string(b.brk.kind)},
+                    {"reason", reason_headline(b.brk.reason)}, {"duplicate", b.duplicate}, {"user_code", b.user_file},
+                    {"frames", frames}});
+    }
+    json rc = json::array();
+    for (const auto& r : lg.recompiles)
+      rc.push_back({{"function", r.function}, {"file", r.file}, {"line", r.line}, {"kind", to_string(r.kind)},
+                    {"guard_failures", r.guard_failures}, {"hint", to_json(catalog_hint(r.kind))}});
+    section["logged"] = {{"backend", "eager"},
+                         {"calls", lg.calls},
+                         {"graph_breaks", lb},
+                         {"recompiles", rc},
+                         {"frames_total", lg.frames_total},
+                         {"frames_ok", lg.frames_ok},
+                         {"frames_skipped", std::max(0, lg.frames_total - lg.frames_ok)},
+                         {"warnings", lg.warnings},
+                         {"error", lg.error.empty() ? json(nullptr) : json(lg.error)}};
+  } else {
+    section["logged"] = nullptr;
+  }
+  section["disagreements"] = compare_views(ex, lg, groups);
+  bool logged_breaks = std::any_of(groups.begin(), groups.end(), [](const Group& g) {
+    return std::find(g.views.begin(), g.views.end(), "explain") == g.views.end();
+  });
+  section["capturable"] = ex.graph_break_count == 0 && ex.breaks.empty() && !logged_breaks;
+  if (max_graph_breaks) {
+    bool passed = ex.graph_break_count <= *max_graph_breaks;
+    section["gate"] = {{"max_graph_breaks", *max_graph_breaks}, {"graph_break_count", ex.graph_break_count},
+                       {"passed", passed}};
+  } else {
+    section["gate"] = nullptr;
+  }
+  return section;
+}
+
+}  // namespace tct::analysis

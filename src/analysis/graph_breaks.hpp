@@ -1,0 +1,100 @@
+#pragma once
+// The graph-break audit: raw facts from the agent's `explain.run` (both views) in, the
+// doc["explain"] section out. Parsing, classification, grouping, hints, the comparison
+// of the two views and the capturable verdict live here; nothing prints.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/hint_catalog.hpp"
+
+namespace tct::analysis {
+
+using json = nlohmann::json;
+
+struct Frame {
+  std::string file;
+  int line = 0;
+  std::string function;
+  std::string source;
+};
+
+struct Break {
+  std::string reason;
+  BreakKind kind = BreakKind::Other;
+  json registry;              // {id, type, explanation, hints, url} or null
+  std::vector<Frame> frames;  // user code only, outermost first; the break is at back()
+  Hint hint;
+};
+
+struct ExplainModel {
+  int graph_count = 0;
+  int graph_break_count = 0;
+  int op_count = 0;
+  std::optional<int> guard_count;
+  std::vector<std::vector<std::string>> ops_per_graph;
+  std::vector<Break> breaks;
+  std::string form;  // "object" (torch >= 2.1 ExplainOutput) or "tuple" (torch 2.0)
+};
+
+// facts: the agent's facts["explain"]; registry: facts["registry"] ({id: entry}).
+// The torch 2.0 tuple form gives its counts in the explanation string ("Dynamo produced
+// 4 graphs with 3 graph break and 6 ops"); missing numbers are derived from the lists.
+ExplainModel parse_explain(const json& facts, const json& registry = json::object());
+
+struct LoggedBreak {
+  Break brk;
+  std::string file;  // where torch says the break is ("Graph break in user code at F:L")
+  int line = 0;
+  bool duplicate = false;  // torch suppressed the stack: same break seen before
+  bool user_file = true;
+};
+
+struct Recompile {
+  std::string function, file;
+  int line = 0;
+  std::vector<std::string> guard_failures;
+  BreakKind kind = BreakKind::Other;
+};
+
+struct LoggedModel {
+  bool ran = false;
+  std::vector<LoggedBreak> breaks;
+  std::vector<Recompile> recompiles;
+  int frames_total = 0, frames_ok = 0;
+  std::vector<std::string> warnings;  // other WARNING records from dynamo
+  std::string error;                  // the compiled run raised (empty: it did not)
+  int calls = 0;
+};
+
+LoggedModel parse_logged(const json& logged, const json& registry = json::object());
+
+// One location + kind, duplicates folded.
+struct Group {
+  BreakKind kind = BreakKind::Other;
+  Frame where;                  // innermost user frame
+  std::vector<Frame> callers;   // outer user frames of the first occurrence
+  int count = 0;
+  std::string reason;           // headline of the reason
+  Hint hint;
+  json registry;
+  std::vector<std::string> views;  // "explain", "logged"
+};
+
+// Groups by (kind, file, line), most frequent first, then by file and line.
+std::vector<Group> group_breaks(const std::vector<Break>& breaks);
+
+// Where the two views disagree, each {kind, message}.
+json compare_views(const ExplainModel& explain, const LoggedModel& logged, const std::vector<Group>& groups);
+
+// The whole doc["explain"] section. max_graph_breaks: the --max-graph-breaks gate.
+json build_explain_section(const json& facts, const json& target_description, std::optional<int> max_graph_breaks);
+
+// The short headline of a reason (registry gb_type, or its first line).
+std::string reason_headline(const std::string& reason);
+
+json frame_to_json(const Frame& f);
+
+}  // namespace tct::analysis

@@ -1,0 +1,67 @@
+#pragma once
+// Graph-break kinds and the tool's own hint catalog: what each common cause means and
+// the change that removes it. torch's graph-break registry (newer torch) is preferred
+// for the explanation and link when a break carries a registry id; the catalog's fix is
+// always given because torch's hints are generic ("consider an alternative").
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::analysis {
+
+enum class BreakKind {
+  PrintLogging,
+  ItemScalar,
+  DataDependentControlFlow,
+  Numpy,
+  UnsupportedBuiltin,  // builtins, C functions, functions dynamo skips
+  Generator,
+  ExplicitGraphBreak,
+  NonTensorArgument,
+  DynamicShapeRecompile,
+  Other,
+};
+
+std::string to_string(BreakKind kind);
+std::optional<BreakKind> break_kind_from_string(std::string_view name);
+// A short noun phrase for people: "print / logging", ".item() / data-dependent scalar".
+std::string kind_label(BreakKind kind);
+
+// What a break's reason is, from torch's text. Works on the registry-era messages
+// ("Failed to trace builtin operator\n  Explanation: ... `print` ...") and on the older
+// ones ("call_function BuiltinVariable(print) [...]", "generic_jump TensorVariable()").
+// Hint lines are ignored: torch puts the same generic hints under many kinds.
+BreakKind classify_reason(std::string_view reason);
+// A recompile from its guard failures: shape/stride guards -> DynamicShapeRecompile,
+// guards on Python values (== constant, id, type) -> NonTensorArgument, else Other.
+BreakKind classify_recompile(const std::vector<std::string>& guard_failures);
+
+struct Hint {
+  std::string text;  // why this breaks the graph
+  std::string fix;   // what to change
+  std::string url;   // where to read more
+};
+
+const Hint& catalog_hint(BreakKind kind);
+
+// The parts of a registry-era reason torch wrote for this break: the first line (gb_type),
+// "Explanation:" and "Hint:" lines, and the documentation link.
+struct ReasonParts {
+  std::string headline;
+  std::string explanation;
+  std::vector<std::string> hints;
+  std::string url;
+};
+ReasonParts split_reason(std::string_view reason);
+
+// The hint shown for one break: registry explanation and link first when present, the
+// catalog's fix always (for Other with registry hints, torch's first hint).
+// `registry` is the break's {"id","type","explanation","hints","url"} object or null.
+Hint hint_for(BreakKind kind, const nlohmann::json& registry);
+
+nlohmann::json to_json(const Hint& hint);
+
+}  // namespace tct::analysis

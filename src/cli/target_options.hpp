@@ -1,0 +1,36 @@
+#pragma once
+// Flags that name a target and its parameters, shared by bench, explain, expect and audit:
+//   TARGET (positional)  FILE.py:NAME | package.module:NAME | builtin:NAME
+//   --param key=value    repeatable; the value is a JSON literal when it parses as one
+//                        (64, 1e-3, true, null, "x", [1,2], {"a":1}), else the raw string
+//   --device, --dtype    passed to the factory when it accepts them, else applied by the agent
+//   --train              time a training step (forward, backward, gradient reset)
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace tct::cli {
+
+struct TargetOptions {
+  std::string target;
+  nlohmann::json params = nlohmann::json::object();  // filled by add_target_options' callback
+  std::optional<std::string> device;
+  std::optional<std::string> dtype;
+  bool train = false;
+};
+
+// Adds the positional TARGET and --param/--device/--dtype/--train to `cmd`. --param values
+// are parsed while CLI11 parses (a malformed one is a usage error, exit 2).
+void add_target_options(CLI::App& cmd, TargetOptions& options);
+
+// One `key=value` into `params`; throws tct::Error (usage) for a missing '=' or empty key.
+// A repeated key keeps the last value.
+void parse_param(const std::string& key_value, nlohmann::json& params);
+
+// The params of the agent's `target.load` op: {target, params, device, dtype, train}.
+nlohmann::json to_load_params(const TargetOptions& options);
+
+}  // namespace tct::cli

@@ -1,0 +1,219 @@
+#include "runner/bench_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/warnings.hpp"
+
+namespace tct::runner {
+
+json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+json summary_json(const stats::Summary& s) {
+  return {{"n", s.n},         {"non_finite", s.non_finite}, {"min", num(s.min)},   {"max", num(s.max)},
+          {"mean", num(s.mean)}, {"median", num(s.median)},   {"p05", num(s.p05)},   {"p25", num(s.p25)},
+          {"p75", num(s.p75)}, {"p95", num(s.p95)},           {"mad", num(s.mad)},   {"robust_cv", num(s.robust_cv)}};
+}
+
+json interval_json(const stats::Interval& iv, double confidence) {
+  return {{"estimate", num(iv.estimate)}, {"low", num(iv.low)}, {"high", num(iv.high)}, {"confidence", confidence}};
+}
+
+std::string steady_reason_name(stats::SteadyStateReason r) {
+  switch (r) {
+    case stats::SteadyStateReason::Found: return "found";
+    case stats::SteadyStateReason::TooFewPoints: return "too_few_points";
+    case stats::SteadyStateReason::NonFinite: return "non_finite";
+    case stats::SteadyStateReason::Trending: return "trending";
+    case stats::SteadyStateReason::NeverInBand: return "never_in_band";
+  }
+  return "unknown";
+}
+
+json steady_state_json(const stats::SteadyState& ss) {
+  return {{"found", ss.found},
+          {"start_index", ss.found ? json(ss.start_index) : json(nullptr)},
+          {"level_ns", ss.found ? num(ss.level) : json(nullptr)},
+          {"reason", steady_reason_name(ss.reason)}};
+}
+
+double warmup_level_ns(std::span<const double> curve, const stats::SteadyState& ss) {
+  if (ss.found && std::isfinite(ss.level)) return ss.level;
+  if (curve.empty()) return NAN;
+  if (curve.size() == 1) return curve[0];
+  return stats::median(curve.subspan(curve.size() / 2));
+}
+
+double first_call_extra_ns(std::span<const double> curve, std::size_t steady_start, double steady_ns,
+                           std::optional<double> first_call_ns) {
+  if (curve.empty() || !std::isfinite(steady_ns)) return NAN;
+  std::size_t end = std::clamp<std::size_t>(steady_start, 1, curve.size());
+  double extra = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    double x = (i == 0 && first_call_ns && std::isfinite(*first_call_ns)) ? *first_call_ns : curve[i];
+    if (std::isfinite(x)) extra += x - steady_ns;
+  }
+  return extra;
+}
+
+int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min_samples, int max_samples) {
+  if (!(sample_ns > 0) || !std::isfinite(sample_ns) || !(budget_s > 0)) return max_samples;
+  double n = budget_s * 1e9 / (4.0 * std::max(1, min_blocks) * sample_ns);
+  if (!(n < max_samples)) return max_samples;
+  return std::max(min_samples, static_cast<int>(n));
+}
+
+json correctness_json(const json& eager_vs_eager, const json& compiled_vs_eager,
+                      const analysis::ToleranceOverride& tol) {
+  json out = {{"checked", true}, {"match", nullptr}, {"mismatches", json::array()},
+              {"nondeterministic", false}, {"eager_differing", json::array()}, {"leaves", 0}};
+  auto self = analysis::eager_self_difference(eager_vs_eager);
+  auto verdict = analysis::judge_outputs(compiled_vs_eager, tol);
+  out["leaves"] = verdict.leaves;
+  for (const auto& m : verdict.mismatches) out["mismatches"].push_back({{"path", m.path}, {"reason", m.reason}});
+  if (self.nondeterministic) {
+    out["nondeterministic"] = true;
+    out["eager_max_self_diff"] = num(self.max_abs_diff);
+    for (const auto& m : self.differing) out["eager_differing"].push_back({{"path", m.path}, {"reason", m.reason}});
+    // The reference itself moves, so a difference is not evidence against the compiler.
+    out["match"] = verdict.match ? json(true) : json(nullptr);
+  } else {
+    out["match"] = verdict.match;
+  }
+  return out;
+}
+
+namespace {
+
+json warn(report::WarningCode code, std::string message, std::string hint, const char* applies_to) {
+  json w = report::make_warning(code, std::move(message), std::move(hint));
+  w["applies_to"] = applies_to;
+  return w;
+}
+
+double field(const json& obj, const char* k1, const char* k2 = nullptr) {
+  const json* p = &obj;
+  if (!p->is_object() || !p->contains(k1)) return NAN;
+  p = &(*p)[k1];
+  if (k2) {
+    if (!p->is_object() || !p->contains(k2)) return NAN;
+    p = &(*p)[k2];
+  }
+  return p->is_number() ? p->get<double>() : NAN;
+}
+
+}  // namespace
+
+std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in) {
+  using report::WarningCode;
+  std::vector<json> out;
+  const std::string who = label.empty() ? "" : label + ": ";
+  if (row.value("status", "") != "ok") {
+    const json& e = row.value("error", json::object());
+    if (row.value("status", "") == "failed")
+      out.push_back(warn(WarningCode::PartialResult,
+                         fmt::format("{}failed at {} ({}); the numbers shown were measured before it", who,
+                                     e.is_object() ? e.value("stage", "?") : "?",
+                                     e.is_object() ? e.value("message", "") : ""),
+                         e.is_object() ? e.value("hint", "") : "", "speedup"));
+    return out;
+  }
+  int recompiles = row.value("recompiles_during_measurement", 0);
+  if (recompiles > 0)
+    out.push_back(warn(WarningCode::RecompileDuringMeasure,
+                       fmt::format("{}recompiled during measurement ({} time{}): the compiled latency "
+                                   "includes compile time",
+                                   who, recompiles, recompiles == 1 ? "" : "s"),
+                       "inputs or globals change between calls; try --dynamic true or run `tct explain` "
+                       "to see the guard that failed",
+                       "speedup"));
+  int breaks = row.value("graph_breaks", 0);
+  if (breaks > 0)
+    out.push_back(warn(WarningCode::GraphBreaks,
+                       fmt::format("{}{} graph break{}: parts of the target run eagerly", who, breaks,
+                                   breaks == 1 ? "" : "s"),
+                       "run `tct explain` on the target to see where and what to change", "speedup"));
+  const json& ss = row.value("steady_state", json::object());
+  if (ss.is_object() && !ss.value("found", false))
+    out.push_back(warn(WarningCode::NoSteadyState,
+                       fmt::format("{}the warm-up curve did not settle ({}); steady state taken from the "
+                                   "interleaved blocks after it",
+                                   who, ss.value("reason", "?")),
+                       "raise --warmup so that more first calls are timed one by one", "latency"));
+  // Noise: outliers on either side.
+  double worst_fraction = 0;
+  for (const char* side : {"eager", "compiled"}) {
+    double f = field(row.value("outliers", json::object()), side, "fraction");
+    if (std::isfinite(f)) worst_fraction = std::max(worst_fraction, f);
+  }
+  if (worst_fraction > in.noisy_outlier_fraction)
+    out.push_back(warn(WarningCode::NoisyMeasurement,
+                       fmt::format("{}noisy machine: {:.0f}% outliers", who, worst_fraction * 100),
+                       "close other programs or raise --budget", "speedup"));
+  const std::string stop = row.value("stop_reason", "");
+  const json& sp = row.value("speedup", json::object());
+  double est = field(sp, "estimate"), lo = field(sp, "low"), hi = field(sp, "high");
+  if (stop == "budget" || stop == "max_blocks") {
+    double half = (std::isfinite(lo) && std::isfinite(hi) && est != 0) ? (hi - lo) / 2 / std::fabs(est) : NAN;
+    out.push_back(warn(WarningCode::PrecisionNotReached,
+                       std::isfinite(half)
+                           ? fmt::format("{}interval is ±{:.1f}%, wider than the ±{:.1f}% asked for", who,
+                                         half * 100, in.precision * 100)
+                           : fmt::format("{}too few samples for a confidence interval", who),
+                       stop == "budget" ? "raise --budget or loosen --precision"
+                                        : "loosen --precision; the machine may be too noisy for it",
+                       "speedup"));
+  }
+  if (std::isfinite(hi) && hi < 1.0)
+    out.push_back(warn(WarningCode::SlowerThanEager,
+                       fmt::format("{}compiled is slower than eager ({:.2f}x)", who, est),
+                       "try another --mode or --backend, a larger input, or do not compile this target",
+                       "speedup"));
+  int cps_e = row.value("calls_per_sample", json::object()).value("eager", 1);
+  int cps_c = row.value("calls_per_sample", json::object()).value("compiled", 1);
+  if (std::max(cps_e, cps_c) > 1)
+    out.push_back(warn(WarningCode::ClockResolution,
+                       fmt::format("{}calls are short next to the clock's resolution: timed in batches "
+                                   "of {} (eager) and {} (compiled) calls",
+                                   who, cps_e, cps_c),
+                       "per-call times are batch means; spread within a batch is not seen", "latency"));
+  const json& c = row.value("correctness", json::object());
+  if (in.check && c.is_object() && c.value("checked", false)) {
+    if (c.value("nondeterministic", false))
+      out.push_back(warn(WarningCode::Nondeterministic,
+                         fmt::format("{}eager differs from itself on the same inputs; the output check "
+                                     "cannot blame the compiler",
+                                     who),
+                         "seed random ops or put dropout layers in eval mode to check correctness",
+                         "correctness"));
+    else if (c.contains("match") && c["match"].is_boolean() && !c["match"].get<bool>()) {
+      const auto& mm = c.value("mismatches", json::array());
+      std::string first = mm.empty() ? "" : fmt::format(": {} {}", mm[0].value("path", ""), mm[0].value("reason", ""));
+      out.push_back(warn(WarningCode::OutputMismatch,
+                         fmt::format("{}compiled outputs differ from eager in {} leaf/leaves{}", who, mm.size(), first),
+                         "loosen --rtol/--atol if the difference is acceptable rounding, else report it to "
+                         "PyTorch; --no-check skips the check",
+                         "correctness"));
+    }
+  }
+  return out;
+}
+
+std::string flag_text(const json& w) {
+  const std::string code = w.value("code", "");
+  if (code == "recompile_during_measurement") return "!! recompiled during measurement";
+  if (code == "graph_breaks") return "! graph breaks";
+  if (code == "noisy_measurement") return "! noisy";
+  if (code == "precision_not_reached") return "! precision not reached";
+  if (code == "slower_than_eager") return "! slower than eager";
+  if (code == "output_mismatch") return "!! OUTPUT MISMATCH";
+  if (code == "nondeterministic") return "! nondeterministic target";
+  if (code == "no_steady_state") return "! no steady state in warm-up";
+  if (code == "clock_resolution") return "(batched)";
+  if (code == "partial_result") return "!! failed";
+  return "!";
+}
+
+}  // namespace tct::runner

@@ -1,0 +1,84 @@
+#pragma once
+// The phases of `bench` that talk to the agent, one function each. They fill parts of a
+// row (or of the section) and leave statistics to bench_analysis.hpp. Orchestrated by
+// bench_run.cpp; each throws tct::Error when the agent reports a failure.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/agent.hpp"
+#include "cli/context.hpp"
+#include "runner/bench_plan.hpp"
+#include "runner/bench_run.hpp"
+
+namespace tct::runner::bench {
+
+using json = nlohmann::json;
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+// Fresh TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR under the system temp folder, removed
+// when the object goes away.
+class CacheDirs {
+ public:
+  CacheDirs();
+  ~CacheDirs();
+  CacheDirs(const CacheDirs&) = delete;
+  CacheDirs& operator=(const CacheDirs&) = delete;
+  Env env() const;
+  const std::string& root() const { return root_; }
+
+ private:
+  std::string root_;
+};
+
+// An agent with the target loaded; restart() replaces a dead one (same env, same target).
+class TargetAgent {
+ public:
+  TargetAgent(cli::RunContext& ctx, const BenchConfig& cfg, Env env);
+  json call(const std::string& op, const json& params);
+  void restart();
+  void close();
+  const json& described() const { return described_; }
+
+ private:
+  void start();
+  cli::RunContext& ctx_;
+  const BenchConfig& cfg_;
+  Env env_;
+  std::unique_ptr<agent::Agent> agent_;
+  json described_;
+};
+
+// {clock, backends, modes, set_stance, device, ...} from bench.env.
+json query_env(TargetAgent& agent);
+
+// Eager warm-up calls and eager memory: {warmup_ns, first_call_ns, steady_ns, memory}.
+json eager_baseline(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg);
+
+// Compile (lazily) and time the first calls one by one: fills row.warmup_curve_ns,
+// steady_state, compile.first_call_ns, compile.breakdown, graph_breaks.
+void compile_and_warm_up(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+                         const BenchRowSpec& spec, json& row);
+
+// Interleaved eager/compiled blocks driven by AdaptiveSampler: fills speedup, latency,
+// blocks, stop_reason, outliers, calls_per_sample, recompiles_during_measurement (and
+// samples with --raw).
+void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+                        const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns,
+                        json& row);
+
+// Eager twice and compiled once, judged in C++: fills row.correctness.
+void check_correctness(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+                       const BenchRowSpec& spec, json& row);
+
+// Peak memory of the compiled object: fills row.memory (eager numbers from `eager_memory`).
+void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& eager_memory, json& row);
+
+// The first compiled call in a fresh agent process with the cache dirs of `env`:
+// {first_call_ns, breakdown}. Throws tct::Error on failure.
+json fresh_first_call(cli::RunContext& ctx, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);
+
+}  // namespace tct::runner::bench

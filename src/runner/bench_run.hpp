@@ -1,0 +1,63 @@
+#pragma once
+// `tct bench` as a reusable function: eager vs torch.compile for one target, one row per
+// backend/mode/dynamic/fullgraph combination. Used by `tct bench`, and by commands that
+// need the same numbers (expect --sweep/--validate, audit).
+//
+// Phases, each followed by ctx.checkpoint() so a crash keeps what was measured:
+//   load -> env (validate backends and modes) -> eager baseline -> per row: compile and
+//   warm-up curve, interleaved adaptive sampling, correctness, memory -> per row: cold and
+//   warm compile time in fresh agent processes.
+// A failure inside one row (compile failed, the compiled call raised, the agent died or
+// hung while serving that row) is recorded in the row (status "failed", error {stage,
+// kind, message, hint}); the other rows still run. Failures before any row (bad target,
+// bad parameters, the eager target raising) throw tct::Error.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/context.hpp"
+#include "cli/target_options.hpp"
+#include "errors.hpp"
+
+namespace tct::runner {
+
+using json = nlohmann::json;
+
+struct BenchConfig {
+  cli::TargetOptions target;
+  // Each a list: the rows are their cartesian product (see bench_plan.hpp).
+  std::vector<std::string> backends{"inductor"};
+  std::vector<std::string> modes{"default"};
+  std::vector<std::string> dynamic{"auto"};  // auto | true | false
+  std::vector<bool> fullgraph{false};
+
+  double precision = 0.02;  // stop when the speedup CI half-width <= precision * speedup
+  double budget_s = 10.0;   // sampling seconds per row
+  int warmup_calls = 20;    // compiled calls timed one by one (the warm-up curve)
+  int eager_warmup_calls = 10;
+  int min_blocks = 5;
+  bool check = true;           // compare compiled outputs with eager
+  std::optional<double> rtol;  // tolerance overrides for the check
+  std::optional<double> atol;
+  bool compile_time = true;  // cold/warm compile in fresh processes
+  bool memory = true;
+  bool raw = false;          // keep raw samples in the rows
+  std::string eager_via = "original";  // original | stance (torch.compiler.set_stance)
+  std::uint64_t seed = 0x7c75eed2024ULL;
+  std::string section = "bench";  // where in ctx.doc the section is written
+};
+
+// Runs the benchmark, writing ctx.doc[cfg.section] after each phase (and adding warnings to
+// ctx.doc["warnings"]); returns the finished section. Throws tct::Error (usage/target) for
+// failures that leave no row to measure.
+json run_bench(cli::RunContext& ctx, const BenchConfig& cfg);
+
+// The error `tct bench` ends with for a finished section, if any (exit codes in
+// docs/ARCHITECTURE.md): a failed row -> 3 (target failed), else an output mismatch with
+// `check` on -> 1. Everything measured is in the section either way.
+std::optional<Error> bench_outcome(const json& section, const BenchConfig& cfg);
+
+}  // namespace tct::runner
