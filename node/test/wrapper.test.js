@@ -58,8 +58,10 @@ test('arguments with spaces, quotes, ; and $() arrive literally (no shell)', asy
   const dir = tmpdir();
   const nasty = path.join(dir, NASTY);
   fs.mkdirSync(nasty);
+  // A script, not a symlink: a venv's python finds its pyvenv.cfg next to the path it was
+  // started by, so a symlink elsewhere would not see the venv's torch.
   const python = path.join(nasty, `py "q" ; $(x)`);
-  fs.symlinkSync(PYTHON, python);
+  fs.writeFileSync(python, `#!/bin/sh\nexec '${PYTHON}' "$@"\n`, { mode: 0o755 });
   const doc = await tct.probe({ ...base, python, cwd: dir });
   assert.equal(doc.environment.interpreter.path, python);
   assert.equal(doc.environment.interpreter.chosen_by, '--python');
@@ -111,10 +113,10 @@ test('a failed check (exit 1) rejects, or resolves with allowCheckFailure', asyn
 });
 
 test('an unknown target is a TctUsageError carrying the document', async () => {
-  await assert.rejects(tct.explain('builtin:no_such_example', base), (e) => {
+  await assert.rejects(tct.bench('builtin:no_such_example', base), (e) => {
     assert.ok(e instanceof tct.TctUsageError, `${e.name}: ${e.message}`);
     assert.equal(e.exitCode, 2);
-    assert.equal(e.document.command, 'explain');
+    assert.equal(e.document.command, 'bench');
     assert.ok(e.document.error);
     return true;
   });
@@ -124,7 +126,7 @@ test('a target that raises is a TctTargetError (exit 3)', async () => {
   const dir = tmpdir();
   const file = path.join(dir, 'boom; $(touch PWNED).py');
   fs.writeFileSync(file, 'def make():\n    raise RuntimeError("boom from the factory")\n');
-  await assert.rejects(tct.explain(`${file}:make`, { ...base, cwd: dir }), (e) => {
+  await assert.rejects(tct.bench(`${file}:make`, { ...base, cwd: dir }), (e) => {
     assert.ok(e instanceof tct.TctTargetError, `${e.name}: ${e.message}`);
     assert.equal(e.exitCode, 3);
     assert.match(e.message, /boom from the factory/);

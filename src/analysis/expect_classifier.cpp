@@ -24,14 +24,27 @@ TimeShares time_shares(const Evidence& e, const Ceilings& c) {
   double in_op = clamp01(e.in_op_fraction);
   s.outside = 1.0 - in_op;
   s.library = std::min(clamp01(e.library_fraction), in_op);
+  s.conv = std::min(clamp01(e.conv_fraction), s.library);
   double nonlib = in_op - s.library;
+  // Fixed cost: all of a tiny non-library op, one op floor of a longer one; measured on the
+  // listed ops and applied as a share of non-library time (the list may be capped).
+  double floor_ns = c.op_floor_ns > 0 ? c.op_floor_ns : 0.0;
+  double listed = 0, fixed_ns = 0;
+  for (std::size_t i = 0; i < e.typical_op_ns.size(); ++i) {
+    if (!e.typical_op_is_library.empty() && e.typical_op_is_library[i]) continue;
+    double d = e.typical_op_ns[i];
+    if (!std::isfinite(d) || d < 0) continue;
+    listed += d;
+    fixed_ns += d < kTinyOpFloors * floor_ns ? d : floor_ns;
+  }
+  s.fixed = listed > 0 ? nonlib * std::min(1.0, fixed_ns / listed) : 0.0;
   // Non-library memory traffic at full bandwidth, as a share of the profiled wall.
   double nonlib_bytes = e.bytes - (std::isfinite(e.library_bytes) ? e.library_bytes : 0.0);
   double mem = (std::isfinite(nonlib_bytes) && c.peak_bandwidth > 0 && e.profiled_wall_ns > 0)
                    ? nonlib_bytes / c.peak_bandwidth * 1e9 / e.profiled_wall_ns
                    : 0.0;
-  s.memory = std::min(nonlib, clamp01(mem));
-  s.fixed = nonlib - s.memory;
+  s.memory = std::min(nonlib - s.fixed, clamp01(mem));
+  s.other = std::max(0.0, nonlib - s.fixed - s.memory);
   return s;
 }
 
@@ -101,7 +114,7 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
   auto compiled_share = [&](bool best) {
     auto k = [best](Keep keep) { return best ? keep.best : keep.worst; };
     return s.outside * k(kKeepOutside) + s.fixed * k(kKeepFixed) + s.memory * k(kKeepMemory) +
-           s.library * k(kKeepLibrary);
+           s.other * k(kKeepOther) + (s.library - s.conv) * k(kKeepLibrary) + s.conv * k(kKeepConv);
   };
   double floor_ns = c.op_floor_ns > 0 ? c.op_floor_ns : 1000.0;
   if (gpu && e.device_busy_fraction) {
@@ -112,7 +125,7 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
     double other_dev = busy - lib_dev;
     auto t = [&](bool best) {
       double dev = lib_dev * (best ? kKeepLibrary.best : kKeepLibrary.worst) +
-                   other_dev * (best ? kKeepMemory.best : kKeepMemory.worst);
+                   other_dev * (best ? kKeepMemory.best : kKeepOther.worst);
       double host = (best ? kCompiledCallFloors.best : kCompiledCallFloors.worst) * floor_ns / wall;
       return std::max(dev, host) + (best ? 0.0 : std::min(dev, host) * 0.5);
     };
@@ -145,7 +158,8 @@ json verdict_json(const Verdict& v) {
                         {"fraction", or_null(v.roof.fraction)},
                         {"roofline_time_ns", or_null(v.roof.roofline_time_ns)}}},
           {"time_shares", {{"outside_ops", v.shares.outside}, {"fixed_cost", v.shares.fixed},
-                           {"memory_traffic", v.shares.memory}, {"library", v.shares.library}}},
+                           {"memory_traffic", v.shares.memory}, {"other_compute", v.shares.other},
+                           {"library", v.shares.library}, {"conv", v.shares.conv}}},
           {"predicted_speedup", {{"low", or_null(v.predicted.low)}, {"high", or_null(v.predicted.high)},
                                  {"shifts", v.shifts}}}};
 }
@@ -154,15 +168,21 @@ json validate_prediction(const SpeedupRange& predicted, const json& measured) {
   if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;
   double est = measured["estimate"].get<double>();
   std::string where = est < predicted.low ? "below" : est > predicted.high ? "above" : "inside";
-  bool predicted_gain = std::sqrt(predicted.low * predicted.high) > kGainBand;
-  bool measured_gain = est > kGainBand;
+  auto direction = [](double lo, double hi) -> std::string {
+    if (lo > kGainBand) return "gain";
+    if (hi < 1.0 / kGainBand) return "loss";
+    return "neutral";
+  };
+  std::string pd = direction(predicted.low, predicted.high);
+  std::string md = direction(est, est);
+  bool right = pd == md || (pd == "neutral" && where == "inside");
   auto field = [&](const char* k) { return measured.contains(k) ? measured[k] : json(nullptr); };
   return {{"predicted", {{"low", or_null(predicted.low)}, {"high", or_null(predicted.high)}}},
           {"measured", {{"estimate", est}, {"low", field("low")}, {"high", field("high")}}},
           {"verdict", where},
-          {"predicted_direction", predicted_gain ? "gain" : "no_gain"},
-          {"measured_direction", measured_gain ? "gain" : "no_gain"},
-          {"direction_right", predicted_gain == measured_gain}};
+          {"predicted_direction", pd},
+          {"measured_direction", md},
+          {"direction_right", right}};
 }
 
 }  // namespace tct::analysis

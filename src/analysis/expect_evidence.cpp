@@ -55,21 +55,44 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   e.in_op_ns = stats::median(in_op);
   e.ops_per_call = stats::median(ops);
   e.op_durations_ns = numbers(profile, "op_durations_ns");
+  for (double x : numbers(profile, "op_is_library")) e.op_is_library.push_back(x == 1.0);
+  if (e.op_is_library.size() != e.op_durations_ns.size()) e.op_is_library.clear();
+  // A typical call: when every profiled call ran the same number of ops (the usual case),
+  // the median duration of the op at each position across calls. One preempted op then
+  // cannot pass for a slow kernel.
+  bool same = !ops.empty() && !e.op_is_library.empty();
+  for (double n : ops) same = same && n == ops.front();
+  std::size_t per_call = same ? static_cast<std::size_t>(ops.front()) : 0;
+  if (same && per_call > 0 && per_call * ops.size() == e.op_durations_ns.size()) {
+    for (std::size_t k = 0; k < per_call; ++k) {
+      std::vector<double> at;
+      for (std::size_t c = 0; c < ops.size(); ++c) at.push_back(e.op_durations_ns[c * per_call + k]);
+      e.typical_op_ns.push_back(stats::median(at));
+      e.typical_op_is_library.push_back(e.op_is_library[k]);
+    }
+  } else {
+    e.typical_op_ns = e.op_durations_ns;
+    e.typical_op_is_library = e.op_is_library;
+  }
 
   const json& by_class = profile.value("in_op_by_class_ns", json::array());
-  std::vector<double> in_frac, lib_frac, busy;
+  std::vector<double> in_frac, lib_frac, conv_frac, busy;
   for (std::size_t i = 0; i < pwall.size(); ++i) {
     if (!(pwall[i] > 0)) continue;
     if (i < in_op.size()) in_frac.push_back(std::min(1.0, in_op[i] / pwall[i]));
     if (i < by_class.size() && by_class[i].is_object()) {
-      double lib = 0;
-      for (const auto& [cls, ns] : by_class[i].items())
+      double lib = 0, conv = 0;
+      for (const auto& [cls, ns] : by_class[i].items()) {
         if (is_library_class(cls) && ns.is_number()) lib += ns.get<double>();
+        if (cls == "conv" && ns.is_number()) conv += ns.get<double>();
+      }
       lib_frac.push_back(std::min(1.0, lib / pwall[i]));
+      conv_frac.push_back(std::min(1.0, conv / pwall[i]));
     }
   }
   e.in_op_fraction = stats::median(in_frac);
   e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
+  e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
   auto busy_ns = numbers(profile, "device_busy_ns");
   for (std::size_t i = 0; i < busy_ns.size() && i < pwall.size(); ++i)
     if (pwall[i] > 0) busy.push_back(std::min(1.0, busy_ns[i] / pwall[i]));
@@ -123,6 +146,7 @@ json profile_json(const Evidence& e) {
               {"in_op_fraction", or_null(e.in_op_fraction)},
               {"overhead_fraction", std::isfinite(e.in_op_fraction) ? json(1.0 - e.in_op_fraction) : json(nullptr)},
               {"library_fraction", or_null(e.library_fraction)},
+              {"conv_fraction", or_null(e.conv_fraction)},
               {"device_busy_fraction", e.device_busy_fraction ? json(*e.device_busy_fraction) : json(nullptr)},
               {"kernel_launches", e.kernel_launches ? json(*e.kernel_launches) : json(nullptr)},
               {"pointwise_ops_per_call", e.pointwise_ops},

@@ -42,8 +42,14 @@ struct Evidence {
   double in_op_ns = NAN;          // time inside the top-level operators (profiled)
   double in_op_fraction = NAN;    // in_op / profiled wall
   double library_fraction = NAN;  // library ops' time / profiled wall
+  double conv_fraction = 0;       // the convolutions' part of it
   double ops_per_call = NAN;      // top-level operators per call
   std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
+  std::vector<bool> op_is_library;      // parallel to op_durations_ns (empty if unknown)
+  // The ops of a typical call: per position, the median over the profiled calls (or all
+  // listed ops when calls differ in their op count). Parallel flags, as above.
+  std::vector<double> typical_op_ns;
+  std::vector<bool> typical_op_is_library;
   std::optional<double> device_busy_fraction;  // CUDA: union of kernel time / wall
   std::optional<double> kernel_launches;       // CUDA: kernels per call
   // One call under FlopCounterMode + the bytes-counting dispatch mode. NaN if that failed.

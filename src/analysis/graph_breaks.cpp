@@ -93,7 +93,6 @@ json frame_to_json(const Frame& f) {
 std::string reason_headline(const std::string& reason) {
   ReasonParts p = split_reason(reason);
   std::string h = p.headline.empty() ? reason : p.headline;
-  if (!p.explanation.empty() && p.headline.size() < 60) h += ": " + p.explanation;
   if (auto nl = h.find('\n'); nl != std::string::npos) h = h.substr(0, nl);
   if (h.size() > 240) h = h.substr(0, 237) + "...";
   return h;
@@ -230,7 +229,7 @@ json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vec
                                         g.where.file, g.where.line, to_string(g.kind)));
   }
   int explain_distinct = static_cast<int>(explain_locs.size());
-  if (ex.graph_break_count != static_cast<int>(ex.breaks.size()))
+  if (ex.graph_count > 0 && ex.graph_break_count != static_cast<int>(ex.breaks.size()))
     add("count_mismatch", fmt::format("explain counts {} graph breaks but lists {} break reasons",
                                       ex.graph_break_count, ex.breaks.size()));
   if (logged_distinct != explain_distinct && lg.error.empty())

@@ -97,8 +97,8 @@ BreakKind classify_reason(std::string_view reason) {
   if (has(h, "graph_break()") || has(h, "call_function graph_break") || has(h, "_dynamo.graph_break"))
     return BreakKind::ExplicitGraphBreak;
   // GB0059 builtin operator `print`; GB0291 "logging.Logger method"; older
-  // "call_function BuiltinVariable(print)"; warnings.warn goes the same way.
-  static const std::regex print_re(R"((`print`|builtinvariable\(print\)|\bprint\b.*builtin|builtin print|logging\.logger|\blogger\b|logging function|warnings\.warn))");
+  // "call_function BuiltinVariable(print)".
+  static const std::regex print_re(R"((`print`|builtinvariable\(print\)|\bprint\b.*builtin|builtin print|logging\.logger|\blogger\b|logging function))");
   if (std::regex_search(h, print_re)) return BreakKind::PrintLogging;
   // GB0124 "Unsupported Tensor.item() call with capture_scalar_outputs=False"; GB0033
   // "Data dependent operator"; GB0036/37 "Dynamic shape operator"; older "Tensor.item",

@@ -1,6 +1,385 @@
-// Placeholder until the HTML report lands.
+// The HTML report: one self-contained file that works offline. Inline CSS, charts as inline
+// SVG drawn here (report/svg.cpp), no script at all: a Content-Security-Policy with
+// default-src 'none' forbids scripts and network loads, so even a string that escaped
+// escaping could not run. Layout, top to bottom: the answer first (summary cards), then
+// warnings, then each command's section (bench, explain, diff, expect), then the
+// environment and probe facts, then the raw document.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
+#include "report/html_util.hpp"
 #include "report/render.hpp"
+#include "report/svg.hpp"
+#include "report/warnings.hpp"
 
 namespace tct::report {
-std::string render_html(const json& doc) { return "<!doctype html><pre>" + doc.dump(2) + "</pre>\n"; }
+namespace html {
+
+std::string esc(const std::string& text) { return svg::escape_xml(text); }
+
+std::string text_of(const json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+std::string str(const json& obj, const char* key, const std::string& fallback) {
+  if (!obj.is_object()) return fallback;
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  return text_of(*it);
+}
+
+double num(const json& obj, const char* key) { return number_or_nan(obj, key); }
+
+const json& obj_at(const json& obj, const char* key) {
+  static const json empty = json::object();
+  if (!obj.is_object()) return empty;
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_object() ? *it : empty;
+}
+
+const json& arr_at(const json& obj, const char* key) {
+  static const json empty = json::array();
+  if (!obj.is_object()) return empty;
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_array() ? *it : empty;
+}
+
+std::string link(const std::string& url, const std::string& label) {
+  const std::string& shown = label.empty() ? url : label;
+  if (url.rfind("https://", 0) == 0 || url.rfind("http://", 0) == 0)
+    return fmt::format(R"(<a href="{}" rel="noopener noreferrer">{}</a>)", esc(url), esc(shown));
+  return esc(shown);
+}
+
+std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                  const std::string& css_class) {
+  std::string out = css_class.empty() ? "<table>" : fmt::format(R"(<table class="{}">)", esc(css_class));
+  out += "<thead><tr>";
+  for (const auto& h : header) out += "<th>" + esc(h) + "</th>";
+  out += "</tr></thead><tbody>";
+  for (const auto& r : rows) {
+    out += "<tr>";
+    for (const auto& c : r) out += "<td>" + c + "</td>";
+    out += "</tr>";
+  }
+  return out + "</tbody></table>";
+}
+
+std::string facts(const std::vector<std::pair<std::string, std::string>>& items) {
+  std::string out = R"(<dl class="facts">)";
+  for (const auto& [k, v] : items) out += "<dt>" + esc(k) + "</dt><dd>" + v + "</dd>";
+  return out + "</dl>";
+}
+
+std::string generic(const json& v, int depth) {
+  if (v.is_object()) {
+    if (v.empty()) return "<span class=\"muted\">(none)</span>";
+    if (depth > 4) return "<code>" + esc(v.dump()) + "</code>";
+    std::string out = R"(<dl class="generic">)";
+    for (auto& [k, x] : v.items()) out += "<dt>" + esc(k) + "</dt><dd>" + generic(x, depth + 1) + "</dd>";
+    return out + "</dl>";
+  }
+  if (v.is_array()) {
+    if (v.empty()) return "<span class=\"muted\">(none)</span>";
+    bool scalars = true;
+    for (const auto& x : v) scalars &= !x.is_structured();
+    if (scalars || depth > 4) {
+      std::string s;
+      for (const auto& x : v) s += (s.empty() ? "" : ", ") + text_of(x);
+      return esc(s);
+    }
+    std::string out = "<ol class=\"generic\">";
+    for (const auto& x : v) out += "<li>" + generic(x, depth + 1) + "</li>";
+    return out + "</ol>";
+  }
+  if (v.is_null()) return "<span class=\"muted\">n/a</span>";
+  if (v.is_number_float()) return esc(fmt::format("{:.4g}", v.get<double>()));
+  return esc(text_of(v));
+}
+
+}  // namespace html
+
+namespace {
+
+using namespace html;
+
+constexpr const char* kCss = R"css(
+:root{--fg:#1d2330;--muted:#5f6b7a;--line:#d8dee6;--bg:#fff;--panel:#f6f8fa;--good:#1a7f37;--bad:#c62828;--warn:#9a6700;
+--eager:#4c6ef5;--compiled:#e8590c;--predicted:#9aa5b1;--measured:#e8590c}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:1180px;margin:0 auto;padding:8px 28px 40px}
+header.top{background:#1d2330;color:#fff;padding:18px 28px}
+header.top h1{margin:0;font-size:22px;font-weight:600;word-break:break-all}
+header.top .meta{color:#c5cdd8;font-size:13px;margin-top:4px}
+nav.toc{font-size:13px;margin:10px 0 0}nav.toc a{color:#9ec5ff;margin-right:14px;text-decoration:none}
+h2{font-size:19px;margin:34px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line)}
+h3{font-size:16px;margin:22px 0 6px}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:12px;margin-top:18px}
+.card{display:block;border:1px solid var(--line);border-left:5px solid var(--muted);border-radius:6px;padding:10px 14px;background:var(--panel);color:inherit;text-decoration:none}
+.card .t{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
+.card .v{font-size:24px;font-weight:650;margin:2px 0}
+.card .d{font-size:13px;color:var(--muted)}
+.card.good{border-left-color:var(--good)}.card.good .v{color:var(--good)}
+.card.bad{border-left-color:var(--bad)}.card.bad .v{color:var(--bad)}
+.card.warn{border-left-color:var(--warn)}.card.warn .v{color:var(--warn)}
+.banner{border-radius:6px;padding:10px 14px;margin:16px 0;border:1px solid}
+.banner.error{background:#fdecec;border-color:#f3b4b4;color:#7a1212}
+.warnings li{margin:4px 0}.warnings .code{font-family:ui-monospace,monospace;font-size:12px;color:var(--warn)}
+table{border-collapse:collapse;width:100%;font-size:13.5px;margin:8px 0}
+th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top}
+th{background:var(--panel);font-weight:600;white-space:nowrap}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+code,pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,monospace;font-size:12.5px}
+pre{background:var(--panel);border:1px solid var(--line);border-radius:4px;padding:8px 10px;overflow-x:auto;white-space:pre-wrap;word-break:break-word}
+code.src{display:block;background:#fffbe6;border:1px solid #f1e3a6;border-radius:3px;padding:2px 6px;white-space:pre-wrap;word-break:break-word}
+.loc{font-family:ui-monospace,monospace;font-size:12.5px;word-break:break-all}
+.muted{color:var(--muted)}.good{color:var(--good)}.bad{color:var(--bad)}.warn{color:var(--warn)}
+.pill{display:inline-block;font-size:12px;border-radius:10px;padding:0 8px;background:var(--panel);border:1px solid var(--line);white-space:nowrap}
+.pill.good{border-color:#a6d8b4;background:#e9f7ee}.pill.bad{border-color:#f3b4b4;background:#fdecec}.pill.warn{border-color:#eed48f;background:#fff6dc}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:3px 16px;margin:8px 0}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-word}
+dl.generic{display:grid;grid-template-columns:max-content 1fr;gap:1px 12px;margin:2px 0;font-size:13px}
+dl.generic dt{color:var(--muted)}dl.generic dd{margin:0}
+ol.generic{margin:2px 0;padding-left:20px}
+details{margin:8px 0}summary{cursor:pointer;color:var(--muted)}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:14px}
+figure{margin:8px 0;border:1px solid var(--line);border-radius:6px;padding:8px;background:#fff}
+figcaption{font-size:13px;color:var(--muted);margin-bottom:4px}
+svg.chart{max-width:100%;height:auto;display:block;font-size:11px}
+.scroll{overflow-x:auto}.nw{white-space:nowrap}
+svg.chart .grid{stroke:#eceff3}svg.chart .axis{stroke:#9aa5b1}
+svg.chart .tick{fill:var(--muted)}svg.chart .axis-label{fill:var(--fg);font-size:12px}
+svg.chart .row-label{fill:var(--fg);font-size:12px}
+svg.chart .series.eager{color:var(--eager)}svg.chart .series.compiled{color:var(--compiled)}
+svg.chart .series.predicted{color:var(--predicted)}svg.chart .series.measured{color:var(--measured)}
+svg.chart .line{fill:none;stroke:currentColor;stroke-width:1.8}
+svg.chart .marker{fill:currentColor}svg.chart .hover{fill:transparent}
+svg.chart .band{fill:currentColor;fill-opacity:.25;stroke:none}
+svg.chart .errbar,svg.chart .whisker{stroke:currentColor;stroke-width:1.5;fill:none}
+svg.chart .box{fill:currentColor;fill-opacity:.25;stroke:currentColor}
+svg.chart .median{stroke:currentColor;stroke-width:3}
+svg.chart .extreme{fill:none;stroke:currentColor}
+svg.chart .sample{fill:currentColor;fill-opacity:.25}
+svg.chart .legend rect{fill:currentColor}svg.chart .legend text{fill:var(--fg)}
+svg.chart .refline line{stroke:#5f6b7a;stroke-dasharray:5 4}svg.chart .refline text{fill:#5f6b7a}
+svg.chart .refline.eager line{stroke:var(--eager)}svg.chart .refline.eager text{fill:var(--eager)}
+svg.chart .refline.steady line{stroke:var(--compiled)}svg.chart .refline.steady text{fill:var(--compiled)}
+svg.chart .bar .fill{fill:#9aa5b1}svg.chart .bar.faster .fill{fill:#2f9e44}svg.chart .bar.slower .fill{fill:#e03131}
+svg.chart .bar.unsure .fill{fill:#adb5bd}svg.chart .bar .errbar{stroke:var(--fg)}
+svg.chart .annotation{fill:var(--fg);font-size:12px}
+footer{margin-top:40px;font-size:12px;color:var(--muted)}
+@media print{header.top{background:none;color:#000}nav.toc{display:none}}
+)css";
+
+std::string verdict_words(const std::string& v) {
+  if (v == "usable") return "usable";
+  if (v == "usable_with_caveats") return "usable, with caveats";
+  if (v == "not_usable") return "not usable";
+  return v;
+}
+
+std::string target_name(const json& doc) {
+  for (const char* s : {"bench", "explain", "expect", "audit"}) {
+    const json& sec = obj_at(doc, s);
+    if (!sec.contains("target")) continue;
+    const json& t = sec["target"];
+    if (t.is_string()) return t.get<std::string>();
+    if (t.is_object() && t.contains("spec")) return str(t, "spec");
+  }
+  return "";
+}
+
+std::vector<Card> cards_probe(const json& doc) {
+  const json& p = obj_at(doc, "probe");
+  if (!p.contains("verdict")) return {};
+  std::string v = str(p, "verdict");
+  std::string detail;
+  for (const auto& r : arr_at(p, "reasons"))
+    if (str(r, "severity") != "info") {
+      detail = str(r, "message");
+      break;
+    }
+  if (detail.empty()) detail = "torch " + str(obj_at(obj_at(p, "facts"), "torch"), "version", str(p["torch"], "version", "?"));
+  return {{"torch.compile here", verdict_words(v), detail,
+           v == "usable" ? "good" : v == "not_usable" ? "bad" : "warn", "#environment"}};
+}
+
+std::string render_cards(const json& doc) {
+  std::vector<Card> all;
+  for (auto* f : {cards_bench, cards_explain, cards_expect, cards_probe}) {
+    auto c = f(doc);
+    all.insert(all.end(), c.begin(), c.end());
+  }
+  if (all.empty()) return "";
+  std::string out = R"(<section class="cards" id="summary" aria-label="Summary">)";
+  for (const auto& c : all)
+    out += fmt::format(R"(<a class="card {}" href="{}"><div class="t">{}</div><div class="v">{}</div><div class="d">{}</div></a>)",
+                       esc(c.tone), esc(c.anchor), esc(c.title), esc(c.value), esc(c.detail));
+  return out + "</section>";
+}
+
+std::string render_warnings(const json& doc) {
+  const json& ws = arr_at(doc, "warnings");
+  if (ws.empty()) return "";
+  std::string out = R"(<section id="warnings"><h2>Warnings</h2><ul class="warnings">)";
+  for (const auto& w : ws) {
+    out += fmt::format(R"(<li><span class="code">{}</span> {})", esc(str(w, "code")), esc(str(w, "message")));
+    std::string hint = str(w, "hint");
+    if (!hint.empty()) out += fmt::format(R"( <span class="muted">({})</span>)", esc(hint));
+    out += "</li>";
+  }
+  return out + "</ul></section>";
+}
+
+std::string render_error(const json& doc) {
+  if (!doc.contains("error") || !doc["error"].is_object()) return "";
+  const json& e = doc["error"];
+  std::string out = fmt::format(R"(<div class="banner error" role="alert"><strong>Error ({})</strong>: {})", esc(str(e, "kind")),
+                                esc(str(e, "message")));
+  if (!str(e, "stage").empty()) out += fmt::format(" <span class=\"muted\">[stage: {}]</span>", esc(str(e, "stage")));
+  if (!str(e, "hint").empty()) out += "<br>" + esc(str(e, "hint"));
+  out += "<br><span class=\"muted\">What is below was measured before the failure.</span>";
+  return out + "</div>";
+}
+
+std::string render_environment(const json& doc) {
+  const json& env = obj_at(doc, "environment");
+  const json& p = obj_at(doc, "probe");
+  std::string out = R"(<section id="environment"><h2>Environment</h2>)";
+  if (p.contains("verdict")) {
+    std::string v = str(p, "verdict");
+    out += fmt::format(R"(<p>torch.compile here: <span class="pill {}">{}</span></p>)",
+                       v == "usable" ? "good" : v == "not_usable" ? "bad" : "warn", esc(verdict_words(v)));
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : arr_at(p, "reasons")) {
+      std::string sev = str(r, "severity");
+      rows.push_back({fmt::format(R"(<span class="pill {}">{}</span>)", sev == "blocker" ? "bad" : sev == "caveat" ? "warn" : "",
+                                  esc(sev)),
+                      esc(str(r, "message")), esc(str(r, "fix"))});
+    }
+    if (!rows.empty()) out += table({"", "What", "Fix"}, rows);
+  }
+  std::vector<std::pair<std::string, std::string>> items;
+  const json& interp = obj_at(env, "interpreter");
+  const json& py = obj_at(env, "python");
+  if (!interp.empty())
+    items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
+                                           esc(str(py, "version", "?")), esc(str(interp, "path")), esc(str(interp, "chosen_by")))});
+  const json& facts_ = obj_at(p, "facts");
+  const json& t = obj_at(facts_, "torch");
+  if (!t.empty()) {
+    std::string build = str(t, "build");
+    if (!str(t, "cuda").empty()) build += " " + str(t, "cuda");
+    if (!str(t, "hip").empty()) build += " " + str(t, "hip");
+    items.push_back({"torch", esc(fmt::format("{} ({} build), {} threads, torch.compile {}", str(t, "version"), build,
+                                              str(t, "num_threads", "?"),
+                                              t.value("compile_available", false) ? "available" : "missing"))});
+  } else if (env.contains("torch")) {
+    items.push_back({"torch", env["torch"].is_object() ? esc(str(env["torch"], "version")) : "not installed"});
+  }
+  if (facts_.contains("backends")) items.push_back({"Backends", generic(obj_at(facts_, "backends")["default"])});
+  const json& dev = obj_at(facts_, "devices");
+  if (!dev.empty()) {
+    std::string d = fmt::format("cpu ({} logical cores)", str(obj_at(dev, "cpu"), "logical_cores", "?"));
+    for (const auto& g : arr_at(dev, "cuda"))
+      d += fmt::format("; cuda:{} {} {}", str(g, "index", "0"), str(g, "name"), format_bytes(num(g, "total_memory_bytes")));
+    if (dev.value("mps_available", false)) d += "; mps";
+    items.push_back({"Devices", esc(d)});
+  }
+  if (facts_.contains("triton")) {
+    const json& tr = obj_at(facts_, "triton");
+    items.push_back({"Triton", esc(tr.value("installed", false) ? "installed " + str(tr, "version") : "not installed")});
+  }
+  if (facts_.contains("cpp_compiler")) {
+    const json& c = obj_at(facts_, "cpp_compiler");
+    std::string s = str(c, "path").empty() ? "not found" : str(c, "version", str(c, "path"));
+    if (!str(c, "path").empty()) s += c.value("openmp", false) ? ", OpenMP ok" : ", OpenMP fails";
+    items.push_back({"C++ compiler", esc(s)});
+  }
+  for (auto& [k, v] : obj_at(p, "environment_variables").items()) items.push_back({k, "<code>" + esc(text_of(v)) + "</code>"});
+  if (!str(env, "agent_version").empty()) items.push_back({"Agent", esc(str(env, "agent_version"))});
+  // Anything else the environment holds (added by newer commands) is shown as it is.
+  for (auto& [k, v] : env.items())
+    if (k != "interpreter" && k != "python" && k != "torch" && k != "agent_version") items.push_back({k, generic(v)});
+  out += facts(items);
+  std::vector<std::vector<std::string>> smoke;
+  for (const auto& s : arr_at(p, "smoke")) {
+    bool ok = s.value("ok", false);
+    smoke.push_back({esc(str(s, "device")), esc(str(s, "backend")),
+                     ok ? (s.value("match", false) ? "<span class=\"good\">matches eager</span>" : "<span class=\"bad\">differs from eager</span>")
+                        : "<span class=\"bad\">failed</span>: " + esc(str(s, "error")),
+                     esc(format_duration_ns(num(s, "compile_ns")))});
+  }
+  if (!smoke.empty()) out += "<h3>Smoke compile</h3>" + table({"Device", "Backend", "Result", "Compile"}, smoke);
+  return out + "</section>";
+}
+
+std::string render_audit_extra(const json& doc) {
+  const json& a = obj_at(doc, "audit");
+  if (a.empty()) return "";
+  // The audit section holds how the run was shared out (phases, timings, skipped steps).
+  return R"(<section id="audit"><h2>Audit run</h2>)" + generic(a) + "</section>";
+}
+
+std::string raw_json(const json& doc) {
+  std::string dumped = doc.dump(2, ' ', false, json::error_handler_t::replace);
+  // Raw samples can make a document large; the report stays light, the .json has it all.
+  if (dumped.size() > 400000) return "<p class=\"muted\">The raw document is large; see the .json file.</p>";
+  return "<details><summary>Raw JSON document</summary><pre>" + esc(dumped) + "</pre></details>";
+}
+
+}  // namespace
+
+std::string render_html(const json& doc) {
+  std::string command = doc.value("command", std::string("tct"));
+  std::string target = target_name(doc);
+  std::string title = "tct " + command + (target.empty() ? "" : ": " + target);
+  const json& env = obj_at(doc, "environment");
+  std::string torch = env.contains("torch") && env["torch"].is_object() ? str(env["torch"], "version") : "";
+
+  std::string body;
+  body += render_cards(doc);
+  body += render_error(doc);
+  body += render_warnings(doc);
+  std::string bench = section_bench(doc), explain = section_explain(doc), diff = section_diff(doc),
+              expect = section_expect(doc);
+  body += bench + explain + diff + expect;
+  body += render_audit_extra(doc);
+  body += render_environment(doc);
+
+  std::string toc;
+  auto add_toc = [&](bool present, const char* id, const char* label) {
+    if (present) toc += fmt::format(R"(<a href="#{}">{}</a>)", id, label);
+  };
+  add_toc(!arr_at(doc, "warnings").empty(), "warnings", "Warnings");
+  add_toc(!bench.empty(), "bench", "Speed");
+  add_toc(!explain.empty(), "explain", "Graph breaks");
+  add_toc(!diff.empty(), "diff", "Diff");
+  add_toc(!expect.empty(), "expect", "Expectation");
+  add_toc(true, "environment", "Environment");
+
+  std::string out;
+  out += "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
+  // No scripts, no network: everything the page needs is in this file.
+  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">";
+  out += "<meta name=\"generator\" content=\"tct " + esc(doc.value("tct_version", std::string())) + "\">";
+  out += "<title>" + esc(title) + "</title><style>" + kCss + "</style></head><body>\n";
+  out += "<header class=\"top\"><h1>" + esc(title) + "</h1><div class=\"meta\">";
+  out += esc(fmt::format("{} · tct {} · schema {}{}{}", doc.value("created", std::string()),
+                         doc.value("tct_version", std::string()), doc.value("schema", std::string()),
+                         torch.empty() ? "" : " · torch " + torch,
+                         doc["exit_code"].is_number() ? fmt::format(" · exit code {}", doc["exit_code"].get<int>()) : ""));
+  out += "</div><nav class=\"toc\">" + toc + "</nav></header>\n<main>\n" + body + "\n";
+  out += "<footer>" + raw_json(doc) + "<p>Generated by tct " + esc(doc.value("tct_version", std::string())) +
+         ". Durations are per call; intervals are 95% bootstrap confidence intervals.</p></footer>";
+  out += "\n</main></body></html>\n";
+  return out;
+}
+
 }  // namespace tct::report

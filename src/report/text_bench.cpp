@@ -1,7 +1,205 @@
-// Placeholder until the bench renderer lands.
+// The bench section (doc["bench"]) as terminal text and Markdown: the speedup and its
+// interval first, then latencies, compile times, break-even, memory, correctness. Flags
+// (row["flags"], decided in runner/bench_analysis.cpp) are printed next to the number they
+// concern; the full warnings follow from render.cpp. Nothing is computed here.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
 #include "report/render.hpp"
 
 namespace tct::report {
-std::string text_bench(const json& doc) { return doc["bench"].dump(2) + "\n"; }
-std::string markdown_bench(const json& doc) { return "```json\n" + doc["bench"].dump(2) + "\n```\n"; }
+namespace {
+
+std::string str(const json& j, const char* key, const std::string& fallback = "") {
+  if (!j.is_object() || !j.contains(key) || j[key].is_null()) return fallback;
+  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
+}
+
+const json& obj(const json& j, const char* key) {
+  static const json empty = json::object();
+  if (!j.is_object() || !j.contains(key) || !j[key].is_object()) return empty;
+  return j[key];
+}
+
+std::string flags_for(const json& row, const char* applies_to) {
+  std::string out;
+  for (const auto& f : row.value("flags", json::array()))
+    if (f.value("applies_to", "") == applies_to) out += (out.empty() ? "" : "  ") + f.value("text", "");
+  return out;
+}
+
+std::string speedup_cell(const json& row) {
+  if (row.value("status", "") == "failed") {
+    const json& e = obj(row, "error");
+    return fmt::format("FAILED at {}", str(e, "stage", "?"));
+  }
+  const json& sp = obj(row, "speedup");
+  double est = number_or_nan(sp, "estimate"), lo = number_or_nan(sp, "low"), hi = number_or_nan(sp, "high");
+  if (!std::isfinite(est)) return row.value("status", "") == "ok" ? "n/a" : "not measured";
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
+  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+}
+
+std::string latency_cell(const json& row, const char* side) {
+  const json& s = obj(obj(row, "latency"), side);
+  double med = number_or_nan(s, "median");
+  if (!std::isfinite(med)) return "n/a";
+  return fmt::format("{} ({} .. {})", format_duration_ns(med), format_duration_ns(number_or_nan(s, "p05")),
+                     format_duration_ns(number_or_nan(s, "p95")));
+}
+
+std::string calls(const json& v) {
+  if (!v.is_number()) return "never";
+  long long n = v.get<long long>();
+  return n == 1 ? "1 call" : fmt::format("{} calls", n);
+}
+
+std::string correctness_cell(const json& row) {
+  const json& c = obj(row, "correctness");
+  if (c.empty()) return "not checked";
+  if (!c.value("checked", false)) return "skipped (--no-check)";
+  std::string out;
+  if (c.value("nondeterministic", false)) out = "eager is nondeterministic; ";
+  const json& m = c.value("match", json());
+  if (m.is_boolean() && m.get<bool>()) { int n = c.value("leaves", 0); out += fmt::format("match ({} {})", n, n == 1 ? "leaf" : "leaves"); }
+  else if (m.is_boolean()) {
+    const auto& mm = c.value("mismatches", json::array());
+    out += fmt::format("MISMATCH in {} of {} leaves", mm.size(), c.value("leaves", 0));
+    if (!mm.empty()) out += fmt::format(": {} {}", str(mm[0], "path"), str(mm[0], "reason"));
+  } else out += "inconclusive";
+  return out;
+}
+
+std::string memory_cell(const json& row) {
+  const json& m = obj(row, "memory");
+  if (m.empty()) return "n/a";
+  double e = number_or_nan(m, "eager_peak_bytes"), c = number_or_nan(m, "compiled_peak_bytes");
+  double ei = number_or_nan(m, "eager_increase_bytes"), ci = number_or_nan(m, "compiled_increase_bytes");
+  return fmt::format("eager {} (+{} while running), compiled {} (+{})", format_bytes(e), format_bytes(ei),
+                     format_bytes(c), format_bytes(ci));
+}
+
+std::string compile_cell(const json& row) {
+  const json& c = obj(row, "compile");
+  std::string out = fmt::format("first call {}", format_duration_ns(number_or_nan(c, "first_call_ns")));
+  double cold = number_or_nan(c, "cold_ns"), warm = number_or_nan(c, "warm_ns");
+  if (std::isfinite(cold)) out += fmt::format(", cold {}", format_duration_ns(cold));
+  if (std::isfinite(warm)) out += fmt::format(", warm cache {}", format_duration_ns(warm));
+  if (c.contains("error") && c["error"].is_object()) out += " (compile-time measurement failed: " + str(c["error"], "message") + ")";
+  const json& ss = obj(row, "steady_state");
+  if (ss.value("found", false)) out += fmt::format("; steady from call {}", ss.value("start_index", 0) + 1);
+  return out;
+}
+
+std::string header(const json& b) {
+  const json& t = obj(b, "target");
+  std::string what = str(t, "spec", "?");
+  std::vector<std::string> parts;
+  if (!str(t, "fn_name").empty()) parts.push_back(str(t, "kind", "") + " " + str(t, "fn_name"));
+  if (!str(t, "device").empty()) parts.push_back(str(t, "device"));
+  if (!str(t, "dtype").empty()) parts.push_back(str(t, "dtype"));
+  if (!str(t, "mode").empty()) parts.push_back(str(t, "mode"));
+  std::string extra;
+  for (const auto& p : parts) extra += (extra.empty() ? "" : ", ") + p;
+  return fmt::format("{}{}", what, extra.empty() ? "" : " (" + extra + ")");
+}
+
+struct Rendered {
+  Table speed{{"backend", "speedup (95% CI)", ""}};
+  Table latency{{"backend", "eager median (p05 .. p95)", "compiled median (p05 .. p95)", "blocks", "stopped by", ""}};
+  std::vector<std::pair<std::string, std::string>> compile, breakeven, memory, correctness;
+};
+
+Rendered render_rows(const json& b) {
+  Rendered r;
+  for (const auto& row : b.value("rows", json::array())) {
+    std::string label = row.value("label", str(row, "backend"));
+    r.speed.add({label, speedup_cell(row), flags_for(row, "speedup") + (flags_for(row, "correctness").empty() ? "" : "  " + flags_for(row, "correctness"))});
+    if (row.value("status", "") == "failed") {
+      const json& e = obj(row, "error");
+      r.correctness.push_back({label, fmt::format("row failed ({}): {}", str(e, "stage", "?"), str(e, "message"))});
+    }
+    if (!obj(row, "latency").empty())
+      r.latency.add({label, latency_cell(row, "eager"), latency_cell(row, "compiled"), str(row, "blocks", "0"),
+                     str(row, "stop_reason", "-"), flags_for(row, "latency")});
+    if (!row.value("warmup_curve_ns", json::array()).empty()) r.compile.push_back({label, compile_cell(row)});
+    if (!obj(row, "latency").empty()) {
+      std::string be = "break-even after " + calls(row.value("break_even_calls", json()));
+      if (row.value("break_even_calls_warm", json()).is_number())
+        be += fmt::format(" (warm cache: {})", calls(row["break_even_calls_warm"]));
+      r.breakeven.push_back({label, be});
+    }
+    if (!obj(row, "memory").empty()) r.memory.push_back({label, memory_cell(row)});
+    if (row.value("status", "") == "ok") r.correctness.push_back({label, correctness_cell(row)});
+  }
+  return r;
+}
+
+std::string pairs_text(const std::string& title, const std::vector<std::pair<std::string, std::string>>& items) {
+  if (items.empty()) return "";
+  std::size_t w = 0;
+  for (const auto& [l, _] : items) w = std::max(w, l.size());
+  std::string out = title + "\n";
+  for (const auto& [l, v] : items) out += fmt::format("  {:<{}}  {}\n", l, w, v);
+  return out;
+}
+
+std::string pairs_md(const std::string& title, const std::vector<std::pair<std::string, std::string>>& items) {
+  if (items.empty()) return "";
+  std::string out = "\n**" + title + "**\n\n";
+  for (const auto& [l, v] : items) out += fmt::format("- `{}`: {}\n", l, v);
+  return out;
+}
+
+std::string eager_line(const json& b) {
+  const json& e = obj(b, "eager");
+  if (e.empty()) return "";
+  return fmt::format("eager: first call {}, then {} per call", format_duration_ns(number_or_nan(e, "first_call_ns")),
+                     format_duration_ns(number_or_nan(e, "steady_ns")));
+}
+
+}  // namespace
+
+std::string text_bench(const json& doc) {
+  const json& b = doc["bench"];
+  std::string out = "tct bench " + header(b) + "\n\n";
+  auto r = render_rows(b);
+  out += r.speed.str() + "\n";
+  out += "Latency per call\n" + r.latency.str() + "\n";
+  std::string el = eager_line(b);
+  out += pairs_text("Compile (first compiled call, cold and warm caches)", r.compile);
+  if (!el.empty()) out += "  " + el + "\n";
+  out += pairs_text("Break-even (calls until compiling has paid for itself)", r.breakeven);
+  std::string mem_kind = "peak memory";
+  for (const auto& row : b.value("rows", json::array()))
+    if (!obj(row, "memory").empty()) mem_kind = str(obj(row, "memory"), "kind") == "cuda" ? "peak CUDA memory" : "peak RSS";
+  out += pairs_text("Memory (" + mem_kind + ")", r.memory);
+  out += pairs_text("Correctness", r.correctness);
+  const json& clock = obj(b, "clock");
+  if (!clock.empty())
+    out += fmt::format("clock resolution {}\n", format_duration_ns(number_or_nan(clock, "resolution_ns")));
+  for (const auto& n : obj(b, "config").value("notes", json::array())) out += "note: " + n.get<std::string>() + "\n";
+  return out;
+}
+
+std::string markdown_bench(const json& doc) {
+  const json& b = doc["bench"];
+  std::string out = "`" + header(b) + "`\n\n";
+  auto r = render_rows(b);
+  out += r.speed.markdown() + "\n";
+  out += "\n**Latency per call**\n\n" + r.latency.markdown() + "\n";
+  out += pairs_md("Compile", r.compile);
+  std::string el = eager_line(b);
+  if (!el.empty()) out += "\n" + el + "\n";
+  out += pairs_md("Break-even", r.breakeven);
+  out += pairs_md("Memory", r.memory);
+  out += pairs_md("Correctness", r.correctness);
+  for (const auto& n : obj(b, "config").value("notes", json::array())) out += "\n_note: " + n.get<std::string>() + "_\n";
+  return out;
+}
+
 }  // namespace tct::report

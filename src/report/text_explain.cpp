@@ -29,6 +29,9 @@ std::string target_name(const json& e) {
 // "3 graph breaks in 4 graphs; not capturable as one graph"
 std::string explain_summary(const json& e) {
   int breaks = num(e, "graph_break_count"), graphs = num(e, "graph_count");
+  if (graphs == 0 && !e.value("capturable", false))
+    return "explain captured no graph: dynamo skipped the code (a break it could not resume from); not capturable "
+           "as one graph";
   std::string s = fmt::format("{} in {}; ", plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
   if (e.value("capturable", false))
     s += graphs == 0 ? "no graph captured (no tensor operations traced)"
@@ -61,9 +64,12 @@ std::string text_explain(const json& doc) {
       out += fmt::format("{:>3}. {}:{} in {}  [{}]{}\n", i, str(g, "file"), num(g, "line"), str(g, "function"),
                          str(g, "kind"), count);
       if (!str(g, "source").empty()) out += fmt::format("       {}\n", str(g, "source"));
-      for (const auto& c : g.value("callers", json::array()))
+      const json callers = g.value("callers", json::array());
+      for (auto it = callers.rbegin(); it != callers.rend(); ++it) {  // innermost caller first
+        const json& c = *it;
         out += fmt::format("       called from {}:{} in {}: {}\n", str(c, "file"), num(c, "line"), str(c, "function"),
                            str(c, "source"));
+      }
       out += fmt::format("     reason: {}\n", str(g, "reason"));
       const json& h = g.value("hint", json::object());
       out += fmt::format("     why:    {}\n", str(h, "text"));

@@ -172,6 +172,7 @@ def op_profile(params: dict, session) -> dict:
                          key=lambda e: e.time_range.start)
     device_events = [e for e in events if e.device_type != DeviceType.CPU] if on_cuda else []
     profiled_wall, in_op, op_counts, durations, busy, launches = [], [], [], [], [], []
+    library = []  # 1 when the op at the same index of `durations` is matmul/conv/attention
     by_class: list[dict] = []
     per_op: dict[str, dict] = {}
     for ce in call_events:
@@ -184,11 +185,12 @@ def op_profile(params: dict, session) -> dict:
         classes: dict[str, float] = {}
         for op in ops:
             d = (op.time_range.end - op.time_range.start) * 1000.0
-            total += d
             cls = _profile_op_class(op.name)
             classes[cls] = classes.get(cls, 0.0) + d
+            total += d
             if len(durations) < _MAX_OP_SAMPLES:
                 durations.append(d)
+                library.append(1 if cls in ("matmul", "conv", "attention") else 0)
             entry = per_op.setdefault(op.name, {"name": op.name, "count": 0, "total_ns": 0.0})
             entry["count"] += 1
             entry["total_ns"] += d
@@ -219,6 +221,7 @@ def op_profile(params: dict, session) -> dict:
         "in_op_by_class_ns": by_class,
         "ops_per_call": op_counts,
         "op_durations_ns": durations,
+        "op_is_library": library,
         "op_durations_truncated": sum(op_counts) > len(durations),
         "ops": ops_out[:200],
         "device_busy_ns": busy if on_cuda else None,

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Overhead of `tct bench`: its wall time divided by (cold compile time + time spent in
+timed calls). Aim: 1.25 or less. Timed calls = the eager warm-up, the compiled warm-up
+curve after its first call (the first call is the cold compile), and every sample of the
+interleaved blocks (samples x calls per sample), read from the --raw JSON.
+Usage: bench/bench_overhead.py [--runs 1] [--tct build/tct] [target and bench flags...]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
+    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
+    ap.add_argument("bench_args", nargs="*", default=["builtin:mlp"])
+    args = ap.parse_args()
+    for i in range(args.runs):
+        t0 = time.monotonic()
+        p = subprocess.run([args.tct, "bench", *args.bench_args, "--python", args.python, "--json", "--raw", "-q"],
+                           capture_output=True, text=True, env=dict(os.environ))
+        wall = time.monotonic() - t0
+        if p.returncode not in (0, 1):
+            sys.exit(f"tct bench failed ({p.returncode}): {p.stderr.strip()}")
+        b = json.loads(p.stdout)["bench"]
+        eager_warm = sum(b["eager"]["warmup_ns"]) / 1e9
+        cold = warm = curve = blocks = 0.0
+        for row in b["rows"]:
+            c = row["compile"]
+            cold += (c.get("cold_ns") or c["first_call_ns"]) / 1e9
+            warm += (c.get("warm_ns") or 0) / 1e9
+            curve += sum(row["warmup_curve_ns"][1:]) / 1e9
+            cps = row["calls_per_sample"]
+            blocks += (sum(row["samples"]["eager"]) * cps["eager"] + sum(row["samples"]["compiled"]) * cps["compiled"]) / 1e9
+        useful = cold + eager_warm + curve + blocks
+        print(f"run {i + 1}: wall {wall:.1f} s; cold compile {cold:.1f} s, eager warm-up {eager_warm:.2f} s, "
+              f"warm-up curve {curve:.2f} s, interleaved blocks {blocks:.1f} s (warm compile {warm:.1f} s, "
+              f"in a fresh process, counted as overhead)")
+        print(f"overhead ratio = wall / (cold compile + timed calls) = {wall:.1f} / {useful:.1f} = {wall / useful:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,344 @@
+// The bench section of the HTML report: speedup per row (bar chart with intervals), the
+// numbers table, the warm-up curve of each row, latency distributions eager against
+// compiled, compile-time breakdown, correctness.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
+#include "report/html_util.hpp"
+#include "report/svg.hpp"
+
+namespace tct::report::html {
+namespace {
+
+std::string row_label(const json& r) {
+  std::string l = str(r, "label");
+  if (!l.empty()) return l;
+  l = str(r, "backend", "?");
+  if (str(r, "mode", "default") != "default") l += " " + str(r, "mode");
+  if (str(r, "dynamic", "auto") != "auto") l += " dynamic=" + str(r, "dynamic");
+  if (r.value("fullgraph", false)) l += " fullgraph";
+  return l;
+}
+
+// "faster" when the whole interval is above 1, "slower" when below, else "unsure".
+std::string speed_tone(const json& s) {
+  double lo = num(s, "low"), hi = num(s, "high"), est = num(s, "estimate");
+  if (!std::isfinite(est)) return "unsure";
+  if (std::isfinite(lo) && lo > 1) return "faster";
+  if (std::isfinite(hi) && hi < 1) return "slower";
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return est > 1 ? "faster" : "slower";
+  return "unsure";
+}
+
+std::string ci_text(const json& s) {
+  double lo = num(s, "low"), hi = num(s, "high");
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return "";
+  return fmt::format("[{}, {}]", format_ratio(lo), format_ratio(hi));
+}
+
+bool row_ok(const json& r) { return str(r, "status") == "ok" || (r.contains("speedup") && r["speedup"].is_object()); }
+
+std::string dur(double ns) { return format_duration_ns(ns); }
+
+std::string fmt_ns_tick(double ns) { return format_duration_ns(ns); }
+
+std::string warmup_chart(const json& bench, const json& r) {
+  const json& curve = arr_at(r, "warmup_curve_ns");
+  if (curve.empty()) return "";
+  svg::LineChart c;
+  c.title = "Warm-up curve: " + row_label(r);
+  c.x.label = "call number";
+  c.x.include_zero = false;
+  c.y.label = "latency per call (log scale)";
+  c.y.log = true;
+  c.y.format = fmt_ns_tick;
+  svg::Series comp{"compiled (" + row_label(r) + ")", "compiled", {}, true, true, false};
+  for (size_t i = 0; i < curve.size(); ++i)
+    if (curve[i].is_number()) {
+      double v = curve[i].get<double>();
+      comp.points.push_back({static_cast<double>(i + 1), v, NAN, NAN,
+                             fmt::format("compiled call {}: {}{}", i + 1, dur(v), i == 0 ? " (includes compiling)" : "")});
+    }
+  const json& ew = arr_at(obj_at(bench, "eager"), "warmup_ns");
+  svg::Series eager{"eager", "eager", {}, true, true, false};
+  for (size_t i = 0; i < ew.size(); ++i)
+    if (ew[i].is_number())
+      eager.points.push_back({static_cast<double>(i + 1), ew[i].get<double>(), NAN, NAN,
+                              fmt::format("eager call {}: {}", i + 1, dur(ew[i].get<double>()))});
+  if (!eager.points.empty()) c.series.push_back(eager);
+  c.series.push_back(comp);
+  double em = num(obj_at(obj_at(r, "latency"), "eager"), "median");
+  if (std::isfinite(em)) c.hlines.push_back({em, "eager median " + dur(em), "eager", true});
+  const json& ss = obj_at(r, "steady_state");
+  if (ss.value("found", false)) {
+    double level = num(ss, "level_ns");
+    if (std::isfinite(level)) c.hlines.push_back({level, "compiled steady " + dur(level), "steady"});
+    double start = num(ss, "start_index");
+    if (std::isfinite(start)) c.vlines.push_back({start + 1, fmt::format("steady from call {}", start + 1), "steady"});
+  }
+  c.x.min = 0.5;
+  c.x.max = static_cast<double>(std::max(curve.size(), ew.size())) + 0.5;
+  std::string caption = fmt::format(
+      "Per-call latency of the first {} compiled calls ({}): the first call compiles ({}).{}", curve.size(), row_label(r),
+      dur(curve[0].is_number() ? curve[0].get<double>() : NAN),
+      ss.value("found", false) ? "" : " No steady state was found: the measured latency may still include warm-up.");
+  return "<figure><figcaption>" + esc(caption) + "</figcaption>" + svg::line_chart(c) + "</figure>";
+}
+
+svg::Box box_of(const std::string& label, const std::string& cls, const json& s, const json& samples) {
+  svg::Box b;
+  b.label = label;
+  b.css_class = cls;
+  b.min = num(s, "min");
+  b.p05 = num(s, "p05");
+  b.p25 = num(s, "p25");
+  b.median = num(s, "median");
+  b.p75 = num(s, "p75");
+  b.p95 = num(s, "p95");
+  b.max = num(s, "max");
+  if (samples.is_array())
+    for (const auto& v : samples)
+      if (v.is_number()) b.samples.push_back(v.get<double>());
+  return b;
+}
+
+std::string latency_chart(const json& rows) {
+  svg::BoxPlot p;
+  p.title = "Latency distributions, eager against compiled";
+  p.x.label = "latency per call";
+  p.x.format = fmt_ns_tick;
+  double lo = INFINITY, hi = 0;
+  for (const auto& r : rows) {
+    if (!row_ok(r)) continue;
+    const json& lat = obj_at(r, "latency");
+    if (lat.empty()) continue;
+    const json& samples = obj_at(r, "samples");
+    std::string l = row_label(r);
+    p.boxes.push_back(box_of(l + " · eager", "eager", obj_at(lat, "eager"), samples.value("eager", json())));
+    p.boxes.push_back(box_of(l + " · compiled", "compiled", obj_at(lat, "compiled"), samples.value("compiled", json())));
+    for (const char* side : {"eager", "compiled"}) {
+      double a = num(obj_at(lat, side), "p05"), b = num(obj_at(lat, side), "p95");
+      if (std::isfinite(a) && a > 0) lo = std::min(lo, a);
+      if (std::isfinite(b)) hi = std::max(hi, b);
+    }
+  }
+  if (p.boxes.empty()) return "";
+  // A log axis when the spread covers more than a decade and a half (outliers on a shared
+  // machine), else linear with zero so that ratios read correctly.
+  p.x.log = std::isfinite(lo) && hi / lo > 30;
+  p.x.include_zero = !p.x.log;
+  return "<figure><figcaption>Latency per call, steady state: box p25..p75 with the median, whiskers p05..p95, "
+         "circles min and max" +
+         std::string(p.x.log ? " (log scale: the spread is wide)" : "") + ".</figcaption>" + svg::box_plot(p) + "</figure>";
+}
+
+std::string speedup_chart(const json& rows) {
+  svg::BarChart c;
+  c.title = "Speedup of compiled over eager, per configuration";
+  c.x.label = "speedup (eager time / compiled time)";
+  c.x.format = [](double v) { return fmt::format("{:g}x", v); };
+  c.reference = 1;
+  c.reference_label = "1x = eager";
+  double lo = INFINITY, hi = 0;
+  for (const auto& r : rows) {
+    svg::Bar b;
+    b.label = row_label(r);
+    if (!row_ok(r)) {
+      b.css_class = "failed";
+      b.annotation = "failed: " + str(obj_at(r, "error"), "message", str(r, "status"));
+      if (b.annotation.size() > 40) b.annotation = b.annotation.substr(0, 37) + "...";
+      c.bars.push_back(b);
+      continue;
+    }
+    const json& s = obj_at(r, "speedup");
+    b.value = num(s, "estimate");
+    b.low = num(s, "low");
+    b.high = num(s, "high");
+    b.css_class = speed_tone(s);
+    b.annotation = format_ratio(b.value) + " " + ci_text(s);
+    b.tip = b.label + ": " + b.annotation;
+    for (double v : {b.value, b.low, b.high})
+      if (std::isfinite(v) && v > 0) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    c.bars.push_back(b);
+  }
+  if (c.bars.empty()) return "";
+  c.x.log = std::isfinite(lo) && hi / lo > 8;
+  if (!c.x.log) c.x.include_zero = true;
+  return "<figure><figcaption>Speedup with its 95% interval; right of the dashed line is faster than eager." +
+         std::string(c.x.log ? " Log scale: the intervals are wide." : "") + "</figcaption>" + svg::bar_chart(c) +
+         "</figure>";
+}
+
+std::string correctness_cell(const json& r) {
+  const json& c = obj_at(r, "correctness");
+  if (c.empty() || !c.value("checked", false)) return "<span class=\"muted\">not checked</span>";
+  if (c.value("nondeterministic", false)) return "<span class=\"warn\">eager is nondeterministic</span>";
+  if (c.contains("match") && c["match"].is_boolean())
+    return c["match"].get<bool>() ? "<span class=\"good\">matches eager</span>" : "<span class=\"bad\">differs from eager</span>";
+  return "<span class=\"muted\">n/a</span>";
+}
+
+std::string rows_table(const json& rows) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& r : rows) {
+    if (!row_ok(r)) {
+      const json& e = obj_at(r, "error");
+      out.push_back({esc(row_label(r)), "<span class=\"pill bad\">" + esc(str(r, "status", "failed")) + "</span>",
+                     esc(str(e, "message")) + (str(e, "stage").empty() ? "" : " <span class=\"muted\">[" + esc(str(e, "stage")) + "]</span>") +
+                         (str(e, "hint").empty() ? "" : "<br><span class=\"muted\">" + esc(str(e, "hint")) + "</span>"),
+                     "", "", "", "", "", ""});
+      continue;
+    }
+    const json& s = obj_at(r, "speedup");
+    const json& lat = obj_at(r, "latency");
+    const json& comp = obj_at(r, "compile");
+    std::string tone = speed_tone(s);
+    std::string sp = fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
+                                 tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn",
+                                 esc(format_ratio(num(s, "estimate"))), esc(ci_text(s)));
+    for (const auto& f : arr_at(r, "flags")) sp += " <span class=\"pill warn\">" + esc(str(f, "text")) + "</span>";
+    std::string compile = "<span class=\"nw\">first call " + esc(dur(num(comp, "first_call_ns"))) + "</span>";
+    if (std::isfinite(num(comp, "cold_ns"))) compile += "<br><span class=\"nw\">cold " + esc(dur(num(comp, "cold_ns"))) + "</span>";
+    if (std::isfinite(num(comp, "warm_ns"))) compile += "<br><span class=\"nw\">warm " + esc(dur(num(comp, "warm_ns"))) + "</span>";
+    double be = num(r, "break_even_calls");
+    std::string be_s = std::isfinite(be) ? fmt::format("{:.0f} calls", be) : (tone == "slower" || num(s, "estimate") <= 1 ? "never" : "n/a");
+    const json& mem = obj_at(r, "memory");
+    std::string mem_s = mem.empty() ? "<span class=\"muted\">n/a</span>"
+                                    : esc(fmt::format("{} / {}", format_bytes(num(mem, "eager_peak_bytes")),
+                                                      format_bytes(num(mem, "compiled_peak_bytes"))));
+    std::string breaks = esc(str(r, "graph_breaks", "?"));
+    double rec = num(r, "recompiles_during_measurement");
+    if (std::isfinite(rec) && rec > 0) breaks += fmt::format(" <span class=\"pill warn\">{} recompiles</span>", rec);
+    std::string label = esc(row_label(r)) + "<br><span class=\"muted\">" +
+                        esc(fmt::format("{} blocks, stopped by {}", str(r, "blocks", "?"), str(r, "stop_reason", "?"))) +
+                        "</span>";
+    out.push_back({label, sp, esc(dur(num(obj_at(lat, "eager"), "median"))),
+                   esc(dur(num(obj_at(lat, "compiled"), "median"))), compile, esc(be_s), mem_s, correctness_cell(r), breaks});
+  }
+  return table({"Configuration", "Speedup (95% CI)", "Eager median", "Compiled median", "Compile", "Break-even",
+                "Peak memory (eager / compiled)", "Outputs", "Graph breaks"},
+               out, "rows");
+}
+
+std::string breakdown(const json& rows) {
+  std::string out;
+  for (const auto& r : rows) {
+    const json& b = obj_at(obj_at(r, "compile"), "breakdown");
+    if (b.empty()) continue;
+    std::vector<std::pair<double, std::string>> items;
+    for (auto& [k, v] : b.items())
+      if (v.is_number()) items.emplace_back(v.get<double>(), k);
+    std::sort(items.rbegin(), items.rend());
+    std::vector<std::vector<std::string>> t;
+    for (size_t i = 0; i < items.size() && i < 12; ++i)
+      t.push_back({"<code>" + esc(items[i].second) + "</code>", esc(dur(items[i].first))});
+    out += "<details><summary>Compile-time breakdown: " + esc(row_label(r)) +
+           " (torch's own timers, nested: they overlap)</summary>" + table({"Phase", "Total"}, t) + "</details>";
+  }
+  return out;
+}
+
+std::string mismatches(const json& rows) {
+  std::string out;
+  for (const auto& r : rows) {
+    const json& m = arr_at(obj_at(r, "correctness"), "mismatches");
+    if (m.empty()) continue;
+    out += "<h3 class=\"bad\">Outputs differ: " + esc(row_label(r)) + "</h3>" + generic(m);
+  }
+  return out;
+}
+
+std::string target_line(const json& t) {
+  if (t.is_string()) return "<p>Target <code>" + esc(t.get<std::string>()) + "</code></p>";
+  if (!t.is_object()) return "";
+  std::string s = fmt::format("<p>Target <code>{}</code>", esc(str(t, "spec")));
+  std::vector<std::string> bits;
+  for (const char* k : {"kind", "fn_name", "device", "dtype", "mode"})
+    if (!str(t, k).empty()) bits.push_back(str(t, k));
+  if (!bits.empty()) {
+    std::string joined;
+    for (const auto& b : bits) joined += (joined.empty() ? "" : ", ") + b;
+    s += " <span class=\"muted\">(" + esc(joined) + ")</span>";
+  }
+  const json& params = obj_at(t, "params");
+  if (!params.empty()) s += " params <code>" + esc(params.dump()) + "</code>";
+  double pc = num(t, "parameter_count");
+  if (std::isfinite(pc)) s += esc(fmt::format(", {:.0f} parameters", pc));
+  return s + "</p>";
+}
+
+}  // namespace
+
+std::vector<Card> cards_bench(const json& doc) {
+  const json& b = obj_at(doc, "bench");
+  const json& rows = arr_at(b, "rows");
+  if (rows.empty()) return {};
+  const json* best = nullptr;
+  for (const auto& r : rows)
+    if (row_ok(r) && (!best || num(obj_at(r, "speedup"), "estimate") > num(obj_at(*best, "speedup"), "estimate"))) best = &r;
+  std::vector<Card> cards;
+  if (!best) {
+    cards.push_back({"Speedup", "failed", str(obj_at(rows[0], "error"), "message", "every configuration failed"), "bad", "#bench"});
+    return cards;
+  }
+  const json& s = obj_at(*best, "speedup");
+  std::string tone = speed_tone(s);
+  std::string what = tone == "faster" ? "faster than eager" : tone == "slower" ? "slower than eager" : "not clearly different from eager";
+  cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(num(s, "estimate")),
+                   fmt::format("{}: {}, 95% CI {}", row_label(*best), what, ci_text(s)),
+                   tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn", "#bench"});
+  const json& comp = obj_at(*best, "compile");
+  double cold = num(comp, "cold_ns"), first = num(comp, "first_call_ns"), be = num(*best, "break_even_calls");
+  double cost = std::isfinite(cold) ? cold : first;
+  if (std::isfinite(cost))
+    cards.push_back({"Compile cost", format_duration_ns(cost),
+                     (std::isfinite(cold) ? "cold compile" : "first compiled call") +
+                         (std::isfinite(be) ? fmt::format("; pays for itself after {:.0f} calls", be) : std::string("; never pays for itself")),
+                     std::isfinite(be) ? "neutral" : "warn", "#bench"});
+  for (const auto& r : rows) {
+    const json& c = obj_at(r, "correctness");
+    if (c.value("checked", false) && c.contains("match") && c["match"].is_boolean() && !c["match"].get<bool>()) {
+      cards.push_back({"Outputs", "differ", row_label(r) + ": compiled outputs differ from eager", "bad", "#bench"});
+      break;
+    }
+  }
+  return cards;
+}
+
+std::string section_bench(const json& doc) {
+  if (!doc.contains("bench") || !doc["bench"].is_object()) return "";
+  const json& b = doc["bench"];
+  const json& rows = arr_at(b, "rows");
+  std::string out = R"(<section id="bench"><h2>Speed: eager against torch.compile</h2>)";
+  out += target_line(b.value("target", json()));
+  if (rows.empty()) {
+    out += "<p class=\"muted\">No configuration was measured";
+    if (!str(b, "phase").empty()) out += " (stopped in phase " + esc(str(b, "phase")) + ")";
+    return out + ".</p></section>";
+  }
+  out += speedup_chart(rows);
+  out += "<div class=\"scroll\">" + rows_table(rows) + "</div>";
+  std::string charts;
+  size_t shown = 0;
+  for (const auto& r : rows)
+    if (row_ok(r) && shown++ < 6) charts += warmup_chart(b, r);
+  charts += latency_chart(rows);
+  if (!charts.empty()) out += "<h3>Warm-up and latency</h3><div class=\"charts\">" + charts + "</div>";
+  out += mismatches(rows);
+  out += breakdown(rows);
+  const json& eager = obj_at(b, "eager");
+  if (!eager.empty())
+    out += "<p class=\"muted\">" +
+           esc(fmt::format("Eager: first call {}, steady {} per call. Clock resolution {}.", dur(num(eager, "first_call_ns")),
+                           dur(num(eager, "steady_ns")), dur(num(obj_at(b, "clock"), "resolution_ns")))) +
+           "</p>";
+  return out + "</section>";
+}
+
+}  // namespace tct::report::html

@@ -1,0 +1,58 @@
+#pragma once
+// Shared pieces of the HTML report (report/html*.cpp). Every string from the document goes
+// through esc(): target names, file names, graph-break reasons and source lines come from
+// the user's code or from torch and may hold markup.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::report::html {
+
+using json = nlohmann::json;
+
+// HTML/XML escaping of text (also safe in double- or single-quoted attributes).
+std::string esc(const std::string& text);
+// A JSON value as display text: strings as they are, numbers and the rest dumped; "" for null.
+std::string text_of(const json& value);
+// obj[key] as text, or `fallback` when missing/null.
+std::string str(const json& obj, const char* key, const std::string& fallback = "");
+// obj[key] as a number, or NaN.
+double num(const json& obj, const char* key);
+// A json object at obj[key], or an empty object.
+const json& obj_at(const json& obj, const char* key);
+// A json array at obj[key], or an empty array.
+const json& arr_at(const json& obj, const char* key);
+
+// <a href> only for http(s) URLs (a javascript: URL from a document must not become a
+// link); anything else is shown as text.
+std::string link(const std::string& url, const std::string& label = {});
+
+// <table> from a header and rows of already-escaped cell HTML.
+std::string table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                  const std::string& css_class = {});
+// <dl class="facts"> of (label, already-escaped value HTML) pairs.
+std::string facts(const std::vector<std::pair<std::string, std::string>>& items);
+// A generic rendering of a JSON value (for sections whose shape this renderer does not know
+// in detail): nested definition lists, escaped.
+std::string generic(const json& value, int depth = 0);
+
+// Section bodies (report/html_<command>.cpp); each returns "" when doc has no such section.
+std::string section_bench(const json& doc);
+std::string section_explain(const json& doc);
+std::string section_diff(const json& doc);
+std::string section_expect(const json& doc);
+
+// One-line answers for the summary cards at the top of the page.
+struct Card {
+  std::string title;     // "Speedup"
+  std::string value;     // "1.52x" (text, escaped by the caller)
+  std::string detail;    // "95% CI 1.48x .. 1.56x, inductor default"
+  std::string tone;      // "good", "bad", "neutral", "warn"
+  std::string anchor;    // "#bench"
+};
+std::vector<Card> cards_bench(const json& doc);
+std::vector<Card> cards_explain(const json& doc);
+std::vector<Card> cards_expect(const json& doc);
+
+}  // namespace tct::report::html

@@ -1,0 +1,94 @@
+"""The bench ops and timing primitives, called in-process (no tct binary)."""
+from pathlib import Path
+
+import pytest
+import torch
+
+from tct_agent import timing
+from tct_agent.errors import TctError
+from tct_agent.ops import bench
+from tct_agent.ops.target import op_load
+from tct_agent.session import Session
+
+FIXTURE = str(Path(__file__).resolve().parents[1] / "e2e" / "fixtures" / "bench_targets.py")
+
+
+@pytest.fixture
+def session():
+    s = Session()
+    op_load({"target": "builtin:mlp", "params": {"batch": 2, "width": 16, "depth": 1}}, s)
+    return s
+
+
+def test_clock_resolution_is_positive():
+    c = timing.clock_resolution_ns(2000)
+    assert c["resolution_ns"] > 0
+    assert c["declared_resolution_ns"] > 0
+
+
+def test_time_each_and_block_return_ns():
+    calls = []
+    times = timing.time_each(lambda: calls.append(1), 5)
+    assert len(times) == 5 and len(calls) == 5 and all(t >= 0 for t in times)
+    block = timing.time_block(lambda: sum(range(100)), samples=4, calls_per_sample=10)
+    assert len(block) == 4 and all(t > 0 for t in block)
+
+
+def test_time_each_stops_at_max_ns():
+    times = timing.time_each(lambda: sum(range(1000)), 1000, max_ns=1)
+    assert 3 <= len(times) < 1000
+
+
+def test_env_lists_backends_modes_clock(session):
+    env = bench.op_env({}, session)
+    assert "inductor" in env["backends"] and "aot_eager" in env["backends"]
+    assert "default" in env["modes"] and "max-autotune" in env["modes"]
+    assert env["clock"]["resolution_ns"] > 0
+    assert env["device_type"] == "cpu"
+
+
+def test_eager_compile_measure_check(session):
+    warm = bench.op_eager_warmup({"n": 3}, session)
+    assert len(warm["times_ns"]) == 3
+    bench.op_compile({"key": "k", "backend": "aot_eager", "mode": "default", "dynamic": "auto",
+                      "fullgraph": False}, session)
+    first = bench.op_first_calls({"key": "k", "n": 4, "backend": "aot_eager"}, session)
+    assert len(first["times_ns"]) == 4
+    assert first["times_ns"][0] > first["times_ns"][-1]  # the first call compiles
+    assert first["counters"]["unique_graphs"] >= 1
+    blk = bench.op_time_block({"which": "k", "samples": 3, "calls_per_sample": 2}, session)
+    assert len(blk["samples_ns"]) == 3 and blk["frames_compiled"] == 0
+    eag = bench.op_time_block({"which": "eager", "samples": 2, "calls_per_sample": 1,
+                               "eager_via": "stance", "key": "k"}, session)
+    assert len(eag["samples_ns"]) == 2
+    chk = bench.op_check({"key": "k"}, session)
+    assert all(f["equal"] for f in chk["eager_vs_eager"])
+    assert chk["compiled_vs_eager"][0]["kind"] == "tensor"
+    counters = bench.op_counters({}, session)
+    assert counters["frames_total"] >= 1 and isinstance(counters["compile_times_ns"], dict)
+    mem = bench.op_memory({"which": "k", "calls": 2}, session)
+    assert mem["kind"] == "rss" and mem["peak_bytes"] > 0
+
+
+def test_compile_failure_names_the_stage():
+    session = Session()
+    op_load({"target": f"{FIXTURE}:relu_fn"}, session)
+    bench.op_compile({"key": "bad", "backend": "relu_compile_error_TESTING_ONLY"}, session)
+    with pytest.raises(TctError) as info:
+        bench.op_first_calls({"key": "bad", "n": 2, "backend": "relu_compile_error_TESTING_ONLY"}, session)
+    assert info.value.kind == "compile_failed"
+    assert "relu_compile_error_TESTING_ONLY" in info.value.stage
+
+
+def test_eager_raise_is_target_raised():
+    s = Session()
+    s.target = type("T", (), {"call": staticmethod(lambda fn=None: 1 / 0), "device": "cpu"})()
+    with pytest.raises(TctError) as info:
+        bench.op_eager_warmup({"n": 2}, s)
+    assert info.value.kind == "target_raised" and info.value.stage == "first_call"
+
+
+def test_unknown_compiled_key_is_internal(session):
+    with pytest.raises(TctError) as info:
+        bench.op_time_block({"which": "nope"}, session)
+    assert info.value.kind == "internal"

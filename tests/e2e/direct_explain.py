@@ -1,0 +1,64 @@
+"""A direct `torch._dynamo.explain` call on a target, without tct: the reference that
+`tct explain`'s counts are checked against, and the baseline of
+bench/bench_explain_overhead.py.
+
+    python tests/e2e/direct_explain.py FILE.py:NAME|builtin:NAME [--param k=v ...]
+
+Prints one JSON line: graph_count, graph_break_count, op_count, guard_count and the
+(file, line) of each break's innermost frame. Runs under torch.no_grad(), as tct does
+for inference targets.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+
+import torch
+
+
+def load_factory(spec):
+    where, _, name = spec.rpartition(":")
+    if where == "builtin":
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+        from tct_agent.examples import BUILTINS
+        return BUILTINS[name][0]
+    path = os.path.abspath(where)
+    sys.path.insert(0, os.path.dirname(path))
+    module_spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return getattr(module, name)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("target")
+    ap.add_argument("--param", action="append", default=[])
+    a = ap.parse_args()
+    params = {}
+    for kv in a.param:
+        k, _, v = kv.partition("=")
+        try:
+            params[k] = json.loads(v)
+        except ValueError:
+            params[k] = v
+    made = load_factory(a.target)(**params)
+    fn, args = made[0], made[1]
+    kwargs = made[2] if len(made) > 2 and made[2] else {}
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    with torch.no_grad():
+        out = torch._dynamo.explain(fn)(*args, **kwargs)
+    breaks = []
+    for br in out.break_reasons:
+        frame = br.user_stack[-1] if br.user_stack else None
+        breaks.append({"file": frame.filename if frame else None, "line": frame.lineno if frame else None})
+    print(json.dumps({"graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
+                      "op_count": out.op_count,
+                      "guard_count": len(out.out_guards) if out.out_guards is not None else None,
+                      "breaks": breaks}))
+
+
+if __name__ == "__main__":
+    main()

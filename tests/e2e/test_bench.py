@@ -1,0 +1,169 @@
+"""`tct bench` end to end: the real binary, the real torch. Tiny targets, aot_eager in most
+tests (fast compiles), inductor in one; small budgets. Exit codes per docs/ARCHITECTURE.md."""
+import json
+
+import pytest
+
+from conftest import FIXTURES
+
+T = str(FIXTURES / "bench_targets.py")
+# Fast settings: the statistics are exercised, not the machine's patience.
+FAST = ["--backend", "aot_eager", "--budget", "1", "--warmup", "5", "--eager-warmup", "3",
+        "--no-compile-time"]
+
+
+def error_line(r):
+    lines = [l for l in r.err.splitlines() if l.startswith("tct: error:")]
+    assert len(lines) == 1, r
+    return lines[0]
+
+
+def test_json_document_has_every_field(tct, tmp_path):
+    out = tmp_path / "b.json"
+    r = tct("bench", f"{T}:pytree_io", *FAST, "--raw", "--json", "-o", out)
+    assert r.rc == 0, r
+    doc = r.json()
+    assert doc["command"] == "bench" and doc["exit_code"] == 0
+    b = doc["bench"]
+    assert b["target"]["spec"].endswith(":pytree_io")
+    assert b["config"]["backends"] == ["aot_eager"]
+    assert b["eager"]["warmup_ns"] and b["eager"]["steady_ns"] > 0
+    assert b["clock"]["resolution_ns"] > 0
+    (row,) = b["rows"]
+    for key in ["backend", "mode", "dynamic", "fullgraph", "status", "error", "speedup", "latency",
+                "warmup_curve_ns", "steady_state", "compile", "break_even_calls", "correctness",
+                "memory", "recompiles_during_measurement", "graph_breaks", "blocks", "stop_reason",
+                "clock_resolution_ns", "samples"]:
+        assert key in row, key
+    assert row["status"] == "ok" and row["error"] is None
+    sp = row["speedup"]
+    assert sp["low"] <= sp["estimate"] <= sp["high"] and sp["confidence"] == 0.95
+    assert row["latency"]["eager"]["median"] > 0 and row["latency"]["compiled"]["n"] >= 3
+    assert len(row["warmup_curve_ns"]) == 5
+    assert row["compile"]["first_call_ns"] > 0
+    assert row["correctness"]["checked"] and row["correctness"]["match"] is True
+    assert row["correctness"]["leaves"] >= 4  # pytree output walked leaf by leaf
+    assert row["memory"]["kind"] == "rss" and row["memory"]["eager_peak_bytes"] > 0
+    assert row["stop_reason"] in ("precision", "budget", "max_blocks")
+    assert len(row["samples"]["eager"]) == len(row["samples"]["compiled"])
+    assert json.loads(out.read_text())["bench"]["rows"][0]["status"] == "ok"
+
+
+def test_terminal_table_leads_with_speedup(tct):
+    r = tct("bench", f"{T}:small", *FAST)
+    assert r.rc == 0, r
+    first = [l for l in r.out.splitlines() if l.strip()]
+    assert first[0].startswith("tct bench")
+    assert "speedup (95% CI)" in first[1]
+    assert "x [" in first[2]  # "1.02x [0.98, 1.05]"
+    for section in ("Latency per call", "Compile", "Break-even", "Memory", "Correctness"):
+        assert section in r.out
+    assert r.out.index("speedup") < r.out.index("Latency") < r.out.index("Compile") \
+        < r.out.index("Break-even") < r.out.index("Memory") < r.out.index("Correctness")
+    assert r.err == ""  # no progress when stderr is not a terminal
+
+
+def test_train_step_and_markdown(tct, tmp_path):
+    out = tmp_path / "t.json"
+    r = tct("bench", f"{T}:small", *FAST, "--train", "--markdown", "--no-memory", "-o", out)
+    assert r.rc == 0, r
+    assert r.out.startswith("## tct bench") and "| backend" in r.out
+    b = json.loads(out.read_text())["bench"]
+    assert b["target"]["train"] is True and b["config"]["train"] is True
+    assert b["rows"][0]["status"] == "ok"
+
+
+def test_user_prints_to_stdout_do_not_break_json(tct):
+    r = tct("bench", f"{T}:noisy_print", *FAST, "--json")
+    assert r.rc == 0, r
+    assert r.json()["bench"]["rows"][0]["status"] == "ok"
+
+
+def test_recompile_in_steady_state_is_flagged(tct, tmp_path):
+    out = tmp_path / "r.json"
+    r = tct("bench", f"{T}:recompiles", *FAST, "--param", "flip_after=40", "-o", out)
+    assert r.rc == 0, r
+    speed_line = [l for l in r.out.splitlines() if "x [" in l][0]
+    assert "recompiled during measurement" in speed_line
+    doc = json.loads(out.read_text())
+    assert doc["bench"]["rows"][0]["recompiles_during_measurement"] >= 1
+    assert "recompile_during_measurement" in [w["code"] for w in doc["warnings"]]
+
+
+def test_mismatch_exits_1_unless_no_check(tct):
+    r = tct("bench", f"{T}:mismatch", *FAST)
+    assert r.rc == 1, r
+    assert "differ from eager" in error_line(r)
+    assert "MISMATCH" in r.out and "OUTPUT MISMATCH" in r.out  # beside the speedup too
+    r = tct("bench", f"{T}:mismatch", *FAST, "--no-check", "--json")
+    assert r.rc == 0, r
+    assert r.json()["bench"]["rows"][0]["correctness"]["checked"] is False
+    assert "check_skipped" in [w["code"] for w in r.json()["warnings"]]
+
+
+def test_nondeterministic_target_is_not_blamed_on_the_compiler(tct):
+    r = tct("bench", f"{T}:nondeterministic", *FAST, "--json")
+    assert r.rc == 0, r
+    c = r.json()["bench"]["rows"][0]["correctness"]
+    assert c["nondeterministic"] is True and c["match"] is not False
+    assert "nondeterministic" in [w["code"] for w in r.json()["warnings"]]
+
+
+def test_compile_failure_in_one_row_keeps_the_others(tct, tmp_path):
+    out = tmp_path / "partial.json"
+    r = tct("bench", f"{T}:relu_fn", "--backend", "aot_eager,relu_compile_error_TESTING_ONLY", "--budget", "1",
+            "--warmup", "5", "--eager-warmup", "3", "--no-compile-time", "--json", "-o", out)
+    assert r.rc == 3, r
+    line = error_line(r)
+    assert "relu_compile_error_TESTING_ONLY" in line and "backend" in line
+    doc = r.json()
+    ok, bad = doc["bench"]["rows"]
+    assert ok["status"] == "ok" and ok["speedup"]["estimate"] > 0
+    assert bad["status"] == "failed"
+    assert bad["error"]["stage"] == "backend (relu_compile_error_TESTING_ONLY)"
+    assert bad["error"]["kind"] == "compile_failed"
+    assert doc["bench"]["eager"]["steady_ns"] > 0  # eager results kept
+    assert json.loads(out.read_text())["exit_code"] == 3
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (["tests/nope.py:make"], 2, "file not found"),
+    ([f"{T}:no_such_factory"], 2, "no_such_factory"),
+    ([f"{T}:small", "--param", "novalue"], 2, "--param"),
+    ([f"{T}:small", "--param", "nosuch=1"], 2, "nosuch"),
+    ([f"{T}:small", "--backend", "indcutor"], 2, "unknown backend 'indcutor'"),
+    ([f"{T}:small", "--mode", "fastest"], 2, "unknown mode 'fastest'"),
+    ([f"{T}:small", "--device", "cuda:7"], 2, "cuda:7"),
+    ([f"{T}:factory_raises"], 3, "the factory is broken"),
+    ([f"{T}:wrong_kind"], 2, "expected (fn, args)"),
+    ([f"{T}:raises_on_call"], 3, "the target itself is broken"),
+    ([f"{T}:crashes"], 3, "died"),
+])
+def test_bad_input_one_clear_line(tct, args, code, words):
+    r = tct("bench", *args, "--budget", "1", "--no-compile-time")
+    assert r.rc == code, r
+    assert words in error_line(r), r
+
+
+def test_hang_past_timeout(tct):
+    r = tct("bench", f"{T}:hangs", "--budget", "1", "--no-compile-time", "--timeout", "20", "--json")
+    assert r.rc == 3, r
+    assert "no answer within 20 s" in error_line(r)
+    doc = r.json()
+    assert doc["error"]["kind"] == "timeout"
+    assert doc["bench"]["target"]["spec"].endswith(":hangs")  # what was done before is kept
+
+
+def test_inductor_with_cold_and_warm_compile(tct):
+    """The real inductor backend on a builtin, with compile time in fresh processes."""
+    r = tct("bench", "builtin:tiny_ops", "--param", "n_ops=8", "--budget", "2", "--warmup", "12",
+            "--json", timeout=900)
+    assert r.rc == 0, r
+    row = r.json()["bench"]["rows"][0]
+    assert row["backend"] == "inductor" and row["status"] == "ok"
+    c = row["compile"]
+    assert c["cold_ns"] > 0 and c["warm_ns"] > 0
+    assert c["breakdown"]  # torch._dynamo.utils.compile_times
+    assert row["correctness"]["match"] is True
+    if row["speedup"]["estimate"] > 1:
+        assert row["break_even_calls"] is None or row["break_even_calls"] >= 0

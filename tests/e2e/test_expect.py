@@ -1,0 +1,129 @@
+"""tct expect end to end: class, ceilings cache, sweep, validate, bad input. Small sizes and
+aot_eager where codegen is not the point, so the whole file runs in a few minutes."""
+import json
+import os
+
+import pytest
+
+# One ceilings cache for the module: measured by the first run, read by the others.
+@pytest.fixture(scope="module")
+def xdg(tmp_path_factory):
+    return tmp_path_factory.mktemp("xdg")
+
+
+@pytest.fixture
+def expect(tct, xdg):
+    def run(*args, env=None, **kw):
+        full = {"XDG_CACHE_HOME": str(xdg), "OMP_NUM_THREADS": "1"}
+        full.update(env or {})
+        return tct("expect", *args, env=full, **kw)
+    return run
+
+
+FAST = ["--calls", "3", "--quiet"]
+
+
+def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
+    r = expect("builtin:tiny_ops", "--json", *FAST)
+    assert r.rc == 0, r
+    doc = r.json()
+    e = doc["expect"]
+    assert doc["command"] == "expect" and doc["exit_code"] == 0
+    assert e["class"] == "overhead_bound"
+    assert e["ceilings"]["source"] == "measured"
+    for key in ("ops_per_call", "op_time_distribution", "wall_per_call_ns", "in_op_fraction", "overhead_fraction"):
+        assert key in e["profile"], key
+    assert e["profile"]["ops_per_call"] == 60
+    assert e["profile"]["op_time_distribution"]["p50_ns"] > 0
+    assert e["flops_per_call"] == 0 and e["bytes_per_call"] > 0
+    assert set(e["roofline"]) >= {"attainable_flops", "achieved_flops", "fraction"}
+    assert {d["metric"] for d in e["decided_by"]} >= {"fixed_cost_fraction", "arithmetic_intensity"}
+    assert all(set(d) >= {"metric", "value", "threshold", "meaning"} for d in e["decided_by"])
+    lo, hi = e["predicted_speedup"]["low"], e["predicted_speedup"]["high"]
+    assert 1.0 < lo < hi
+    assert [s["rank"] for s in e["suggestions"]] == list(range(1, len(e["suggestions"]) + 1))
+    assert all(s["why"] and s["how"] for s in e["suggestions"])
+    assert e["sweep"] is None and e["validation"] is None
+    cache = json.loads((xdg / "tct" / "ceilings.json").read_text())
+    assert len(cache["entries"]) == 1
+
+    again = expect("builtin:tiny_ops", "--param", "n_ops=8", *FAST, "--markdown")
+    assert again.rc == 0, again
+    assert "### Expectation" in again.out and "overhead bound" in again.out
+    assert "(cache;" in again.out
+
+
+def test_no_cache_measures_and_leaves_no_file(expect, tmp_path):
+    r = expect("builtin:tiny_ops", "--param", "n_ops=4", "--no-cache", "--json", *FAST,
+               env={"XDG_CACHE_HOME": str(tmp_path)})
+    assert r.rc == 0, r
+    assert r.json()["expect"]["ceilings"]["source"] == "measured"
+    assert not (tmp_path / "tct").exists()
+
+
+def test_sweep_keeps_going_when_a_value_is_rejected(expect, tmp_path):
+    out = tmp_path / "sweep.json"
+    r = expect("builtin:tiny_ops", "--sweep", "n_ops=0,6", "--backend", "aot_eager", "--budget", "0.5",
+               "-o", out, *FAST)
+    assert r.rc == 0, r
+    doc = json.loads(out.read_text())
+    sw = doc["expect"]["sweep"]
+    assert sw["param"] == "n_ops" and [p["value"] for p in sw["points"]] == [0, 6]
+    bad, good = sw["points"]
+    assert bad["error"]["kind"] == "target_raised" and "n_ops" in bad["error"]["message"]
+    assert good["error"] is None
+    assert good["class"] in ("overhead_bound", "memory_bound", "compute_bound")
+    assert set(good["speedup"]) == {"estimate", "low", "high"} and good["speedup"]["estimate"] > 0
+    assert set(good["predicted_speedup"]) == {"low", "high"}
+    assert any(w["code"] == "partial_result" for w in doc["warnings"])
+    assert "expect_sweep_bench" not in doc
+    assert "sweep over n_ops" in r.out
+
+
+def test_validate_compares_prediction_with_bench(expect):
+    r = expect("builtin:tiny_ops", "--param", "n_ops=20", "--validate", "--backend", "aot_eager",
+               "--budget", "0.5", "--json", *FAST)
+    assert r.rc in (0, 1), r
+    doc = r.json()
+    v = doc["expect"]["validation"]
+    assert v["verdict"] in ("inside", "above", "below")
+    assert isinstance(v["direction_right"], bool)
+    assert r.rc == (0 if v["direction_right"] else 1)
+    assert v["measured"]["estimate"] == doc["bench"]["rows"][0]["speedup"]["estimate"]
+
+
+FACTORIES = """
+import time, torch
+def raises_first_call():
+    def f(x):
+        raise RuntimeError("boom in forward")
+    return f, (torch.ones(2),)
+def wrong_return():
+    return 42
+def hangs():
+    def f(x):
+        time.sleep(600)
+        return x
+    return f, (torch.ones(2),)
+"""
+
+
+@pytest.mark.parametrize("args,rc,words", [
+    (["no_such_file.py:make"], 2, "no_such_file.py"),
+    (["builtin:nope"], 2, "no builtin"),
+    (["builtin:tiny_ops", "--param", "oops"], 2, "--param"),
+    (["builtin:tiny_ops", "--device", "cuda:7"], 2, "cuda:7"),
+    (["builtin:tiny_ops", "--sweep", "n_ops"], 2, "--sweep"),
+    (["builtin:tiny_ops", "--param", "n_ops=0"], 3, "n_ops"),
+    (["{f}:raises_first_call"], 3, "boom in forward"),
+    (["{f}:wrong_return"], 2, "wrong_return"),
+    (["{f}:hangs", "--timeout", "8"], 3, "no answer within"),
+])
+def test_bad_input_is_one_clear_line(expect, tmp_path, args, rc, words):
+    f = tmp_path / "factories.py"
+    f.write_text(FACTORIES)
+    r = expect(*[a.replace("{f}", str(f)) for a in args], *FAST)
+    assert r.rc == rc, r
+    first = r.err.strip().splitlines()[0]
+    assert first.startswith("tct: error: "), r
+    assert words.lower() in first.lower(), r

@@ -1,0 +1,180 @@
+// Pure statistics and decisions of bench (src/runner/bench_analysis.hpp), including
+// degenerate inputs.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "runner/bench_analysis.hpp"
+#include "cli/target_options.hpp"
+#include "errors.hpp"
+
+using namespace tct::runner;
+using json = nlohmann::json;
+
+TEST(BenchAnalysis, NumMapsNonFiniteToNull) {
+  EXPECT_TRUE(num(NAN).is_null());
+  EXPECT_TRUE(num(INFINITY).is_null());
+  EXPECT_EQ(num(1.5).get<double>(), 1.5);
+}
+
+TEST(BenchAnalysis, SummaryJsonOfEmptyIsNulls) {
+  std::vector<double> none;
+  auto j = summary_json(tct::stats::summarize(none));
+  EXPECT_EQ(j["n"], 0);
+  EXPECT_TRUE(j["median"].is_null());
+  std::vector<double> one{5};
+  auto k = summary_json(tct::stats::summarize(one));
+  EXPECT_EQ(k["median"].get<double>(), 5);
+}
+
+TEST(BenchAnalysis, WarmupLevelPrefersSteadyStateElseLastHalf) {
+  std::vector<double> curve{1000, 10, 10, 10};
+  tct::stats::SteadyState none;  // not found
+  EXPECT_DOUBLE_EQ(warmup_level_ns(curve, none), 10);
+  tct::stats::SteadyState found{true, 1, 11, tct::stats::SteadyStateReason::Found};
+  EXPECT_DOUBLE_EQ(warmup_level_ns(curve, found), 11);
+  std::vector<double> empty;
+  EXPECT_TRUE(std::isnan(warmup_level_ns(empty, none)));
+}
+
+TEST(BenchAnalysis, FirstCallExtraSumsWarmupAboveSteady) {
+  std::vector<double> curve{1000, 30, 10, 10};
+  EXPECT_DOUBLE_EQ(first_call_extra_ns(curve, 2, 10), 990 + 20);
+  // steady start 0 still counts the first call
+  EXPECT_DOUBLE_EQ(first_call_extra_ns(curve, 0, 10), 990);
+  // a cold first call from a fresh process replaces curve[0]
+  EXPECT_DOUBLE_EQ(first_call_extra_ns(curve, 1, 10, 5000.0), 4990);
+  std::vector<double> empty;
+  EXPECT_TRUE(std::isnan(first_call_extra_ns(empty, 1, 10)));
+  EXPECT_TRUE(std::isnan(first_call_extra_ns(curve, 1, NAN)));
+}
+
+TEST(BenchAnalysis, SamplesPerBlockFitsBudget) {
+  EXPECT_EQ(samples_per_block(10, 5, 1e6), 10);      // 1 ms samples: plenty of room
+  EXPECT_EQ(samples_per_block(10, 5, 1e9), 3);       // 1 s samples: the floor
+  EXPECT_EQ(samples_per_block(10, 5, 1e8), 5);       // 10 s / (20 * 0.1 s)
+  EXPECT_EQ(samples_per_block(10, 5, NAN), 10);
+  EXPECT_EQ(samples_per_block(10, 5, 0), 10);
+}
+
+namespace {
+json tensor_fact(double diff, double mag = 1.0) {
+  return {{"path", "out"}, {"kind", "tensor"}, {"shape_expected", {2}}, {"shape_actual", {2}},
+          {"dtype_expected", "float32"}, {"dtype_actual", "float32"}, {"numel", 2},
+          {"equal", diff == 0}, {"max_abs_diff", diff}, {"max_rel_diff", diff / mag}, {"mean_abs_diff", diff},
+          {"max_abs_expected", mag}, {"nan_expected", 0}, {"nan_actual", 0}, {"nan_mismatch", 0},
+          {"inf_mismatch", 0}};
+}
+}  // namespace
+
+TEST(BenchAnalysis, CorrectnessMatchMismatchAndNondeterminism) {
+  auto same = json::array({tensor_fact(0)});
+  auto off = json::array({tensor_fact(0.5)});
+  auto ok = correctness_json(same, same, {});
+  EXPECT_EQ(ok["match"], true);
+  EXPECT_EQ(ok["nondeterministic"], false);
+  auto bad = correctness_json(same, off, {});
+  EXPECT_EQ(bad["match"], false);
+  EXPECT_EQ(bad["mismatches"].size(), 1u);
+  // eager differs from itself: a compiled difference is not blamed
+  auto nd = correctness_json(off, off, {});
+  EXPECT_EQ(nd["nondeterministic"], true);
+  EXPECT_TRUE(nd["match"].is_null());
+  // a loose tolerance accepts the difference
+  tct::analysis::ToleranceOverride loose{1.0, 1.0};
+  EXPECT_EQ(correctness_json(same, off, loose)["match"], true);
+}
+
+namespace {
+json ok_row() {
+  return {{"status", "ok"}, {"label", "inductor"}, {"recompiles_during_measurement", 0}, {"graph_breaks", 0},
+          {"steady_state", {{"found", true}}}, {"stop_reason", "precision"},
+          {"speedup", {{"estimate", 1.5}, {"low", 1.48}, {"high", 1.52}}},
+          {"outliers", {{"eager", {{"fraction", 0.0}}}, {"compiled", {{"fraction", 0.01}}}}},
+          {"calls_per_sample", {{"eager", 1}, {"compiled", 1}}},
+          {"correctness", {{"checked", true}, {"match", true}, {"nondeterministic", false}}}};
+}
+std::vector<std::string> codes(const std::vector<json>& ws) {
+  std::vector<std::string> out;
+  for (const auto& w : ws) out.push_back(w["code"]);
+  return out;
+}
+}  // namespace
+
+TEST(BenchAnalysis, CleanRowHasNoWarnings) { EXPECT_TRUE(row_warnings(ok_row(), "", {}).empty()); }
+
+TEST(BenchAnalysis, RowWarningsEachCondition) {
+  auto r = ok_row();
+  r["recompiles_during_measurement"] = 2;
+  r["graph_breaks"] = 1;
+  r["steady_state"]["found"] = false;
+  r["outliers"]["eager"]["fraction"] = 0.2;
+  r["stop_reason"] = "budget";
+  r["speedup"] = {{"estimate", 0.8}, {"low", 0.7}, {"high", 0.9}};
+  r["calls_per_sample"]["eager"] = 50;
+  r["correctness"]["match"] = false;
+  r["correctness"]["mismatches"] = json::array({{{"path", "out"}, {"reason", "too far"}}});
+  auto ws = row_warnings(r, "inductor", {});
+  auto c = codes(ws);
+  for (const char* want : {"recompile_during_measurement", "graph_breaks", "no_steady_state", "noisy_measurement",
+                           "precision_not_reached", "slower_than_eager", "clock_resolution", "output_mismatch"})
+    EXPECT_NE(std::find(c.begin(), c.end(), want), c.end()) << want;
+  for (const auto& w : ws) {
+    EXPECT_EQ(w["message"].get<std::string>().rfind("inductor: ", 0), 0u);
+    EXPECT_FALSE(flag_text(w).empty());
+  }
+  // the noisy hint says what to do
+  for (const auto& w : ws)
+    if (w["code"] == "noisy_measurement") EXPECT_NE(w["hint"].get<std::string>().find("--budget"), std::string::npos);
+}
+
+TEST(BenchAnalysis, MismatchNotWarnedWithoutCheckAndNondeterminismWarned) {
+  auto r = ok_row();
+  r["correctness"]["match"] = false;
+  EXPECT_TRUE(row_warnings(r, "", {0.02, false}).empty());
+  r["correctness"]["nondeterministic"] = true;
+  auto c = codes(row_warnings(r, "", {}));
+  EXPECT_EQ(c, std::vector<std::string>{"nondeterministic"});
+}
+
+TEST(BenchAnalysis, FailedRowGetsPartialResult) {
+  json r = {{"status", "failed"}, {"error", {{"stage", "backend (inductor)"}, {"message", "boom"}, {"hint", "h"}}}};
+  auto ws = row_warnings(r, "", {});
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0]["code"], "partial_result");
+  EXPECT_NE(ws[0]["message"].get<std::string>().find("backend (inductor)"), std::string::npos);
+}
+
+TEST(TargetOptions, ParamJsonLiteralElseString) {
+  json p = json::object();
+  tct::cli::parse_param("batch=64", p);
+  tct::cli::parse_param("lr=1e-3", p);
+  tct::cli::parse_param("flag=true", p);
+  tct::cli::parse_param("shape=[1,2]", p);
+  tct::cli::parse_param("act=relu", p);
+  tct::cli::parse_param("empty=", p);
+  tct::cli::parse_param(" name = \"x\"", p);
+  tct::cli::parse_param("expr=a=b", p);
+  EXPECT_EQ(p["batch"], 64);
+  EXPECT_DOUBLE_EQ(p["lr"].get<double>(), 1e-3);
+  EXPECT_EQ(p["flag"], true);
+  EXPECT_EQ(p["shape"], json::array({1, 2}));
+  EXPECT_EQ(p["act"], "relu");
+  EXPECT_EQ(p["empty"], "");
+  EXPECT_EQ(p["name"], "x");  // a quoted JSON string (whitespace around it allowed)
+  EXPECT_EQ(p["expr"], "a=b");
+  EXPECT_THROW(tct::cli::parse_param("novalue", p), tct::Error);
+  EXPECT_THROW(tct::cli::parse_param("=3", p), tct::Error);
+}
+
+TEST(TargetOptions, LoadParams) {
+  tct::cli::TargetOptions o;
+  o.target = "builtin:mlp";
+  o.device = "cpu";
+  auto j = tct::cli::to_load_params(o);
+  EXPECT_EQ(j["target"], "builtin:mlp");
+  EXPECT_EQ(j["device"], "cpu");
+  EXPECT_TRUE(j["dtype"].is_null());
+  EXPECT_EQ(j["params"], json::object());
+  EXPECT_EQ(j["train"], false);
+}

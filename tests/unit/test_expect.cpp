@@ -1,0 +1,251 @@
+// Unit tests of the expect classifier, prediction, suggestions, ceilings cache and sweep.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "analysis/expect_ceilings.hpp"
+#include "analysis/expect_classifier.hpp"
+#include "analysis/expect_evidence.hpp"
+#include "analysis/expect_suggestions.hpp"
+#include "errors.hpp"
+#include "runner/sweep.hpp"
+
+using nlohmann::json;
+using namespace tct::analysis;
+
+namespace {
+
+Ceilings cpu_ceilings() {
+  Ceilings c;
+  c.peak_flops = 32e9;       // 32 GFLOP/s
+  c.peak_bandwidth = 8e9;    // 8 GB/s -> balance 4 FLOP/byte
+  c.op_floor_ns = 1000;
+  return c;
+}
+
+// A profile of `calls` identical calls: wall, in-op time and library time per call.
+json profile(double wall, double in_op, double library, int ops, double op_ns, int calls = 5) {
+  json p = {{"device_type", "cpu"}, {"wall_samples_ns", json::array()}, {"profiled_wall_ns", json::array()},
+            {"in_op_ns", json::array()}, {"in_op_by_class_ns", json::array()}, {"ops_per_call", json::array()},
+            {"op_durations_ns", json::array()}, {"ops", json::array()}};
+  for (int i = 0; i < calls; ++i) {
+    p["wall_samples_ns"].push_back(wall);
+    p["profiled_wall_ns"].push_back(wall);
+    p["in_op_ns"].push_back(in_op);
+    p["in_op_by_class_ns"].push_back({{"matmul", library}, {"pointwise", in_op - library}});
+    p["ops_per_call"].push_back(ops);
+    for (int k = 0; k < ops; ++k) p["op_durations_ns"].push_back(op_ns);
+  }
+  return p;
+}
+
+json flops(double f, double bytes, double lib_bytes, int pointwise) {
+  return {{"flops_per_call", f}, {"bytes_per_call", bytes}, {"boundary_bytes", bytes / 4}, {"error", nullptr},
+          {"ops", {{{"name", "aten::addmm"}, {"class", "matmul"}, {"count", 1}, {"bytes", lib_bytes}},
+                   {{"name", "aten::sin"}, {"class", "pointwise"}, {"count", pointwise}, {"bytes", bytes - lib_bytes}}}}};
+}
+
+}  // namespace
+
+TEST(ExpectEvidence, ParsesMediansAndFractions) {
+  auto e = evidence_from_agent(profile(100'000, 60'000, 30'000, 10, 6000), flops(1e6, 1e5, 5e4, 9));
+  EXPECT_DOUBLE_EQ(e.wall_ns, 100'000);
+  EXPECT_DOUBLE_EQ(e.in_op_fraction, 0.6);
+  EXPECT_DOUBLE_EQ(e.library_fraction, 0.3);
+  EXPECT_DOUBLE_EQ(e.ops_per_call, 10);
+  EXPECT_EQ(e.pointwise_ops, 9);
+  EXPECT_EQ(e.library_ops, 1);
+  EXPECT_DOUBLE_EQ(e.arithmetic_intensity(), 10.0);
+  json pj = profile_json(e);
+  EXPECT_DOUBLE_EQ(pj["overhead_fraction"].get<double>(), 0.4);
+  EXPECT_DOUBLE_EQ(pj["op_time_distribution"]["p50_ns"].get<double>(), 6000);
+  EXPECT_TRUE(pj["device_busy_fraction"].is_null());
+}
+
+TEST(ExpectEvidence, EmptyProfileThrows) {
+  EXPECT_THROW(evidence_from_agent(json::object(), json::object()), std::invalid_argument);
+}
+
+TEST(ExpectEvidence, MissingFlopsGivesNaN) {
+  json f = {{"flops_per_call", nullptr}, {"bytes_per_call", nullptr}, {"error", "boom"}, {"ops", json::array()}};
+  auto e = evidence_from_agent(profile(1000, 500, 0, 2, 250), f);
+  EXPECT_TRUE(std::isnan(e.flops));
+  EXPECT_EQ(e.flops_error, "boom");
+  auto v = classify(e, cpu_ceilings());
+  EXPECT_NE(v.cls, "");  // falls back on the time shares
+}
+
+TEST(ExpectClassifier, TinyOpsAreOverheadBound) {
+  // 60 ops of 3 us on 512 bytes each: the memory traffic is nothing, the time is fixed cost.
+  auto e = evidence_from_agent(profile(300'000, 180'000, 0, 60, 3000), flops(0, 30'720, 0, 60));
+  auto v = classify(e, cpu_ceilings());
+  EXPECT_EQ(v.cls, "overhead_bound");
+  EXPECT_GT(v.predicted.low, 1.2);
+  EXPECT_GT(v.predicted.high, v.predicted.low);
+  EXPECT_EQ(v.decided_by[0]["metric"], "fixed_cost_fraction");
+  EXPECT_GE(v.decided_by[0]["value"].get<double>(), kOverheadBoundFraction);
+}
+
+TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
+  // 95% of the wall in a matmul at 40 FLOP/byte (balance 4).
+  auto e = evidence_from_agent(profile(10'000'000, 9'800'000, 9'500'000, 5, 2'000'000), flops(4e8, 1e7, 9.5e6, 3));
+  auto v = classify(e, cpu_ceilings());
+  EXPECT_EQ(v.cls, "compute_bound");
+  EXPECT_LT(v.predicted.low, 1.0);
+  EXPECT_LT(v.predicted.high, 1.2);
+  auto val = validate_prediction(v.predicted, {{"estimate", 1.0}, {"low", 0.98}, {"high", 1.02}});
+  EXPECT_TRUE(val["direction_right"].get<bool>());
+}
+
+TEST(ExpectClassifier, LowIntensityLargeOpsAreMemoryBound) {
+  // Big elementwise ops: in-op time dominates, op durations far above the floor, 0 FLOPs.
+  auto e = evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000), flops(0, 8e7, 0, 10));
+  auto v = classify(e, cpu_ceilings());
+  EXPECT_EQ(v.cls, "memory_bound");
+  EXPECT_GT(v.shares.memory, 0.5);
+  EXPECT_GT(v.predicted.high, 1.5);  // fusion can drop the intermediates
+}
+
+TEST(ExpectClassifier, IdleGpuIsOverheadBound) {
+  json p = profile(100'000, 90'000, 50'000, 20, 4500);
+  p["device_type"] = "cuda";
+  p["device_busy_ns"] = json::array({20'000, 20'000, 20'000, 20'000, 20'000});
+  p["kernel_launches"] = json::array({20, 20, 20, 20, 20});
+  auto e = evidence_from_agent(p, flops(1e9, 1e6, 5e5, 10));
+  auto v = classify(e, cpu_ceilings());
+  EXPECT_EQ(v.cls, "overhead_bound");
+  EXPECT_DOUBLE_EQ(*e.device_busy_fraction, 0.2);
+  EXPECT_GT(v.predicted.high, 2.0);
+  auto s = suggest(e, v, {});
+  bool cuda_graphs = false;
+  for (const auto& x : s) cuda_graphs |= x["title"].get<std::string>().find("reduce-overhead") != std::string::npos;
+  EXPECT_TRUE(cuda_graphs);
+}
+
+TEST(ExpectClassifier, RooflinePlacesTheWorkload) {
+  auto e = evidence_from_agent(profile(1'000'000, 900'000, 800'000, 3, 300'000), flops(8e6, 4e6, 3e6, 2));
+  auto r = roofline(e, cpu_ceilings());
+  // intensity 2 FLOP/byte * 8 GB/s = 16 GFLOP/s attainable; 8 MFLOP in 1 ms = 8 GFLOP/s.
+  EXPECT_DOUBLE_EQ(r.attainable_flops, 16e9);
+  EXPECT_DOUBLE_EQ(r.achieved_flops, 8e9);
+  EXPECT_DOUBLE_EQ(r.fraction, 0.5);
+}
+
+TEST(ExpectValidation, VerdictAndDirection) {
+  SpeedupRange pr{1.5, 4.0};
+  EXPECT_EQ(validate_prediction(pr, {{"estimate", 2.0}})["verdict"], "inside");
+  EXPECT_EQ(validate_prediction(pr, {{"estimate", 5.0}})["verdict"], "above");
+  auto below = validate_prediction(pr, {{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}});
+  EXPECT_EQ(below["verdict"], "below");
+  EXPECT_TRUE(below["direction_right"].get<bool>());  // still a gain
+  auto wrong = validate_prediction(pr, {{"estimate", 0.9}});
+  EXPECT_FALSE(wrong["direction_right"].get<bool>());
+  EXPECT_TRUE(validate_prediction(pr, json(nullptr)).is_null());
+  EXPECT_TRUE(validate_prediction(pr, {{"estimate", nullptr}}).is_null());
+}
+
+TEST(ExpectSuggestions, RankedAndTiedToEvidence) {
+  auto e = evidence_from_agent(profile(300'000, 150'000, 0, 60, 2500), flops(0, 30'720, 0, 60));
+  auto v = classify(e, cpu_ceilings());
+  SuggestionContext ctx;
+  ctx.params = {{"batch", 1}};
+  ctx.dtype = "float32";
+  auto s = suggest(e, v, ctx);
+  ASSERT_GE(s.size(), 3u);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    EXPECT_EQ(s[i]["rank"], static_cast<int>(i) + 1);
+    EXPECT_FALSE(s[i]["why"].get<std::string>().empty());
+    EXPECT_FALSE(s[i]["how"].get<std::string>().empty());
+    if (i > 0) EXPECT_GE(s[i - 1]["expected_gain"].get<double>(), s[i]["expected_gain"].get<double>());
+  }
+  bool batch = false, python = false;
+  for (const auto& x : s) {
+    batch |= x["title"] == "Increase the batch size" && x["how"].get<std::string>().find("batch") != std::string::npos;
+    python |= x["title"] == "Move Python logic out of the hot path";
+  }
+  EXPECT_TRUE(batch);
+  EXPECT_TRUE(python);
+  EXPECT_EQ(batch_param({{"batch_size", 3}}), "batch_size");
+  EXPECT_EQ(batch_param({{"width", 3}}), "");
+}
+
+TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
+  EXPECT_EQ(ceilings_cache_path("/x", "/home/u"), "/x/tct/ceilings.json");
+  EXPECT_EQ(ceilings_cache_path("", "/home/u"), "/home/u/.cache/tct/ceilings.json");
+  EXPECT_EQ(ceilings_cache_path(nullptr, nullptr), "");
+  json info = {{"device_type", "cpu"}, {"device_name", "Xeon"}, {"dtype", "float32"},
+               {"torch_version", "2.13.0"}, {"num_threads", 2}};
+  std::string key = ceilings_cache_key(info);
+  EXPECT_EQ(key, "cpu|Xeon|float32|torch 2.13.0|threads 2");
+  info["device_type"] = "cuda";
+  EXPECT_EQ(ceilings_cache_key(info).find("threads"), std::string::npos);
+
+  json cache = "corrupt";
+  EXPECT_FALSE(lookup_ceilings(cache, key));
+  store_ceilings(cache, key, {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900}},
+                 "2026-01-01T00:00:00Z");
+  auto hit = lookup_ceilings(cache, key);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->source, "cache");
+  EXPECT_DOUBLE_EQ(hit->balance(), 2.0);
+  EXPECT_FALSE(lookup_ceilings(cache, "other"));
+  cache["entries"][key]["op_floor_ns"] = nullptr;  // incomplete entry: remeasure
+  EXPECT_FALSE(lookup_ceilings(cache, key));
+}
+
+TEST(ExpectSweep, ParsesValuesLikeParam) {
+  auto s = tct::runner::parse_sweep("batch=1, 8,64");
+  EXPECT_EQ(s.param, "batch");
+  ASSERT_EQ(s.values.size(), 3u);
+  EXPECT_EQ(s.values[1], json(8));
+  auto t = tct::runner::parse_sweep("act=relu,0.5,true,\"x\"");
+  EXPECT_EQ(t.values[0], json("relu"));
+  EXPECT_EQ(t.values[1], json(0.5));
+  EXPECT_EQ(t.values[2], json(true));
+  EXPECT_EQ(t.values[3], json("x"));
+  EXPECT_THROW(tct::runner::parse_sweep("batch"), tct::Error);
+  EXPECT_THROW(tct::runner::parse_sweep("=1,2"), tct::Error);
+  EXPECT_THROW(tct::runner::parse_sweep("batch=1,,2"), tct::Error);
+  EXPECT_THROW(tct::runner::parse_sweep("batch="), tct::Error);
+}
+
+TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
+  tct::runner::SweepSpec spec{"batch", {json(1), json(-1), json(64)}};
+  int calls = 0;
+  auto points = tct::runner::run_sweep(spec, [&](const json& v) -> json {
+    ++calls;
+    if (v == json(-1)) throw tct::Error(tct::ExitCode::TargetFailed, "target_raised", "negative batch", "use >0");
+    return {{"class", v == json(1) ? "overhead_bound" : "compute_bound"}};
+  });
+  EXPECT_EQ(calls, 3);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_TRUE(points[0]["error"].is_null());
+  EXPECT_EQ(points[1]["error"]["kind"], "target_raised");
+  EXPECT_EQ(points[1]["error"]["exit_code"], 3);
+  EXPECT_TRUE(points[2]["error"].is_null());
+  auto changes = tct::runner::class_changes(points);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0]["from_value"], json(1));
+  EXPECT_EQ(changes[0]["to_value"], json(64));
+}
+
+TEST(ExpectSweep, InterruptPropagates) {
+  tct::runner::SweepSpec spec{"batch", {json(1), json(2)}};
+  EXPECT_THROW(tct::runner::run_sweep(spec, [](const json&) -> json {
+                 throw tct::Error(tct::ExitCode::Interrupted, "interrupted", "ctrl-c");
+               }),
+               tct::Error);
+}
+
+TEST(ExpectEvidence, TypicalCallIgnoresOneSlowOp) {
+  json p = profile(100'000, 60'000, 0, 3, 2000, 5);
+  p["op_is_library"] = json::array();
+  for (int i = 0; i < 15; ++i) p["op_is_library"].push_back(0);
+  p["op_durations_ns"][4] = 5'000'000;  // call 1, op 1 preempted
+  auto e = evidence_from_agent(p, flops(0, 1000, 0, 3));
+  ASSERT_EQ(e.typical_op_ns.size(), 3u);
+  EXPECT_DOUBLE_EQ(e.typical_op_ns[1], 2000);
+  auto s = time_shares(e, cpu_ceilings());
+  EXPECT_NEAR(s.fixed, 0.6, 1e-9);  // every op is tiny: all of the in-op time is fixed cost
+  EXPECT_NEAR(s.other, 0.0, 1e-9);
+}
