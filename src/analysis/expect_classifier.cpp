@@ -174,7 +174,9 @@ json validate_prediction(const SpeedupRange& predicted, const json& measured) {
     return "neutral";
   };
   std::string pd = direction(predicted.low, predicted.high);
-  std::string md = direction(est, est);
+  double mlo = measured.value("low", json()).is_number() ? measured["low"].get<double>() : est;
+  double mhi = measured.value("high", json()).is_number() ? measured["high"].get<double>() : est;
+  std::string md = direction(mlo, mhi);
   bool right = pd == md || (pd == "neutral" && where == "inside");
   auto field = [&](const char* k) { return measured.contains(k) ? measured[k] : json(nullptr); };
   return {{"predicted", {{"low", or_null(predicted.low)}, {"high", or_null(predicted.high)}}},

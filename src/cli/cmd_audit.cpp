@@ -1,19 +1,275 @@
-// Placeholder until the audit command lands.
+// tct audit: probe, explain, expect and bench of one target in one go, written as one
+// document (one report: -o report.html -o report.md).
+//
+// Sharing: probe and explain need no isolation and run in ONE agent process (probe's facts,
+// then target.load and explain.run). bench needs fresh processes for honest timings and
+// cold compile times, so it runs through runner::run_bench as `tct bench` does. expect runs
+// through the expect command itself (its orchestration: ceilings cache, profile, FLOPs,
+// suggestions), so that audit says exactly what `tct expect` says. After bench, expect's
+// predicted range is checked against the measured speedup (expect.validation), as
+// `tct expect --validate` would.
+//
+// A step that fails is recorded in audit.steps (with its error) and the other steps still
+// run; the audit then ends with the first failure's exit code. A probe verdict of
+// not_usable skips the other steps (exit 1).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/expect_classifier.hpp"
+#include "analysis/graph_breaks.hpp"
+#include "analysis/probe_verdict.hpp"
 #include "cli/command.hpp"
+#include "cli/target_options.hpp"
 #include "errors.hpp"
+#include "report/document.hpp"
+#include "report/warnings.hpp"
+#include "runner/bench_plan.hpp"
+#include "runner/bench_run.hpp"
 
 namespace tct::cli {
 namespace {
-class Cmd : public Command {
+
+using Clock = std::chrono::steady_clock;
+
+json error_json(const Error& e) {
+  json j = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()}};
+  if (!e.stage.empty()) j["stage"] = e.stage;
+  return j;
+}
+
+class AuditCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("audit", "(not built yet)");
-    cmd->allow_extras();
+    auto* cmd = app.add_subcommand("audit", "Everything at once: probe, graph breaks, expectation and benchmark "
+                                            "of one target, in one report (-o report.html)");
+    add_target_options(*cmd, bench_.target);
+    cmd->add_option("--backend", backend_, "Backend(s) for bench, comma-separated for a matrix; the first one "
+                                           "validates expect's prediction")
+        ->capture_default_str();
+    cmd->add_option("--mode", mode_, "Inductor mode(s) for bench, comma-separated")->capture_default_str();
+    cmd->add_option("--budget", bench_.budget_s, "Seconds of interleaved sampling per bench row")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--warmup", bench_.warmup_calls, "Compiled calls timed one by one (the warm-up curve)")
+        ->capture_default_str()->check(CLI::Range(1, 100000));
+    cmd->add_flag("--no-compile-time", no_compile_time_, "Skip cold/warm compile time in fresh processes (faster)");
+    cmd->add_flag("--no-memory", no_memory_, "Skip peak memory");
+    cmd->add_flag("--no-check", no_check_, "Do not compare compiled outputs with eager");
+    cmd->add_flag("--raw", bench_.raw, "Keep bench's raw samples (the HTML report then draws them)");
+    cmd->add_option("--sweep", sweep_, "NAME=V1,V2,...: expect's sweep of a factory parameter (speedup against it)");
+    cmd->add_option("--skip", skip_, "Steps to leave out: explain, expect, bench (comma-separated)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"explain", "expect", "bench"}));
     add_common_options(*cmd, common);
+    cmd->footer(R"(Examples:
+  tct audit builtin:transformer_block -o report.html -o report.md
+  tct audit model.py:make_model --param batch=64 --device cuda --json > audit.json
+  tct audit builtin:tiny_ops --backend aot_eager --budget 2 --no-compile-time --sweep batch=1,8,64
+Steps: probe and explain share one agent process; expect then bench run as their commands
+do (bench in fresh processes). Re-render a saved document with `tct report audit.json`.
+Exit codes: 0 ok; 1 torch.compile not usable here (the rest is skipped) or compiled outputs
+differ; 2 bad usage or input; 3 the target failed in a step (the other steps still run and
+are reported); 4 internal error.)");
     return cmd;
   }
-  int run(RunContext&) override { throw Error(ExitCode::Usage, "usage", "tct audit is not built yet"); }
+
+  int run(RunContext& ctx) override {
+    json& audit = ctx.doc["audit"];
+    audit = {{"target", bench_.target.target}, {"steps", json::array()}};
+    std::optional<Error> first_failure;
+    int code = 0;
+
+    // 1+2. probe and explain in one agent.
+    bool usable = true;
+    {
+      std::unique_ptr<agent::Agent> agent;
+      step(ctx, "probe", first_failure, [&] {
+        agent = ctx.start_agent();
+        usable = run_probe(ctx, *agent);
+      });
+      if (!usable) {
+        for (const char* s : {"explain", "expect", "bench"}) skip(ctx, s, "torch.compile is not usable here (see probe)");
+        if (agent) agent->close();
+        return 1;
+      }
+      if (wants("explain"))
+        step(ctx, "explain", first_failure, [&] {
+          if (!agent) agent = ctx.start_agent();
+          run_explain(ctx, *agent);
+        });
+      else
+        skip(ctx, "explain", "--skip");
+      if (agent) agent->close();
+    }
+
+    // 3. expect, as `tct expect` runs it.
+    if (wants("expect")) step(ctx, "expect", first_failure, [&] { run_expect(ctx); });
+    else skip(ctx, "expect", "--skip");
+
+    // 4. bench, in fresh processes.
+    if (wants("bench")) {
+      step(ctx, "bench", first_failure, [&] {
+        json section = runner::run_bench(ctx, bench_config());
+        validate_expectation(ctx, section);
+        if (auto err = runner::bench_outcome(section, bench_config())) {
+          if (err->code() == ExitCode::CheckFailed) code = std::max(code, 1);  // outputs differ: reported, not fatal
+          else throw *err;
+        }
+      });
+    } else {
+      skip(ctx, "bench", "--skip");
+    }
+    if (first_failure) throw *first_failure;
+    return code;
+  }
+
+ private:
+  // Audit's bench defaults: a shorter budget than `tct bench` (audit does four things).
+  static runner::BenchConfig default_bench() {
+    runner::BenchConfig cfg;
+    cfg.budget_s = 5.0;
+    return cfg;
+  }
+
+  bool wants(const std::string& s) const { return std::find(skip_.begin(), skip_.end(), s) == skip_.end(); }
+
+  // Runs one step, recording it in audit.steps; a tct::Error is recorded and kept (the first
+  // one ends the audit after the other steps), except Ctrl-C, which ends it now.
+  template <class F>
+  void step(RunContext& ctx, const std::string& name, std::optional<Error>& first_failure, F&& body) {
+    ctx.progress(name);
+    auto t0 = Clock::now();
+    json entry = {{"name", name}, {"status", "ok"}, {"error", nullptr}};
+    try {
+      body();
+    } catch (const Error& e) {
+      if (e.code() == ExitCode::Interrupted) throw;
+      entry["status"] = "failed";
+      entry["error"] = error_json(e);
+      if (!first_failure) {
+        first_failure = e;
+        first_failure->stage = e.stage.empty() ? name : name + ": " + e.stage;
+      }
+      report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult,
+                                                        fmt::format("audit step {} failed: {}", name, e.what()),
+                                                        e.hint().empty() ? "the other steps still ran" : e.hint()));
+    }
+    entry["wall_ns"] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    ctx.doc["audit"]["steps"].push_back(entry);
+    ctx.checkpoint();
+  }
+
+  void skip(RunContext& ctx, const std::string& name, const std::string& why) {
+    ctx.doc["audit"]["steps"].push_back({{"name", name}, {"status", "skipped"}, {"error", nullptr}, {"reason", why}});
+  }
+
+  // As `tct probe` (without --smoke): facts, then the verdict. Returns false when not usable.
+  bool run_probe(RunContext& ctx, agent::Agent& agent) {
+    const auto& hello = agent.hello();
+    analysis::ProbeInput in;
+    in.python_path = ctx.doc["environment"]["interpreter"]["path"];
+    in.torch_hello = hello.torch;
+    in.torch_error = hello.torch_error;
+    in.environment = json::object();
+    for (const auto& var : analysis::compile_env_vars())
+      if (const char* v = std::getenv(var.name)) in.environment[var.name] = v;
+    in.smoke = json::array();
+    json& section = ctx.doc["probe"];
+    section = {{"python", hello.python}, {"torch", hello.torch}, {"environment_variables", in.environment}};
+    bool torch_ok = !hello.torch.is_null() &&
+                    analysis::at_least(analysis::parse_version(hello.torch.value("version", "")), 2, 0);
+    if (torch_ok) {
+      ctx.progress("probing torch");
+      in.facts = agent.call("probe", json::object(), ctx.timeout(), ctx.progress_fn());
+      section["facts"] = in.facts;
+    }
+    auto verdict = analysis::decide_probe(in);
+    section["smoke"] = in.smoke;
+    section.update(analysis::to_json(verdict));
+    return verdict.verdict != "not_usable";
+  }
+
+  // As `tct explain`: target.load + explain.run in the probe's agent.
+  void run_explain(RunContext& ctx, agent::Agent& agent) {
+    ctx.progress(fmt::format("loading {}", bench_.target.target));
+    json description = agent.call("target.load", to_load_params(bench_.target), ctx.timeout(), ctx.progress_fn());
+    ctx.doc["explain"] = {{"target", description}};
+    ctx.checkpoint();
+    ctx.progress("running torch._dynamo.explain");
+    json facts = agent.call("explain.run", {{"logged", true}, {"logged_calls", 2}}, ctx.timeout(), ctx.progress_fn());
+    ctx.doc["explain"] = analysis::build_explain_section(facts, description, std::nullopt);
+    const json& dis = ctx.doc["explain"]["disagreements"];
+    if (dis.is_array() && !dis.empty())
+      report::add_warning(ctx.doc, report::make_warning(
+                                       report::WarningCode::ExplainViewsDisagree,
+                                       fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
+                                                   dis.size(), dis[0].value("message", "")),
+                                       "the logged run is what torch.compile really does; see 'disagreements'"));
+  }
+
+  // The expect command itself, given the audit's target, backend and budget as flags.
+  void run_expect(RunContext& ctx) {
+    std::vector<std::string> args = {"expect", bench_.target.target};
+    for (auto& [k, v] : bench_.target.params.items()) args.push_back("--param=" + k + "=" + v.dump());
+    if (bench_.target.device) args.push_back("--device=" + *bench_.target.device);
+    if (bench_.target.dtype) args.push_back("--dtype=" + *bench_.target.dtype);
+    if (bench_.target.train) args.push_back("--train");
+    auto backends = runner::split_list(backend_);
+    auto modes = runner::split_list(mode_);
+    if (!backends.empty()) args.push_back("--backend=" + backends[0]);
+    if (!modes.empty()) args.push_back("--mode=" + modes[0]);
+    args.push_back(fmt::format("--budget={}", bench_.budget_s));
+    if (sweep_) args.push_back("--sweep=" + *sweep_);
+    auto expect = make_expect_command();
+    CLI::App app;
+    expect->define(app);
+    std::reverse(args.begin(), args.end());  // CLI11 takes a vector of arguments last-first
+    try {
+      app.parse(args);
+    } catch (const CLI::ParseError& e) {
+      throw Error(ExitCode::Internal, "internal", fmt::format("audit could not pass its flags to expect: {}", e.what()),
+                  "this is a bug in tct; please report it with the command line");
+    }
+    expect->run(ctx);
+  }
+
+  runner::BenchConfig bench_config() const {
+    runner::BenchConfig cfg = bench_;
+    cfg.backends = runner::split_list(backend_);
+    cfg.modes = runner::split_list(mode_);
+    if (cfg.backends.empty()) throw usage_error("--backend is empty", "e.g. --backend inductor");
+    if (cfg.modes.empty()) cfg.modes = {"default"};
+    cfg.check = !no_check_;
+    cfg.compile_time = !no_compile_time_;
+    cfg.memory = !no_memory_;
+    return cfg;
+  }
+
+  // expect's predicted range against bench's first row, as `tct expect --validate` does.
+  static void validate_expectation(RunContext& ctx, const json& bench) {
+    json& expect = ctx.doc["expect"];
+    if (!expect.is_object() || !expect.contains("predicted_speedup")) return;
+    const json& rows = bench.value("rows", json::array());
+    if (rows.empty() || rows[0].value("status", "") != "ok" || !rows[0]["speedup"].is_object()) return;
+    const json& pred = expect["predicted_speedup"];
+    auto get = [](const json& j, const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<double>() : NAN; };
+    analysis::SpeedupRange range{get(pred, "low"), get(pred, "high")};
+    json v = analysis::validate_prediction(range, rows[0]["speedup"]);
+    if (!v.is_null()) expect["validation"] = v;
+  }
+
+  runner::BenchConfig bench_ = default_bench();
+  std::string backend_ = "inductor";
+  std::string mode_ = "default";
+  bool no_compile_time_ = false, no_memory_ = false, no_check_ = false;
+  std::optional<std::string> sweep_;
+  std::vector<std::string> skip_;
 };
+
 }  // namespace
-std::unique_ptr<Command> make_audit_command() { return std::make_unique<Cmd>(); }
+
+std::unique_ptr<Command> make_audit_command() { return std::make_unique<AuditCommand>(); }
+
 }  // namespace tct::cli

@@ -151,7 +151,7 @@ details{margin:8px 0}summary{cursor:pointer;color:var(--muted)}
 figure{margin:8px 0;border:1px solid var(--line);border-radius:6px;padding:8px;background:#fff}
 figcaption{font-size:13px;color:var(--muted);margin-bottom:4px}
 svg.chart{max-width:100%;height:auto;display:block;font-size:11px}
-.scroll{overflow-x:auto}.nw{white-space:nowrap}
+.scroll{overflow-x:auto}table.rows{font-size:13px}table.rows th{white-space:normal}.nw{white-space:nowrap}
 svg.chart .grid{stroke:#eceff3}svg.chart .axis{stroke:#9aa5b1}
 svg.chart .tick{fill:var(--muted)}svg.chart .axis-label{fill:var(--fg);font-size:12px}
 svg.chart .row-label{fill:var(--fg);font-size:12px}
@@ -322,8 +322,18 @@ std::string render_environment(const json& doc) {
 std::string render_audit_extra(const json& doc) {
   const json& a = obj_at(doc, "audit");
   if (a.empty()) return "";
-  // The audit section holds how the run was shared out (phases, timings, skipped steps).
-  return R"(<section id="audit"><h2>Audit run</h2>)" + generic(a) + "</section>";
+  // How the audit ran: each step, its time, and why one failed or was skipped.
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& s : arr_at(a, "steps")) {
+    std::string status = str(s, "status");
+    std::string tone = status == "ok" ? "good" : status == "failed" ? "bad" : "warn";
+    std::string why = s.contains("error") && s["error"].is_object()
+                          ? esc(str(s["error"], "message")) + (str(s["error"], "hint").empty() ? "" : "<br><span class=\"muted\">" + esc(str(s["error"], "hint")) + "</span>")
+                          : esc(str(s, "reason"));
+    rows.push_back({esc(str(s, "name")), "<span class=\"pill " + tone + "\">" + esc(status) + "</span>",
+                    esc(format_duration_ns(num(s, "wall_ns"))), why});
+  }
+  return R"(<section id="audit"><h2>How this audit ran</h2>)" + table({"Step", "Status", "Time", "Note"}, rows) + "</section>";
 }
 
 std::string raw_json(const json& doc) {

@@ -166,6 +166,7 @@ std::string eager_line(const json& b) {
 
 std::string text_bench(const json& doc) {
   const json& b = doc["bench"];
+  if (!b.is_object() || !b.value("target", json()).is_object()) return "";  // failed before loading
   std::string out = "tct bench " + header(b) + "\n\n";
   auto r = render_rows(b);
   out += r.speed.str() + "\n";
@@ -188,6 +189,7 @@ std::string text_bench(const json& doc) {
 
 std::string markdown_bench(const json& doc) {
   const json& b = doc["bench"];
+  if (!b.is_object() || !b.value("target", json()).is_object()) return "";
   std::string out = "`" + header(b) + "`\n\n";
   auto r = render_rows(b);
   out += r.speed.markdown() + "\n";

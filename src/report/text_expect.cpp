@@ -87,14 +87,19 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
                                          format_duration_ns(number_or_nan(c, "op_floor_ns")), c.value("source", "?"),
                                          number_or_nan(c, "balance_flops_per_byte"))});
   const json& r = e.value("roofline", json::object());
-  rows.push_back({"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(number_or_nan(r, "achieved_flops")),
+  if (number_or_nan(e, "flops_per_call") == 0)
+    rows.push_back({"roofline", "no matmul/conv/attention FLOPs (elementwise ops count 0): placed by bytes alone"});
+  else
+    rows.push_back({"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(number_or_nan(r, "achieved_flops")),
                                           flops_rate(number_or_nan(r, "attainable_flops")),
                                           format_percent(number_or_nan(r, "fraction")))});
   const json& s = e.value("time_shares", json::object());
-  rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, matmul/conv/attention {}",
+  rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, other op work {}, "
+                                             "matmul/conv/attention {}",
                                              format_percent(number_or_nan(s, "outside_ops")),
                                              format_percent(number_or_nan(s, "fixed_cost")),
                                              format_percent(number_or_nan(s, "memory_traffic")),
+                                             format_percent(number_or_nan(s, "other_compute")),
                                              format_percent(number_or_nan(s, "library")))});
   return rows;
 }

@@ -2,9 +2,9 @@
 `tct explain`'s counts are checked against, and the baseline of
 bench/bench_explain_overhead.py.
 
-    python tests/e2e/direct_explain.py FILE.py:NAME|builtin:NAME [--param k=v ...]
+    python tests/e2e/direct_explain.py TARGET [TARGET...] [--param k=v ...]
 
-Prints one JSON line: graph_count, graph_break_count, op_count, guard_count and the
+TARGET is FILE.py:NAME or builtin:NAME. Prints one JSON line per target: graph_count, graph_break_count, op_count, guard_count and the
 (file, line) of each break's innermost frame. Runs under torch.no_grad(), as tct does
 for inference targets.
 """
@@ -33,7 +33,7 @@ def load_factory(spec):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("target")
+    ap.add_argument("targets", nargs="+")
     ap.add_argument("--param", action="append", default=[])
     a = ap.parse_args()
     params = {}
@@ -43,7 +43,13 @@ def main():
             params[k] = json.loads(v)
         except ValueError:
             params[k] = v
-    made = load_factory(a.target)(**params)
+    for target in a.targets:
+        torch._dynamo.reset()
+        print(json.dumps(explain_one(target, params)), flush=True)
+
+
+def explain_one(target, params):
+    made = load_factory(target)(**params)
     fn, args = made[0], made[1]
     kwargs = made[2] if len(made) > 2 and made[2] else {}
     if isinstance(args, torch.Tensor):
@@ -54,10 +60,10 @@ def main():
     for br in out.break_reasons:
         frame = br.user_stack[-1] if br.user_stack else None
         breaks.append({"file": frame.filename if frame else None, "line": frame.lineno if frame else None})
-    print(json.dumps({"graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
-                      "op_count": out.op_count,
-                      "guard_count": len(out.out_guards) if out.out_guards is not None else None,
-                      "breaks": breaks}))
+    return {"target": target, "graph_count": out.graph_count, "graph_break_count": out.graph_break_count,
+            "op_count": out.op_count,
+            "guard_count": len(out.out_guards) if out.out_guards is not None else None,
+            "breaks": breaks}
 
 
 if __name__ == "__main__":

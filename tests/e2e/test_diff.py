@@ -31,7 +31,7 @@ import torch
 def f(x):
     y = x * 2
     z = y.sum().item()
-    w = np.cos(y.numpy())
+    w = np.interp(y.numpy(), [0.0, 1.0], [1.0, 0.0])
     return y + z + torch.as_tensor(w)
 
 

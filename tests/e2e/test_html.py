@@ -17,8 +17,7 @@ import pytest
 from conftest import run_tct
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FAST_BENCH = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "6", "--eager-warmup", "3",
-              "--min-blocks", "2", "--no-compile-time", "--quiet"]
+FAST_AUDIT = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "6", "--no-compile-time", "--quiet"]
 PAYLOAD = "<script>console.error('tct-xss')</script>"
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed (scripts/setup.sh installs it)")
@@ -90,22 +89,25 @@ def test_script_in_reason_and_file_name_is_escaped(evil_target, tmp_path):
     assert not console, "console output:\n" + "\n".join(console)
 
 
-def test_bench_report_renders_with_charts_and_a_screenshot(tmp_path):
-    html_path = tmp_path / "bench.html"
-    r = run_tct("bench", "builtin:tiny_ops", *FAST_BENCH, "--raw", "-o", html_path)
-    assert r.rc == 0, r
+def test_audit_report_renders_with_charts_and_a_screenshot(tmp_path):
+    html_path, md_path = tmp_path / "audit.html", tmp_path / "audit.md"
+    r = run_tct("audit", "builtin:tiny_ops", *FAST_AUDIT, "--raw", "-o", html_path, "-o", md_path)
+    assert r.rc in (0, 1), r
     html = html_path.read_text()
     # Self-contained: no script, nothing loaded from elsewhere.
     assert "<script" not in html and "<link" not in html and not re.search(r"""src=["']?https?:""", html)
+    assert "## tct audit" in md_path.read_text()
     proc, console = chromium(html_path.as_uri(), "--dump-dom")
     assert proc.returncode == 0, proc.stderr[-2000:]
     dom = proc.stdout
     assert dom.count("<svg") >= 3, "speedup bars, warm-up curve, latency distributions"
-    for text in ("Warm-up curve", "Latency distributions", "Speedup", "Environment", "aot_eager"):
+    for text in ("Warm-up curve", "Latency distributions", "Speed: eager against torch.compile",
+                 "Graph breaks: what stops torch.compile", "Should a gain be expected?", "Environment",
+                 "How this audit ran", "aot_eager"):
         assert text in dom, text
     assert not console, "console output:\n" + "\n".join(console)
 
-    shot = artifacts(tmp_path) / "bench-report.png"
+    shot = artifacts(tmp_path) / "audit-report.png"
     shot.unlink(missing_ok=True)
     proc, console = chromium(html_path.as_uri(), f"--screenshot={shot}", "--window-size=1280,2000", "--hide-scrollbars")
     assert proc.returncode == 0, proc.stderr[-2000:]

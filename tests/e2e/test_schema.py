@@ -15,6 +15,7 @@ from conftest import FIXTURES, ROOT, run_tct
 SCHEMA_DIR = ROOT / "schema"
 FAST_BENCH = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "4", "--eager-warmup", "2",
               "--min-blocks", "2", "--no-compile-time", "--quiet"]
+FAST_AUDIT = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "4", "--no-compile-time", "--quiet"]
 
 
 def _registry():
@@ -120,6 +121,21 @@ def test_diff(explain_doc, tmp_path):
 def test_expect():
     doc = run_json("expect", "builtin:tiny_ops", "--quiet")
     assert doc["expect"]["class"]
+    validate(doc)
+
+
+def test_audit():
+    doc = run_json("audit", "builtin:tiny_ops", *FAST_AUDIT, ok=(0, 1))
+    assert [s["name"] for s in doc["audit"]["steps"]] == ["probe", "explain", "expect", "bench"]
+    for section in ("probe", "explain", "expect", "bench"):
+        assert section in doc, section
+    validate(doc)
+
+
+def test_audit_failure_keeps_a_valid_partial_document():
+    doc = run_json("audit", "builtin:no_such_example", *FAST_AUDIT, ok=(2,))
+    steps = {s["name"]: s for s in doc["audit"]["steps"]}
+    assert steps["probe"]["status"] == "ok" and steps["explain"]["status"] == "failed"
     validate(doc)
 
 

@@ -249,3 +249,16 @@ TEST(ExpectEvidence, TypicalCallIgnoresOneSlowOp) {
   EXPECT_NEAR(s.fixed, 0.6, 1e-9);  // every op is tiny: all of the in-op time is fixed cost
   EXPECT_NEAR(s.other, 0.0, 1e-9);
 }
+
+TEST(ExpectValidation, NoisyMeasurementIsNeutral) {
+  SpeedupRange neutral{0.96, 1.16};
+  auto v = validate_prediction(neutral, {{"estimate", 1.42}, {"low", 0.63}, {"high", 1.87}});
+  EXPECT_EQ(v["verdict"], "above");
+  EXPECT_EQ(v["measured_direction"], "neutral");  // the interval holds 1: too noisy to tell
+  EXPECT_TRUE(v["direction_right"].get<bool>());
+  auto clear = validate_prediction(neutral, {{"estimate", 1.42}, {"low", 1.3}, {"high", 1.5}});
+  EXPECT_EQ(clear["measured_direction"], "gain");
+  EXPECT_FALSE(clear["direction_right"].get<bool>());
+  auto inside = validate_prediction(neutral, {{"estimate", 1.1}, {"low", 1.08}, {"high", 1.12}});
+  EXPECT_TRUE(inside["direction_right"].get<bool>());  // a neutral range holding the gain
+}

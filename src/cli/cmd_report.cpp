@@ -1,0 +1,64 @@
+// tct report: re-render a saved JSON document (from --json or -o FILE.json) as a terminal
+// report, Markdown or a self-contained HTML file. Nothing runs: the document is read back,
+// checked to be a tct/1 document, and rendered.
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "errors.hpp"
+#include "report/document.hpp"
+#include "report/render.hpp"
+
+namespace tct::cli {
+namespace {
+
+class ReportCommand : public Command {
+ public:
+  CLI::App* define(CLI::App& app) override {
+    auto* cmd = app.add_subcommand("report", "Re-render a saved JSON document as text, Markdown (--markdown) or "
+                                             "HTML (-o report.html)");
+    cmd->add_option("document", path_, "A document written by tct ... --json or -o FILE.json")->required();
+    add_common_options(*cmd, common);
+    cmd->footer(R"(Examples:
+  tct audit builtin:transformer_block -o audit.json
+  tct report audit.json -o audit.html -o audit.md
+  tct report bench.json --markdown           for a pull-request comment
+The files written with -o hold the document exactly as saved (its own exit code and time).
+Exit codes: 0 ok, 2 the file is missing, not JSON, or not a tct/1 document.)");
+    return cmd;
+  }
+
+  int run(RunContext& ctx) override {
+    std::ifstream f(path_, std::ios::binary);
+    if (!f) throw usage_error(fmt::format("cannot read {}", path_), "pass the path of a saved tct JSON document");
+    std::stringstream text;
+    text << f.rdbuf();
+    json doc = json::parse(text.str(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
+      throw usage_error(fmt::format("{} is not a JSON document", path_), "save one with --json or -o FILE.json");
+    if (doc.value("schema", json()).is_string() && doc["schema"] != report::kSchema)
+      throw usage_error(fmt::format("{} has schema '{}'; this tct reads '{}'", path_, doc["schema"].get<std::string>(),
+                                    report::kSchema),
+                        "re-render it with the tct version that wrote it");
+    if (!doc.contains("schema") || !doc.contains("command"))
+      throw usage_error(fmt::format("{} is not a tct document (no schema or command field)", path_),
+                        "save one with tct COMMAND --json or -o FILE.json");
+    ctx.doc = std::move(doc);
+    // Write the -o files now, from the document exactly as saved, and leave none for the final
+    // checkpoint (which would stamp this command's exit code into them).
+    ctx.checkpoint();
+    ctx.options.out.clear();
+    return 0;
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_report_command() { return std::make_unique<ReportCommand>(); }
+
+}  // namespace tct::cli

@@ -1,0 +1,111 @@
+"""ops/explain.py: the raw facts (no interpretation), log-record extraction, user-frame
+filtering, the registry lookup, and the torch 2.0 tuple form passed on as it is."""
+import os
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+from tct_agent.ops import explain as ex
+from tct_agent.session import Session
+from tct_agent.target import LoadedTarget
+
+HERE = os.path.abspath(__file__)
+
+
+def _fn(x):
+    y = x + 1
+    print("agent test print")
+    return y * 2
+
+
+PRINT_LINE = _fn.__code__.co_firstlineno + 2
+
+
+def _loaded(fn, *args):
+    return LoadedTarget(spec="t", name="t", fn=fn, args=args, kwargs={})
+
+
+def test_op_run_gathers_both_views():
+    s = Session(target=_loaded(_fn, torch.randn(3)))
+    facts = ex.op_run({}, s)
+    e = facts["explain"]
+    assert (e["form"], e["graph_count"], e["graph_break_count"]) == ("object", 2, 1)
+    assert e["op_count"] == 2 and e["guard_count"] > 0
+    br = e["break_reasons"][0]
+    assert br["frames"] == [{"file": HERE, "line": PRINT_LINE, "function": "_fn", "source": 'print("agent test print")'}]
+    logged = facts["logged"]
+    assert logged["error"] is None and logged["calls"] == 2
+    assert [(b["file"], b["line"]) for b in logged["graph_breaks"]] == [(HERE, PRINT_LINE)]
+    assert logged["counters"]["frames"]["total"] >= 1
+    if facts["registry_available"]:
+        assert br["registry_id"] == "GB0059"
+        assert facts["registry"]["GB0059"]["gb_type"]
+
+
+def test_logged_view_captures_without_printing(capfd):
+    logged = ex.logged_view(_loaded(_fn, torch.randn(3)), 1)
+    assert logged["error"] is None and len(logged["graph_breaks"]) == 1
+    out, err = capfd.readouterr()
+    assert "Graph break in user code" not in err + out  # captured, not printed
+    # torch's own handlers are back afterwards
+    import logging
+    assert all(not isinstance(h, ex._Capture) for h in logging.getLogger("torch").handlers)
+
+
+def test_first_call_failure_is_target_raised():
+    def boom(x):
+        raise ValueError("nope")
+    with pytest.raises(ex.TctError) as info:
+        ex.explain_view(_loaded(boom, torch.randn(2)))
+    assert info.value.kind == "target_raised"
+
+
+def test_user_frames_drop_torch_and_agent_but_keep_examples():
+    tdir = os.path.dirname(torch.__file__)
+    stack = [SimpleNamespace(filename=os.path.join(tdir, "nn", "modules", "module.py"), lineno=1, name="_call_impl", line="x"),
+             SimpleNamespace(filename=os.path.join(ex._AGENT_DIR, "ops", "explain.py"), lineno=2, name="op_run", line="y"),
+             SimpleNamespace(filename=os.path.join(ex._EXAMPLES_DIR, "models.py"), lineno=3, name="forward", line="z"),
+             SimpleNamespace(filename=HERE, lineno=PRINT_LINE, name="_fn", line=None)]
+    frames = ex.user_frames(stack)
+    assert [f["function"] for f in frames] == ["forward", "_fn"]
+    assert frames[1]["source"] == 'print("agent test print")'  # read with linecache
+
+
+def test_parse_log_records():
+    full = ('Graph break in user code at /u/m.py:12\nGraph Break Reason: Encountered graph break when attempting '
+            'to trace CALL:\n\nFailed to trace builtin operator\n  Explanation: x\n\n For more details about this '
+            'graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html\n\n'
+            f'User code traceback:\n  File "{HERE}", line {PRINT_LINE}, in _fn\n    print("agent test print")\n')
+    kind, f = ex.parse_log_record("torch._dynamo.symbolic_convert.__graph_breaks", "DEBUG", full)
+    assert kind == "graph_break" and (f["file"], f["line"], f["duplicate"]) == ("/u/m.py", 12, False)
+    assert f["registry_id"] == "GB0059" and f["reason"].startswith("Encountered graph break")
+    assert [fr["line"] for fr in f["frames"]] == [PRINT_LINE]
+    dup = "Graph break (user stack suppressed due to duplicate graph break) in user code at /u/m.py:12\nGraph Break Reason: r"
+    kind, f = ex.parse_log_record("torch._dynamo.symbolic_convert.__graph_breaks", "DEBUG", dup)
+    assert kind == "graph_break" and f["duplicate"] and f["reason"] == "r"
+    rec = ("Recompiling function forward in /u/m.py:30\n    triggered by the following guard failure(s):\n"
+           "    - 0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8")
+    kind, f = ex.parse_log_record("torch._dynamo.guards.__recompiles", "DEBUG", rec)
+    assert kind == "recompile" and f["function"] == "forward" and f["line"] == 30
+    assert f["guard_failures"] == ["0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8"]
+    assert ex.parse_log_record("torch._dynamo", "WARNING", "something")[0] == "other"
+
+
+def test_torch20_tuple_passed_on_raw():
+    reason = SimpleNamespace(reason="generic_jump TensorVariable()",
+                             user_stack=[SimpleNamespace(filename=HERE, lineno=PRINT_LINE, name="_fn", line="p")])
+    out = ("Dynamo produced 2 graphs with 1 graph break and 3 ops", ["g1", "g2"], [object(), object()],
+           [[torch.add, torch.sin], [torch.relu]], [reason], "verbose")
+    f = ex.explain_facts(out)
+    assert f["form"] == "tuple" and f["graphs"] == 2 and f["out_guards"] == ["g1", "g2"]
+    assert f["explanation"].startswith("Dynamo produced 2 graphs")
+    assert f["break_reasons"][0]["reason"] == "generic_jump TensorVariable()"
+    assert len(f["ops_per_graph"]) == 2 and f["ops_per_graph"][1][0].endswith("relu")
+    assert ex._old_explain("2.0.1") and not ex._old_explain("2.13.0+cpu")
+
+
+def test_registry_ids():
+    assert ex.registry_ids("x\n please visit: https://a.b/gb/gb0124.html") == ("GB0124", "https://a.b/gb/gb0124.html")
+    assert ex.registry_ids("Graph break under GB0033") == ("GB0033", None)
+    assert ex.registry_ids("old torch reason") == (None, None)
