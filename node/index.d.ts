@@ -178,7 +178,16 @@ export interface ExplainSection {
 
 export interface ExplainDocument extends Document { command: 'explain'; explain: ExplainSection }
 
-export interface DiffSection { fixed: Json[]; added: Json[]; unchanged: Json[]; [key: string]: Json | undefined }
+export interface DiffSection {
+  before: { file: string; target?: Json };
+  after: { file: string; target?: Json };
+  fixed: BreakGroup[];
+  added: BreakGroup[];
+  unchanged: Array<{ kind: string; matched_by: string; before: BreakGroup; after: BreakGroup; line_shift?: number; count_delta?: number }>;
+  break_count?: { before: number; after: number; delta: number };
+  graph_count?: { before: number; after: number; delta: number };
+  [key: string]: Json | undefined;
+}
 export interface DiffDocument extends Document { command: 'diff'; diff: DiffSection }
 
 // ----------------------------------------------------------------------------- expect
@@ -187,7 +196,12 @@ export interface ExpectSuggestion { rank: number; title: string; why: string; ho
 
 export interface ExpectSection {
   target: Json;
-  class: string;
+  class: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown' | null;
+  decided_by?: Array<{ metric: string; value: number | null; threshold?: Json; meaning?: string }>;
+  flops_per_call?: number | null;
+  bytes_per_call?: number | null;
+  arithmetic_intensity?: number | null;
+  validation?: { predicted: { low: number | null; high: number | null }; measured: Interval; direction_right: boolean; [key: string]: Json | undefined } | null;
   predicted_speedup?: { low: number | null; high: number | null } | null;
   suggestions?: ExpectSuggestion[];
   sweep?: {
@@ -201,13 +215,42 @@ export interface ExpectDocument extends Document { command: 'expect'; expect: Ex
 
 // ----------------------------------------------------------------------------- audit
 
+export interface AuditStep {
+  name: 'probe' | 'explain' | 'expect' | 'bench';
+  status: 'ok' | 'failed' | 'skipped';
+  wall_ns?: number | null;
+  error: DocError | null;
+  reason?: string | null;
+}
+
+export interface AuditSection {
+  target: string;
+  steps: AuditStep[];
+}
+
+/** tct audit: the probe, explain, expect and bench sections in one document. */
 export interface AuditDocument extends Document {
   command: 'audit';
-  probe?: ProbeSection;
+  audit: AuditSection;
+  probe: ProbeSection;
   bench?: BenchSection;
   explain?: ExplainSection;
   expect?: ExpectSection;
-  audit?: Record<string, Json>;
+}
+
+export interface AuditOptions extends TargetOptions {
+  backend?: string;
+  mode?: string;
+  budget?: number;
+  warmup?: number;
+  noCompileTime?: boolean;
+  noMemory?: boolean;
+  noCheck?: boolean;
+  raw?: boolean;
+  /** NAME=V1,V2,...: expect's sweep. */
+  sweep?: string;
+  /** Steps to leave out: 'explain', 'expect', 'bench' (comma-separated). */
+  skip?: string;
 }
 
 // ----------------------------------------------------------------------------- wrapper
@@ -291,7 +334,7 @@ export declare function probe(options?: RunOptions & { smoke?: boolean; backend?
 export declare function bench(target: string, options?: BenchOptions): Promise<BenchDocument>;
 export declare function explain(target: string, options?: TargetOptions): Promise<ExplainDocument>;
 export declare function expect(target: string, options?: TargetOptions & { sweep?: string }): Promise<ExpectDocument>;
-export declare function audit(target: string, options?: BenchOptions): Promise<AuditDocument>;
+export declare function audit(target: string, options?: AuditOptions): Promise<AuditDocument>;
 export declare function diff(before: string, after: string, options?: RunOptions): Promise<DiffDocument>;
 /** Any command: `run(['probe', '--smoke'])`; --json is appended. */
 export declare function run(argv: string[], options?: RunOptions): Promise<Document>;

@@ -142,6 +142,15 @@ test('aborting kills tct and rejects with TctInterruptedError', async () => {
   await assert.rejects(p, (e) => e instanceof tct.TctInterruptedError);
 });
 
+test('audit returns one document with its steps', async () => {
+  const doc = await tct.audit('builtin:tiny_ops', { ...base, skip: 'bench,expect' });
+  assert.equal(doc.command, 'audit');
+  assert.deepEqual(doc.audit.steps.map((s) => [s.name, s.status]),
+    [['probe', 'ok'], ['explain', 'ok'], ['expect', 'skipped'], ['bench', 'skipped']]);
+  assert.equal(doc.explain.graph_break_count, 0);
+  assert.ok(['usable', 'usable_with_caveats'].includes(doc.probe.verdict));
+});
+
 test('a target rejects a non-string target', async () => {
   await assert.rejects(tct.bench(undefined, base), TypeError);
 });
