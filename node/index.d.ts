@@ -21,15 +21,15 @@ export interface PythonInfo {
   version: string;
   executable: string;
   implementation: string;
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface Environment {
   interpreter?: { path: string; chosen_by: string };
   python?: PythonInfo;
-  torch?: { version: string; [key: string]: Json | undefined } | null;
+  torch?: { version: string; [key: string]: unknown } | null;
   agent_version?: string;
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 /** The envelope every command writes. */
@@ -60,7 +60,7 @@ export interface SmokeResult {
   match: boolean;
   compile_ns?: number | null;
   error?: string | null;
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface ProbeSection {
@@ -68,12 +68,12 @@ export interface ProbeSection {
   torch: { version: string } | null;
   environment_variables: Record<string, string>;
   facts?: {
-    torch: { version: string; build: string; compile_available: boolean; num_threads: number; [key: string]: Json | undefined };
+    torch: { version: string; build: string; compile_available: boolean; num_threads: number; [key: string]: unknown };
     backends: { all: string[]; default: string[] };
     devices: { cpu: Record<string, Json>; cuda: Array<Record<string, Json>>; cuda_available: boolean; mps_available: boolean };
     triton: { installed: boolean; version: string | null; error: string | null };
-    cpp_compiler: { path: string | null; version?: string | null; openmp?: boolean; [key: string]: Json | undefined };
-    [key: string]: Json | undefined;
+    cpp_compiler: { path: string | null; version?: string | null; openmp?: boolean; [key: string]: unknown };
+    [key: string]: unknown;
   };
   smoke: SmokeResult[];
   verdict: 'usable' | 'usable_with_caveats' | 'not_usable';
@@ -97,7 +97,7 @@ export interface Summary {
   p95: number | null;
   mad: number | null;
   robust_cv: number | null;
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface Interval {
@@ -125,7 +125,7 @@ export interface BenchRow {
   recompiles_during_measurement?: number | null;
   graph_breaks?: number | null;
   samples?: { eager: number[]; compiled: number[] };
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface BenchSection {
@@ -133,7 +133,7 @@ export interface BenchSection {
   config: Record<string, Json>;
   eager: Record<string, Json>;
   rows: BenchRow[];
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface BenchDocument extends Document { command: 'bench'; bench: BenchSection }
@@ -148,7 +148,7 @@ export interface GraphBreak {
   kind: string;
   frames: Frame[];
   hint: Hint | null;
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface BreakGroup {
@@ -160,7 +160,7 @@ export interface BreakGroup {
   count: number;
   reason: string;
   hint: Hint | null;
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface ExplainSection {
@@ -173,7 +173,7 @@ export interface ExplainSection {
   capturable?: boolean;
   breaks: GraphBreak[];
   groups: BreakGroup[];
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface ExplainDocument extends Document { command: 'explain'; explain: ExplainSection }
@@ -186,7 +186,7 @@ export interface DiffSection {
   unchanged: Array<{ kind: string; matched_by: string; before: BreakGroup; after: BreakGroup; line_shift?: number; count_delta?: number }>;
   break_count?: { before: number; after: number; delta: number };
   graph_count?: { before: number; after: number; delta: number };
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 export interface DiffDocument extends Document { command: 'diff'; diff: DiffSection }
 
@@ -201,14 +201,14 @@ export interface ExpectSection {
   flops_per_call?: number | null;
   bytes_per_call?: number | null;
   arithmetic_intensity?: number | null;
-  validation?: { predicted: { low: number | null; high: number | null }; measured: Interval; direction_right: boolean; [key: string]: Json | undefined } | null;
+  validation?: { predicted: { low: number | null; high: number | null }; measured: Interval; direction_right: boolean; [key: string]: unknown } | null;
   predicted_speedup?: { low: number | null; high: number | null } | null;
   suggestions?: ExpectSuggestion[];
   sweep?: {
     param: string;
     points: Array<{ value: Json; class?: string; predicted_speedup?: Json; speedup?: Interval | null; error?: Json }>;
   } | null;
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 export interface ExpectDocument extends Document { command: 'expect'; expect: ExpectSection }

@@ -28,8 +28,14 @@ ChildProcess::Spec agent_spec(const AgentOptions& o) {
 
 }  // namespace
 
-Agent::Agent(AgentOptions options) : options_(std::move(options)) {
+Agent::Agent(AgentOptions options) : Agent(std::move(options), DeferHandshake{}) { handshake(); }
+
+Agent::Agent(AgentOptions options, DeferHandshake) : options_(std::move(options)) {
   child_ = std::make_unique<ChildProcess>(agent_spec(options_));
+}
+
+void Agent::handshake() {
+  if (handshaken_) return;
   std::string line;
   auto r = child_->read_line(line, options_.handshake_timeout);
   if (r == ChildProcess::Read::Interrupted) {
@@ -74,6 +80,7 @@ Agent::Agent(AgentOptions options) : options_(std::move(options)) {
                             hello_.protocol, kProtocolVersion),
                 "the agent belongs to another tct version: reinstall tct or fix --agent-path");
   }
+  handshaken_ = true;
 }
 
 Agent::~Agent() {
@@ -94,9 +101,21 @@ void Agent::fail_dead(const std::string& during) {
 
 json Agent::call(const std::string& op, const json& params, std::chrono::milliseconds timeout,
                  const ProgressFn& on_progress) {
+  return receive(send(op, params), op, timeout, on_progress);
+}
+
+long Agent::send(const std::string& op, const json& params) {
   const long id = next_id_++;
   json request = {{"id", id}, {"op", op}, {"params", params}};
-  if (!child_->write_line(request.dump())) fail_dead(op);
+  // Before the handshake a failed write is left to handshake(), which says why the
+  // interpreter did not start (a better message than "died during <op>").
+  if (!child_->write_line(request.dump()) && handshaken_) fail_dead(op);
+  return id;
+}
+
+json Agent::receive(long id, const std::string& op, std::chrono::milliseconds timeout,
+                    const ProgressFn& on_progress) {
+  handshake();
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());

@@ -37,16 +37,30 @@ struct Hello {
 
 using ProgressFn = std::function<void(const std::string&)>;
 
+// Tag for an agent that is spawned now and handshaken later (see Agent::handshake).
+struct DeferHandshake {};
+
 class Agent {
  public:
   explicit Agent(AgentOptions options);  // spawns and handshakes; throws tct::Error
+  // Spawns only: the interpreter starts at once, the handshake is read by handshake() (or
+  // by the first receive()). Requests may be sent before that: they wait in the pipe, so a
+  // caller can start an agent, queue its first requests and do other work meanwhile.
+  Agent(AgentOptions options, DeferHandshake);
   ~Agent();
+  // Reads and checks the handshake if not done yet. Throws tct::Error.
+  void handshake();
   const Hello& hello() const { return hello_; }
   const AgentOptions& options() const { return options_; }
 
   // Sends one request and waits for its reply. Throws tct::Error on any failure.
   json call(const std::string& op, const json& params, std::chrono::milliseconds timeout,
             const ProgressFn& on_progress = {});
+  // call() in two halves: send() writes the request and returns its id; receive() waits for
+  // that reply (replies come in request order, so receive the ids in the order sent).
+  long send(const std::string& op, const json& params);
+  json receive(long id, const std::string& op, std::chrono::milliseconds timeout,
+               const ProgressFn& on_progress = {});
   // Asks the agent to exit, then makes sure it did.
   void close();
 
@@ -55,6 +69,7 @@ class Agent {
   AgentOptions options_;
   std::unique_ptr<ChildProcess> child_;
   Hello hello_;
+  bool handshaken_ = false;
   long next_id_ = 1;
 };
 

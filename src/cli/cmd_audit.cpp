@@ -94,6 +94,11 @@ are reported); 4 internal error.)");
         if (agent) agent->close();
         return 1;
       }
+      if (first_failure) {
+        // No agent could start (bad --python, broken environment): every step would fail alike.
+        for (const char* s : {"explain", "expect", "bench"}) skip(ctx, s, "the probe step failed");
+        throw *first_failure;
+      }
       if (wants("explain"))
         step(ctx, "explain", first_failure, [&] {
           if (!agent) agent = ctx.start_agent();

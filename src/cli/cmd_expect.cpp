@@ -113,6 +113,12 @@ Exit codes: 0 ok, 1 --validate: predicted direction wrong, 2 bad usage or input 
     ctx.checkpoint();
 
     int code = 0;
+    if ((sweep || validate_) && (backend_ != "inductor" || mode_ != "default"))
+      report::add_warning(ctx.doc, report::make_warning(
+          report::WarningCode::Other,
+          fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "
+                      "runs {} with mode {}", backend_, mode_),
+          "compare prediction and measurement with --backend inductor --mode default"));
     if (sweep) {
       run_sweep_points(ctx, *sweep, described);
       // Recompute the suggestions with what the sweep showed.

@@ -34,13 +34,18 @@ std::chrono::milliseconds RunContext::timeout() const {
   return std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
 }
 
-std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env) {
+agent::AgentOptions RunContext::agent_options(std::vector<std::pair<std::string, std::string>> env) const {
   auto lookup = agent::process_env();
   agent::AgentOptions ao;
   ao.python = agent::choose_interpreter(options.python, lookup);
   ao.agent_dir = agent::locate_agent_dir(options.agent_path, lookup, agent::current_executable());
   ao.env = std::move(env);
   ao.verbose = options.verbose;
+  return ao;
+}
+
+std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env) {
+  agent::AgentOptions ao = agent_options(std::move(env));
   doc["environment"]["interpreter"] = {{"path", ao.python.path}, {"chosen_by", ao.python.source}};
   progress(fmt::format("starting {} ({})", ao.python.path, ao.python.source));
   auto a = std::make_unique<agent::Agent>(std::move(ao));

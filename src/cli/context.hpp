@@ -42,6 +42,9 @@ class RunContext {
   // Starts `python -m tct_agent` in the chosen interpreter and records the environment
   // (interpreter, how it was chosen, torch) in the document.
   std::unique_ptr<agent::Agent> start_agent(std::vector<std::pair<std::string, std::string>> env = {});
+  // What start_agent would start (interpreter, agent folder, env, verbosity), without
+  // starting it or touching the document: for agents spawned with agent::DeferHandshake.
+  agent::AgentOptions agent_options(std::vector<std::pair<std::string, std::string>> env = {}) const;
   // "phase: message" on stderr, only when stderr is a terminal and not --quiet.
   void progress(const std::string& message);
   agent::ProgressFn progress_fn();

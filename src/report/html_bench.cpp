@@ -63,7 +63,7 @@ std::string warmup_chart(const json& bench, const json& r) {
                              fmt::format("compiled call {}: {}{}", i + 1, dur(v), i == 0 ? " (includes compiling)" : "")});
     }
   const json& ew = arr_at(obj_at(bench, "eager"), "warmup_ns");
-  svg::Series eager{"eager", "eager", {}, true, true, false};
+  svg::Series eager{"eager (warm-up calls before sampling)", "eager", {}, true, true, false};
   for (size_t i = 0; i < ew.size(); ++i)
     if (ew[i].is_number())
       eager.points.push_back({static_cast<double>(i + 1), ew[i].get<double>(), NAN, NAN,

@@ -26,6 +26,24 @@ std::string range_text(const json& r) {
   return format_ratio(lo) + " .. " + format_ratio(hi);
 }
 
+// 1.01e8 -> "101 MFLOP".
+std::string si(double v, const char* unit) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int i = 0;
+  while (std::fabs(v) >= 1000 && i < 5) {
+    v /= 1000;
+    ++i;
+  }
+  return fmt::format("{:.3g} {}{}", v, prefixes[i], unit);
+}
+
+// "fixed_cost" -> "fixed cost".
+std::string words(std::string key) {
+  for (auto& c : key)
+    if (c == '_') c = ' ';
+  return key;
+}
+
 std::string value_text(const json& v) {
   if (v.is_number_float()) return fmt::format("{:.4g}", v.get<double>());
   return text_of(v);
@@ -120,7 +138,7 @@ std::string section_expect(const json& doc) {
   items.push_back({"Class", "<strong>" + esc(class_words(cls)) + "</strong>"});
   items.push_back({"Predicted speedup", esc(range_text(obj_at(e, "predicted_speedup")))});
   double flops = num(e, "flops_per_call"), bytes = num(e, "bytes_per_call"), ai = num(e, "arithmetic_intensity");
-  if (std::isfinite(flops)) items.push_back({"FLOPs per call", esc(fmt::format("{:.3g}", flops))});
+  if (std::isfinite(flops)) items.push_back({"FLOPs per call", esc(si(flops, "FLOP"))});
   if (std::isfinite(bytes)) items.push_back({"Bytes moved per call", esc(format_bytes(bytes))});
   if (std::isfinite(ai)) items.push_back({"Arithmetic intensity", esc(fmt::format("{:.3g} FLOP/byte", ai))});
   if (!str(e, "flops_error").empty()) items.push_back({"FLOP count", "<span class=\"warn\">" + esc(str(e, "flops_error")) + "</span>"});
@@ -128,7 +146,7 @@ std::string section_expect(const json& doc) {
   if (!shares.empty()) {
     std::string s;
     for (auto& [k, v] : shares.items())
-      if (v.is_number()) s += (s.empty() ? "" : ", ") + k + " " + format_percent(v.get<double>());
+      if (v.is_number()) s += (s.empty() ? "" : ", ") + words(k) + " " + format_percent(v.get<double>());
     items.push_back({"Eager time shares", esc(s)});
   }
   const json& roof = obj_at(e, "roofline");

@@ -47,6 +47,14 @@ std::string count(double x) {
   return fmt::format("{:.0f}", x);
 }
 
+// The first line of an error message, at most 90 characters: a table cell, not a traceback.
+std::string short_message(const json& err) {
+  std::string m = err.is_object() ? err.value("message", "") : "";
+  m = m.substr(0, m.find('\n'));
+  if (m.size() > 90) m = m.substr(0, 87) + "...";
+  return m;
+}
+
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 std::string target_name(const json& e) {
@@ -141,7 +149,7 @@ std::string text_expect(const json& doc) {
     for (const auto& p : sw.value("points", json::array())) {
       if (!p.value("error", json()).is_null()) {
         st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
-                "failed", p["error"].value("message", "")});
+                "failed", short_message(p["error"])});
         continue;
       }
       const json& v = p.value("validation", json());
@@ -188,7 +196,7 @@ std::string markdown_expect(const json& doc) {
       const json& v = p.value("validation", json());
       st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
               failed ? "failed" : interval(p.value("speedup", json())),
-              failed ? p["error"].value("message", "") : (v.is_object() ? v.value("verdict", "") : "")});
+              failed ? short_message(p["error"]) : (v.is_object() ? v.value("verdict", "") : "")});
     }
     out += st.markdown() + "\n";
   }

@@ -97,7 +97,55 @@ void TargetAgent::restart() {
 }
 
 void TargetAgent::close() {
-  if (agent_) agent_->close();
+  if (agent_) close_quickly(*agent_);
+}
+
+void close_quickly(agent::Agent& agent) {
+  try {
+    agent.send("bench.exit", json::object());
+  } catch (const Error&) {
+    // already gone: close() below reaps it
+  }
+  agent.close();
+}
+
+// ------------------------------------------------------------------- fresh agents
+
+FreshAgent::FreshAgent(cli::RunContext& ctx, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env)
+    : ctx_(ctx), spec_(spec) {
+  try {
+    agent_ = std::make_unique<agent::Agent>(ctx.agent_options(env), agent::DeferHandshake{});
+    load_id_ = agent_->send("target.load", cli::to_load_params(cfg.target));
+    compile_id_ = agent_->send("bench.compile", compile_params(spec));
+  } catch (const Error& e) {
+    error_ = e;
+    agent_.reset();
+    settled_ = true;
+  }
+}
+
+void FreshAgent::settle() {
+  if (settled_) return;
+  settled_ = true;
+  try {
+    agent_->receive(load_id_, "target.load", ctx_.timeout());
+    agent_->receive(compile_id_, "bench.compile", ctx_.timeout());
+  } catch (const Error& e) {
+    error_ = e;
+    agent_.reset();  // kills its process group
+  }
+}
+
+json FreshAgent::first_call() {
+  settle();
+  if (error_) throw *error_;
+  json r = agent_->call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}},
+                        ctx_.timeout(), ctx_.progress_fn());
+  close_quickly(*agent_);
+  agent_.reset();
+  auto t = doubles(r["times_ns"]);
+  return {{"first_call_ns", t.empty() ? json(nullptr) : num(t[0])},
+          {"breakdown", r.value("compile_times_ns", json::object())}};
 }
 
 json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object()); }
@@ -234,15 +282,5 @@ void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& ea
 }
 
 // ------------------------------------------------------------------ fresh processes
-
-json fresh_first_call(cli::RunContext& ctx, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env) {
-  TargetAgent fresh(ctx, cfg, env);
-  fresh.call("bench.compile", compile_params(spec));
-  json r = fresh.call("bench.first_calls", {{"key", spec.key()}, {"backend", spec.backend}, {"n", 1}});
-  fresh.close();
-  auto t = doubles(r["times_ns"]);
-  return {{"first_call_ns", t.empty() ? json(nullptr) : num(t[0])},
-          {"breakdown", r.value("compile_times_ns", json::object())}};
-}
 
 }  // namespace tct::runner::bench

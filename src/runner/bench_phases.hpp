@@ -3,6 +3,7 @@
 // row (or of the section) and leave statistics to bench_analysis.hpp. Orchestrated by
 // bench_run.cpp; each throws tct::Error when the agent reports a failure.
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,37 @@ class TargetAgent {
   json described_;
 };
 
+// A fresh agent process for compile time (cold or warm cache), started early: spawning it
+// queues target.load and bench.compile at once without waiting, so the interpreter start,
+// the torch import and the target load overlap whatever the caller does next. Only those
+// unmeasured steps run early; the compile itself happens in first_call(), the process's
+// first compiled call, which the caller issues when the caches are in the state it wants.
+// Failures are kept and thrown by first_call(), where the old sequential code met them.
+class FreshAgent {
+ public:
+  FreshAgent(cli::RunContext& ctx, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);
+  FreshAgent(const FreshAgent&) = delete;
+  FreshAgent& operator=(const FreshAgent&) = delete;
+  // Waits until the queued load and compile are done, so the process is idle (blocked on
+  // its next request) from then on. Never throws; a failure is kept for first_call().
+  void settle();
+  // settle(), then the first compiled call, then closes the process:
+  // {first_call_ns, breakdown}. Throws tct::Error on failure.
+  json first_call();
+
+ private:
+  cli::RunContext& ctx_;
+  const BenchRowSpec spec_;
+  std::unique_ptr<agent::Agent> agent_;
+  long load_id_ = 0, compile_id_ = 0;
+  bool settled_ = false;
+  std::optional<Error> error_;
+};
+
+// Ends an agent whose results are all in: runs its atexit handlers and exits without the
+// interpreter's teardown (seconds of CPU with torch loaded), then reaps it.
+void close_quickly(agent::Agent& agent);
+
 // {clock, backends, modes, set_stance, device, ...} from bench.env.
 json query_env(TargetAgent& agent);
 
@@ -76,9 +108,5 @@ void check_correctness(cli::RunContext& ctx, TargetAgent& agent, const BenchConf
 
 // Peak memory of the compiled object: fills row.memory (eager numbers from `eager_memory`).
 void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& eager_memory, json& row);
-
-// The first compiled call in a fresh agent process with the cache dirs of `env`:
-// {first_call_ns, breakdown}. Throws tct::Error on failure.
-json fresh_first_call(cli::RunContext& ctx, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);
 
 }  // namespace tct::runner::bench

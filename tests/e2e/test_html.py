@@ -114,3 +114,19 @@ def test_audit_report_renders_with_charts_and_a_screenshot(tmp_path):
     assert shot.exists() and shot.stat().st_size > 20_000
     assert png_size(shot) == (1280, 2000)
     assert not console, "console output:\n" + "\n".join(console)
+
+
+def test_report_rerenders_a_saved_document_identically(tmp_path):
+    if run_tct("report", "--help", python=None).rc != 0:
+        pytest.skip("tct report is not registered in this build")
+    saved = tmp_path / "explain.json"
+    first = tmp_path / "first.html"
+    r = run_tct("explain", "builtin:tiny_ops", "--quiet", "--no-logged", "-o", saved, "-o", first)
+    assert r.rc == 0, r
+    again = tmp_path / "again.html"
+    r = run_tct("report", saved, "-o", again, python=None)
+    assert r.rc == 0, r
+    assert again.read_text() == first.read_text()
+    assert json.loads(saved.read_text())["command"] == "explain"
+    r = run_tct("report", tmp_path / "missing.json", python=None)
+    assert r.rc == 2 and "cannot read" in r.err

@@ -11,6 +11,7 @@ stop. Every op expects `target.load` to have run (session.target).
   bench.check        {key}                       difference facts, eager twice and compiled
   bench.counters     {}                          dynamo counters and compile time breakdown
   bench.memory       {which, calls}              peak memory while running `which`
+  bench.exit         {}                          exit now (no reply): atexit handlers, no teardown
 """
 from __future__ import annotations
 
@@ -391,3 +392,24 @@ def op_memory(params, session) -> dict:
                     "method": "unavailable"}
     return {"kind": "rss", "peak_bytes": int(peak), "baseline_bytes": int(base) if base else None,
             "increase_bytes": int(max(0, peak - base)) if base else None, "method": method}
+
+
+# ---------------------------------------------------------------------------- exit
+
+def op_exit(params, session):
+    """End the process without a reply once C++ has every result: flush, run the atexit
+    handlers (compile-worker shutdown, multiprocessing cleanup, the user's own), then
+    os._exit. This skips the interpreter's teardown of every module and object, which with
+    torch and inductor loaded costs seconds of CPU that would otherwise compete with the
+    next measurement (the warm compile in a fresh process)."""
+    import atexit
+    import sys
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a closed stream must not keep the process alive
+            pass
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        os._exit(0)
