@@ -117,7 +117,7 @@ def test_audit_report_renders_with_charts_and_a_screenshot(tmp_path):
 
 
 def test_report_rerenders_a_saved_document_identically(tmp_path):
-    if run_tct("report", "--help", python=None).rc != 0:
+    if not re.search(r"^\s+report\s", run_tct("--help", python=None).out, re.M):
         pytest.skip("tct report is not registered in this build")
     saved = tmp_path / "explain.json"
     first = tmp_path / "first.html"
