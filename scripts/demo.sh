@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export TCT_PYTHON="$PWD/.venv/bin/python"
-exec build/tct probe --smoke "$@"
+exec build/tct audit builtin:transformer_block -o report.html -o report.md "$@"

@@ -24,6 +24,7 @@ constexpr const char* kExamples = R"(Examples:
   tct diff before.json after.json            did the change remove breaks?
   tct expect builtin:tiny_ops --sweep batch=1,8,64
   tct audit builtin:transformer_block -o report.html
+  tct report audit.json -o audit.html           re-render a saved JSON document
 
 Exit codes: 0 ok, 1 check failed (not usable, mismatch, gate crossed), 2 bad usage or input,
 3 the target failed (raised, crashed, hung, compile failed), 4 internal error, 130 interrupted.)";
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_diff_command());
   commands.push_back(cli::make_expect_command());
   commands.push_back(cli::make_audit_command());
+  commands.push_back(cli::make_report_command());
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 

@@ -1,13 +1,13 @@
 // tct audit: probe, explain, expect and bench of one target in one go, written as one
 // document (one report: -o report.html -o report.md).
 //
-// Sharing: probe and explain need no isolation and run in ONE agent process (probe's facts,
-// then target.load and explain.run). bench needs fresh processes for honest timings and
-// cold compile times, so it runs through runner::run_bench as `tct bench` does. expect runs
-// through the expect command itself (its orchestration: ceilings cache, profile, FLOPs,
-// suggestions), so that audit says exactly what `tct expect` says. After bench, expect's
-// predicted range is checked against the measured speedup (expect.validation), as
-// `tct expect --validate` would.
+// Sharing: probe, explain and expect need no isolation and run in ONE agent process (probe's
+// facts, then target.load and explain.run, then expect through runner::run_expect, which
+// loads the target afresh in that agent: the same code as `tct expect`, so audit says
+// exactly what it says). The agent is closed before bench, which needs fresh processes for
+// honest timings and cold compile times and runs through runner::run_bench as `tct bench`
+// does. After bench, expect's predicted range is checked against the measured speedup
+// (expect.validation), as `tct expect --validate` would.
 //
 // A step that fails is recorded in audit.steps (with its error) and the other steps still
 // run; the audit then ends with the first failure's exit code. A probe verdict of
@@ -28,6 +28,8 @@
 #include "report/warnings.hpp"
 #include "runner/bench_plan.hpp"
 #include "runner/bench_run.hpp"
+#include "runner/expect_run.hpp"
+#include "runner/sweep.hpp"
 
 namespace tct::cli {
 namespace {
@@ -67,8 +69,8 @@ class AuditCommand : public Command {
   tct audit builtin:transformer_block -o report.html -o report.md
   tct audit model.py:make_model --param batch=64 --device cuda --json > audit.json
   tct audit builtin:tiny_ops --backend aot_eager --budget 2 --no-compile-time --sweep batch=1,8,64
-Steps: probe and explain share one agent process; expect then bench run as their commands
-do (bench in fresh processes). Re-render a saved document with `tct report audit.json`.
+Steps: probe, explain and expect share one agent process; bench then runs as `tct bench`
+does (in fresh processes). Re-render a saved document with `tct report audit.json`.
 Exit codes: 0 ok; 1 torch.compile not usable here (the rest is skipped) or compiled outputs
 differ; 2 bad usage or input; 3 the target failed in a step (the other steps still run and
 are reported); 4 internal error.)");
@@ -81,7 +83,7 @@ are reported); 4 internal error.)");
     std::optional<Error> first_failure;
     int code = 0;
 
-    // 1+2. probe and explain in one agent.
+    // 1+2+3. probe, explain and expect in one agent.
     bool usable = true;
     {
       std::unique_ptr<agent::Agent> agent;
@@ -102,16 +104,21 @@ are reported); 4 internal error.)");
       if (wants("explain"))
         step(ctx, "explain", first_failure, [&] {
           if (!agent) agent = ctx.start_agent();
-          run_explain(ctx, *agent);
+          try {
+            run_explain(ctx, *agent);
+          } catch (const Error& e) {
+            if (agent_lost(e)) agent.reset();  // expect then starts an agent of its own
+            throw;
+          }
         });
       else
         skip(ctx, "explain", "--skip");
+
+      // expect, as `tct expect` runs it, in the same agent (null: it starts its own).
+      if (wants("expect")) step(ctx, "expect", first_failure, [&] { run_expect(ctx, agent.get()); });
+      else skip(ctx, "expect", "--skip");
       if (agent) agent->close();
     }
-
-    // 3. expect, as `tct expect` runs it.
-    if (wants("expect")) step(ctx, "expect", first_failure, [&] { run_expect(ctx); });
-    else skip(ctx, "expect", "--skip");
 
     // 4. bench, in fresh processes.
     if (wants("bench")) {
@@ -214,30 +221,25 @@ are reported); 4 internal error.)");
                                        "the logged run is what torch.compile really does; see 'disagreements'"));
   }
 
-  // The expect command itself, given the audit's target, backend and budget as flags.
-  void run_expect(RunContext& ctx) {
-    std::vector<std::string> args = {"expect", bench_.target.target};
-    for (auto& [k, v] : bench_.target.params.items()) args.push_back("--param=" + k + "=" + v.dump());
-    if (bench_.target.device) args.push_back("--device=" + *bench_.target.device);
-    if (bench_.target.dtype) args.push_back("--dtype=" + *bench_.target.dtype);
-    if (bench_.target.train) args.push_back("--train");
+  // An error after which the agent cannot serve another request (it hung or died, or its
+  // stream broke): the agent has been killed.
+  static bool agent_lost(const Error& e) {
+    return e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol";
+  }
+
+  // As `tct expect` with the audit's target, first backend and mode, budget and --sweep
+  // (expect's defaults otherwise; no --validate: audit's bench validates, see
+  // validate_expectation), in the probe/explain agent when it is still alive.
+  void run_expect(RunContext& ctx, agent::Agent* agent) {
+    runner::ExpectConfig cfg;
+    cfg.target = bench_.target;
     auto backends = runner::split_list(backend_);
     auto modes = runner::split_list(mode_);
-    if (!backends.empty()) args.push_back("--backend=" + backends[0]);
-    if (!modes.empty()) args.push_back("--mode=" + modes[0]);
-    args.push_back(fmt::format("--budget={}", bench_.budget_s));
-    if (sweep_) args.push_back("--sweep=" + *sweep_);
-    auto expect = make_expect_command();
-    CLI::App app;
-    expect->define(app);
-    std::reverse(args.begin(), args.end());  // CLI11 takes a vector of arguments last-first
-    try {
-      app.parse(args);
-    } catch (const CLI::ParseError& e) {
-      throw Error(ExitCode::Internal, "internal", fmt::format("audit could not pass its flags to expect: {}", e.what()),
-                  "this is a bug in tct; please report it with the command line");
-    }
-    expect->run(ctx);
+    if (!backends.empty()) cfg.backend = backends[0];
+    if (!modes.empty()) cfg.mode = modes[0];
+    cfg.budget_s = bench_.budget_s;
+    if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
+    runner::run_expect(ctx, agent, cfg);
   }
 
   runner::BenchConfig bench_config() const {

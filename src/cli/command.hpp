@@ -28,5 +28,6 @@ std::unique_ptr<Command> make_explain_command();
 std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_expect_command();
 std::unique_ptr<Command> make_audit_command();
+std::unique_ptr<Command> make_report_command();
 
 }  // namespace tct::cli

@@ -23,7 +23,7 @@ std::string sections(const json& doc, bool markdown) {
     std::string (*md)(const json&);
   };
   static const Section all[] = {
-      {"probe", text_probe, markdown_probe},       {"bench", text_bench, markdown_bench},
+      {"audit", text_audit, markdown_audit},       {"probe", text_probe, markdown_probe},       {"bench", text_bench, markdown_bench},
       {"explain", text_explain, markdown_explain}, {"diff", text_diff, markdown_diff},
       {"expect", text_expect, markdown_expect},
   };

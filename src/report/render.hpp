@@ -33,6 +33,8 @@ std::string markdown_explain(const json& doc);
 std::string text_diff(const json& doc);
 std::string markdown_diff(const json& doc);
 std::string text_expect(const json& doc);
+std::string text_audit(const json& doc);
+std::string markdown_audit(const json& doc);
 std::string markdown_expect(const json& doc);
 
 }  // namespace tct::report

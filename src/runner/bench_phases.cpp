@@ -155,14 +155,19 @@ json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object
 json eager_baseline(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg) {
   ctx.progress("eager warm-up (next: compile)");
   // Warm-up may not eat the sampling budget: a slow target stops after half of it.
-  json r = agent.call("bench.eager_warmup", {{"n", cfg.eager_warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}});
+  // With memory on, the warm-up calls after the first also give eager's peak memory.
+  json r = agent.call("bench.eager_warmup",
+                      {{"n", cfg.eager_warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}, {"memory", cfg.memory}});
   auto times = doubles(r["times_ns"]);
   json out = {{"warmup_ns", r["times_ns"]},
               {"first_call_ns", times.empty() ? json(nullptr) : num(times[0])},
               {"steady_ns", num(times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
                                                  : (times.empty() ? NAN : times[0]))},
               {"memory", nullptr}};
-  if (cfg.memory) out["memory"] = agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}});
+  if (cfg.memory)
+    out["memory"] = r.contains("memory") && r["memory"].is_object()
+                        ? r["memory"]
+                        : agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}});  // no resettable peak
   return out;
 }
 
@@ -192,8 +197,26 @@ void compile_and_warm_up(cli::RunContext& ctx, TargetAgent& agent, const BenchCo
 
 // ------------------------------------------------------------------------- sampling
 
+// The peak over blocks: the largest peak and the largest rise above a block's baseline.
+void merge_peak(json& acc, const json& block) {
+  if (!block.is_object() || !block.contains("peak_bytes") || !block["peak_bytes"].is_number()) return;
+  if (!acc.is_object()) {
+    acc = block;
+    acc["blocks"] = 1;
+    return;
+  }
+  auto bigger = [&](const char* k) {
+    if (block.contains(k) && block[k].is_number() && (!acc[k].is_number() || block[k].get<double>() > acc[k].get<double>()))
+      acc[k] = block[k];
+  };
+  bigger("peak_bytes");
+  bigger("increase_bytes");
+  acc["blocks"] = acc.value("blocks", 0) + 1;
+}
+
 void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
-                        const BenchRowSpec& spec, double clock_res, double eager_est, json& row) {
+                        const BenchRowSpec& spec, double clock_res, double eager_est, json& row,
+                        json* compiled_memory) {
   double compiled_est = row["steady_state"].value("estimate_ns", json()).is_number()
                             ? row["steady_state"]["estimate_ns"].get<double>()
                             : NAN;
@@ -224,7 +247,8 @@ void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchCon
     auto es = doubles(e["samples_ns"]);
     sampler.add_eager_block(es);
     json c = agent.call("bench.time_block", {{"which", spec.key()}, {"samples", sc.samples_per_block},
-                                             {"calls_per_sample", cps_c}});
+                                             {"calls_per_sample", cps_c}, {"memory", compiled_memory != nullptr}});
+    if (compiled_memory) merge_peak(*compiled_memory, c.value("memory", json()));
     auto cs = doubles(c["samples_ns"]);
     sampler.add_compiled_block(cs);
     recompiles += c.value("frames_compiled", 0);
@@ -270,15 +294,19 @@ void check_correctness(cli::RunContext& ctx, TargetAgent& agent, const BenchConf
 
 // --------------------------------------------------------------------------- memory
 
-void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& eager_memory, json& row) {
-  json c = agent.call("bench.memory", {{"which", spec.key()}, {"calls", 3}});
+void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& eager_memory,
+                    const json& compiled_memory, json& row) {
+  json c = compiled_memory.is_object() ? compiled_memory
+                                       : agent.call("bench.memory", {{"which", spec.key()}, {"calls", 3}});
   auto get = [](const json& m, const char* k) { return m.is_object() && m.contains(k) ? m[k] : json(nullptr); };
   row["memory"] = {{"kind", c.value("kind", "rss")},
                    {"eager_peak_bytes", get(eager_memory, "peak_bytes")},
                    {"compiled_peak_bytes", get(c, "peak_bytes")},
                    {"eager_increase_bytes", get(eager_memory, "increase_bytes")},
                    {"compiled_increase_bytes", get(c, "increase_bytes")},
-                   {"method", c.value("method", "")}};
+                   {"method", c.contains("blocks") ? fmt::format("{}, the largest of {} blocks",
+                                                                  c.value("method", ""), c.value("blocks", 0))
+                                                    : c.value("method", "")}};
 }
 
 // ------------------------------------------------------------------ fresh processes

@@ -97,16 +97,21 @@ void compile_and_warm_up(cli::RunContext& ctx, TargetAgent& agent, const BenchCo
 
 // Interleaved eager/compiled blocks driven by AdaptiveSampler: fills speedup, latency,
 // blocks, stop_reason, outliers, calls_per_sample, recompiles_during_measurement (and
-// samples with --raw).
+// samples with --raw). With `compiled_memory`, each compiled block also reports its peak
+// memory (read outside the timed region) and *compiled_memory gets the peak over the
+// blocks (null where the agent has no resettable peak).
 void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
                         const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns,
-                        json& row);
+                        json& row, json* compiled_memory = nullptr);
 
 // Eager twice and compiled once, judged in C++: fills row.correctness.
 void check_correctness(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, json& row);
 
-// Peak memory of the compiled object: fills row.memory (eager numbers from `eager_memory`).
-void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& eager_memory, json& row);
+// Peak memory of the compiled object: fills row.memory (eager numbers from `eager_memory`,
+// compiled ones from `compiled_memory`, the peak over the sampling blocks, or, when that is
+// null, from bench.memory's extra calls).
+void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& eager_memory,
+                    const json& compiled_memory, json& row);
 
 }  // namespace tct::runner::bench

@@ -183,9 +183,11 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
       stage = "correctness";
       bench::check_correctness(ctx, agent, cfg, spec, row);
       stage = "measurement";
-      bench::sample_interleaved(ctx, agent, cfg, spec, clock_res, eager_est, row);
+      json compiled_memory;  // peak over the compiled sampling blocks
+      bench::sample_interleaved(ctx, agent, cfg, spec, clock_res, eager_est, row,
+                                cfg.memory ? &compiled_memory : nullptr);
       stage = "memory";
-      if (cfg.memory) bench::measure_memory(agent, spec, eager.value("memory", json()), row);
+      if (cfg.memory) bench::measure_memory(agent, spec, eager.value("memory", json()), compiled_memory, row);
       row["status"] = "ok";
     } catch (const Error& e) {
       if (!row_failure(e)) throw;

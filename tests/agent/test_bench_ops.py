@@ -92,3 +92,45 @@ def test_unknown_compiled_key_is_internal(session):
     with pytest.raises(TctError) as info:
         bench.op_time_block({"which": "nope"}, session)
     assert info.value.kind == "internal"
+
+
+def test_memory_comes_with_warmup_and_blocks_without_extra_calls(session):
+    calls = []
+    loaded = session.target
+    original = loaded.call
+
+    def counting(fn=None):
+        calls.append(fn)
+        return original(fn)
+    loaded.call = counting
+    warm = bench.op_eager_warmup({"n": 4, "memory": True}, session)
+    assert len(calls) == 4  # the warm-up calls only
+    mem = warm["memory"]
+    assert mem["kind"] == "rss" and mem["peak_bytes"] >= mem["baseline_bytes"] > 0
+    assert "2-4" in mem["method"]
+    assert "memory" not in bench.op_eager_warmup({"n": 3}, session)
+    bench.op_compile({"key": "m", "backend": "aot_eager"}, session)
+    bench.op_first_calls({"key": "m", "n": 2}, session)
+    calls.clear()
+    blk = bench.op_time_block({"which": "m", "samples": 3, "calls_per_sample": 2, "memory": True}, session)
+    assert len(calls) == 6
+    assert blk["memory"]["peak_bytes"] >= blk["memory"]["baseline_bytes"] > 0
+    assert "memory" not in bench.op_time_block({"which": "m", "samples": 1, "calls_per_sample": 1}, session)
+
+
+def test_exit_op_ends_the_agent_at_once():
+    """bench.exit: no reply, exit code 0, atexit handlers run, no interpreter teardown."""
+    import json
+    import subprocess
+    import sys
+    code = ("import atexit, sys; sys.path.insert(0, sys.argv.pop(1)); "
+            "atexit.register(lambda: sys.stderr.write('ATEXIT-RAN')); "
+            "from tct_agent.__main__ import main; main()")
+    p = subprocess.run([sys.executable, "-c", code, str(Path(bench.__file__).resolve().parents[2])],
+                       input=json.dumps({"id": 1, "op": "bench.exit", "params": {}}) + "\n"
+                       + json.dumps({"id": 2, "op": "shutdown"}) + "\n",
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    assert [m["type"] for m in lines] == ["hello"]  # no reply to bench.exit
+    assert "ATEXIT-RAN" in p.stderr

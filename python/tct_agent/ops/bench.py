@@ -4,13 +4,16 @@ The C++ side (src/runner/bench_*.cpp) drives them: what to time, how many calls,
 stop. Every op expects `target.load` to have run (session.target).
 
   bench.env          clock resolution, backends, modes, set_stance, device
-  bench.eager_warmup {n, max_ns}                 per-call ns of the first n eager calls
+  bench.eager_warmup {n, max_ns, memory}         per-call ns of the first n eager calls
+                                                 (+ peak memory over calls 2..n)
   bench.compile      {key, backend, mode, dynamic, fullgraph}  torch.compile (lazy)
   bench.first_calls  {key, n, max_ns}            the warm-up curve (the first call compiles)
-  bench.time_block   {which, samples, calls_per_sample, eager_via}  steady-state samples
+  bench.time_block   {which, samples, calls_per_sample, eager_via, memory}  steady-state
+                                                 samples (+ peak memory over the block)
   bench.check        {key}                       difference facts, eager twice and compiled
   bench.counters     {}                          dynamo counters and compile time breakdown
-  bench.memory       {which, calls}              peak memory while running `which`
+  bench.memory       {which, calls}              peak memory while running `which` (extra
+                                                 calls: the fallback where no resettable peak)
   bench.exit         {}                          exit now (no reply): atexit handlers, no teardown
 """
 from __future__ import annotations
@@ -124,9 +127,17 @@ def op_eager_warmup(params, session) -> dict:
     loaded = _loaded(session)
     n = max(1, int(params.get("n", 10)))
     done = []
+    # Peak memory over the warm-up calls after the first (the first may allocate one-off
+    # state), so that no extra eager calls are needed for it. Started and read between
+    # timed calls, never inside one.
+    peak = _PeakMemory(loaded.device) if params.get("memory") and n >= 2 else None
+
+    def on_call(i, ns):
+        done.append(ns)
+        if i == 0 and peak is not None:
+            peak.start()
     try:
-        times = timing.time_each(loaded.call, n, loaded.device, params.get("max_ns"),
-                                 on_call=lambda i, ns: done.append(ns))
+        times = timing.time_each(loaded.call, n, loaded.device, params.get("max_ns"), on_call=on_call)
     except TctError:
         raise
     except BaseException as exc:
@@ -138,7 +149,10 @@ def op_eager_warmup(params, session) -> dict:
                        "fix the target so that it runs eagerly with its example inputs; "
                        "rerun with --verbose for the traceback", stage="first_call" if not done else "eager_call",
                        cause=exc) from exc
-    return {"times_ns": times}
+    out = {"times_ns": times}
+    if peak is not None:
+        out["memory"] = peak.stop(f"over eager warm-up calls 2-{len(times)}")
+    return out
 
 
 # ------------------------------------------------------------------------- compile
@@ -258,6 +272,9 @@ def op_time_block(params, session) -> dict:
 
         def call():
             return loaded.call(compiled)
+    peak = _PeakMemory(loaded.device) if params.get("memory") else None
+    if peak is not None:
+        peak.start()  # before the block's first clock read: not timed
     try:
         times = timing.time_block(call, samples, cps, loaded.device)
     except BaseException as exc:
@@ -268,10 +285,14 @@ def op_time_block(params, session) -> dict:
                        f"{type(exc).__name__}: {_first_line(exc)}",
                        "the target fails on a later call; rerun with --verbose", stage="measurement",
                        cause=exc) from exc
+    memory = peak.stop("over a block of timed calls") if peak is not None else None
     after = _dynamo_counters()
-    return {"samples_ns": times,
-            "frames_compiled": after["frames_total"] - before["frames_total"],
-            "graph_breaks": after["graph_breaks"] - before["graph_breaks"]}
+    out = {"samples_ns": times,
+           "frames_compiled": after["frames_total"] - before["frames_total"],
+           "graph_breaks": after["graph_breaks"] - before["graph_breaks"]}
+    if memory is not None:
+        out["memory"] = memory
+    return out
 
 
 # --------------------------------------------------------------------- correctness
@@ -334,6 +355,47 @@ def _reset_rss_peak() -> bool:
         return True
     except OSError:
         return False
+
+
+class _PeakMemory:
+    """Peak memory over calls the caller makes anyway (warm-up, timed blocks), so memory
+    costs no extra calls: the CUDA caching allocator's peak on CUDA, else the process peak
+    RSS (VmHWM, reset through clear_refs). start() before the calls, stop() after; stop()
+    gives op_memory's fields, or None where no resettable peak exists (C++ then falls back
+    to bench.memory)."""
+
+    def __init__(self, device):
+        self.cuda = timing.device_type(device) == "cuda"
+        self.ok = False
+        self.base = None
+
+    def start(self) -> None:
+        if self.cuda:
+            import torch
+            torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
+            self.base = torch.cuda.memory_allocated()
+            self.ok = True
+        else:
+            self.ok = _reset_rss_peak()
+            self.base = _proc_status().get("VmRSS") if self.ok else None
+
+    def stop(self, over: str) -> dict | None:
+        if not self.ok or self.base is None:
+            return None
+        if self.cuda:
+            import torch
+            torch.cuda.synchronize()
+            peak = torch.cuda.max_memory_allocated()
+            return {"kind": "cuda", "peak_bytes": int(peak), "baseline_bytes": int(self.base),
+                    "increase_bytes": int(max(0, peak - self.base)),
+                    "method": f"torch.cuda.max_memory_allocated {over}"}
+        peak = _proc_status().get("VmHWM")
+        if peak is None:
+            return None
+        return {"kind": "rss", "peak_bytes": int(peak), "baseline_bytes": int(self.base),
+                "increase_bytes": int(max(0, peak - self.base)),
+                "method": f"VmHWM after reset (clear_refs) {over}"}
 
 
 def op_memory(params, session) -> dict:

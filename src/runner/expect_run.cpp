@@ -1,0 +1,350 @@
+// `tct expect`'s orchestration (see expect_run.hpp): phases, the ceilings cache file, the
+// sweep's points and the validation bench. The decisions live in src/analysis/expect_*.cpp.
+#include "runner/expect_run.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "analysis/expect_ceilings.hpp"
+#include "analysis/expect_classifier.hpp"
+#include "analysis/expect_evidence.hpp"
+#include "analysis/expect_suggestions.hpp"
+#include "errors.hpp"
+#include "report/document.hpp"
+#include "report/warnings.hpp"
+#include "runner/bench_run.hpp"
+
+namespace tct::runner {
+namespace {
+
+namespace fs = std::filesystem;
+using cli::RunContext;
+
+json read_cache(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) return json::object();
+  std::stringstream ss;
+  ss << f.rdbuf();
+  json j = json::parse(ss.str(), nullptr, false);
+  return j.is_discarded() ? json::object() : j;
+}
+
+// Best effort: a cache that cannot be written only costs a remeasurement next time.
+bool write_cache(const std::string& path, const json& cache) {
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << cache.dump(2) << "\n";
+    if (!f) return false;
+  }
+  fs::rename(tmp, path, ec);
+  return !ec;
+}
+
+std::string utc_now() {
+  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+json first_speedup(const json& bench) {
+  const json& rows = bench.value("rows", json::array());
+  if (rows.empty()) return nullptr;
+  const json& r = rows[0];
+  if (r.value("status", "") != "ok") return nullptr;
+  return r.value("speedup", json());
+}
+
+bool sweep_changed_shapes(const json& points, const json& described) {
+  json first = described.value("inputs", json::array());
+  for (const auto& p : points)
+    if (p.contains("inputs") && p["inputs"] != first) return true;
+  return false;
+}
+
+// One run of expect: the agent in use and what the phases found.
+class ExpectRun {
+ public:
+  ExpectRun(RunContext& ctx, agent::Agent* shared_agent, const ExpectConfig& cfg)
+      : ctx_(ctx), cfg_(cfg), agent_(shared_agent) {}
+
+  json run() {
+    json& section = ctx_.doc["expect"];
+    section = {{"target", nullptr}, {"sweep", nullptr}, {"validation", nullptr}, {"class", nullptr}};
+
+    ensure_agent();
+    ctx_.progress("loading the target");
+    json described = agent_->call("target.load", cli::to_load_params(cfg_.target), ctx_.timeout(),
+                                  ctx_.progress_fn());
+    section["target"] = described;
+    ctx_.checkpoint();
+
+    ceilings_ = machine_ceilings();
+    section["ceilings"] = analysis::to_json(ceilings_);
+    section["device"] = device_info_;
+    ctx_.checkpoint();
+
+    json analysed = analyse(described, cfg_.target.params, {});
+    section.update(analysed);
+    ctx_.checkpoint();
+
+    if ((cfg_.sweep || cfg_.validate) && (cfg_.backend != "inductor" || cfg_.mode != "default"))
+      report::add_warning(ctx_.doc, report::make_warning(
+          report::WarningCode::Other,
+          fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "
+                      "runs {} with mode {}", cfg_.backend, cfg_.mode),
+          "compare prediction and measurement with --backend inductor --mode default"));
+    if (cfg_.sweep) {
+      run_sweep_points(*cfg_.sweep);
+      // Recompute the suggestions with what the sweep showed.
+      analysis::SuggestionContext sc = suggestion_context(described, cfg_.target.params);
+      sc.sweep_changes_shapes = sweep_changed_shapes(ctx_.doc["expect"]["sweep"]["points"], described);
+      sc.sweep_param = cfg_.sweep->param;
+      ctx_.doc["expect"]["suggestions"] = analysis::suggest(evidence_, verdict_, sc);
+      ctx_.checkpoint();
+    }
+    // Our own agent goes before the validation bench; a shared one is the caller's to close.
+    if (owned_) owned_->close();
+
+    if (cfg_.validate) {
+      ctx_.progress("validate: bench");
+      BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
+      json bench = run_bench(ctx_, bcfg);
+      json measured = first_speedup(bench);
+      json v = analysis::validate_prediction(verdict_.predicted, measured);
+      ctx_.doc["expect"]["validation"] = v;
+      ctx_.checkpoint();
+      if (v.is_null()) {
+        if (auto err = bench_outcome(bench, bcfg); err && err->code() != ExitCode::CheckFailed) throw *err;
+        throw Error(ExitCode::TargetFailed, "validation", "--validate: bench measured no speedup",
+                    "run `tct bench` on the target to see why");
+      }
+    }
+    return ctx_.doc["expect"];
+  }
+
+ private:
+  // An agent to send requests to: the shared one while it serves, else one of our own.
+  void ensure_agent() {
+    if (agent_) return;
+    owned_ = ctx_.start_agent();
+    agent_ = owned_.get();
+  }
+
+  // A hung or dead agent cannot serve another request: drop it (ours is killed; a shared
+  // one is left to its owner), so that the next request starts a fresh agent.
+  void drop_agent() {
+    if (owned_ && agent_ == owned_.get()) owned_.reset();
+    agent_ = nullptr;
+  }
+
+  // Device identity -> cache lookup -> measure when missing (or asked to).
+  analysis::Ceilings machine_ceilings() {
+    ctx_.progress("machine ceilings");
+    device_info_ = agent_->call("expect.device_info", json::object(), ctx_.timeout(), ctx_.progress_fn());
+    std::string key = analysis::ceilings_cache_key(device_info_);
+    std::string path = analysis::ceilings_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    json cache = (cfg_.no_cache || path.empty()) ? json::object() : read_cache(path);
+    if (!cfg_.no_cache && !cfg_.refresh_ceilings)
+      if (auto hit = analysis::lookup_ceilings(cache, key)) {
+        ctx_.doc["expect"]["ceilings_cache"] = {{"path", path}, {"key", key}, {"hit", true}};
+        return *hit;
+      }
+    ctx_.progress("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
+    json measured = agent_->call("expect.ceilings", json::object(), ctx_.timeout(), ctx_.progress_fn());
+    analysis::Ceilings c = analysis::ceilings_from_json(measured, "measured");
+    bool written = false;
+    if (!cfg_.no_cache && !path.empty() && c.peak_flops > 0 && c.peak_bandwidth > 0 && c.op_floor_ns > 0) {
+      analysis::store_ceilings(cache, key, measured, utc_now());
+      written = write_cache(path, cache);
+    }
+    ctx_.doc["expect"]["ceilings_cache"] = {{"path", path.empty() ? json(nullptr) : json(path)}, {"key", key},
+                                            {"hit", false}, {"written", written}};
+    ctx_.doc["expect"]["ceilings_measurement"] = measured;
+    if (measured.value("matmul_error", json()).is_string())
+      report::add_warning(ctx_.doc, report::make_warning(report::WarningCode::Other,
+                                                         "no FLOP/s ceiling: the matmul failed: " +
+                                                             measured["matmul_error"].get<std::string>(),
+                                                         "the class falls back to the time in library ops"));
+    return c;
+  }
+
+  analysis::SuggestionContext suggestion_context(const json& described, const json& params) const {
+    analysis::SuggestionContext sc;
+    sc.params = described.value("params", params);
+    sc.dtype = described.value("dtype", json()).is_string() ? described["dtype"].get<std::string>() : "";
+    sc.train = cfg_.target.train;
+    return sc;
+  }
+
+  // Profile + FLOPs of the loaded target -> the fields of doc["expect"] (or of a sweep point).
+  json analyse(const json& described, const json& params, const std::string& label) {
+    std::string prefix = label.empty() ? "" : label + ": ";
+    ctx_.progress(prefix + "profiling eager calls");
+    json profile = agent_->call("expect.profile",
+                                {{"calls", cfg_.calls}, {"warmup", 3}, {"timed_calls", 2 * cfg_.calls}},
+                                ctx_.timeout(), ctx_.progress_fn());
+    ctx_.progress(prefix + "counting FLOPs and bytes");
+    json flops = agent_->call("expect.flops", json::object(), ctx_.timeout(), ctx_.progress_fn());
+    analysis::Evidence ev;
+    try {
+      ev = analysis::evidence_from_agent(profile, flops);
+    } catch (const std::invalid_argument& e) {
+      throw Error(ExitCode::Internal, "internal", fmt::format("the agent's profile is unusable: {}", e.what()),
+                  "this is a bug in tct; rerun with --verbose and report it");
+    }
+    analysis::Verdict v = analysis::classify(ev, ceilings_);
+    json out = analysis::verdict_json(v);
+    out["profile"] = analysis::profile_json(ev);
+    auto num_or_null = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
+    out["flops_per_call"] = num_or_null(ev.flops);
+    out["bytes_per_call"] = num_or_null(ev.bytes);
+    out["boundary_bytes_per_call"] = num_or_null(ev.boundary_bytes);
+    out["arithmetic_intensity"] = num_or_null(ev.arithmetic_intensity());
+    if (!ev.flops_error.empty()) out["flops_error"] = ev.flops_error;
+    out["suggestions"] = analysis::suggest(ev, v, suggestion_context(described, params));
+    if (label.empty()) {
+      evidence_ = ev;
+      verdict_ = v;
+      if (!ev.flops_error.empty())
+        report::add_warning(ctx_.doc, report::make_warning(report::WarningCode::Other,
+                                                           "FLOPs and bytes could not be counted: " + ev.flops_error,
+                                                           "the class is decided from the profile alone"));
+    }
+    return out;
+  }
+
+  BenchConfig bench_config(const json& params, const std::string& section) const {
+    BenchConfig bcfg;
+    bcfg.target = cfg_.target;
+    bcfg.target.params = params;
+    bcfg.backends = {cfg_.backend};
+    bcfg.modes = {cfg_.mode};
+    bcfg.budget_s = cfg_.budget_s;
+    bcfg.warmup_calls = 10;
+    bcfg.eager_warmup_calls = 5;
+    bcfg.compile_time = false;  // expect asks about steady-state speed, not compile cost
+    bcfg.memory = false;
+    bcfg.section = section;
+    return bcfg;
+  }
+
+  void run_sweep_points(const SweepSpec& spec) {
+    json& sweep = ctx_.doc["expect"]["sweep"];
+    sweep = {{"param", spec.param}, {"values", spec.values}, {"points", json::array()},
+             {"class_changes", json::array()}};
+    ctx_.checkpoint();
+    auto measure = [&](const json& value) -> json {
+      std::string label = fmt::format("{}={}", spec.param, value.dump());
+      json params = cfg_.target.params;
+      params[spec.param] = value;
+      ensure_agent();
+      json load = cli::to_load_params(cfg_.target);
+      load["params"] = params;
+      json point;
+      try {
+        ctx_.progress(label + ": loading");
+        json described = agent_->call("target.load", load, ctx_.timeout(), ctx_.progress_fn());
+        point["inputs"] = described.value("inputs", json::array());
+        json a = analyse(described, params, label);
+        point["class"] = a["class"];
+        point["predicted_speedup"] = {{"low", a["predicted_speedup"]["low"]},
+                                      {"high", a["predicted_speedup"]["high"]}};
+        point["profile"] = {{"wall_per_call_ns", a["profile"]["wall_per_call_ns"]},
+                            {"overhead_fraction", a["profile"]["overhead_fraction"]},
+                            {"ops_per_call", a["profile"]["ops_per_call"]}};
+        point["arithmetic_intensity"] = a["arithmetic_intensity"];
+        point["decided_by"] = a["decided_by"];
+      } catch (const Error& e) {
+        // A hung or dead agent cannot serve the next point: start a fresh one for it.
+        if (e.kind() == "timeout" || e.kind() == "agent_died") drop_agent();
+        throw;
+      }
+      ctx_.progress(label + ": bench");
+      std::string scratch = "expect_sweep_bench";
+      json bench;
+      try {
+        bench = run_bench(ctx_, bench_config(params, scratch));
+      } catch (const Error&) {
+        ctx_.doc.erase(scratch);
+        throw;
+      }
+      ctx_.doc.erase(scratch);
+      json sp = first_speedup(bench);
+      if (sp.is_null()) {
+        const json& rows = bench.value("rows", json::array());
+        json err = rows.empty() ? json(nullptr) : rows[0].value("error", json());
+        point["speedup"] = nullptr;
+        point["error"] = err.is_null() ? json{{"kind", "bench"}, {"message", "bench measured no speedup"}} : err;
+      } else {
+        point["speedup"] = {{"estimate", sp.value("estimate", json())}, {"low", sp.value("low", json())},
+                            {"high", sp.value("high", json())}};
+        analysis::SpeedupRange pr{point["predicted_speedup"]["low"].is_number()
+                                      ? point["predicted_speedup"]["low"].get<double>() : NAN,
+                                  point["predicted_speedup"]["high"].is_number()
+                                      ? point["predicted_speedup"]["high"].get<double>() : NAN};
+        point["validation"] = analysis::validate_prediction(pr, sp);
+      }
+      return point;
+    };
+    json points = run_sweep(spec, measure, [&](const json& pts) {
+      ctx_.doc["expect"]["sweep"]["points"] = pts;
+      ctx_.doc["expect"]["sweep"]["class_changes"] = class_changes(pts);
+      ctx_.checkpoint();
+    });
+    int failed = 0;
+    for (const auto& p : points)
+      if (!p["error"].is_null()) ++failed;
+    if (failed > 0)
+      report::add_warning(ctx_.doc, report::make_warning(report::WarningCode::PartialResult,
+                                                         fmt::format("{} of {} sweep points failed", failed,
+                                                                     points.size()),
+                                                         "each failed point says why in expect.sweep.points[].error"));
+    if (failed == static_cast<int>(points.size()) && !points.empty()) {
+      const json& e = points[0]["error"];
+      int code = e.value("exit_code", static_cast<int>(ExitCode::TargetFailed));
+      throw Error(static_cast<ExitCode>(code), e.value("kind", "sweep"),
+                  fmt::format("every sweep point failed; the first ({}={}): {}", spec.param,
+                              points[0]["value"].dump(), e.value("message", "")),
+                  e.value("hint", ""));
+    }
+  }
+
+  RunContext& ctx_;
+  const ExpectConfig& cfg_;
+  agent::Agent* agent_ = nullptr;          // the agent requests go to (shared or owned_)
+  std::unique_ptr<agent::Agent> owned_;    // the agent this run started, if any
+  json device_info_;
+  analysis::Ceilings ceilings_;
+  analysis::Evidence evidence_;
+  analysis::Verdict verdict_;
+};
+
+}  // namespace
+
+json run_expect(cli::RunContext& ctx, agent::Agent* shared_agent, const ExpectConfig& cfg) {
+  return ExpectRun(ctx, shared_agent, cfg).run();
+}
+
+int expect_exit_code(const json& section, const ExpectConfig& cfg) {
+  if (!cfg.validate || !section.is_object()) return 0;
+  const json& v = section.value("validation", json());
+  if (v.is_object() && !v.value("direction_right", true)) return static_cast<int>(ExitCode::CheckFailed);
+  return 0;
+}
+
+}  // namespace tct::runner
