@@ -3,6 +3,7 @@
 # binary, the Node.js wrapper's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT="$PWD"
 scripts/setup.sh
 # One inductor cache for the whole run: compiles on 2 cores are slow.
 export TORCHINDUCTOR_CACHE_DIR="${TORCHINDUCTOR_CACHE_DIR:-${TMPDIR:-/tmp}/tct-test-inductor-cache}"
@@ -13,6 +14,6 @@ echo "== agent and end-to-end tests"
 .venv/bin/python -m pytest -q tests/agent tests/e2e "$@" || status=1
 if [ -f node/package.json ]; then
   echo "== Node.js wrapper tests"
-  (cd node && TCT_BIN="$PWD/../build/tct" TCT_PYTHON="$PWD/../.venv/bin/python" npm test --silent) || status=1
+  (cd node && TCT_BIN="$ROOT/build/tct" TCT_PYTHON="$ROOT/.venv/bin/python" npm test --silent) || status=1
 fi
 exit $status

@@ -58,6 +58,15 @@ std::string signal_name(int sig) {
   }
 }
 
+ExitInfo exit_info_from_status(int status) {
+  ExitInfo info;
+  info.exited = WIFEXITED(status);
+  info.code = info.exited ? WEXITSTATUS(status) : 0;
+  info.signaled = WIFSIGNALED(status);
+  info.signal = info.signaled ? WTERMSIG(status) : 0;
+  return info;
+}
+
 }  // namespace
 
 std::string ExitInfo::describe() const {
@@ -203,12 +212,7 @@ void ChildProcess::kill_group() {
   ::kill(-pid_, SIGKILL);
   int status = 0;
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
-  ExitInfo info;
-  info.signaled = WIFSIGNALED(status);
-  info.signal = info.signaled ? WTERMSIG(status) : 0;
-  info.exited = WIFEXITED(status);
-  info.code = info.exited ? WEXITSTATUS(status) : 0;
-  exit_ = info;
+  exit_ = exit_info_from_status(status);
 }
 
 std::optional<ExitInfo> ChildProcess::try_wait(std::chrono::milliseconds grace) {
@@ -218,12 +222,7 @@ std::optional<ExitInfo> ChildProcess::try_wait(std::chrono::milliseconds grace) 
     int status = 0;
     pid_t r = ::waitpid(pid_, &status, WNOHANG);
     if (r == pid_) {
-      ExitInfo info;
-      info.exited = WIFEXITED(status);
-      info.code = info.exited ? WEXITSTATUS(status) : 0;
-      info.signaled = WIFSIGNALED(status);
-      info.signal = info.signaled ? WTERMSIG(status) : 0;
-      exit_ = info;
+      exit_ = exit_info_from_status(status);
       // Compile workers may outlive the agent: take the group down with it.
       ::kill(-pid_, SIGKILL);
       return exit_;

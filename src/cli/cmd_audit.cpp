@@ -28,6 +28,7 @@
 #include "report/warnings.hpp"
 #include "runner/bench_plan.hpp"
 #include "runner/bench_run.hpp"
+#include "runner/probe_run.hpp"
 #include "runner/expect_run.hpp"
 #include "runner/sweep.hpp"
 
@@ -89,7 +90,7 @@ are reported); 4 internal error.)");
       std::unique_ptr<agent::Agent> agent;
       step(ctx, "probe", first_failure, [&] {
         agent = ctx.start_agent();
-        usable = run_probe(ctx, *agent);
+        usable = runner::run_probe(ctx, *agent, {}).verdict != "not_usable";
       });
       if (!usable) {
         for (const char* s : {"explain", "expect", "bench"}) skip(ctx, s, "torch.compile is not usable here (see probe)");
@@ -177,31 +178,6 @@ are reported); 4 internal error.)");
     ctx.doc["audit"]["steps"].push_back({{"name", name}, {"status", "skipped"}, {"error", nullptr}, {"reason", why}});
   }
 
-  // As `tct probe` (without --smoke): facts, then the verdict. Returns false when not usable.
-  bool run_probe(RunContext& ctx, agent::Agent& agent) {
-    const auto& hello = agent.hello();
-    analysis::ProbeInput in;
-    in.python_path = ctx.doc["environment"]["interpreter"]["path"];
-    in.torch_hello = hello.torch;
-    in.torch_error = hello.torch_error;
-    in.environment = json::object();
-    for (const auto& var : analysis::compile_env_vars())
-      if (const char* v = std::getenv(var.name)) in.environment[var.name] = v;
-    in.smoke = json::array();
-    json& section = ctx.doc["probe"];
-    section = {{"python", hello.python}, {"torch", hello.torch}, {"environment_variables", in.environment}};
-    bool torch_ok = !hello.torch.is_null() &&
-                    analysis::at_least(analysis::parse_version(hello.torch.value("version", "")), 2, 0);
-    if (torch_ok) {
-      ctx.progress("probing torch");
-      in.facts = agent.call("probe", json::object(), ctx.timeout(), ctx.progress_fn());
-      section["facts"] = in.facts;
-    }
-    auto verdict = analysis::decide_probe(in);
-    section["smoke"] = in.smoke;
-    section.update(analysis::to_json(verdict));
-    return verdict.verdict != "not_usable";
-  }
 
   // As `tct explain`: target.load + explain.run in the probe's agent.
   void run_explain(RunContext& ctx, agent::Agent& agent) {

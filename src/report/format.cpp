@@ -38,6 +38,15 @@ std::string format_percent(double f) {
   return fmt::format("{:.1f}%", f * 100);
 }
 
+std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
+  return j[key].get<std::string>();
+}
+
+int int_or_zero(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<int>() : 0;
+}
+
 double number_or_nan(const nlohmann::json& obj, const char* key) {
   if (!obj.is_object()) return NAN;
   auto it = obj.find(key);

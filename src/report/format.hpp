@@ -11,6 +11,10 @@ std::string format_duration_ns(double ns);   // "812 ns", "12.3 us", "4.56 ms", 
 std::string format_bytes(double bytes);      // "512 B", "1.5 KiB", "12.0 MiB"
 std::string format_ratio(double ratio);      // "1.52x"; "n/a" for NaN
 std::string format_percent(double fraction); // 0.123 -> "12.3%"
+// A JSON string field, or `fallback` when it is missing or not a string.
+std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
+// A JSON integer field, or 0 when it is missing or not a number.
+int int_or_zero(const nlohmann::json& obj, const char* key);
 // A JSON number, or NaN when the field is null or missing (JSON has no NaN).
 double number_or_nan(const nlohmann::json& obj, const char* key);
 

@@ -1,19 +1,14 @@
 // The diff section: counts before -> after first, then breaks fixed, added, unchanged.
 #include <fmt/format.h>
 
+#include "report/format.hpp"
 #include "report/render.hpp"
 
 namespace tct::report {
 namespace {
 
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
-  return j[key].get<std::string>();
-}
-
-int num(const json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<int>() : 0;
-}
+std::string str(const json& j, const char* key, const std::string& fallback = "") { return string_or(j, key, fallback); }
+int num(const json& j, const char* key) { return int_or_zero(j, key); }
 
 std::string change(const json& c) {
   int d = num(c, "delta");

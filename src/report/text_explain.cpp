@@ -2,19 +2,14 @@
 // function, the source line), its reason and the hint under it; then the two views.
 #include <fmt/format.h>
 
+#include "report/format.hpp"
 #include "report/render.hpp"
 
 namespace tct::report {
 namespace {
 
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
-  return j[key].get<std::string>();
-}
-
-int num(const json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<int>() : 0;
-}
+std::string str(const json& j, const char* key, const std::string& fallback = "") { return string_or(j, key, fallback); }
+int num(const json& j, const char* key) { return int_or_zero(j, key); }
 
 std::string plural(int n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 

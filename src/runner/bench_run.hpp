@@ -4,9 +4,13 @@
 // need the same numbers (expect --sweep/--validate, audit).
 //
 // Phases, each followed by ctx.checkpoint() so a crash keeps what was measured:
-//   load -> env (validate backends and modes) -> eager baseline -> per row: compile and
-//   warm-up curve, interleaved adaptive sampling, correctness, memory -> per row: cold and
-//   warm compile time in fresh agent processes.
+//   load -> env (validate backends and modes) -> eager baseline (+ eager peak memory over
+//   the warm-up calls) -> per row: compile and warm-up curve, correctness, interleaved
+//   adaptive sampling (+ compiled peak memory over the compiled blocks) -> per row: cold
+//   and warm compile time in fresh agent processes.
+// The process for row 0's warm compile starts with the main agent (both start-ups are
+// unmeasured) and waits, idle, until the compile-time phase; nothing else runs alongside a
+// timed call or a compile. Agents whose results are in exit without interpreter teardown.
 // A failure inside one row (compile failed, the compiled call raised, the agent died or
 // hung while serving that row) is recorded in the row (status "failed", error {stage,
 // kind, message, hint}); the other rows still run. Failures before any row (bad target,

@@ -1,45 +1,7 @@
 """End-to-end tests: the real tct binary against the real torch in the project's venv."""
-import json
-import os
-import subprocess
-import tempfile
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-TCT = Path(os.environ.get("TCT_BIN", ROOT / "build" / "tct"))
-PYTHON = os.environ.get("TCT_TEST_PYTHON", str(ROOT / ".venv" / "bin" / "python"))
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-# One inductor cache for the whole test session: compiles on 2 cores are slow.
-CACHE = os.path.join(tempfile.gettempdir(), "tct-test-inductor-cache")
-
-
-class Result:
-    def __init__(self, proc):
-        self.rc = proc.returncode
-        self.out = proc.stdout
-        self.err = proc.stderr
-
-    def json(self):
-        return json.loads(self.out)
-
-    def __repr__(self):
-        return f"rc={self.rc}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
-
-
-def run_tct(*args, env=None, timeout=600, python=PYTHON, input=None):
-    """Run the binary; --python is added unless the test passes its own interpreter choice."""
-    full_env = dict(os.environ)
-    full_env.setdefault("TORCHINDUCTOR_CACHE_DIR", CACHE)
-    full_env.pop("TCT_PYTHON", None)
-    if env:
-        full_env.update(env)
-    argv = [str(TCT), *map(str, args)]
-    if python and "--python" not in args and len(args) > 0 and args[0] not in ("diff",):
-        argv += ["--python", python]
-    proc = subprocess.run(argv, capture_output=True, text=True, env=full_env, timeout=timeout, input=input)
-    return Result(proc)
+from tct_run import TCT, run_tct
 
 
 @pytest.fixture
@@ -50,4 +12,4 @@ def tct():
 @pytest.fixture(scope="session", autouse=True)
 def _binary_exists():
     if not TCT.exists():
-        pytest.exit(f"{TCT} is missing: build first (make build)", returncode=2)
+        pytest.exit(f"{TCT} is missing: build first (scripts/setup.sh)", returncode=2)

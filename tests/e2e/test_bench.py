@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import FIXTURES
+from tct_run import FIXTURES
 
 T = str(FIXTURES / "bench_targets.py")
 # Fast settings: the statistics are exercised, not the machine's patience.
@@ -167,3 +167,20 @@ def test_inductor_with_cold_and_warm_compile(tct):
     assert row["correctness"]["match"] is True
     if row["speedup"]["estimate"] > 1:
         assert row["break_even_calls"] is None or row["break_even_calls"] >= 0
+
+
+def test_compile_time_for_every_row_of_a_matrix(tct):
+    """Row 0: cold = the main agent's first call, warm = a process started with the main one.
+    Later rows: a cold and a warm process started together, compiling one after the other."""
+    r = tct("bench", f"{T}:small", "--backend", "aot_eager,eager", "--budget", "1", "--warmup", "3",
+            "--eager-warmup", "3", "--json", timeout=900)
+    assert r.rc == 0, r
+    rows = r.json()["bench"]["rows"]
+    assert [row["status"] for row in rows] == ["ok", "ok"]
+    for row in rows:
+        c = row["compile"]
+        assert c["cold_ns"] > 0 and c["warm_ns"] > 0 and "error" not in c, c
+        m = row["memory"]
+        assert m["compiled_peak_bytes"] > 0 and m["eager_peak_bytes"] > 0 and "blocks" in m["method"]
+    assert rows[0]["compile"]["cold_source"].startswith("main agent")
+    assert rows[1]["compile"]["cold_source"] == "fresh process, fresh caches"

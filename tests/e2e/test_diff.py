@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import run_tct
+from tct_run import run_tct
 
 BEFORE = '''import torch
 

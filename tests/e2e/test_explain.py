@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import FIXTURES, PYTHON, run_tct
+from tct_run import FIXTURES, PYTHON, run_tct
 
 DIRECT = FIXTURES.parent / "direct_explain.py"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_tct
+from tct_run import run_tct
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FAST_AUDIT = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "6", "--no-compile-time", "--quiet"]

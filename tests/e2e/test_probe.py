@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import FIXTURES, PYTHON, ROOT, run_tct
+from tct_run import FIXTURES, PYTHON, ROOT, run_tct
 
 
 def agents(name):

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from conftest import FIXTURES, ROOT, run_tct
+from tct_run import FIXTURES, ROOT, run_tct
 
 SCHEMA_DIR = ROOT / "schema"
 FAST_BENCH = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "4", "--eager-warmup", "2",

@@ -1,0 +1,70 @@
+#include "runner/probe_run.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace tct::runner {
+namespace {
+
+using json = nlohmann::json;
+
+// sin/cos/relu/sum of 128 values: any correct backend is within float32 rounding of eager,
+// scaled by the output's magnitude (torch.testing's float32 rtol is 1.3e-6; 1e-4 leaves room
+// for reordered sums and vectorised transcendental functions).
+bool smoke_matches(const json& r) {
+  const double diff = r.value("max_abs_diff", json()).is_number() ? r["max_abs_diff"].get<double>() : NAN;
+  const double scale = r.value("max_abs_expected", json()).is_number() ? r["max_abs_expected"].get<double>() : NAN;
+  return r.value("shape_equal", false) && std::isfinite(diff) && diff <= 1e-4 * std::max(1.0, scale);
+}
+
+void run_smoke(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg, analysis::ProbeInput& in) {
+  std::vector<std::string> devices = {"cpu"};
+  const json& dev = in.facts.value("devices", json::object());
+  if (dev.value("cuda_available", false)) devices.push_back("cuda");
+  if (dev.value("mps_available", false)) devices.push_back("mps");
+  for (const auto& device : devices) {
+    ctx.progress(fmt::format("smoke compile on {}", device));
+    json r = agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}, ctx.timeout(),
+                        ctx.progress_fn());
+    r["match"] = r.value("ok", false) && smoke_matches(r);
+    in.smoke.push_back(r);
+    ctx.doc["probe"]["smoke"] = in.smoke;
+    ctx.checkpoint();
+  }
+}
+
+}  // namespace
+
+analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg) {
+  const auto& hello = agent.hello();
+  analysis::ProbeInput in;
+  in.python_path = ctx.doc["environment"]["interpreter"]["path"];
+  in.torch_hello = hello.torch;
+  in.torch_error = hello.torch_error;
+  in.environment = json::object();
+  for (const auto& var : analysis::compile_env_vars())
+    if (const char* v = std::getenv(var.name)) in.environment[var.name] = v;
+  in.smoke = json::array();
+
+  json& section = ctx.doc["probe"];
+  section = {{"python", hello.python}, {"torch", hello.torch}, {"environment_variables", in.environment}};
+
+  // The facts need torch 2.x imported; without it the verdict is already known.
+  const bool torch_ok = !hello.torch.is_null() &&
+                        analysis::at_least(analysis::parse_version(hello.torch.value("version", "")), 2, 0);
+  if (torch_ok) {
+    ctx.progress("probing torch");
+    in.facts = agent.call("probe", json::object(), ctx.timeout(), ctx.progress_fn());
+    section["facts"] = in.facts;
+    ctx.checkpoint();
+    if (cfg.smoke) run_smoke(ctx, agent, cfg, in);
+  }
+  auto verdict = analysis::decide_probe(in);
+  section["smoke"] = in.smoke;
+  section.update(analysis::to_json(verdict));
+  return verdict;
+}
+
+}  // namespace tct::runner
