@@ -87,7 +87,12 @@ std::string Table::markdown() const {
   std::string out;
   for (size_t r = 0; r < rows_.size(); ++r) {
     out += "|";
-    for (const auto& cell : rows_[r]) out += " " + escape(cell) + " |";
+    for (const auto& cell : rows_[r]) {
+      // Appended piece by piece: `" " + std::string&&` trips a GCC 12 -Wrestrict false positive.
+      out += ' ';
+      out += escape(cell);
+      out += " |";
+    }
     out += "\n";
     if (r == 0) {
       out += "|";
