@@ -1,25 +1,17 @@
 // tct diff BEFORE.json AFTER.json: which graph breaks a change fixed, added or left, from
 // two `tct explain --json` documents. Reads the files itself; needs no agent or torch.
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "analysis/audit_diff.hpp"
 #include "cli/command.hpp"
+#include "cli/read_json_file.hpp"
 #include "errors.hpp"
 
 namespace tct::cli {
 namespace {
 
 json read_audit(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw usage_error(fmt::format("cannot read {}", path), "give two files written by 'tct explain --json'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  json doc = json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded())
-    throw usage_error(fmt::format("{} is not valid JSON", path), "write it with 'tct explain TARGET --json > FILE'");
+  json doc = read_json_file(path, "write it with 'tct explain TARGET --json > FILE'");
   std::string why;
   auto section = analysis::explain_section_of(doc, why);
   if (!section)

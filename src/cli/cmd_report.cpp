@@ -1,12 +1,10 @@
 // tct report: re-render a saved JSON document (from --json or -o FILE.json) as a terminal
 // report, Markdown or a self-contained HTML file. Nothing runs: the document is read back,
 // checked to be a tct/1 document, and rendered.
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/read_json_file.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "report/render.hpp"
@@ -31,13 +29,9 @@ Exit codes: 0 ok, 2 the file is missing, not JSON, or not a tct/1 document.)");
   }
 
   int run(RunContext& ctx) override {
-    std::ifstream f(path_, std::ios::binary);
-    if (!f) throw usage_error(fmt::format("cannot read {}", path_), "pass the path of a saved tct JSON document");
-    std::stringstream text;
-    text << f.rdbuf();
-    json doc = json::parse(text.str(), nullptr, false);
-    if (doc.is_discarded() || !doc.is_object())
-      throw usage_error(fmt::format("{} is not a JSON document", path_), "save one with --json or -o FILE.json");
+    json doc = read_json_file(path_, "save one with tct COMMAND --json or -o FILE.json");
+    if (!doc.is_object())
+      throw usage_error(fmt::format("{} is not a tct document", path_), "save one with --json or -o FILE.json");
     if (doc.value("schema", json()).is_string() && doc["schema"] != report::kSchema)
       throw usage_error(fmt::format("{} has schema '{}'; this tct reads '{}'", path_, doc["schema"].get<std::string>(),
                                     report::kSchema),
