@@ -127,3 +127,23 @@ def test_bad_input_is_one_clear_line(expect, tmp_path, args, rc, words):
     first = r.err.strip().splitlines()[0]
     assert first.startswith("tct: error: "), r
     assert words.lower() in first.lower(), r
+
+
+def test_a_cached_ceiling_the_workload_beats_is_remeasured(expect, tmp_path):
+    """A ceiling cached while the machine was busy can sit below what a workload achieves:
+    expect must remeasure it instead of printing a roofline above 100%."""
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    first = expect("builtin:mlp", "--param", "batch=64", "--json", *FAST, env=env)
+    assert first.rc == 0, first
+    path = tmp_path / "tct" / "ceilings.json"
+    cache = json.loads(path.read_text())
+    for entry in cache["entries"].values():
+        entry["peak_flops"] = 1000.0  # far below any real matmul
+    path.write_text(json.dumps(cache))
+    again = expect("builtin:mlp", "--param", "batch=64", "--json", *FAST, env=env)
+    assert again.rc == 0, again
+    e = again.json()["expect"]
+    assert e["ceilings"]["source"] == "measured"
+    assert e["ceilings"]["peak_flops"] > 1e6
+    assert e["roofline"]["fraction"] is None or e["roofline"]["fraction"] <= 1.0
+    assert all(entry["peak_flops"] > 1e6 for entry in json.loads(path.read_text())["entries"].values())
