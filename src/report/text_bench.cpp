@@ -128,7 +128,8 @@ Rendered render_rows(const json& b) {
                      str(row, "stop_reason", "-"), flags_for(row, "latency")});
     if (!row.value("warmup_curve_ns", json::array()).empty()) r.compile.push_back({label, compile_cell(row)});
     if (!obj(row, "latency").empty()) {
-      std::string be = "break-even after " + calls(row.value("break_even_calls", json()));
+      const json& n = row.value("break_even_calls", json());
+      std::string be = n.is_number() ? "break-even after " + calls(n) : "never breaks even: compiled is not faster";
       if (row.value("break_even_calls_warm", json()).is_number())
         be += fmt::format(" (warm cache: {})", calls(row["break_even_calls_warm"]));
       r.breakeven.push_back({label, be});
