@@ -49,6 +49,18 @@ std::string value_text(const json& v) {
   return text_of(v);
 }
 
+// A decided_by value in the unit its metric name carries (*_ns, *_fraction), so a reader
+// sees "12.8 us" and "16.1%" rather than 1.279e+04 and 0.1613.
+std::string metric_value_text(const std::string& metric, const json& v) {
+  auto ends_with = [&](const char* suffix) {
+    const std::string s(suffix);
+    return metric.size() >= s.size() && metric.compare(metric.size() - s.size(), s.size(), s) == 0;
+  };
+  if (v.is_number() && ends_with("_ns")) return format_duration_ns(v.get<double>());
+  if (v.is_number() && ends_with("_fraction")) return format_percent(v.get<double>());
+  return value_text(v);
+}
+
 std::string sweep_chart(const json& sweep) {
   const json& points = arr_at(sweep, "points");
   if (points.empty()) return "";
@@ -158,8 +170,9 @@ std::string section_expect(const json& doc) {
   if (!decided.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& d : decided)
-      rows.push_back({"<code>" + esc(str(d, "metric")) + "</code>", esc(value_text(d.value("value", json()))),
-                      esc(value_text(d.value("threshold", json()))), esc(str(d, "meaning"))});
+      rows.push_back({"<code>" + esc(str(d, "metric")) + "</code>",
+                      esc(metric_value_text(str(d, "metric"), d.value("value", json()))),
+                      esc(metric_value_text(str(d, "metric"), d.value("threshold", json()))), esc(str(d, "meaning"))});
     out += "<h3>What decided it</h3>" + table({"Metric", "Value", "Threshold", "Meaning"}, rows);
   }
   const json& sugg = arr_at(e, "suggestions");
