@@ -38,6 +38,19 @@ std::string format_percent(double f) {
   return fmt::format("{:.1f}%", f * 100);
 }
 
+std::string json_text(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+std::string text_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
+  if (!j.is_object()) return fallback;
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  return json_text(*it);
+}
+
 std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
   if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
   return j[key].get<std::string>();

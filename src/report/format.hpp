@@ -11,6 +11,10 @@ std::string format_duration_ns(double ns);   // "812 ns", "12.3 us", "4.56 ms", 
 std::string format_bytes(double bytes);      // "512 B", "1.5 KiB", "12.0 MiB"
 std::string format_ratio(double ratio);      // "1.52x"; "n/a" for NaN
 std::string format_percent(double fraction); // 0.123 -> "12.3%"
+// A JSON value as text: strings as they are, null as "", anything else as compact JSON.
+std::string json_text(const nlohmann::json& value);
+// A field as json_text, or `fallback` when it is missing or null.
+std::string text_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
 // A JSON string field, or `fallback` when it is missing or not a string.
 std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
 // A JSON integer field, or 0 when it is missing or not a number.

@@ -19,18 +19,9 @@ namespace html {
 
 std::string esc(const std::string& text) { return svg::escape_xml(text); }
 
-std::string text_of(const json& v) {
-  if (v.is_null()) return "";
-  if (v.is_string()) return v.get<std::string>();
-  return v.dump();
-}
+std::string text_of(const json& v) { return json_text(v); }
 
-std::string str(const json& obj, const char* key, const std::string& fallback) {
-  if (!obj.is_object()) return fallback;
-  auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return fallback;
-  return text_of(*it);
-}
+std::string str(const json& obj, const char* key, const std::string& fallback) { return text_or(obj, key, fallback); }
 
 double num(const json& obj, const char* key) { return number_or_nan(obj, key); }
 

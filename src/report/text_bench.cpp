@@ -14,10 +14,7 @@
 namespace tct::report {
 namespace {
 
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  if (!j.is_object() || !j.contains(key) || j[key].is_null()) return fallback;
-  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
-}
+std::string str(const json& j, const char* key, const std::string& fallback = "") { return text_or(j, key, fallback); }
 
 const json& obj(const json& j, const char* key) {
   static const json empty = json::object();

@@ -7,10 +7,7 @@
 namespace tct::report {
 namespace {
 
-std::string s(const json& j, const char* key, const char* fallback = "?") {
-  if (!j.is_object() || !j.contains(key) || j[key].is_null()) return fallback;
-  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
-}
+std::string s(const json& j, const char* key, const char* fallback = "?") { return text_or(j, key, fallback); }
 
 std::string verdict_words(const std::string& v) {
   if (v == "usable") return "usable";

@@ -22,6 +22,7 @@ import platform
 import statistics
 import time
 
+from .. import timing
 from ..errors import TctError
 from ..protocol import finite, progress
 
@@ -36,19 +37,12 @@ def _loaded(session):
     return session.target
 
 
-def _sync(device_type: str):
-    import torch
-    if device_type == "cuda":
-        torch.cuda.synchronize()
-    elif device_type == "xpu" and hasattr(torch, "xpu"):
-        torch.xpu.synchronize()
-    elif device_type == "mps":
-        torch.mps.synchronize()
+def _sync(device) -> None:
+    timing.synchronizer(device)()
 
 
 def _device_type(loaded) -> str:
-    dev = loaded.device or "cpu"
-    return str(dev).split(":")[0]
+    return timing.device_type(loaded.device)
 
 
 def _call(loaded, stage: str):
