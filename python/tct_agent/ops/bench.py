@@ -30,11 +30,6 @@ from ..target import map_leaves
 _SCRATCH = "bench"
 
 
-def _loaded(session):
-    if session.target is None:
-        raise TctError("internal", "bench op before target.load", "tct and its agent disagree: reinstall tct")
-    return session.target
-
 
 def _scratch(session) -> dict:
     return session.scratch.setdefault(_SCRATCH, {})
@@ -58,7 +53,7 @@ def _first_line(exc: BaseException, limit: int = 300) -> str:
 def op_env(params, session) -> dict:
     import torch
     import torch._dynamo as dynamo
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     try:
         backends = sorted(dynamo.list_backends(exclude_tags=()))
     except TypeError:  # older torch without exclude_tags
@@ -124,7 +119,7 @@ def op_counters(params, session) -> dict:
 # --------------------------------------------------------------------------- eager
 
 def op_eager_warmup(params, session) -> dict:
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     n = max(1, int(params.get("n", 10)))
     done = []
     # Peak memory over the warm-up calls after the first (the first may allocate one-off
@@ -169,7 +164,7 @@ def _dynamic(value):
 
 def op_compile(params, session) -> dict:
     import torch
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     key = params["key"]
     backend = params.get("backend", "inductor")
     mode = params.get("mode") or "default"
@@ -217,7 +212,7 @@ def _compile_stage(exc: BaseException, backend: str, index: int) -> str:
 
 def op_first_calls(params, session) -> dict:
     """Per-call ns of the first n calls of a compiled object (the first one compiles)."""
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     key = params["key"]
     compiled = _compiled(session, key)
     n = max(1, int(params.get("n", 20)))
@@ -251,7 +246,7 @@ def op_time_block(params, session) -> dict:
     """Steady-state samples of eager or a compiled object, with dynamo's counters before and
     after, so C++ can tell whether anything recompiled while it was measuring."""
     import torch
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     which = params.get("which", "eager")
     samples = int(params.get("samples", 10))
     cps = int(params.get("calls_per_sample", 1))
@@ -312,7 +307,7 @@ def _snapshot(tree):
 def op_check(params, session) -> dict:
     """Eager run twice (is the target deterministic?) and the compiled object once, each
     compared leaf by leaf with the first eager run. Eager's two runs are cached per target."""
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     compiled = _compiled(session, params["key"])
     scratch = _scratch(session)
     if scratch.get("eager_ref_target") is not loaded:
@@ -402,7 +397,7 @@ def op_memory(params, session) -> dict:
     """Peak memory while running `which` (eager or a compiled key) `calls` times: the CUDA
     caching allocator's peak on CUDA, the process peak RSS elsewhere."""
     import torch
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     which = params.get("which", "eager")
     calls = max(1, int(params.get("calls", 3)))
     call = loaded.call if which == "eager" else (lambda: loaded.call(_compiled(session, which)))

@@ -30,12 +30,6 @@ from ..protocol import finite, progress
 _MAX_OP_SAMPLES = 20000
 
 
-def _loaded(session):
-    if session.target is None:
-        raise TctError("internal", "expect op before target.load",
-                       "tct and its agent disagree: reinstall tct")
-    return session.target
-
 
 def _sync(device) -> None:
     timing.synchronizer(device)()
@@ -129,7 +123,7 @@ def op_profile(params: dict, session) -> dict:
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile, record_function
 
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     warmup = max(1, int(params.get("warmup", 3)))
     calls = max(1, int(params.get("calls", 10)))
     timed_calls = max(1, int(params.get("timed_calls", 20)))
@@ -323,7 +317,7 @@ def op_flops(params: dict, session) -> dict:
     moved (per aten op, see _BytesMode) of one eager call."""
     from torch.utils.flop_counter import FlopCounterMode
 
-    loaded = _loaded(session)
+    loaded = session.loaded_target()
     progress("counting FLOPs and bytes")
     counter = FlopCounterMode(display=False)
     bytes_mode = _BytesMode()

@@ -338,9 +338,7 @@ def logged_view(loaded, calls: int) -> dict:
 
 
 def op_run(params: dict, session) -> dict:
-    loaded = session.target
-    if loaded is None:
-        raise TctError("internal", "explain.run before target.load", "this is a bug in tct")
+    loaded = session.loaded_target()
     import torch
     progress("running torch._dynamo.explain")
     facts = {"torch_version": torch.__version__, "explain": explain_view(loaded)}
