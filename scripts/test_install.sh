@@ -17,19 +17,25 @@ step "building the wheel"
 # No build isolation: scikit-build-core comes from .venv (requirements-dev.txt), offline.
 # build-wheel/ sits at the depth of build/, so ccache serves the objects setup.sh compiled.
 .venv/bin/pip wheel . --no-deps --no-build-isolation -q -w "$T/dist" -C build-dir=build-wheel
-.venv/bin/auditwheel repair -q "$T"/dist/*.whl -w "$T/wheelhouse"
-WHEEL="$(ls "$T"/wheelhouse/*.whl)"
-if .venv/bin/python -m zipfile -l "$WHEEL" | grep -q '\.libs/'; then
-  fail "auditwheel had to copy shared libraries into $(basename "$WHEEL"): tct must need only glibc and libstdc++"
+WHEEL="$(ls "$T"/dist/*.whl)"
+# auditwheel show: the binary must need nothing beyond the manylinux system libraries
+# (glibc, libstdc++). (auditwheel repair would only retag it; it needs patchelf >= 0.14.5,
+# newer than Debian 12's.)
+.venv/bin/auditwheel show "$WHEEL" > "$T/auditwheel.txt" 2>&1
+grep -q 'platform tag: "manylinux' "$T/auditwheel.txt" \
+  || fail "auditwheel finds no manylinux tag for $(basename "$WHEEL"): $(cat "$T/auditwheel.txt")"
+if grep -q 'external shared libraries are required' "$T/auditwheel.txt"; then
+  fail "tct needs shared libraries beyond glibc and libstdc++: $(cat "$T/auditwheel.txt")"
 fi
-step "$(basename "$WHEEL"): $(du -k "$WHEEL" | cut -f1) KiB"
+step "$(basename "$WHEEL"): $(du -k "$WHEEL" | cut -f1) KiB, $(grep -o 'manylinux_[0-9_]*x86_64' "$T/auditwheel.txt" | head -1)"
 
 step "a fresh venv with torch, then the wheel"
 VENV="$T/venv"
-python3 -m venv "$VENV"
-# torch pinned: an unpinned torch would pull a multi-GB CUDA build.
-"$VENV/bin/pip" install -q torch==2.13.0 "$(grep '^pytest==' requirements-dev.txt)"
-"$VENV/bin/pip" install -q --no-deps "$WHEEL"
+.venv/bin/python -m venv "$VENV"  # the Python torch==2.13.0 has a wheel for
+# torch pinned: an unpinned torch would pull a multi-GB CUDA build. --no-compile: byte-
+# compiling all of torch costs minutes on two busy cores, and Python does it lazily anyway.
+"$VENV/bin/pip" install -q --no-compile torch==2.13.0 "$(grep '^pytest==' requirements-dev.txt)"
+"$VENV/bin/pip" install -q --no-compile --no-deps "$WHEEL"
 ldd "$VENV/bin/tct" | grep -v -E 'linux-vdso|ld-linux|lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so' \
   && fail "$VENV/bin/tct links a library beyond glibc and libstdc++ (above)"
 

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import contextlib
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+try:
+    import numpy as np  # only builtin:graph_breaks needs it; torch and the others run without
+except ImportError:
+    np = None
 
 
 @contextlib.contextmanager
@@ -180,8 +184,8 @@ def tiny_ops(batch: int = 1, size: int = 64, n_ops: int = 60, seed: int = 0,
 # Calibration curve applied with numpy: np.interp has no torch equivalent that Dynamo
 # traces, so it is a graph break (Dynamo: "attempted to trace numpy function
 # unsupported by PyTorch").
-_CALIB_X = np.linspace(-3.0, 3.0, 7)
-_CALIB_Y = np.tanh(_CALIB_X) * 1.5
+_CALIB_X = np.linspace(-3.0, 3.0, 7) if np is not None else None
+_CALIB_Y = np.tanh(_CALIB_X) * 1.5 if np is not None else None
 
 
 class GraphBreaks(nn.Module):
@@ -220,6 +224,8 @@ def graph_breaks(batch: int = 4, dim: int = 32, verbose: bool = False, seed: int
                  device=None, dtype=None):
     """A module with a print, an .item() in an `if`, and a numpy call (>= 3 graph
     breaks), returning {'logits', 'features': [h, c], 'score'}."""
+    if np is None:
+        raise ModuleNotFoundError("builtin:graph_breaks calls numpy, which is not installed here: pip install numpy")
     with _seeded(seed):
         model = GraphBreaks(dim, verbose).eval()
         x = torch.randn(batch, dim)
