@@ -65,6 +65,17 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
   return std::max(min_samples, static_cast<int>(n));
 }
 
+json cache_hit_json(const json& counters) {
+  auto count = [&](const char* k) { return counters.is_object() ? counters.value(k, 0) : 0; };
+  const int hit = count("fxgraph_cache_hit"), miss = count("fxgraph_cache_miss");
+  const int ahit = count("autograd_cache_hit"), amiss = count("autograd_cache_miss");
+  json out = {{"fxgraph_cache_hit", hit}, {"fxgraph_cache_miss", miss},
+              {"autograd_cache_hit", ahit}, {"autograd_cache_miss", amiss}};
+  if (hit + miss + ahit + amiss == 0) out["hit"] = nullptr;
+  else out["hit"] = miss == 0 && amiss == 0;
+  return out;
+}
+
 json correctness_json(const json& eager_vs_eager, const json& compiled_vs_eager,
                       const analysis::ToleranceOverride& tol) {
   json out = {{"checked", true}, {"match", nullptr}, {"mismatches", json::array()},
