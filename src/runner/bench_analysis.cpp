@@ -134,9 +134,11 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
   int recompiles = row.value("recompiles_during_measurement", 0);
   if (recompiles > 0)
     out.push_back(warn(WarningCode::RecompileDuringMeasure,
-                       fmt::format("{}recompiled during measurement ({} time{}): the compiled latency "
-                                   "includes compile time",
-                                   who, recompiles, recompiles == 1 ? "" : "s"),
+                       fmt::format("{}recompiled during measurement ({} time{}): {} block pair{} dropped and "
+                                   "resampled, but the target keeps recompiling in real use too",
+                                   who, recompiles, recompiles == 1 ? "" : "s",
+                                   row.value("blocks_dropped_for_recompile", 0),
+                                   row.value("blocks_dropped_for_recompile", 0) == 1 ? "" : "s"),
                        "inputs or globals change between calls; try --dynamic true or run `tct explain` "
                        "to see the guard that failed",
                        "speedup"));

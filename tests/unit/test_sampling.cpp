@@ -54,8 +54,6 @@ TEST(SamplingCallsPerSample, Degenerate) {
     EXPECT_EQ(calls_per_sample(10, 1, std::numeric_limits<double>::infinity()), 100);  // ignored
 }
 
-// ---------------------------------------------------------------- AdaptiveSampler
-
 // ---------------------------------------------------------------- PairedSampler
 
 SamplerConfig paired(double precision, int processes, int looks) {
