@@ -178,3 +178,11 @@ TEST(TargetOptions, LoadParams) {
   EXPECT_EQ(j["params"], json::object());
   EXPECT_EQ(j["train"], false);
 }
+
+TEST(BenchAnalysis, CacheHitFromTorchCounters) {
+  using tct::runner::cache_hit_json;
+  EXPECT_TRUE(cache_hit_json(json::object())["hit"].is_null());  // aot_eager: no cache looked up
+  EXPECT_TRUE(cache_hit_json({{"fxgraph_cache_hit", 2}, {"autograd_cache_hit", 1}})["hit"].get<bool>());
+  EXPECT_FALSE(cache_hit_json({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}})["hit"].get<bool>());
+  EXPECT_FALSE(cache_hit_json({{"autograd_cache_miss", 1}})["hit"].get<bool>());
+}
