@@ -133,6 +133,8 @@ std::string break_even_cell(const json& row) {
   if (verdict == "inconclusive") return "not given: the speedup interval is too wide for a verdict";
   if (verdict == "no_reliable_gain") return "no reliable gain: the speedup interval includes 1";
   std::string cold = range_text(be.value("cold", json())), warm = range_text(be.value("warm", json()));
+  if (verdict.empty() && row.value("break_even_calls", json()).is_number())  // a document from before ranges
+    return "break-even after " + calls(row["break_even_calls"]);
   if (cold.empty()) return verdict.empty() ? "n/a" : "not measured";
   return "break-even after " + cold + (warm.empty() ? "" : ", warm cache: " + warm);
 }

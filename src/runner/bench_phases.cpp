@@ -291,8 +291,9 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
   sc.seed = cfg.seed;
   PairedSampler sampler(sc);
   const double chunk_s = cfg.budget_s / (sc.processes * sc.looks);
-  // Blocks short enough that a chunk holds several pairs (>= min_blocks pairs over the run).
-  const int min_pairs = std::max(2, (cfg.min_blocks + sc.processes * sc.looks - 1) / (sc.processes * sc.looks));
+  // Blocks short enough that a chunk holds several pairs; at least min_blocks pairs over the
+  // run, and at least one per chunk (a slow target then overruns a chunk by one pair at most).
+  const int min_pairs = std::max(1, (cfg.min_blocks + sc.processes * sc.looks - 1) / (sc.processes * sc.looks));
   const int spb = samples_per_block(chunk_s, min_pairs, slower * cps);
   row["calls_per_sample"] = {{"eager", cps}, {"compiled", cps}};
   row["samples_per_block"] = spb;
