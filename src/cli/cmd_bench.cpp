@@ -92,7 +92,7 @@ class BenchCommand : public Command {
   tct bench builtin:tiny_ops --backend inductor,aot_eager --mode default,max-autotune
   tct bench builtin:mlp --train --budget 30 --precision 1% -o bench.html
 The interval: 95% confidence for this target's speedup on this machine across fresh
-processes, so a re-run's estimate should land inside it. It comes from paired blocks
+processes: the typical (median) result of re-runs lies inside it 95% of the time. It comes from paired blocks
 (eager and compiled back to back, in random order, the same calls per sample) sampled in
 two fresh processes, resampled in runs of neighbouring blocks, with process-to-process
 variation included; it is looked at 3 planned times at a corrected level, so stopping
