@@ -5,7 +5,7 @@ stop. Every op expects `target.load` to have run (session.target).
 
   bench.env          clock resolution, backends, modes, set_stance, device
   bench.eager_warmup {n, max_ns, memory}         per-call ns of the first n eager calls
-                                                 (+ peak memory over calls 2..n)
+                                                 (+ peak memory above what was held before)
   bench.compile      {key, backend, mode, dynamic, fullgraph}  torch.compile (lazy)
   bench.first_calls  {key, n, max_ns}            the warm-up curve (the first call compiles)
   bench.time_block   {which, samples, calls_per_sample, eager_via, key}  steady-state
