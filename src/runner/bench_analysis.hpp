@@ -52,11 +52,6 @@ double first_call_extra_ns(std::span<const double> curve, std::size_t steady_sta
 int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min_samples = 3,
                       int max_samples = 10);
 
-// {checked, match, mismatches: [{path, reason}], nondeterministic, eager_differing: [...],
-//  leaves}. When eager differs from itself the compiled comparison is not blamed:
-// match is null, nondeterministic true.
-json correctness_json(const json& eager_vs_eager, const json& compiled_vs_eager,
-                      const analysis::ToleranceOverride& tol);
 
 // The warnings a finished row deserves, each {code, message, hint, applies_to} where
 // applies_to names the number it spoils ("speedup", "latency", "correctness", "compile").
