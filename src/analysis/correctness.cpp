@@ -134,12 +134,30 @@ bool shapes_differ(const json& fact) {
            fact["shape_expected"] != fact["shape_actual"];
 }
 
+// Values at the worst element: 7 significant digits (float32's), so that 2 and 2.001 read
+// as different numbers.
 std::string value_str(const json& v) {
-    if (v.is_number()) return num(v.get<double>());
+    auto one = [](double x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.7g", x);
+        return std::string(buf);
+    };
+    if (v.is_number()) return one(v.get<double>());
     if (v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number())
-        return num(v[0].get<double>()) + (v[1].get<double>() < 0 ? "" : "+") +
-               num(v[1].get<double>()) + "j";
+        return one(v[0].get<double>()) + (v[1].get<double>() < 0 ? "" : "+") +
+               one(v[1].get<double>()) + "j";
     return "?";
+}
+
+// "at [1]: expected 2, got 2.001" (the element first: it is what a reader looks for).
+std::string worst_prefix(const json& fact) {
+    auto idx = fact.find("worst_index");
+    auto e = fact.find("expected_at_worst");
+    auto a = fact.find("actual_at_worst");
+    if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null())
+        return {};
+    std::string at = idx->is_array() && !idx->empty() ? "at " + shape_str(*idx) + ": " : "";
+    return at + "expected " + value_str(*e) + ", got " + value_str(*a) + "; ";
 }
 
 std::string worst_suffix(const json& fact) {
@@ -216,9 +234,9 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
     if (*out <= 0) return j;
     const long long n_out = static_cast<long long>(*out);
     const long long numel = count_field(fact, "numel");
-    std::string why = std::to_string(n_out) + " of " + std::to_string(numel) + " elements (" +
-                      percent(n_out, numel) + ") beyond atol " + num(tol.atol) + " + rtol " +
-                      num(tol.rtol) + " x |expected| (" + dtype + ")" + worst_suffix(fact);
+    std::string why = worst_prefix(fact) + std::to_string(n_out) + " of " + std::to_string(numel) +
+                      " elements (" + percent(n_out, numel) + ") beyond atol " + num(tol.atol) +
+                      " + rtol " + num(tol.rtol) + " x |expected| (" + dtype + ")";
     auto ref = fact.find("reference");
     if (ref != fact.end() && ref->is_object()) {
         auto ref_out = num_field(*ref, "out_of_tolerance");
