@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tct_run import FIXTURES
+from test_schema import validate
 
 T = str(FIXTURES / "check_targets.py")
 QUICK = ["--backend", "aot_eager", "--budget", "0.2", "--min-blocks", "2", "--warmup", "3",
@@ -28,6 +29,7 @@ def test_a_small_element_error_beside_large_values_is_caught(tct):
     assert r.rc == 1, r
     # The leaf, the element and both values in the first line.
     assert "out at [1]: expected 2, got 2.001" in error_line(r)
+    validate(r.json())
     c = check_of(r)
     assert c["match"] is False and c["basis"] == "tolerance"
     (leaf,) = c["leaf_results"]
@@ -46,6 +48,7 @@ def test_a_gradient_only_difference_is_caught_under_train(tct):
     r = tct("bench", f"{T}:gradient_only_difference", *QUICK, "--train", "--json")
     assert r.rc == 1, r
     assert "grad['fc1.weight'] at [" in error_line(r)
+    validate(r.json())
     c = check_of(r)
     assert c["differing_parameters"] == ["fc1.weight"]
     by_path = {l["path"]: l for l in c["leaf_results"]}
@@ -69,7 +72,9 @@ def test_an_output_object_holding_tensors_is_walked(tct, tmp_path):
     r = tct("bench", f"{T}:output_object", *QUICK, "-o", out)
     assert r.rc == 0, r
     assert "match (5 leaves; 1 not compared)" in r.out
-    c = json.loads(out.read_text())["bench"]["rows"][0]["correctness"]
+    doc = json.loads(out.read_text())
+    validate(doc)
+    c = doc["bench"]["rows"][0]["correctness"]
     assert c["match"] is True and c["nondeterministic"] is False
     paths = {l["path"] for l in c["leaf_results"]}
     assert {"out.logits", "out.cache.layers[0].keys", "out.cache.layers[0].values"} <= paths
