@@ -68,16 +68,20 @@ def _rng_fingerprint():
 
 
 class _ModuleState:
-    """A copy of a module's parameters and buffers, written back by restore()."""
+    """A copy of a module's buffers (and parameters, when a training step will change
+    them), written back by restore(). Inference leaves parameters alone, so they are not
+    copied: the check then costs no second copy of the weights."""
 
-    def __init__(self, module):
+    def __init__(self, module, with_parameters: bool):
         self.module = module
         self.saved = {}
         if module is not None:
             import torch
+            named = list(module.named_buffers())
+            if with_parameters:
+                named += list(module.named_parameters())
             with torch.no_grad():
-                self.saved = {name: t.detach().clone()
-                              for name, t in _named_state(module)}
+                self.saved = {name: t.detach().clone() for name, t in named}
 
     def restore(self) -> None:
         if self.module is None:
@@ -157,7 +161,7 @@ def run_check(loaded: LoadedTarget, compiled: Callable, tolerances: dict | None,
     """Facts of eager-vs-eager and compiled-vs-eager under identical seeds, plus a float64
     reference when `reference` is set and some element is beyond its tolerance."""
     rng = _RngStates()
-    state = _ModuleState(loaded.module)
+    state = _ModuleState(loaded.module, with_parameters=loaded.train)
     cost: dict[str, int] = {}
     run = _train if loaded.train else _inference
     root = "" if loaded.train else "out"
@@ -173,8 +177,8 @@ def run_check(loaded: LoadedTarget, compiled: Callable, tolerances: dict | None,
             return run(side)
         finally:
             cost[name] = cost.get(name, 0) + time.perf_counter_ns() - t0
-            # Whether the target draws random numbers: a generator moved during the call.
-            used_rng = used_rng or _moved(before)
+            # Whether the target draws random numbers: a generator moved during an eager call.
+            used_rng = used_rng or (side.fn is loaded.fn and _moved(before))
 
     eager = Side(loaded.fn, loaded.module, loaded.args, loaded.kwargs)
     try:

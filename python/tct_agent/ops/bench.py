@@ -309,7 +309,9 @@ def _checking_object(session, key: str, fallback_random: bool):
         return compiled  # other backends run random ops through eager's generator already
     from torch._inductor import list_mode_options
     mode = kwargs.pop("mode", None)
-    kwargs["options"] = {**list_mode_options(mode, kwargs.get("dynamic")), "fallback_random": True}
+    # torch.compile takes mode or options, not both: a mode becomes its options.
+    mode_options = list_mode_options(mode, kwargs.get("dynamic")) if mode else {}
+    kwargs["options"] = {**mode_options, "fallback_random": True}
     cache = _scratch(session).setdefault("fallback_random_objects", {})
     if key not in cache:
         cache[key] = torch.compile(session.loaded_target().fn, **kwargs)
@@ -324,8 +326,8 @@ def op_check(params, session) -> dict:
     fallback_random)."""
     loaded = session.loaded_target()
     fallback = bool(params.get("fallback_random"))
-    compiled = _checking_object(session, params["key"], fallback)
     try:
+        compiled = _checking_object(session, params["key"], fallback)
         out = run_check(loaded, compiled, params.get("tolerances"), bool(params.get("reference")))
     except TctError:
         raise
