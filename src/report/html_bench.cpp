@@ -277,7 +277,7 @@ std::string mismatches(const json& rows) {
     const auto& nc = arr_at(c, "not_compared");
     out += "<details><summary>Output check: " + esc(row_label(r)) + fmt::format(" ({} leaves", leaves.size()) +
            (nc.empty() ? std::string() : fmt::format(", {} not compared", nc.size())) + ")</summary>" +
-           table({"Leaf", "dtype", "", "Passed by", "Max abs diff", "Max rel diff", "Beyond tolerance", "Worst at",
+           table({"Leaf", "dtype", "", "Rule", "Max abs diff", "Max rel diff", "Beyond tolerance", "Worst at",
                   "Expected", "Got"},
                  t) +
            (nc.empty() ? std::string() : "<p>Not compared (no equality of their own): " + generic(nc) + "</p>") +
