@@ -179,9 +179,12 @@ std::string speedup_chart(const json& rows) {
 std::string correctness_cell(const json& r) {
   const json& c = obj_at(r, "correctness");
   if (c.empty() || !c.value("checked", false)) return "<span class=\"muted\">not checked</span>";
-  if (c.value("nondeterministic", false)) return "<span class=\"warn\">eager is nondeterministic</span>";
+  const bool spread = c.value("nondeterministic", false);
   if (c.contains("match") && c["match"].is_boolean())
-    return c["match"].get<bool>() ? "<span class=\"good\">matches eager</span>" : "<span class=\"bad\">differs from eager</span>";
+    return c["match"].get<bool>()
+               ? (spread ? "<span class=\"warn\">within eager's own spread</span>" : "<span class=\"good\">matches eager</span>")
+               : "<span class=\"bad\">differs from eager</span>";
+  if (spread) return "<span class=\"warn\">eager is nondeterministic</span>";
   return "<span class=\"muted\">n/a</span>";
 }
 
@@ -268,12 +271,41 @@ std::string breakdown(const json& rows) {
   return out;
 }
 
+std::string value_text(const json& v) {
+  if (v.is_number()) return fmt::format("{:.7g}", v.get<double>());
+  return v.is_null() ? "" : text_of(v);
+}
+
+// Per row: the mismatches, then every compared leaf (worst element, errors, the share of
+// elements beyond tolerance, and the rule it passed by).
 std::string mismatches(const json& rows) {
   std::string out;
   for (const auto& r : rows) {
-    const json& m = arr_at(obj_at(r, "correctness"), "mismatches");
-    if (m.empty()) continue;
-    out += "<h3 class=\"bad\">Outputs differ: " + esc(row_label(r)) + "</h3>" + generic(m);
+    const json& c = obj_at(r, "correctness");
+    const json& m = arr_at(c, "mismatches");
+    if (!m.empty()) out += "<h3 class=\"bad\">Outputs differ: " + esc(row_label(r)) + "</h3>" + generic(m);
+    const json& leaves = arr_at(c, "leaf_results");
+    if (leaves.empty()) continue;
+    std::vector<std::vector<std::string>> t;
+    for (const auto& l : leaves) {
+      const json& frac = l.contains("fraction_out_of_tolerance") ? l["fraction_out_of_tolerance"] : json();
+      t.push_back({"<code>" + esc(str(l, "path")) + "</code>", esc(str(l, "dtype")),
+                   l.value("match", false) ? "<span class=\"good\">ok</span>" : "<span class=\"bad\">differs</span>",
+                   esc(str(l, "basis")), esc(value_text(l.contains("max_abs_diff") ? l["max_abs_diff"] : json())),
+                   esc(value_text(l.contains("max_rel_diff") ? l["max_rel_diff"] : json())),
+                   frac.is_number() ? esc(fmt::format("{:.3g}%", 100 * frac.get<double>())) : "",
+                   esc(l.contains("worst_index") ? value_text(l["worst_index"]) : std::string()),
+                   esc(value_text(l.contains("expected_at_worst") ? l["expected_at_worst"] : json())),
+                   esc(value_text(l.contains("actual_at_worst") ? l["actual_at_worst"] : json()))});
+    }
+    const auto& nc = arr_at(c, "not_compared");
+    out += "<details><summary>Output check: " + esc(row_label(r)) + fmt::format(" ({} leaves", leaves.size()) +
+           (nc.empty() ? std::string() : fmt::format(", {} not compared", nc.size())) + ")</summary>" +
+           table({"Leaf", "dtype", "", "Rule", "Max abs diff", "Max rel diff", "Beyond tolerance", "Worst at",
+                  "Expected", "Got"},
+                 t) +
+           (nc.empty() ? std::string() : "<p>Not compared (no equality of their own): " + generic(nc) + "</p>") +
+           "</details>";
   }
   return out;
 }

@@ -56,17 +56,40 @@ std::string calls(const json& v) {
   return n == 1 ? "1 call" : fmt::format("{} calls", n);
 }
 
+// "match (12 leaves; 3 via the float64 reference; 1 not compared; seeded)".
+std::string check_basis(const json& c) {
+  std::string out;
+  int via_ref = 0;
+  for (const auto& l : c.value("leaf_results", json::array()))
+    if (l.is_object() && l.value("basis", json()) == "float64_reference") ++via_ref;
+  if (via_ref) out += fmt::format("; {} within eager's own error against a float64 reference", via_ref);
+  std::size_t nc = c.value("not_compared", json::array()).size();
+  if (nc) out += fmt::format("; {} not compared", nc);
+  if (c.value("fallback_random", false)) out += "; random ops via inductor's fallback_random";
+  else if (c.value("eager_used_rng", false)) out += "; random ops seeded alike";
+  return out;
+}
+
 std::string correctness_cell(const json& row) {
   const json& c = obj(row, "correctness");
   if (c.empty()) return "not checked";
   if (!c.value("checked", false)) return "skipped (--no-check)";
   std::string out;
-  if (c.value("nondeterministic", false)) out = "eager is nondeterministic; ";
+  if (c.value("nondeterministic", false))
+    out = "eager differs from itself under identical seeds, judged against its spread: ";
   const json& m = c.value("match", json());
-  if (m.is_boolean() && m.get<bool>()) { int n = c.value("leaves", 0); out += fmt::format("match ({} {})", n, n == 1 ? "leaf" : "leaves"); }
-  else if (m.is_boolean()) {
+  int n = c.value("leaves", 0);
+  if (m.is_boolean() && m.get<bool>()) {
+    out += fmt::format("match ({} {}{})", n, n == 1 ? "leaf" : "leaves", check_basis(c));
+  } else if (m.is_boolean()) {
     const auto& mm = c.value("mismatches", json::array());
-    out += fmt::format("MISMATCH in {} of {} leaves", mm.size(), c.value("leaves", 0));
+    out += fmt::format("MISMATCH in {} of {} leaves", mm.size(), n);
+    const auto& params = c.value("differing_parameters", json::array());
+    if (!params.empty()) {
+      std::string names;
+      for (const auto& p : params) names += (names.empty() ? "" : ", ") + p.get<std::string>();
+      out += fmt::format(" (parameters: {})", names);
+    }
     if (!mm.empty()) out += fmt::format(": {} {}", str(mm[0], "path"), str(mm[0], "reason"));
   } else out += "inconclusive";
   return out;

@@ -58,12 +58,6 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
 // as aot_eager), true when every lookup hit, false otherwise.
 json cache_hit_json(const json& counters);
 
-// {checked, match, mismatches: [{path, reason}], nondeterministic, eager_differing: [...],
-//  leaves}. When eager differs from itself the compiled comparison is not blamed:
-// match is null, nondeterministic true.
-json correctness_json(const json& eager_vs_eager, const json& compiled_vs_eager,
-                      const analysis::ToleranceOverride& tol);
-
 // The warnings a finished row deserves, each {code, message, hint, applies_to} where
 // applies_to names the number it spoils ("speedup", "latency", "correctness", "compile").
 // `label` prefixes messages so document-level warnings say which row they concern.

@@ -393,10 +393,22 @@ void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
     return;
   }
   host.progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
-  json r = agent.call("bench.check", {{"key", spec.key()}});
-  analysis::ToleranceOverride tol{cfg.rtol, cfg.atol};
-  row["correctness"] = correctness_json(r.value("eager_vs_eager", json::array()),
-                                        r.value("compiled_vs_eager", json::array()), tol);
+  const auto start = std::chrono::steady_clock::now();
+  const analysis::ToleranceOverride tol{cfg.rtol, cfg.atol};
+  json params = {{"key", spec.key()}, {"tolerances", analysis::tolerance_table(tol)}, {"reference", true}};
+  json report = analysis::correctness_report(agent.call("bench.check", params), tol);
+  if (analysis::recheck_with_fallback_random(report)) {
+    // Inductor draws its own random numbers: compare again with a copy compiled with
+    // fallback_random, whose random ops draw eager's.
+    host.progress(fmt::format("{}: outputs differ and the target draws random numbers; checking again "
+                             "with inductor's fallback_random",
+                             spec.label()));
+    params["fallback_random"] = true;
+    json again = agent.call("bench.check", params);
+    if (again.value("fallback_random", false)) report = analysis::correctness_report(again, tol);
+  }
+  report["check_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  row["correctness"] = report;
 }
 
 }  // namespace tct::runner::bench

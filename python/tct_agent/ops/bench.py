@@ -13,7 +13,8 @@ stop. Every op expects `target.load` to have run (session.target).
                                                  harness floor (which="floor")
   bench.memory_mark  {}                          reset the peak; memory held now
   bench.memory_peak  {}                          peak since the mark; memory held now
-  bench.check        {key}                       difference facts, eager twice and compiled
+  bench.check        {key, tolerances, reference, fallback_random}  difference facts,
+                                                 eager twice and compiled (output_check.py)
   bench.counters     {}                          dynamo counters and compile time breakdown
   bench.memory       {which, calls}              peak memory while running `which` (extra
                                                  calls: the fallback where no resettable peak)
@@ -26,10 +27,9 @@ import os
 import re
 
 from .. import timing
-from ..compare import difference_facts
 from ..errors import TctError
 from ..protocol import progress
-from ..target import map_leaves
+from ..output_check import run_check
 
 _SCRATCH = "bench"
 
@@ -190,6 +190,8 @@ def op_compile(params, session) -> dict:
     from torch._dynamo.utils import counters
     counters.clear()
     session.compiled.pop(key, None)
+    _scratch(session).setdefault("compile_kwargs", {})[key] = kwargs
+    _scratch(session).get("fallback_random_objects", {}).pop(key, None)
     try:
         session.compiled[key] = torch.compile(loaded.fn, **kwargs)
     except Exception as exc:  # noqa: BLE001 - torch.compile validates its arguments eagerly
@@ -328,39 +330,50 @@ def op_time_block(params, session) -> dict:
 
 # --------------------------------------------------------------------- correctness
 
-def _snapshot(tree):
-    """A detached CPU copy of an output pytree, so a later call that reuses the output
-    buffers (in-place ops, CUDA graphs) cannot change what was recorded."""
+def _checking_object(session, key: str, fallback_random: bool):
+    """The compiled object the check calls: the timed one, or with fallback_random a
+    separate one compiled with inductor's `fallback_random` in its own options, so that
+    random ops draw from eager's generator. Its options differ from the timed object's,
+    so dynamo keeps its graphs in a cache entry of their own; the timed object never sees
+    the option."""
     import torch
-
-    def copy(leaf):
-        if isinstance(leaf, torch.Tensor):
-            return leaf.detach().to("cpu", copy=True)
-        return leaf
-    return map_leaves(copy, tree)
+    compiled = _compiled(session, key)
+    if not fallback_random:
+        return compiled
+    kwargs = dict(_scratch(session).get("compile_kwargs", {}).get(key) or {})
+    if kwargs.get("backend") != "inductor":
+        return compiled  # other backends run random ops through eager's generator already
+    from torch._inductor import list_mode_options
+    mode = kwargs.pop("mode", None)
+    # torch.compile takes mode or options, not both: a mode becomes its options.
+    mode_options = list_mode_options(mode, kwargs.get("dynamic")) if mode else {}
+    kwargs["options"] = {**mode_options, "fallback_random": True}
+    cache = _scratch(session).setdefault("fallback_random_objects", {})
+    if key not in cache:
+        cache[key] = torch.compile(session.loaded_target().fn, **kwargs)
+    return cache[key]
 
 
 def op_check(params, session) -> dict:
-    """Eager run twice (is the target deterministic?) and the compiled object once, each
-    compared leaf by leaf with the first eager run. Eager's two runs are cached per target."""
+    """Facts of eager (twice) and the compiled object under identical seeds
+    (python/tct_agent/output_check.py). params: key, tolerances ({dtype: {rtol, atol,
+    ref_multiplier}}, "default"), reference (compute a float64 reference when an element
+    is beyond its tolerance), fallback_random (check a copy compiled with inductor's
+    fallback_random)."""
     loaded = session.loaded_target()
-    compiled = _compiled(session, params["key"])
-    scratch = _scratch(session)
-    if scratch.get("eager_ref_target") is not loaded:
-        first = _snapshot(loaded.call())
-        second = _snapshot(loaded.call())
-        scratch["eager_ref"] = first
-        scratch["eager_self"] = difference_facts(first, second)
-        scratch["eager_ref_target"] = loaded
+    fallback = bool(params.get("fallback_random"))
     try:
-        actual = _snapshot(loaded.call(compiled))
+        compiled = _checking_object(session, params["key"], fallback)
+        out = run_check(loaded, compiled, params.get("tolerances"), bool(params.get("reference")))
+    except TctError:
+        raise
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise
-        raise TctError("compile_failed", f"compiled call raised during the correctness check: "
+        raise TctError("compile_failed", f"the correctness check raised: "
                        f"{type(exc).__name__}: {_first_line(exc)}", stage="check", cause=exc) from exc
-    return {"eager_vs_eager": scratch["eager_self"],
-            "compiled_vs_eager": difference_facts(scratch["eager_ref"], actual)}
+    out["fallback_random"] = fallback and compiled is not _compiled(session, params["key"])
+    return out
 
 
 # -------------------------------------------------------------------------- memory
