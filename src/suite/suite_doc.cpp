@@ -153,11 +153,12 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
 
 std::optional<Error> suite_outcome(const json& section) {
   std::vector<const json*> failed, mismatched;
-  for (const auto& e : section.value("entries", json::array())) {
+  const json entries = section.value("entries", json::array());
+  for (const auto& e : entries) {
     if (e.value("status", "") == "failed") failed.push_back(&e);
     if (e.value("status", "") == "mismatch") mismatched.push_back(&e);
   }
-  std::size_t n = section.value("entries", json::array()).size();
+  std::size_t n = entries.size();
   auto describe = [](const json& e) {
     const json& err = e.value("error", json::object());
     return fmt::format("{}: {}", e.value("id", "?"), err.is_object() ? err.value("message", "") : "");
