@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "analysis/graph_breaks.hpp"
-#include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "runner/bench_run.hpp"
+#include "runner/target_options.hpp"
 #include "suite/suite_settings.hpp"
 #include "suite/suite_summary.hpp"
 
@@ -27,7 +27,7 @@ json error_json(const Error& e, const std::string& stage) {
 // As `tct explain` does: target.load and explain.run in a fresh agent.
 json run_explain(cli::RunContext& ctx, const runner::BenchConfig& cfg) {
   auto agent = ctx.start_agent();
-  json description = agent->call("target.load", cli::to_load_params(cfg.target), ctx.timeout(), ctx.progress_fn());
+  json description = agent->call("target.load", runner::to_load_params(cfg.target), ctx.timeout(), ctx.progress_fn());
   json facts = agent->call("explain.run", {{"logged", true}, {"logged_calls", 2}}, ctx.timeout(), ctx.progress_fn());
   agent->close();
   return analysis::build_explain_section(facts, description, std::nullopt);
@@ -47,7 +47,7 @@ json run_entry(const Entry& entry, const cli::CommonOptions& common, double time
   std::string stage = "bench";
   try {
     runner::BenchConfig cfg = bench_config(entry.target, entry.params, entry.settings);
-    json section = runner::run_bench(ctx, cfg);
+    json section = runner::run_bench(ctx, ctx, cfg);
     if (auto err = runner::bench_outcome(section, cfg)) {
       record["status"] = err->code() == ExitCode::CheckFailed ? "mismatch" : "failed";
       record["error"] = error_json(*err, "");
