@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/precision.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "runner/bench_plan.hpp"
@@ -14,26 +15,6 @@
 
 namespace tct::cli {
 namespace {
-
-// "2%" -> 0.02, "0.02" -> 0.02. Values >= 1 without '%' are taken as percent ("5" = 5%),
-// since a relative half-width of 100% or more is never what anyone means.
-double parse_precision(const std::string& text) {
-  std::string t = text;
-  bool percent = !t.empty() && t.back() == '%';
-  if (percent) t.pop_back();
-  double v = NAN;
-  try {
-    std::size_t used = 0;
-    v = std::stod(t, &used);
-    if (used != t.size()) v = NAN;
-  } catch (const std::exception&) {
-  }
-  if (percent || v >= 1) v /= 100;
-  if (!std::isfinite(v) || v <= 0 || v >= 1)
-    throw usage_error(fmt::format("--precision '{}' is not a fraction in (0, 1) or a percentage", text),
-                      "write --precision 0.02 or --precision 2%");
-  return v;
-}
 
 std::vector<bool> parse_fullgraph(const std::string& text) {
   std::vector<bool> out;
