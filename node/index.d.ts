@@ -120,7 +120,18 @@ export interface BenchRow {
   steady_state?: { found: boolean; start_index: number | null; level_ns: number | null } | null;
   compile?: { cold_ns: number | null; warm_ns: number | null; first_call_ns: number | null; breakdown?: Json } | null;
   break_even_calls?: number | null;
-  correctness?: { checked: boolean; match: boolean | null; mismatches?: Json; nondeterministic?: boolean | null } | null;
+  correctness?: {
+    checked: boolean;
+    match: boolean | null;
+    basis?: "tolerance" | "float64_reference" | "eager_spread";
+    mismatches?: { path: string; reason: string }[];
+    differing_parameters?: string[];
+    leaves?: number;
+    leaf_results?: Json[];
+    not_compared?: { path: string; type: string }[];
+    nondeterministic?: boolean | null;
+    check_s?: number;
+  } | null;
   memory?: { kind: string; eager_peak_bytes: number | null; compiled_peak_bytes: number | null } | null;
   recompiles_during_measurement?: number | null;
   graph_breaks?: number | null;

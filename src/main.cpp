@@ -25,6 +25,8 @@ constexpr const char* kExamples = R"(Examples:
   tct expect builtin:tiny_ops --sweep batch=1,8,64
   tct audit builtin:transformer_block -o report.html
   tct report audit.json -o audit.html           re-render a saved JSON document
+  tct suite zoo.toml --shard 1/2 -o s1.json     many models; shard, merge, compare
+  tct compare baseline.json current.json --max-regression 5%
 
 Exit codes: 0 ok, 1 check failed (not usable, mismatch, gate crossed), 2 bad usage or input,
 3 the target failed (raised, crashed, hung, compile failed), 4 internal error, 130 interrupted.)";
@@ -57,6 +59,9 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_expect_command());
   commands.push_back(cli::make_audit_command());
   commands.push_back(cli::make_report_command());
+  commands.push_back(cli::make_suite_command());
+  commands.push_back(cli::make_merge_command());
+  commands.push_back(cli::make_compare_command());
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 

@@ -1,5 +1,5 @@
-// Output correctness: turns the agent's per-leaf difference facts
-// (python/tct_agent/compare.py, `difference_facts`) into a verdict with tolerances by dtype.
+// Output correctness: the tolerances the agent applies element by element
+// (python/tct_agent/compare.py, `difference_facts`), and the verdict over its per-leaf facts.
 // Pure functions over JSON values; no I/O.
 #pragma once
 
@@ -13,11 +13,14 @@
 
 namespace tct::analysis {
 
-// A leaf passes when  max_abs_diff <= atol + rtol * max_abs_expected  (see correctness.cpp
-// for why the scale is the tensor's largest magnitude rather than each element's).
+// An element passes when  |compiled - eager| <= atol + rtol * |eager|  (see correctness.cpp
+// for the values and why). When it does not, a float64 reference may still accept it:
+// |compiled - ref| <= atol + rtol * |ref| + ref_multiplier * max(|eager - ref|, eager's RMS
+// error over the leaf), i.e. compiled is not materially less accurate than eager itself.
 struct Tolerance {
     double rtol = 0.0;
     double atol = 0.0;
+    double ref_multiplier = 0.0;
 };
 
 // User override (--rtol / --atol). Each part, when set, replaces the dtype default for
@@ -35,22 +38,33 @@ Tolerance default_tolerance(std::string_view dtype);
 // Whether values of this dtype are compared exactly (integers, bool).
 bool is_exact_dtype(std::string_view dtype);
 
+// The table sent with bench.check: {dtype: {rtol, atol, ref_multiplier}} for every dtype
+// name the agent may write, "default" for the others, overrides applied.
+nlohmann::json tolerance_table(const ToleranceOverride& override_tol = {});
+
 struct Mismatch {
     std::string path;    // e.g. "out['logits']"
-    std::string reason;  // one line, e.g. "max abs diff 0.031 > allowed 0.0012 (float32 ...)"
+    std::string reason;  // one line with the worst element and its values
 };
 
 struct CorrectnessVerdict {
     bool match = true;
     std::vector<Mismatch> mismatches;
-    std::size_t leaves = 0;  // facts looked at
+    std::size_t leaves = 0;                  // facts looked at
+    nlohmann::json leaf_results = nlohmann::json::array();  // one per numeric leaf
+    nlohmann::json not_compared = nlohmann::json::array();  // [{path, type}]
+    std::string basis = "tolerance";         // the loosest rule a leaf needed to pass:
+                                             // tolerance, float64_reference, eager_spread
 };
 
 // Judges the facts of a compiled-vs-eager comparison. `facts` must be a JSON array
 // (throws std::invalid_argument otherwise); a malformed element is a mismatch, never a
-// silent pass.
+// silent pass. `eager_self` are the eager-vs-eager facts: a leaf where eager differs from
+// itself is judged against eager's own spread (max |diff| <= ref_multiplier x eager's
+// spread + atol + rtol x max |eager|), the only leaves not judged element by element.
 CorrectnessVerdict judge_outputs(const nlohmann::json& facts,
-                                 const ToleranceOverride& override_tol = {});
+                                 const ToleranceOverride& override_tol = {},
+                                 const nlohmann::json& eager_self = nlohmann::json::array());
 
 struct NondeterminismCheck {
     bool nondeterministic = false;
@@ -58,11 +72,21 @@ struct NondeterminismCheck {
     double max_abs_diff = 0.0;        // largest difference seen over all numeric leaves
 };
 
-// Given the facts of eager-vs-eager (the same inputs run twice), says whether eager
-// differs from itself: any leaf whose values differ by more than `atol` (default 0:
-// bitwise, NaN equal to NaN), or whose structure, shape, dtype or non-tensor value
-// differs. When eager is nondeterministic a compiled-vs-eager mismatch of similar size
-// is not the compiler's fault.
+// Given the facts of eager-vs-eager (the same inputs and seeds, run twice), says whether
+// eager differs from itself: any leaf whose values differ by more than `atol` (default 0:
+// bitwise, NaN equal to NaN), or whose structure, shape, dtype or non-tensor value differs.
 NondeterminismCheck eager_self_difference(const nlohmann::json& facts, double atol = 0.0);
+
+// The row's `correctness` object from a bench.check reply (see schema/bench.schema.json):
+// checked, match, basis, mismatches, differing_parameters, leaves, leaf_results,
+// not_compared, nondeterministic, eager_differing, eager_max_self_diff, seeded,
+// eager_used_rng, reference, fallback_random, agent_cost_ns.
+nlohmann::json correctness_report(const nlohmann::json& reply,
+                                  const ToleranceOverride& override_tol = {});
+
+// Whether a failed check deserves a second look with inductor's fallback_random: the
+// target drew random numbers and compiled differs (inductor's own generator draws other
+// numbers than eager's under the same seed).
+bool recheck_with_fallback_random(const nlohmann::json& report);
 
 }  // namespace tct::analysis

@@ -29,5 +29,8 @@ std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_expect_command();
 std::unique_ptr<Command> make_audit_command();
 std::unique_ptr<Command> make_report_command();
+std::unique_ptr<Command> make_suite_command();
+std::unique_ptr<Command> make_merge_command();
+std::unique_ptr<Command> make_compare_command();
 
 }  // namespace tct::cli

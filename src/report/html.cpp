@@ -202,7 +202,7 @@ std::vector<Card> cards_probe(const json& doc) {
 
 std::string render_cards(const json& doc) {
   std::vector<Card> all;
-  for (auto* f : {cards_bench, cards_explain, cards_expect, cards_probe}) {
+  for (auto* f : {cards_suite, cards_bench, cards_explain, cards_expect, cards_probe}) {
     auto c = f(doc);
     all.insert(all.end(), c.begin(), c.end());
   }
@@ -349,7 +349,8 @@ std::string render_html(const json& doc) {
   body += render_warnings(doc);
   std::string bench = section_bench(doc), explain = section_explain(doc), diff = section_diff(doc),
               expect = section_expect(doc);
-  body += bench + explain + diff + expect;
+  std::string suite = section_suite(doc), compare = section_compare(doc);
+  body += suite + compare + bench + explain + diff + expect;
   body += render_audit_extra(doc);
   body += render_environment(doc);
 
@@ -358,6 +359,8 @@ std::string render_html(const json& doc) {
     if (present) toc += fmt::format(R"(<a href="#{}">{}</a>)", id, label);
   };
   add_toc(!arr_at(doc, "warnings").empty(), "warnings", "Warnings");
+  add_toc(!suite.empty(), "suite", "Suite");
+  add_toc(!compare.empty(), "compare", "Compare");
   add_toc(!bench.empty(), "bench", "Speed");
   add_toc(!explain.empty(), "explain", "Graph breaks");
   add_toc(!diff.empty(), "diff", "Diff");

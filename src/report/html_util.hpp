@@ -42,6 +42,8 @@ std::string section_bench(const json& doc);
 std::string section_explain(const json& doc);
 std::string section_diff(const json& doc);
 std::string section_expect(const json& doc);
+std::string section_suite(const json& doc);
+std::string section_compare(const json& doc);
 
 // One-line answers for the summary cards at the top of the page.
 struct Card {
@@ -54,5 +56,6 @@ struct Card {
 std::vector<Card> cards_bench(const json& doc);
 std::vector<Card> cards_explain(const json& doc);
 std::vector<Card> cards_expect(const json& doc);
+std::vector<Card> cards_suite(const json& doc);
 
 }  // namespace tct::report::html

@@ -26,6 +26,7 @@ std::string sections(const json& doc, bool markdown) {
       {"audit", text_audit, markdown_audit},       {"probe", text_probe, markdown_probe},       {"bench", text_bench, markdown_bench},
       {"explain", text_explain, markdown_explain}, {"diff", text_diff, markdown_diff},
       {"expect", text_expect, markdown_expect},
+      {"suite", text_suite, markdown_suite},       {"compare", text_compare, markdown_compare},
   };
   std::string out;
   for (const auto& s : all)

@@ -36,5 +36,9 @@ std::string text_expect(const json& doc);
 std::string text_audit(const json& doc);
 std::string markdown_audit(const json& doc);
 std::string markdown_expect(const json& doc);
+std::string text_suite(const json& doc);
+std::string markdown_suite(const json& doc);
+std::string text_compare(const json& doc);
+std::string markdown_compare(const json& doc);
 
 }  // namespace tct::report

@@ -52,11 +52,11 @@ double first_call_extra_ns(std::span<const double> curve, std::size_t steady_sta
 int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min_samples = 3,
                       int max_samples = 10);
 
-// {checked, match, mismatches: [{path, reason}], nondeterministic, eager_differing: [...],
-//  leaves}. When eager differs from itself the compiled comparison is not blamed:
-// match is null, nondeterministic true.
-json correctness_json(const json& eager_vs_eager, const json& compiled_vs_eager,
-                      const analysis::ToleranceOverride& tol);
+// Was a compile served from torch's caches? From the counters torch keeps (the agent's
+// bench counters): inductor's FX graph cache and AOTAutograd's cache. {hit, and the four
+// counts}; hit is null when no lookup was counted (backends that use neither cache, such
+// as aot_eager), true when every lookup hit, false otherwise.
+json cache_hit_json(const json& counters);
 
 // The warnings a finished row deserves, each {code, message, hint, applies_to} where
 // applies_to names the number it spoils ("speedup", "latency", "correctness", "compile").

@@ -177,5 +177,83 @@ def test_dataclass_and_return_types():
     assert facts[0]["max_abs_diff"] == 1.0
     m = torch.tensor([[1.0, 3.0]]).max(dim=1)
     facts = difference_facts(m, m)
-    assert [f["path"] for f in facts] == ["out.values", "out.indices"]
+    # torch.return_types as torch's pytree flattens them: by position.
+    assert [f["path"] for f in facts] == ["out[0]", "out[1]"]
     assert facts[1]["dtype_expected"] == "int64"
+
+
+F32 = {"float32": {"rtol": 1e-4, "atol": 1e-5, "ref_multiplier": 2.0}}
+
+
+def test_every_element_is_held_to_its_own_tolerance():
+    e = torch.tensor([1e6, 1.0, 2e6, 0.0])
+    a = e.clone()
+    a[1] += 1e-3  # small next to 1e6, large for an element of size 1
+    f = difference_facts(e, a, F32)[0]
+    assert f["tolerance"] == {"rtol": 1e-4, "atol": 1e-5}
+    assert f["out_of_tolerance"] == 1 and f["worst_index"] == [1]
+    assert f["expected_at_worst"] == 1.0 and f["actual_at_worst"] == pytest.approx(1.001)
+    # Noise within each element's allowance counts nothing.
+    ok = difference_facts(e, e * (1 + 1e-6), F32)[0]
+    assert ok["out_of_tolerance"] == 0
+    # Without tolerances every difference counts.
+    assert difference_facts(e, a)[0]["out_of_tolerance"] == 1
+
+
+def test_float64_reference_per_element():
+    ref = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+    eager = torch.tensor([1.0, 2.0, 3.0])
+    eager_off = eager.clone()
+    eager_off[2] += 0.01           # eager itself is off by 0.01 at element 2
+    compiled = eager.clone()
+    compiled[2] += 0.015           # compiled is off by 0.015 there: within 2x eager's error
+    f = difference_facts(eager_off, compiled, F32, reference=ref)[0]
+    r = f["reference"]
+    assert r["eager_max_error"] == pytest.approx(0.01, rel=1e-3)
+    assert r["compiled_max_error"] == pytest.approx(0.015, rel=1e-3)
+    assert r["out_of_tolerance"] == 0
+    compiled[0] += 0.02            # where eager is exact: beyond 2x its RMS error (0.0058)
+    f = difference_facts(eager_off, compiled, F32, reference=ref)[0]
+    assert f["reference"]["out_of_tolerance"] == 1 and f["reference"]["worst_index"] == [0]
+
+
+class _Layer:
+    def __init__(self, k, v):
+        self.keys, self.values, self.is_initialized = k, v, True
+
+
+class _Cache:  # shaped like transformers' DynamicCache: not a pytree node, holds tensors
+    def __init__(self, *layers):
+        self.layers = list(layers)
+        self.on_update = None
+
+
+class _Opaque:
+    pass
+
+
+def test_objects_holding_tensors_are_walked_to_their_tensors():
+    k = torch.randn(2, 3)
+    e = {"logits": torch.ones(2), "cache": _Cache(_Layer(k, k * 2))}
+    a = {"logits": torch.ones(2), "cache": _Cache(_Layer(k.clone(), k * 2 + 1))}
+    facts = {f["path"]: f for f in difference_facts(e, a)}
+    assert set(facts) == {"out['logits']", "out['cache'].layers[0].keys",
+                          "out['cache'].layers[0].values", "out['cache'].layers[0].is_initialized",
+                          "out['cache'].on_update"}
+    assert facts["out['cache'].layers[0].keys"]["equal"] is True
+    assert facts["out['cache'].layers[0].values"]["max_abs_diff"] == pytest.approx(1.0)
+
+
+def test_objects_without_equality_are_not_compared():
+    facts = difference_facts({"x": torch.ones(1), "h": _Opaque()}, {"x": torch.ones(1), "h": _Opaque()})
+    f = next(f for f in facts if f["path"] == "out['h']")
+    assert f == {"path": "out['h']", "kind": "not_compared", "type": "_Opaque"}
+
+
+def test_snapshot_copies_tensors_inside_objects():
+    from tct_agent.compare import snapshot
+    k = torch.zeros(2)
+    snap = snapshot(_Cache(_Layer(k, k)))
+    k += 1  # a later call reusing the buffer must not change what was recorded
+    facts = difference_facts(snap, _Cache(_Layer(torch.zeros(2), torch.zeros(2))))
+    assert all(f["equal"] for f in facts if f["kind"] == "tensor")

@@ -58,34 +58,6 @@ TEST(BenchAnalysis, SamplesPerBlockFitsBudget) {
 }
 
 namespace {
-json tensor_fact(double diff, double mag = 1.0) {
-  return {{"path", "out"}, {"kind", "tensor"}, {"shape_expected", {2}}, {"shape_actual", {2}},
-          {"dtype_expected", "float32"}, {"dtype_actual", "float32"}, {"numel", 2},
-          {"equal", diff == 0}, {"max_abs_diff", diff}, {"max_rel_diff", diff / mag}, {"mean_abs_diff", diff},
-          {"max_abs_expected", mag}, {"nan_expected", 0}, {"nan_actual", 0}, {"nan_mismatch", 0},
-          {"inf_mismatch", 0}};
-}
-}  // namespace
-
-TEST(BenchAnalysis, CorrectnessMatchMismatchAndNondeterminism) {
-  auto same = json::array({tensor_fact(0)});
-  auto off = json::array({tensor_fact(0.5)});
-  auto ok = correctness_json(same, same, {});
-  EXPECT_EQ(ok["match"], true);
-  EXPECT_EQ(ok["nondeterministic"], false);
-  auto bad = correctness_json(same, off, {});
-  EXPECT_EQ(bad["match"], false);
-  EXPECT_EQ(bad["mismatches"].size(), 1u);
-  // eager differs from itself: a compiled difference is not blamed
-  auto nd = correctness_json(off, off, {});
-  EXPECT_EQ(nd["nondeterministic"], true);
-  EXPECT_TRUE(nd["match"].is_null());
-  // a loose tolerance accepts the difference
-  tct::analysis::ToleranceOverride loose{1.0, 1.0};
-  EXPECT_EQ(correctness_json(same, off, loose)["match"], true);
-}
-
-namespace {
 json ok_row() {
   return {{"status", "ok"}, {"label", "inductor"}, {"recompiles_during_measurement", 0}, {"graph_breaks", 0},
           {"steady_state", {{"found", true}}}, {"stop_reason", "precision"},
@@ -177,4 +149,12 @@ TEST(TargetOptions, LoadParams) {
   EXPECT_TRUE(j["dtype"].is_null());
   EXPECT_EQ(j["params"], json::object());
   EXPECT_EQ(j["train"], false);
+}
+
+TEST(BenchAnalysis, CacheHitFromTorchCounters) {
+  using tct::runner::cache_hit_json;
+  EXPECT_TRUE(cache_hit_json(json::object())["hit"].is_null());  // aot_eager: no cache looked up
+  EXPECT_TRUE(cache_hit_json({{"fxgraph_cache_hit", 2}, {"autograd_cache_hit", 1}})["hit"].get<bool>());
+  EXPECT_FALSE(cache_hit_json({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}})["hit"].get<bool>());
+  EXPECT_FALSE(cache_hit_json({{"autograd_cache_miss", 1}})["hit"].get<bool>());
 }

@@ -1,0 +1,78 @@
+// tct compare BASELINE.json CURRENT.json: bench, audit or suite documents entry by entry;
+// regressions and improvements only where the intervals say so (src/analysis/compare.cpp).
+// --max-regression makes it a CI gate. Needs no agent or torch.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/compare.hpp"
+#include "cli/command.hpp"
+#include "cli/read_json_file.hpp"
+#include "errors.hpp"
+
+namespace tct::cli {
+namespace {
+
+// "5%" or "0.05" -> 0.05; "0" -> 0. A bare number >= 1 is read as percent, as --precision.
+double parse_max_regression(const std::string& text) {
+  std::string t = text;
+  bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  double v = NAN;
+  try {
+    std::size_t used = 0;
+    v = std::stod(t, &used);
+    if (used != t.size()) v = NAN;
+  } catch (const std::exception&) {
+  }
+  if (percent || v >= 1) v /= 100;
+  if (!std::isfinite(v) || v < 0 || v >= 1)
+    throw usage_error(fmt::format("--max-regression '{}' is not a percentage from 0% to 99%", text),
+                      "write --max-regression 5% (or 0.05)");
+  return v;
+}
+
+class CompareCommand : public Command {
+ public:
+  CLI::App* define(CLI::App& app) override {
+    auto* cmd = app.add_subcommand("compare", "Baseline against current (bench, audit or suite documents): "
+                                              "regressions and improvements only where the intervals say so");
+    cmd->add_option("baseline", baseline_, "The document to compare against (tct bench/audit/suite -o FILE.json)")
+        ->required();
+    cmd->add_option("current", current_, "The new document")->required();
+    cmd->add_option("--max-regression", max_regression_, "Exit 1 when an entry's speedup dropped by more than this "
+                                                         "with 95% confidence (0% = any confident drop)")
+        ->capture_default_str();
+    add_common_options(*cmd, common);
+    cmd->footer(R"(Examples:
+  tct compare last-week.json today.json                 suites, entry by entry
+  tct compare before.json after.json --markdown         the before/after table for a pull request
+  tct compare main.json pr.json --max-regression 5%     CI: fail on a confident drop over 5%
+Entries match by id (a suite's entry ids; a bench's rows by backend/mode/dynamic/fullgraph).
+A change is called a regression or improvement only when the 95% interval of the ratio
+current/baseline excludes 1. An entry that passed and now fails, or whose outputs now
+differ from eager, fails the check too.
+Exit codes: 0 no regression past --max-regression; 1 at least one; 2 a file is missing,
+not a tct document, or the two are of different kinds.)");
+    return cmd;
+  }
+
+  int run(RunContext& ctx) override {
+    double max = parse_max_regression(max_regression_);
+    const char* hint = "write it with tct bench, audit or suite (--json > FILE or -o FILE.json)";
+    json baseline = read_json_file(baseline_, hint);
+    json current = read_json_file(current_, hint);
+    ctx.doc["compare"] = analysis::compare_documents(baseline, baseline_, current, current_, max);
+    return ctx.doc["compare"]["passed"].get<bool>() ? 0 : 1;
+  }
+
+ private:
+  std::string baseline_, current_;
+  std::string max_regression_ = "0%";
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_compare_command() { return std::make_unique<CompareCommand>(); }
+
+}  // namespace tct::cli

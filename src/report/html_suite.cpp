@@ -1,0 +1,201 @@
+// The suite section of the HTML report: the summary, one chart (each entry's speedup with
+// its interval) and a sortable table of the entries.
+//
+// Sorting without JavaScript: the report's Content-Security-Policy is default-src 'none'
+// with no script at all, so that nothing from a document (model names, error messages) can
+// ever run. Rather than loosen it for a sorting script (a CSP hash would have to be kept in
+// step with the script), the table is rendered once per sort key, and radio buttons with
+// CSS (:checked ~) show the one picked; clicking a column heading (a <label>) picks it. A
+// suite of a hundred entries costs a few hundred rows of HTML.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
+#include "report/html_util.hpp"
+#include "report/svg.hpp"
+
+namespace tct::report::html {
+namespace {
+
+std::string interval_text(const json& sp) {
+  double est = num(sp, "estimate"), lo = num(sp, "low"), hi = num(sp, "high");
+  if (!std::isfinite(est)) return "n/a";
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
+  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+}
+
+std::string tone(const std::string& verdict) {
+  return verdict == "faster" ? "good" : verdict == "slower" ? "bad" : "warn";
+}
+
+struct Column {
+  const char* key;    // radio id suffix
+  const char* title;
+  // Sort value (NaN sorts last); ascending unless `descending`.
+  std::function<double(const json&)> value;
+  bool descending;
+};
+
+double result_num(const json& e, const char* key) { return num(obj_at(e, "result"), key); }
+
+std::string row_html(const json& e) {
+  const json& r = obj_at(e, "result");
+  std::string status = str(e, "status");
+  std::string verdict = str(r, "verdict", "not_measured");
+  std::string compile = format_duration_ns(num(r, "compile_ns"));
+  if (str(r, "compile_source") == "first_call") compile += "*";
+  auto count = [&](const char* k) { return r.contains(k) && r[k].is_number() ? esc(text_of(r[k])) : "-"; };
+  std::string why;
+  if (obj_at(e, "error").contains("message"))
+    why = "<br><span class=\"muted\">" + esc(str(obj_at(e, "error"), "kind")) + ": " + esc(str(obj_at(e, "error"), "message")) + "</span>";
+  return fmt::format(
+      "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td class=\"num\">{}</td>"
+      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><span class=\"pill {}\">{}</span>{}</td></tr>",
+      esc(str(e, "id")), tone(verdict), esc(interval_text(obj_at(r, "speedup"))), esc(verdict), esc(compile),
+      count("break_even_calls"), count("graph_breaks"), esc(str(r, "check", "-")),
+      status == "ok" ? "good" : status == "mismatch" ? "warn" : "bad", esc(status), why);
+}
+
+std::string sortable_table(const json& entries) {
+  const std::vector<Column> cols = {
+      {"entry", "Entry", nullptr, false},
+      {"speedup", "Speedup [95% CI]", [](const json& e) { return num(obj_at(obj_at(e, "result"), "speedup"), "estimate"); }, false},
+      {"verdict", "Verdict", nullptr, false},
+      {"compile", "Compile", [](const json& e) { return result_num(e, "compile_ns"); }, true},
+      {"breakeven", "Break-even calls", [](const json& e) { return result_num(e, "break_even_calls"); }, true},
+      {"breaks", "Graph breaks", [](const json& e) { return result_num(e, "graph_breaks"); }, true},
+      {"check", "Output check", nullptr, false},
+      {"status", "Status", nullptr, false},
+  };
+  std::vector<const json*> base;
+  for (const auto& e : entries) base.push_back(&e);
+
+  std::string css, radios, tables;
+  bool first = true;
+  for (const auto& c : cols) {
+    if (!c.value && std::string(c.key) != "entry") continue;  // sortable: entry and the numbers
+    std::vector<const json*> rows = base;
+    if (c.value)
+      std::stable_sort(rows.begin(), rows.end(), [&](const json* a, const json* b) {
+        double x = c.value(*a), y = c.value(*b);
+        if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+        return c.descending ? x > y : x < y;
+      });
+    std::string id = fmt::format("suite-sort-{}", c.key);
+    radios += fmt::format(R"(<input type="radio" name="suite-sort" id="{}"{}>)", id, first ? " checked" : "");
+    css += fmt::format("#{0}:checked~.by-{1}{{display:block}}#{0}:checked~.by-{1} th.k-{1}{{text-decoration:underline}}", id, c.key);
+    std::string head = "<thead><tr>";
+    for (const auto& h : cols) {
+      std::string label = esc(h.title);
+      if (h.value || std::string(h.key) == "entry")
+        label = fmt::format(R"(<label for="suite-sort-{}" title="sort by {}">{} {}</label>)", h.key, esc(h.title), label,
+                            h.value ? (h.descending ? "&#9660;" : "&#9650;") : "&#9650;");
+      head += fmt::format(R"(<th class="k-{}">{}</th>)", h.key, label);
+    }
+    head += "</tr></thead>";
+    std::string body;
+    for (const json* e : rows) body += row_html(*e);
+    tables += fmt::format(R"(<div class="sorted by-{}"><table class="rows">{}<tbody>{}</tbody></table></div>)", c.key, head, body);
+    first = false;
+  }
+  return "<style>.sortable>input{position:absolute;opacity:0;pointer-events:none}.sortable .sorted{display:none}"
+         ".sortable label{cursor:pointer}" + css + "</style><div class=\"sortable scroll\">" + radios + tables + "</div>";
+}
+
+std::string speedup_chart(const json& suite) {
+  svg::BarChart c;
+  c.title = "Speedup of each suite entry, with its 95% interval";
+  c.x.label = "speedup (eager time / compiled time)";
+  c.x.format = [](double v) { return fmt::format("{:g}x", v); };
+  c.reference = 1;
+  c.reference_label = "1x = eager";
+  double lo = INFINITY, hi = 0;
+  for (const auto& e : arr_at(suite, "entries")) {
+    svg::Bar b;
+    b.label = str(e, "id");
+    if (b.label.size() > 40) b.label = b.label.substr(0, 37) + "...";
+    const json& sp = obj_at(obj_at(e, "result"), "speedup");
+    b.value = num(sp, "estimate");
+    if (!std::isfinite(b.value)) {
+      b.css_class = "failed";
+      b.annotation = str(e, "status") + (obj_at(e, "error").contains("kind") ? ": " + str(obj_at(e, "error"), "kind") : "");
+      c.bars.push_back(b);
+      continue;
+    }
+    b.low = num(sp, "low");
+    b.high = num(sp, "high");
+    std::string verdict = str(obj_at(e, "result"), "verdict");
+    b.css_class = verdict == "faster" ? "faster" : verdict == "slower" ? "slower" : "unsure";
+    b.annotation = interval_text(sp);
+    b.tip = str(e, "id") + ": " + b.annotation;
+    for (double v : {b.value, b.low, b.high})
+      if (std::isfinite(v) && v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
+    c.bars.push_back(b);
+  }
+  if (c.bars.empty()) return "";
+  c.x.log = std::isfinite(lo) && hi / lo > 8;
+  if (!c.x.log) c.x.include_zero = true;
+  return "<figure><figcaption>Speedup per entry with its 95% interval; right of the dashed line is faster than eager." +
+         std::string(c.x.log ? " Log scale." : "") + "</figcaption>" + svg::bar_chart(c) + "</figure>";
+}
+
+}  // namespace
+
+std::vector<Card> cards_suite(const json& doc) {
+  const json& s = obj_at(obj_at(doc, "suite"), "summary");
+  if (s.empty() || obj_at(doc, "suite").value("listing", false)) return {};
+  const json& g = obj_at(s, "geomean_speedup");
+  std::vector<Card> cards;
+  if (!g.empty()) {
+    double lo = num(g, "low"), hi = num(g, "high");
+    std::string t = lo > 1 ? "good" : hi < 1 ? "bad" : "warn";
+    cards.push_back({"Geometric-mean speedup", format_ratio(num(g, "estimate")),
+                     (std::isfinite(lo) ? fmt::format("95% CI {:.2f}x .. {:.2f}x, ", lo, hi) : std::string("no interval, ")) +
+                         fmt::format("{} passing entries", str(g, "n")),
+                     t, "#suite"});
+  }
+  int failed = s.value("failed", 0) + s.value("mismatch", 0);
+  cards.push_back({"Entries", fmt::format("{} of {} passed", s.value("ok", 0), s.value("entries", 0)),
+                   fmt::format("{} faster, {} slower, {} inconclusive", s.value("faster", 0), s.value("slower", 0),
+                               s.value("inconclusive", 0)),
+                   failed ? "bad" : "good", "#suite"});
+  return cards;
+}
+
+std::string section_suite(const json& doc) {
+  const json& suite = obj_at(doc, "suite");
+  if (suite.empty()) return "";
+  std::string out = R"(<section id="suite"><h2>Suite )" + esc(str(suite, "file")) + "</h2>";
+  if (suite.value("listing", false)) {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& p : arr_at(suite, "plan"))
+      rows.push_back({"<span class=\"loc\">" + esc(str(p, "id")) + "</span>", esc(str(p, "target")), generic(obj_at(p, "settings")),
+                      esc(str(p, "shard"))});
+    return out + table({"Entry", "Target", "Settings", "Shard"}, rows) + "</section>";
+  }
+  const json& s = obj_at(suite, "summary");
+  std::vector<std::pair<std::string, std::string>> items;
+  const json& g = obj_at(s, "geomean_speedup");
+  items.push_back({"Geometric-mean speedup", g.empty() ? "n/a" : esc(interval_text(g)) + " <span class=\"muted\">over " +
+                                                                       esc(str(g, "n")) + " passing entries, slowdowns included</span>"});
+  std::string kinds;
+  for (auto& [k, n] : obj_at(s, "failures_by_kind").items()) kinds += (kinds.empty() ? "" : ", ") + k + " " + text_of(n);
+  items.push_back({"Entries", esc(fmt::format("{} ok, {} failed, {} outputs differ{}", s.value("ok", 0), s.value("failed", 0),
+                                              s.value("mismatch", 0), kinds.empty() ? "" : " (" + kinds + ")"))});
+  items.push_back({"Total compile time", esc(format_duration_ns(num(s, "compile_ns_total")))});
+  items.push_back({"Entries' wall time", esc(format_duration_ns(num(s, "wall_ns_total")))});
+  const json& shard = obj_at(suite, "shard");
+  if (!shard.empty()) items.push_back({"Shard", esc(fmt::format("{} of {}", str(shard, "index"), str(shard, "count")))});
+  if (!arr_at(suite, "merged_from").empty())
+    items.push_back({"Merged from", esc(fmt::format("{} shards", arr_at(suite, "merged_from").size()))});
+  out += facts(items) + speedup_chart(suite);
+  out += "<p class=\"muted\">Click a column heading to sort. * compile time of the first call in the measuring process "
+         "(compile time not measured in fresh processes).</p>";
+  out += sortable_table(arr_at(suite, "entries"));
+  return out + "</section>";
+}
+
+}  // namespace tct::report::html

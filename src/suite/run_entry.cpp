@@ -1,0 +1,79 @@
+#include "suite/run_entry.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "analysis/graph_breaks.hpp"
+#include "errors.hpp"
+#include "report/document.hpp"
+#include "runner/bench_run.hpp"
+#include "runner/target_options.hpp"
+#include "suite/suite_settings.hpp"
+#include "suite/suite_summary.hpp"
+
+namespace tct::suite {
+namespace {
+
+using json = nlohmann::json;
+
+json error_json(const Error& e, const std::string& stage) {
+  json j = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()}, {"exit_code", static_cast<int>(e.code())}};
+  std::string s = e.stage.empty() ? stage : stage + ": " + e.stage;
+  if (!s.empty()) j["stage"] = s;
+  return j;
+}
+
+// As `tct explain` does: target.load and explain.run in a fresh agent.
+json run_explain(cli::RunContext& ctx, const runner::BenchConfig& cfg) {
+  auto agent = ctx.start_agent();
+  json description = agent->call("target.load", runner::to_load_params(cfg.target), ctx.timeout(), ctx.progress_fn());
+  json facts = agent->call("explain.run", {{"logged", true}, {"logged_calls", 2}}, ctx.timeout(), ctx.progress_fn());
+  agent->close();
+  return analysis::build_explain_section(facts, description, std::nullopt);
+}
+
+}  // namespace
+
+json run_entry(const Entry& entry, const cli::CommonOptions& common, double timeout_s) {
+  auto t0 = std::chrono::steady_clock::now();
+  json record = {{"id", entry.id}, {"target", entry.target}, {"params", entry.params}, {"settings", entry.settings},
+                 {"status", "ok"}, {"error", nullptr}};
+  // The entry's own document: bench writes into it as `tct bench` would; no files.
+  cli::CommonOptions options = common;
+  options.out.clear();
+  options.timeout_s = entry_timeout_s(entry.settings, timeout_s);
+  cli::RunContext ctx(options, report::new_document("bench"));
+  std::string stage = "bench";
+  try {
+    runner::BenchConfig cfg = bench_config(entry.target, entry.params, entry.settings);
+    json section = runner::run_bench(ctx, ctx, cfg);
+    if (auto err = runner::bench_outcome(section, cfg)) {
+      record["status"] = err->code() == ExitCode::CheckFailed ? "mismatch" : "failed";
+      record["error"] = error_json(*err, "");
+    }
+    if (entry_explains(entry.settings)) {
+      stage = "explain";
+      ctx.doc["explain"] = run_explain(ctx, cfg);
+    }
+  } catch (const Error& e) {
+    if (e.code() == ExitCode::Interrupted) throw;
+    record["status"] = "failed";
+    record["error"] = error_json(e, stage);
+  } catch (const std::exception& e) {
+    record["status"] = "failed";
+    record["error"] = {{"kind", "internal"}, {"stage", stage}, {"exit_code", static_cast<int>(ExitCode::Internal)},
+                       {"message", fmt::format("internal error: {}", e.what())},
+                       {"hint", "this is a bug in tct; please report it with the suite file"}};
+  }
+  ctx.end_progress();
+  record["wall_ns"] = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+  record["bench"] = ctx.doc.value("bench", json());
+  record["explain"] = ctx.doc.value("explain", json());
+  record["result"] = entry_result(record["bench"], record["explain"]);
+  record["warnings"] = ctx.doc.value("warnings", json::array());
+  record["environment"] = ctx.doc.value("environment", json::object());
+  return record;
+}
+
+}  // namespace tct::suite
