@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "runner/bench_plan.hpp"
@@ -63,7 +64,7 @@ class BenchCommand : public Command {
                                                "± this (0.02 or 2%)")
         ->capture_default_str();
     cmd->add_option("--budget", cfg_.budget_s, "Seconds of interleaved sampling per row")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(kPositive);
     cmd->add_option("--warmup", cfg_.warmup_calls, "Compiled calls timed one by one (the warm-up curve)")
         ->capture_default_str()->check(CLI::Range(1, 100000));
     cmd->add_option("--eager-warmup", cfg_.eager_warmup_calls, "Eager calls timed one by one before sampling")

@@ -23,10 +23,11 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   }
 
   int run(RunContext& ctx) override {
-    auto agent = ctx.start_agent();
+    auto agent = ctx.start_agent({}, /*torch_required=*/false);
     auto verdict = runner::run_probe(ctx, *agent, cfg_);
     agent->close();
-    return verdict.verdict == "not_usable" ? 1 : 0;
+    if (verdict.verdict == "not_usable") throw runner::not_usable_error(verdict);
+    return 0;
   }
 
  private:

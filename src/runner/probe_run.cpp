@@ -67,4 +67,12 @@ analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, cons
   return verdict;
 }
 
+Error not_usable_error(const analysis::ProbeVerdict& verdict) {
+  const analysis::Reason* why = nullptr;
+  for (const auto& r : verdict.reasons)
+    if (why == nullptr || (r.severity == "blocker" && why->severity != "blocker")) why = &r;
+  if (why == nullptr) return check_failed("not_usable", "torch.compile is not usable here", "see the probe report");
+  return check_failed("not_usable", fmt::format("torch.compile is not usable here: {}", why->message), why->fix);
+}
+
 }  // namespace tct::runner

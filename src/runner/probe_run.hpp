@@ -5,6 +5,7 @@
 
 #include "analysis/probe_verdict.hpp"
 #include "cli/context.hpp"
+#include "errors.hpp"
 
 namespace tct::runner {
 
@@ -15,5 +16,8 @@ struct ProbeConfig {
 
 // Fills ctx.doc["probe"] (checkpointing after each phase) and returns the verdict.
 analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg);
+
+// The exit-1 error of a "not_usable" verdict: its first blocker and that blocker's fix.
+Error not_usable_error(const analysis::ProbeVerdict& verdict);
 
 }  // namespace tct::runner
