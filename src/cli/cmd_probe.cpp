@@ -12,6 +12,8 @@ class ProbeCommand : public Command {
                                             "Triton, the C++ compiler; a verdict with fixes");
     cmd->add_flag("--smoke", cfg_.smoke, "Also compile a small function on each usable device and compare with eager");
     cmd->add_option("--backend", cfg_.smoke_backend, "Backend for --smoke")->capture_default_str();
+    cmd->add_flag("--no-cache", no_cache_, "Check backends, Triton and the C++ compiler again instead of reading "
+                                          "them from the cache ($XDG_CACHE_HOME/tct/probe.json)");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   tct probe                       facts and a verdict
@@ -23,6 +25,7 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   }
 
   int run(RunContext& ctx) override {
+    cfg_.use_cache = !no_cache_;
     auto agent = ctx.start_agent({}, /*torch_required=*/false);
     auto verdict = runner::run_probe(ctx, *agent, cfg_);
     agent->close();
@@ -32,6 +35,7 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
 
  private:
   runner::ProbeConfig cfg_;
+  bool no_cache_ = false;
 };
 
 }  // namespace

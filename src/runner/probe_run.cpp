@@ -3,7 +3,12 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <future>
+
 #include <fmt/format.h>
+
+#include "runner/probe_cache.hpp"
+#include "runner/probe_compiler.hpp"
 
 namespace tct::runner {
 namespace {
@@ -55,8 +60,22 @@ analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, cons
   const bool torch_ok = !hello.torch.is_null() &&
                         analysis::at_least(analysis::parse_version(hello.torch.value("version", "")), 2, 0);
   if (torch_ok) {
-    ctx.progress("probing torch");
-    in.facts = agent.call("probe", json::object(), ctx.timeout(), ctx.progress_fn());
+    const std::string cxx = inductor_cxx_name(std::getenv("CXX"));
+    const std::string cache = cfg.use_cache ? probe_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")) : "";
+    const std::string key = probe_cache_key(in.python_path, hello.torch.value("version", ""), cxx);
+    std::optional<json> cached = read_probe_cache(cache, key);
+    // Uncached, the compiler is checked here while the agent imports torch (both take ~1 s).
+    std::future<json> compiler;
+    if (!cached) compiler = std::async(std::launch::async, check_cpp_compiler, cxx);
+    ctx.progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
+                        : "importing torch and checking the C++ compiler");
+    in.facts = agent.call("probe", {{"light", cached.has_value()}}, ctx.timeout(), ctx.progress_fn());
+    if (cached) {
+      merge_cached_facts(in.facts, *cached);
+    } else {
+      in.facts["cpp_compiler"] = compiler.get();
+      if (cfg.use_cache) write_probe_cache(cache, key, cacheable_facts(in.facts));
+    }
     section["facts"] = in.facts;
     ctx.checkpoint();
     if (cfg.smoke) run_smoke(ctx, agent, cfg, in);

@@ -12,6 +12,7 @@ namespace tct::runner {
 struct ProbeConfig {
   bool smoke = false;
   std::string smoke_backend = "inductor";
+  bool use_cache = true;  // read and write the facts cache (runner/probe_cache.hpp)
 };
 
 // Fills ctx.doc["probe"] (checkpointing after each phase) and returns the verdict.
