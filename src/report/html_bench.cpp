@@ -169,7 +169,13 @@ std::string speedup_chart(const json& rows) {
   }
   if (c.bars.empty()) return "";
   c.x.log = std::isfinite(lo) && hi / lo > 8;
-  if (!c.x.log) c.x.include_zero = true;
+  if (!c.x.log && std::isfinite(lo)) {
+    // Zoomed to the intervals and the 1x line, with a margin: from zero, a +-2% interval
+    // would be a pixel wide and "faster or not" unreadable.
+    double a = std::min(lo, 1.0), z = std::max(hi, 1.0), pad = std::max(0.02, 0.15 * (z - a));
+    c.x.min = std::max(0.0, a - pad);
+    c.x.max = z + pad;
+  }
   return "<figure><figcaption>Speedup with its 95% interval; right of the dashed line is faster than eager." +
          std::string(c.x.log ? " Log scale: the intervals are wide." : "") + "</figcaption>" + svg::bar_chart(c) +
          "</figure>";
@@ -335,7 +341,8 @@ std::string section_bench(const json& doc) {
   const json& eager = obj_at(b, "eager");
   if (!eager.empty())
     out += "<p class=\"muted\">" +
-           esc(fmt::format("Eager: first call {}, steady {} per call. Clock resolution {}.", dur(num(eager, "first_call_ns")),
+           esc(fmt::format("Eager warm-up, before sampling: first call {}, then {} per call (the eager median in the "
+                                          "table is from the interleaved samples). Clock resolution {}.", dur(num(eager, "first_call_ns")),
                            dur(num(eager, "steady_ns")), dur(num(obj_at(b, "clock"), "resolution_ns")))) +
            "</p>";
   return out + "</section>";

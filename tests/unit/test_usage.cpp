@@ -4,6 +4,7 @@
 #include "cli/context.hpp"
 #include "cli/usage.hpp"
 #include "errors.hpp"
+#include "report/format.hpp"
 #include "runner/expect_run.hpp"
 
 using namespace tct;
@@ -54,4 +55,19 @@ TEST(Usage, WrongPredictionIsACheckFailureWithItsLine) {
   }
   section["validation"]["direction_right"] = true;
   EXPECT_EQ(runner::expect_exit_code(section, cfg), 0);
+}
+
+TEST(TextTable, AlignsByCharactersNotBytes) {
+  report::Table t({"name", "value"});
+  t.add({"µs ± σ", "1"});
+  t.add({"plain", "2"});
+  std::string s = t.str("");
+  // Both values start in the same column: "µs ± σ" is 6 characters but 9 bytes.
+  auto col = [&](const std::string& line_start) {
+    auto at = s.find(line_start);
+    auto end = s.find('\n', at);
+    std::string line = s.substr(at, end - at);
+    return report::display_width(line.substr(0, line.find_last_of(' ') + 1));
+  };
+  EXPECT_EQ(col("µs"), col("plain"));
 }
