@@ -255,10 +255,12 @@ void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchCon
     breaks_during += c.value("graph_breaks", 0);
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     d = sampler.next(elapsed);
-    ctx.progress(fmt::format("{}: block {}, speedup {:.2f}x ±{:.1f}% after {:.1f}/{:.0f} s (next: {})",
+    // The phase, where the estimate stands, and the time left (sampling stops earlier once
+    // the interval is as tight as --precision asks).
+    ctx.progress(fmt::format("{}: sampling, block {}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left",
                              spec.label(), d.blocks, d.speedup.estimate,
-                             std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0, elapsed,
-                             cfg.budget_s, d.action == Action::Continue ? "more blocks" : "correctness"));
+                             std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
+                             std::max(0.0, cfg.budget_s - elapsed)));
     if (d.action != Action::Continue) break;
   }
   const auto& eager = sampler.eager_samples();

@@ -95,3 +95,104 @@ def test_unknown_builtin_names_no_missing_command():
     assert r.rc == 2, r
     assert "did you mean builtin:mlp?" in first_line(r).lower(), r
     assert "tct builtins" not in r.err
+
+
+# ---------------------------------------------------------------- reports (no torch needed)
+
+def report(fixture, *args):
+    r = run_tct("report", FIXTURES / fixture, *args, python=None)
+    assert r.rc == 0, r
+    return r
+
+
+def test_markdown_leads_with_the_verdict():
+    md = report("html_audit_transformer_block.json", "--markdown").out
+    lines = md.splitlines()
+    assert lines[0] == "## tct audit: 0.57x [0.44, 0.62], slower than eager"
+    assert lines[2] == "| question | answer |"
+    assert "| graph breaks | 0 in 1 graph(s) |" in md
+    assert md.index("<details>") < md.index("| fact | value |") < md.index("</details>")
+    assert "|  |  |" not in md and "/home/user" not in md  # a header row; no absolute path
+    for before, line in zip(lines, lines[1:]):  # a bold heading never runs into a bullet
+        if line.startswith("**") and before.startswith("- "):
+            raise AssertionError(f"no blank line before {line!r}")
+
+
+def test_bench_text_labels_the_eager_warmup():
+    out = report("html_bench.json").out
+    assert "eager warm-up (before sampling): first call 195 ms, then 210 ms per call" in out
+
+
+def test_html_axes_evidence_and_suggestions(tmp_path):
+    import json
+    doc = json.loads((FIXTURES / "html_audit_transformer_block.json").read_text())
+    row = doc["bench"]["rows"][0]
+    row["speedup"].update(estimate=1.02, low=1.01, high=1.03)
+    row["latency"]["compiled"]["max"] = 100 * row["latency"]["compiled"]["p95"]  # one far outlier
+    src = tmp_path / "doc.json"
+    src.write_text(json.dumps(doc))
+    html_path = tmp_path / "r.html"
+    r = run_tct("report", src, "-o", html_path, python=None)
+    assert r.rc == 0, r
+    html = html_path.read_text()
+    bars = html[html.index("Speedup of compiled over eager"):]
+    bars = bars[:bars.index("</svg>")]
+    assert ">0x<" not in bars and ">1.5x<" not in bars, "speedup axis not zoomed to the interval"
+    boxes = html[html.index("Latency distributions"):]
+    boxes = boxes[:boxes.index("</svg>")]
+    assert 'class="outlier-edge"' in boxes and "off the axis" in boxes
+    assert "<dt>time per call</dt><dd>104 ms</dd>" in html  # evidence in its units
+    suggestions = html[html.index("What to try, in order"):]
+    suggestions = suggestions[:suggestions.index("</ol>")]
+    assert "Compile it" not in suggestions and "measured at 1.02x" in suggestions
+
+
+def test_demo_runs_a_sweep():
+    from tct_run import ROOT
+    assert "--sweep batch=" in (ROOT / "scripts" / "demo.sh").read_text()
+
+
+# ---------------------------------------------------------------- probe cache, progress
+
+def test_probe_reads_its_cache_and_no_cache_skips_it(tmp_path):
+    import importlib.metadata
+    import json
+    from tct_run import PYTHON
+    torch_version = subprocess.run([PYTHON, "-c", "import importlib.metadata as m; print(m.version('torch'))"],
+                                   capture_output=True, text=True, check=True).stdout.strip()
+    cache = tmp_path / "tct" / "probe.json"
+    cache.parent.mkdir()
+    cached = {"backends": {"default": ["inductor"], "all": ["inductor"]}, "triton": {"installed": False},
+              "dynamo_supported": True, "dynamo_error": None,
+              "cpp_compiler": {"path": "/usr/bin/g++", "version": "g++ from the cache", "openmp": True}}
+    cache.write_text(json.dumps({f"{PYTHON}|torch {torch_version}|g++": cached}))
+    env = {"XDG_CACHE_HOME": str(tmp_path), "CXX": "g++"}
+    r = run_tct("probe", "--json", env=env)
+    assert r.rc == 0, r
+    assert r.json()["probe"]["facts"]["cpp_compiler"]["version"] == "g++ from the cache"
+    r = run_tct("probe", "--json", "--no-cache", env=env)
+    assert r.rc == 0, r
+    assert r.json()["probe"]["facts"]["cpp_compiler"]["version"] != "g++ from the cache"
+    assert "from the cache" in cache.read_text()  # --no-cache neither reads nor writes
+
+
+def test_progress_on_a_terminal_shows_phase_and_time_left():
+    import os
+    import pty
+    from tct_run import PYTHON, TCT
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: stderr is the terminal
+        os.execv(str(TCT), [str(TCT), "bench", f"{FIXTURES / 'bench_targets.py'}:small", "--backend", "aot_eager",
+                            "--budget", "1", "--no-compile-time", "--no-memory", "--no-check", "--python", PYTHON])
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.waitpid(pid, 0)
+    text = seen.decode(errors="replace")
+    assert "aot_eager: sampling, block" in text and "s left" in text, text[-2000:]
