@@ -127,11 +127,11 @@ std::string latency_chart(const json& rows) {
   }
   if (p.boxes.empty()) return "";
   // A log axis when the spread covers more than a decade and a half (outliers on a shared
-  // machine), else linear with zero so that ratios read correctly.
+  // machine), else linear over the whiskers (svg::box_plot keeps min, max and stray samples
+  // off the axis), so that the boxes are wide enough to compare.
   p.x.log = std::isfinite(lo) && hi / lo > 30;
-  p.x.include_zero = !p.x.log;
   return "<figure><figcaption>Latency per call, steady state: box p25..p75 with the median, whiskers p05..p95, "
-         "circles min and max" +
+         "circles min and max (an arrowhead at the edge when one lies beyond the axis)" +
          std::string(p.x.log ? " (log scale: the spread is wide)" : "") + ".</figcaption>" + svg::box_plot(p) + "</figure>";
 }
 
