@@ -26,7 +26,7 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
 
   int run(RunContext& ctx) override {
     cfg_.use_cache = !no_cache_;
-    auto agent = ctx.start_agent({}, /*torch_required=*/false);
+    auto agent = ctx.start_for_probe();
     auto verdict = runner::run_probe(ctx, *agent, cfg_);
     agent->close();
     if (verdict.verdict == "not_usable") throw runner::not_usable_error(verdict);

@@ -24,28 +24,27 @@ bool smoke_matches(const json& r) {
   return r.value("shape_equal", false) && std::isfinite(diff) && diff <= 1e-4 * std::max(1.0, scale);
 }
 
-void run_smoke(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg, analysis::ProbeInput& in) {
+void run_smoke(Host& host, Session& agent, const ProbeConfig& cfg, analysis::ProbeInput& in) {
   std::vector<std::string> devices = {"cpu"};
   const json& dev = in.facts.value("devices", json::object());
   if (dev.value("cuda_available", false)) devices.push_back("cuda");
   if (dev.value("mps_available", false)) devices.push_back("mps");
   for (const auto& device : devices) {
-    ctx.progress(fmt::format("smoke compile on {}", device));
-    json r = agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}, ctx.timeout(),
-                        ctx.progress_fn());
+    host.progress(fmt::format("smoke compile on {}", device));
+    json r = agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}});
     r["match"] = r.value("ok", false) && smoke_matches(r);
     in.smoke.push_back(r);
-    ctx.doc["probe"]["smoke"] = in.smoke;
-    ctx.checkpoint();
+    host.document()["probe"]["smoke"] = in.smoke;
+    host.checkpoint();
   }
 }
 
 }  // namespace
 
-analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg) {
+analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& cfg) {
   const auto& hello = agent.hello();
   analysis::ProbeInput in;
-  in.python_path = ctx.doc["environment"]["interpreter"]["path"];
+  in.python_path = host.document()["environment"]["interpreter"]["path"];
   in.torch_hello = hello.torch;
   in.torch_error = hello.torch_error;
   in.environment = json::object();
@@ -53,7 +52,7 @@ analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, cons
     if (const char* v = std::getenv(var.name)) in.environment[var.name] = v;
   in.smoke = json::array();
 
-  json& section = ctx.doc["probe"];
+  json& section = host.document()["probe"];
   section = {{"python", hello.python}, {"torch", hello.torch}, {"environment_variables", in.environment}};
 
   // The facts need torch 2.x imported; without it the verdict is already known.
@@ -67,9 +66,9 @@ analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, cons
     // Uncached, the compiler is checked here while the agent imports torch (both take ~1 s).
     std::future<json> compiler;
     if (!cached) compiler = std::async(std::launch::async, check_cpp_compiler, cxx);
-    ctx.progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
-                        : "importing torch and checking the C++ compiler");
-    in.facts = agent.call("probe", {{"light", cached.has_value()}}, ctx.timeout(), ctx.progress_fn());
+    host.progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
+                         : "importing torch and checking the C++ compiler");
+    in.facts = agent.call("probe", {{"light", cached.has_value()}});
     if (cached) {
       merge_cached_facts(in.facts, *cached);
     } else {
@@ -77,8 +76,8 @@ analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, cons
       if (cfg.use_cache) write_probe_cache(cache, key, cacheable_facts(in.facts));
     }
     section["facts"] = in.facts;
-    ctx.checkpoint();
-    if (cfg.smoke) run_smoke(ctx, agent, cfg, in);
+    host.checkpoint();
+    if (cfg.smoke) run_smoke(host, agent, cfg, in);
   }
   auto verdict = analysis::decide_probe(in);
   section["smoke"] = in.smoke;

@@ -4,8 +4,9 @@
 #include <string>
 
 #include "analysis/probe_verdict.hpp"
-#include "cli/context.hpp"
 #include "errors.hpp"
+#include "runner/executor.hpp"
+#include "runner/host.hpp"
 
 namespace tct::runner {
 
@@ -15,8 +16,8 @@ struct ProbeConfig {
   bool use_cache = true;  // read and write the facts cache (runner/probe_cache.hpp)
 };
 
-// Fills ctx.doc["probe"] (checkpointing after each phase) and returns the verdict.
-analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg);
+// Fills the document's "probe" section (checkpointing after each phase) and returns the verdict.
+analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& cfg);
 
 // The exit-1 error of a "not_usable" verdict: its first blocker and that blocker's fix.
 Error not_usable_error(const analysis::ProbeVerdict& verdict);
