@@ -129,22 +129,11 @@ function toArgs(options = {}) {
   return argv;
 }
 
-function firstErrorLine(stderr) {
-  const lines = stderr.split('\n').map((l) => l.replace(/\r$/, ''));
-  const line = lines.find((l) => l.startsWith('tct: error: '));
-  if (line) return line.slice('tct: error: '.length);
-  return lines.map((l) => l.trim()).filter(Boolean).pop() ?? '';
-}
-
-// Exit 1 prints no error line: say which check failed, from the document.
-function checkFailedMessage(doc) {
-  if (!doc || typeof doc !== 'object') return '';
-  const p = doc.probe;
-  if (p && p.verdict === 'not_usable') {
-    const r = (p.reasons || []).find((x) => x.severity === 'blocker') || (p.reasons || [])[0];
-    return 'torch.compile is not usable here' + (r ? `: ${r.message}` : '');
-  }
-  return `the check asked of tct ${doc.command ?? ''} failed`.replace(/ +failed$/, ' failed');
+// tct's own words: every non-zero exit writes `tct: error: WHAT. WHAT TO DO` as its first
+// stderr line (and the same error into the document); the wrapper only passes it on.
+function errorLine(stderr) {
+  const line = stderr.split('\n').find((l) => l.startsWith('tct: error: '));
+  return line ? line.slice('tct: error: '.length).replace(/\r$/, '') : '';
 }
 
 // After an abort, tct gets SIGTERM (it then writes what it measured) and SIGKILL if it has
@@ -228,10 +217,9 @@ function run(argv, options = {}) {
         return;
       }
       const docErr = document && document.error ? document.error : null;
-      let message = firstErrorLine(stderr) || (docErr && docErr.message) || '';
-      if (signal) message = message || `tct was killed by ${signal}`;
-      if (!message && code === ExitCode.CHECK_FAILED) message = checkFailedMessage(document);
-      if (!message) message = `tct exited with code ${code}`;
+      let message = errorLine(stderr);
+      if (!message && signal) message = `tct was killed by ${signal}`;
+      if (!message) message = `tct exited with code ${code} without an error line`;
       const Cls = signal ? TctInterruptedError : errorClassFor(code);
       reject(new Cls(message, {
         exitCode: code,

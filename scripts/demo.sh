@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export TCT_PYTHON="$PWD/.venv/bin/python"
-exec build/tct audit builtin:transformer_block -o report.html -o report.md "$@"
+# A small sweep over the batch size, so that the report shows every chart (speedup against batch).
+exec build/tct audit builtin:transformer_block --sweep batch=1,4 -o report.html -o report.md "$@"

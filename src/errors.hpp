@@ -42,4 +42,10 @@ inline Error usage_error(std::string message, std::string hint = {}) {
   return Error(ExitCode::Usage, "usage", std::move(message), std::move(hint));
 }
 
+// Exit 1: the check the user asked for failed (not usable, outputs differ, gate crossed).
+// Thrown like any error, so that it prints its line first and lands in the document.
+inline Error check_failed(std::string kind, std::string message, std::string hint = {}) {
+  return Error(ExitCode::CheckFailed, std::move(kind), std::move(message), std::move(hint));
+}
+
 }  // namespace tct

@@ -9,6 +9,7 @@
 
 #include "agent/child_process.hpp"
 #include "cli/command.hpp"
+#include "cli/usage.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "report/render.hpp"
@@ -47,7 +48,7 @@ void print_error(const tct::Error& e, bool verbose) {
 int main(int argc, char** argv) {
   using namespace tct;
   CLI::App app{fmt::format("tct {}: measure whether torch.compile makes PyTorch code faster, and why", kVersion)};
-  app.set_version_flag("--version", std::string(kVersion));
+  app.set_version_flag("-V,--version", std::string(kVersion));
   app.footer(kExamples);
   app.require_subcommand(1);
 
@@ -74,7 +75,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "tct: error: {}. Run 'tct --help' (or 'tct COMMAND --help') for usage\n", e.what());
+    print_error(cli::explain_parse_error(app, e, std::vector<std::string>(argv, argv + argc)), false);
     return static_cast<int>(ExitCode::Usage);
   }
 
@@ -87,8 +88,18 @@ int main(int argc, char** argv) {
   int code = 0;
   std::optional<Error> failure;
   try {
-    report::validate_output_paths(ctx.options.out);
+    try {
+      cli::validate_common_options(ctx.options);
+    } catch (const Error&) {
+      ctx.options.out.clear();  // nothing to write to a path that was refused
+      throw;
+    }
     code = command.run(ctx);
+    // Commands throw for every non-zero exit (tct::check_failed for exit 1), so that each one
+    // prints its line first; a bare return code still gets one.
+    if (code != 0)
+      throw Error(static_cast<ExitCode>(code), "check_failed", fmt::format("tct {} failed its check", subs[chosen]->get_name()),
+                  "see the report for which");
   } catch (const Error& e) {
     failure = e;
   } catch (const std::exception& e) {

@@ -105,6 +105,14 @@ test('a failed check (exit 1) rejects, or resolves with allowCheckFailure', asyn
     assert.equal(e.exitCode, 1);
     assert.equal(e.document.probe.verdict, 'not_usable');
     assert.match(e.message, /not usable/);
+    // tct's own line, not a message the wrapper made up: the document holds the same error.
+    assert.equal(e.kind, 'not_usable');
+    assert.ok(e.message.startsWith(e.document.error.message), e.message);
+    return true;
+  });
+  await assert.rejects(tct.bench('builtin:mlp', opts), (e) => {
+    assert.ok(e instanceof tct.TctUsageError, `${e.name}: ${e.message}`);
+    assert.equal(e.message, `torch is not installed in ${fake}; pip install torch there or pass --python`);
     return true;
   });
   const doc = await tct.probe({ ...opts, allowCheckFailure: true });

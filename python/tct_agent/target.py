@@ -506,6 +506,47 @@ def _accepted(sig: inspect.Signature) -> tuple[list[str], bool]:
     return names, var_kw
 
 
+# What a parameter's default (or plain annotation) says it takes: the value's JSON type
+# must fit, or the factory fails later with torch's multi-line TypeError (randn("abc")).
+_TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
+def _expected_type(p: inspect.Parameter) -> type | None:
+    default = p.default
+    if default is not p.empty and default is not None:
+        return type(default) if type(default) in _TYPE_WORDS else None
+    ann = p.annotation
+    if isinstance(ann, str):  # `from __future__ import annotations`: "int", "int | None"
+        parts = {a.strip() for a in ann.replace("Optional[", "").rstrip("]").split("|")} - {"None"}
+        by_name = {t.__name__: t for t in _TYPE_WORDS}
+        return by_name.get(parts.pop()) if len(parts) == 1 else None
+    return ann if ann in _TYPE_WORDS else None
+
+
+def _fits(value: Any, expected: type) -> bool:
+    if value is None:
+        return True  # None is how a factory is told "use your own choice"
+    if expected is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, expected)
+
+
+def _check_param_types(sig: inspect.Signature, params: dict, name: str) -> None:
+    for key, value in params.items():
+        p = sig.parameters.get(key)
+        expected = _expected_type(p) if p is not None else None
+        if expected is None or _fits(value, expected):
+            continue
+        got = f"the string '{value}'" if isinstance(value, str) else f"{type(value).__name__} {value!r}"
+        example = {int: "8", float: "0.5", bool: "true", str: "text"}[expected]
+        if p.default not in (p.empty, None):
+            example = str(p.default).lower() if isinstance(p.default, bool) else str(p.default)
+        raise TctError("bad_param", f"parameter '{key}' of {name} takes {_TYPE_WORDS[expected]}, got {got}",
+                       f"write it like --param {key}={example}")
+
+
 def _call_factory(factory, name: str, params: dict, device, dtype):
     import torch
     if isinstance(factory, torch.nn.Module):
@@ -529,7 +570,7 @@ def _call_factory(factory, name: str, params: dict, device, dtype):
                 shown = [a for a in accepted] or ["(none)"]
                 close = difflib.get_close_matches(unknown[0], accepted, n=1)
                 hint = (f"did you mean '{close[0]}'? " if close else "") + \
-                    f"{name} accepts: {', '.join(shown)}"
+                    f"Parameters of {name}: {', '.join(shown)}"
                 raise TctError("bad_param",
                                f"unknown parameter '{unknown[0]}' for {name}", hint)
         # Only a factory that names device/dtype gets them (and is trusted to use them);
@@ -551,7 +592,8 @@ def _call_factory(factory, name: str, params: dict, device, dtype):
                 raise TctError("bad_param", f"{name} needs parameter '{missing[0]}'",
                                f"pass it with --param {missing[0]}=VALUE") from None
             raise TctError("bad_param", f"cannot call {name} with these parameters: {exc}",
-                           f"{name} accepts: {', '.join(accepted)}") from None
+                           f"parameters of {name}: {', '.join(accepted)}") from None
+        _check_param_types(sig, params, name)
     try:
         result = factory(**kwargs)
     except TctError:
@@ -628,8 +670,8 @@ def load_target(spec: str, params: dict | None = None, device: str | None = None
             close = difflib.get_close_matches(name, list(BUILTINS), n=1)
             raise TctError("bad_target",
                            f"no builtin '{name}'; available: {', '.join(BUILTINS)}",
-                           (f"did you mean builtin:{close[0]}? " if close else "")
-                           + "list them with `tct builtins`")
+                           f"did you mean builtin:{close[0]}?" if close
+                           else "use one of the names above, e.g. builtin:mlp")
         factory, source = BUILTINS[name][0], inspect.getsourcefile(BUILTINS[name][0])
     elif kind == "file":
         module, source = _import_file(where)

@@ -22,6 +22,7 @@
 #include "analysis/graph_breaks.hpp"
 #include "analysis/probe_verdict.hpp"
 #include "cli/command.hpp"
+#include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
@@ -54,7 +55,7 @@ class AuditCommand : public Command {
         ->capture_default_str();
     cmd->add_option("--mode", mode_, "Inductor mode(s) for bench, comma-separated")->capture_default_str();
     cmd->add_option("--budget", bench_.budget_s, "Seconds of interleaved sampling per bench row")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(kPositive);
     cmd->add_option("--warmup", bench_.warmup_calls, "Compiled calls timed one by one (the warm-up curve)")
         ->capture_default_str()->check(CLI::Range(1, 100000));
     cmd->add_flag("--no-compile-time", no_compile_time_, "Skip cold/warm compile time in fresh processes (faster)");
@@ -82,20 +83,21 @@ are reported); 4 internal error.)");
     json& audit = ctx.doc["audit"];
     audit = {{"target", bench_.target.target}, {"steps", json::array()}};
     std::optional<Error> first_failure;
-    int code = 0;
+    std::optional<Error> mismatch;  // outputs differ: reported after every step ran (exit 1)
 
     // 1+2+3. probe, explain and expect in one agent.
-    bool usable = true;
+    std::optional<analysis::ProbeVerdict> unusable;
     {
       std::unique_ptr<runner::Session> agent;
       step(ctx, "probe", first_failure, [&] {
-        agent = ctx.start({});
-        usable = runner::run_probe(ctx, *agent, {}).verdict != "not_usable";
+        agent = ctx.start_for_probe();
+        auto verdict = runner::run_probe(ctx, *agent, {});
+        if (verdict.verdict == "not_usable") unusable = verdict;
       });
-      if (!usable) {
+      if (unusable) {
         for (const char* s : {"explain", "expect", "bench"}) skip(ctx, s, "torch.compile is not usable here (see probe)");
         if (agent) agent->close();
-        return 1;
+        throw runner::not_usable_error(*unusable);
       }
       if (first_failure) {
         // No agent could start (bad --python, broken environment): every step would fail alike.
@@ -127,7 +129,7 @@ are reported); 4 internal error.)");
         json section = runner::run_bench(ctx, ctx, bench_config());
         validate_expectation(ctx, section);
         if (auto err = runner::bench_outcome(section, bench_config())) {
-          if (err->code() == ExitCode::CheckFailed) code = std::max(code, 1);  // outputs differ: reported, not fatal
+          if (err->code() == ExitCode::CheckFailed) mismatch = err;
           else throw *err;
         }
       });
@@ -135,7 +137,8 @@ are reported); 4 internal error.)");
       skip(ctx, "bench", "--skip");
     }
     if (first_failure) throw *first_failure;
-    return code;
+    if (mismatch) throw *mismatch;
+    return 0;
   }
 
  private:

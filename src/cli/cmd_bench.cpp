@@ -8,6 +8,7 @@
 
 #include "cli/command.hpp"
 #include "cli/precision.hpp"
+#include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "runner/bench_plan.hpp"
@@ -45,7 +46,7 @@ class BenchCommand : public Command {
         ->capture_default_str();
     cmd->add_option("--budget", cfg_.budget_s, "Seconds of paired sampling per row, split over the row's two "
                                                "processes")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(kPositive);
     cmd->add_option("--compile-repeats", cfg_.compile_repeats, "Cold and warm compiles per row, each in its own "
                                                                "fresh process; > 1 reports their spread")
         ->capture_default_str()->check(CLI::Range(1, 100));

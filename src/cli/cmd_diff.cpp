@@ -27,7 +27,7 @@ class DiffCommand : public Command {
                                            "unchanged (tolerant of line shifts), graph and op counts");
     cmd->add_option("before", before_, "Audit before the change (tct explain --json)")->required();
     cmd->add_option("after", after_, "Audit after the change")->required();
-    add_common_options(*cmd, common);
+    add_output_options(*cmd, common);
     cmd->footer(R"(Examples:
   tct explain model.py:make --json > before.json
   (edit model.py)
@@ -44,7 +44,14 @@ missing or not a tct explain audit.)");
     json after = read_audit(after_);
     json d = analysis::diff_audits(before, after, before_, after_);
     ctx.doc["diff"] = d;
-    return d.value("breaks_increased", false) ? 1 : 0;
+    if (d.value("breaks_increased", false)) {
+      const json& n = d["break_count"];
+      throw check_failed("breaks_increased",
+                         fmt::format("graph breaks went up from {} to {}", n.value("before", json()).dump(),
+                                     n.value("after", json()).dump()),
+                         "see the added breaks below, with where they are and what to change");
+    }
+    return 0;
   }
 
  private:

@@ -5,6 +5,7 @@
 // src/runner/expect_run.cpp, the decisions in src/analysis/expect_*.cpp; this file is flags
 // and the exit code.
 #include "cli/command.hpp"
+#include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "runner/expect_run.hpp"
 #include "runner/sweep.hpp"
@@ -25,7 +26,7 @@ class ExpectCommand : public Command {
     cmd->add_option("--backend", cfg_.backend, "Backend for --validate/--sweep benches")->capture_default_str();
     cmd->add_option("--mode", cfg_.mode, "Inductor mode for --validate/--sweep benches")->capture_default_str();
     cmd->add_option("--budget", cfg_.budget_s, "Seconds of interleaved sampling per bench")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(kPositive);
     cmd->add_option("--calls", cfg_.calls, "Eager calls profiled (after warm-up)")
         ->capture_default_str()->check(CLI::Range(1, 1000));
     cmd->add_flag("--no-cache", cfg_.no_cache, "Measure the machine's ceilings now; do not read or write the cache");

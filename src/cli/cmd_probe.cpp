@@ -12,6 +12,8 @@ class ProbeCommand : public Command {
                                             "Triton, the C++ compiler; a verdict with fixes");
     cmd->add_flag("--smoke", cfg_.smoke, "Also compile a small function on each usable device and compare with eager");
     cmd->add_option("--backend", cfg_.smoke_backend, "Backend for --smoke")->capture_default_str();
+    cmd->add_flag("--no-cache", no_cache_, "Check backends, Triton and the C++ compiler again instead of reading "
+                                          "them from the cache ($XDG_CACHE_HOME/tct/probe.json)");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   tct probe                       facts and a verdict
@@ -23,14 +25,17 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   }
 
   int run(RunContext& ctx) override {
-    auto agent = ctx.start({});
+    cfg_.use_cache = !no_cache_;
+    auto agent = ctx.start_for_probe();
     auto verdict = runner::run_probe(ctx, *agent, cfg_);
     agent->close();
-    return verdict.verdict == "not_usable" ? 1 : 0;
+    if (verdict.verdict == "not_usable") throw runner::not_usable_error(verdict);
+    return 0;
   }
 
  private:
   runner::ProbeConfig cfg_;
+  bool no_cache_ = false;
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ class ReportCommand : public Command {
     auto* cmd = app.add_subcommand("report", "Re-render a saved JSON document as text, Markdown (--markdown) or "
                                              "HTML (-o report.html)");
     cmd->add_option("document", path_, "A document written by tct ... --json or -o FILE.json")->required();
-    add_common_options(*cmd, common);
+    add_output_options(*cmd, common);
     cmd->footer(R"(Examples:
   tct audit builtin:transformer_block -o audit.json
   tct report audit.json -o audit.html -o audit.md

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/usage.hpp"
 #include "report/document.hpp"
 #include "report/render.hpp"
 #include "runner/agent_session.hpp"
@@ -14,6 +15,11 @@
 namespace tct::cli {
 
 void add_common_options(CLI::App& cmd, CommonOptions& o) {
+  add_agent_options(cmd, o);
+  add_output_options(cmd, o);
+}
+
+void add_agent_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--python", o.python, "Python interpreter to run the target in "
                                        "(default: $TCT_PYTHON, the active venv, the venv tct is installed in, "
                                        "python3 on PATH)");
@@ -21,7 +27,10 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
                                                "or $TCT_AGENT_PATH)");
   cmd.add_option("--timeout", o.timeout_s, "Seconds one step may take before the target is "
                                            "declared hung and killed")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(kPositive);
+}
+
+void add_output_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_flag("--json", o.json, "Print the JSON document on stdout (schema in schema/)");
   cmd.add_flag("--markdown", o.markdown, "Print Markdown on stdout (for a pull-request comment)");
   cmd.add_option("-o,--out", o.out, "Also write a report file: .json, .md or .html (repeatable); "
@@ -48,7 +57,8 @@ agent::AgentOptions RunContext::agent_options(std::vector<std::pair<std::string,
   return ao;
 }
 
-std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env) {
+std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env,
+                                                     bool torch_required) {
   agent::AgentOptions ao = agent_options(std::move(env));
   doc["environment"]["interpreter"] = {{"path", ao.python.path}, {"chosen_by", ao.python.source}};
   progress(fmt::format("starting {} ({})", ao.python.path, ao.python.source));
@@ -56,11 +66,21 @@ std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std:
   doc["environment"]["python"] = a->hello().python;
   doc["environment"]["torch"] = a->hello().torch;
   doc["environment"]["agent_version"] = a->hello().agent_version;
+  if (torch_required && a->hello().torch.is_null()) {
+    std::string python = doc["environment"]["interpreter"]["path"];
+    a->close();
+    throw Error(ExitCode::Usage, "unsupported",
+                fmt::format("torch is not installed in {}; pip install torch there or pass --python", python));
+  }
   return a;
 }
 
 std::unique_ptr<runner::Session> RunContext::start(const runner::Env& env) {
   return std::make_unique<runner::AgentSession>(start_agent(env), timeout(), progress_fn());
+}
+
+std::unique_ptr<runner::Session> RunContext::start_for_probe() {
+  return std::make_unique<runner::AgentSession>(start_agent({}, /*torch_required=*/false), timeout(), progress_fn());
 }
 
 std::unique_ptr<runner::Session> RunContext::spawn(const runner::Env& env) {

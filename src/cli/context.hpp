@@ -31,7 +31,10 @@ struct CommonOptions {
   bool quiet = false;
 };
 
+// Both groups below; commands that read saved files (diff, report) take the output group only.
 void add_common_options(CLI::App& cmd, CommonOptions& options);
+void add_agent_options(CLI::App& cmd, CommonOptions& options);   // --python --agent-path --timeout
+void add_output_options(CLI::App& cmd, CommonOptions& options);  // --json --markdown -o -v -q
 
 // The runners' Host (document, progress, checkpoints, warnings) and Executor (agents in the
 // chosen interpreter, with --timeout and progress on every request).
@@ -44,14 +47,18 @@ class RunContext : public runner::Host, public runner::Executor {
 
   std::chrono::milliseconds timeout() const;
   // Starts `python -m tct_agent` in the chosen interpreter and records the environment
-  // (interpreter, how it was chosen, torch) in the document.
-  std::unique_ptr<agent::Agent> start_agent(std::vector<std::pair<std::string, std::string>> env = {});
+  // (interpreter, how it was chosen, torch) in the document. Unless torch is not required
+  // (probe reports its absence as a verdict), an interpreter without torch is a usage error.
+  std::unique_ptr<agent::Agent> start_agent(std::vector<std::pair<std::string, std::string>> env = {},
+                                            bool torch_required = true);
   // What start_agent would start (interpreter, agent folder, env, verbosity), without
   // starting it or touching the document: for agents spawned with agent::DeferHandshake.
   agent::AgentOptions agent_options(std::vector<std::pair<std::string, std::string>> env = {}) const;
   // runner::Executor: start_agent (recorded in the document) / an agent spawned with
   // agent::DeferHandshake, each behind a runner::Session using timeout() and progress.
   std::unique_ptr<runner::Session> start(const runner::Env& env) override;
+  // As start(), for probe: an interpreter without torch is its verdict, not an error.
+  std::unique_ptr<runner::Session> start_for_probe();
   std::unique_ptr<runner::Session> spawn(const runner::Env& env) override;
   json& document() override { return doc; }
   void warn(const json& warning) override;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/usage.hpp"
 #include "errors.hpp"
 
 namespace tct::cli {
@@ -37,7 +38,7 @@ void add_target_options(CLI::App& cmd, TargetOptions& o) {
              try {
                parse_param(kv, o.params);
              } catch (const Error& e) {
-               throw CLI::ValidationError("--param", std::string(e.what()) + ". " + e.hint());
+               throw ParseUsageError(e);
              }
            }
          },

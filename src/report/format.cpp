@@ -67,19 +67,26 @@ double number_or_nan(const nlohmann::json& obj, const char* key) {
   return it->get<double>();
 }
 
+size_t display_width(const std::string& text) {
+  // Characters, not bytes: UTF-8 continuation bytes (10xxxxxx) start no character.
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
 std::string Table::str(const std::string& indent) const {
   std::vector<size_t> width;
   for (const auto& row : rows_)
     for (size_t i = 0; i < row.size(); ++i) {
       if (width.size() <= i) width.push_back(0);
-      width[i] = std::max(width[i], row[i].size());
+      width[i] = std::max(width[i], display_width(row[i]));
     }
   std::string out;
   for (const auto& row : rows_) {
     std::string line = indent;
     for (size_t i = 0; i < row.size(); ++i) {
       line += row[i];
-      if (i + 1 < row.size()) line += std::string(width[i] - row[i].size() + 2, ' ');
+      if (i + 1 < row.size()) line += std::string(width[i] - display_width(row[i]) + 2, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";

@@ -22,7 +22,10 @@ int int_or_zero(const nlohmann::json& obj, const char* key);
 // A JSON number, or NaN when the field is null or missing (JSON has no NaN).
 double number_or_nan(const nlohmann::json& obj, const char* key);
 
-// A plain aligned text table; the first row is the header.
+// How many characters a UTF-8 string shows (one per code point; no wide-glyph tables).
+size_t display_width(const std::string& text);
+
+// A plain aligned text table; the first row is the header. Columns align by characters.
 class Table {
  public:
   explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }

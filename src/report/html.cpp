@@ -66,12 +66,47 @@ std::string facts(const std::vector<std::pair<std::string, std::string>>& items)
   return out + "</dl>";
 }
 
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// A number in the unit its key names, by the document's conventions (*_ns nanoseconds,
+// *_bytes bytes, *_fraction a share): "ns_per_call 7.289e+05" reads "729 us per call".
+std::string with_unit(const std::string& key, double v) {
+  if (ends_with(key, "_ns") || key.rfind("ns_", 0) == 0) return format_duration_ns(v);
+  if (ends_with(key, "_bytes_per_s")) return format_bytes(v) + "/s";
+  if (ends_with(key, "_bytes")) return format_bytes(v);
+  if (ends_with(key, "_fraction") || ends_with(key, "_share")) return format_percent(v);
+  if (key == "peak_flops" || ends_with(key, "_flops_per_s")) return fmt::format("{:.3g} GFLOP/s", v / 1e9);
+  if (ends_with(key, "_flops_per_byte")) return fmt::format("{:.3g} FLOP/byte", v);
+  return fmt::format("{:.4g}", v);
+}
+
+// The key as words, its unit dropped (the value now carries it).
+std::string key_words(std::string key) {
+  for (const char* unit : {"_bytes_per_s", "_ns", "_bytes", "_fraction"})
+    if (ends_with(key, unit)) key.resize(key.size() - std::string(unit).size());
+  if (key.rfind("ns_", 0) == 0) key = "time_" + key.substr(3);
+  for (auto& c : key) c = c == '_' ? ' ' : c;
+  return key;
+}
+
+}  // namespace
+
 std::string generic(const json& v, int depth) {
   if (v.is_object()) {
     if (v.empty()) return "<span class=\"muted\">(none)</span>";
     if (depth > 4) return "<code>" + esc(v.dump()) + "</code>";
+    // {factor, value} pairs (what moves a prediction): the factor names the value's unit.
+    const std::string factor = v.contains("factor") && v["factor"].is_string() ? v["factor"].get<std::string>() : "";
     std::string out = R"(<dl class="generic">)";
-    for (auto& [k, x] : v.items()) out += "<dt>" + esc(k) + "</dt><dd>" + generic(x, depth + 1) + "</dd>";
+    for (auto& [k, x] : v.items()) {
+      const std::string unit_key = k == "value" && !factor.empty() ? factor : k;
+      std::string shown = x.is_number() && !x.is_boolean() ? esc(with_unit(unit_key, x.get<double>())) : generic(x, depth + 1);
+      out += "<dt>" + esc(key_words(k)) + "</dt><dd>" + shown + "</dd>";
+    }
     return out + "</dl>";
   }
   if (v.is_array()) {
@@ -155,6 +190,7 @@ svg.chart .errbar,svg.chart .whisker{stroke:currentColor;stroke-width:1.5;fill:n
 svg.chart .box{fill:currentColor;fill-opacity:.25;stroke:currentColor}
 svg.chart .median{stroke:currentColor;stroke-width:3}
 svg.chart .extreme{fill:none;stroke:currentColor}
+svg.chart .outlier-edge{fill:currentColor}
 svg.chart .sample{fill:currentColor;fill-opacity:.25}
 svg.chart .legend rect{fill:currentColor}svg.chart .legend text{fill:var(--fg)}
 svg.chart .refline line{stroke:#5f6b7a;stroke-dasharray:5 4}svg.chart .refline text{fill:#5f6b7a}

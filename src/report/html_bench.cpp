@@ -128,11 +128,11 @@ std::string latency_chart(const json& rows) {
   }
   if (p.boxes.empty()) return "";
   // A log axis when the spread covers more than a decade and a half (outliers on a shared
-  // machine), else linear with zero so that ratios read correctly.
+  // machine), else linear over the whiskers (svg::box_plot keeps min, max and stray samples
+  // off the axis), so that the boxes are wide enough to compare.
   p.x.log = std::isfinite(lo) && hi / lo > 30;
-  p.x.include_zero = !p.x.log;
   return "<figure><figcaption>Latency per call, steady state: box p25..p75 with the median, whiskers p05..p95, "
-         "circles min and max" +
+         "circles min and max (an arrowhead at the edge when one lies beyond the axis)" +
          std::string(p.x.log ? " (log scale: the spread is wide)" : "") + ".</figcaption>" + svg::box_plot(p) + "</figure>";
 }
 
@@ -170,7 +170,13 @@ std::string speedup_chart(const json& rows) {
   }
   if (c.bars.empty()) return "";
   c.x.log = std::isfinite(lo) && hi / lo > 8;
-  if (!c.x.log) c.x.include_zero = true;
+  if (!c.x.log && std::isfinite(lo)) {
+    // Zoomed to the intervals and the 1x line, with a margin: from zero, a +-2% interval
+    // would be a pixel wide and "faster or not" unreadable.
+    double a = std::min(lo, 1.0), z = std::max(hi, 1.0), pad = std::max(0.02, 0.15 * (z - a));
+    c.x.min = std::max(0.0, a - pad);
+    c.x.max = z + pad;
+  }
   return "<figure><figcaption>Speedup with its 95% interval; right of the dashed line is faster than eager." +
          std::string(c.x.log ? " Log scale: the intervals are wide." : "") + "</figcaption>" + svg::bar_chart(c) +
          "</figure>";
@@ -394,7 +400,8 @@ std::string section_bench(const json& doc) {
   const json& eager = obj_at(b, "eager");
   if (!eager.empty())
     out += "<p class=\"muted\">" +
-           esc(fmt::format("Eager: first call {}, steady {} per call. Clock resolution {}.", dur(num(eager, "first_call_ns")),
+           esc(fmt::format("Eager warm-up, before sampling: first call {}, then {} per call (the eager median in the "
+                                          "table is from the interleaved samples). Clock resolution {}.", dur(num(eager, "first_call_ns")),
                            dur(num(eager, "steady_ns")), dur(num(obj_at(b, "clock"), "resolution_ns")))) +
            "</p>";
   return out + "</section>";

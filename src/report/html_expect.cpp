@@ -141,6 +141,24 @@ std::vector<Card> cards_expect(const json& doc) {
   return cards;
 }
 
+// When the same document measured the compiled speedup (audit) and it is no real gain, the
+// "Compile it" suggestion is answered already: say so instead of suggesting it.
+std::string measured_gain_note(const json& doc) {
+  const json& bench = doc.value("bench", json());
+  if (!bench.is_object()) return "";
+  for (const auto& r : bench.value("rows", json::array())) {
+    const json& s = obj_at(r, "speedup");
+    if (str(r, "status") != "ok" || !std::isfinite(num(s, "high"))) continue;
+    if (num(s, "high") >= 1.05) return "";
+    return "<p class=\"muted\">" +
+           esc(fmt::format("Compiling as it is was measured at {} [{:.2f}, {:.2f}] ({}): no real gain, so what is left "
+                           "to try is below.",
+                           format_ratio(num(s, "estimate")), num(s, "low"), num(s, "high"), str(r, "label"))) +
+           "</p>";
+  }
+  return "";
+}
+
 std::string section_expect(const json& doc) {
   if (!doc.contains("expect") || !doc["expect"].is_object()) return "";
   const json& e = doc["expect"];
@@ -176,10 +194,12 @@ std::string section_expect(const json& doc) {
     out += "<h3>What decided it</h3>" + table({"Metric", "Value", "Threshold", "Meaning"}, rows);
   }
   const json& sugg = arr_at(e, "suggestions");
+  const std::string measured = measured_gain_note(doc);
   if (!sugg.empty()) {
-    out += "<h3>What to try, in order</h3><ol class=\"suggestions\">";
+    out += "<h3>What to try, in order</h3>" + measured + "<ol class=\"suggestions\">";
     for (const auto& s : sugg)
-      out += "<li><strong>" + esc(str(s, "title")) + "</strong><br>" + esc(str(s, "why")) +
+      if (measured.empty() || str(s, "title").rfind("Compile it", 0) != 0)  // already measured: see the note
+        out += "<li><strong>" + esc(str(s, "title")) + "</strong><br>" + esc(str(s, "why")) +
              (str(s, "how").empty() ? "" : "<br><code class=\"src\">" + esc(str(s, "how")) + "</code>") + "</li>";
     out += "</ol>";
   }

@@ -1,8 +1,11 @@
 #include "report/render.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "report/format.hpp"
 #include "report/warnings.hpp"
 
 namespace tct::report {
@@ -29,8 +32,65 @@ std::string sections(const json& doc, bool markdown) {
       {"suite", text_suite, markdown_suite},       {"compare", text_compare, markdown_compare},
   };
   std::string out;
-  for (const auto& s : all)
-    if (doc.contains(s.key) && !doc[s.key].is_null()) out += (markdown ? s.md : s.text)(doc);
+  for (const auto& s : all) {
+    if (!doc.contains(s.key) || doc[s.key].is_null()) continue;
+    std::string part = (markdown ? s.md : s.text)(doc);
+    // Markdown needs a blank line between blocks, or a heading runs into the bullet before it.
+    if (markdown) {
+      while (!part.empty() && part.back() == '\n') part.pop_back();
+      if (!part.empty()) part += "\n\n";
+    }
+    out += part;
+  }
+  return out;
+}
+
+std::string interval(const json& s) {
+  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(number_or_nan(s, "estimate")), number_or_nan(s, "low"),
+                     number_or_nan(s, "high"));
+}
+
+// What the document answers, most decisive first: a measured speedup, then graph breaks,
+// then the expected class, then whether torch.compile runs here. Each is (question, answer).
+std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const json& bench = doc.value("bench", json());
+  if (bench.is_object())
+    for (const auto& r : bench.value("rows", json::array())) {
+      const std::string label = "speedup, " + string_or(r, "label", "compiled");
+      const json& s = r.value("speedup", json());
+      if (string_or(r, "status") != "ok" || !s.is_object()) {
+        out.push_back({label, "failed: " + text_or(r.value("error", json()), "message", "see details")});
+        continue;
+      }
+      double lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
+      const char* what = lo > 1 ? "faster than eager" : hi < 1 ? "slower than eager" : "no clear difference from eager";
+      out.push_back({label, fmt::format("{}, {}", interval(s), what)});
+    }
+  const json& explain = doc.value("explain", json());
+  if (explain.is_object() && explain.contains("graph_break_count"))
+    out.push_back({"graph breaks", fmt::format("{} in {} graph(s)", int_or_zero(explain, "graph_break_count"),
+                                               int_or_zero(explain, "graph_count"))});
+  const json& diff = doc.value("diff", json());
+  if (diff.is_object() && diff.contains("break_count"))
+    out.push_back({"graph breaks", fmt::format("{} before, {} after", text_or(diff["break_count"], "before"),
+                                               text_or(diff["break_count"], "after"))});
+  const json& expect = doc.value("expect", json());
+  if (expect.is_object() && expect.contains("class")) {
+    std::string cls = text_or(expect, "class");
+    for (auto& c : cls) c = c == '_' ? ' ' : c;
+    const json& p = expect.value("predicted_speedup", json());
+    out.push_back({"expected", p.is_object() ? fmt::format("{}, {} to {} predicted", cls, format_ratio(number_or_nan(p, "low")),
+                                                            format_ratio(number_or_nan(p, "high")))
+                                             : cls});
+  }
+  const json& probe = doc.value("probe", json());
+  if (probe.is_object() && probe.contains("verdict")) {
+    std::string v = text_or(probe, "verdict");
+    out.push_back({"torch.compile here", v == "usable_with_caveats" ? "usable, with caveats"
+                                         : v == "not_usable"        ? "not usable"
+                                                                    : v});
+  }
   return out;
 }
 
@@ -53,15 +113,31 @@ std::string render_text(const json& doc) {
   return out;
 }
 
+// Verdict first (a pull-request comment is read from the top, often no further), then the
+// answers as a compact table, then everything else folded away in <details>.
 std::string render_markdown(const json& doc) {
-  std::string out = fmt::format("## tct {}\n\n", doc.value("command", ""));
+  auto found = answers(doc);
+  const json& error = doc.value("error", json());
+  std::string verdict = !found.empty() ? found[0].second
+                        : error.is_object() ? "error: " + text_or(error, "message")
+                                            : "no result";
+  std::string out = fmt::format("## tct {}: {}\n\n", doc.value("command", ""), verdict);
+  if (found.size() > 1 || (!found.empty() && error.is_object())) {
+    Table t({"question", "answer"});
+    for (const auto& [q, a] : found) t.add({q, a});
+    out += t.markdown() + "\n";
+  }
   out += error_line(doc, true);
+  if (error.is_object()) out += "\n";
+  out += "<details><summary>Details</summary>\n\n";
   out += sections(doc, true);
   auto warnings = doc.value("warnings", json::array());
   if (!warnings.empty()) {
-    out += "\n### Warnings\n\n";
+    out += "### Warnings\n\n";
     for (const auto& w : warnings) out += "- " + format_warning(w) + "\n";
+    out += "\n";
   }
+  out += "</details>\n";
   out += fmt::format("\n<sub>tct {}, schema {}, {}</sub>\n", doc.value("tct_version", ""),
                      doc.value("schema", ""), doc.value("created", ""));
   return out;

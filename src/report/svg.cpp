@@ -274,13 +274,21 @@ std::string box_plot(const BoxPlot& p) {
   const double label_w = 170, right = 20, top = 10, row_h = 36, bottom = 46;
   const double W = p.width;
   const double H = top + row_h * static_cast<double>(p.boxes.size()) + bottom;
+  // A robust axis: the whiskers and the samples' p1..p99, never min and max. One outlier on a
+  // shared machine would otherwise stretch the axis until every box is a couple of pixels
+  // wide; what lies beyond is marked at the edge instead.
   std::vector<double> values;
   for (const auto& b : p.boxes) {
-    for (double v : {b.min, b.p05, b.p25, b.median, b.p75, b.p95, b.max}) values.push_back(v);
-    values.insert(values.end(), b.samples.begin(), b.samples.end());
+    for (double v : {b.p05, b.p25, b.median, b.p75, b.p95}) values.push_back(v);
+    std::vector<double> s = b.samples;
+    s.erase(std::remove_if(s.begin(), s.end(), [](double v) { return !finite(v); }), s.end());
+    std::sort(s.begin(), s.end());
+    if (!s.empty())
+      for (double q : {0.01, 0.99}) values.push_back(s[static_cast<size_t>(q * static_cast<double>(s.size() - 1))]);
   }
   auto [lo, hi] = domain(p.x, values);
   Scale sx{lo, hi, p.x.log, label_w, W - right};
+  auto inside = [&](double v) { return v >= lo && v <= hi; };
   std::string out = open_svg(p.title, p.width, static_cast<int>(H));
   out += x_value_axis(p.x, sx, top, H - bottom, p.width);
   auto ok = [&](double v) { return finite(v) && (!p.x.log || v > 0); };
@@ -293,9 +301,14 @@ std::string box_plot(const BoxPlot& p) {
     size_t k = 0;
     size_t stride = std::max<size_t>(1, b.samples.size() / 400);
     for (size_t j = 0; j < b.samples.size(); j += stride, ++k)
-      if (ok(b.samples[j]))
+      if (ok(b.samples[j]) && inside(b.samples[j]))
         out += fmt::format(R"(<circle class="sample" cx="{}" cy="{}" r="1.5"/>)", num(sx(b.samples[j])),
                            num(cy - 12 + static_cast<double>((k * 7919) % 25)));
+    size_t below = 0, above = 0;
+    for (double v : b.samples) {
+      if (ok(v) && v < lo) ++below;
+      if (ok(v) && v > hi) ++above;
+    }
     if (ok(b.p05) && ok(b.p95))
       out += fmt::format(R"(<path class="whisker" d="M{0} {1}H{2}M{0} {3}V{4}M{2} {3}V{4}"/>)", num(sx(b.p05)), num(cy),
                          num(sx(b.p95)), num(cy - 6), num(cy + 6));
@@ -307,10 +320,21 @@ std::string box_plot(const BoxPlot& p) {
     if (ok(b.median))
       out += fmt::format(R"(<line class="median" x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", num(sx(b.median)), num(cy - 12),
                          num(cy + 12));
-    for (double v : {b.min, b.max})
-      if (ok(v))
-        out += fmt::format(R"(<circle class="extreme" cx="{}" cy="{}" r="2.5">{}</circle>)", num(sx(v)), num(cy),
-                           tip((v == b.min ? "min " : "max ") + fmt_tick(p.x, v)));
+    for (double v : {b.min, b.max}) {
+      if (!ok(v)) continue;
+      const std::string what = (v == b.min ? "min " : "max ") + fmt_tick(p.x, v);
+      if (inside(v)) {
+        out += fmt::format(R"(<circle class="extreme" cx="{}" cy="{}" r="2.5">{}</circle>)", num(sx(v)), num(cy), tip(what));
+        continue;
+      }
+      // Off the axis: an arrowhead at the edge, pointing the way the outlier lies.
+      const bool right_edge = v > hi;
+      const size_t n = right_edge ? above : below;
+      const double x = right_edge ? W - right : label_w, d = right_edge ? 7 : -7;
+      out += fmt::format(R"(<path class="outlier-edge" d="M{} {}L{} {}L{} {}Z">{}</path>)", num(x - d), num(cy - 6), num(x),
+                         num(cy), num(x - d), num(cy + 6),
+                         tip(what + " (off the axis" + (n > 0 ? fmt::format(", {} sample(s) beyond", n) : "") + ")"));
+    }
     out += "</g>";
   }
   return out + "</svg>";

@@ -239,8 +239,11 @@ std::string pairs_md(const std::string& title, const std::vector<std::pair<std::
 std::string eager_line(const json& b) {
   const json& e = obj(b, "eager");
   if (e.empty()) return "";
-  return fmt::format("eager: first call {}, then {} per call", format_duration_ns(number_or_nan(e, "first_call_ns")),
-                     format_duration_ns(number_or_nan(e, "steady_ns")));
+  // The warm-up calls timed one by one, before sampling: not the eager median above, which
+  // comes from the interleaved samples (and is the one the speedup uses).
+  return fmt::format("eager warm-up (before sampling): first call {}, then {} per call; the eager median above is "
+                     "from the interleaved samples",
+                     format_duration_ns(number_or_nan(e, "first_call_ns")), format_duration_ns(number_or_nan(e, "steady_ns")));
 }
 
 // What the interval means, once: it is the number people quote.

@@ -20,13 +20,22 @@ struct Line {
   std::string label, value;
 };
 
-std::vector<Line> facts(const json& doc) {
+// The last folders of a path: in a pull-request comment the reader's machine is not the
+// writer's, and a home folder is nobody's business.
+std::string short_path(const std::string& path) {
+  size_t cut = path.size();
+  for (int parts = 0; parts < 3 && cut != std::string::npos && cut > 0; ++parts) cut = path.rfind('/', cut - 1);
+  return cut == std::string::npos || cut == 0 ? path : "…" + path.substr(cut);
+}
+
+std::vector<Line> facts(const json& doc, bool short_paths = false) {
   const json& p = doc["probe"];
   const json& env = doc.value("environment", json::object());
   const json& interp = env.value("interpreter", json::object());
   std::vector<Line> lines;
   lines.push_back({"Python", fmt::format("{} at {} (chosen by {})", s(p["python"], "version"),
-                                         s(interp, "path"), s(interp, "chosen_by"))});
+                                         short_paths ? short_path(s(interp, "path")) : s(interp, "path"),
+                                         s(interp, "chosen_by"))});
   const json& f = p.value("facts", json());
   if (!f.is_object()) {
     lines.push_back({"torch", p["torch"].is_null() ? "not installed" : s(p["torch"], "version")});
@@ -89,8 +98,8 @@ std::string markdown_probe(const json& doc) {
   const json& p = doc["probe"];
   std::string out;
   if (p.contains("verdict")) out += fmt::format("**torch.compile here: {}**\n\n", verdict_words(p["verdict"]));
-  Table t({"", ""});
-  for (const auto& l : facts(doc)) t.add({l.label, l.value});
+  Table t({"fact", "value"});
+  for (const auto& l : facts(doc, /*short_paths=*/true)) t.add({l.label, l.value});
   out += t.markdown();
   auto reasons = p.value("reasons", json::array());
   if (!reasons.empty()) {

@@ -340,10 +340,12 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
     }
     d = sampler.look();
     double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    host.progress(fmt::format("{}: look {}/{}, speedup {:.2f}x ±{:.1f}% after {:.1f}/{:.0f} s", spec.label(),
+    // The phase, where the estimate stands, and the time left (sampling stops earlier once
+    // the interval is as tight as --precision asks).
+    host.progress(fmt::format("{}: sampling, look {}/{}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left", spec.label(),
                               d.look, sc.looks, d.interval.speedup.estimate,
-                              std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0, elapsed,
-                              cfg.budget_s));
+                              std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
+                              std::max(0.0, cfg.budget_s - elapsed)));
   } while (d.action == Action::Continue);
 
   const auto& eager = sampler.eager_samples();

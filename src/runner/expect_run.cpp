@@ -366,7 +366,11 @@ json run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectC
 int expect_exit_code(const json& section, const ExpectConfig& cfg) {
   if (!cfg.validate || !section.is_object()) return 0;
   const json& v = section.value("validation", json());
-  if (v.is_object() && !v.value("direction_right", true)) return static_cast<int>(ExitCode::CheckFailed);
+  if (v.is_object() && !v.value("direction_right", true))
+    throw check_failed("prediction_wrong",
+                       fmt::format("the prediction was {}, the measured speedup {}", v.value("predicted_direction", "?"),
+                                   v.value("measured_direction", "?")),
+                       "see the validation in the report; the classification may not fit this workload");
   return 0;
 }
 

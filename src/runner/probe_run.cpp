@@ -3,7 +3,12 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <future>
+
 #include <fmt/format.h>
+
+#include "runner/probe_cache.hpp"
+#include "runner/probe_compiler.hpp"
 
 namespace tct::runner {
 namespace {
@@ -54,8 +59,22 @@ analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& 
   const bool torch_ok = !hello.torch.is_null() &&
                         analysis::at_least(analysis::parse_version(hello.torch.value("version", "")), 2, 0);
   if (torch_ok) {
-    host.progress("probing torch");
-    in.facts = agent.call("probe", json::object());
+    const std::string cxx = inductor_cxx_name(std::getenv("CXX"));
+    const std::string cache = cfg.use_cache ? probe_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")) : "";
+    const std::string key = probe_cache_key(in.python_path, hello.torch.value("version", ""), cxx);
+    std::optional<json> cached = read_probe_cache(cache, key);
+    // Uncached, the compiler is checked here while the agent imports torch (both take ~1 s).
+    std::future<json> compiler;
+    if (!cached) compiler = std::async(std::launch::async, check_cpp_compiler, cxx);
+    host.progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
+                         : "importing torch and checking the C++ compiler");
+    in.facts = agent.call("probe", {{"light", cached.has_value()}});
+    if (cached) {
+      merge_cached_facts(in.facts, *cached);
+    } else {
+      in.facts["cpp_compiler"] = compiler.get();
+      if (cfg.use_cache) write_probe_cache(cache, key, cacheable_facts(in.facts));
+    }
     section["facts"] = in.facts;
     host.checkpoint();
     if (cfg.smoke) run_smoke(host, agent, cfg, in);
@@ -64,6 +83,14 @@ analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& 
   section["smoke"] = in.smoke;
   section.update(analysis::to_json(verdict));
   return verdict;
+}
+
+Error not_usable_error(const analysis::ProbeVerdict& verdict) {
+  const analysis::Reason* why = nullptr;
+  for (const auto& r : verdict.reasons)
+    if (why == nullptr || (r.severity == "blocker" && why->severity != "blocker")) why = &r;
+  if (why == nullptr) return check_failed("not_usable", "torch.compile is not usable here", "see the probe report");
+  return check_failed("not_usable", fmt::format("torch.compile is not usable here: {}", why->message), why->fix);
 }
 
 }  // namespace tct::runner

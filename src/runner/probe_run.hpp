@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/probe_verdict.hpp"
+#include "errors.hpp"
 #include "runner/executor.hpp"
 #include "runner/host.hpp"
 
@@ -12,9 +13,13 @@ namespace tct::runner {
 struct ProbeConfig {
   bool smoke = false;
   std::string smoke_backend = "inductor";
+  bool use_cache = true;  // read and write the facts cache (runner/probe_cache.hpp)
 };
 
 // Fills the document's "probe" section (checkpointing after each phase) and returns the verdict.
 analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& cfg);
+
+// The exit-1 error of a "not_usable" verdict: its first blocker and that blocker's fix.
+Error not_usable_error(const analysis::ProbeVerdict& verdict);
 
 }  // namespace tct::runner

@@ -143,6 +143,17 @@ def test_unknown_parameter_lists_accepted():
     assert "batch, hidden, device, dtype" in e.hint and "did you mean 'batch'" in e.hint
 
 
+def test_parameter_types_checked_against_defaults_before_the_factory_runs():
+    e = raises_kind("bad_param", spec("model"), {"batch": "abc"})
+    assert e.message == "parameter 'batch' of model takes an integer, got the string 'abc'"
+    assert e.hint == "write it like --param batch=2"
+    raises_kind("bad_param", spec("model"), {"batch": True})  # a bool is not a size
+    raises_kind("bad_param", "builtin:mlp", {"depth": 1.5})
+    # Whatever fits the default's type, and None, passes; a None default checks nothing.
+    assert load_target(spec("model"), {"batch": 3, "device": "cpu"}).params["batch"] == 3
+    assert load_target("builtin:tiny_ops", {"n_ops": 2, "size": 8}).fn is not None
+
+
 def test_missing_required_parameter():
     e = raises_kind("bad_param", spec("needs_size"), {})
     assert "size" in e.message

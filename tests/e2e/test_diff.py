@@ -81,6 +81,7 @@ def test_text_and_markdown(audits):
 def test_exit_1_when_breaks_increase(audits):
     r = run_tct("diff", audits["clean"], audits["before"])
     assert r.rc == 1, r
+    assert r.err.startswith("tct: error: graph breaks went up from 0 to "), r
     assert "More graph breaks after than before" in r.out
     r = run_tct("diff", audits["before"], audits["clean"])
     assert r.rc == 0, r

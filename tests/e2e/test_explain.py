@@ -124,6 +124,7 @@ def test_break_explain_cannot_show_is_reported():
 def test_gate():
     r = run_tct("explain", "builtin:graph_breaks", "--max-graph-breaks", "2", "--json", "-q", "--no-logged")
     assert r.rc == 1, r
+    assert r.err.startswith("tct: error: 3 graph break(s), more than --max-graph-breaks 2. "), r
     doc = r.json()
     assert doc["exit_code"] == 1 and doc["explain"]["gate"]["passed"] is False
     assert doc["explain"]["logged"] is None

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
 from ..errors import TctError
@@ -31,7 +28,7 @@ def _import_torch():
                        f"reinstall torch in {sys.executable}", cause=exc) from None
 
 
-def _torch_facts(torch):
+def _torch_facts(torch, with_dynamo=True):
     cuda = getattr(torch.version, "cuda", None)
     hip = getattr(torch.version, "hip", None)
     facts = {
@@ -45,6 +42,8 @@ def _torch_facts(torch):
         "file": os.path.dirname(torch.__file__),
         "num_threads": torch.get_num_threads(),
     }
+    if not with_dynamo:
+        return facts
     try:
         from torch._dynamo.eval_frame import check_if_dynamo_supported
         check_if_dynamo_supported()
@@ -92,55 +91,23 @@ def _triton():
         return {"installed": True, "version": None, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def _cpp_compiler():
-    """The compiler inductor's CPU backend would use, and whether it builds OpenMP code."""
-    out = {"path": None, "version": None, "openmp": None, "openmp_error": None, "error": None}
-    try:
-        from torch._inductor.cpp_builder import get_cpp_compiler
-        name = get_cpp_compiler()
-    except Exception as exc:  # older torch, or no compiler found by inductor's own search
-        name = os.environ.get("CXX") or "g++"
-        out["error"] = f"{type(exc).__name__}: {exc}"
-    path = shutil.which(name) or (name if os.path.isfile(name) else None)
-    out["path"] = path
-    if not path:
-        out["error"] = out["error"] or f"compiler '{name}' not found on PATH"
-        return out
-    out["error"] = None
-    version = _try(lambda: subprocess.run([path, "--version"], capture_output=True, text=True,
-                                          timeout=30).stdout.splitlines()[0], "")
-    out["version"] = version or None
-    # OpenMP: inductor's CPU kernels are parallelised with it; without it they run on one core.
-    with tempfile.TemporaryDirectory(prefix="tct-omp-") as tmp:
-        src = os.path.join(tmp, "omp.cpp")
-        with open(src, "w") as f:
-            f.write("#include <omp.h>\nint main(){int n=0;\n#pragma omp parallel\n{n=omp_get_num_threads();}\nreturn n>0?0:1;}\n")
-        try:
-            r = subprocess.run([path, "-fopenmp", src, "-o", os.path.join(tmp, "omp")],
-                               capture_output=True, text=True, timeout=60)
-            out["openmp"] = r.returncode == 0
-            if r.returncode != 0:
-                out["openmp_error"] = (r.stderr.strip().splitlines() or ["unknown error"])[-1]
-        except Exception as exc:
-            out["openmp"] = False
-            out["openmp_error"] = f"{type(exc).__name__}: {exc}"
-    return out
-
-
 def op_probe(params, session):
-    """Facts about torch, backends, devices, Triton and the C++ compiler."""
+    """Facts about torch, backends, devices and Triton. With `light`, only what can change
+    between runs of the same interpreter and torch (devices, threads): tct has the rest
+    cached, and importing torch._dynamo would double the probe's time. The C++ compiler is
+    checked by tct itself, while this imports torch."""
+    light = bool(params.get("light"))
     facts = {"python": {"version": platform.python_version(), "executable": sys.executable,
                         "implementation": platform.python_implementation(),
                         "version_info": list(sys.version_info[:3])}}
     progress("importing torch")
     torch = _import_torch()
-    facts["torch"] = _torch_facts(torch)
-    facts["backends"] = _try(lambda: _backends(torch))
+    facts["torch"] = _torch_facts(torch, with_dynamo=not light)
     facts["devices"] = _try(lambda: _devices(torch))
     facts["openmp_runtime"] = bool(_try(lambda: torch.backends.openmp.is_available(), False))
-    facts["triton"] = _triton()
-    progress("checking the C++ compiler")
-    facts["cpp_compiler"] = _cpp_compiler()
+    if not light:
+        facts["backends"] = _try(lambda: _backends(torch))
+        facts["triton"] = _triton()
     return facts
 
 
