@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_expect_command());
   commands.push_back(cli::make_audit_command());
   commands.push_back(cli::make_report_command());
+  commands.push_back(cli::make_trace_command());
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 

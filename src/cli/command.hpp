@@ -29,5 +29,6 @@ std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_expect_command();
 std::unique_ptr<Command> make_audit_command();
 std::unique_ptr<Command> make_report_command();
+std::unique_ptr<Command> make_trace_command();
 
 }  // namespace tct::cli

@@ -25,7 +25,7 @@ std::string sections(const json& doc, bool markdown) {
   static const Section all[] = {
       {"audit", text_audit, markdown_audit},       {"probe", text_probe, markdown_probe},       {"bench", text_bench, markdown_bench},
       {"explain", text_explain, markdown_explain}, {"diff", text_diff, markdown_diff},
-      {"expect", text_expect, markdown_expect},
+      {"expect", text_expect, markdown_expect},    {"trace", text_trace, markdown_trace},
   };
   std::string out;
   for (const auto& s : all)

@@ -36,5 +36,7 @@ std::string text_expect(const json& doc);
 std::string text_audit(const json& doc);
 std::string markdown_audit(const json& doc);
 std::string markdown_expect(const json& doc);
+std::string text_trace(const json& doc);
+std::string markdown_trace(const json& doc);
 
 }  // namespace tct::report
