@@ -193,6 +193,7 @@ void compile_and_warm_up(cli::RunContext& ctx, TargetAgent& agent, const BenchCo
   row["graph_break_reasons"] = counters.value("graph_break_reasons", json::array());
   row["graphs"] = counters.value("unique_graphs", 0);
   row["frames_compiled_in_warmup"] = counters.value("frames_total", 0);
+  row["skip_reasons"] = counters.value("skip_reasons", json::array());
 }
 
 // ------------------------------------------------------------------------- sampling

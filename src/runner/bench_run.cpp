@@ -145,7 +145,10 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
   std::unique_ptr<bench::FreshAgent> warm0;
   if (cfg.compile_time && !plan.rows.empty())
     warm0 = std::make_unique<bench::FreshAgent>(ctx, cfg, plan.rows[0], main_cache->env());
-  TargetAgent agent(ctx, cfg, main_cache ? main_cache->env() : bench::Env{});
+  bench::Env main_env = main_cache ? main_cache->env() : bench::Env{};
+  // --trace: torch's own structured log of the measured compiles, for `tct trace DIR`.
+  if (!cfg.trace_dir.empty()) main_env.emplace_back("TORCH_TRACE", cfg.trace_dir);
+  TargetAgent agent(ctx, cfg, main_env);
   section["target"] = agent.described();
 
   json env = bench::query_env(agent);
