@@ -96,7 +96,6 @@ TraceBreak parse_break_payload(std::string_view payload) {
   std::string reason = r == std::string::npos ? text : text.substr(r + why.size());
   if (size_t t = reason.find(tb); t != std::string::npos) reason = reason.substr(0, t);
   SkipSplit split = split_skip(reason);
-  b.reason_full = split.cause;
   b.reason = reason_headline(split.cause);
   b.kind = classify_reason(split.cause);
   b.frame_skipped = split.skipped;

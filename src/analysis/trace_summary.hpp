@@ -21,7 +21,7 @@ using json = nlohmann::json;
 
 struct TraceBreak {
   BreakKind kind = BreakKind::Other;
-  std::string file, reason, reason_full, skip_reason;
+  std::string file, reason, skip_reason;
   int line = 0;
   bool frame_skipped = false;
   std::string compile_id;
