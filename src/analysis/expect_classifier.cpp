@@ -166,6 +166,7 @@ json verdict_json(const Verdict& v) {
 
 json validate_prediction(const SpeedupRange& predicted, const json& measured) {
   if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;
+  if (measured.value("inconclusive", false)) return nullptr;  // too wide to judge anything by
   double est = measured["estimate"].get<double>();
   std::string where = est < predicted.low ? "below" : est > predicted.high ? "above" : "inside";
   auto direction = [](double lo, double hi) -> std::string {

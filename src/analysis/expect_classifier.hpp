@@ -103,7 +103,8 @@ std::string class_label(const std::string& cls);
 // {class, decided_by, roofline {...}, predicted_speedup {low, high, shifts}, time_shares {...}}
 json verdict_json(const Verdict& v);
 
-// Compares a predicted range with a measured speedup interval {estimate, low, high}:
+// Compares a predicted range with a measured speedup interval {estimate, low, high}
+// (null when the measurement is marked inconclusive: no verdict is built on it):
 // {predicted {low, high}, measured {...}, verdict: inside|above|below, predicted_direction,
 // measured_direction, direction_right}. Directions: "gain" (> kGainBand), "loss"
 // (< 1 / kGainBand), else "neutral"; a range (predicted, or the measured 95% interval when

@@ -87,9 +87,9 @@ are reported); 4 internal error.)");
     // 1+2+3. probe, explain and expect in one agent.
     bool usable = true;
     {
-      std::unique_ptr<agent::Agent> agent;
+      std::unique_ptr<runner::Session> agent;
       step(ctx, "probe", first_failure, [&] {
-        agent = ctx.start_agent();
+        agent = ctx.start({});
         usable = runner::run_probe(ctx, *agent, {}).verdict != "not_usable";
       });
       if (!usable) {
@@ -104,7 +104,7 @@ are reported); 4 internal error.)");
       }
       if (wants("explain"))
         step(ctx, "explain", first_failure, [&] {
-          if (!agent) agent = ctx.start_agent();
+          if (!agent) agent = ctx.start({});
           try {
             runner::run_explain(ctx, *agent, {bench_.target, true, 2, std::nullopt, ""});
           } catch (const Error& e) {
@@ -124,7 +124,7 @@ are reported); 4 internal error.)");
     // 4. bench, in fresh processes.
     if (wants("bench")) {
       step(ctx, "bench", first_failure, [&] {
-        json section = runner::run_bench(ctx, bench_config());
+        json section = runner::run_bench(ctx, ctx, bench_config());
         validate_expectation(ctx, section);
         if (auto err = runner::bench_outcome(section, bench_config())) {
           if (err->code() == ExitCode::CheckFailed) code = std::max(code, 1);  // outputs differ: reported, not fatal
@@ -188,7 +188,7 @@ are reported); 4 internal error.)");
   // As `tct expect` with the audit's target, first backend and mode, budget and --sweep
   // (expect's defaults otherwise; no --validate: audit's bench validates, see
   // validate_expectation), in the probe/explain agent when it is still alive.
-  void run_expect(RunContext& ctx, agent::Agent* agent) {
+  void run_expect(RunContext& ctx, runner::Session* agent) {
     runner::ExpectConfig cfg;
     cfg.target = bench_.target;
     auto backends = runner::split_list(backend_);
@@ -197,7 +197,7 @@ are reported); 4 internal error.)");
     if (!modes.empty()) cfg.mode = modes[0];
     cfg.budget_s = bench_.budget_s;
     if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
-    runner::run_expect(ctx, agent, cfg);
+    runner::run_expect(ctx, ctx, agent, cfg);
   }
 
   runner::BenchConfig bench_config() const {

@@ -48,7 +48,7 @@ Exit codes: 0 ok, 1 more breaks than --max-graph-breaks or a skipped frame, 2 ba
   }
 
   int run(RunContext& ctx) override {
-    auto agent = ctx.start_agent();
+    auto agent = ctx.start({});
     runner::ExplainConfig cfg{target_, !no_logged_, calls_, max_breaks_, trace_dir_};
     json section = runner::run_explain(ctx, *agent, cfg);
     agent->close();

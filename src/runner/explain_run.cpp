@@ -3,34 +3,33 @@
 #include <fmt/format.h>
 
 #include "analysis/graph_breaks.hpp"
-#include "report/document.hpp"
 #include "report/warnings.hpp"
 
 namespace tct::runner {
 
-json run_explain(cli::RunContext& ctx, agent::Agent& agent, const ExplainConfig& cfg) {
-  ctx.progress(fmt::format("loading {}", cfg.target.target));
-  json description = agent.call("target.load", cli::to_load_params(cfg.target), ctx.timeout(), ctx.progress_fn());
-  ctx.doc["explain"] = {{"target", description}};
-  ctx.checkpoint();
+json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
+  host.progress(fmt::format("loading {}", cfg.target.target));
+  json description = agent.call("target.load", to_load_params(cfg.target));
+  host.document()["explain"] = {{"target", description}};
+  host.checkpoint();
 
-  ctx.progress("running torch._dynamo.explain");
+  host.progress("running torch._dynamo.explain");
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
   if (!cfg.trace_dir.empty()) params["trace_dir"] = cfg.trace_dir;
-  json facts = agent.call("explain.run", params, ctx.timeout(), ctx.progress_fn());
+  json facts = agent.call("explain.run", params);
   json section = analysis::build_explain_section(facts, description, cfg.max_graph_breaks);
-  ctx.doc["explain"] = section;
+  host.document()["explain"] = section;
 
   const json& dis = section["disagreements"];
   if (!dis.empty())
-    report::add_warning(ctx.doc, report::make_warning(
+    host.warn(report::make_warning(
                                      report::WarningCode::ExplainViewsDisagree,
                                      fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
                                                  dis.size(), dis[0].value("message", "")),
                                      "the logged run is what torch.compile really does; see 'disagreements'"));
   const json& skipped = section["skipped_frames"];
   if (!skipped.empty())
-    report::add_warning(ctx.doc, report::make_warning(
+    host.warn(report::make_warning(
                                      report::WarningCode::GraphBreaks,
                                      fmt::format("torch.compile skipped {} frame(s) and ran them eagerly (first: {} "
                                                  "at {}:{}, {})",
@@ -40,7 +39,7 @@ json run_explain(cli::RunContext& ctx, agent::Agent& agent, const ExplainConfig&
                                      "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"));
   const json& gate = section["gate"];
   if (gate.is_object() && !gate.value("passed", true))
-    report::add_warning(ctx.doc, report::make_warning(
+    host.warn(report::make_warning(
                                      report::WarningCode::GraphBreaks,
                                      fmt::format("{} graph break(s) and {} skipped frame(s) in the compiled run; "
                                                  "--max-graph-breaks {} allows no skipped frame and at most {} break(s)",

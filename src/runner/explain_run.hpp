@@ -6,24 +6,25 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agent/agent.hpp"
-#include "cli/context.hpp"
-#include "cli/target_options.hpp"
+#include "runner/executor.hpp"
+#include "runner/host.hpp"
+#include "runner/target_options.hpp"
 
 namespace tct::runner {
 
 using json = nlohmann::json;
 
 struct ExplainConfig {
-  cli::TargetOptions target;
+  TargetOptions target;
   bool logged = true;                   // the compiled run with logging (the source of the verdict)
   int calls = 2;                        // calls of that run (recompiles show from the second)
   std::optional<int> max_graph_breaks;  // the gate
   std::string trace_dir;                // --trace DIR: keep the run's TORCH_TRACE there ("" = none)
 };
 
-// Fills ctx.doc["explain"] (checkpointing after the load) and its warnings; returns the section.
-json run_explain(cli::RunContext& ctx, agent::Agent& agent, const ExplainConfig& cfg);
+// Fills the document's "explain" section (checkpointing after the load) and its warnings;
+// returns the section.
+json run_explain(Host& host, Session& agent, const ExplainConfig& cfg);
 
 // 1 when the gate failed (more breaks than the limit, or a frame dynamo skipped), else 0.
 int explain_exit_code(const json& section);
