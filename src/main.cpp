@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_suite_command());
   commands.push_back(cli::make_merge_command());
   commands.push_back(cli::make_compare_command());
+  commands.push_back(cli::make_trace_command());
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 

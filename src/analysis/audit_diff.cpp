@@ -1,6 +1,7 @@
 #include "analysis/audit_diff.hpp"
 
 #include <cctype>
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <vector>
@@ -49,6 +50,14 @@ bool same_file(const Item& a, const Item& b) { return a.file == b.file || (!a.ba
 
 int count_of(const json& section, const char* key) {
   return section.contains(key) && section[key].is_number() ? section[key].get<int>() : 0;
+}
+
+// Frames dynamo skipped: the skipped_frames list, or an older document's
+// graph_break_count of -1 (explain's way of saying the same).
+int skipped_of(const json& section) {
+  if (section.contains("skipped_frames") && section["skipped_frames"].is_array())
+    return static_cast<int>(section["skipped_frames"].size());
+  return count_of(section, "graph_break_count") < 0 ? 1 : 0;
 }
 
 json change(int before, int after) { return {{"before", before}, {"after", after}, {"delta", after - before}}; }
@@ -134,7 +143,8 @@ json diff_audits(const json& before, const json& after, const std::string& befor
   for (const auto& y : a)
     if (!y.taken) added.push_back(brief(y));
 
-  int bb = count_of(before, "graph_break_count"), ab = count_of(after, "graph_break_count");
+  int bb = std::max(0, count_of(before, "graph_break_count")), ab = std::max(0, count_of(after, "graph_break_count"));
+  int bs = skipped_of(before), as = skipped_of(after);
   json out;
   out["before"] = {{"file", before_name}, {"target", before.value("target", json())}};
   out["after"] = {{"file", after_name}, {"target", after.value("target", json())}};
@@ -145,7 +155,12 @@ json diff_audits(const json& before, const json& after, const std::string& befor
   out["op_count"] = change(count_of(before, "op_count"), count_of(after, "op_count"));
   out["break_count"] = change(bb, ab);
   out["capturable"] = {{"before", before.value("capturable", false)}, {"after", after.value("capturable", false)}};
-  out["breaks_increased"] = ab > bb;
+  out["frames_skipped"] = change(bs, as);
+  // Fixing a skipped frame is progress even when more breaks show afterwards: they were
+  // there before, hidden behind the skip. A regression is a new skip, or more breaks
+  // where nothing was hidden.
+  out["skip_fixed"] = bs > 0 && as < bs;
+  out["breaks_increased"] = as > bs || (bs == 0 && ab > bb);
   return out;
 }
 

@@ -59,14 +59,36 @@ json registry_for(const std::string& reason, const json& raw_break, const json& 
           {"url", url}};
 }
 
-Break make_break(const json& raw, const json& registry) {
+// The registry id of a reason's own text ("... /gb/gb0059.html"); the agent's id may come
+// from another part of a combined message.
+std::string registry_id_in(const std::string& reason) {
+  static const std::regex id(R"(/gb/(gb\d{4})\.html)", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_search(reason, m, id)) return "";
+  std::string s = m[1];
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A break from the agent's raw facts, classified from its own text: for a skipped frame
+// that is the break that started it (the print), not the loop message that followed.
+Break make_break(const json& raw, const json& registry, const std::string& own_reason) {
   Break b;
-  b.reason = str_or(raw, "reason");
+  b.reason = own_reason;
   b.kind = classify_reason(b.reason);
-  b.registry = registry_for(b.reason, raw, registry);
+  json own = raw;
+  if (std::string id = registry_id_in(own_reason); !id.empty()) own["registry_id"] = id;
+  b.registry = registry_for(b.reason, own, registry);
   b.frames = parse_frames(raw.value("frames", json::array()));
   b.hint = hint_for(b.kind, b.registry);
   return b;
+}
+
+Break make_break(const json& raw, const json& registry) { return make_break(raw, registry, str_or(raw, "reason")); }
+
+std::string trim_text(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
 // "Dynamo produced 4 graphs with 3 graph break and 6 ops" (torch 2.0's explanation).
@@ -84,7 +106,58 @@ void parse_explanation_counts(const std::string& text, std::optional<int>& graph
 
 std::string loc_key(const std::string& file, int line) { return file + ":" + std::to_string(line); }
 
+// Frames dynamo gave up on in the compiled run, one per frame: where, the break that made
+// it give up (kind, full reason) and torch's own words on why it could not resume.
+json skipped_frames(const LoggedModel& lg) {
+  // "Developer debug context: frame skipped: forward (/path/model.py line 11)"
+  static const std::regex ctx(R"(frame skipped: (\S+) \((.+) line (\d+)\))");
+  json out = json::array();
+  std::set<std::string> seen;
+  for (const auto& b : lg.breaks) {
+    if (!b.frame_skipped) continue;
+    Frame where = b.brk.frames.empty() ? Frame{b.file, b.line, "?", ""} : b.brk.frames.back();
+    std::string function = where.function, file = where.file;
+    int line = where.line;
+    std::smatch m;
+    if (std::regex_search(b.skip_reason, m, ctx)) function = m[1], file = m[2], line = std::stoi(m[3]);
+    if (!seen.insert(loc_key(file, line) + function).second) continue;
+    out.push_back({{"function", function},
+                   {"file", file},
+                   {"line", line},
+                   {"break_file", b.file},
+                   {"break_line", b.line},
+                   {"kind", to_string(b.brk.kind)},
+                   {"reason", reason_headline(b.brk.reason)},
+                   {"skip_reason", b.skip_reason.empty() ? std::string("dynamo could not resume after this break")
+                                                         : reason_headline(b.skip_reason)},
+                   {"skip_reason_full", b.skip_reason}});
+  }
+  return out;
+}
+
 }  // namespace
+
+SkipSplit split_skip(const std::string& reason) {
+  // Markers from torch/_dynamo/symbolic_convert.py and exc.py (torch 2.6+).
+  static const std::string encountered = "Graph break encountered:";
+  static const std::string another = "*** While handling this graph break, another graph break occurred: ***";
+  SkipSplit out;
+  out.cause = reason;
+  bool falls_back = reason.find("falling back to eager") != std::string::npos ||
+                    reason.find("Skipping frame") != std::string::npos;
+  size_t enc = reason.find(encountered);
+  if (enc != std::string::npos) out.cause = reason.substr(enc + encountered.size());
+  size_t second = out.cause.find(another);
+  if (second != std::string::npos) {
+    out.skip_reason = trim_text(out.cause.substr(second + another.size()));
+    out.cause = out.cause.substr(0, second);
+  }
+  out.cause = trim_text(out.cause);
+  if (out.cause.empty()) out.cause = trim_text(reason);
+  out.skipped = falls_back || out.skip_reason.find("Skipping the frame") != std::string::npos ||
+                out.skip_reason.find("falling back to eager") != std::string::npos;
+  return out;
+}
 
 json frame_to_json(const Frame& f) {
   return {{"file", f.file}, {"line", f.line}, {"function", f.function}, {"source", f.source}};
@@ -139,7 +212,10 @@ LoggedModel parse_logged(const json& logged, const json& registry) {
   m.error = str_or(logged, "error");
   for (const auto& raw : logged.value("graph_breaks", json::array())) {
     LoggedBreak lb;
-    lb.brk = make_break(raw, registry);
+    SkipSplit split = split_skip(str_or(raw, "reason"));
+    lb.brk = make_break(raw, registry, split.cause);
+    lb.frame_skipped = split.skipped;
+    lb.skip_reason = split.skip_reason;
     lb.file = str_or(raw, "file");
     lb.line = int_or(raw, "line", 0);
     lb.duplicate = raw.value("duplicate", false);
@@ -165,6 +241,9 @@ LoggedModel parse_logged(const json& logged, const json& registry) {
   const json& frames = counters.value("frames", json::object());
   m.frames_total = int_or(frames, "total", 0);
   m.frames_ok = int_or(frames, "ok", 0);
+  const json& stats = counters.value("stats", json::object());
+  if (stats.contains("unique_graphs") && stats["unique_graphs"].is_number()) m.unique_graphs = stats["unique_graphs"].get<int>();
+  else if (m.frames_total > 0) m.unique_graphs = 0;  // dynamo ran and captured nothing
   for (const auto& o : logged.value("other", json::array()))
     if (o.is_object()) m.warnings.push_back(str_or(o, "message"));
   return m;
@@ -229,6 +308,13 @@ json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vec
                                         g.where.file, g.where.line, to_string(g.kind)));
   }
   int explain_distinct = static_cast<int>(explain_locs.size());
+  int run_breaks = static_cast<int>(lg.breaks.size());
+  if (lg.error.empty() && ex.graph_break_count != run_breaks)
+    add("break_count", ex.graph_break_count < 0
+                           ? fmt::format("explain gives up on the frame (graph_break_count -1); the compiled run "
+                                         "logged {} graph break(s)", run_breaks)
+                           : fmt::format("explain counts {} graph break(s), the compiled run {}; the headline "
+                                         "uses the compiled run", ex.graph_break_count, run_breaks));
   if (ex.graph_count > 0 && ex.graph_break_count != static_cast<int>(ex.breaks.size()))
     add("count_mismatch", fmt::format("explain counts {} graph breaks but lists {} break reasons",
                                       ex.graph_break_count, ex.breaks.size()));
@@ -276,13 +362,25 @@ json build_explain_section(const json& facts, const json& target, std::optional<
     groups.push_back(std::move(g));
   }
 
+  // The headline counts and the gate come from what the compiled run did (explain can miss a
+  // break before the first op, count one where the run breaks twice, and says -1 for a
+  // skipped frame); explain's own figures are kept beside them (explain_view).
+  bool from_run = lg.ran && lg.error.empty();
+  json skipped = skipped_frames(lg);
+  int run_breaks = static_cast<int>(lg.breaks.size());
   json section;
   section["target"] = target;
   section["torch_version"] = facts.value("torch_version", "");
   section["form"] = ex.form;
-  section["graph_count"] = ex.graph_count;
-  section["graph_break_count"] = ex.graph_break_count;
+  section["counts_from"] = from_run ? "compiled_run" : "explain";
+  section["graph_count"] = from_run && lg.unique_graphs ? *lg.unique_graphs : std::max(0, ex.graph_count);
+  section["graph_break_count"] = from_run ? run_breaks : std::max(0, ex.graph_break_count);
   section["op_count"] = ex.op_count;
+  section["skipped_frames"] = skipped;
+  section["explain_view"] = {{"graph_count", ex.graph_count},
+                             {"graph_break_count", ex.graph_break_count < 0 ? json(nullptr) : json(ex.graph_break_count)},
+                             {"frame_skipped", ex.graph_break_count < 0},
+                             {"op_count", ex.op_count}};
   json opg = json::array();
   for (const auto& ops : ex.ops_per_graph) {
     std::vector<std::pair<std::string, int>> counts;
@@ -342,8 +440,9 @@ json build_explain_section(const json& facts, const json& target, std::optional<
       json frames = json::array();
       for (const auto& f : b.brk.frames) frames.push_back(frame_to_json(f));
       lb.push_back({{"file", b.file}, {"line", b.line}, {"kind", to_string(b.brk.kind)},
-                    {"reason", reason_headline(b.brk.reason)}, {"duplicate", b.duplicate}, {"user_code", b.user_file},
-                    {"frames", frames}});
+                    {"reason", reason_headline(b.brk.reason)}, {"reason_full", b.brk.reason},
+                    {"frame_skipped", b.frame_skipped}, {"skip_reason", b.skip_reason}, {"duplicate", b.duplicate},
+                    {"user_code", b.user_file}, {"frames", frames}});
     }
     json rc = json::array();
     for (const auto& r : lg.recompiles)
@@ -365,11 +464,16 @@ json build_explain_section(const json& facts, const json& target, std::optional<
   bool logged_breaks = std::any_of(groups.begin(), groups.end(), [](const Group& g) {
     return std::find(g.views.begin(), g.views.end(), "explain") == g.views.end();
   });
-  section["capturable"] = ex.graph_break_count == 0 && ex.breaks.empty() && !logged_breaks;
+  int counted = section["graph_break_count"].get<int>();
+  bool capturable = counted == 0 && skipped.empty() && ex.graph_break_count == 0 && ex.breaks.empty() && !logged_breaks;
+  section["capturable"] = capturable;
+  section["verdict"] = !skipped.empty() ? "frame_skipped" : capturable ? "capturable" : "graph_breaks";
   if (max_graph_breaks) {
-    bool passed = ex.graph_break_count <= *max_graph_breaks;
-    section["gate"] = {{"max_graph_breaks", *max_graph_breaks}, {"graph_break_count", ex.graph_break_count},
-                       {"passed", passed}};
+    // A skipped frame fails any limit: nothing of it was compiled, and breaks after the
+    // skip point are not visible until it is fixed.
+    bool passed = skipped.empty() && counted <= *max_graph_breaks;
+    section["gate"] = {{"max_graph_breaks", *max_graph_breaks}, {"graph_break_count", counted},
+                       {"frames_skipped", skipped.size()}, {"passed", passed}};
   } else {
     section["gate"] = nullptr;
   }

@@ -44,8 +44,22 @@ struct ExplainModel {
 // 4 graphs with 3 graph break and 6 ops"); missing numbers are derived from the lists.
 ExplainModel parse_explain(const json& facts, const json& registry = json::object());
 
+// torch's text when a break could not be resumed: "Failed to handle graph break gracefully.
+// Skipping the function and falling back to eager. Graph break encountered:\n<the break>
+// \n*** While handling this graph break, another graph break occurred: ***\n<why it could
+// not resume, e.g. "graph break in loop">". cause: the break itself (what to fix);
+// skip_reason: why the frame was skipped (empty when torch did not say).
+struct SkipSplit {
+  bool skipped = false;
+  std::string cause;
+  std::string skip_reason;
+};
+SkipSplit split_skip(const std::string& reason);
+
 struct LoggedBreak {
-  Break brk;
+  Break brk;               // classified from the break's own text (the cause, not the skip)
+  bool frame_skipped = false;  // dynamo gave up on the whole frame: it runs eagerly
+  std::string skip_reason;
   std::string file;  // where torch says the break is ("Graph break in user code at F:L")
   int line = 0;
   bool duplicate = false;  // torch suppressed the stack: same break seen before
@@ -64,6 +78,7 @@ struct LoggedModel {
   std::vector<LoggedBreak> breaks;
   std::vector<Recompile> recompiles;
   int frames_total = 0, frames_ok = 0;
+  std::optional<int> unique_graphs;  // dynamo's counters["stats"]["unique_graphs"]
   std::vector<std::string> warnings;  // other WARNING records from dynamo
   std::string error;                  // the compiled run raised (empty: it did not)
   int calls = 0;

@@ -19,7 +19,6 @@
 #include <fmt/format.h>
 
 #include "analysis/expect_classifier.hpp"
-#include "analysis/graph_breaks.hpp"
 #include "analysis/probe_verdict.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
@@ -31,6 +30,7 @@
 #include "runner/bench_run.hpp"
 #include "runner/probe_run.hpp"
 #include "runner/expect_run.hpp"
+#include "runner/explain_run.hpp"
 #include "runner/sweep.hpp"
 
 namespace tct::cli {
@@ -108,7 +108,7 @@ are reported); 4 internal error.)");
         step(ctx, "explain", first_failure, [&] {
           if (!agent) agent = ctx.start({});
           try {
-            run_explain(ctx, *agent);
+            runner::run_explain(ctx, *agent, {bench_.target, true, 2, std::nullopt, ""});
           } catch (const Error& e) {
             if (agent_lost(e)) agent.reset();  // expect then starts an agent of its own
             throw;
@@ -181,24 +181,6 @@ are reported); 4 internal error.)");
     ctx.doc["audit"]["steps"].push_back({{"name", name}, {"status", "skipped"}, {"error", nullptr}, {"reason", why}});
   }
 
-
-  // As `tct explain`: target.load + explain.run in the probe's agent.
-  void run_explain(RunContext& ctx, runner::Session& agent) {
-    ctx.progress(fmt::format("loading {}", bench_.target.target));
-    json description = agent.call("target.load", to_load_params(bench_.target));
-    ctx.doc["explain"] = {{"target", description}};
-    ctx.checkpoint();
-    ctx.progress("running torch._dynamo.explain");
-    json facts = agent.call("explain.run", {{"logged", true}, {"logged_calls", 2}});
-    ctx.doc["explain"] = analysis::build_explain_section(facts, description, std::nullopt);
-    const json& dis = ctx.doc["explain"]["disagreements"];
-    if (dis.is_array() && !dis.empty())
-      report::add_warning(ctx.doc, report::make_warning(
-                                       report::WarningCode::ExplainViewsDisagree,
-                                       fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
-                                                   dis.size(), dis[0].value("message", "")),
-                                       "the logged run is what torch.compile really does; see 'disagreements'"));
-  }
 
   // An error after which the agent cannot serve another request (it hung or died, or its
   // stream broke): the agent has been killed.

@@ -63,6 +63,9 @@ class BenchCommand : public Command {
                                                          "(faster; break-even then uses the in-process first call)");
     cmd->add_flag("--no-memory", no_memory_, "Skip peak memory");
     cmd->add_flag("--raw", cfg_.raw, "Keep the raw samples in the JSON document");
+    cmd->add_option("--trace", cfg_.trace_dir, "Keep the TORCH_TRACE log of the measured compiles in DIR (read it "
+                                               "with `tct trace DIR`)")
+        ->type_name("DIR");
     cmd->add_option("--eager-via", cfg_.eager_via, "Time eager on the original callable (original) or on the "
                                                    "compiled object under set_stance('force_eager') (stance)")
         ->capture_default_str()->check(CLI::IsMember({"original", "stance"}));

@@ -1,17 +1,16 @@
 // tct explain: what stops the compiler, where in the user's code, and what to change.
 // The agent gathers raw facts (torch._dynamo.explain, plus a torch.compile run with
-// graph-break/recompile logging captured); src/analysis/graph_breaks.cpp turns them into
-// the audit. --max-graph-breaks N makes it a CI gate (exit 1 above N).
+// graph-break/recompile logging captured, through runner::run_explain);
+// src/analysis/graph_breaks.cpp turns them into the audit. --max-graph-breaks N makes it a
+// CI gate (exit 1 above N breaks in the compiled run, or any skipped frame).
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "analysis/graph_breaks.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
-#include "report/document.hpp"
-#include "report/warnings.hpp"
+#include "runner/explain_run.hpp"
 
 namespace tct::cli {
 namespace {
@@ -22,7 +21,8 @@ class ExplainCommand : public Command {
     auto* cmd = app.add_subcommand("explain", "Graph breaks: how many, why, where in your code, and what to "
                                               "change (torch._dynamo.explain plus a logged compiled run)");
     add_target_options(*cmd, target_);
-    cmd->add_option("--max-graph-breaks", max_breaks_, "Exit 1 when explain finds more than N graph breaks (a CI gate)")
+    cmd->add_option("--max-graph-breaks", max_breaks_,
+                    "Exit 1 when the compiled run breaks more than N times or skips a frame (a CI gate)")
         ->check(kNonNegative)
         ->type_name("N");
     cmd->add_flag("--no-logged", no_logged_, "Skip the second view (torch.compile with graph-break and recompile "
@@ -31,52 +31,44 @@ class ExplainCommand : public Command {
                                        "from the second call)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100));
+    cmd->add_option("--trace", trace_dir_, "Keep the TORCH_TRACE log of the compiled run in DIR (read it with "
+                                           "`tct trace DIR`)")
+        ->type_name("DIR");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   tct explain builtin:graph_breaks                  breaks, locations, hints
   tct explain model.py:make_model --param batch=8 --json > before.json
   tct explain model.py:make_model --max-graph-breaks 0     CI: fail on any break
   tct explain model.py:make_model --markdown               for a pull-request comment
-Exit codes: 0 ok, 1 more breaks than --max-graph-breaks, 2 bad usage or target spec,
+Counts, groups and the gate come from the compiled run (what torch.compile really does);
+explain's own figures are shown beside them where they differ. A frame dynamo skipped
+(it fell back to eager) fails any --max-graph-breaks limit.
+Exit codes: 0 ok, 1 more breaks than --max-graph-breaks or a skipped frame, 2 bad usage or target spec,
 3 the target raised, hung past --timeout or failed to trace, 4 internal error.)");
     return cmd;
   }
 
   int run(RunContext& ctx) override {
-    auto agent = ctx.start_agent();
-    ctx.progress(fmt::format("loading {}", target_.target));
-    json description = agent->call("target.load", to_load_params(target_), ctx.timeout(), ctx.progress_fn());
-    ctx.doc["explain"] = {{"target", description}};
-    ctx.checkpoint();
-
-    ctx.progress("running torch._dynamo.explain");
-    json facts = agent->call("explain.run", {{"logged", !no_logged_}, {"logged_calls", calls_}}, ctx.timeout(),
-                             ctx.progress_fn());
+    auto agent = ctx.start({});
+    runner::ExplainConfig cfg{target_, !no_logged_, calls_, max_breaks_, trace_dir_};
+    json section = runner::run_explain(ctx, *agent, cfg);
     agent->close();
-
-    json section = analysis::build_explain_section(facts, description, max_breaks_);
-    ctx.doc["explain"] = section;
-
-    const json& dis = section["disagreements"];
-    if (!dis.empty()) {
-      std::string first = dis[0].value("message", "");
-      report::add_warning(ctx.doc, report::make_warning(
-                                       report::WarningCode::ExplainViewsDisagree,
-                                       fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
-                                                   dis.size(), first),
-                                       "the logged run is what torch.compile really does; see 'disagreements'"));
-    }
-    bool gate_failed = section["gate"].is_object() && !section["gate"].value("passed", true);
-    if (gate_failed)
-      throw check_failed("gate", fmt::format("{} graph break(s), more than --max-graph-breaks {}",
-                                             section.value("graph_break_count", 0), *max_breaks_),
-                         "fix the breaks listed in the report, or raise the limit");
-    return 0;
+    if (runner::explain_exit_code(section) == 0) return 0;
+    const json& gate = section["gate"];
+    int skipped = gate.value("frames_skipped", 0);
+    if (skipped > 0)
+      throw check_failed("gate", fmt::format("torch.compile skipped {} frame(s) and ran them eagerly, which fails "
+                                             "--max-graph-breaks {}", skipped, gate.value("max_graph_breaks", 0)),
+                         "fix the break that made Dynamo skip the frame (see SKIPPED FRAME in the report)");
+    throw check_failed("gate", fmt::format("{} graph break(s), more than --max-graph-breaks {}",
+                                           gate.value("graph_break_count", 0), gate.value("max_graph_breaks", 0)),
+                       "fix the breaks listed in the report, or raise the limit");
   }
 
  private:
   TargetOptions target_;
   std::optional<int> max_breaks_;
+  std::string trace_dir_;
   bool no_logged_ = false;
   int calls_ = 2;
 };

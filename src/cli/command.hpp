@@ -32,5 +32,6 @@ std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_suite_command();
 std::unique_ptr<Command> make_merge_command();
 std::unique_ptr<Command> make_compare_command();
+std::unique_ptr<Command> make_trace_command();
 
 }  // namespace tct::cli

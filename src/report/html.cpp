@@ -384,9 +384,9 @@ std::string render_html(const json& doc) {
   body += render_error(doc);
   body += render_warnings(doc);
   std::string bench = section_bench(doc), explain = section_explain(doc), diff = section_diff(doc),
-              expect = section_expect(doc);
+              expect = section_expect(doc), trace = section_trace(doc);
   std::string suite = section_suite(doc), compare = section_compare(doc);
-  body += suite + compare + bench + explain + diff + expect;
+  body += suite + compare + bench + explain + diff + expect + trace;
   body += render_audit_extra(doc);
   body += render_environment(doc);
 
@@ -401,6 +401,7 @@ std::string render_html(const json& doc) {
   add_toc(!explain.empty(), "explain", "Graph breaks");
   add_toc(!diff.empty(), "diff", "Diff");
   add_toc(!expect.empty(), "expect", "Expectation");
+  add_toc(!trace.empty(), "trace", "Trace");
   add_toc(true, "environment", "Environment");
 
   std::string out;

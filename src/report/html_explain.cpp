@@ -83,6 +83,12 @@ std::vector<Card> cards_explain(const json& doc) {
     if (!str(g, "line").empty()) where += ":" + str(g, "line");
     where += " (" + kind_label(e, str(g, "kind")) + ")";
   }
+  const json& skipped = arr_at(e, "skipped_frames");
+  if (!skipped.empty())
+    return {{"Graph breaks", "frame skipped",
+             fmt::format("torch.compile skipped {} and ran it eagerly ({}); {:.0f} break(s) seen so far",
+                         str(skipped[0], "function"), str(skipped[0], "skip_reason"), breaks),
+             "bad", "#explain"}};
   return {{"Graph breaks", fmt::format("{:.0f}", breaks),
            breaks == 0 ? "the target compiles as one graph"
                        : fmt::format("{:.0f} graphs; {}", graphs, where),
@@ -111,6 +117,11 @@ std::string section_explain(const json& doc) {
     items.push_back({"Logged run", esc(s)});
   }
   out += facts(items);
+  const json& skipped = arr_at(e, "skipped_frames");
+  if (!skipped.empty())
+    out += "<h3 class=\"bad\">Frames torch.compile skipped (they run eagerly)</h3><p>Fix the break that made Dynamo "
+           "skip the frame first: breaks after the skip point are not visible until it compiles.</p>" +
+           generic(skipped);
 
   const json& groups = arr_at(e, "groups");
   if (!groups.empty()) {

@@ -30,6 +30,7 @@ std::string sections(const json& doc, bool markdown) {
       {"explain", text_explain, markdown_explain}, {"diff", text_diff, markdown_diff},
       {"expect", text_expect, markdown_expect},
       {"suite", text_suite, markdown_suite},       {"compare", text_compare, markdown_compare},
+      {"trace", text_trace, markdown_trace},
   };
   std::string out;
   for (const auto& s : all) {

@@ -40,5 +40,7 @@ std::string text_suite(const json& doc);
 std::string markdown_suite(const json& doc);
 std::string text_compare(const json& doc);
 std::string markdown_compare(const json& doc);
+std::string text_trace(const json& doc);
+std::string markdown_trace(const json& doc);
 
 }  // namespace tct::report

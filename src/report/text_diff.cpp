@@ -32,6 +32,11 @@ std::string text_diff(const json& doc) {
   const json& d = doc["diff"];
   std::string out = fmt::format("tct diff {} -> {}\n", str(d["before"], "file"), str(d["after"], "file"));
   out += summary(d) + "\n";
+  if (d.contains("frames_skipped") && (num(d["frames_skipped"], "before") > 0 || num(d["frames_skipped"], "after") > 0))
+    out += fmt::format("frames dynamo skipped (ran eagerly) {}\n", change(d["frames_skipped"]));
+  if (d.value("skip_fixed", false))
+    out += "A skipped frame is fixed: it compiles now. Breaks that appear after it were hidden behind the skip "
+           "before; they are not a regression.\n";
   auto list = [&](const char* title, const json& items) {
     if (items.empty()) return;
     out += fmt::format("\n{}:\n", title);
@@ -55,7 +60,9 @@ std::string text_diff(const json& doc) {
       out += "\n";
     }
   }
-  if (d.value("breaks_increased", false)) out += "\nMore graph breaks after than before.\n";
+  if (d.value("breaks_increased", false))
+    out += num(d.value("frames_skipped", json()), "delta") > 0 ? "\nA frame dynamo compiled before is skipped now.\n"
+                                                              : "\nMore graph breaks after than before.\n";
   return out;
 }
 

@@ -19,20 +19,51 @@ std::string target_name(const json& e) {
   return t.is_string() ? t.get<std::string>() : "?";
 }
 
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// explain's own figures where they differ from the compiled run's ("" when they agree or
+// the headline already is explain's).
+std::string explain_aside(const json& e) {
+  const json& v = e.value("explain_view", json());
+  if (!v.is_object() || str(e, "counts_from") != "compiled_run") return "";
+  if (v.value("frame_skipped", false)) return "torch._dynamo.explain alone: no graph, graph_break_count -1";
+  int b = num(v, "graph_break_count"), g = num(v, "graph_count");
+  if (b == num(e, "graph_break_count") && g == num(e, "graph_count")) return "";
+  return fmt::format("torch._dynamo.explain alone: {} in {}", plural(b, "graph break", "graph breaks"),
+                     plural(g, "graph", "graphs"));
+}
+
 }  // namespace
 
-// "3 graph breaks in 4 graphs; not capturable as one graph"
+// "3 graph breaks in 4 graphs; not capturable as one graph", or the skipped frame first.
 std::string explain_summary(const json& e) {
   int breaks = num(e, "graph_break_count"), graphs = num(e, "graph_count");
-  if (graphs == 0 && !e.value("capturable", false))
-    return "explain captured no graph: dynamo skipped the code (a break it could not resume from); not capturable "
-           "as one graph";
-  std::string s = fmt::format("{} in {}; ", plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
-  if (e.value("capturable", false))
-    s += graphs == 0 ? "no graph captured (no tensor operations traced)"
-                     : "capturable as one graph (fullgraph=True would work)";
-  else
-    s += "not capturable as one graph";
+  std::string s;
+  const json& skipped = e.value("skipped_frames", json::array());
+  if (!skipped.empty()) {
+    const json& f = skipped[0];
+    s = fmt::format("torch.compile SKIPPED {} ({}:{}) and fell back to eager: nothing of it is compiled ({}, after a "
+                    "{} break at line {})",
+                    str(f, "function"), base_name(str(f, "file")), num(f, "line"), str(f, "skip_reason"),
+                    str(f, "kind"), num(f, "break_line"));
+    if (skipped.size() > 1) s += fmt::format(" and {} more skipped frame(s)", skipped.size() - 1);
+    s += fmt::format("; {} in the compiled run. Breaks after the skip point are not visible until it is fixed",
+                     plural(breaks, "graph break", "graph breaks"));
+  } else if (graphs == 0 && !e.value("capturable", false) && e.value("explain_view", json()).is_null()) {
+    s = "explain captured no graph: dynamo skipped the code (a break it could not resume from); not capturable "
+        "as one graph";
+  } else {
+    s = fmt::format("{} in {}; ", plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
+    if (e.value("capturable", false))
+      s += graphs == 0 ? "no graph captured (no tensor operations traced)"
+                       : "capturable as one graph (fullgraph=True would work)";
+    else
+      s += "not capturable as one graph";
+  }
+  if (std::string aside = explain_aside(e); !aside.empty()) s += " (" + aside + ")";
   return s;
 }
 
@@ -80,6 +111,13 @@ std::string text_explain(const json& doc) {
     out += fmt::format("\nBy kind: {}\n", kinds);
   }
 
+  for (const auto& f : e.value("skipped_frames", json::array()))
+    out += fmt::format("\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
+                       "by:  the [{}] break at line {}: {}\n  fix that break first; breaks after it appear only then "
+                       "(rerun tct explain).\n",
+                       str(f, "function"), str(f, "file"), num(f, "line"), str(f, "skip_reason"), str(f, "kind"),
+                       num(f, "break_line"), str(f, "reason"));
+
   const json& lg = e.value("logged", json());
   if (lg.is_object()) {
     int located = 0;
@@ -103,8 +141,9 @@ std::string text_explain(const json& doc) {
   }
   const json& gate = e.value("gate", json());
   if (gate.is_object())
-    out += fmt::format("\nGate --max-graph-breaks {}: {}\n", num(gate, "max_graph_breaks"),
-                       gate.value("passed", true) ? "passed" : "FAILED");
+    out += fmt::format("\nGate --max-graph-breaks {}: {}{}\n", num(gate, "max_graph_breaks"),
+                       gate.value("passed", true) ? "passed" : "FAILED",
+                       num(gate, "frames_skipped") > 0 ? " (a frame dynamo skipped fails any limit)" : "");
   return out;
 }
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "analysis/graph_breaks.hpp"
+
 #include "report/warnings.hpp"
 
 namespace tct::runner {
@@ -122,6 +124,24 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                        "inputs or globals change between calls; try --dynamic true or run `tct explain` "
                        "to see the guard that failed",
                        "speedup"));
+  // Nothing compiled: the "compiled" row timed eager code; any speedup is noise, and
+  // advice about backends or modes would be beside the point.
+  bool nothing_compiled = row.value("graphs", -1) == 0 && row.value("frames_compiled_in_warmup", 0) > 0;
+  if (nothing_compiled) {
+    const json& skips = row.value("skip_reasons", json::array());
+    std::string why;
+    if (!skips.empty() && skips[0].is_string()) {
+      analysis::SkipSplit split = analysis::split_skip(skips[0].get<std::string>());
+      why = fmt::format(" ({}, after: {})", analysis::reason_headline(split.skip_reason.empty() ? split.cause : split.skip_reason),
+                        analysis::reason_headline(split.cause));
+    }
+    out.push_back(warn(WarningCode::GraphBreaks,
+                       fmt::format("{}0 graphs compiled: Dynamo skipped this function{}; the compiled timings are "
+                                   "eager code",
+                                   who, why),
+                       "run `tct explain` on the target to see the break that made it skip and what to change",
+                       "speedup"));
+  }
   int breaks = row.value("graph_breaks", 0);
   if (breaks > 0)
     out.push_back(warn(WarningCode::GraphBreaks,
@@ -165,7 +185,7 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                                    "no break-even is given",
                                    who, lo, hi),
                        "rerun on a quieter machine or raise --budget", "speedup"));
-  else if (std::isfinite(hi) && hi < 1.0)
+  else if (std::isfinite(hi) && hi < 1.0 && !nothing_compiled)
     out.push_back(warn(WarningCode::SlowerThanEager,
                        fmt::format("{}compiled is slower than eager ({:.2f}x)", who, est),
                        "try another --mode or --backend, a larger input, or do not compile this target",

@@ -215,6 +215,7 @@ void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
   row["graph_break_reasons"] = counters.value("graph_break_reasons", json::array());
   row["graphs"] = counters.value("unique_graphs", 0);
   row["frames_compiled_in_warmup"] = counters.value("frames_total", 0);
+  row["skip_reasons"] = counters.value("skip_reasons", json::array());
   row["cudagraph_skips"] = counters.value("cudagraph_skips", 0);
 }
 

@@ -206,7 +206,10 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   // timed call, and compiles only after the main agent's cold compile filled the caches.
   std::unique_ptr<bench::FreshAgent> peer;
   if (!plan.rows.empty()) peer = std::make_unique<bench::FreshAgent>(exec, cfg, plan.rows[0], shared_env, cfg.memory);
-  TargetAgent agent(host, exec, cfg, shared_env);
+  Env main_env = shared_env;
+  // --trace: torch's own structured log of the measured compiles, for `tct trace DIR`.
+  if (!cfg.trace_dir.empty()) main_env.emplace_back("TORCH_TRACE", cfg.trace_dir);
+  TargetAgent agent(host, exec, cfg, main_env);
   section["target"] = agent.described();
 
   json env = bench::query_env(agent);

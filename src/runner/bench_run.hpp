@@ -59,6 +59,7 @@ struct BenchConfig {
   std::string eager_via = "original";  // original | stance (torch.compiler.set_stance)
   std::uint64_t seed = 0x7c75eed2024ULL;
   std::string section = "bench";  // where in the document the section is written
+  std::string trace_dir;          // --trace DIR: TORCH_TRACE=DIR for the measuring agent ("" = none)
 };
 
 // Runs the benchmark in agents started through `exec`, writing host.document()[cfg.section]

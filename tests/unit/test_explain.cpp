@@ -207,3 +207,36 @@ TEST(Explain, ToleratesJunk) {
   EXPECT_TRUE(s["breaks"].empty());
   EXPECT_TRUE(s["logged"].is_null());
 }
+
+// A print in a loop: explain says -1, the compiled run logs the skip; the loop message
+// must not label the break (it is the print, GB0059) and any gate fails.
+TEST(Explain, SkippedFrameIsAStateAndFailsTheGate) {
+  json f = object_facts();
+  f["explain"] = {{"form", "object"}, {"graph_count", 0}, {"graph_break_count", -1}, {"op_count", 0},
+                  {"ops_per_graph", json::array()}, {"break_reasons", json::array()}};
+  std::string skip = std::string("Failed to handle graph break gracefully. Skipping the function and falling back to "
+                                 "eager. Graph break encountered:\n") + kPrintReason +
+                     "\n\n*** While handling this graph break, another graph break occurred: ***\n\ngraph break in "
+                     "loop\n  Explanation: torch.compile detected a graph break in a for/while loop. Skipping the "
+                     "frame and falling back to eager.\n  Hint: caused by an earlier graph break; see Tensor.item()\n\n"
+                     "  Developer debug context: frame skipped: forward (/m/model.py line 11)\n\n For more details "
+                     "about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb7000.html";
+  f["logged"] = {{"calls", 2},
+                 {"graph_breaks", {{{"file", "/m/model.py"}, {"line", 13}, {"reason", skip}, {"registry_id", "GB7000"},
+                                    {"frames", {frame("/m/model.py", 13, "forward", "print(i)")}},
+                                    {"duplicate", false}, {"user_file", true}}}},
+                 {"counters", {{"frames", {{"total", 1}}}}}};
+  json s = build_explain_section(f, "t", 5);
+  EXPECT_EQ(s["verdict"], "frame_skipped");
+  EXPECT_EQ(s["graph_break_count"], 1);
+  EXPECT_EQ(s["graph_count"], 0);
+  EXPECT_TRUE(s["explain_view"]["graph_break_count"].is_null());
+  ASSERT_EQ(s["skipped_frames"].size(), 1u);
+  EXPECT_EQ(s["skipped_frames"][0]["function"], "forward");
+  EXPECT_EQ(s["skipped_frames"][0]["line"], 11);
+  EXPECT_EQ(s["skipped_frames"][0]["skip_reason"], "graph break in loop");
+  EXPECT_EQ(s["groups"][0]["kind"], "print_logging");
+  EXPECT_EQ(s["groups"][0]["registry_id"], "GB0059");
+  EXPECT_FALSE(s["gate"]["passed"].get<bool>());
+  EXPECT_FALSE(s["capturable"].get<bool>());
+}

@@ -15,7 +15,8 @@ Facts only: which kind of break a reason is, grouping, hints, the verdict and th
 comparison of the two views are C++. Python extracts raw strings from torch's messages
 (file, line, reason text, the graph-break registry id) and nothing more.
 
-params: {logged: bool = true, logged_calls: int = 2}
+params: {logged: bool = true, logged_calls: int = 2, trace_dir: str | None}
+(trace_dir: also write the logged run's TORCH_TRACE-format log there, for `tct trace`)
 """
 from __future__ import annotations
 
@@ -277,11 +278,29 @@ def parse_log_record(name: str, level: str, message: str) -> tuple[str, dict]:
     return "other", {"logger": name, "level": level, "message": message.strip()[:4000]}
 
 
-def logged_view(loaded, calls: int) -> dict:
-    """Run torch.compile(backend="eager") on the target with logs captured."""
+def _trace_handler(trace_dir: str | None):
+    """A TORCH_TRACE-format file handler in trace_dir (as TORCH_TRACE=dir would write), or None."""
+    if not trace_dir:
+        return None
+    from torch._logging import _internal, structured
+    os.makedirs(trace_dir, exist_ok=True)
+    path = os.path.join(trace_dir, f"dedicated_log_torch_trace_explain_{os.getpid()}.log")
+    handler = logging.FileHandler(path, mode="w", encoding="utf-8")
+    handler.setFormatter(_internal.TorchLogsFormatter(trace=True))
+    # Interned strings already sent elsewhere would be missing from this file: start afresh.
+    structured.INTERN_TABLE.clear()
+    _internal.trace_log.setLevel(logging.DEBUG)
+    _internal.trace_log.addHandler(handler)
+    return handler
+
+
+def logged_view(loaded, calls: int, trace_dir: str | None = None) -> dict:
+    """Run torch.compile(backend="eager") on the target with logs captured (and, with
+    trace_dir, torch's structured trace written there)."""
     import torch
     from torch._dynamo.utils import counters
     capture = _Capture()
+    trace = None
     touched: list[tuple[logging.Logger, list]] = []
     set_logs = getattr(getattr(torch, "_logging", None), "set_logs", None)
     error = None
@@ -304,6 +323,7 @@ def logged_view(loaded, calls: int) -> dict:
             touched.append((lg, old))
         torch._dynamo.reset()
         counters.clear()
+        trace = _trace_handler(trace_dir)
         compiled = torch.compile(loaded.fn, backend="eager")
         for i in range(max(1, calls)):
             progress(f"compiled run {i + 1}/{calls} with logging")
@@ -314,6 +334,10 @@ def logged_view(loaded, calls: int) -> dict:
     except BaseException as exc:
         error = _first_line(exc)
     finally:
+        if trace is not None:
+            from torch._logging import _internal
+            _internal.trace_log.removeHandler(trace)
+            trace.close()
         for lg, old in touched:
             lg.removeHandler(capture)
             for h in old:
@@ -345,7 +369,7 @@ def op_run(params: dict, session) -> dict:
     ids = {b.get("registry_id") for b in facts["explain"]["break_reasons"]}
     if params.get("logged", True):
         progress("running torch.compile(backend='eager') with graph-break logging")
-        facts["logged"] = logged_view(loaded, int(params.get("logged_calls", 2)))
+        facts["logged"] = logged_view(loaded, int(params.get("logged_calls", 2)), params.get("trace_dir"))
         ids |= {b.get("registry_id") for b in facts["logged"]["graph_breaks"]}
     else:
         facts["logged"] = None

@@ -1,0 +1,409 @@
+#include "analysis/trace_summary.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/graph_breaks.hpp"
+
+namespace tct::analysis {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+std::string str_of(element e, std::string_view key) {
+  std::string_view v;
+  if (e[key].get_string().get(v) == simdjson::SUCCESS) return std::string(v);
+  return "";
+}
+
+std::optional<double> num_of(element e, std::string_view key) {
+  double d = 0;
+  if (e[key].get_double().get(d) == simdjson::SUCCESS) return d;
+  int64_t i = 0;
+  if (e[key].get_int64().get(i) == simdjson::SUCCESS) return static_cast<double>(i);
+  return std::nullopt;
+}
+
+// "0/1" or "0/1_2" or "!3/0/1" (compilation_metrics' compile_id) -> CompileId.
+trace::CompileId parse_compile_id(const std::string& s) {
+  trace::CompileId id;
+  std::string rest = s;
+  if (!rest.empty() && rest[0] == '!') {
+    auto slash = rest.find('/');
+    if (slash == std::string::npos) return id;
+    id.autograd = std::atoll(rest.substr(1, slash - 1).c_str());
+    rest = rest.substr(slash + 1);
+  }
+  auto slash = rest.find('/');
+  if (slash == std::string::npos) return id;
+  id.frame = std::atoll(rest.substr(0, slash).c_str());
+  std::string fc = rest.substr(slash + 1);
+  auto us = fc.find('_');
+  id.frame_compile = std::atoll(fc.substr(0, us).c_str());
+  if (us != std::string::npos) id.attempt = std::atoll(fc.substr(us + 1).c_str());
+  return id;
+}
+
+bool is_cache_event(const std::string& name) {
+  for (const char* end : {"_cache_hit", "_cache_miss", "_cache_bypass"})
+    if (name.size() > std::strlen(end) && name.compare(name.size() - std::strlen(end), std::string::npos, end) == 0)
+      return true;
+  return false;
+}
+
+std::string first_line(const std::string& s, size_t max = 240) {
+  std::string h = s.substr(0, s.find('\n'));
+  if (h.size() > max) h = h.substr(0, max - 3) + "...";
+  return h;
+}
+
+// A recompile_reasons payload: a JSON list of strings, or one plain string.
+std::vector<std::string> recompile_reasons(std::string_view payload) {
+  std::vector<std::string> out;
+  if (!payload.empty() && payload[0] == '[') {
+    json j = json::parse(payload, nullptr, false);
+    if (j.is_array()) {
+      for (const auto& r : j)
+        if (r.is_string()) out.push_back(r.get<std::string>());
+      return out;
+    }
+  }
+  if (!payload.empty()) out.emplace_back(payload);
+  return out;
+}
+
+}  // namespace
+
+TraceBreak parse_break_payload(std::string_view payload) {
+  TraceBreak b;
+  static const std::string at = "Graph break in user code at ", why = "Graph Break Reason: ",
+                           tb = "\nUser code traceback:";
+  std::string text(payload);
+  size_t a = text.find(at);
+  if (a != std::string::npos) {
+    size_t eol = text.find('\n', a);
+    std::string loc = text.substr(a + at.size(), eol == std::string::npos ? std::string::npos : eol - a - at.size());
+    size_t colon = loc.rfind(':');
+    if (colon != std::string::npos) {
+      b.file = loc.substr(0, colon);
+      b.line = std::atoi(loc.c_str() + colon + 1);
+    }
+  }
+  size_t r = text.find(why);
+  std::string reason = r == std::string::npos ? text : text.substr(r + why.size());
+  if (size_t t = reason.find(tb); t != std::string::npos) reason = reason.substr(0, t);
+  SkipSplit split = split_skip(reason);
+  b.reason = reason_headline(split.cause);
+  b.kind = classify_reason(split.cause);
+  b.frame_skipped = split.skipped;
+  b.skip_reason = split.skip_reason.empty() ? "" : reason_headline(split.skip_reason);
+  return b;
+}
+
+// Attempts of one frame compile (dynamo restarting its analysis after a graph break) are
+// one compile: keyed without the attempt, the highest attempt kept.
+CompileSummary& RankCollector::entry(const trace::CompileId& id) {
+  trace::CompileId key = id;
+  key.attempt = 0;
+  auto [it, fresh] = out_.compiles.try_emplace(key);
+  if (fresh) it->second.id = key;
+  it->second.attempts = std::max(it->second.attempts, static_cast<int>(id.attempt) + 1);
+  return it->second;
+}
+
+bool RankCollector::wants_payload(const trace::Record& r) {
+  if (r.kind != "artifact") return false;
+  std::string name = str_of(r.body, "name");
+  return name == "dynamo_graph_break_reason" || name == "recompile_reasons";
+}
+
+void RankCollector::on_record(const trace::Record& r, std::string_view payload) {
+  out_.kinds[std::string(r.kind)]++;
+  if (!out_.rank && r.rank) out_.rank = r.rank;
+  if (r.kind == "str") {
+    // ["/path/file.py", 4]
+    simdjson::dom::array a;
+    std::string_view s;
+    int64_t i = 0;
+    if (r.body.get_array().get(a) == simdjson::SUCCESS && a.size() == 2 && a.at(0).get_string().get(s) == simdjson::SUCCESS &&
+        a.at(1).get_int64().get(i) == simdjson::SUCCESS && i >= 0 && i < (1 << 24)) {
+      if (strings_.size() <= static_cast<size_t>(i)) strings_.resize(static_cast<size_t>(i) + 1);
+      strings_[static_cast<size_t>(i)] = std::string(s);
+    }
+    return;
+  }
+  if (r.kind == "dynamo_start") {
+    if (!r.id.known()) return;
+    CompileSummary& c = entry(r.id);
+    simdjson::dom::array stack;
+    if (r.body["stack"].get_array().get(stack) != simdjson::SUCCESS || stack.size() == 0) return;
+    element last = stack.at(stack.size() - 1);  // the frame being compiled
+    c.function = str_of(last, "name");
+    int64_t fid = -1;
+    if (last["filename"].get_int64().get(fid) == simdjson::SUCCESS && fid >= 0 && static_cast<size_t>(fid) < strings_.size())
+      c.file = strings_[static_cast<size_t>(fid)];
+    c.line = static_cast<int>(num_of(last, "line").value_or(0));
+    return;
+  }
+  if (r.kind == "dynamo_output_graph") {
+    if (r.id.known()) entry(r.id).graphs++;
+    return;
+  }
+  if (r.kind == "compilation_metrics") {
+    trace::CompileId id = r.id.known() ? r.id : parse_compile_id(str_of(r.body, "compile_id"));
+    if (!id.known()) return;
+    CompileSummary& c = entry(id);
+    if (c.function.empty()) c.function = str_of(r.body, "co_name");
+    if (c.file.empty()) c.file = str_of(r.body, "co_filename");
+    if (c.line == 0) c.line = static_cast<int>(num_of(r.body, "co_firstlineno").value_or(0));
+    for (auto [key, phase] : {std::pair{"entire_frame_compile_time_s", "entire_frame"},
+                              {"backend_compile_time_s", "backend"}, {"inductor_compile_time_s", "inductor"},
+                              {"code_gen_time_s", "code_gen"}, {"dynamo_time_before_restart_s", "dynamo_before_restart"}})
+      if (auto v = num_of(r.body, key); v && *v > 0) c.phase_s[phase] = *v;
+    if (auto v = num_of(r.body, "graph_op_count")) c.op_count = static_cast<int>(*v);
+    if (auto v = num_of(r.body, "guard_count")) c.guard_count = static_cast<int>(*v);
+    c.fail_type = str_of(r.body, "fail_type");
+    std::string fail = str_of(r.body, "fail_reason");
+    if (!fail.empty()) {
+      SkipSplit split = split_skip(fail);
+      c.fail_reason = reason_headline(split.cause);
+      c.skipped = c.skipped || split.skipped;
+    }
+    std::string rr = str_of(r.body, "recompile_reason");
+    if (!rr.empty() && c.recompile_reasons.empty()) c.recompile_reasons.push_back(rr);
+    simdjson::dom::array restarts;
+    if (r.body["restart_reasons"].get_array().get(restarts) == simdjson::SUCCESS)
+      for (element e : restarts) {
+        std::string_view s;
+        std::string line = e.get_string().get(s) == simdjson::SUCCESS ? first_line(std::string(s)) : "";
+        if (!line.empty() && std::find(c.restart_reasons.begin(), c.restart_reasons.end(), line) == c.restart_reasons.end())
+          c.restart_reasons.push_back(line);
+      }
+    return;
+  }
+  if (r.kind == "artifact") {
+    std::string name = str_of(r.body, "name");
+    if (is_cache_event(name)) {
+      out_.cache[name]++;
+      if (r.id.known()) entry(r.id).cache[name]++;
+    } else if (name == "dynamo_graph_break_reason") {
+      TraceBreak b = parse_break_payload(payload);
+      b.compile_id = r.id.str();
+      if (r.id.known()) {
+        CompileSummary& c = entry(r.id);
+        c.breaks++;
+        c.skipped = c.skipped || b.frame_skipped;
+      }
+      out_.breaks.push_back(std::move(b));
+    } else if (name == "recompile_reasons" && r.id.known()) {
+      entry(r.id).recompile_reasons = recompile_reasons(payload);
+    }
+  }
+}
+
+namespace {
+
+struct BreakGroup {
+  BreakKind kind;
+  std::string file, reason, skip_reason;
+  int line = 0, count = 0;
+  bool skipped = false;
+  std::vector<std::string> compile_ids;
+};
+
+std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks) {
+  std::vector<BreakGroup> out;
+  std::map<std::tuple<int, std::string, int>, size_t> at;
+  for (const auto& b : breaks) {
+    auto key = std::make_tuple(static_cast<int>(b.kind), b.file, b.line);
+    auto it = at.find(key);
+    if (it == at.end()) {
+      at[key] = out.size();
+      out.push_back({b.kind, b.file, b.reason, b.skip_reason, b.line, 0, false, {}});
+      it = at.find(key);
+    }
+    BreakGroup& g = out[it->second];
+    g.count++;
+    g.skipped = g.skipped || b.frame_skipped;
+    if (g.compile_ids.size() < 20 && std::find(g.compile_ids.begin(), g.compile_ids.end(), b.compile_id) == g.compile_ids.end())
+      g.compile_ids.push_back(b.compile_id);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const BreakGroup& a, const BreakGroup& b) { return a.count > b.count; });
+  return out;
+}
+
+std::string rank_name(const RankSummary& r, size_t index) {
+  return r.rank ? fmt::format("rank {}", *r.rank) : fmt::format("log {}", index);
+}
+
+// What divergence compares: the shape of compilation, not timings.
+struct Signature {
+  std::set<std::string> compile_ids;
+  std::map<std::string, int> graphs;  // compile id -> graphs
+  std::set<std::string> breaks;       // "kind file:line"
+  int recompiles = 0;
+  int skipped = 0;
+};
+
+Signature signature(const RankSummary& r) {
+  Signature s;
+  for (const auto& [id, c] : r.compiles) {
+    s.compile_ids.insert(id.str());
+    s.graphs[id.str()] = c.graphs;
+    if (!c.recompile_reasons.empty()) s.recompiles++;
+    if (c.skipped) s.skipped++;
+  }
+  for (const auto& b : r.breaks) s.breaks.insert(fmt::format("{} at {}:{}", to_string(b.kind), b.file, b.line));
+  return s;
+}
+
+std::string join(const std::vector<std::string>& v, size_t max = 5) {
+  std::string out;
+  for (size_t i = 0; i < v.size() && i < max; ++i) out += (i ? ", " : "") + v[i];
+  if (v.size() > max) out += fmt::format(" and {} more", v.size() - max);
+  return out;
+}
+
+template <class Set>
+std::vector<std::string> minus(const Set& a, const Set& b) {
+  std::vector<std::string> out;
+  for (const auto& x : a)
+    if (!b.count(x)) out.push_back(x);
+  return out;
+}
+
+}  // namespace
+
+json divergence(const std::vector<RankSummary>& ranks) {
+  json out = json::array();
+  if (ranks.size() < 2) return out;
+  std::vector<Signature> sigs;
+  for (const auto& r : ranks) sigs.push_back(signature(r));
+  // The reference: the signature most ranks share (ties: the lowest rank).
+  auto same = [](const Signature& a, const Signature& b) {
+    return a.compile_ids == b.compile_ids && a.graphs == b.graphs && a.breaks == b.breaks &&
+           a.recompiles == b.recompiles && a.skipped == b.skipped;
+  };
+  size_t ref = 0, best = 0;
+  for (size_t i = 0; i < sigs.size(); ++i) {
+    size_t n = std::count_if(sigs.begin(), sigs.end(), [&](const Signature& s) { return same(s, sigs[i]); });
+    if (n > best) best = n, ref = i;
+  }
+  std::vector<std::string> majority;
+  for (size_t i = 0; i < sigs.size(); ++i)
+    if (same(sigs[i], sigs[ref])) majority.push_back(rank_name(ranks[i], i));
+  std::string others = join(majority, 8);
+  for (size_t i = 0; i < sigs.size(); ++i) {
+    if (same(sigs[i], sigs[ref])) continue;
+    const Signature& s = sigs[i];
+    const Signature& r = sigs[ref];
+    std::string who = rank_name(ranks[i], i);
+    auto add = [&](const char* what, const std::string& message) {
+      out.push_back({{"rank", ranks[i].rank ? json(*ranks[i].rank) : json(nullptr)},
+                     {"log", ranks[i].files.empty() ? "" : ranks[i].files[0]},
+                     {"what", what},
+                     {"compared_with", majority},
+                     {"message", message}});
+    };
+    if (auto extra = minus(s.compile_ids, r.compile_ids); !extra.empty())
+      add("compile_ids", fmt::format("{} compiled {} that {} did not", who, join(extra), others));
+    if (auto missing = minus(r.compile_ids, s.compile_ids); !missing.empty())
+      add("compile_ids", fmt::format("{} did not compile {} ({} did)", who, join(missing), others));
+    std::vector<std::string> graph_diff;
+    for (const auto& [id, n] : s.graphs)
+      if (auto it = r.graphs.find(id); it != r.graphs.end() && it->second != n)
+        graph_diff.push_back(fmt::format("{}: {} graph(s), not {}", id, n, it->second));
+    if (!graph_diff.empty()) add("graphs", fmt::format("{} captured different graphs: {}", who, join(graph_diff)));
+    if (auto extra = minus(s.breaks, r.breaks); !extra.empty())
+      add("graph_breaks", fmt::format("{} broke the graph where {} did not: {}", who, others, join(extra, 3)));
+    if (auto missing = minus(r.breaks, s.breaks); !missing.empty())
+      add("graph_breaks", fmt::format("{} lacks graph breaks that {} had: {}", who, others, join(missing, 3)));
+    if (s.recompiles != r.recompiles)
+      add("recompiles", fmt::format("{} recompiled {} time(s), {} {} time(s)", who, s.recompiles, others, r.recompiles));
+    if (s.skipped != r.skipped)
+      add("skipped_frames", fmt::format("{} skipped {} frame(s), {} {}", who, s.skipped, others, r.skipped));
+  }
+  return out;
+}
+
+json trace_section(const std::string& path, const std::vector<RankSummary>& ranks) {
+  json rj = json::array();
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const RankSummary& r = ranks[i];
+    json compiles = json::array(), recompiles = json::array(), failures = json::array(), skipped = json::array(),
+         restarts = json::array();
+    std::map<std::string, double> phases;
+    int graphs = 0;
+    for (const auto& [id, c] : r.compiles) {
+      graphs += c.graphs;
+      for (const auto& [p, s] : c.phase_s) phases[p] += s;
+      json phase_ns = json::object();
+      for (const auto& [p, s] : c.phase_s) phase_ns[p] = static_cast<int64_t>(s * 1e9);
+      compiles.push_back({{"compile_id", id.str()},
+                          {"function", c.function},
+                          {"file", c.file},
+                          {"line", c.line},
+                          {"graphs", c.graphs},
+                          {"graph_breaks", c.breaks},
+                          {"op_count", c.op_count ? json(*c.op_count) : json(nullptr)},
+                          {"guard_count", c.guard_count ? json(*c.guard_count) : json(nullptr)},
+                          {"attempts", c.attempts},
+                          {"phase_ns", phase_ns},
+                          {"cache", c.cache},
+                          {"recompile_reasons", c.recompile_reasons},
+                          {"restart_reasons", c.restart_reasons},
+                          {"fail_type", c.fail_type.empty() ? json(nullptr) : json(c.fail_type)},
+                          {"fail_reason", c.fail_reason.empty() ? json(nullptr) : json(c.fail_reason)},
+                          {"skipped", c.skipped}});
+      if (!c.recompile_reasons.empty()) {
+        std::vector<std::string> guards;
+        for (const auto& g : c.recompile_reasons) guards.push_back(g);
+        BreakKind kind = classify_recompile(guards);
+        recompiles.push_back({{"compile_id", id.str()}, {"function", c.function}, {"file", c.file}, {"line", c.line},
+                              {"guard_failures", guards}, {"kind", to_string(kind)}, {"hint", to_json(catalog_hint(kind))}});
+      }
+      if (c.skipped)
+        skipped.push_back({{"compile_id", id.str()}, {"function", c.function}, {"file", c.file}, {"line", c.line},
+                           {"reason", c.fail_reason}});
+      else if (!c.fail_type.empty())
+        failures.push_back({{"compile_id", id.str()}, {"function", c.function}, {"fail_type", c.fail_type},
+                            {"fail_reason", c.fail_reason}});
+      if (c.attempts > 1 || !c.restart_reasons.empty())
+        restarts.push_back({{"compile_id", id.str()}, {"function", c.function}, {"attempts", c.attempts},
+                            {"restart_reasons", c.restart_reasons}});
+    }
+    json groups = json::array();
+    for (const auto& g : group(r.breaks)) {
+      Hint h = catalog_hint(g.kind);
+      groups.push_back({{"kind", to_string(g.kind)}, {"label", kind_label(g.kind)}, {"file", g.file}, {"line", g.line},
+                        {"count", g.count}, {"reason", g.reason}, {"frame_skipped", g.skipped},
+                        {"skip_reason", g.skip_reason}, {"compile_ids", g.compile_ids}, {"hint", to_json(h)}});
+    }
+    json phase_ns = json::object();
+    for (const auto& [p, s] : phases) phase_ns[p] = static_cast<int64_t>(s * 1e9);
+    const auto& st = r.stats;
+    rj.push_back({{"rank", r.rank ? json(*r.rank) : json(nullptr)},
+                  {"files", r.files},
+                  {"compile_count", r.compiles.size()},
+                  {"graph_count", graphs},
+                  {"graph_break_count", r.breaks.size()},
+                  {"compiles", compiles},
+                  {"graph_breaks", groups},
+                  {"recompiles", recompiles},
+                  {"skipped_frames", skipped},
+                  {"failures", failures},
+                  {"restarts", restarts},
+                  {"cache", r.cache},
+                  {"compile_time_ns", phase_ns},
+                  {"record_kinds", r.kinds},
+                  {"read", {{"bytes", st.bytes}, {"lines", st.lines}, {"records", st.records},
+                            {"garbled", st.garbled}, {"stray_lines", st.stray}, {"truncated", st.truncated},
+                            {"oversized_payloads", st.oversized}}}});
+  }
+  return {{"path", path}, {"ranks", rj}, {"divergence", divergence(ranks)}};
+}
+
+}  // namespace tct::analysis

@@ -1,0 +1,89 @@
+// tct trace PATH: what torch.compile really did in any run, read from its TORCH_TRACE log
+// (a file, plain or gzip, or the directory TORCH_TRACE pointed at: one log per rank).
+// Needs no agent or torch: the reader (src/trace/) streams each log in constant memory and
+// src/analysis/trace_summary.cpp turns the records into the summary and the divergence.
+#include <map>
+
+#include <fmt/format.h>
+
+#include "analysis/trace_summary.hpp"
+#include "cli/command.hpp"
+#include "errors.hpp"
+#include "report/document.hpp"
+#include "report/warnings.hpp"
+#include "trace/source.hpp"
+
+namespace tct::cli {
+namespace {
+
+class TraceCommand : public Command {
+ public:
+  CLI::App* define(CLI::App& app) override {
+    auto* cmd = app.add_subcommand("trace", "Read a TORCH_TRACE log (a file or a directory of per-rank logs): "
+                                            "graph breaks, recompiles, compile time, cache, and ranks that diverge");
+    cmd->add_option("path", path_, "A TORCH_TRACE log file (.log or .log.gz) or the directory TORCH_TRACE named")
+        ->required();
+    cmd->add_flag("--strict", strict_, "Exit 2 when a log has garbled or truncated records (default: count and skip)");
+    add_common_options(*cmd, common);
+    cmd->footer(R"(Examples:
+  TORCH_TRACE=/tmp/trace torchrun --nproc-per-node 8 train.py
+  tct trace /tmp/trace                         per rank, and ranks that diverge
+  tct trace /tmp/trace/rank_0.log.gz --json    one log, as JSON
+  tct trace /tmp/trace -o trace.html           a report to share
+Logs of tct's own runs: tct bench/explain TARGET --trace DIR, then tct trace DIR.
+Exit codes: 0 ok (ranks may still diverge: see 'divergence'), 2 no such path, no log in
+it, an unreadable gzip stream, or with --strict a damaged log.)");
+    return cmd;
+  }
+
+  int run(RunContext& ctx) override {
+    auto files = trace::list_trace_files(path_);
+    // One summary per rank: files of one rank (rotated logs) are read into the same one.
+    std::map<int, size_t> by_rank;
+    std::vector<analysis::RankSummary> ranks;
+    for (const auto& f : files) {
+      ctx.progress(fmt::format("reading {}", f.path));
+      size_t index = ranks.size();
+      if (f.rank) {
+        auto [it, fresh] = by_rank.try_emplace(*f.rank, ranks.size());
+        index = it->second;
+        if (fresh) ranks.emplace_back();
+      } else {
+        ranks.emplace_back();
+      }
+      analysis::RankSummary& r = ranks[index];
+      if (f.rank) r.rank = f.rank;
+      r.files.push_back(f.path);
+      analysis::RankCollector collector(r);
+      trace::Reader reader(collector);
+      trace::read_file(f.path, reader);
+      const auto& s = reader.stats();
+      r.stats.bytes += s.bytes, r.stats.lines += s.lines, r.stats.records += s.records;
+      r.stats.payload_lines += s.payload_lines, r.stats.garbled += s.garbled, r.stats.stray += s.stray;
+      r.stats.truncated += s.truncated, r.stats.oversized += s.oversized;
+      if (s.records == 0 && s.bytes > 0)
+        throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", f.path, s.bytes),
+                          "give the file TORCH_TRACE=DIR wrote (dedicated_log_torch_trace_*.log)");
+    }
+    ctx.doc["trace"] = analysis::trace_section(path_, ranks);
+    uint64_t damaged = 0;
+    for (const auto& r : ranks) damaged += r.stats.garbled + r.stats.truncated + r.stats.stray;
+    if (damaged > 0) {
+      std::string msg = fmt::format("{} damaged line(s) or record(s) skipped (see trace.ranks[].read)", damaged);
+      if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
+      report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult, msg,
+                                                        "the rest of the log was read"));
+    }
+    return 0;
+  }
+
+ private:
+  std::string path_;
+  bool strict_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_trace_command() { return std::make_unique<TraceCommand>(); }
+
+}  // namespace tct::cli

@@ -1,0 +1,35 @@
+// libFuzzer target for the TORCH_TRACE reader (src/trace/reader.cpp): any bytes, fed in
+// chunks whose sizes the input picks, must neither crash nor trip ASan/UBSan. Built only
+// with -DTCT_FUZZ=ON and clang (see CMakeLists.txt); corpus: tests/fuzz/corpus/.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "trace/reader.hpp"
+
+namespace {
+
+class Touch : public tct::trace::Sink {
+ public:
+  size_t sum = 0;
+  bool wants_payload(const tct::trace::Record& r) override { return r.kind.size() % 2 == 0; }
+  void on_record(const tct::trace::Record& r, std::string_view payload) override {
+    // Read everything the record exposes, as a consumer would.
+    sum += r.kind.size() + payload.size() + r.timestamp.size() + r.id.str().size();
+    std::string_view s;
+    if (r.body.get_string().get(s) == simdjson::SUCCESS) sum += s.size();
+  }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  size_t chunk = 1 + data[0] % 64;  // the first byte picks the chunk size
+  std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  Touch sink;
+  tct::trace::Reader reader(sink, 4096);
+  for (size_t i = 0; i < text.size(); i += chunk) reader.feed(text.substr(i, chunk));
+  reader.finish();
+  return 0;
+}
