@@ -138,7 +138,7 @@ class ExpectRun {
       BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
       json bench = run_bench(ctx_, bcfg);
       json measured = first_speedup(bench);
-      json v = analysis::validate_prediction(verdict_.predicted, measured);
+      json v = analysis::validate_prediction(verdict_.predicted, verdict_.cls, measured);
       ctx_.doc["expect"]["validation"] = v;
       ctx_.checkpoint();
       if (v.is_null()) {
@@ -281,6 +281,7 @@ class ExpectRun {
         json a = analyse(described, params, label);
         point["class"] = a["class"];
         point["predicted_speedup"] = {{"low", a["predicted_speedup"]["low"]},
+                                      {"point", a["predicted_speedup"]["point"]},
                                       {"high", a["predicted_speedup"]["high"]}};
         point["profile"] = {{"wall_per_call_ns", a["profile"]["wall_per_call_ns"]},
                             {"overhead_fraction", a["profile"]["overhead_fraction"]},
@@ -311,11 +312,8 @@ class ExpectRun {
       } else {
         point["speedup"] = {{"estimate", sp.value("estimate", json())}, {"low", sp.value("low", json())},
                             {"high", sp.value("high", json())}};
-        analysis::SpeedupRange pr{point["predicted_speedup"]["low"].is_number()
-                                      ? point["predicted_speedup"]["low"].get<double>() : NAN,
-                                  point["predicted_speedup"]["high"].is_number()
-                                      ? point["predicted_speedup"]["high"].get<double>() : NAN};
-        point["validation"] = analysis::validate_prediction(pr, sp);
+        point["validation"] = analysis::validate_prediction(analysis::range_from_json(point["predicted_speedup"]),
+                                                            point.value("class", ""), sp);
       }
       return point;
     };
