@@ -5,7 +5,8 @@ then a `tct bench` of the same target in fresh processes), recording the evidenc
 measured speedup. fit.py fits the prediction's constants on the calibration rows only.
 
     python bench/calibration/measure.py [--out bench/calibration/measured.json]
-        [--sets calibration,validation] [--transformers] [--budget 1.5] [--tct build/tct]
+        [--sets calibration,validation] [--transformers] [--budget 1.5] [--threads 1]
+        [--tct build/tct]
 
 Run from the repository root. Rows are written after each case (a stopped run keeps them);
 --resume skips the cases already in --out. The machine load (`uptime`) is recorded per
@@ -40,7 +41,10 @@ def run_case(args, target, params) -> dict:
     for k, v in params.items():
         argv += ["--param", f"{k}={json.dumps(v)}"]
     t0 = time.time()
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout, cwd=ROOT)
+    env = dict(os.environ)
+    if args.threads:
+        env["OMP_NUM_THREADS"] = str(args.threads)
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout, cwd=ROOT, env=env)
     row = {"argv": ["tct"] + argv[1:], "rc": proc.returncode, "seconds": round(time.time() - t0, 1)}
     try:
         doc = json.loads(proc.stdout)
@@ -72,6 +76,10 @@ def main() -> int:
     ap.add_argument("--transformers", action="store_true", help="add the Hugging Face models to validation")
     ap.add_argument("--budget", type=float, default=1.5, help="seconds of interleaved sampling per bench")
     ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="OMP_NUM_THREADS for the measured processes (0: leave it unset). One thread by "
+                         "default: on a shared machine, multi-threaded kernels' fork/join cost follows the "
+                         "load more than the workload")
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args()
 
@@ -79,7 +87,8 @@ def main() -> int:
     doc = json.loads(out.read_text()) if args.resume and out.exists() else {"rows": []}
     import torch  # only for the record
     doc["machine"] = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-                      "cores": os.cpu_count(), "torch": torch.__version__}
+                      "cores": os.cpu_count(), "torch": torch.__version__,
+                      "omp_num_threads": args.threads or None}
     done = {(r["set"], r["name"]) for r in doc["rows"]}
     sets = {"calibration": cases.CALIBRATION,
             "validation": cases.VALIDATION + (cases.TRANSFORMERS if args.transformers else [])}

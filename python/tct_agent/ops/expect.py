@@ -324,7 +324,7 @@ def op_device_info(params: dict, session) -> dict:
             "num_threads": torch.get_num_threads(), "logical_cores": os.cpu_count()}
 
 
-def _best_ns(fn, repeats: int, device_type: str) -> list[int]:
+def _times_ns(fn, repeats: int, device_type: str) -> list[int]:
     out = []
     for _ in range(repeats):
         _sync(device_type)
@@ -341,37 +341,41 @@ def op_ceilings(params: dict, session) -> dict:
     bandwidth: dst.copy_(src) of `copy_bytes` (reads and writes them: 2 x bytes moved),
     FLOP/s: a `matmul_n`^3 matrix product (2 n^3 FLOPs), op floor: the profiled duration
     of an aten::add on 1-element tensors (the fixed cost every eager op pays: dispatch,
-    allocation, a kernel launch). Each is the best of `repeats` after one warm-up.
+    allocation, a kernel launch). Copy and matmul are the best of `repeats` interleaved
+    after one warm-up; the floor is the median of 200 profiled adds.
     """
     import torch
     from torch.profiler import ProfilerActivity, profile
 
     device, dtype, dtype_str = _resolve_device_dtype(params, session)
     dt_name = device.type
-    repeats = max(1, int(params.get("repeats", 5)))
+    repeats = max(1, int(params.get("repeats", 7)))
     big = dt_name != "cpu"
     copy_bytes = int(params.get("copy_bytes") or (512 << 20 if big else 64 << 20))
     n = int(params.get("matmul_n") or (8192 if big else 1024))
 
-    progress(f"ceilings: bandwidth on {device}")
+    progress(f"ceilings: bandwidth and {n}x{n} matmul in {dtype_str} on {device}")
     src = torch.empty(copy_bytes // 4, dtype=torch.float32, device=device).fill_(1.0)
     dst = torch.empty_like(src)
     dst.copy_(src)
-    copy_ns = _best_ns(lambda: dst.copy_(src), repeats, dt_name)
-    bandwidth = 2.0 * src.numel() * 4 / (min(copy_ns) / 1e9)
-    del src, dst
-
-    progress(f"ceilings: {n}x{n} matmul in {dtype_str} on {device}")
     try:
         a = torch.randn(n, n, device=device).to(dtype)
         b = torch.randn(n, n, device=device).to(dtype)
         a @ b
-        mm_ns = _best_ns(lambda: a @ b, repeats, dt_name)
-        peak = 2.0 * n ** 3 / (min(mm_ns) / 1e9)
         mm_error = None
-        del a, b
     except Exception as exc:  # e.g. a dtype without a matmul kernel on this device
-        mm_ns, peak, mm_error = [], None, f"{type(exc).__name__}: {exc}"
+        a = b = None
+        mm_error = f"{type(exc).__name__}: {exc}"
+    # Copy and matmul interleaved, best of `repeats` each: a burst of load from other
+    # processes then slows one repeat of each, not every repeat of one of them.
+    copy_ns, mm_ns = [], []
+    for _ in range(repeats):
+        copy_ns += _times_ns(lambda: dst.copy_(src), 1, dt_name)
+        if a is not None:
+            mm_ns += _times_ns(lambda: a @ b, 1, dt_name)
+    bandwidth = 2.0 * src.numel() * 4 / (min(copy_ns) / 1e9)
+    peak = 2.0 * n ** 3 / (min(mm_ns) / 1e9) if mm_ns else None
+    del src, dst, a, b
 
     progress("ceilings: per-op floor")
     x = torch.ones(1, device=device)
