@@ -87,9 +87,9 @@ are reported); 4 internal error.)");
     // 1+2+3. probe, explain and expect in one agent.
     bool usable = true;
     {
-      std::unique_ptr<agent::Agent> agent;
+      std::unique_ptr<runner::Session> agent;
       step(ctx, "probe", first_failure, [&] {
-        agent = ctx.start_agent();
+        agent = ctx.start({});
         usable = runner::run_probe(ctx, *agent, {}).verdict != "not_usable";
       });
       if (!usable) {
@@ -104,7 +104,7 @@ are reported); 4 internal error.)");
       }
       if (wants("explain"))
         step(ctx, "explain", first_failure, [&] {
-          if (!agent) agent = ctx.start_agent();
+          if (!agent) agent = ctx.start({});
           try {
             run_explain(ctx, *agent);
           } catch (const Error& e) {
@@ -124,7 +124,7 @@ are reported); 4 internal error.)");
     // 4. bench, in fresh processes.
     if (wants("bench")) {
       step(ctx, "bench", first_failure, [&] {
-        json section = runner::run_bench(ctx, bench_config());
+        json section = runner::run_bench(ctx, ctx, bench_config());
         validate_expectation(ctx, section);
         if (auto err = runner::bench_outcome(section, bench_config())) {
           if (err->code() == ExitCode::CheckFailed) code = std::max(code, 1);  // outputs differ: reported, not fatal
@@ -180,13 +180,13 @@ are reported); 4 internal error.)");
 
 
   // As `tct explain`: target.load + explain.run in the probe's agent.
-  void run_explain(RunContext& ctx, agent::Agent& agent) {
+  void run_explain(RunContext& ctx, runner::Session& agent) {
     ctx.progress(fmt::format("loading {}", bench_.target.target));
-    json description = agent.call("target.load", to_load_params(bench_.target), ctx.timeout(), ctx.progress_fn());
+    json description = agent.call("target.load", to_load_params(bench_.target));
     ctx.doc["explain"] = {{"target", description}};
     ctx.checkpoint();
     ctx.progress("running torch._dynamo.explain");
-    json facts = agent.call("explain.run", {{"logged", true}, {"logged_calls", 2}}, ctx.timeout(), ctx.progress_fn());
+    json facts = agent.call("explain.run", {{"logged", true}, {"logged_calls", 2}});
     ctx.doc["explain"] = analysis::build_explain_section(facts, description, std::nullopt);
     const json& dis = ctx.doc["explain"]["disagreements"];
     if (dis.is_array() && !dis.empty())
@@ -206,7 +206,7 @@ are reported); 4 internal error.)");
   // As `tct expect` with the audit's target, first backend and mode, budget and --sweep
   // (expect's defaults otherwise; no --validate: audit's bench validates, see
   // validate_expectation), in the probe/explain agent when it is still alive.
-  void run_expect(RunContext& ctx, agent::Agent* agent) {
+  void run_expect(RunContext& ctx, runner::Session* agent) {
     runner::ExpectConfig cfg;
     cfg.target = bench_.target;
     auto backends = runner::split_list(backend_);
@@ -215,7 +215,7 @@ are reported); 4 internal error.)");
     if (!modes.empty()) cfg.mode = modes[0];
     cfg.budget_s = bench_.budget_s;
     if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
-    runner::run_expect(ctx, agent, cfg);
+    runner::run_expect(ctx, ctx, agent, cfg);
   }
 
   runner::BenchConfig bench_config() const {

@@ -23,7 +23,7 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   }
 
   int run(RunContext& ctx) override {
-    auto agent = ctx.start_agent();
+    auto agent = ctx.start({});
     auto verdict = runner::run_probe(ctx, *agent, cfg_);
     agent->close();
     return verdict.verdict == "not_usable" ? 1 : 0;

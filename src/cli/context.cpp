@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "report/document.hpp"
 #include "report/render.hpp"
+#include "runner/agent_session.hpp"
 
 namespace tct::cli {
 
@@ -54,6 +56,17 @@ std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std:
   doc["environment"]["agent_version"] = a->hello().agent_version;
   return a;
 }
+
+std::unique_ptr<runner::Session> RunContext::start(const runner::Env& env) {
+  return std::make_unique<runner::AgentSession>(start_agent(env), timeout(), progress_fn());
+}
+
+std::unique_ptr<runner::Session> RunContext::spawn(const runner::Env& env) {
+  return std::make_unique<runner::AgentSession>(
+      std::make_unique<agent::Agent>(agent_options(env), agent::DeferHandshake{}), timeout(), progress_fn());
+}
+
+void RunContext::warn(const json& warning) { report::add_warning(doc, warning); }
 
 void RunContext::progress(const std::string& message) {
   if (options.quiet || !::isatty(2)) return;

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/agent.hpp"
+#include "runner/executor.hpp"
+#include "runner/host.hpp"
 
 namespace tct::cli {
 
@@ -31,7 +33,9 @@ struct CommonOptions {
 
 void add_common_options(CLI::App& cmd, CommonOptions& options);
 
-class RunContext {
+// The runners' Host (document, progress, checkpoints, warnings) and Executor (agents in the
+// chosen interpreter, with --timeout and progress on every request).
+class RunContext : public runner::Host, public runner::Executor {
  public:
   RunContext(CommonOptions options, json doc);
 
@@ -45,12 +49,18 @@ class RunContext {
   // What start_agent would start (interpreter, agent folder, env, verbosity), without
   // starting it or touching the document: for agents spawned with agent::DeferHandshake.
   agent::AgentOptions agent_options(std::vector<std::pair<std::string, std::string>> env = {}) const;
+  // runner::Executor: start_agent (recorded in the document) / an agent spawned with
+  // agent::DeferHandshake, each behind a runner::Session using timeout() and progress.
+  std::unique_ptr<runner::Session> start(const runner::Env& env) override;
+  std::unique_ptr<runner::Session> spawn(const runner::Env& env) override;
+  json& document() override { return doc; }
+  void warn(const json& warning) override;
   // "phase: message" on stderr, only when stderr is a terminal and not --quiet.
-  void progress(const std::string& message);
+  void progress(const std::string& message) override;
   agent::ProgressFn progress_fn();
   void end_progress();
   // Rewrites every --out file with the document as it is now.
-  void checkpoint();
+  void checkpoint() override;
 
  private:
   std::chrono::steady_clock::time_point start_;

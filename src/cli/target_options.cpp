@@ -53,12 +53,4 @@ void add_target_options(CLI::App& cmd, TargetOptions& o) {
                                    "instead of inference");
 }
 
-json to_load_params(const TargetOptions& o) {
-  return {{"target", o.target},
-          {"params", o.params.is_object() ? o.params : json::object()},
-          {"device", o.device ? json(*o.device) : json(nullptr)},
-          {"dtype", o.dtype ? json(*o.dtype) : json(nullptr)},
-          {"train", o.train}};
-}
-
 }  // namespace tct::cli

@@ -12,15 +12,13 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "runner/target_options.hpp"
+
 namespace tct::cli {
 
-struct TargetOptions {
-  std::string target;
-  nlohmann::json params = nlohmann::json::object();  // filled by add_target_options' callback
-  std::optional<std::string> device;
-  std::optional<std::string> dtype;
-  bool train = false;
-};
+// The struct lives with the runners that consume it; --param fills `params`.
+using runner::TargetOptions;
+using runner::to_load_params;
 
 // Adds the positional TARGET and --param/--device/--dtype/--train to `cmd`. --param values
 // are parsed while CLI11 parses (a malformed one is a usage error, exit 2).
@@ -29,8 +27,5 @@ void add_target_options(CLI::App& cmd, TargetOptions& options);
 // One `key=value` into `params`; throws tct::Error (usage) for a missing '=' or empty key.
 // A repeated key keeps the last value.
 void parse_param(const std::string& key_value, nlohmann::json& params);
-
-// The params of the agent's `target.load` op: {target, params, device, dtype, train}.
-nlohmann::json to_load_params(const TargetOptions& options);
 
 }  // namespace tct::cli

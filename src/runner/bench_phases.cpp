@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/target_options.hpp"
+#include "runner/target_options.hpp"
 #include "runner/bench_analysis.hpp"
 #include "runner/sampling.hpp"
 #include "stats/outliers.hpp"
@@ -76,19 +76,19 @@ Env CacheDirs::env() const {
 
 // ---------------------------------------------------------------------- target agent
 
-TargetAgent::TargetAgent(cli::RunContext& ctx, const BenchConfig& cfg, Env env)
-    : ctx_(ctx), cfg_(cfg), env_(std::move(env)) {
+TargetAgent::TargetAgent(Host& host, Executor& exec, const BenchConfig& cfg, Env env)
+    : host_(host), exec_(exec), cfg_(cfg), env_(std::move(env)) {
   start();
 }
 
 void TargetAgent::start() {
-  agent_ = ctx_.start_agent(env_);
-  ctx_.progress(fmt::format("loading {}", cfg_.target.target));
-  described_ = agent_->call("target.load", cli::to_load_params(cfg_.target), ctx_.timeout(), ctx_.progress_fn());
+  agent_ = exec_.start(env_);
+  host_.progress(fmt::format("loading {}", cfg_.target.target));
+  described_ = agent_->call("target.load", to_load_params(cfg_.target));
 }
 
 json TargetAgent::call(const std::string& op, const json& params) {
-  return agent_->call(op, params, ctx_.timeout(), ctx_.progress_fn());
+  return agent_->call(op, params);
 }
 
 void TargetAgent::restart() {
@@ -100,7 +100,7 @@ void TargetAgent::close() {
   if (agent_) close_quickly(*agent_);
 }
 
-void close_quickly(agent::Agent& agent) {
+void close_quickly(Session& agent) {
   try {
     agent.send("bench.exit", json::object());
   } catch (const Error&) {
@@ -111,11 +111,11 @@ void close_quickly(agent::Agent& agent) {
 
 // ------------------------------------------------------------------- fresh agents
 
-FreshAgent::FreshAgent(cli::RunContext& ctx, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env)
-    : ctx_(ctx), spec_(spec) {
+FreshAgent::FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env)
+    : spec_(spec) {
   try {
-    agent_ = std::make_unique<agent::Agent>(ctx.agent_options(env), agent::DeferHandshake{});
-    load_id_ = agent_->send("target.load", cli::to_load_params(cfg.target));
+    agent_ = exec.spawn(env);
+    load_id_ = agent_->send("target.load", to_load_params(cfg.target));
     compile_id_ = agent_->send("bench.compile", compile_params(spec));
   } catch (const Error& e) {
     error_ = e;
@@ -128,8 +128,8 @@ void FreshAgent::settle() {
   if (settled_) return;
   settled_ = true;
   try {
-    agent_->receive(load_id_, "target.load", ctx_.timeout());
-    agent_->receive(compile_id_, "bench.compile", ctx_.timeout());
+    agent_->receive(load_id_, "target.load");
+    agent_->receive(compile_id_, "bench.compile");
   } catch (const Error& e) {
     error_ = e;
     agent_.reset();  // kills its process group
@@ -139,8 +139,7 @@ void FreshAgent::settle() {
 json FreshAgent::first_call() {
   settle();
   if (error_) throw *error_;
-  json r = agent_->call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}},
-                        ctx_.timeout(), ctx_.progress_fn());
+  json r = agent_->call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}});
   close_quickly(*agent_);
   agent_.reset();
   auto t = doubles(r["times_ns"]);
@@ -152,8 +151,8 @@ json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object
 
 // ------------------------------------------------------------------------- eager
 
-json eager_baseline(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg) {
-  ctx.progress("eager warm-up (next: compile)");
+json eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg) {
+  host.progress("eager warm-up (next: compile)");
   // Warm-up may not eat the sampling budget: a slow target stops after half of it.
   // With memory on, the warm-up calls after the first also give eager's peak memory.
   json r = agent.call("bench.eager_warmup",
@@ -173,9 +172,9 @@ json eager_baseline(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig&
 
 // ------------------------------------------------------------------ compile/warm-up
 
-void compile_and_warm_up(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, json& row) {
-  ctx.progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
+  host.progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
   agent.call("bench.compile", compile_params(spec));
   json r = agent.call("bench.first_calls", {{"key", spec.key()},
                                             {"backend", spec.backend},
@@ -214,7 +213,7 @@ void merge_peak(json& acc, const json& block) {
   acc["blocks"] = acc.value("blocks", 0) + 1;
 }
 
-void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+void sample_interleaved(Host& host, TargetAgent& agent, const BenchConfig& cfg,
                         const BenchRowSpec& spec, double clock_res, double eager_est, json& row,
                         json* compiled_memory) {
   double compiled_est = row["steady_state"].value("estimate_ns", json()).is_number()
@@ -255,7 +254,7 @@ void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchCon
     breaks_during += c.value("graph_breaks", 0);
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     d = sampler.next(elapsed);
-    ctx.progress(fmt::format("{}: block {}, speedup {:.2f}x ±{:.1f}% after {:.1f}/{:.0f} s (next: {})",
+    host.progress(fmt::format("{}: block {}, speedup {:.2f}x ±{:.1f}% after {:.1f}/{:.0f} s (next: {})",
                              spec.label(), d.blocks, d.speedup.estimate,
                              std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0, elapsed,
                              cfg.budget_s, d.action == Action::Continue ? "more blocks" : "correctness"));
@@ -278,14 +277,14 @@ void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchCon
 
 // ---------------------------------------------------------------------- correctness
 
-void check_correctness(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, json& row) {
   if (!cfg.check) {
     row["correctness"] = {{"checked", false}, {"match", nullptr}, {"mismatches", json::array()},
                           {"nondeterministic", nullptr}};
     return;
   }
-  ctx.progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
+  host.progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
   json r = agent.call("bench.check", {{"key", spec.key()}});
   analysis::ToleranceOverride tol{cfg.rtol, cfg.atol};
   row["correctness"] = correctness_json(r.value("eager_vs_eager", json::array()),

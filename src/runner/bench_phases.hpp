@@ -10,15 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agent/agent.hpp"
-#include "cli/context.hpp"
+#include "runner/executor.hpp"
+#include "runner/host.hpp"
 #include "runner/bench_plan.hpp"
 #include "runner/bench_run.hpp"
 
 namespace tct::runner::bench {
 
 using json = nlohmann::json;
-using Env = std::vector<std::pair<std::string, std::string>>;
 
 // Fresh TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR under the system temp folder, removed
 // when the object goes away.
@@ -38,7 +37,7 @@ class CacheDirs {
 // An agent with the target loaded; restart() replaces a dead one (same env, same target).
 class TargetAgent {
  public:
-  TargetAgent(cli::RunContext& ctx, const BenchConfig& cfg, Env env);
+  TargetAgent(Host& host, Executor& exec, const BenchConfig& cfg, Env env);
   json call(const std::string& op, const json& params);
   void restart();
   void close();
@@ -46,10 +45,11 @@ class TargetAgent {
 
  private:
   void start();
-  cli::RunContext& ctx_;
+  Host& host_;
+  Executor& exec_;
   const BenchConfig& cfg_;
   Env env_;
-  std::unique_ptr<agent::Agent> agent_;
+  std::unique_ptr<Session> agent_;
   json described_;
 };
 
@@ -61,7 +61,7 @@ class TargetAgent {
 // Failures are kept and thrown by first_call(), where the old sequential code met them.
 class FreshAgent {
  public:
-  FreshAgent(cli::RunContext& ctx, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);
+  FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);
   FreshAgent(const FreshAgent&) = delete;
   FreshAgent& operator=(const FreshAgent&) = delete;
   // Waits until the queued load and compile are done, so the process is idle (blocked on
@@ -72,9 +72,8 @@ class FreshAgent {
   json first_call();
 
  private:
-  cli::RunContext& ctx_;
   const BenchRowSpec spec_;
-  std::unique_ptr<agent::Agent> agent_;
+  std::unique_ptr<Session> agent_;
   long load_id_ = 0, compile_id_ = 0;
   bool settled_ = false;
   std::optional<Error> error_;
@@ -82,17 +81,17 @@ class FreshAgent {
 
 // Ends an agent whose results are all in: runs its atexit handlers and exits without the
 // interpreter's teardown (seconds of CPU with torch loaded), then reaps it.
-void close_quickly(agent::Agent& agent);
+void close_quickly(Session& agent);
 
 // {clock, backends, modes, set_stance, device, ...} from bench.env.
 json query_env(TargetAgent& agent);
 
 // Eager warm-up calls and eager memory: {warmup_ns, first_call_ns, steady_ns, memory}.
-json eager_baseline(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg);
+json eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg);
 
 // Compile (lazily) and time the first calls one by one: fills row.warmup_curve_ns,
 // steady_state, compile.first_call_ns, compile.breakdown, graph_breaks.
-void compile_and_warm_up(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, json& row);
 
 // Interleaved eager/compiled blocks driven by AdaptiveSampler: fills speedup, latency,
@@ -100,12 +99,12 @@ void compile_and_warm_up(cli::RunContext& ctx, TargetAgent& agent, const BenchCo
 // samples with --raw). With `compiled_memory`, each compiled block also reports its peak
 // memory (read outside the timed region) and *compiled_memory gets the peak over the
 // blocks (null where the agent has no resettable peak).
-void sample_interleaved(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+void sample_interleaved(Host& host, TargetAgent& agent, const BenchConfig& cfg,
                         const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns,
                         json& row, json* compiled_memory = nullptr);
 
 // Eager twice and compiled once, judged in C++: fills row.correctness.
-void check_correctness(cli::RunContext& ctx, TargetAgent& agent, const BenchConfig& cfg,
+void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, json& row);
 
 // Peak memory of the compiled object: fills row.memory (eager numbers from `eager_memory`,

@@ -102,8 +102,9 @@ void derive_break_even(json& row) {
 }
 
 // Rebuilds the document's warnings: what was there before bench, plus the section's own.
-void publish(cli::RunContext& ctx, const BenchConfig& cfg, json& section, const json& base_warnings) {
-  ctx.doc["warnings"] = base_warnings;
+void publish(Host& host, const BenchConfig& cfg, json& section, const json& base_warnings) {
+  json& doc = host.document();
+  doc["warnings"] = base_warnings;
   RowWarningInput in{cfg.precision, cfg.check};
   for (auto& row : section["rows"]) {
     if (row.value("status", "") == "pending" || row.value("status", "") == "running") continue;
@@ -111,12 +112,12 @@ void publish(cli::RunContext& ctx, const BenchConfig& cfg, json& section, const 
     for (auto& w : row_warnings(row, section["rows"].size() > 1 ? row.value("label", "") : "", in)) {
       row["flags"].push_back({{"code", w["code"]}, {"applies_to", w["applies_to"]}, {"text", flag_text(w)}});
       w.erase("applies_to");
-      report::add_warning(ctx.doc, w);
+      host.warn(w);
     }
   }
-  for (const auto& w : section.value("warnings", json::array())) report::add_warning(ctx.doc, w);
-  ctx.doc[cfg.section] = section;
-  ctx.checkpoint();
+  for (const auto& w : section.value("warnings", json::array())) host.warn(w);
+  doc[cfg.section] = section;
+  host.checkpoint();
 }
 
 bool agent_lost(const Error& e) { return e.kind() == "agent_died" || e.kind() == "timeout"; }
@@ -126,13 +127,13 @@ bool row_failure(const Error& e) { return e.code() == ExitCode::TargetFailed; }
 
 }  // namespace
 
-json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
-  const json base_warnings = ctx.doc.value("warnings", json::array());
+json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
+  const json base_warnings = host.document().value("warnings", json::array());
   BenchPlan plan = plan_rows(cfg.backends, cfg.modes, cfg.dynamic, cfg.fullgraph);
   json section = {{"target", nullptr}, {"config", config_json(cfg, plan)}, {"clock", nullptr},
                   {"eager", nullptr}, {"rows", json::array()}, {"warnings", json::array()},
                   {"phase", "load"}};
-  ctx.doc[cfg.section] = section;
+  host.document()[cfg.section] = section;
 
   // The main agent starts with fresh caches when compile time is measured, so the first
   // row's warm-up curve starts with a cold compile in a process that compiled nothing yet.
@@ -144,8 +145,8 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
   // phase, after the main agent's cold compile filled the caches and after sampling.
   std::unique_ptr<bench::FreshAgent> warm0;
   if (cfg.compile_time && !plan.rows.empty())
-    warm0 = std::make_unique<bench::FreshAgent>(ctx, cfg, plan.rows[0], main_cache->env());
-  TargetAgent agent(ctx, cfg, main_cache ? main_cache->env() : bench::Env{});
+    warm0 = std::make_unique<bench::FreshAgent>(exec, cfg, plan.rows[0], main_cache->env());
+  TargetAgent agent(host, exec, cfg, main_cache ? main_cache->env() : Env{});
   section["target"] = agent.described();
 
   json env = bench::query_env(agent);
@@ -160,17 +161,17 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
                                                        "outputs were not compared with eager (--no-check)",
                                                        "drop --no-check to verify the compiled outputs"));
   section["phase"] = "eager";
-  publish(ctx, cfg, section, base_warnings);
+  publish(host, cfg, section, base_warnings);
 
   if (warm0) {
-    ctx.progress(fmt::format("loading {} for the warm compile", cfg.target.target));
+    host.progress(fmt::format("loading {} for the warm compile", cfg.target.target));
     warm0->settle();  // nothing timed may overlap its start-up
   }
-  json eager = bench::eager_baseline(ctx, agent, cfg);  // throws: no baseline, no rows
+  json eager = bench::eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
   section["eager"] = eager;
   double eager_est = number(eager, "steady_ns");
   section["phase"] = "rows";
-  publish(ctx, cfg, section, base_warnings);
+  publish(host, cfg, section, base_warnings);
 
   for (std::size_t i = 0; i < plan.rows.size(); ++i) {
     const auto& spec = plan.rows[i];
@@ -178,13 +179,13 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
     row["status"] = "running";
     std::string stage = "compile";
     try {
-      bench::compile_and_warm_up(ctx, agent, cfg, spec, row);
-      publish(ctx, cfg, section, base_warnings);
+      bench::compile_and_warm_up(host, agent, cfg, spec, row);
+      publish(host, cfg, section, base_warnings);
       stage = "correctness";
-      bench::check_correctness(ctx, agent, cfg, spec, row);
+      bench::check_correctness(host, agent, cfg, spec, row);
       stage = "measurement";
       json compiled_memory;  // peak over the compiled sampling blocks
-      bench::sample_interleaved(ctx, agent, cfg, spec, clock_res, eager_est, row,
+      bench::sample_interleaved(host, agent, cfg, spec, clock_res, eager_est, row,
                                 cfg.memory ? &compiled_memory : nullptr);
       stage = "memory";
       if (cfg.memory) bench::measure_memory(agent, spec, eager.value("memory", json()), compiled_memory, row);
@@ -196,7 +197,7 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
       if (agent_lost(e) && i + 1 < plan.rows.size()) agent.restart();
     }
     derive_break_even(row);
-    publish(ctx, cfg, section, base_warnings);
+    publish(host, cfg, section, base_warnings);
   }
   agent.close();
   if (warm0 && section["rows"][0]["status"] != "ok") warm0.reset();  // no warm compile to measure
@@ -219,10 +220,10 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
           row["compile"]["cold_ns"] = row["compile"]["first_call_ns"];
           row["compile"]["cold_source"] = "main agent, fresh caches, first compile in the process";
         } else {
-          ctx.progress(fmt::format("{}: cold compile in a fresh process (next: warm compile)", spec.label()));
+          host.progress(fmt::format("{}: cold compile in a fresh process (next: warm compile)", spec.label()));
           own = std::make_unique<bench::CacheDirs>();
-          cold = std::make_unique<bench::FreshAgent>(ctx, cfg, spec, own->env());
-          warm = std::make_unique<bench::FreshAgent>(ctx, cfg, spec, own->env());
+          cold = std::make_unique<bench::FreshAgent>(exec, cfg, spec, own->env());
+          warm = std::make_unique<bench::FreshAgent>(exec, cfg, spec, own->env());
           cold->settle();
           warm->settle();
           json c = cold->first_call();
@@ -231,8 +232,8 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
           row["compile"]["breakdown"] = c["breakdown"];
           row["compile"]["cold_source"] = "fresh process, fresh caches";
         }
-        publish(ctx, cfg, section, base_warnings);
-        ctx.progress(fmt::format("{}: warm compile in a fresh process", spec.label()));
+        publish(host, cfg, section, base_warnings);
+        host.progress(fmt::format("{}: warm compile in a fresh process", spec.label()));
         json w = warm->first_call();
         row["compile"]["warm_ns"] = w["first_call_ns"];
         row["compile"]["warm_breakdown"] = w["breakdown"];
@@ -241,11 +242,11 @@ json run_bench(cli::RunContext& ctx, const BenchConfig& cfg) {
         row["compile"]["error"] = error_json(e, "compile_time");
       }
       derive_break_even(row);
-      publish(ctx, cfg, section, base_warnings);
+      publish(host, cfg, section, base_warnings);
     }
   }
   section["phase"] = "done";
-  publish(ctx, cfg, section, base_warnings);
+  publish(host, cfg, section, base_warnings);
   return section;
 }
 

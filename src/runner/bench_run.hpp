@@ -3,7 +3,7 @@
 // backend/mode/dynamic/fullgraph combination. Used by `tct bench`, and by commands that
 // need the same numbers (expect --sweep/--validate, audit).
 //
-// Phases, each followed by ctx.checkpoint() so a crash keeps what was measured:
+// Phases, each followed by host.checkpoint() so a crash keeps what was measured:
 //   load -> env (validate backends and modes) -> eager baseline (+ eager peak memory over
 //   the warm-up calls) -> per row: compile and warm-up curve, correctness, interleaved
 //   adaptive sampling (+ compiled peak memory over the compiled blocks) -> per row: cold
@@ -22,16 +22,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/context.hpp"
-#include "cli/target_options.hpp"
 #include "errors.hpp"
+#include "runner/executor.hpp"
+#include "runner/host.hpp"
+#include "runner/target_options.hpp"
 
 namespace tct::runner {
 
 using json = nlohmann::json;
 
 struct BenchConfig {
-  cli::TargetOptions target;
+  TargetOptions target;
   // Each a list: the rows are their cartesian product (see bench_plan.hpp).
   std::vector<std::string> backends{"inductor"};
   std::vector<std::string> modes{"default"};
@@ -51,13 +52,13 @@ struct BenchConfig {
   bool raw = false;          // keep raw samples in the rows
   std::string eager_via = "original";  // original | stance (torch.compiler.set_stance)
   std::uint64_t seed = 0x7c75eed2024ULL;
-  std::string section = "bench";  // where in ctx.doc the section is written
+  std::string section = "bench";  // where in the document the section is written
 };
 
-// Runs the benchmark, writing ctx.doc[cfg.section] after each phase (and adding warnings to
-// ctx.doc["warnings"]); returns the finished section. Throws tct::Error (usage/target) for
-// failures that leave no row to measure.
-json run_bench(cli::RunContext& ctx, const BenchConfig& cfg);
+// Runs the benchmark in agents started through `exec`, writing host.document()[cfg.section]
+// after each phase (and adding warnings to the document's warnings); returns the finished
+// section. Throws tct::Error (usage/target) for failures that leave no row to measure.
+json run_bench(Host& host, Executor& exec, const BenchConfig& cfg);
 
 // The error `tct bench` ends with for a finished section, if any (exit codes in
 // docs/ARCHITECTURE.md): a failed row -> 3 (target failed), else an output mismatch with

@@ -27,7 +27,6 @@ namespace tct::runner {
 namespace {
 
 namespace fs = std::filesystem;
-using cli::RunContext;
 
 json read_cache(const std::string& path) {
   std::ifstream f(path);
@@ -79,24 +78,23 @@ bool sweep_changed_shapes(const json& points, const json& described) {
 // One run of expect: the agent in use and what the phases found.
 class ExpectRun {
  public:
-  ExpectRun(RunContext& ctx, agent::Agent* shared_agent, const ExpectConfig& cfg)
-      : ctx_(ctx), cfg_(cfg), agent_(shared_agent) {}
+  ExpectRun(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg)
+      : host_(host), exec_(exec), cfg_(cfg), agent_(shared_agent) {}
 
   json run() {
-    json& section = ctx_.doc["expect"];
+    json& section = host_.document()["expect"];
     section = {{"target", nullptr}, {"sweep", nullptr}, {"validation", nullptr}, {"class", nullptr}};
 
     ensure_agent();
-    ctx_.progress("loading the target");
-    json described = agent_->call("target.load", cli::to_load_params(cfg_.target), ctx_.timeout(),
-                                  ctx_.progress_fn());
+    host_.progress("loading the target");
+    json described = agent_->call("target.load", to_load_params(cfg_.target));
     section["target"] = described;
-    ctx_.checkpoint();
+    host_.checkpoint();
 
     ceilings_ = machine_ceilings(cfg_.refresh_ceilings);
     section["ceilings"] = analysis::to_json(ceilings_);
     section["device"] = device_info_;
-    ctx_.checkpoint();
+    host_.checkpoint();
 
     json analysed = analyse(described, cfg_.target.params, {});
     // A workload cannot beat the machine's ceiling: a cached ceiling below what it achieved was
@@ -109,17 +107,17 @@ class ExpectRun {
     if (above_roofline(analysed)) {
       // A fraction above 1 is a measurement of the load, not of the workload: not printed.
       analysed["roofline"]["fraction"] = nullptr;
-      report::add_warning(ctx_.doc, report::make_warning(
+      host_.warn(report::make_warning(
           report::WarningCode::NoisyMeasurement,
           "this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
           "while the machine was busy, so the roofline fraction is left out",
           "rerun on a quiet machine with --refresh-ceilings"));
     }
     section.update(analysed);
-    ctx_.checkpoint();
+    host_.checkpoint();
 
     if ((cfg_.sweep || cfg_.validate) && (cfg_.backend != "inductor" || cfg_.mode != "default"))
-      report::add_warning(ctx_.doc, report::make_warning(
+      host_.warn(report::make_warning(
           report::WarningCode::Other,
           fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "
                       "runs {} with mode {}", cfg_.backend, cfg_.mode),
@@ -128,36 +126,36 @@ class ExpectRun {
       run_sweep_points(*cfg_.sweep);
       // Recompute the suggestions with what the sweep showed.
       analysis::SuggestionContext sc = suggestion_context(described, cfg_.target.params);
-      sc.sweep_changes_shapes = sweep_changed_shapes(ctx_.doc["expect"]["sweep"]["points"], described);
+      sc.sweep_changes_shapes = sweep_changed_shapes(host_.document()["expect"]["sweep"]["points"], described);
       sc.sweep_param = cfg_.sweep->param;
-      ctx_.doc["expect"]["suggestions"] = analysis::suggest(evidence_, verdict_, sc);
-      ctx_.checkpoint();
+      host_.document()["expect"]["suggestions"] = analysis::suggest(evidence_, verdict_, sc);
+      host_.checkpoint();
     }
     // Our own agent goes before the validation bench; a shared one is the caller's to close.
     if (owned_) owned_->close();
 
     if (cfg_.validate) {
-      ctx_.progress("validate: bench");
+      host_.progress("validate: bench");
       BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
-      json bench = run_bench(ctx_, bcfg);
+      json bench = run_bench(host_, exec_, bcfg);
       json measured = first_speedup(bench);
       json v = analysis::validate_prediction(verdict_.predicted, verdict_.cls, measured);
-      ctx_.doc["expect"]["validation"] = v;
-      ctx_.checkpoint();
+      host_.document()["expect"]["validation"] = v;
+      host_.checkpoint();
       if (v.is_null()) {
         if (auto err = bench_outcome(bench, bcfg); err && err->code() != ExitCode::CheckFailed) throw *err;
         throw Error(ExitCode::TargetFailed, "validation", "--validate: bench measured no speedup",
                     "run `tct bench` on the target to see why");
       }
     }
-    return ctx_.doc["expect"];
+    return host_.document()["expect"];
   }
 
  private:
   // An agent to send requests to: the shared one while it serves, else one of our own.
   void ensure_agent() {
     if (agent_) return;
-    owned_ = ctx_.start_agent();
+    owned_ = exec_.start({});
     agent_ = owned_.get();
   }
 
@@ -175,29 +173,29 @@ class ExpectRun {
 
   // Device identity -> cache lookup -> measure when missing (or asked to).
   analysis::Ceilings machine_ceilings(bool refresh) {
-    ctx_.progress("machine ceilings");
-    device_info_ = agent_->call("expect.device_info", json::object(), ctx_.timeout(), ctx_.progress_fn());
+    host_.progress("machine ceilings");
+    device_info_ = agent_->call("expect.device_info", json::object());
     std::string key = analysis::ceilings_cache_key(device_info_);
     std::string path = analysis::ceilings_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     json cache = (cfg_.no_cache || path.empty()) ? json::object() : read_cache(path);
     if (!cfg_.no_cache && !refresh)
       if (auto hit = analysis::lookup_ceilings(cache, key)) {
-        ctx_.doc["expect"]["ceilings_cache"] = {{"path", path}, {"key", key}, {"hit", true}};
+        host_.document()["expect"]["ceilings_cache"] = {{"path", path}, {"key", key}, {"hit", true}};
         return *hit;
       }
-    ctx_.progress("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
-    json measured = agent_->call("expect.ceilings", json::object(), ctx_.timeout(), ctx_.progress_fn());
+    host_.progress("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
+    json measured = agent_->call("expect.ceilings", json::object());
     analysis::Ceilings c = analysis::ceilings_from_json(measured, "measured");
     bool written = false;
     if (!cfg_.no_cache && !path.empty() && c.peak_flops > 0 && c.peak_bandwidth > 0 && c.op_floor_ns > 0) {
       analysis::store_ceilings(cache, key, measured, utc_now());
       written = write_cache(path, cache);
     }
-    ctx_.doc["expect"]["ceilings_cache"] = {{"path", path.empty() ? json(nullptr) : json(path)}, {"key", key},
+    host_.document()["expect"]["ceilings_cache"] = {{"path", path.empty() ? json(nullptr) : json(path)}, {"key", key},
                                             {"hit", false}, {"written", written}};
-    ctx_.doc["expect"]["ceilings_measurement"] = measured;
+    host_.document()["expect"]["ceilings_measurement"] = measured;
     if (measured.value("matmul_error", json()).is_string())
-      report::add_warning(ctx_.doc, report::make_warning(report::WarningCode::Other,
+      host_.warn(report::make_warning(report::WarningCode::Other,
                                                          "no FLOP/s ceiling: the matmul failed: " +
                                                              measured["matmul_error"].get<std::string>(),
                                                          "the class falls back to the time in library ops"));
@@ -215,12 +213,11 @@ class ExpectRun {
   // Profile + FLOPs of the loaded target -> the fields of doc["expect"] (or of a sweep point).
   json analyse(const json& described, const json& params, const std::string& label) {
     std::string prefix = label.empty() ? "" : label + ": ";
-    ctx_.progress(prefix + "profiling eager calls");
+    host_.progress(prefix + "profiling eager calls");
     json profile = agent_->call("expect.profile",
-                                {{"calls", cfg_.calls}, {"warmup", 3}, {"timed_calls", 2 * cfg_.calls}},
-                                ctx_.timeout(), ctx_.progress_fn());
-    ctx_.progress(prefix + "counting FLOPs and bytes");
-    json flops = agent_->call("expect.flops", json::object(), ctx_.timeout(), ctx_.progress_fn());
+                                {{"calls", cfg_.calls}, {"warmup", 3}, {"timed_calls", 2 * cfg_.calls}});
+    host_.progress(prefix + "counting FLOPs and bytes");
+    json flops = agent_->call("expect.flops", json::object());
     analysis::Evidence ev;
     try {
       ev = analysis::evidence_from_agent(profile, flops);
@@ -242,7 +239,7 @@ class ExpectRun {
       evidence_ = ev;
       verdict_ = v;
       if (!ev.flops_error.empty())
-        report::add_warning(ctx_.doc, report::make_warning(report::WarningCode::Other,
+        host_.warn(report::make_warning(report::WarningCode::Other,
                                                            "FLOPs and bytes could not be counted: " + ev.flops_error,
                                                            "the class is decided from the profile alone"));
     }
@@ -265,21 +262,21 @@ class ExpectRun {
   }
 
   void run_sweep_points(const SweepSpec& spec) {
-    json& sweep = ctx_.doc["expect"]["sweep"];
+    json& sweep = host_.document()["expect"]["sweep"];
     sweep = {{"param", spec.param}, {"values", spec.values}, {"points", json::array()},
              {"class_changes", json::array()}};
-    ctx_.checkpoint();
+    host_.checkpoint();
     auto measure = [&](const json& value) -> json {
       std::string label = fmt::format("{}={}", spec.param, value.dump());
       json params = cfg_.target.params;
       params[spec.param] = value;
       ensure_agent();
-      json load = cli::to_load_params(cfg_.target);
+      json load = to_load_params(cfg_.target);
       load["params"] = params;
       json point;
       try {
-        ctx_.progress(label + ": loading");
-        json described = agent_->call("target.load", load, ctx_.timeout(), ctx_.progress_fn());
+        host_.progress(label + ": loading");
+        json described = agent_->call("target.load", load);
         point["inputs"] = described.value("inputs", json::array());
         json a = analyse(described, params, label);
         point["class"] = a["class"];
@@ -296,16 +293,16 @@ class ExpectRun {
         if (e.kind() == "timeout" || e.kind() == "agent_died") drop_agent();
         throw;
       }
-      ctx_.progress(label + ": bench");
+      host_.progress(label + ": bench");
       std::string scratch = "expect_sweep_bench";
       json bench;
       try {
-        bench = run_bench(ctx_, bench_config(params, scratch));
+        bench = run_bench(host_, exec_, bench_config(params, scratch));
       } catch (const Error&) {
-        ctx_.doc.erase(scratch);
+        host_.document().erase(scratch);
         throw;
       }
-      ctx_.doc.erase(scratch);
+      host_.document().erase(scratch);
       json sp = first_speedup(bench);
       if (sp.is_null()) {
         const json& rows = bench.value("rows", json::array());
@@ -321,15 +318,15 @@ class ExpectRun {
       return point;
     };
     json points = run_sweep(spec, measure, [&](const json& pts) {
-      ctx_.doc["expect"]["sweep"]["points"] = pts;
-      ctx_.doc["expect"]["sweep"]["class_changes"] = class_changes(pts);
-      ctx_.checkpoint();
+      host_.document()["expect"]["sweep"]["points"] = pts;
+      host_.document()["expect"]["sweep"]["class_changes"] = class_changes(pts);
+      host_.checkpoint();
     });
     int failed = 0;
     for (const auto& p : points)
       if (!p["error"].is_null()) ++failed;
     if (failed > 0)
-      report::add_warning(ctx_.doc, report::make_warning(report::WarningCode::PartialResult,
+      host_.warn(report::make_warning(report::WarningCode::PartialResult,
                                                          fmt::format("{} of {} sweep points failed", failed,
                                                                      points.size()),
                                                          "each failed point says why in expect.sweep.points[].error"));
@@ -343,10 +340,11 @@ class ExpectRun {
     }
   }
 
-  RunContext& ctx_;
+  Host& host_;
+  Executor& exec_;
   const ExpectConfig& cfg_;
-  agent::Agent* agent_ = nullptr;          // the agent requests go to (shared or owned_)
-  std::unique_ptr<agent::Agent> owned_;    // the agent this run started, if any
+  Session* agent_ = nullptr;          // the agent requests go to (shared or owned_)
+  std::unique_ptr<Session> owned_;    // the agent this run started, if any
   json device_info_;
   analysis::Ceilings ceilings_;
   analysis::Evidence evidence_;
@@ -355,8 +353,8 @@ class ExpectRun {
 
 }  // namespace
 
-json run_expect(cli::RunContext& ctx, agent::Agent* shared_agent, const ExpectConfig& cfg) {
-  return ExpectRun(ctx, shared_agent, cfg).run();
+json run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg) {
+  return ExpectRun(host, exec, shared_agent, cfg).run();
 }
 
 int expect_exit_code(const json& section, const ExpectConfig& cfg) {

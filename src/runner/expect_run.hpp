@@ -3,7 +3,7 @@
 // workload, and what would raise the gain? Used by `tct expect` and by `tct audit` (which
 // passes the agent its probe and explain ran in, saving a process start).
 //
-// Phases, each followed by ctx.checkpoint() so a crash keeps what was measured:
+// Phases, each followed by host.checkpoint() so a crash keeps what was measured:
 //   target.load -> machine ceilings (expect.device_info, then the ceilings cache file or
 //   expect.ceilings) -> profile + FLOPs -> class, predicted range, suggestions -> optional
 //   sweep (per value: target.load, profile, FLOPs, classify, and a bench in fresh
@@ -14,9 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agent/agent.hpp"
-#include "cli/context.hpp"
-#include "cli/target_options.hpp"
+#include "runner/executor.hpp"
+#include "runner/host.hpp"
+#include "runner/target_options.hpp"
 #include "runner/sweep.hpp"
 
 namespace tct::runner {
@@ -25,7 +25,7 @@ using json = nlohmann::json;
 
 // Everything `tct expect`'s flags set.
 struct ExpectConfig {
-  cli::TargetOptions target;
+  TargetOptions target;
   int calls = 10;                    // eager calls profiled (after warm-up)
   std::optional<SweepSpec> sweep;    // --sweep NAME=V1,V2,...
   bool validate = false;             // --validate: bench once, compare with the prediction
@@ -36,8 +36,8 @@ struct ExpectConfig {
   bool refresh_ceilings = false;     // measure the ceilings and replace the cached entry
 };
 
-// Runs expect, writing ctx.doc["expect"] after each phase (and adding warnings to
-// ctx.doc["warnings"]); returns the finished section.
+// Runs expect, writing the document's "expect" section after each phase (and adding
+// warnings to its "warnings"); returns the finished section.
 //
 // shared_agent: null -> run_expect starts its own agent (and closes it before the
 // --validate bench). Non-null -> a started, handshaken agent in any state (e.g. the one
@@ -49,7 +49,7 @@ struct ExpectConfig {
 // Throws tct::Error for what ends `tct expect` early: bad usage/target, the target failing
 // while profiled, a sweep whose every point failed, --validate whose bench measured no
 // speedup (the bench's own error, or exit 3).
-json run_expect(cli::RunContext& ctx, agent::Agent* shared_agent, const ExpectConfig& cfg);
+json run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg);
 
 // `tct expect`'s exit code for a finished section: 1 when cfg.validate and the predicted
 // direction was wrong (expect.validation.direction_right false), else 0.

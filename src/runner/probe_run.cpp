@@ -19,28 +19,27 @@ bool smoke_matches(const json& r) {
   return r.value("shape_equal", false) && std::isfinite(diff) && diff <= 1e-4 * std::max(1.0, scale);
 }
 
-void run_smoke(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg, analysis::ProbeInput& in) {
+void run_smoke(Host& host, Session& agent, const ProbeConfig& cfg, analysis::ProbeInput& in) {
   std::vector<std::string> devices = {"cpu"};
   const json& dev = in.facts.value("devices", json::object());
   if (dev.value("cuda_available", false)) devices.push_back("cuda");
   if (dev.value("mps_available", false)) devices.push_back("mps");
   for (const auto& device : devices) {
-    ctx.progress(fmt::format("smoke compile on {}", device));
-    json r = agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}, ctx.timeout(),
-                        ctx.progress_fn());
+    host.progress(fmt::format("smoke compile on {}", device));
+    json r = agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}});
     r["match"] = r.value("ok", false) && smoke_matches(r);
     in.smoke.push_back(r);
-    ctx.doc["probe"]["smoke"] = in.smoke;
-    ctx.checkpoint();
+    host.document()["probe"]["smoke"] = in.smoke;
+    host.checkpoint();
   }
 }
 
 }  // namespace
 
-analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg) {
+analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& cfg) {
   const auto& hello = agent.hello();
   analysis::ProbeInput in;
-  in.python_path = ctx.doc["environment"]["interpreter"]["path"];
+  in.python_path = host.document()["environment"]["interpreter"]["path"];
   in.torch_hello = hello.torch;
   in.torch_error = hello.torch_error;
   in.environment = json::object();
@@ -48,18 +47,18 @@ analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, cons
     if (const char* v = std::getenv(var.name)) in.environment[var.name] = v;
   in.smoke = json::array();
 
-  json& section = ctx.doc["probe"];
+  json& section = host.document()["probe"];
   section = {{"python", hello.python}, {"torch", hello.torch}, {"environment_variables", in.environment}};
 
   // The facts need torch 2.x imported; without it the verdict is already known.
   const bool torch_ok = !hello.torch.is_null() &&
                         analysis::at_least(analysis::parse_version(hello.torch.value("version", "")), 2, 0);
   if (torch_ok) {
-    ctx.progress("probing torch");
-    in.facts = agent.call("probe", json::object(), ctx.timeout(), ctx.progress_fn());
+    host.progress("probing torch");
+    in.facts = agent.call("probe", json::object());
     section["facts"] = in.facts;
-    ctx.checkpoint();
-    if (cfg.smoke) run_smoke(ctx, agent, cfg, in);
+    host.checkpoint();
+    if (cfg.smoke) run_smoke(host, agent, cfg, in);
   }
   auto verdict = analysis::decide_probe(in);
   section["smoke"] = in.smoke;

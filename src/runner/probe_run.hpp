@@ -4,7 +4,8 @@
 #include <string>
 
 #include "analysis/probe_verdict.hpp"
-#include "cli/context.hpp"
+#include "runner/executor.hpp"
+#include "runner/host.hpp"
 
 namespace tct::runner {
 
@@ -13,7 +14,7 @@ struct ProbeConfig {
   std::string smoke_backend = "inductor";
 };
 
-// Fills ctx.doc["probe"] (checkpointing after each phase) and returns the verdict.
-analysis::ProbeVerdict run_probe(cli::RunContext& ctx, agent::Agent& agent, const ProbeConfig& cfg);
+// Fills the document's "probe" section (checkpointing after each phase) and returns the verdict.
+analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& cfg);
 
 }  // namespace tct::runner
