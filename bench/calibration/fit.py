@@ -9,7 +9,8 @@ src/analysis/expect_calibration.hpp (with the date, torch version and machine).
 The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
 sum_i share_i * keep_i + call_floors * op_floor / wall, predicted speedup = 1 / that.
 The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
-towards physically plausible priors (a ridge term: 8 cases cannot pin 7 constants alone).
+towards physically plausible priors (a ridge term: 8 cases cannot pin 7 constants alone;
+its weight is the one with the smallest leave-one-out error on the calibration set).
 The interval is [point * exp(q10), point * exp(q90)] where q are quantiles of the
 calibration set's leave-one-out log residuals: each case predicted by constants fitted
 without it, so the width reflects error on unseen work. Validation rows never enter the
@@ -38,7 +39,8 @@ PRIOR = np.array([0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 25.0])
 SCALE = np.array([0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 25.0])
 LOWER = np.array([0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.0])
 UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 500.0])
-RIDGE = 0.5
+# Ridge weights tried; the one with the smallest leave-one-out error on the calibration set wins.
+RIDGES = (0.1, 0.3, 1.0, 3.0, 10.0)
 
 
 def features(row) -> np.ndarray | None:
@@ -59,15 +61,15 @@ def usable(rows):
     return out
 
 
-def fit(X: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """argmin sum (log(s * X k))^2 + RIDGE * sum ((k - PRIOR) / SCALE)^2 within bounds,
+def fit(X: np.ndarray, s: np.ndarray, ridge: float) -> np.ndarray:
+    """argmin sum (log(s * X k))^2 + ridge * sum ((k - PRIOR) / SCALE)^2 within bounds,
     by iteratively reweighted linear least squares (log(s f) ~ (s f - 1) / (s f))."""
     k = PRIOR.copy()
     for _ in range(50):
         f = np.maximum(X @ k, 1e-6)
         w = 1.0 / (s * f)
-        A = np.vstack([(s * w)[:, None] * X, math.sqrt(RIDGE) * np.diag(1.0 / SCALE)])
-        b = np.concatenate([w, math.sqrt(RIDGE) * PRIOR / SCALE])
+        A = np.vstack([(s * w)[:, None] * X, math.sqrt(ridge) * np.diag(1.0 / SCALE)])
+        b = np.concatenate([w, math.sqrt(ridge) * PRIOR / SCALE])
         k_new = np.clip(np.linalg.lstsq(A, b, rcond=None)[0], LOWER, UPPER)
         if np.allclose(k_new, k, rtol=1e-6, atol=1e-9):
             break
@@ -141,14 +143,20 @@ def main() -> int:
         return 2
     X = np.array([x for _, x, _ in cal])
     s = np.array([m for _, _, m in cal])
-    k = fit(X, s)
-    # Leave-one-out residuals: each calibration case against constants fitted without it.
-    loo = []
-    for i in range(len(cal)):
-        keep = [j for j in range(len(cal)) if j != i]
-        ki = fit(X[keep], s[keep])
-        loo.append(math.log(s[i]) - math.log(predict(ki, X[i])))
+    def loo_residuals(ridge):
+        """Each calibration case against constants fitted without it."""
+        out = []
+        for i in range(len(cal)):
+            keep = [j for j in range(len(cal)) if j != i]
+            out.append(math.log(s[i]) - math.log(predict(fit(X[keep], s[keep], ridge), X[i])))
+        return out
+
+    by_ridge = {r: loo_residuals(r) for r in RIDGES}
+    ridge = min(RIDGES, key=lambda r: float(np.mean(np.square(by_ridge[r]))))
+    k, loo = fit(X, s, ridge), by_ridge[ridge]
     q_lo, q_hi = float(np.quantile(loo, 0.10)), float(np.quantile(loo, 0.90))
+    print("ridge (leave-one-out RMS log error): " +
+          ", ".join(f"{r:g} ({math.sqrt(np.mean(np.square(by_ridge[r]))):.3f})" for r in RIDGES) + f"; chose {ridge:g}")
 
     print("fitted constants (calibration set only):")
     for name, value, prior in zip(CONSTS, k, PRIOR):
