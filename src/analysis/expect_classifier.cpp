@@ -156,6 +156,15 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
   return v;
 }
 
+std::string load_instability(const Evidence& e) {
+  double spread = e.in_op_fraction_p90 - e.in_op_fraction_p10;
+  if (!(spread > kUnstableInOpSpread)) return "";
+  return fmt::format("the share of a call spent outside operators ranged from {:.0f}% to {:.0f}% across the "
+                     "profiled calls (10% to 90% quantile): other processes preempt this one, and the class and "
+                     "range move with the machine's load",
+                     100 * (1 - e.in_op_fraction_p90), 100 * (1 - e.in_op_fraction_p10));
+}
+
 SpeedupRange range_from_json(const json& p) {
   auto get = [&](const char* k) { return p.is_object() && p.contains(k) && p[k].is_number() ? p[k].get<double>() : NAN; };
   SpeedupRange r;

@@ -31,6 +31,14 @@ inline constexpr double kTinyOpFloors = 10.0;
 // doubled for the drift between runs).
 inline constexpr double kGainBand = 1.05;
 
+// The share of a call spent inside ops, between its 10% and 90% quantile over the profiled
+// calls, varies by more than this when other processes preempt some calls: the class and
+// the range then move with the machine's load (5 runs of GPT-2 on a 2-core machine at load
+// 20 put the share outside ops anywhere from 32% to 84%), and expect says so.
+inline constexpr double kUnstableInOpSpread = 0.15;
+// Null when stable, else the warning's message.
+std::string load_instability(const Evidence& e);
+
 // ---- The prediction model (its constants: expect_calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
 // The compiled time per call, as a fraction of the eager wall time W, is

@@ -142,6 +142,8 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   e.in_op_ns = stats::median(in_op);
   e.ops_per_call = stats::median(ops);
   e.in_op_fraction = stats::median(in_frac);
+  e.in_op_fraction_p10 = stats::quantile(in_frac, 0.10);
+  e.in_op_fraction_p90 = stats::quantile(in_frac, 0.90);
   e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
   e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
   if (!busy.empty()) e.device_busy_fraction = stats::median(busy);
@@ -215,6 +217,8 @@ json profile_json(const Evidence& e) {
               {"profiled_wall_per_call_ns", or_null(e.profiled_wall_ns)},
               {"in_op_per_call_ns", or_null(e.in_op_ns)},
               {"in_op_fraction", or_null(e.in_op_fraction)},
+              {"in_op_fraction_p10", or_null(e.in_op_fraction_p10)},
+              {"in_op_fraction_p90", or_null(e.in_op_fraction_p90)},
               {"overhead_fraction", std::isfinite(e.in_op_fraction) ? json(1.0 - e.in_op_fraction) : json(nullptr)},
               {"library_fraction", or_null(e.library_fraction)},
               {"conv_fraction", or_null(e.conv_fraction)},

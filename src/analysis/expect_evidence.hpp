@@ -38,6 +38,9 @@ struct Evidence {
   double profiled_wall_ns = NAN;  // the same under torch.profiler
   double in_op_ns = NAN;          // time inside the top-level operators (profiled)
   double in_op_fraction = NAN;    // in_op / profiled wall
+  // Its 10% and 90% quantiles over the profiled calls: far apart when other processes
+  // preempt some calls (the share outside ops then measures the load, not the workload).
+  double in_op_fraction_p10 = NAN, in_op_fraction_p90 = NAN;
   double library_fraction = NAN;  // library ops' time / profiled wall
   double conv_fraction = 0;       // the convolutions' part of it
   double ops_per_call = NAN;      // top-level operators per call

@@ -113,6 +113,9 @@ class ExpectRun {
           "while the machine was busy, so the roofline fraction is left out",
           "rerun on a quiet machine with --refresh-ceilings"));
     }
+    if (std::string unstable = analysis::load_instability(evidence_); !unstable.empty())
+      host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, unstable,
+                                      "rerun when the machine is quieter, or with more --calls"));
     section.update(analysed);
     host_.checkpoint();
 

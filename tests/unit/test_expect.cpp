@@ -285,3 +285,14 @@ TEST(ExpectValidation, InsideIsNeverWrong) {
   auto noisy = validate_prediction(none, "compute_bound", {{"estimate", 1.42}, {"low", 0.63}, {"high", 1.87}});
   EXPECT_TRUE(noisy["direction_right"].get<bool>());
 }
+
+TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
+  json steady = profile(100'000, 60'000, 0, 3, 2000, 10);
+  EXPECT_EQ(load_instability(evidence_from_agent(steady, flops(0, 1000, 0, 3))), "");
+  // Half of the calls preempted between ops: the same op time in twice the wall.
+  json loaded = steady;
+  for (int i = 0; i < 10; i += 2) loaded["calls"][i]["wall_ns"] = 200'000;
+  auto e = evidence_from_agent(loaded, flops(0, 1000, 0, 3));
+  EXPECT_NEAR(e.in_op_fraction_p90 - e.in_op_fraction_p10, 0.3, 1e-9);
+  EXPECT_NE(load_instability(e).find("from 40% to 70%"), std::string::npos);
+}
