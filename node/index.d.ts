@@ -256,13 +256,15 @@ export interface AuditOptions extends TargetOptions {
 // ----------------------------------------------------------------------------- wrapper
 
 export interface RunOptions {
-  /** Path of the tct binary (else $TCT_BIN, else `tct` on PATH). */
+  /** Path of the tct binary (else $TCT_BIN, else `tct` on PATH: `pip install torch-compile-tool`). */
   bin?: string;
   /** Environment of the child process (default: process.env). */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Aborting kills tct (SIGTERM) and rejects with TctInterruptedError. */
+  /** Aborting sends tct SIGTERM (it writes what it measured) and rejects with TctAbortError. */
   signal?: AbortSignal;
+  /** After an abort, SIGKILL tct if it has not exited within this many ms (default 5000). */
+  killAfterMs?: number;
   /** Resolve with the document instead of rejecting when tct exits 1 (check failed). */
   allowCheckFailure?: boolean;
   /** Extra arguments appended verbatim. */
@@ -327,6 +329,11 @@ export declare class TctTargetError extends TctError {}
 export declare class TctInternalError extends TctError {}
 /** Exit 130, or tct killed by a signal. */
 export declare class TctInterruptedError extends TctError {}
+/** options.signal aborted; `name` is 'AbortError', `cause` the signal's reason. */
+export declare class TctAbortError extends TctInterruptedError {
+  readonly name: 'AbortError';
+  readonly code: 'ABORT_ERR';
+}
 /** The binary was not found, could not start, or printed no JSON document. */
 export declare class TctSpawnError extends TctError {}
 

@@ -41,6 +41,10 @@ class TctTargetError extends TctError { constructor(m, d) { super(m, d); this.na
 class TctInternalError extends TctError { constructor(m, d) { super(m, d); this.name = 'TctInternalError'; } }
 // exit 130 or killed by a signal (Ctrl-C, AbortSignal, timeout)
 class TctInterruptedError extends TctError { constructor(m, d) { super(m, d); this.name = 'TctInterruptedError'; } }
+// options.signal aborted: name 'AbortError' (the web platform's convention), cause = signal.reason
+class TctAbortError extends TctInterruptedError {
+  constructor(m, d = {}) { super(m, d); this.name = 'AbortError'; this.code = 'ABORT_ERR'; this.cause = d.cause; }
+}
 // the binary could not be found or started, or its output was not a JSON document
 class TctSpawnError extends TctError { constructor(m, d) { super(m, d); this.name = 'TctSpawnError'; } }
 
@@ -66,8 +70,8 @@ function isExecutable(file) {
 }
 
 /**
- * The tct binary: options.bin, else $TCT_BIN, else `tct` on PATH. Throws TctSpawnError
- * when none is found.
+ * The tct binary: options.bin, else $TCT_BIN, else `tct` on PATH (where `pip install
+ * torch-compile-tool` puts it). Throws TctSpawnError when none is found.
  */
 function findBinary(options = {}) {
   const env = options.env ?? process.env;
@@ -87,7 +91,7 @@ function findBinary(options = {}) {
       if (isExecutable(candidate)) return candidate;
     }
   }
-  throw new TctSpawnError('tct binary not found: pass { bin }, set TCT_BIN, or put tct on PATH');
+  throw new TctSpawnError('tct binary not found on PATH. pip install torch-compile-tool (in the venv that holds your torch, then activate it), or set TCT_BIN to the binary');
 }
 
 function kebab(name) {
@@ -143,9 +147,14 @@ function checkFailedMessage(doc) {
   return `the check asked of tct ${doc.command ?? ''} failed`.replace(/ +failed$/, ' failed');
 }
 
+// After an abort, tct gets SIGTERM (it then writes what it measured) and SIGKILL if it has
+// not exited this many ms later.
+const DEFAULT_KILL_AFTER_MS = 5000;
+
 /**
  * Runs `tct ...argv --json` and resolves with the parsed document. Rejects with a TctError
- * subclass on a non-zero exit (with exitCode 1 and allowCheckFailure, resolves instead).
+ * subclass on a non-zero exit (with exitCode 1 and allowCheckFailure, resolves instead),
+ * and with a TctAbortError (name 'AbortError') when options.signal aborts.
  */
 function run(argv, options = {}) {
   return new Promise((resolve, reject) => {
@@ -157,6 +166,11 @@ function run(argv, options = {}) {
       return;
     }
     const args = [...argv.map(String), '--json'];
+    const abortSignal = options.signal;
+    if (abortSignal && abortSignal.aborted) {
+      reject(new TctAbortError('aborted before tct started', { args, cause: abortSignal.reason }));
+      return;
+    }
     let child;
     try {
       child = spawn(bin, args, {
@@ -164,13 +178,19 @@ function run(argv, options = {}) {
         cwd: options.cwd,
         env: options.env ?? process.env,
         stdio: ['ignore', 'pipe', 'pipe'],
-        signal: options.signal,
-        killSignal: 'SIGTERM',
       });
     } catch (e) {
       reject(new TctSpawnError(`cannot start ${bin}: ${e.message}`, { args }));
       return;
     }
+    let aborted = false;
+    let killTimer = null;
+    const onAbort = () => {
+      aborted = true;
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? DEFAULT_KILL_AFTER_MS);
+    };
+    if (abortSignal) abortSignal.addEventListener('abort', onAbort, { once: true });
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
@@ -178,11 +198,12 @@ function run(argv, options = {}) {
     let spawnError = null;
     child.on('error', (e) => { spawnError = e; });
     child.on('close', (code, signal) => {
+      clearTimeout(killTimer);
+      if (abortSignal) abortSignal.removeEventListener('abort', onAbort);
       const stdout = Buffer.concat(out).toString('utf8');
       const stderr = Buffer.concat(err).toString('utf8');
       if (spawnError && code === null && !signal) {
-        const Cls = spawnError.name === 'AbortError' ? TctInterruptedError : TctSpawnError;
-        reject(new Cls(`cannot run ${bin}: ${spawnError.message}`, { args, stderr }));
+        reject(new TctSpawnError(`cannot run ${bin}: ${spawnError.message}`, { args, stderr }));
         return;
       }
       let document = null;
@@ -192,6 +213,11 @@ function run(argv, options = {}) {
         } catch {
           document = null;
         }
+      }
+      if (aborted) {
+        const how = signal ? `killed by ${signal}` : `exited ${code}`;
+        reject(new TctAbortError(`aborted: tct ${how}`, { exitCode: code, signal, document, stderr, args, cause: abortSignal.reason }));
+        return;
       }
       if (code === 0 || (code === ExitCode.CHECK_FAILED && options.allowCheckFailure)) {
         if (document === null) {
@@ -256,5 +282,6 @@ module.exports = {
   TctTargetError,
   TctInternalError,
   TctInterruptedError,
+  TctAbortError,
   TctSpawnError,
 };

@@ -10,7 +10,7 @@ SUDO=""
 
 # 1. Debian packages: only the missing ones, so a warm machine skips apt entirely.
 need=()
-for pkg in cmake g++ make pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev chromium; do
+for pkg in cmake g++ make pkg-config ccache patchelf libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev chromium; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v python3 >/dev/null || need+=(python3)
@@ -28,13 +28,14 @@ if [ ! -x .venv/bin/python ]; then
   say "creating .venv"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -c 'import torch, numpy, pytest, jsonschema; assert torch.__version__.startswith("2.13.0")' 2>/dev/null; then
+if ! .venv/bin/python -c 'import torch, numpy, pytest, jsonschema, scikit_build_core, auditwheel; assert torch.__version__.startswith("2.13.0")' 2>/dev/null; then
   say "installing Python packages (torch==2.13.0 CPU build)"
   .venv/bin/pip install -q --disable-pip-version-check -r requirements-dev.txt
 fi
 
 # 3. The C++ build.
 say "building tct"
+source scripts/build_env.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
 

@@ -135,11 +135,37 @@ test('a target that raises is a TctTargetError (exit 3)', async () => {
   assert.ok(!fs.existsSync(path.join(dir, 'PWNED')));
 });
 
-test('aborting kills tct and rejects with TctInterruptedError', async () => {
+test('aborting stops tct and rejects with an AbortError', async () => {
   const ac = new AbortController();
   const p = tct.probe({ ...base, smoke: true, signal: ac.signal });
   setTimeout(() => ac.abort(), 300);
-  await assert.rejects(p, (e) => e instanceof tct.TctInterruptedError);
+  await assert.rejects(p, (e) => e.name === 'AbortError' && e instanceof tct.TctAbortError && e instanceof tct.TctInterruptedError);
+  await assert.rejects(tct.probe({ ...base, signal: AbortSignal.abort() }), (e) => e.name === 'AbortError');
+});
+
+test('killAfterMs: a tct that ignores SIGTERM is killed', async () => {
+  const stubborn = path.join(tmpdir(), 'tct');
+  fs.writeFileSync(stubborn, `#!${process.execPath}\nprocess.on('SIGTERM', () => {});\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
+  const ac = new AbortController();
+  const started = Date.now();
+  const p = tct.probe({ bin: stubborn, signal: ac.signal, killAfterMs: 200 });
+  setTimeout(() => ac.abort(), 200);
+  await assert.rejects(p, (e) => e.name === 'AbortError' && e.signal === 'SIGKILL');
+  assert.ok(Date.now() - started < 4000);
+});
+
+test('the torch-compile-tool bin forwards to tct, or names the pip package', () => {
+  const { spawnSync } = require('node:child_process');
+  const cli = path.join(__dirname, '..', 'bin', 'torch-compile-tool.js');
+  const ok = spawnSync(process.execPath, [cli, 'probe', '--json', '--python', PYTHON],
+    { env: { ...process.env, TCT_BIN: BIN }, encoding: 'utf8' });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(JSON.parse(ok.stdout).command, 'probe');
+  const usage = spawnSync(process.execPath, [cli, 'bench'], { env: { ...process.env, TCT_BIN: BIN }, encoding: 'utf8' });
+  assert.equal(usage.status, 2, 'tct\'s own exit code comes through');
+  const missing = spawnSync(process.execPath, [cli, 'probe'], { env: { PATH: '/nonexistent' }, encoding: 'utf8' });
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /pip install torch-compile-tool/);
 });
 
 test('audit returns one document with its steps', async () => {

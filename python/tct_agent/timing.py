@@ -6,13 +6,19 @@ Two ways to time, chosen by what is being measured:
   device synchronize. Used for the first calls of a compiled object (the warm-up curve),
   where the cost is mostly on the host (tracing, compiling, autotuning, CUDA-graph
   capture): a CUDA event pair would only see the GPU side and miss the compile.
-* `time_block(call, samples, calls_per_sample, device)`: steady-state samples. Each sample
-  runs `calls_per_sample` calls back to back and reports total / calls (calls shorter than
-  the clock's resolution are timed in batches; runner/sampling.hpp picks the batch). On
-  CUDA the sample is timed with a pair of CUDA events recorded on the current stream
-  around the batch, after a synchronize, so queued work from before cannot leak in and
-  asynchronous launches are not mistaken for finished work; the end event is waited for
-  before reading (Event.elapsed_time requires both events to have completed).
+* `time_block(fn, args, kwargs, samples, calls_per_sample, device)`: steady-state samples.
+  Each sample is a tight loop `fn(*args, **kwargs)` `calls_per_sample` times and reports
+  total / calls: no wrapper frame, no context manager per call (the caller enters grad
+  mode or a compile stance once around the whole block), so what is timed is the call a
+  user's own hot loop makes. The same path with an empty `fn` measures the harness's own
+  per-call cost (the floor). On CUDA one CUDA event is recorded on the device's current
+  stream before the first sample and one after each sample, with a single synchronize
+  before the block and one wait on the last event after it: nothing synchronizes inside
+  the timed region, so asynchronous launches overlap as in real use, and queued work from
+  before the block cannot leak in (Event.elapsed_time needs both events completed).
+
+`device` may name an index ("cuda:1"): synchronize, events and memory statistics then use
+that device, not the current one.
 
 The garbage collector is paused while a block is timed (as timeit does) so that a
 collection triggered by one side's allocations is not charged to the other side.
@@ -49,12 +55,20 @@ def device_type(device: str | None) -> str:
     return str(device).split(":", 1)[0]
 
 
+def cuda_index(device: str | None) -> int:
+    """The CUDA device index `device` names ("cuda:1" -> 1); the current device for "cuda"."""
+    import torch
+    dev = torch.device(device or "cuda")
+    return dev.index if dev.index is not None else torch.cuda.current_device()
+
+
 def synchronizer(device: str | None) -> Callable[[], None]:
     """A function that waits for queued work on `device` (a no-op on the CPU)."""
     kind = device_type(device)
     if kind == "cuda":
         import torch
-        return torch.cuda.synchronize
+        index = cuda_index(device)
+        return lambda: torch.cuda.synchronize(index)
     if kind == "mps":
         import torch
         return torch.mps.synchronize
@@ -99,33 +113,40 @@ def time_each(call: Callable[[], object], n: int, device: str | None = None,
     return out
 
 
-def time_block(call: Callable[[], object], samples: int, calls_per_sample: int,
+def time_block(fn: Callable, args: tuple, kwargs: dict, samples: int, calls_per_sample: int,
                device: str | None = None) -> list[float]:
-    """`samples` per-call times (ns), each the mean over `calls_per_sample` back-to-back calls."""
+    """`samples` per-call times (ns), each the mean over `calls_per_sample` back-to-back
+    `fn(*args, **kwargs)` calls (see the module docstring)."""
     samples = max(1, int(samples))
     cps = max(1, int(calls_per_sample))
+    calls = range(cps)
     out: list[float] = []
     if device_type(device) == "cuda":
         import torch
-        with _GcPaused():
-            for _ in range(samples):
-                torch.cuda.synchronize()
-                start = torch.cuda.Event(enable_timing=True)
-                end = torch.cuda.Event(enable_timing=True)
-                start.record()
-                for _ in range(cps):
-                    call()
-                end.record()
-                end.synchronize()
-                out.append(start.elapsed_time(end) * 1e6 / cps)  # ms -> ns
-        return out
+        index = cuda_index(device)
+        with torch.cuda.device(index), _GcPaused():
+            stream = torch.cuda.current_stream(index)
+            events = [torch.cuda.Event(enable_timing=True) for _ in range(samples + 1)]
+            torch.cuda.synchronize(index)
+            events[0].record(stream)
+            for i in range(samples):
+                for _ in calls:
+                    fn(*args, **kwargs)
+                events[i + 1].record(stream)
+            events[-1].synchronize()
+        return [events[i].elapsed_time(events[i + 1]) * 1e6 / cps for i in range(samples)]  # ms -> ns
     sync = synchronizer(device)
     with _GcPaused():
         sync()
         for _ in range(samples):
             t0 = perf_counter_ns()
-            for _ in range(cps):
-                call()
+            for _ in calls:
+                fn(*args, **kwargs)
             sync()
             out.append((perf_counter_ns() - t0) / cps)
     return out
+
+
+def empty_call(*args, **kwargs) -> None:
+    """The harness floor's callable: what timing a call costs when the call does nothing."""
+    return None

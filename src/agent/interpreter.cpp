@@ -47,6 +47,20 @@ Interpreter checked(std::string path, std::string source, const EnvLookup& env) 
   return {fs::absolute(path).lexically_normal().string(), std::move(source)};
 }
 
+// The python of the environment (a venv, or a conda env) whose bin/ holds the running binary:
+// `pip install torch-compile-tool` puts tct there, next to the python the user installed it for.
+std::optional<std::string> python_beside(const std::string& executable_path) {
+  fs::path bin_dir = fs::path(executable_path).parent_path();
+  std::error_code ec;
+  bool is_environment = fs::is_regular_file(bin_dir.parent_path() / "pyvenv.cfg", ec) ||
+                        fs::is_directory(bin_dir.parent_path() / "conda-meta", ec);
+  if (!is_environment) return std::nullopt;
+  for (const char* name : {"python", "python3"}) {
+    if (is_executable(bin_dir / name)) return (bin_dir / name).string();
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 EnvLookup process_env() {
@@ -57,13 +71,15 @@ EnvLookup process_env() {
   };
 }
 
-Interpreter choose_interpreter(const std::optional<std::string>& flag, const EnvLookup& env) {
+Interpreter choose_interpreter(const std::optional<std::string>& flag, const EnvLookup& env,
+                               const std::string& executable_path) {
   if (flag) return checked(*flag, "--python", env);
   if (auto v = env("TCT_PYTHON")) return checked(*v, "TCT_PYTHON", env);
   if (auto venv = env("VIRTUAL_ENV")) {
     fs::path p = fs::path(*venv) / "bin" / "python";
     if (is_executable(p)) return {p.string(), "VIRTUAL_ENV"};
   }
+  if (auto beside = python_beside(executable_path)) return {*beside, "tct's environment"};
   return checked("python3", "PATH", env);
 }
 

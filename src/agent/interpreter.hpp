@@ -11,12 +11,14 @@ EnvLookup process_env();
 
 struct Interpreter {
   std::string path;    // absolute when found on PATH or in a venv
-  std::string source;  // "--python", "TCT_PYTHON", "VIRTUAL_ENV", "PATH"
+  std::string source;  // "--python", "TCT_PYTHON", "VIRTUAL_ENV", "tct's environment", "PATH"
 };
 
-// --python, else TCT_PYTHON, else the active virtual environment, else python3 on PATH.
+// --python, else TCT_PYTHON, else the active virtual environment, else the python of the
+// venv or conda env tct is installed in (executable_path's bin/), else python3 on PATH.
 // Throws tct::Error (usage) when the chosen one does not exist.
-Interpreter choose_interpreter(const std::optional<std::string>& flag, const EnvLookup& env);
+Interpreter choose_interpreter(const std::optional<std::string>& flag, const EnvLookup& env,
+                               const std::string& executable_path);
 
 // --agent-path, else TCT_AGENT_PATH, else <bin>/../share/tct/python (installed), else
 // <bin>/../python (the build tree). Never the user's PYTHONPATH. Throws when none holds

@@ -198,6 +198,7 @@ json verdict_json(const Verdict& v) {
 
 json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured) {
   if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;
+  if (measured.value("inconclusive", false)) return nullptr;  // too wide to judge anything by
   double est = measured["estimate"].get<double>();
   double mlo = measured.value("low", json()).is_number() ? measured["low"].get<double>() : est;
   double mhi = measured.value("high", json()).is_number() ? measured["high"].get<double>() : est;

@@ -103,7 +103,8 @@ json verdict_json(const Verdict& v);
 // has none) is above kGainBand, no when all of it is at or below 1, else unclear. The
 // prediction's direction is wrong only when the estimate is outside the range and the
 // range is on the other side of "no clear change" (kGainBand) from the whole measured
-// interval. `summary` says all of it in one line. Null when the measurement has no estimate.
+// interval. `summary` says all of it in one line. Null when the measurement has no estimate
+// or is marked inconclusive (no verdict is built on it).
 json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured);
 
 }  // namespace tct::analysis

@@ -62,13 +62,17 @@ class BenchCommand : public Command {
     cmd->add_option("--precision", precision_, "Stop sampling when the speedup's 95% interval is within "
                                                "± this (0.02 or 2%)")
         ->capture_default_str();
-    cmd->add_option("--budget", cfg_.budget_s, "Seconds of interleaved sampling per row")
+    cmd->add_option("--budget", cfg_.budget_s, "Seconds of paired sampling per row, split over the row's two "
+                                               "processes")
         ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--compile-repeats", cfg_.compile_repeats, "Cold and warm compiles per row, each in its own "
+                                                               "fresh process; > 1 reports their spread")
+        ->capture_default_str()->check(CLI::Range(1, 100));
     cmd->add_option("--warmup", cfg_.warmup_calls, "Compiled calls timed one by one (the warm-up curve)")
         ->capture_default_str()->check(CLI::Range(1, 100000));
     cmd->add_option("--eager-warmup", cfg_.eager_warmup_calls, "Eager calls timed one by one before sampling")
         ->capture_default_str()->check(CLI::Range(1, 100000));
-    cmd->add_option("--min-blocks", cfg_.min_blocks, "Fewest eager/compiled block pairs before stopping")
+    cmd->add_option("--min-blocks", cfg_.min_blocks, "Fewest eager/compiled block pairs in all")
         ->capture_default_str()->check(CLI::Range(1, 1000));
     cmd->add_flag("--no-check", no_check_, "Do not compare compiled outputs with eager");
     cmd->add_option("--rtol", rtol_, "Relative tolerance of the output check (default: by dtype)");
@@ -87,6 +91,14 @@ class BenchCommand : public Command {
   tct bench model.py:make_model --param batch=64 --device cuda --dtype bfloat16
   tct bench builtin:tiny_ops --backend inductor,aot_eager --mode default,max-autotune
   tct bench builtin:mlp --train --budget 30 --precision 1% -o bench.html
+The interval: 95% confidence for this target's speedup on this machine across fresh
+processes, so a re-run's estimate should land inside it. It comes from paired blocks
+(eager and compiled back to back, in random order, the same calls per sample) sampled in
+two fresh processes, resampled in runs of neighbouring blocks, with process-to-process
+variation included; it is looked at 3 planned times at a corrected level, so stopping
+early keeps the 95%. Wider than 1.5x (high/low): "inconclusive", and no verdict or
+break-even is built on it. Memory: peak above the post-load baseline, eager and compiled
+each in a fresh process; the compiler's own memory on its own line.
 Exit codes: 0 ok; 1 compiled outputs differ from eager (unless --no-check); 2 bad usage or
 input (target, --param, backend, mode, device); 3 the target failed (raised, hung, crashed,
 or a row failed to compile: the other rows are still measured and printed); 4 internal error.)");

@@ -15,7 +15,8 @@ namespace tct::cli {
 
 void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--python", o.python, "Python interpreter to run the target in "
-                                       "(default: $TCT_PYTHON, the active venv, python3 on PATH)");
+                                       "(default: $TCT_PYTHON, the active venv, the venv tct is installed in, "
+                                       "python3 on PATH)");
   cmd.add_option("--agent-path", o.agent_path, "Folder holding tct_agent/ (default: next to the binary; "
                                                "or $TCT_AGENT_PATH)");
   cmd.add_option("--timeout", o.timeout_s, "Seconds one step may take before the target is "
@@ -39,8 +40,9 @@ std::chrono::milliseconds RunContext::timeout() const {
 agent::AgentOptions RunContext::agent_options(std::vector<std::pair<std::string, std::string>> env) const {
   auto lookup = agent::process_env();
   agent::AgentOptions ao;
-  ao.python = agent::choose_interpreter(options.python, lookup);
-  ao.agent_dir = agent::locate_agent_dir(options.agent_path, lookup, agent::current_executable());
+  const std::string executable = agent::current_executable();
+  ao.python = agent::choose_interpreter(options.python, lookup, executable);
+  ao.agent_dir = agent::locate_agent_dir(options.agent_path, lookup, executable);
   ao.env = std::move(env);
   ao.verbose = options.verbose;
   return ao;

@@ -26,7 +26,7 @@ std::string row_label(const json& r) {
 // "faster" when the whole interval is above 1, "slower" when below, else "unsure".
 std::string speed_tone(const json& s) {
   double lo = num(s, "low"), hi = num(s, "high"), est = num(s, "estimate");
-  if (!std::isfinite(est)) return "unsure";
+  if (!std::isfinite(est) || s.value("inconclusive", false)) return "unsure";
   if (std::isfinite(lo) && lo > 1) return "faster";
   if (std::isfinite(hi) && hi < 1) return "slower";
   if (!std::isfinite(lo) || !std::isfinite(hi)) return est > 1 ? "faster" : "slower";
@@ -36,7 +36,8 @@ std::string speed_tone(const json& s) {
 std::string ci_text(const json& s) {
   double lo = num(s, "low"), hi = num(s, "high");
   if (!std::isfinite(lo) || !std::isfinite(hi)) return "";
-  return fmt::format("[{}, {}]", format_ratio(lo), format_ratio(hi));
+  return fmt::format("[{}, {}]{}", format_ratio(lo), format_ratio(hi),
+                     s.value("inconclusive", false) ? " inconclusive: too wide for a verdict" : "");
 }
 
 bool row_ok(const json& r) { return str(r, "status") == "ok" || (r.contains("speedup") && r["speedup"].is_object()); }
@@ -204,14 +205,37 @@ std::string rows_table(const json& rows) {
                                  esc(format_ratio(num(s, "estimate"))), esc(ci_text(s)));
     for (const auto& f : arr_at(r, "flags")) sp += " <span class=\"pill warn\">" + esc(str(f, "text")) + "</span>";
     std::string compile = "<span class=\"nw\">first call " + esc(dur(num(comp, "first_call_ns"))) + "</span>";
-    if (std::isfinite(num(comp, "cold_ns"))) compile += "<br><span class=\"nw\">cold " + esc(dur(num(comp, "cold_ns"))) + "</span>";
-    if (std::isfinite(num(comp, "warm_ns"))) compile += "<br><span class=\"nw\">warm " + esc(dur(num(comp, "warm_ns"))) + "</span>";
-    double be = num(r, "break_even_calls");
-    std::string be_s = std::isfinite(be) ? fmt::format("{:.0f} calls", be) : (tone == "slower" || num(s, "estimate") <= 1 ? "never" : "n/a");
+    auto spread = [&](const char* which) {
+      const json& sp = obj_at(comp, which);
+      return num(sp, "n") > 1 ? fmt::format(" ({} .. {}, {} runs)", dur(num(sp, "min_ns")), dur(num(sp, "max_ns")),
+                                            num(sp, "n"))
+                              : std::string(" (single measurement)");
+    };
+    if (std::isfinite(num(comp, "cold_ns")))
+      compile += "<br><span class=\"nw\">cold " + esc(dur(num(comp, "cold_ns")) + spread("cold")) + "</span>";
+    if (std::isfinite(num(comp, "warm_ns"))) {
+      compile += "<br><span class=\"nw\">warm " + esc(dur(num(comp, "warm_ns")) + spread("warm")) + "</span>";
+      const json& hit = comp.value("warm_cache_hit", json());
+      if (hit.is_boolean() && !hit.get<bool>()) compile += " <span class=\"pill warn\">not a cache hit</span>";
+    }
+    const json& be_obj = obj_at(r, "break_even");
+    const json& cold_be = obj_at(be_obj, "cold");
+    std::string verdict = str(be_obj, "verdict");
+    std::string be_s = verdict == "inconclusive" ? "not given (interval too wide)"
+                       : verdict == "no_reliable_gain" ? "no reliable gain"
+                       : std::isfinite(num(cold_be, "estimate"))
+                           ? fmt::format("{:.0f} calls ({:.0f} .. {:.0f})", num(cold_be, "estimate"), num(cold_be, "low"),
+                                         num(cold_be, "high"))
+                           : "n/a";
     const json& mem = obj_at(r, "memory");
     std::string mem_s = mem.empty() ? "<span class=\"muted\">n/a</span>"
-                                    : esc(fmt::format("{} / {}", format_bytes(num(mem, "eager_peak_bytes")),
-                                                      format_bytes(num(mem, "compiled_peak_bytes"))));
+                                    : esc(fmt::format("+{} / +{}", format_bytes(num(mem, "eager_increase_bytes")),
+                                                      format_bytes(num(mem, "compiled_increase_bytes"))));
+    if (std::isfinite(num(mem, "compile_peak_increase_bytes")))
+      mem_s += "<br><span class=\"muted\">" +
+               esc(fmt::format("compiler: peak +{}, kept +{}", format_bytes(num(mem, "compile_peak_increase_bytes")),
+                               format_bytes(num(mem, "compiler_kept_bytes")))) +
+               "</span>";
     std::string breaks = esc(str(r, "graph_breaks", "?"));
     double rec = num(r, "recompiles_during_measurement");
     if (std::isfinite(rec) && rec > 0) breaks += fmt::format(" <span class=\"pill warn\">{} recompiles</span>", rec);
@@ -222,7 +246,7 @@ std::string rows_table(const json& rows) {
                    esc(dur(num(obj_at(lat, "compiled"), "median"))), compile, esc(be_s), mem_s, correctness_cell(r), breaks});
   }
   return table({"Configuration", "Speedup (95% CI)", "Eager median", "Compiled median", "Compile", "Break-even",
-                "Peak memory (eager / compiled)", "Outputs", "Graph breaks"},
+                "Peak memory above baseline (eager / compiled)", "Outputs", "Graph breaks"},
                out, "rows");
 }
 
@@ -296,10 +320,13 @@ std::vector<Card> cards_bench(const json& doc) {
   const json& comp = obj_at(*best, "compile");
   double cold = num(comp, "cold_ns"), first = num(comp, "first_call_ns"), be = num(*best, "break_even_calls");
   double cost = std::isfinite(cold) ? cold : first;
+  const std::string verdict = str(obj_at(*best, "break_even"), "verdict");
+  std::string pays = std::isfinite(be) ? fmt::format("; pays for itself after about {:.0f} calls", be)
+                     : verdict == "inconclusive" ? "; break-even not given (speedup inconclusive)"
+                                                 : "; no reliable gain to pay for it";
   if (std::isfinite(cost))
     cards.push_back({"Compile cost", format_duration_ns(cost),
-                     (std::isfinite(cold) ? "cold compile" : "first compiled call") +
-                         (std::isfinite(be) ? fmt::format("; pays for itself after {:.0f} calls", be) : std::string("; never pays for itself")),
+                     (std::isfinite(cold) ? "cold compile" : "first compiled call") + pays,
                      std::isfinite(be) ? "neutral" : "warn", "#bench"});
   for (const auto& r : rows) {
     const json& c = obj_at(r, "correctness");

@@ -37,8 +37,9 @@ std::string speedup_cell(const json& row) {
   const json& sp = obj(row, "speedup");
   double est = number_or_nan(sp, "estimate"), lo = number_or_nan(sp, "low"), hi = number_or_nan(sp, "high");
   if (!std::isfinite(est)) return row.value("status", "") == "ok" ? "n/a" : "not measured";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]: inconclusive";
+  std::string cell = fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+  return sp.value("inconclusive", false) ? cell + " inconclusive: too wide for a verdict" : cell;
 }
 
 std::string latency_cell(const json& row, const char* side) {
@@ -71,24 +72,86 @@ std::string correctness_cell(const json& row) {
   return out;
 }
 
-std::string memory_cell(const json& row) {
+std::string plus_bytes(double b) { return std::isfinite(b) ? "+" + format_bytes(b) : "n/a"; }
+
+// Two lines: the model's peak above the post-load baseline, eager and compiled each in its
+// own fresh process; then what the compiler itself costs.
+std::vector<std::string> memory_lines(const json& row) {
   const json& m = obj(row, "memory");
-  if (m.empty()) return "n/a";
-  double e = number_or_nan(m, "eager_peak_bytes"), c = number_or_nan(m, "compiled_peak_bytes");
-  double ei = number_or_nan(m, "eager_increase_bytes"), ci = number_or_nan(m, "compiled_increase_bytes");
-  return fmt::format("eager {} (+{} while running), compiled {} (+{})", format_bytes(e), format_bytes(ei),
-                     format_bytes(c), format_bytes(ci));
+  if (m.empty()) return {};
+  std::vector<std::string> out{fmt::format(
+      "eager {}, compiled {} (peak while running, above what the process held before; each in a fresh process)",
+      plus_bytes(number_or_nan(m, "eager_increase_bytes")), plus_bytes(number_or_nan(m, "compiled_increase_bytes")))};
+  double peak = number_or_nan(m, "compile_peak_increase_bytes"), kept = number_or_nan(m, "compiler_kept_bytes");
+  if (std::isfinite(peak) || std::isfinite(kept))
+    out.push_back(fmt::format("compiler: peak {} while compiling, {} kept afterwards", plus_bytes(peak),
+                              plus_bytes(kept)));
+  return out;
+}
+
+// "12.3 s" for one measurement, "12.3 s (11.9 .. 13.0 s, 3 runs)" for repeats.
+std::string compile_figure(const json& c, const char* which) {
+  const json& s = obj(c, which);
+  double median = number_or_nan(s, "median_ns");
+  if (!std::isfinite(median)) median = number_or_nan(c, (std::string(which) + "_ns").c_str());
+  if (!std::isfinite(median)) return "";
+  int n = s.value("n", 1);
+  if (n <= 1) return format_duration_ns(median);
+  return fmt::format("{} ({} .. {}, {} runs)", format_duration_ns(median), format_duration_ns(number_or_nan(s, "min_ns")),
+                     format_duration_ns(number_or_nan(s, "max_ns")), n);
 }
 
 std::string compile_cell(const json& row) {
   const json& c = obj(row, "compile");
   std::string out = fmt::format("first call {}", format_duration_ns(number_or_nan(c, "first_call_ns")));
-  double cold = number_or_nan(c, "cold_ns"), warm = number_or_nan(c, "warm_ns");
-  if (std::isfinite(cold)) out += fmt::format(", cold {}", format_duration_ns(cold));
-  if (std::isfinite(warm)) out += fmt::format(", warm cache {}", format_duration_ns(warm));
+  std::string cold = compile_figure(c, "cold"), warm = compile_figure(c, "warm");
+  if (!cold.empty()) out += ", cold " + cold;
+  if (!warm.empty()) {
+    out += ", warm cache " + warm;
+    const json& hit = c.value("warm_cache_hit", c.value("warm_cache", json::object()).value("hit", json()));
+    if (hit.is_boolean()) out += hit.get<bool>() ? " (cache hit)" : " (NOT a cache hit: torch's counters saw misses)";
+  }
+  if ((!cold.empty() || !warm.empty()) && c.value("single_measurement", false)) out += " [single measurements]";
   if (c.contains("error") && c["error"].is_object()) out += " (compile-time measurement failed: " + str(c["error"], "message") + ")";
   const json& ss = obj(row, "steady_state");
   if (ss.value("found", false)) out += fmt::format("; steady from call {}", ss.value("start_index", 0) + 1);
+  return out;
+}
+
+std::string range_text(const json& r) {
+  if (!r.is_object() || !r["estimate"].is_number()) return "";
+  const json &lo = r.value("low", json()), &hi = r.value("high", json());
+  if (lo.is_number() && hi.is_number() && lo != hi)
+    return fmt::format("{} (range {} .. {})", calls(r["estimate"]), lo.get<long long>(), hi.get<long long>());
+  return calls(r["estimate"]);
+}
+
+// Built on the interval: no number when it is inconclusive or includes 1.
+std::string break_even_cell(const json& row) {
+  const json& be = obj(row, "break_even");
+  const std::string verdict = str(be, "verdict");
+  if (verdict == "inconclusive") return "not given: the speedup interval is too wide for a verdict";
+  if (verdict == "no_reliable_gain") return "no reliable gain: the speedup interval includes 1";
+  std::string cold = range_text(be.value("cold", json())), warm = range_text(be.value("warm", json()));
+  if (cold.empty()) return verdict.empty() ? "n/a" : "not measured";
+  return "break-even after " + cold + (warm.empty() ? "" : ", warm cache: " + warm);
+}
+
+// The harness's own cost per call (an empty callable through the same loop), shown when
+// it is more than 1% of the compiled latency; blocks dropped because Dynamo recompiled.
+std::string harness_cell(const json& row) {
+  std::vector<std::string> parts;
+  double floor = number_or_nan(row, "harness_floor_ns");
+  double compiled = number_or_nan(obj(obj(row, "latency"), "compiled"), "median");
+  if (std::isfinite(floor) && std::isfinite(compiled) && floor > 0.01 * compiled)
+    parts.push_back(fmt::format("harness floor {} per call ({:.1f}% of the compiled latency, included in both sides)",
+                                format_duration_ns(floor), 100 * floor / compiled));
+  int dropped = row.value("blocks_dropped_for_recompile", 0);
+  if (dropped > 0)
+    parts.push_back(fmt::format("{} block pair{} dropped and resampled: Dynamo recompiled during them", dropped,
+                                dropped == 1 ? "" : "s"));
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
   return out;
 }
 
@@ -108,7 +171,7 @@ std::string header(const json& b) {
 struct Rendered {
   Table speed{{"backend", "speedup (95% CI)", ""}};
   Table latency{{"backend", "eager median (p05 .. p95)", "compiled median (p05 .. p95)", "blocks", "stopped by", ""}};
-  std::vector<std::pair<std::string, std::string>> compile, breakeven, memory, correctness;
+  std::vector<std::pair<std::string, std::string>> compile, breakeven, memory, correctness, harness;
 };
 
 Rendered render_rows(const json& b) {
@@ -124,14 +187,9 @@ Rendered render_rows(const json& b) {
       r.latency.add({label, latency_cell(row, "eager"), latency_cell(row, "compiled"), str(row, "blocks", "0"),
                      str(row, "stop_reason", "-"), flags_for(row, "latency")});
     if (!row.value("warmup_curve_ns", json::array()).empty()) r.compile.push_back({label, compile_cell(row)});
-    if (!obj(row, "latency").empty()) {
-      const json& n = row.value("break_even_calls", json());
-      std::string be = n.is_number() ? "break-even after " + calls(n) : "never breaks even: compiled is not faster";
-      if (row.value("break_even_calls_warm", json()).is_number())
-        be += fmt::format(" (warm cache: {})", calls(row["break_even_calls_warm"]));
-      r.breakeven.push_back({label, be});
-    }
-    if (!obj(row, "memory").empty()) r.memory.push_back({label, memory_cell(row)});
+    if (!obj(row, "latency").empty()) r.breakeven.push_back({label, break_even_cell(row)});
+    for (const auto& line : memory_lines(row)) r.memory.push_back({label, line});
+    if (auto h = harness_cell(row); !h.empty()) r.harness.push_back({label, h});
     if (row.value("status", "") == "ok") r.correctness.push_back({label, correctness_cell(row)});
   }
   return r;
@@ -160,6 +218,19 @@ std::string eager_line(const json& b) {
                      format_duration_ns(number_or_nan(e, "steady_ns")));
 }
 
+// What the interval means, once: it is the number people quote.
+std::string interval_note(const json& b) {
+  for (const auto& row : b.value("rows", json::array())) {
+    const json& sp = obj(row, "speedup");
+    if (!sp.contains("processes")) continue;
+    return fmt::format("interval: 95% confidence for the speedup of this target on this machine, across fresh "
+                       "processes (paired blocks from {} processes; process-to-process variation included; "
+                       "held at {} planned looks)\n",
+                       sp.value("processes", 0), obj(b, "config").value("looks", 3));
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string text_bench(const json& doc) {
@@ -176,8 +247,10 @@ std::string text_bench(const json& doc) {
   std::string mem_kind = "peak memory";
   for (const auto& row : b.value("rows", json::array()))
     if (!obj(row, "memory").empty()) mem_kind = str(obj(row, "memory"), "kind") == "cuda" ? "peak CUDA memory" : "peak RSS";
-  out += pairs_text("Memory (" + mem_kind + ")", r.memory);
+  out += pairs_text("Memory (" + mem_kind + ", above the post-load baseline)", r.memory);
   out += pairs_text("Correctness", r.correctness);
+  out += pairs_text("Measurement", r.harness);
+  out += interval_note(b);
   const json& clock = obj(b, "clock");
   if (!clock.empty())
     out += fmt::format("clock resolution {}\n", format_duration_ns(number_or_nan(clock, "resolution_ns")));
@@ -198,6 +271,8 @@ std::string markdown_bench(const json& doc) {
   out += pairs_md("Break-even", r.breakeven);
   out += pairs_md("Memory", r.memory);
   out += pairs_md("Correctness", r.correctness);
+  out += pairs_md("Measurement", r.harness);
+  if (auto n = interval_note(b); !n.empty()) out += "\n_" + n.substr(0, n.size() - 1) + "_\n";
   for (const auto& n : obj(b, "config").value("notes", json::array())) out += "\n_note: " + n.get<std::string>() + "_\n";
   return out;
 }

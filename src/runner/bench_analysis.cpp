@@ -65,6 +65,17 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
   return std::max(min_samples, static_cast<int>(n));
 }
 
+json cache_hit_json(const json& counters) {
+  auto count = [&](const char* k) { return counters.is_object() ? counters.value(k, 0) : 0; };
+  const int hit = count("fxgraph_cache_hit"), miss = count("fxgraph_cache_miss");
+  const int ahit = count("autograd_cache_hit"), amiss = count("autograd_cache_miss");
+  json out = {{"fxgraph_cache_hit", hit}, {"fxgraph_cache_miss", miss},
+              {"autograd_cache_hit", ahit}, {"autograd_cache_miss", amiss}};
+  if (hit + miss + ahit + amiss == 0) out["hit"] = nullptr;
+  else out["hit"] = miss == 0 && amiss == 0;
+  return out;
+}
+
 json correctness_json(const json& eager_vs_eager, const json& compiled_vs_eager,
                       const analysis::ToleranceOverride& tol) {
   json out = {{"checked", true}, {"match", nullptr}, {"mismatches", json::array()},
@@ -123,9 +134,11 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
   int recompiles = row.value("recompiles_during_measurement", 0);
   if (recompiles > 0)
     out.push_back(warn(WarningCode::RecompileDuringMeasure,
-                       fmt::format("{}recompiled during measurement ({} time{}): the compiled latency "
-                                   "includes compile time",
-                                   who, recompiles, recompiles == 1 ? "" : "s"),
+                       fmt::format("{}recompiled during measurement ({} time{}): {} block pair{} dropped and "
+                                   "resampled, but the target keeps recompiling in real use too",
+                                   who, recompiles, recompiles == 1 ? "" : "s",
+                                   row.value("blocks_dropped_for_recompile", 0),
+                                   row.value("blocks_dropped_for_recompile", 0) == 1 ? "" : "s"),
                        "inputs or globals change between calls; try --dynamic true or run `tct explain` "
                        "to see the guard that failed",
                        "speedup"));
@@ -166,10 +179,32 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                                         : "loosen --precision; the machine may be too noisy for it",
                        "speedup"));
   }
-  if (std::isfinite(hi) && hi < 1.0)
+  if (sp.is_object() && sp.value("inconclusive", false))
+    out.push_back(warn(WarningCode::NoisyMeasurement,
+                       fmt::format("{}speedup inconclusive: the interval [{:.2f}, {:.2f}] is too wide for a verdict; "
+                                   "no break-even is given",
+                                   who, lo, hi),
+                       "rerun on a quieter machine or raise --budget", "speedup"));
+  else if (std::isfinite(hi) && hi < 1.0)
     out.push_back(warn(WarningCode::SlowerThanEager,
                        fmt::format("{}compiled is slower than eager ({:.2f}x)", who, est),
                        "try another --mode or --backend, a larger input, or do not compile this target",
+                       "speedup"));
+  const json& comp = row.value("compile", json::object());
+  if (comp.is_object() && comp.value("warm_cache_hit", json()).is_boolean() && !comp["warm_cache_hit"].get<bool>())
+    out.push_back(warn(WarningCode::Other,
+                       fmt::format("{}the warm compile was not a cache hit (torch counted cache misses): the "
+                                   "warm figure includes compiling",
+                                   who),
+                       "check TORCHINDUCTOR_FX_GRAPH_CACHE and whether the target's graph depends on "
+                       "run-specific values", "compile"));
+  int skips = row.value("cudagraph_skips", 0);
+  if (skips > 0 && row.value("mode", "").find("reduce-overhead") != std::string::npos)
+    out.push_back(warn(WarningCode::Other,
+                       fmt::format("{}CUDA graphs were skipped {} time{} (torch's cudagraph_skips counter): "
+                                   "reduce-overhead ran without them",
+                                   who, skips, skips == 1 ? "" : "s"),
+                       "run with TORCH_LOGS=perf_hints to see why (CPU tensors, mutated inputs, dynamic shapes)",
                        "speedup"));
   int cps_e = row.value("calls_per_sample", json::object()).value("eager", 1);
   int cps_c = row.value("calls_per_sample", json::object()).value("compiled", 1);

@@ -52,6 +52,12 @@ double first_call_extra_ns(std::span<const double> curve, std::size_t steady_sta
 int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min_samples = 3,
                       int max_samples = 10);
 
+// Was a compile served from torch's caches? From the counters torch keeps (the agent's
+// bench counters): inductor's FX graph cache and AOTAutograd's cache. {hit, and the four
+// counts}; hit is null when no lookup was counted (backends that use neither cache, such
+// as aot_eager), true when every lookup hit, false otherwise.
+json cache_hit_json(const json& counters);
+
 // {checked, match, mismatches: [{path, reason}], nondeterministic, eager_differing: [...],
 //  leaves}. When eager differs from itself the compiled comparison is not blamed:
 // match is null, nondeterministic true.

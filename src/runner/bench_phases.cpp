@@ -1,9 +1,11 @@
 #include "runner/bench_phases.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 #include "runner/sampling.hpp"
 #include "stats/outliers.hpp"
 #include "stats/summary.hpp"
+#include "stats/paired.hpp"
 
 namespace tct::runner::bench {
 namespace fs = std::filesystem;
@@ -42,10 +45,13 @@ std::string stop_name(Action a) {
   switch (a) {
     case Action::Stop_Precise: return "precision";
     case Action::Stop_Budget: return "budget";
-    case Action::Stop_MaxBlocks: return "max_blocks";
     case Action::Continue: return "continue";
   }
   return "unknown";
+}
+
+double number(const json& obj, const char* key) {
+  return obj.is_object() && obj.contains(key) && obj[key].is_number() ? obj[key].get<double>() : NAN;
 }
 
 }  // namespace
@@ -111,12 +117,14 @@ void close_quickly(Session& agent) {
 
 // ------------------------------------------------------------------- fresh agents
 
-FreshAgent::FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env)
+FreshAgent::FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env,
+                       bool mark_memory)
     : spec_(spec) {
   try {
     agent_ = exec.spawn(env);
-    load_id_ = agent_->send("target.load", to_load_params(cfg.target));
-    compile_id_ = agent_->send("bench.compile", compile_params(spec));
+    queued_.emplace_back(agent_->send("target.load", to_load_params(cfg.target)), "target.load");
+    if (mark_memory) queued_.emplace_back(agent_->send("bench.memory_mark", json::object()), "bench.memory_mark");
+    queued_.emplace_back(agent_->send("bench.compile", compile_params(spec)), "bench.compile");
   } catch (const Error& e) {
     error_ = e;
     agent_.reset();
@@ -128,23 +136,37 @@ void FreshAgent::settle() {
   if (settled_) return;
   settled_ = true;
   try {
-    agent_->receive(load_id_, "target.load");
-    agent_->receive(compile_id_, "bench.compile");
+    for (const auto& [id, op] : queued_) agent_->receive(id, op);
   } catch (const Error& e) {
     error_ = e;
     agent_.reset();  // kills its process group
   }
 }
 
-json FreshAgent::first_call() {
+json FreshAgent::call(const std::string& op, const json& params) {
   settle();
   if (error_) throw *error_;
-  json r = agent_->call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}});
-  close_quickly(*agent_);
-  agent_.reset();
+  return agent_->call(op, params);
+}
+
+json FreshAgent::first_call() {
+  json r = call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}});
   auto t = doubles(r["times_ns"]);
   return {{"first_call_ns", t.empty() ? json(nullptr) : num(t[0])},
-          {"breakdown", r.value("compile_times_ns", json::object())}};
+          {"breakdown", r.value("compile_times_ns", json::object())},
+          {"counters", r.value("counters", json::object())}};
+}
+
+void FreshAgent::close() {
+  if (agent_) close_quickly(*agent_);
+  agent_.reset();
+}
+
+json compile_in_fresh_process(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env) {
+  FreshAgent fresh(exec, cfg, spec, env);
+  json r = fresh.first_call();
+  fresh.close();
+  return r;
 }
 
 json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object()); }
@@ -154,7 +176,8 @@ json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object
 json eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg) {
   host.progress("eager warm-up (next: compile)");
   // Warm-up may not eat the sampling budget: a slow target stops after half of it.
-  // With memory on, the warm-up calls after the first also give eager's peak memory.
+  // With memory on, the agent also reports eager's peak above the memory held before the
+  // first call (the post-load baseline: this process has done nothing else yet).
   json r = agent.call("bench.eager_warmup",
                       {{"n", cfg.eager_warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}, {"memory", cfg.memory}});
   auto times = doubles(r["times_ns"]);
@@ -192,86 +215,170 @@ void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
   row["graph_break_reasons"] = counters.value("graph_break_reasons", json::array());
   row["graphs"] = counters.value("unique_graphs", 0);
   row["frames_compiled_in_warmup"] = counters.value("frames_total", 0);
+  row["cudagraph_skips"] = counters.value("cudagraph_skips", 0);
+}
+
+// ------------------------------------------------------------------ second process
+
+void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
+                  bool warm_compile, json& row) {
+  host.progress(fmt::format("{}: {} (next: timing)", spec.label(),
+                            warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
+  json first = peer.first_call();
+  if (warm_compile) {
+    row["compile"]["warm_ns"] = first["first_call_ns"];
+    row["compile"]["warm_breakdown"] = first["breakdown"];
+    row["compile"]["warm_cache"] = cache_hit_json(first["counters"]);
+  }
+  // Past the warm-up curve's steady start (and CUDA graphs' warm-up and recording calls,
+  // which reduce-overhead makes on the first calls) before anything is timed or weighed.
+  const json& ss = row["steady_state"];
+  int start = ss.is_object() && ss["start_index"].is_number() ? ss["start_index"].get<int>() : 3;
+  const json warm_up = {{"key", spec.key()}, {"backend", spec.backend},
+                        {"n", std::clamp(start + 2, 3, std::max(3, cfg.warmup_calls))},
+                        {"max_ns", cfg.budget_s * 0.25e9}};
+  peer.call("bench.first_calls", warm_up);
+  if (cfg.memory) {
+    // This process never ran eager: its memory is the compiled model's and the compiler's.
+    json compile = peer.call("bench.memory_peak", {{"over", "compile and the first compiled calls"}});
+    peer.call("bench.memory_mark", json::object());
+    peer.call("bench.first_calls", {{"key", spec.key()}, {"backend", spec.backend}, {"n", 3}});
+    json steady = peer.call("bench.memory_peak", {{"over", "3 steady compiled calls"}});
+    json& m = row["memory"];
+    m["compiled_peak_bytes"] = steady.value("peak_bytes", json());
+    m["compiled_increase_bytes"] = steady.value("increase_bytes", json());
+    m["compile_peak_increase_bytes"] = compile.value("increase_bytes", json());
+    const double kept = number(compile, "current_bytes") - number(compile, "baseline_bytes");
+    m["compiler_kept_bytes"] = std::isfinite(kept) ? json(std::max(0.0, kept)) : json(nullptr);
+    m["compiled_method"] = steady.value("method", "");
+  }
+  peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});
 }
 
 // ------------------------------------------------------------------------- sampling
 
-// The peak over blocks: the largest peak and the largest rise above a block's baseline.
-void merge_peak(json& acc, const json& block) {
-  if (!block.is_object() || !block.contains("peak_bytes") || !block["peak_bytes"].is_number()) return;
-  if (!acc.is_object()) {
-    acc = block;
-    acc["blocks"] = 1;
-    return;
+namespace {
+
+// Every process's harness floor, before its first pair: the empty callable through the
+// same tight loop, calls per sample as the target's.
+std::vector<double> harness_floor(const std::vector<Caller>& processes, int samples, int cps) {
+  std::vector<double> all;
+  for (const auto& call : processes) {
+    json f = call("bench.time_block", {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps}});
+    auto xs = doubles(f["samples_ns"]);
+    all.insert(all.end(), xs.begin(), xs.end());
   }
-  auto bigger = [&](const char* k) {
-    if (block.contains(k) && block[k].is_number() && (!acc[k].is_number() || block[k].get<double>() > acc[k].get<double>()))
-      acc[k] = block[k];
-  };
-  bigger("peak_bytes");
-  bigger("increase_bytes");
-  acc["blocks"] = acc.value("blocks", 0) + 1;
+  return all;
 }
 
-void sample_interleaved(Host& host, TargetAgent& agent, const BenchConfig& cfg,
-                        const BenchRowSpec& spec, double clock_res, double eager_est, json& row,
-                        json* compiled_memory) {
-  double compiled_est = row["steady_state"].value("estimate_ns", json()).is_number()
-                            ? row["steady_state"]["estimate_ns"].get<double>()
-                            : NAN;
-  // Each sample lasts >= 1000 clock ticks (nanobench's rule, runner/sampling.hpp).
-  int cps_e = calls_per_sample(eager_est, clock_res, 0.0);
-  int cps_c = calls_per_sample(compiled_est, clock_res, 0.0);
-  double sample_ns = std::max(std::isfinite(eager_est) ? eager_est * cps_e : 0.0,
-                              std::isfinite(compiled_est) ? compiled_est * cps_c : 0.0);
+}  // namespace
+
+void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
+                   const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, json& row) {
+  using Clock = std::chrono::steady_clock;
+  double compiled_est = number(row["steady_state"], "estimate_ns");
+  // The same calls per sample on both sides of a pair (so both pay the loop the same way),
+  // sized so the faster side's sample lasts >= 1000 clock ticks.
+  double faster = std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY,
+                            std::isfinite(compiled_est) ? compiled_est : INFINITY);
+  const int cps = calls_per_sample(std::isfinite(faster) ? faster : NAN, clock_res, 0.0);
+  double slower = std::fmax(std::isfinite(eager_est) ? eager_est : 0.0, std::isfinite(compiled_est) ? compiled_est : 0.0);
   SamplerConfig sc;
   sc.precision = cfg.precision;
-  sc.budget_s = cfg.budget_s;
-  sc.min_blocks = cfg.min_blocks;
-  sc.max_blocks = std::max(cfg.min_blocks, 200);
-  sc.samples_per_block = samples_per_block(cfg.budget_s, cfg.min_blocks, sample_ns);
-  sc.resamples = 1000;  // per decision; the final interval below uses 2000
+  sc.processes = static_cast<int>(processes.size());
+  sc.looks = cfg.looks;
+  sc.resamples = 2000;
   sc.seed = cfg.seed;
-  AdaptiveSampler sampler(sc);
-  row["calls_per_sample"] = {{"eager", cps_e}, {"compiled", cps_c}};
-  row["samples_per_block"] = sc.samples_per_block;
+  PairedSampler sampler(sc);
+  const double chunk_s = cfg.budget_s / (sc.processes * sc.looks);
+  // Blocks short enough that a chunk holds several pairs (>= min_blocks pairs over the run).
+  const int min_pairs = std::max(2, (cfg.min_blocks + sc.processes * sc.looks - 1) / (sc.processes * sc.looks));
+  const int spb = samples_per_block(chunk_s, min_pairs, slower * cps);
+  row["calls_per_sample"] = {{"eager", cps}, {"compiled", cps}};
+  row["samples_per_block"] = spb;
 
-  int recompiles = 0, breaks_during = 0;
-  const auto start = std::chrono::steady_clock::now();
+  auto floor = harness_floor(processes, spb, cps);
+  std::mt19937_64 order_rng(cfg.seed ^ 0x9e3779b97f4a7c15ULL);
+  int dropped = 0, recompiles = 0, breaks_during = 0, cudagraph_skips = 0;
+  double switches = 0, load_max = NAN, busy_s = 0;
+  const auto start = Clock::now();
   Decision d;
-  while (true) {
-    json e = agent.call("bench.time_block", {{"which", "eager"}, {"samples", sc.samples_per_block},
-                                             {"calls_per_sample", cps_e}, {"eager_via", cfg.eager_via},
-                                             {"key", spec.key()}});
-    auto es = doubles(e["samples_ns"]);
-    sampler.add_eager_block(es);
-    json c = agent.call("bench.time_block", {{"which", spec.key()}, {"samples", sc.samples_per_block},
-                                             {"calls_per_sample", cps_c}, {"memory", compiled_memory != nullptr}});
-    if (compiled_memory) merge_peak(*compiled_memory, c.value("memory", json()));
-    auto cs = doubles(c["samples_ns"]);
-    sampler.add_compiled_block(cs);
-    recompiles += c.value("frames_compiled", 0);
-    breaks_during += c.value("graph_breaks", 0);
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    d = sampler.next(elapsed);
-    host.progress(fmt::format("{}: block {}, speedup {:.2f}x ±{:.1f}% after {:.1f}/{:.0f} s (next: {})",
-                             spec.label(), d.blocks, d.speedup.estimate,
-                             std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0, elapsed,
-                             cfg.budget_s, d.action == Action::Continue ? "more blocks" : "correctness"));
-    if (d.action != Action::Continue) break;
-  }
+  do {
+    for (int p = 0; p < sc.processes; ++p) {
+      const auto chunk_start = Clock::now();
+      int pairs = 0;
+      auto spent = [&] { return std::chrono::duration<double>(Clock::now() - chunk_start).count(); };
+      // At least min_pairs per chunk; a chunk of recompiling blocks gives up at 3x its time.
+      while ((pairs < min_pairs || spent() < chunk_s) && spent() < 3 * chunk_s + 1) {
+        const bool eager_first = (order_rng() & 1) != 0;  // random pair order
+        json blocks[2];
+        for (int k = 0; k < 2; ++k) {
+          const bool eager = (k == 0) == eager_first;
+          json params = {{"which", eager ? "eager" : spec.key()}, {"samples", spb}, {"calls_per_sample", cps}};
+          if (eager) params.update({{"eager_via", cfg.eager_via}, {"key", spec.key()}});
+          blocks[eager ? 0 : 1] = processes[static_cast<std::size_t>(p)]("bench.time_block", params);
+        }
+        int compiled_here = 0;
+        for (const auto& b : blocks) {
+          compiled_here += b.value("frames_compiled", 0);
+          switches += b.value("involuntary_switches", 0);
+          busy_s += number(b, "wall_ns") / 1e9;
+          double l = number(b, "loadavg_1m");
+          if (std::isfinite(l)) load_max = std::isfinite(load_max) ? std::max(load_max, l) : l;
+        }
+        breaks_during += blocks[1].value("graph_breaks", 0);
+        cudagraph_skips += blocks[1].value("cudagraph_skips", 0);
+        if (compiled_here > 0) {  // the pair timed a compile: dropped, and another one runs
+          ++dropped;
+          recompiles += compiled_here;
+          continue;
+        }
+        sampler.add_pair(p, doubles(blocks[0]["samples_ns"]), doubles(blocks[1]["samples_ns"]));
+        ++pairs;
+      }
+    }
+    d = sampler.look();
+    double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    host.progress(fmt::format("{}: look {}/{}, speedup {:.2f}x ±{:.1f}% after {:.1f}/{:.0f} s", spec.label(),
+                              d.look, sc.looks, d.interval.speedup.estimate,
+                              std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0, elapsed,
+                              cfg.budget_s));
+  } while (d.action == Action::Continue);
+
   const auto& eager = sampler.eager_samples();
   const auto& compiled = sampler.compiled_samples();
-  auto final_iv = stats::bootstrap_ratio_of_medians(eager, compiled, sc.confidence, 2000, cfg.seed);
-  row["speedup"] = interval_json(final_iv, sc.confidence);
+  json sp = interval_json(d.interval.speedup, sc.confidence);
+  sp["look_confidence"] = look_confidence(sc.confidence, sc.looks);
+  sp["looks"] = d.look;
+  sp["processes"] = d.interval.processes;
+  sp["between_process_sd"] = num(d.interval.between_sd);
+  sp["within_sd"] = num(d.interval.within_sd);
+  sp["inconclusive"] = inconclusive(d.interval.speedup);
+  sp["method"] = "paired block log ratios; circular block bootstrap within processes, process effect "
+                 "pooled with a prior; Bonferroni over planned looks";
+  json per_process = json::array();
+  for (const auto& r : sampler.log_ratios()) {
+    std::vector<double> v(r.begin(), r.end());
+    double m = 0;
+    for (double x : v) m += x;
+    per_process.push_back({{"blocks", v.size()}, {"speedup", v.empty() ? json(nullptr) : num(std::exp(m / v.size()))}});
+  }
+  sp["per_process"] = per_process;
+  row["speedup"] = sp;
   row["latency"] = {{"eager", summary_json(stats::summarize(eager))},
                     {"compiled", summary_json(stats::summarize(compiled))}};
   row["outliers"] = {{"eager", outliers_json(eager)}, {"compiled", outliers_json(compiled)}};
-  row["blocks"] = d.blocks;
+  row["harness_floor_ns"] = num(stats::median(floor));
+  row["blocks"] = sampler.pairs();
+  row["blocks_dropped_for_recompile"] = dropped;
   row["stop_reason"] = stop_name(d.action);
-  row["sampling_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  row["sampling_s"] = std::chrono::duration<double>(Clock::now() - start).count();
   row["recompiles_during_measurement"] = recompiles;
   row["graph_breaks_during_measurement"] = breaks_during;
+  row["cudagraph_skips"] = row.value("cudagraph_skips", 0) + cudagraph_skips;
+  row["load"] = {{"loadavg_1m_max", num(load_max)},
+                 {"cpus", cpus > 0 ? json(cpus) : json(nullptr)},
+                 {"involuntary_switches_per_s", num(busy_s > 0 ? switches / busy_s : NAN)}};
   if (cfg.raw) row["samples"] = {{"eager", eager}, {"compiled", compiled}, {"calls_per_sample", row["calls_per_sample"]}};
 }
 
@@ -290,24 +397,5 @@ void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
   row["correctness"] = correctness_json(r.value("eager_vs_eager", json::array()),
                                         r.value("compiled_vs_eager", json::array()), tol);
 }
-
-// --------------------------------------------------------------------------- memory
-
-void measure_memory(TargetAgent& agent, const BenchRowSpec& spec, const json& eager_memory,
-                    const json& compiled_memory, json& row) {
-  json c = compiled_memory.is_object() ? compiled_memory
-                                       : agent.call("bench.memory", {{"which", spec.key()}, {"calls", 3}});
-  auto get = [](const json& m, const char* k) { return m.is_object() && m.contains(k) ? m[k] : json(nullptr); };
-  row["memory"] = {{"kind", c.value("kind", "rss")},
-                   {"eager_peak_bytes", get(eager_memory, "peak_bytes")},
-                   {"compiled_peak_bytes", get(c, "peak_bytes")},
-                   {"eager_increase_bytes", get(eager_memory, "increase_bytes")},
-                   {"compiled_increase_bytes", get(c, "increase_bytes")},
-                   {"method", c.contains("blocks") ? fmt::format("{}, the largest of {} blocks",
-                                                                  c.value("method", ""), c.value("blocks", 0))
-                                                    : c.value("method", "")}};
-}
-
-// ------------------------------------------------------------------ fresh processes
 
 }  // namespace tct::runner::bench

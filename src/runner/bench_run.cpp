@@ -10,7 +10,9 @@
 #include "runner/bench_analysis.hpp"
 #include "runner/bench_phases.hpp"
 #include "runner/bench_plan.hpp"
+#include "runner/sampling.hpp"
 #include "stats/break_even.hpp"
+#include "stats/summary.hpp"
 
 namespace tct::runner {
 namespace {
@@ -37,6 +39,7 @@ json config_json(const BenchConfig& cfg, const BenchPlan& plan) {
           {"precision", cfg.precision},     {"budget_s", cfg.budget_s},
           {"warmup_calls", cfg.warmup_calls}, {"eager_warmup_calls", cfg.eager_warmup_calls},
           {"min_blocks", cfg.min_blocks},   {"check", cfg.check},
+          {"looks", cfg.looks},             {"compile_repeats", cfg.compile_repeats},
           {"rtol", cfg.rtol ? json(*cfg.rtol) : json(nullptr)},
           {"atol", cfg.atol ? json(*cfg.atol) : json(nullptr)},
           {"compile_time", cfg.compile_time}, {"memory", cfg.memory},
@@ -63,6 +66,9 @@ json new_row(const BenchRowSpec& spec, double clock_res) {
                        {"breakdown", json::object()}, {"cold_source", nullptr}}},
           {"break_even_calls", nullptr},
           {"break_even_calls_warm", nullptr},
+          {"break_even", nullptr},
+          {"harness_floor_ns", nullptr},
+          {"blocks_dropped_for_recompile", 0},
           {"correctness", nullptr},
           {"memory", nullptr},
           {"recompiles_during_measurement", nullptr},
@@ -81,24 +87,79 @@ json error_json(const Error& e, const std::string& fallback_stage) {
           {"exit_code", static_cast<int>(e.code())}};
 }
 
-// Break-even from what is known: cold first call when measured, else the main process's.
+// Break-even from what is known (cold first call when measured, else the main process's),
+// as a range from the speedup interval: the most calls at its low end, the fewest at its
+// high end. No number when the interval is inconclusive or includes 1 (no reliable gain).
 void derive_break_even(json& row) {
-  if (!row["latency"].is_object()) return;
+  if (!row["latency"].is_object() || !row["speedup"].is_object()) return;
   std::vector<double> curve;
   for (const auto& v : row["warmup_curve_ns"]) curve.push_back(v.is_number() ? v.get<double>() : NAN);
-  double eager = number(row["latency"]["eager"], "median");
-  double compiled = number(row["latency"]["compiled"], "median");
+  const json& sp = row["speedup"];
+  const double eager = number(row["latency"]["eager"], "median");
   std::size_t start = row["steady_state"].is_object() && row["steady_state"]["start_index"].is_number()
                           ? row["steady_state"]["start_index"].get<std::size_t>()
                           : 1;
-  auto be = [&](double first) -> json {
+  const bool no_verdict = sp.value("inconclusive", false);
+  const bool no_gain = !no_verdict && !(number(sp, "low") > 1.0);
+  auto calls = [&](double first, double speedup) -> json {
     std::optional<double> f;
     if (std::isfinite(first)) f = first;
+    const double compiled = eager / speedup;
     auto n = stats::break_even_calls(first_call_extra_ns(curve, start, compiled, f), eager, compiled);
     return n ? json(static_cast<long long>(std::ceil(*n))) : json(nullptr);
   };
-  row["break_even_calls"] = be(number(row["compile"], "cold_ns"));
-  row["break_even_calls_warm"] = be(number(row["compile"], "warm_ns"));
+  auto range = [&](double first) -> json {
+    if (!std::isfinite(first) || no_verdict || no_gain) return nullptr;
+    return {{"estimate", calls(first, number(sp, "estimate"))}, {"low", calls(first, number(sp, "high"))},
+            {"high", calls(first, number(sp, "low"))}};
+  };
+  const double cold = number(row["compile"], "cold_ns"), warm = number(row["compile"], "warm_ns");
+  const double first = std::isfinite(cold) ? cold : number(row["compile"], "first_call_ns");
+  json be = {{"verdict", no_verdict ? "inconclusive" : no_gain ? "no_reliable_gain" : "breaks_even"},
+             {"cold", range(first)}, {"warm", range(warm)}};
+  row["break_even"] = be;
+  row["break_even_calls"] = be["cold"].is_object() ? be["cold"]["estimate"] : json(nullptr);
+  row["break_even_calls_warm"] = be["warm"].is_object() ? be["warm"]["estimate"] : json(nullptr);
+}
+
+// Median and spread of repeated compile times: {median_ns, min_ns, max_ns, samples_ns, n}.
+json spread_json(const std::vector<double>& xs) {
+  std::vector<double> ok;
+  for (double x : xs)
+    if (std::isfinite(x)) ok.push_back(x);
+  if (ok.empty()) return nullptr;
+  auto [lo, hi] = std::minmax_element(ok.begin(), ok.end());
+  return {{"median_ns", stats::median(ok)}, {"min_ns", *lo}, {"max_ns", *hi}, {"samples_ns", ok}, {"n", ok.size()}};
+}
+
+// Involuntary context switches per second of timing above which the timing thread was
+// being preempted: with a CPU to itself a busy thread sees a handful a second; sharing one
+// with another busy task, the scheduler switches every few milliseconds (CFS slices of
+// 3-24 ms: 40-300 a second).
+constexpr double kBusySwitchesPerSecond = 30;
+
+// A warning for the whole section when other processes loaded the CPU while sampling.
+std::optional<json> load_warning(const json& rows) {
+  double load = NAN, switches = NAN;
+  int cpus = 0;
+  for (const auto& r : rows) {
+    const json& l = r.value("load", json());
+    if (!l.is_object()) continue;
+    load = std::fmax(std::isfinite(load) ? load : 0, number(l, "loadavg_1m_max"));
+    switches = std::fmax(std::isfinite(switches) ? switches : 0, number(l, "involuntary_switches_per_s"));
+    cpus = l.value("cpus", json()).is_number() ? l["cpus"].get<int>() : cpus;
+  }
+  // The sampling process itself keeps one CPU busy (load ~1). Beyond that: others. And a
+  // thread that has a CPU to itself is rarely preempted (a few switches a second).
+  const bool loaded = cpus > 0 && std::isfinite(load) && load - 1.0 >= 0.5 * cpus;
+  const bool preempted = std::isfinite(switches) && switches > kBusySwitchesPerSecond;
+  if (!loaded && !preempted) return std::nullopt;
+  return report::make_warning(
+      report::WarningCode::NoisyMeasurement,
+      fmt::format("other processes loaded the CPU while sampling (load average up to {:.1f} on {} CPUs, "
+                  "{:.0f} involuntary context switches/s): timings are noisier and may be biased",
+                  load, cpus, std::isfinite(switches) ? switches : 0.0),
+      "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later");
 }
 
 // Rebuilds the document's warnings: what was there before bench, plus the section's own.
@@ -139,19 +200,19 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   // row's warm-up curve starts with a cold compile in a process that compiled nothing yet.
   std::unique_ptr<bench::CacheDirs> main_cache;
   if (cfg.compile_time) main_cache = std::make_unique<bench::CacheDirs>();
-  // The process that measures the first row's warm compile starts now, so its interpreter
-  // start, torch import and target load overlap the main agent's (all unmeasured). It is
-  // settled (idle) before the first timed call, and compiles only in the compile-time
-  // phase, after the main agent's cold compile filled the caches and after sampling.
-  std::unique_ptr<bench::FreshAgent> warm0;
-  if (cfg.compile_time && !plan.rows.empty())
-    warm0 = std::make_unique<bench::FreshAgent>(exec, cfg, plan.rows[0], main_cache->env());
-  TargetAgent agent(host, exec, cfg, main_cache ? main_cache->env() : Env{});
+  const Env shared_env = main_cache ? main_cache->env() : Env{};
+  // Row 0's second process starts now, so its interpreter start, torch import and target
+  // load overlap the main agent's (all unmeasured). It is settled (idle) before the first
+  // timed call, and compiles only after the main agent's cold compile filled the caches.
+  std::unique_ptr<bench::FreshAgent> peer;
+  if (!plan.rows.empty()) peer = std::make_unique<bench::FreshAgent>(exec, cfg, plan.rows[0], shared_env, cfg.memory);
+  TargetAgent agent(host, exec, cfg, shared_env);
   section["target"] = agent.described();
 
   json env = bench::query_env(agent);
   validate_plan(plan, strings(env["backends"]), strings(env["modes"]));
   double clock_res = number(env["clock"], "resolution_ns");
+  const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
   section["clock"] = env["clock"];
   section["device_type"] = env.value("device_type", "cpu");
   section["set_stance_available"] = env.value("set_stance", false);
@@ -163,9 +224,9 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   section["phase"] = "eager";
   publish(host, cfg, section, base_warnings);
 
-  if (warm0) {
-    host.progress(fmt::format("loading {} for the warm compile", cfg.target.target));
-    warm0->settle();  // nothing timed may overlap its start-up
+  if (peer) {
+    host.progress(fmt::format("loading {} in a second process", cfg.target.target));
+    peer->settle();  // nothing timed may overlap its start-up
   }
   json eager = bench::eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
   section["eager"] = eager;
@@ -177,18 +238,28 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     const auto& spec = plan.rows[i];
     json& row = section["rows"][i];
     row["status"] = "running";
+    if (cfg.memory) {
+      const json& em = eager.value("memory", json());
+      row["memory"] = {{"kind", em.is_object() ? em.value("kind", "rss") : "rss"},
+                       {"eager_peak_bytes", em.is_object() ? em.value("peak_bytes", json()) : json()},
+                       {"eager_increase_bytes", em.is_object() ? em.value("increase_bytes", json()) : json()},
+                       {"eager_method", em.is_object() ? em.value("method", "") : ""}};
+    }
     std::string stage = "compile";
     try {
+      if (!peer) {
+        peer = std::make_unique<bench::FreshAgent>(exec, cfg, spec, shared_env, cfg.memory);
+        peer->settle();  // before the compile: nothing may overlap the warm-up curve
+      }
       bench::compile_and_warm_up(host, agent, cfg, spec, row);
       publish(host, cfg, section, base_warnings);
       stage = "correctness";
       bench::check_correctness(host, agent, cfg, spec, row);
       stage = "measurement";
-      json compiled_memory;  // peak over the compiled sampling blocks
-      bench::sample_interleaved(host, agent, cfg, spec, clock_res, eager_est, row,
-                                cfg.memory ? &compiled_memory : nullptr);
-      stage = "memory";
-      if (cfg.memory) bench::measure_memory(agent, spec, eager.value("memory", json()), compiled_memory, row);
+      bench::prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
+      publish(host, cfg, section, base_warnings);
+      bench::sample_paired(host, {agent.caller(), peer->caller()}, cfg, spec, clock_res, eager_est, cpus, row);
+      peer->close();
       row["status"] = "ok";
     } catch (const Error& e) {
       if (!row_failure(e)) throw;
@@ -196,11 +267,12 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
       row["error"] = error_json(e, stage);
       if (agent_lost(e) && i + 1 < plan.rows.size()) agent.restart();
     }
+    peer.reset();
     derive_break_even(row);
     publish(host, cfg, section, base_warnings);
   }
   agent.close();
-  if (warm0 && section["rows"][0]["status"] != "ok") warm0.reset();  // no warm compile to measure
+  if (auto w = load_warning(section["rows"])) section["warnings"].push_back(*w);
 
   if (cfg.compile_time) {
     section["phase"] = "compile_time";
@@ -208,38 +280,52 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
       const auto& spec = plan.rows[i];
       json& row = section["rows"][i];
       if (row["status"] != "ok") continue;
+      json& comp = row["compile"];
       try {
-        // Cold: row 0 compiled first in the main process with empty caches; later rows
-        // get a fresh process with fresh caches. Warm: a fresh process on the filled caches.
-        // Both fresh processes of a row start together (their start-up is unmeasured) and
-        // are idle until their turn; the warm one compiles after the cold one exited.
-        std::unique_ptr<bench::CacheDirs> own;
-        std::unique_ptr<bench::FreshAgent> cold, warm;
+        // Cold: row 0 compiled first in the main process with empty caches; other cold
+        // compiles get a fresh process with fresh caches each. Warm: the row's second
+        // process, and each repeat a fresh process on the caches the main agent filled.
+        std::vector<double> cold, warm;
+        json warm_hits = json::array();
         if (i == 0) {
-          warm = std::move(warm0);
-          row["compile"]["cold_ns"] = row["compile"]["first_call_ns"];
-          row["compile"]["cold_source"] = "main agent, fresh caches, first compile in the process";
+          cold.push_back(number(comp, "first_call_ns"));
+          comp["cold_source"] = "main agent, fresh caches, first compile in the process";
         } else {
-          host.progress(fmt::format("{}: cold compile in a fresh process (next: warm compile)", spec.label()));
-          own = std::make_unique<bench::CacheDirs>();
-          cold = std::make_unique<bench::FreshAgent>(exec, cfg, spec, own->env());
-          warm = std::make_unique<bench::FreshAgent>(exec, cfg, spec, own->env());
-          cold->settle();
-          warm->settle();
-          json c = cold->first_call();
-          cold.reset();
-          row["compile"]["cold_ns"] = c["first_call_ns"];
-          row["compile"]["breakdown"] = c["breakdown"];
-          row["compile"]["cold_source"] = "fresh process, fresh caches";
+          comp["cold_source"] = "fresh process, fresh caches";
         }
-        publish(host, cfg, section, base_warnings);
-        host.progress(fmt::format("{}: warm compile in a fresh process", spec.label()));
-        json w = warm->first_call();
-        row["compile"]["warm_ns"] = w["first_call_ns"];
-        row["compile"]["warm_breakdown"] = w["breakdown"];
+        warm.push_back(number(comp, "warm_ns"));
+        if (comp.contains("warm_cache")) warm_hits.push_back(comp["warm_cache"]);
+        while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
+          host.progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
+                                    cfg.compile_repeats));
+          bench::CacheDirs own;
+          json c = bench::compile_in_fresh_process(exec, cfg, spec, own.env());
+          cold.push_back(number(c, "first_call_ns"));
+          if (i > 0 && cold.size() == 1) comp["breakdown"] = c["breakdown"];
+        }
+        while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
+          host.progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
+                                    cfg.compile_repeats));
+          json w = bench::compile_in_fresh_process(exec, cfg, spec, shared_env);
+          warm.push_back(number(w, "first_call_ns"));
+          warm_hits.push_back(cache_hit_json(w.value("counters", json::object())));
+        }
+        comp["cold"] = spread_json(cold);
+        comp["warm"] = spread_json(warm);
+        comp["repeats"] = cfg.compile_repeats;
+        comp["single_measurement"] = cfg.compile_repeats == 1;
+        comp["cold_ns"] = comp["cold"].is_object() ? comp["cold"]["median_ns"] : json(nullptr);
+        comp["warm_ns"] = comp["warm"].is_object() ? comp["warm"]["median_ns"] : json(nullptr);
+        // The warm figure is a cache hit only when every warm compile says so.
+        json hit = nullptr;
+        for (const auto& h : warm_hits) {
+          const json& v = h.value("hit", json());
+          if (v.is_boolean()) hit = hit.is_null() ? v : json(hit.get<bool>() && v.get<bool>());
+        }
+        comp["warm_cache_hit"] = hit;
       } catch (const Error& e) {
         if (!row_failure(e)) throw;
-        row["compile"]["error"] = error_json(e, "compile_time");
+        comp["error"] = error_json(e, "compile_time");
       }
       derive_break_even(row);
       publish(host, cfg, section, base_warnings);

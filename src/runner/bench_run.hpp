@@ -4,13 +4,17 @@
 // need the same numbers (expect --sweep/--validate, audit).
 //
 // Phases, each followed by host.checkpoint() so a crash keeps what was measured:
-//   load -> env (validate backends and modes) -> eager baseline (+ eager peak memory over
-//   the warm-up calls) -> per row: compile and warm-up curve, correctness, interleaved
-//   adaptive sampling (+ compiled peak memory over the compiled blocks) -> per row: cold
-//   and warm compile time in fresh agent processes.
-// The process for row 0's warm compile starts with the main agent (both start-ups are
-// unmeasured) and waits, idle, until the compile-time phase; nothing else runs alongside a
-// timed call or a compile. Agents whose results are in exit without interpreter teardown.
+//   load -> env (validate backends and modes) -> eager baseline (+ eager peak memory above
+//   the post-load baseline, before anything compiled) -> per row: compile and warm-up
+//   curve (row 0: the cold compile), correctness, the row's second process (its first call
+//   is the warm compile, confirmed a cache hit from torch's counters; compiled memory in a
+//   process that never ran eager), paired sampling split over both processes -> per row:
+//   cold compiles in fresh processes (rows after the first, and --compile-repeats).
+// Each row's second process starts before the main agent's compile of that row (row 0's
+// with the main agent: both start-ups are unmeasured) and waits, idle, until its turn;
+// nothing else runs alongside a timed call or a compile. Agents whose results are in exit
+// without interpreter teardown. Two processes share the sampling budget (it is split, not
+// doubled), so the second process costs its start-up and warm compile only.
 // A failure inside one row (compile failed, the compiled call raised, the agent died or
 // hung while serving that row) is recorded in the row (status "failed", error {stage,
 // kind, message, hint}); the other rows still run. Failures before any row (bad target,
@@ -43,7 +47,9 @@ struct BenchConfig {
   double budget_s = 10.0;   // sampling seconds per row
   int warmup_calls = 20;    // compiled calls timed one by one (the warm-up curve)
   int eager_warmup_calls = 10;
-  int min_blocks = 5;
+  int min_blocks = 5;          // fewest block pairs over the whole run
+  int looks = 3;               // planned looks at the interval (runner/sampling.hpp)
+  int compile_repeats = 1;     // cold and warm compiles, each in its own fresh process
   bool check = true;           // compare compiled outputs with eager
   std::optional<double> rtol;  // tolerance overrides for the check
   std::optional<double> atol;

@@ -142,6 +142,13 @@ class ExpectRun {
       BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
       json bench = run_bench(host_, exec_, bcfg);
       json measured = first_speedup(bench);
+      if (measured.is_object() && measured.value("inconclusive", false)) {
+        host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement,
+                                        "--validate: the measured speedup interval is too wide to check the "
+                                        "prediction against (inconclusive)",
+                                        "rerun on a quieter machine or with a larger --budget"));
+        return host_.document()["expect"];
+      }
       json v = analysis::validate_prediction(verdict_.predicted, verdict_.cls, measured);
       host_.document()["expect"]["validation"] = v;
       host_.checkpoint();

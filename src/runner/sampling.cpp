@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "stats/summary.hpp"
+
 namespace tct::runner {
 
 int calls_per_sample(double estimated_call_ns, double clock_resolution_ns,
@@ -23,61 +25,48 @@ int calls_per_sample(double estimated_call_ns, double clock_resolution_ns,
     return std::max(1, static_cast<int>(calls));
 }
 
-AdaptiveSampler::AdaptiveSampler(const SamplerConfig& config) : config_(config) {
+bool inconclusive(const stats::Interval& iv) {
+    return !(std::isfinite(iv.low) && std::isfinite(iv.high) && iv.low > 0 && iv.high / iv.low <= kInconclusiveRatio);
+}
+
+double look_confidence(double confidence, int looks) { return 1.0 - (1.0 - confidence) / std::max(1, looks); }
+
+PairedSampler::PairedSampler(const SamplerConfig& config) : config_(config) {
     if (!(config.precision > 0.0)) throw std::invalid_argument("precision must be > 0");
-    if (!(config.budget_s > 0.0)) throw std::invalid_argument("budget_s must be > 0");
-    if (config.min_blocks < 1) throw std::invalid_argument("min_blocks must be >= 1");
-    if (config.max_blocks < config.min_blocks)
-        throw std::invalid_argument("max_blocks must be >= min_blocks");
-    if (config.samples_per_block < 1)
-        throw std::invalid_argument("samples_per_block must be >= 1");
+    if (config.processes < 1) throw std::invalid_argument("processes must be >= 1");
+    if (config.looks < 1) throw std::invalid_argument("looks must be >= 1");
     if (!(config.confidence > 0.0 && config.confidence < 1.0))
         throw std::invalid_argument("confidence must be in (0, 1)");
     if (config.resamples == 0) throw std::invalid_argument("resamples must be > 0");
+    ratios_.resize(static_cast<std::size_t>(config.processes));
 }
 
-void AdaptiveSampler::add_block(Side side, std::span<const double> samples_ns) {
-    if (phase_ == Phase::Done) throw std::logic_error("sampler is done; no more blocks");
-    if (side != expected_) throw std::logic_error("blocks must alternate eager, compiled");
-    if (samples_ns.empty()) throw std::invalid_argument("empty sample block");
-    auto& dst = side == Side::Eager ? eager_ : compiled_;
-    dst.insert(dst.end(), samples_ns.begin(), samples_ns.end());
-    if (side == Side::Compiled) {
-        ++blocks_;
-        if (blocks_ >= config_.min_blocks) phase_ = Phase::Converging;
-    }
-    expected_ = side == Side::Eager ? Side::Compiled : Side::Eager;
+void PairedSampler::add_pair(int process, std::span<const double> eager_ns, std::span<const double> compiled_ns) {
+    if (done_) throw std::logic_error("sampler is done; no more blocks");
+    if (process < 0 || process >= config_.processes) throw std::invalid_argument("process out of range");
+    if (eager_ns.empty() || compiled_ns.empty()) throw std::invalid_argument("empty sample block");
+    eager_.insert(eager_.end(), eager_ns.begin(), eager_ns.end());
+    compiled_.insert(compiled_.end(), compiled_ns.begin(), compiled_ns.end());
+    const double e = stats::median(eager_ns), c = stats::median(compiled_ns);
+    ratios_[static_cast<std::size_t>(process)].push_back(e > 0 && c > 0 ? std::log(e) - std::log(c) : NAN);
 }
 
-Decision AdaptiveSampler::next(double elapsed_s) {
-    if (phase_ == Phase::Done) return final_;
+int PairedSampler::pairs() const {
+    int n = 0;
+    for (const auto& r : ratios_) n += static_cast<int>(r.size());
+    return n;
+}
 
+Decision PairedSampler::look() {
     Decision d;
-    d.blocks = blocks_;
-    d.speedup = stats::bootstrap_ratio_of_medians(eager_, compiled_, config_.confidence,
-                                                  config_.resamples, config_.seed);
-    d.relative_half_width = stats::relative_half_width(d.speedup);
-
-    // Predict the next pair at the average pace so far, so that a slow target stops before
-    // overrunning the budget rather than after.
-    bool budget_spent = !(elapsed_s < config_.budget_s);
-    if (!budget_spent && blocks_ > 0 && elapsed_s > 0.0)
-        budget_spent = elapsed_s + elapsed_s / blocks_ > config_.budget_s;
-
+    d.look = ++looks_;
+    d.interval = stats::paired_speedup(ratios_, look_confidence(config_.confidence, config_.looks),
+                                       config_.resamples, config_.seed);
+    d.relative_half_width = stats::relative_half_width(d.interval.speedup);
     // NaN <= precision is false: an undefined interval is never "precise".
-    if (phase_ == Phase::Converging && d.relative_half_width <= config_.precision)
-        d.action = Action::Stop_Precise;
-    else if (blocks_ >= config_.max_blocks)
-        d.action = Action::Stop_MaxBlocks;
-    else if (budget_spent)
-        d.action = Action::Stop_Budget;
-    else
-        d.action = Action::Continue;
-
-    if (d.action != Action::Continue) {
-        phase_ = Phase::Done;
-        final_ = d;
-    }
+    if (d.relative_half_width <= config_.precision) d.action = Action::Stop_Precise;
+    else if (looks_ >= config_.looks) d.action = Action::Stop_Budget;
+    if (d.action != Action::Continue) done_ = true;
     return d;
 }
 

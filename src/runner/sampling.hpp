@@ -1,7 +1,18 @@
-// Adaptive sampling decisions for `bench`: how many calls to time per sample, and when to
-// stop asking the agent for more. Pure logic, no clock and no I/O: the runner measures,
-// passes samples and elapsed time in, and acts on the returned decision. Modelled on
-// martinus/nanobench's IterationLogic (a named state machine, each rule written once).
+// Sampling decisions for `bench`: how many calls to time per sample, and when the speedup
+// interval is good enough to stop. Pure logic, no clock and no I/O: the runner measures,
+// passes block pairs in, and acts on the returned decision.
+//
+// Schedule (run by runner/bench_phases.cpp): the sampling budget is split over `processes`
+// fresh processes and `looks` rounds; in each round every process runs block pairs for
+// budget / (processes * looks) seconds, then the sampler looks at the combined interval.
+//
+// Why a few planned looks at a corrected level: an interval checked after every block and
+// reported the first time it is narrow enough covers less often than it says (each look
+// is another chance to stop on a lucky streak). With K planned looks, each interval is
+// computed at level 1 - alpha/K (Bonferroni): the chance that ANY of the K intervals
+// misses is at most K * alpha/K = alpha, so the interval reported at whichever look
+// stops keeps its 1 - alpha promise. K is small (3 by default) so the correction costs
+// little width (97.5%... 98.3% intervals instead of 95%).
 #pragma once
 
 #include <cstddef>
@@ -9,7 +20,7 @@
 #include <span>
 #include <vector>
 
-#include "stats/bootstrap.hpp"
+#include "stats/paired.hpp"
 
 namespace tct::runner {
 
@@ -29,80 +40,66 @@ inline constexpr int kMaxCallsPerSample = 1'000'000;
 int calls_per_sample(double estimated_call_ns, double clock_resolution_ns,
                      double target_sample_ns);
 
+// An interval wider than this (high / low) supports no verdict: the speedup is reported as
+// inconclusive, with no break-even or expectation check built on it. 1.5 is about +-20%.
+inline constexpr double kInconclusiveRatio = 1.5;
+
+// Whether an interval is too wide (or undefined) to support a verdict.
+bool inconclusive(const stats::Interval& iv);
+
 struct SamplerConfig {
-    double precision = 0.02;  // stop when the speedup's CI half-width <= this * speedup
-    double budget_s = 10.0;   // time the sampling loop may take in all
-    int min_blocks = 5;       // never judge precision on fewer block pairs
-    int max_blocks = 200;     // hard cap on block pairs
-    int samples_per_block = 10;  // samples the runner should request per block (advice)
-    double confidence = 0.95;    // of the speedup interval
-    std::size_t resamples = 2000;  // bootstrap replicates per decision
+    double precision = 0.02;     // stop when the interval's half-width <= this * speedup
+    int processes = 2;           // fresh processes the budget is split over
+    int looks = 3;               // planned looks at the interval (rounds)
+    double confidence = 0.95;    // what the reported interval promises
+    std::size_t resamples = 2000;
     std::uint64_t seed = stats::kDefaultBootstrapSeed;
 };
 
-enum class Side { Eager, Compiled };
+// The level each look's interval is computed at: 1 - (1 - confidence) / looks.
+double look_confidence(double confidence, int looks);
 
 enum class Action {
-    Continue,        // request another eager block, then a compiled block
-    Stop_Precise,    // the speedup CI is as narrow as asked
-    Stop_Budget,     // the time budget is spent, or the next block would overrun it
-    Stop_MaxBlocks,  // max_blocks pairs collected without reaching the precision
+    Continue,        // run another round
+    Stop_Precise,    // the interval is as narrow as asked
+    Stop_Budget,     // the last planned look: the budget is spent
 };
-
-// States, in order: Collecting (fewer than min_blocks pairs; precision is not judged),
-// Converging (judging precision after every pair), Done (a Stop_* was returned; further
-// blocks are refused and next() repeats the final decision).
-enum class Phase { Collecting, Converging, Done };
 
 struct Decision {
     Action action = Action::Continue;
-    stats::Interval speedup{};       // median(eager) / median(compiled), bootstrap CI
-    double relative_half_width = 0;  // of `speedup`; NaN while the CI is undefined
-    int blocks = 0;                  // completed eager+compiled pairs
+    stats::PairedInterval interval{};  // at look_confidence()
+    double relative_half_width = 0;    // of interval.speedup; NaN while undefined
+    int look = 0;                      // 1-based
 };
 
-// Why interleaved blocks (eager, compiled, eager, ...) and not all eager then all compiled:
-// slow drifts of the machine (clock boost, thermal state, other load) then hit both sides
-// alike instead of masquerading as a speedup.
-class AdaptiveSampler {
+class PairedSampler {
 public:
-    // Throws std::invalid_argument when precision <= 0, budget_s <= 0, min_blocks < 1,
-    // max_blocks < min_blocks, samples_per_block < 1, confidence outside (0, 1) or
-    // resamples == 0.
-    explicit AdaptiveSampler(const SamplerConfig& config);
+    // Throws std::invalid_argument for precision <= 0, processes < 1, looks < 1,
+    // confidence outside (0, 1) or resamples == 0.
+    explicit PairedSampler(const SamplerConfig& config);
 
-    // The side the next block must come from: Eager first, then alternating.
-    Side expected_side() const { return expected_; }
+    // One block pair measured in `process` (0-based, < processes): the per-call samples of
+    // its eager block and of its compiled block. Throws std::invalid_argument for an empty
+    // block or a process out of range, std::logic_error once the sampler is done.
+    void add_pair(int process, std::span<const double> eager_ns, std::span<const double> compiled_ns);
 
-    // Appends a block of per-call samples (ns). Throws std::logic_error when the side is not
-    // expected_side() or the sampler is Done, std::invalid_argument when the block is empty.
-    // Non-finite samples are kept (the statistics ignore them).
-    void add_block(Side side, std::span<const double> samples_ns);
-    void add_eager_block(std::span<const double> s) { add_block(Side::Eager, s); }
-    void add_compiled_block(std::span<const double> s) { add_block(Side::Compiled, s); }
+    // The decision at the end of a round: Stop_Precise when the interval (at
+    // look_confidence) is within precision, else Stop_Budget at the last look, else Continue.
+    Decision look();
 
-    // Decision after the blocks so far, given the seconds spent sampling (caller's clock).
-    // Runs one bootstrap over all samples: O(resamples * samples) time, ~0.1 s at 2000
-    // resamples and 4000 samples per side; lower `resamples` for very long runs.
-    // Checked in this order: precision (only from min_blocks pairs on), max_blocks, budget.
-    // The budget counts as spent when elapsed_s >= budget_s, elapsed_s is NaN, or one more
-    // pair at the average pace so far (elapsed_s / blocks) would exceed it.
-    Decision next(double elapsed_s);
-
-    Phase phase() const { return phase_; }
-    int blocks() const { return blocks_; }
+    bool done() const { return done_; }
+    int pairs() const;
+    const std::vector<std::vector<double>>& log_ratios() const { return ratios_; }
     const std::vector<double>& eager_samples() const { return eager_; }
     const std::vector<double>& compiled_samples() const { return compiled_; }
     const SamplerConfig& config() const { return config_; }
 
 private:
     SamplerConfig config_;
-    std::vector<double> eager_;
-    std::vector<double> compiled_;
-    Side expected_ = Side::Eager;
-    int blocks_ = 0;
-    Phase phase_ = Phase::Collecting;
-    Decision final_{};
+    std::vector<std::vector<double>> ratios_;  // per process, in measurement order
+    std::vector<double> eager_, compiled_;     // every sample, for the latency summaries
+    int looks_ = 0;
+    bool done_ = false;
 };
 
 }  // namespace tct::runner

@@ -30,8 +30,10 @@ def test_time_each_and_block_return_ns():
     calls = []
     times = timing.time_each(lambda: calls.append(1), 5)
     assert len(times) == 5 and len(calls) == 5 and all(t >= 0 for t in times)
-    block = timing.time_block(lambda: sum(range(100)), samples=4, calls_per_sample=10)
+    seen = []
+    block = timing.time_block(lambda *a, **k: seen.append((a, k)), (1, 2), {"x": 3}, samples=4, calls_per_sample=10)
     assert len(block) == 4 and all(t > 0 for t in block)
+    assert seen == [((1, 2), {"x": 3})] * 40  # a tight loop of the bare call
 
 
 def test_time_each_stops_at_max_ns():
@@ -94,7 +96,7 @@ def test_unknown_compiled_key_is_internal(session):
     assert info.value.kind == "internal"
 
 
-def test_memory_comes_with_warmup_and_blocks_without_extra_calls(session):
+def test_eager_memory_is_above_the_post_load_baseline_without_extra_calls(session):
     calls = []
     loaded = session.target
     original = loaded.call
@@ -107,15 +109,116 @@ def test_memory_comes_with_warmup_and_blocks_without_extra_calls(session):
     assert len(calls) == 4  # the warm-up calls only
     mem = warm["memory"]
     assert mem["kind"] == "rss" and mem["peak_bytes"] >= mem["baseline_bytes"] > 0
-    assert "2-4" in mem["method"]
+    assert "first 4" in mem["method"]
     assert "memory" not in bench.op_eager_warmup({"n": 3}, session)
-    bench.op_compile({"key": "m", "backend": "aot_eager"}, session)
-    bench.op_first_calls({"key": "m", "n": 2}, session)
-    calls.clear()
-    blk = bench.op_time_block({"which": "m", "samples": 3, "calls_per_sample": 2, "memory": True}, session)
-    assert len(calls) == 6
-    assert blk["memory"]["peak_bytes"] >= blk["memory"]["baseline_bytes"] > 0
-    assert "memory" not in bench.op_time_block({"which": "m", "samples": 1, "calls_per_sample": 1}, session)
+
+
+def test_memory_mark_and_peak(session):
+    mark = bench.op_memory_mark({}, session)
+    assert mark["kind"] == "rss" and mark["baseline_bytes"] > 0
+    bench.op_eager_warmup({"n": 2}, session)
+    peak = bench.op_memory_peak({"over": "two calls"}, session)
+    assert peak["peak_bytes"] >= peak["baseline_bytes"] and peak["current_bytes"] > 0
+    assert "two calls" in peak["method"]
+
+
+def test_block_enters_grad_mode_once_and_calls_the_target_bare():
+    """The timed loop calls fn(*args) itself, under no_grad entered around the block; the
+    floor runs the same loop with an empty callable (the target is not called)."""
+    s = Session()
+    op_load({"target": f"{FIXTURE}:relu_fn"}, s)
+    grad_modes = []
+    original = s.target.fn
+
+    def spy(*args, **kwargs):
+        grad_modes.append(torch.is_grad_enabled())
+        return original(*args, **kwargs)
+    s.target.fn = spy
+    blk = bench.op_time_block({"which": "eager", "samples": 2, "calls_per_sample": 3}, s)
+    assert len(blk["samples_ns"]) == 2 and grad_modes == [False] * 6
+    assert blk["involuntary_switches"] >= 0 and blk["wall_ns"] > 0
+    floor = bench.op_time_block({"which": "floor", "samples": 2, "calls_per_sample": 3}, s)
+    assert len(floor["samples_ns"]) == 2 and len(grad_modes) == 6
+    assert torch.is_grad_enabled()  # restored after the block
+
+
+class _FakeCuda:
+    """Records what the timing code asks of torch.cuda, to check device indices without a GPU."""
+
+    def __init__(self):
+        self.log = []
+        fake = self
+
+        class Event:
+            def __init__(self, enable_timing=False):
+                assert enable_timing
+                self.t = None
+
+            def record(self, stream=None):
+                fake.log.append(("record", stream))
+                self.t = len(fake.log)
+
+            def synchronize(self):
+                fake.log.append(("event_sync",))
+
+            def elapsed_time(self, end):
+                return float(end.t - self.t)
+        self.Event = Event
+
+    def synchronize(self, device=None):
+        self.log.append(("synchronize", device))
+
+    def current_device(self):
+        return 0
+
+    def current_stream(self, device=None):
+        return f"stream{device}"
+
+    def device(self, index):
+        import contextlib
+        self.log.append(("device", index))
+        return contextlib.nullcontext()
+
+    def reset_peak_memory_stats(self, device=None):
+        self.log.append(("reset_peak", device))
+
+    def memory_allocated(self, device=None):
+        self.log.append(("allocated", device))
+        return 100
+
+    def max_memory_allocated(self, device=None):
+        self.log.append(("max_allocated", device))
+        return 150
+
+
+def test_cuda_paths_use_the_device_index_and_no_sync_inside_the_block(monkeypatch):
+    fake = _FakeCuda()
+    monkeypatch.setattr(torch, "cuda", fake)
+    timing.synchronizer("cuda:1")()
+    assert fake.log == [("synchronize", 1)]
+    fake.log.clear()
+    calls = []
+    out = timing.time_block(lambda: calls.append(len(fake.log)), (), {}, samples=3, calls_per_sample=2,
+                            device="cuda:1")
+    assert len(out) == 3 and len(calls) == 6
+    kinds = [e[0] for e in fake.log]
+    # One synchronize before the block, one event before the first sample and one after
+    # each sample, all on device 1's stream, one wait on the last event: nothing else.
+    assert kinds == ["device", "synchronize", "record", "record", "record", "record", "event_sync"]
+    assert fake.log[1] == ("synchronize", 1)
+    assert all(e[1] == "stream1" for e in fake.log if e[0] == "record")
+    fake.log.clear()
+    peak = bench._PeakMemory("cuda:1")
+    peak.start()
+    result = peak.stop("a test")
+    assert {e[1] for e in fake.log if len(e) > 1} == {1}
+    assert result["increase_bytes"] == 50 and result["kind"] == "cuda"
+
+
+def test_counters_report_cache_lookups_and_cudagraph_skips():
+    c = bench._dynamo_counters()
+    for k in ("fxgraph_cache_hit", "fxgraph_cache_miss", "autograd_cache_hit", "cudagraph_skips"):
+        assert isinstance(c[k], int)
 
 
 def test_exit_op_ends_the_agent_at_once():

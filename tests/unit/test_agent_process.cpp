@@ -2,7 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
+
+#include <unistd.h>
 
 #include "agent/child_process.hpp"
 #include "agent/interpreter.hpp"
@@ -74,14 +77,34 @@ EnvLookup fake_env(std::map<std::string, std::string> vars) {
 
 TEST(Interpreter, PrecedenceFlagThenEnvThenVenvThenPath) {
   auto env = fake_env({{"TCT_PYTHON", "/bin/sh"}, {"PATH", "/usr/bin:/bin"}});
-  EXPECT_EQ(choose_interpreter(std::string("/bin/true"), env).source, "--python");
-  EXPECT_EQ(choose_interpreter(std::nullopt, env).source, "TCT_PYTHON");
-  EXPECT_EQ(choose_interpreter(std::nullopt, fake_env({{"PATH", "/usr/bin:/bin"}})).source, "PATH");
+  const std::string exe = "/nonexistent/bin/tct";
+  EXPECT_EQ(choose_interpreter(std::string("/bin/true"), env, exe).source, "--python");
+  EXPECT_EQ(choose_interpreter(std::nullopt, env, exe).source, "TCT_PYTHON");
+  EXPECT_EQ(choose_interpreter(std::nullopt, fake_env({{"PATH", "/usr/bin:/bin"}}), exe).source, "PATH");
+}
+
+TEST(Interpreter, TheVenvTctIsInstalledInComesAfterAnActiveVenv) {
+  // A pip-installed tct: VENV/bin/tct beside VENV/bin/python, VENV/pyvenv.cfg.
+  namespace fs = std::filesystem;
+  fs::path venv = fs::temp_directory_path() / ("tct-unit-venv-" + std::to_string(::getpid()));
+  fs::create_directories(venv / "bin");
+  fs::create_symlink("/bin/true", venv / "bin" / "python");
+  const std::string exe = (venv / "bin" / "tct").string();
+  auto path_only = fake_env({{"PATH", "/usr/bin:/bin"}});
+  EXPECT_EQ(choose_interpreter(std::nullopt, path_only, exe).source, "PATH") << "no pyvenv.cfg: not a venv";
+  std::ofstream(venv / "pyvenv.cfg") << "home = /usr/bin\n";
+  Interpreter chosen = choose_interpreter(std::nullopt, path_only, exe);
+  EXPECT_EQ(chosen.source, "tct's environment");
+  EXPECT_EQ(chosen.path, (venv / "bin" / "python").string());
+  auto active = fake_env({{"VIRTUAL_ENV", venv.string()}, {"PATH", "/usr/bin:/bin"}});
+  EXPECT_EQ(choose_interpreter(std::nullopt, active, "/nonexistent/bin/tct").source, "VIRTUAL_ENV");
+  EXPECT_EQ(choose_interpreter(std::string("/bin/true"), path_only, exe).source, "--python");
+  fs::remove_all(venv);
 }
 
 TEST(Interpreter, MissingInterpreterSaysWhoChoseIt) {
   try {
-    choose_interpreter(std::nullopt, fake_env({{"TCT_PYTHON", "/no/python"}}));
+    choose_interpreter(std::nullopt, fake_env({{"TCT_PYTHON", "/no/python"}}), "/nonexistent/bin/tct");
     FAIL();
   } catch (const tct::Error& e) {
     EXPECT_EQ(e.code(), tct::ExitCode::Usage);

@@ -19,29 +19,43 @@ using json = nlohmann::json;
 // An agent whose eager call takes `eager_ns` and whose compiled call takes `compiled_ns`,
 // each sample jittered by a few percent.
 struct ScriptedTarget {
-  double eager_ns = 2000, compiled_ns = 500;
+  double eager_ns = 2000, compiled_ns = 500, jitter = 0.02;
+  bool warm_hits = true;
+  int recompile_in_block = -1;  // the compiled time_block (counted from 0) that recompiles
+  int compiled_blocks = 0;
   std::mt19937_64 rng{7};
   std::vector<double> block(double centre, int n) {
-    std::normal_distribution<double> jitter(1.0, 0.02);
+    std::lognormal_distribution<double> noise(0.0, jitter);
     std::vector<double> out;
-    for (int i = 0; i < n; ++i) out.push_back(centre * jitter(rng));
+    for (int i = 0; i < n; ++i) out.push_back(centre * noise(rng));
     return out;
   }
   json operator()(int, const std::string& op, const json& p) {
     if (op == "target.load") return {{"spec", "fake:target"}, {"kind", "function"}};
     if (op == "bench.env")
       return {{"clock", {{"resolution_ns", 20.0}}}, {"backends", {"inductor", "aot_eager"}},
-              {"modes", {"default"}}, {"set_stance", true}, {"device_type", "cpu"}};
+              {"modes", {"default"}}, {"set_stance", true}, {"device_type", "cpu"}, {"cpus", 2}};
+    if (op == "bench.memory_mark") return {{"kind", "rss"}, {"baseline_bytes", 1000}};
+    if (op == "bench.memory_peak")
+      return {{"kind", "rss"}, {"peak_bytes", 5000}, {"baseline_bytes", 1000}, {"increase_bytes", 4000},
+              {"current_bytes", 3000}, {"method", "scripted"}};
     if (op == "bench.eager_warmup") return {{"times_ns", block(eager_ns, p.value("n", 10))}};
     if (op == "bench.compile") return {{"key", p["key"]}};
     if (op == "bench.first_calls") {
       auto t = block(compiled_ns, p.value("n", 20));
       t[0] = 2e9;  // the compile
-      return {{"times_ns", t}, {"counters", {{"graph_breaks", 0}}}, {"compile_times_ns", json::object()}};
+      return {{"times_ns", t},
+              {"counters", {{"graph_breaks", 0}, {"fxgraph_cache_hit", warm_hits ? 1 : 0},
+                            {"fxgraph_cache_miss", warm_hits ? 0 : 1}}},
+              {"compile_times_ns", json::object()}};
     }
     if (op == "bench.time_block") {
-      double centre = p.value("which", "") == "eager" ? eager_ns : compiled_ns;
-      return {{"samples_ns", block(centre, p.value("samples", 10))}, {"frames_compiled", 0}, {"graph_breaks", 0}};
+      const std::string which = p.value("which", "");
+      double centre = which == "eager" ? eager_ns : which == "floor" ? 30 : compiled_ns;
+      int frames = 0;
+      if (which != "eager" && which != "floor" && compiled_blocks++ == recompile_in_block) frames = 1;
+      return {{"samples_ns", block(centre, p.value("samples", 10))}, {"frames_compiled", frames},
+              {"graph_breaks", 0}, {"wall_ns", 1e6}, {"involuntary_switches", 0}, {"loadavg_1m", 0.5}};
     }
     return json::object();
   }
@@ -50,7 +64,7 @@ struct ScriptedTarget {
 tct::runner::BenchConfig quick_config() {
   tct::runner::BenchConfig cfg;
   cfg.target.target = "fake:target";
-  cfg.budget_s = 0.5;
+  cfg.budget_s = 0.06;
   cfg.check = false;
   cfg.memory = false;
   cfg.compile_time = false;
@@ -71,6 +85,73 @@ TEST(RunBench, MeasuresTheScriptedSpeedup) {
   EXPECT_EQ(section["phase"], "done");
   EXPECT_EQ(host.doc["bench"], section);
   EXPECT_GT(host.checkpoints, 2);
+}
+
+TEST(RunBench, SamplesInTwoProcessesWithAFloorAndDropsRecompilingPairs) {
+  ScriptedTarget target;
+  target.recompile_in_block = 0;
+  FakeExecutor exec([&](int i, const std::string& op, const json& p) { return target(i, op, p); });
+  FakeHost host;
+  json row = tct::runner::run_bench(host, exec, quick_config())["rows"][0];
+  ASSERT_EQ(exec.processes().size(), 2u);  // the main agent and the row's second process
+  for (const auto& proc : exec.processes()) {
+    int floors = 0, blocks = 0;
+    for (const auto& [op, p] : proc.requests)
+      if (op == "bench.time_block") (p["which"] == "floor" ? floors : blocks)++;
+    EXPECT_EQ(floors, 1);
+    EXPECT_GE(blocks, 2 * 2 * 3);  // >= 2 pairs in each of 3 looks
+  }
+  EXPECT_TRUE(exec.processes()[0].deferred);  // the second process: spawned first, settled before timing
+  EXPECT_FALSE(exec.processes()[1].deferred);  // the main agent
+  EXPECT_EQ(row["speedup"]["processes"], 2);
+  EXPECT_EQ(row["blocks_dropped_for_recompile"], 1);
+  EXPECT_EQ(row["recompiles_during_measurement"], 1);
+  EXPECT_NEAR(row["harness_floor_ns"].get<double>(), 30, 3);
+  EXPECT_EQ(row["calls_per_sample"]["eager"], row["calls_per_sample"]["compiled"]);
+  EXPECT_FALSE(row["speedup"]["inconclusive"].get<bool>());
+  EXPECT_EQ(row["break_even"]["verdict"], "breaks_even");
+}
+
+TEST(RunBench, WarmCompileIsCheckedAgainstCacheCountersAndRepeats) {
+  ScriptedTarget target;
+  target.warm_hits = false;
+  FakeExecutor exec([&](int i, const std::string& op, const json& p) { return target(i, op, p); });
+  FakeHost host;
+  auto cfg = quick_config();
+  cfg.compile_time = true;
+  cfg.memory = true;
+  cfg.compile_repeats = 2;
+  json row = tct::runner::run_bench(host, exec, cfg)["rows"][0];
+  // main + second process + one more cold + one more warm compile, each fresh
+  EXPECT_EQ(exec.processes().size(), 4u);
+  EXPECT_EQ(row["compile"]["cold"]["n"], 2);
+  EXPECT_EQ(row["compile"]["warm"]["n"], 2);
+  EXPECT_FALSE(row["compile"]["single_measurement"].get<bool>());
+  EXPECT_FALSE(row["compile"]["warm_cache_hit"].get<bool>());
+  bool flagged = false;
+  for (const auto& w : host.doc["warnings"]) flagged |= w["message"].get<std::string>().find("not a cache hit") != std::string::npos;
+  EXPECT_TRUE(flagged);
+  // The compiled side's memory comes from the second process (never ran eager).
+  EXPECT_EQ(row["memory"]["compiled_increase_bytes"], 4000);
+  EXPECT_EQ(row["memory"]["compiler_kept_bytes"], 2000);
+  EXPECT_EQ(row["break_even"]["cold"]["low"].get<long long>() <= row["break_even"]["cold"]["high"].get<long long>(), true);
+}
+
+TEST(RunBench, AWideIntervalIsInconclusiveAndGivesNoBreakEven) {
+  // The two processes disagree (1x against 3x): a re-run could land anywhere between.
+  ScriptedTarget target;
+  FakeExecutor exec([&](int i, const std::string& op, const json& p) {
+    target.compiled_ns = i == 0 ? 2000 : 667;
+    return target(i, op, p);
+  });
+  FakeHost host;
+  auto cfg = quick_config();
+  cfg.compile_time = true;
+  json row = tct::runner::run_bench(host, exec, cfg)["rows"][0];
+  EXPECT_TRUE(row["speedup"]["inconclusive"].get<bool>());
+  EXPECT_EQ(row["break_even"]["verdict"], "inconclusive");
+  EXPECT_TRUE(row["break_even_calls"].is_null());
+  EXPECT_TRUE(row["break_even_calls_warm"].is_null());
 }
 
 TEST(RunBench, AFailingCompileFailsTheRowNotTheRun) {

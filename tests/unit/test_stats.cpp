@@ -1,6 +1,7 @@
 // Unit tests for src/stats: summary, outliers, bootstrap, steady state, break-even.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -11,6 +12,7 @@
 #include "stats/bootstrap.hpp"
 #include "stats/break_even.hpp"
 #include "stats/outliers.hpp"
+#include "stats/paired.hpp"
 #include "stats/steady_state.hpp"
 #include "stats/summary.hpp"
 
@@ -507,6 +509,55 @@ TEST(StatsBreakEven, InvalidInputs) {
     EXPECT_FALSE(break_even_calls(1, 2, kNaN).has_value());
     EXPECT_FALSE(break_even_calls(1, 2, -1).has_value());
     EXPECT_FALSE(break_even_calls(1, -1, -2).has_value());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- paired (hierarchical)
+
+namespace {
+
+TEST(StatsPaired, BlockLengthGrowsAsCubeRoot) {
+    EXPECT_EQ(tct::stats::block_length(1), 1u);
+    EXPECT_EQ(tct::stats::block_length(8), 2u);
+    EXPECT_EQ(tct::stats::block_length(27), 3u);
+}
+
+TEST(StatsPaired, BlockBootstrapSeesCorrelation) {
+    // A slow wave (neighbours move together) has a larger variance of the mean than the
+    // same values shuffled; the block bootstrap must see more of it.
+    std::vector<double> wave, shuffled;
+    for (int i = 0; i < 64; ++i) wave.push_back(std::sin(i / 4.0));
+    shuffled = wave;
+    std::mt19937_64 rng(1);
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    EXPECT_GT(tct::stats::block_bootstrap_variance_of_mean(wave, 2000, 3),
+              1.5 * tct::stats::block_bootstrap_variance_of_mean(shuffled, 2000, 3));
+    EXPECT_EQ(tct::stats::block_bootstrap_variance_of_mean({1.0}, 100, 3), 0.0);
+}
+
+TEST(StatsPaired, ProcessesWeighEquallyAndTheirDisagreementWidens) {
+    using tct::stats::paired_speedup;
+    std::vector<double> a(20, std::log(2.0)), b(4, std::log(2.2));
+    auto r = paired_speedup({a, b}, 0.95, 1000, 5);
+    EXPECT_NEAR(r.speedup.estimate, std::exp((std::log(2.0) + std::log(2.2)) / 2), 1e-9);
+    EXPECT_EQ(r.processes, 2);
+    EXPECT_EQ(r.blocks, 24);
+    EXPECT_GT(r.between_sd, tct::stats::kPriorBetweenSd);  // the data add to the prior
+    auto agree = paired_speedup({a, std::vector<double>(4, std::log(2.0))}, 0.95, 1000, 5);
+    EXPECT_LT(agree.speedup.high - agree.speedup.low, r.speedup.high - r.speedup.low);
+    EXPECT_LE(agree.speedup.low, 2.0);
+    EXPECT_GE(agree.speedup.high, 2.0);
+}
+
+TEST(StatsPaired, DegenerateInputs) {
+    using tct::stats::paired_speedup;
+    auto none = paired_speedup({}, 0.95);
+    EXPECT_TRUE(std::isnan(none.speedup.estimate));
+    auto one = paired_speedup({{std::log(3.0)}, {NAN}}, 0.95);
+    EXPECT_NEAR(one.speedup.estimate, 3.0, 1e-12);
+    EXPECT_TRUE(std::isnan(one.speedup.low));
+    EXPECT_EQ(one.processes, 1);
 }
 
 }  // namespace

@@ -8,8 +8,11 @@ stop. Every op expects `target.load` to have run (session.target).
                                                  (+ peak memory over calls 2..n)
   bench.compile      {key, backend, mode, dynamic, fullgraph}  torch.compile (lazy)
   bench.first_calls  {key, n, max_ns}            the warm-up curve (the first call compiles)
-  bench.time_block   {which, samples, calls_per_sample, eager_via, memory}  steady-state
-                                                 samples (+ peak memory over the block)
+  bench.time_block   {which, samples, calls_per_sample, eager_via, key}  steady-state
+                                                 samples of eager, a compiled key, or the
+                                                 harness floor (which="floor")
+  bench.memory_mark  {}                          reset the peak; memory held now
+  bench.memory_peak  {}                          peak since the mark; memory held now
   bench.check        {key}                       difference facts, eager twice and compiled
   bench.counters     {}                          dynamo counters and compile time breakdown
   bench.memory       {which, calls}              peak memory while running `which` (extra
@@ -18,6 +21,7 @@ stop. Every op expects `target.load` to have run (session.target).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
@@ -74,6 +78,7 @@ def op_env(params, session) -> dict:
         "device_type": timing.device_type(loaded.device),
         "torch_version": torch.__version__,
         "num_threads": torch.get_num_threads(),
+        "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "pid": os.getpid(),
     }
 
@@ -91,6 +96,13 @@ def _dynamo_counters() -> dict:
         "graph_breaks": int(sum(breaks.values())),
         "graph_break_reasons": [{"reason": str(k)[:500], "count": int(v)} for k, v in breaks.items()],
         "recompiles": int(sum(counters.get("recompiles", {}).values())) if "recompiles" in counters else None,
+        # Cache and CUDA-graph facts torch counts itself (torch/_inductor/codecache.py,
+        # _functorch/_aot_autograd/autograd_cache.py, _inductor/cudagraph_utils.py).
+        "fxgraph_cache_hit": int(counters.get("inductor", {}).get("fxgraph_cache_hit", 0)),
+        "fxgraph_cache_miss": int(counters.get("inductor", {}).get("fxgraph_cache_miss", 0)),
+        "autograd_cache_hit": int(counters.get("aot_autograd", {}).get("autograd_cache_hit", 0)),
+        "autograd_cache_miss": int(counters.get("aot_autograd", {}).get("autograd_cache_miss", 0)),
+        "cudagraph_skips": int(counters.get("inductor", {}).get("cudagraph_skips", 0)),
     }
 
 
@@ -122,15 +134,15 @@ def op_eager_warmup(params, session) -> dict:
     loaded = session.loaded_target()
     n = max(1, int(params.get("n", 10)))
     done = []
-    # Peak memory over the warm-up calls after the first (the first may allocate one-off
-    # state), so that no extra eager calls are needed for it. Started and read between
-    # timed calls, never inside one.
-    peak = _PeakMemory(loaded.device) if params.get("memory") and n >= 2 else None
+    # Peak memory over the warm-up calls above the memory held before the first (in a
+    # process that has only loaded the target: the post-load baseline), so that no extra
+    # eager calls are needed for it. Started and read outside the timed calls.
+    peak = _PeakMemory(loaded.device) if params.get("memory") else None
+    if peak is not None:
+        peak.start()
 
     def on_call(i, ns):
         done.append(ns)
-        if i == 0 and peak is not None:
-            peak.start()
     try:
         times = timing.time_each(loaded.call, n, loaded.device, params.get("max_ns"), on_call=on_call)
     except TctError:
@@ -146,7 +158,7 @@ def op_eager_warmup(params, session) -> dict:
                        cause=exc) from exc
     out = {"times_ns": times}
     if peak is not None:
-        out["memory"] = peak.stop(f"over eager warm-up calls 2-{len(times)}")
+        out["memory"] = peak.stop(f"over the first {len(times)} eager calls")
     return out
 
 
@@ -242,36 +254,59 @@ def op_first_calls(params, session) -> dict:
 
 # -------------------------------------------------------------------------- timing
 
-def op_time_block(params, session) -> dict:
-    """Steady-state samples of eager or a compiled object, with dynamo's counters before and
-    after, so C++ can tell whether anything recompiled while it was measuring."""
+def _block_call(loaded, session, which: str, params: dict):
+    """(fn, args, kwargs, context) for one block: the tight loop calls fn(*args, **kwargs);
+    `context` (grad mode, compile stance) is entered once around the block, not per call.
+    Eager, compiled and the floor go through the same path, so they differ only in fn."""
     import torch
+    if which == "floor":
+        fn = timing.empty_call
+    elif which == "eager":
+        fn = loaded.fn
+        if params.get("eager_via") == "stance" and params.get("key") in session.compiled and \
+                hasattr(torch.compiler, "set_stance"):
+            fn = session.compiled[params["key"]]
+            if not loaded.train:
+                return fn, loaded.args, loaded.kwargs, lambda: _stack(torch.no_grad(),
+                                                                      torch.compiler.set_stance("force_eager"))
+            return (lambda: loaded.call(fn)), (), {}, lambda: torch.compiler.set_stance("force_eager")
+    else:
+        fn = _compiled(session, which)
+    if loaded.train:  # the train step (forward, loss, backward, reset) around fn
+        return (timing.empty_call if which == "floor" else (lambda: loaded.call(fn))), (), {}, contextlib.nullcontext
+    return fn, loaded.args, loaded.kwargs, torch.no_grad
+
+
+def _stack(*contexts):
+    stack = contextlib.ExitStack()
+    for c in contexts:
+        stack.enter_context(c)
+    return stack
+
+
+def _involuntary_switches() -> int:
+    try:
+        import resource
+        return int(resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw)
+    except Exception:  # noqa: BLE001 - not on every platform
+        return 0
+
+
+def op_time_block(params, session) -> dict:
+    """Steady-state samples of eager, a compiled object or the harness floor, with dynamo's
+    counters before and after (did anything recompile while measuring?) and what other
+    processes did to this one meanwhile (involuntary context switches, load average)."""
     loaded = session.loaded_target()
     which = params.get("which", "eager")
     samples = int(params.get("samples", 10))
     cps = int(params.get("calls_per_sample", 1))
+    fn, args, kwargs, context = _block_call(loaded, session, which, params)
     before = _dynamo_counters()
-    if which == "eager":
-        via = params.get("eager_via", "original")
-        if via == "stance" and params.get("key") in session.compiled and \
-                hasattr(torch.compiler, "set_stance"):
-            compiled = session.compiled[params["key"]]
-
-            def call():
-                with torch.compiler.set_stance("force_eager"):
-                    return loaded.call(compiled)
-        else:
-            call = loaded.call
-    else:
-        compiled = _compiled(session, which)
-
-        def call():
-            return loaded.call(compiled)
-    peak = _PeakMemory(loaded.device) if params.get("memory") else None
-    if peak is not None:
-        peak.start()  # before the block's first clock read: not timed
+    switches = _involuntary_switches()
+    t0 = timing.perf_counter_ns()
     try:
-        times = timing.time_block(call, samples, cps, loaded.device)
+        with context():
+            times = timing.time_block(fn, args, kwargs, samples, cps, loaded.device)
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -280,14 +315,15 @@ def op_time_block(params, session) -> dict:
                        f"{type(exc).__name__}: {_first_line(exc)}",
                        "the target fails on a later call; rerun with --verbose", stage="measurement",
                        cause=exc) from exc
-    memory = peak.stop("over a block of timed calls") if peak is not None else None
+    wall = timing.perf_counter_ns() - t0
     after = _dynamo_counters()
-    out = {"samples_ns": times,
-           "frames_compiled": after["frames_total"] - before["frames_total"],
-           "graph_breaks": after["graph_breaks"] - before["graph_breaks"]}
-    if memory is not None:
-        out["memory"] = memory
-    return out
+    return {"samples_ns": times,
+            "wall_ns": float(wall),
+            "involuntary_switches": _involuntary_switches() - switches,
+            "loadavg_1m": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+            "frames_compiled": after["frames_total"] - before["frames_total"],
+            "graph_breaks": after["graph_breaks"] - before["graph_breaks"],
+            "cudagraph_skips": after["cudagraph_skips"] - before["cudagraph_skips"]}
 
 
 # --------------------------------------------------------------------- correctness
@@ -361,15 +397,22 @@ class _PeakMemory:
 
     def __init__(self, device):
         self.cuda = timing.device_type(device) == "cuda"
+        self.index = timing.cuda_index(device) if self.cuda else None  # cuda:N -> N
         self.ok = False
         self.base = None
+
+    def current(self) -> int | None:
+        if self.cuda:
+            import torch
+            return int(torch.cuda.memory_allocated(self.index))
+        return _proc_status().get("VmRSS")
 
     def start(self) -> None:
         if self.cuda:
             import torch
-            torch.cuda.synchronize()
-            torch.cuda.reset_peak_memory_stats()
-            self.base = torch.cuda.memory_allocated()
+            torch.cuda.synchronize(self.index)
+            torch.cuda.reset_peak_memory_stats(self.index)
+            self.base = torch.cuda.memory_allocated(self.index)
             self.ok = True
         else:
             self.ok = _reset_rss_peak()
@@ -380,8 +423,8 @@ class _PeakMemory:
             return None
         if self.cuda:
             import torch
-            torch.cuda.synchronize()
-            peak = torch.cuda.max_memory_allocated()
+            torch.cuda.synchronize(self.index)
+            peak = torch.cuda.max_memory_allocated(self.index)
             return {"kind": "cuda", "peak_bytes": int(peak), "baseline_bytes": int(self.base),
                     "increase_bytes": int(max(0, peak - self.base)),
                     "method": f"torch.cuda.max_memory_allocated {over}"}
@@ -402,13 +445,14 @@ def op_memory(params, session) -> dict:
     calls = max(1, int(params.get("calls", 3)))
     call = loaded.call if which == "eager" else (lambda: loaded.call(_compiled(session, which)))
     if timing.device_type(loaded.device) == "cuda":
-        torch.cuda.synchronize()
-        torch.cuda.reset_peak_memory_stats()
-        base = torch.cuda.memory_allocated()
+        index = timing.cuda_index(loaded.device)
+        torch.cuda.synchronize(index)
+        torch.cuda.reset_peak_memory_stats(index)
+        base = torch.cuda.memory_allocated(index)
         for _ in range(calls):
             call()
-        torch.cuda.synchronize()
-        peak = torch.cuda.max_memory_allocated()
+        torch.cuda.synchronize(index)
+        peak = torch.cuda.max_memory_allocated(index)
         return {"kind": "cuda", "peak_bytes": int(peak), "baseline_bytes": int(base),
                 "increase_bytes": int(max(0, peak - base)), "method": "torch.cuda.max_memory_allocated"}
     import gc
@@ -449,6 +493,32 @@ def op_memory(params, session) -> dict:
                     "method": "unavailable"}
     return {"kind": "rss", "peak_bytes": int(peak), "baseline_bytes": int(base) if base else None,
             "increase_bytes": int(max(0, peak - base)) if base else None, "method": method}
+
+
+_MARK = "memory_mark"
+
+
+def op_memory_mark(params, session) -> dict:
+    """Resets the peak (outside any timed call) and returns the memory held now: the
+    baseline the next bench.memory_peak is measured against."""
+    loaded = session.loaded_target()
+    peak = _PeakMemory(loaded.device)
+    peak.start()
+    _scratch(session)[_MARK] = peak
+    return {"kind": "cuda" if peak.cuda else "rss", "baseline_bytes": peak.base, "resettable": peak.ok}
+
+
+def op_memory_peak(params, session) -> dict:
+    """The peak since bench.memory_mark, above its baseline, and the memory held now."""
+    peak = _scratch(session).get(_MARK)
+    if peak is None:
+        raise TctError("internal", "bench.memory_peak without bench.memory_mark", "tct and its agent disagree")
+    out = peak.stop(str(params.get("over", "since the mark")))
+    if out is None:
+        return {"kind": "cuda" if peak.cuda else "rss", "peak_bytes": None, "increase_bytes": None,
+                "current_bytes": None, "method": "unavailable (no resettable peak)"}
+    out["current_bytes"] = peak.current()
+    return out
 
 
 # ---------------------------------------------------------------------------- exit
