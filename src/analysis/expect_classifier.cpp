@@ -1,5 +1,7 @@
 #include "analysis/expect_classifier.hpp"
 
+#include "analysis/expect_calibration.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -109,31 +111,35 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
   else if (std::isfinite(e.in_op_fraction)) v.cls = s.library >= 0.5 ? "compute_bound" : "memory_bound";
   else v.cls = "unknown";
 
-  // The prediction (see the Keep constants in the header).
+  // The prediction (see the model in the header, its constants in expect_calibration.hpp).
+  namespace cal = calibration;
   double wall = e.wall_ns;
-  auto compiled_share = [&](bool best) {
-    auto k = [best](Keep keep) { return best ? keep.best : keep.worst; };
-    return s.outside * k(kKeepOutside) + s.fixed * k(kKeepFixed) + s.memory * k(kKeepMemory) +
-           s.other * k(kKeepOther) + (s.library - s.conv) * k(kKeepLibrary) + s.conv * k(kKeepConv);
-  };
   double floor_ns = c.op_floor_ns > 0 ? c.op_floor_ns : 1000.0;
+  auto term = [&](const char* name, double share, double keep) {
+    v.terms.push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
+    return share * keep;
+  };
+  double call_share = wall > 0 ? floor_ns / wall : NAN;
+  double compiled = NAN;
   if (gpu && e.device_busy_fraction) {
-    // GPU: the compiled call is bound by the larger of its host cost and the device time
-    // left after fusion; with CUDA graphs (reduce-overhead) the host cost is one launch.
+    // GPU: the compiled call takes the longer of its host cost (one call's fixed cost) and
+    // the device time left after fusion (library kernels kept, the rest at memory speed).
     double busy = *e.device_busy_fraction;
     double lib_dev = std::min(busy, s.library);
-    double other_dev = busy - lib_dev;
-    auto t = [&](bool best) {
-      double dev = lib_dev * (best ? kKeepLibrary.best : kKeepLibrary.worst) +
-                   other_dev * (best ? kKeepMemory.best : kKeepOther.worst);
-      double host = (best ? kCompiledCallFloors.best : kCompiledCallFloors.worst) * floor_ns / wall;
-      return std::max(dev, host) + (best ? 0.0 : std::min(dev, host) * 0.5);
-    };
-    v.predicted = {1.0 / t(false), 1.0 / t(true)};
+    double dev = term("device_library", lib_dev, cal::kKeepLibrary) +
+                 term("device_other", busy - lib_dev, cal::kKeepMemory);
+    double host = term("compiled_call", call_share, cal::kCompiledCallFloors);
+    compiled = std::max(dev, host);
   } else if (wall > 0) {
-    double worst = compiled_share(false) + kCompiledCallFloors.worst * floor_ns / wall;
-    double best = compiled_share(true) + kCompiledCallFloors.best * floor_ns / wall;
-    v.predicted = {1.0 / worst, 1.0 / best};
+    compiled = term("outside_ops", s.outside, cal::kKeepOutside) + term("fixed_cost", s.fixed, cal::kKeepFixed) +
+               term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther) +
+               term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
+               term("compiled_call", call_share, cal::kCompiledCallFloors);
+  }
+  if (compiled > 0) {
+    v.predicted.point = 1.0 / compiled;
+    v.predicted.low = v.predicted.point * std::exp(cal::kLogResidualLow);
+    v.predicted.high = v.predicted.point * std::exp(cal::kLogResidualHigh);
   }
 
   v.shifts.push_back({{"factor", "fixed_cost_fraction"}, {"value", fixed_fraction},
@@ -150,7 +156,32 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
   return v;
 }
 
+std::string load_instability(const Evidence& e) {
+  double spread = e.in_op_fraction_p90 - e.in_op_fraction_p10;
+  if (!(spread > kUnstableInOpSpread)) return "";
+  return fmt::format("the share of a call spent outside operators ranged from {:.0f}% to {:.0f}% across the "
+                     "profiled calls (10% to 90% quantile): other processes preempt this one, and the class and "
+                     "range move with the machine's load",
+                     100 * (1 - e.in_op_fraction_p90), 100 * (1 - e.in_op_fraction_p10));
+}
+
+SpeedupRange range_from_json(const json& p) {
+  auto get = [&](const char* k) { return p.is_object() && p.contains(k) && p[k].is_number() ? p[k].get<double>() : NAN; };
+  SpeedupRange r;
+  r.low = get("low");
+  r.high = get("high");
+  r.point = get("point");
+  return r;
+}
+
 json verdict_json(const Verdict& v) {
+  namespace cal = calibration;
+  json interval = {{"log_residual_low", cal::kLogResidualLow},
+                   {"log_residual_high", cal::kLogResidualHigh},
+                   {"calibration", {{"fitted_on", cal::kFittedOn},
+                                    {"calibration_cases", cal::kCalibrationCases},
+                                    {"validation_cases", cal::kValidationCases},
+                                    {"validation_inside", cal::kValidationInside}}}};
   return {{"class", v.cls},
           {"decided_by", v.decided_by},
           {"roofline", {{"attainable_flops", or_null(v.roof.attainable_flops)},
@@ -160,32 +191,42 @@ json verdict_json(const Verdict& v) {
           {"time_shares", {{"outside_ops", v.shares.outside}, {"fixed_cost", v.shares.fixed},
                            {"memory_traffic", v.shares.memory}, {"other_compute", v.shares.other},
                            {"library", v.shares.library}, {"conv", v.shares.conv}}},
-          {"predicted_speedup", {{"low", or_null(v.predicted.low)}, {"high", or_null(v.predicted.high)},
-                                 {"shifts", v.shifts}}}};
+          {"predicted_speedup", {{"low", or_null(v.predicted.low)}, {"point", or_null(v.predicted.point)},
+                                 {"high", or_null(v.predicted.high)}, {"terms", v.terms},
+                                 {"interval", interval}, {"shifts", v.shifts}}}};
 }
 
-json validate_prediction(const SpeedupRange& predicted, const json& measured) {
+json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured) {
   if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;
   if (measured.value("inconclusive", false)) return nullptr;  // too wide to judge anything by
   double est = measured["estimate"].get<double>();
-  std::string where = est < predicted.low ? "below" : est > predicted.high ? "above" : "inside";
-  auto direction = [](double lo, double hi) -> std::string {
-    if (lo > kGainBand) return "gain";
-    if (hi < 1.0 / kGainBand) return "loss";
-    return "neutral";
-  };
-  std::string pd = direction(predicted.low, predicted.high);
   double mlo = measured.value("low", json()).is_number() ? measured["low"].get<double>() : est;
   double mhi = measured.value("high", json()).is_number() ? measured["high"].get<double>() : est;
-  std::string md = direction(mlo, mhi);
-  bool right = pd == md || (pd == "neutral" && where == "inside");
+  std::string where = est < predicted.low ? "below" : est > predicted.high ? "above" : "inside";
+  std::string worth = mlo > kGainBand ? "yes" : mhi <= 1.0 ? "no" : "unclear";
+  // Wrong direction: outside the range, and the range and the whole measured interval on
+  // opposite sides of a clear gain.
+  bool predicted_gain = predicted.low > kGainBand, predicted_no_gain = predicted.high <= kGainBand;
+  bool wrong = where != "inside" && ((predicted_gain && mhi <= kGainBand) || (predicted_no_gain && mlo > kGainBand));
+  std::string measured_text = measured.value("low", json()).is_number()
+                                  ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", est, mlo, mhi)
+                                  : fmt::format("{:.2f}x", est);
+  std::string where_text = where == "inside" ? "inside" : where == "above" ? "above" : "below";
+  std::string worth_text = worth == "yes"  ? "torch.compile is worth it here"
+                           : worth == "no" ? "torch.compile is not worth it here (no gain)"
+                                           : "the gain is too small or too noisy to call";
+  std::string summary = fmt::format("measured {} is {} the predicted {:.2f}x-{:.2f}x ({}){}: {}", measured_text,
+                                    where_text, predicted.low, predicted.high, class_label(cls),
+                                    wrong ? ", the prediction got the direction wrong" : "", worth_text);
   auto field = [&](const char* k) { return measured.contains(k) ? measured[k] : json(nullptr); };
-  return {{"predicted", {{"low", or_null(predicted.low)}, {"high", or_null(predicted.high)}}},
+  return {{"predicted", {{"low", or_null(predicted.low)}, {"point", or_null(predicted.point)},
+                         {"high", or_null(predicted.high)}}},
           {"measured", {{"estimate", est}, {"low", field("low")}, {"high", field("high")}}},
           {"verdict", where},
-          {"predicted_direction", pd},
-          {"measured_direction", md},
-          {"direction_right", right}};
+          {"class", cls},
+          {"compile_worth_it", worth},
+          {"direction_right", !wrong},
+          {"summary", summary}};
 }
 
 }  // namespace tct::analysis

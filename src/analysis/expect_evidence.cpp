@@ -1,6 +1,10 @@
 #include "analysis/expect_evidence.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
+
+#include "analysis/expect_ops.hpp"
 
 #include "stats/summary.hpp"
 
@@ -40,33 +44,121 @@ json to_json(const Ceilings& c) {
           {"source", c.source}};
 }
 
-bool is_library_class(const std::string& c) { return c == "matmul" || c == "conv" || c == "attention"; }
+namespace {
+
+// One operator name of the profile: its class and summed figures over the profiled calls.
+struct OpName {
+  std::string name, cls;
+  double self_ns_total = 0, count = 0, total_ns = 0;
+};
+
+std::vector<std::string> tags_of(const json& j) {
+  std::vector<std::string> out;
+  for (const auto& t : j.value("tags", json::array()))
+    if (t.is_string()) out.push_back(t.get<std::string>());
+  return out;
+}
+
+// Length of the union of [start, end) intervals.
+double union_length(std::vector<std::pair<double, double>> iv) {
+  std::sort(iv.begin(), iv.end());
+  double total = 0, cur_s = 0, cur_e = -INFINITY;
+  for (auto [s, e] : iv) {
+    if (s > cur_e) {
+      if (cur_e > cur_s) total += cur_e - cur_s;
+      cur_s = s;
+      cur_e = e;
+    } else {
+      cur_e = std::max(cur_e, e);
+    }
+  }
+  if (cur_e > cur_s) total += cur_e - cur_s;
+  return total;
+}
+
+}  // namespace
 
 Evidence evidence_from_agent(const json& profile, const json& flops) {
   Evidence e;
   e.device_type = profile.value("device_type", "cpu");
+  e.events_truncated = profile.value("events_truncated", false);
+  std::vector<OpName> names;
+  for (const auto& n : profile.value("op_names", json::array())) {
+    std::string name = n.value("name", "");
+    names.push_back({name, op_class(name, tags_of(n), n.value("is_view", false)), n.value("self_ns_total", 0.0)});
+  }
   auto wall = numbers(profile, "wall_samples_ns");
-  auto pwall = numbers(profile, "profiled_wall_ns");
-  auto in_op = numbers(profile, "in_op_ns");
-  auto ops = numbers(profile, "ops_per_call");
-  if (wall.empty() && pwall.empty()) throw std::invalid_argument("the profile holds no timed call");
-  e.wall_ns = stats::median(wall);
+  const json& calls = profile.value("calls", json::array());
+  if (wall.empty() && calls.empty()) throw std::invalid_argument("the profile holds no timed call");
+
+  // Per profiled call: wall, then (for calls sent with their events) the time inside the
+  // top-level operators, by class; the ops in order.
+  std::vector<double> pwall, in_frac, lib_frac, conv_frac, busy, launches, ops, in_op;
+  std::vector<std::vector<std::size_t>> call_ops;  // name index per op, per call with events
+  std::size_t with_events = 0;
+  for (const auto& c : calls) {
+    double w = c.value("wall_ns", json()).is_number() ? c["wall_ns"].get<double>() : NAN;
+    pwall.push_back(w);
+    if (c.contains("kernels_ns") && c["kernels_ns"].is_array() && w > 0) {
+      std::vector<std::pair<double, double>> iv;
+      for (const auto& k : c["kernels_ns"])
+        if (k.is_array() && k.size() == 2 && k[0].is_number() && k[1].is_number())
+          iv.push_back({k[0].get<double>(), k[1].get<double>()});
+      busy.push_back(std::min(1.0, union_length(iv) / w));
+      launches.push_back(static_cast<double>(iv.size()));
+    }
+    if (!c.contains("op") || !c.contains("ns") || !c["op"].is_array() || !c["ns"].is_array() ||
+        c["op"].size() != c["ns"].size())
+      continue;
+    ++with_events;
+    double total = 0, lib = 0, conv = 0;
+    std::vector<std::size_t> idx;
+    for (std::size_t i = 0; i < c["op"].size(); ++i) {
+      std::int64_t at = c["op"][i].is_number_integer() ? c["op"][i].get<std::int64_t>() : -1;
+      std::size_t k = at >= 0 ? static_cast<std::size_t>(at) : names.size();
+      double d = c["ns"][i].is_number() ? c["ns"][i].get<double>() : NAN;
+      if (k >= names.size() || !std::isfinite(d)) continue;
+      OpName& n = names[k];
+      n.count += 1;
+      n.total_ns += d;
+      total += d;
+      if (is_library_class(n.cls)) lib += d;
+      if (n.cls == "conv") conv += d;
+      idx.push_back(k);
+      e.op_durations_ns.push_back(d);
+      e.op_is_library.push_back(is_library_class(n.cls));
+    }
+    call_ops.push_back(idx);
+    ops.push_back(static_cast<double>(idx.size()));
+    in_op.push_back(total);
+    if (w > 0) {
+      in_frac.push_back(std::min(1.0, total / w));
+      lib_frac.push_back(std::min(1.0, lib / w));
+      conv_frac.push_back(std::min(1.0, conv / w));
+    }
+  }
+  e.wall_ns = stats::median(wall.empty() ? pwall : wall);
   e.profiled_wall_ns = stats::median(pwall);
   e.in_op_ns = stats::median(in_op);
   e.ops_per_call = stats::median(ops);
-  e.op_durations_ns = numbers(profile, "op_durations_ns");
-  for (double x : numbers(profile, "op_is_library")) e.op_is_library.push_back(x == 1.0);
-  if (e.op_is_library.size() != e.op_durations_ns.size()) e.op_is_library.clear();
-  // A typical call: when every profiled call ran the same number of ops (the usual case),
-  // the median duration of the op at each position across calls. One preempted op then
-  // cannot pass for a slow kernel.
-  bool same = !ops.empty() && !e.op_is_library.empty();
-  for (double n : ops) same = same && n == ops.front();
-  std::size_t per_call = same ? static_cast<std::size_t>(ops.front()) : 0;
-  if (same && per_call > 0 && per_call * ops.size() == e.op_durations_ns.size()) {
+  e.in_op_fraction = stats::median(in_frac);
+  e.in_op_fraction_p10 = stats::quantile(in_frac, 0.10);
+  e.in_op_fraction_p90 = stats::quantile(in_frac, 0.90);
+  e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
+  e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
+  if (!busy.empty()) e.device_busy_fraction = stats::median(busy);
+  if (!launches.empty()) e.kernel_launches = stats::median(launches);
+
+  // A typical call: when every call ran the same ops in the same order (the usual case), the
+  // median duration of the op at each position across calls. One preempted op then cannot
+  // pass for a slow kernel.
+  bool same = !call_ops.empty() && !call_ops.front().empty();
+  for (const auto& c : call_ops) same = same && c == call_ops.front();
+  if (same) {
+    std::size_t per_call = call_ops.front().size();
     for (std::size_t k = 0; k < per_call; ++k) {
       std::vector<double> at;
-      for (std::size_t c = 0; c < ops.size(); ++c) at.push_back(e.op_durations_ns[c * per_call + k]);
+      for (std::size_t c = 0; c < call_ops.size(); ++c) at.push_back(e.op_durations_ns[c * per_call + k]);
       e.typical_op_ns.push_back(stats::median(at));
       e.typical_op_is_library.push_back(e.op_is_library[k]);
     }
@@ -75,35 +167,16 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     e.typical_op_is_library = e.op_is_library;
   }
 
-  const json& by_class = profile.value("in_op_by_class_ns", json::array());
-  std::vector<double> in_frac, lib_frac, conv_frac, busy;
-  for (std::size_t i = 0; i < pwall.size(); ++i) {
-    if (!(pwall[i] > 0)) continue;
-    if (i < in_op.size()) in_frac.push_back(std::min(1.0, in_op[i] / pwall[i]));
-    if (i < by_class.size() && by_class[i].is_object()) {
-      double lib = 0, conv = 0;
-      for (const auto& [cls, ns] : by_class[i].items()) {
-        if (is_library_class(cls) && ns.is_number()) lib += ns.get<double>();
-        if (cls == "conv" && ns.is_number()) conv += ns.get<double>();
-      }
-      lib_frac.push_back(std::min(1.0, lib / pwall[i]));
-      conv_frac.push_back(std::min(1.0, conv / pwall[i]));
-    }
-  }
-  e.in_op_fraction = stats::median(in_frac);
-  e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
-  e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
-  auto busy_ns = numbers(profile, "device_busy_ns");
-  for (std::size_t i = 0; i < busy_ns.size() && i < pwall.size(); ++i)
-    if (pwall[i] > 0) busy.push_back(std::min(1.0, busy_ns[i] / pwall[i]));
-  if (!busy.empty()) e.device_busy_fraction = stats::median(busy);
-  auto launches = numbers(profile, "kernel_launches");
-  if (!launches.empty()) e.kernel_launches = stats::median(launches);
-  for (const auto& op : profile.value("ops", json::array())) {
-    if (e.top_ops.size() >= 10) break;
-    e.top_ops.push_back({{"name", op.value("name", "")}, {"class", op.value("class", "other")},
-                         {"count_per_call", op.value("count_per_call", 0.0)},
-                         {"ns_per_call", op.value("ns_per_call", 0.0)}});
+  // The heaviest operators per call.
+  std::vector<const OpName*> order;
+  for (const auto& n : names) order.push_back(&n);
+  std::stable_sort(order.begin(), order.end(), [](const OpName* a, const OpName* b) { return a->total_ns > b->total_ns; });
+  double per = with_events > 0 ? static_cast<double>(with_events) : 1.0;
+  double all_calls = calls.empty() ? 1.0 : static_cast<double>(calls.size());
+  for (const OpName* n : order) {
+    if (e.top_ops.size() >= 10 || n->count == 0) break;
+    e.top_ops.push_back({{"name", n->name}, {"class", n->cls}, {"count_per_call", n->count / per},
+                         {"ns_per_call", n->total_ns / per}, {"self_ns_per_call", n->self_ns_total / all_calls}});
   }
 
   if (flops.is_object()) {
@@ -113,7 +186,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
     double lib_bytes = 0;
     for (const auto& op : flops.value("ops", json::array())) {
-      std::string cls = op.value("class", "other");
+      std::string cls = op_class(op.value("name", ""), tags_of(op), op.value("is_view", false));
       int count = op.value("count", 0);
       if (is_library_class(cls)) {
         lib_bytes += op.value("bytes", 0.0);
@@ -144,6 +217,8 @@ json profile_json(const Evidence& e) {
               {"profiled_wall_per_call_ns", or_null(e.profiled_wall_ns)},
               {"in_op_per_call_ns", or_null(e.in_op_ns)},
               {"in_op_fraction", or_null(e.in_op_fraction)},
+              {"in_op_fraction_p10", or_null(e.in_op_fraction_p10)},
+              {"in_op_fraction_p90", or_null(e.in_op_fraction_p90)},
               {"overhead_fraction", std::isfinite(e.in_op_fraction) ? json(1.0 - e.in_op_fraction) : json(nullptr)},
               {"library_fraction", or_null(e.library_fraction)},
               {"conv_fraction", or_null(e.conv_fraction)},
@@ -152,6 +227,7 @@ json profile_json(const Evidence& e) {
               {"pointwise_ops_per_call", e.pointwise_ops},
               {"reduction_ops_per_call", e.reduction_ops},
               {"library_ops_per_call", e.library_ops},
+              {"events_truncated", e.events_truncated},
               {"top_ops", e.top_ops}};
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Evidence for `tct expect`: the agent's raw facts (python/tct_agent/ops/expect.py: ops
-// expect.profile, expect.flops, expect.ceilings) turned into per-call numbers. Pure: no I/O.
+// expect.profile, expect.flops, expect.ceilings: operator events, names, tags, timings)
+// classified (expect_ops.hpp) and aggregated into per-call numbers. Pure: no I/O.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -29,10 +30,6 @@ Ceilings ceilings_from_json(const json& j, const std::string& source);
 // {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, balance_flops_per_byte, source}
 json to_json(const Ceilings& c);
 
-// Operator classes, as the agent names them. Library ops keep their vendor kernels under
-// torch.compile (oneDNN, cuBLAS, cuDNN, flash attention); the rest is what inductor fuses.
-bool is_library_class(const std::string& op_class);  // matmul, conv, attention
-
 struct Evidence {
   std::string device_type = "cpu";
   // Per call, medians over the calls measured (each call's own ratio, then the median, so
@@ -41,6 +38,9 @@ struct Evidence {
   double profiled_wall_ns = NAN;  // the same under torch.profiler
   double in_op_ns = NAN;          // time inside the top-level operators (profiled)
   double in_op_fraction = NAN;    // in_op / profiled wall
+  // Its 10% and 90% quantiles over the profiled calls: far apart when other processes
+  // preempt some calls (the share outside ops then measures the load, not the workload).
+  double in_op_fraction_p10 = NAN, in_op_fraction_p90 = NAN;
   double library_fraction = NAN;  // library ops' time / profiled wall
   double conv_fraction = 0;       // the convolutions' part of it
   double ops_per_call = NAN;      // top-level operators per call
@@ -50,8 +50,9 @@ struct Evidence {
   // listed ops when calls differ in their op count). Parallel flags, as above.
   std::vector<double> typical_op_ns;
   std::vector<bool> typical_op_is_library;
-  std::optional<double> device_busy_fraction;  // CUDA: union of kernel time / wall
+  std::optional<double> device_busy_fraction;  // CUDA: union of kernel time / profiled wall
   std::optional<double> kernel_launches;       // CUDA: kernels per call
+  bool events_truncated = false;               // some profiled calls came without their events
   // One call under FlopCounterMode + the bytes-counting dispatch mode. NaN if that failed.
   double flops = NAN;            // matmul, conv and attention FLOPs (elementwise count 0)
   double bytes = NAN;            // sum over aten ops of input + output tensor bytes
@@ -61,11 +62,14 @@ struct Evidence {
   int reduction_ops = 0;
   int library_ops = 0;
   std::string flops_error;       // why FLOPs/bytes are missing, if they are
-  json top_ops = json::array();  // [{name, class, count_per_call, ns_per_call}] (profile)
+  json top_ops = json::array();  // [{name, class, count_per_call, ns_per_call, self_ns_per_call}]
 
   double arithmetic_intensity() const { return flops / bytes; }  // FLOP per byte
 };
 
+// expect.profile {wall_samples_ns, calls [{wall_ns, op?, ns?, kernels_ns?}], op_names
+// [{name, tags, is_view, self_ns_total}], events_truncated} and expect.flops {flops_per_call,
+// bytes_per_call, boundary_bytes, ops [{name, tags, is_view, count, bytes}], error}.
 // Throws std::invalid_argument when the profile has no timed call.
 Evidence evidence_from_agent(const json& profile, const json& flops);
 

@@ -221,10 +221,9 @@ are reported); 4 internal error.)");
     if (!expect.is_object() || !expect.contains("predicted_speedup")) return;
     const json& rows = bench.value("rows", json::array());
     if (rows.empty() || rows[0].value("status", "") != "ok" || !rows[0]["speedup"].is_object()) return;
-    const json& pred = expect["predicted_speedup"];
-    auto get = [](const json& j, const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<double>() : NAN; };
-    analysis::SpeedupRange range{get(pred, "low"), get(pred, "high")};
-    json v = analysis::validate_prediction(range, rows[0]["speedup"]);
+    std::string cls = expect.value("class", json()).is_string() ? expect["class"].get<std::string>() : "unknown";
+    json v = analysis::validate_prediction(analysis::range_from_json(expect["predicted_speedup"]), cls,
+                                           rows[0]["speedup"]);
     if (!v.is_null()) expect["validation"] = v;
   }
 

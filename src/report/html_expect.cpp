@@ -21,9 +21,10 @@ std::string class_words(const std::string& c) {
 }
 
 std::string range_text(const json& r) {
-  double lo = num(r, "low"), hi = num(r, "high");
+  double lo = num(r, "low"), hi = num(r, "high"), pt = num(r, "point");
   if (!std::isfinite(lo) && !std::isfinite(hi)) return "n/a";
-  return format_ratio(lo) + " .. " + format_ratio(hi);
+  std::string range = format_ratio(lo) + " .. " + format_ratio(hi);
+  return std::isfinite(pt) ? format_ratio(pt) + " (" + range + ")" : range;
 }
 
 // 1.01e8 -> "101 MFLOP".
@@ -134,10 +135,9 @@ std::vector<Card> cards_expect(const json& doc) {
                            cls == "overhead_bound" || cls == "memory_bound" ? "good" : "neutral", "#expect"}};
   const json& v = obj_at(e, "validation");
   if (!v.empty())
-    cards.push_back({"Prediction", v.value("direction_right", true) ? "confirmed" : "wrong",
-                     "measured " + format_ratio(num(obj_at(v, "measured"), "estimate")) + " against predicted " +
-                         range_text(obj_at(v, "predicted")),
-                     v.value("direction_right", true) ? "good" : "bad", "#expect"});
+    cards.push_back({"Measured", str(v, "verdict") + " the predicted range", str(v, "summary"),
+                     !v.value("direction_right", true) ? "bad" : str(v, "verdict") == "inside" ? "good" : "neutral",
+                     "#expect"});
   return cards;
 }
 
@@ -212,13 +212,22 @@ std::string section_expect(const json& doc) {
   const json& v = e.value("validation", json());
   if (v.is_object()) {
     bool right = v.value("direction_right", true);
-    out += fmt::format(R"(<h3>Validation</h3><p>Predicted {}, measured {}: <span class="{}">{}</span></p>)",
-                       esc(range_text(obj_at(v, "predicted"))), esc(format_ratio(num(obj_at(v, "measured"), "estimate"))),
-                       right ? "good" : "bad", right ? "the predicted direction was right" : "the predicted direction was wrong");
+    out += fmt::format(R"(<h3>Validation</h3><p><span class="{}">{}</span></p>)", right ? "good" : "bad",
+                       esc(str(v, "summary")));
   }
   std::string more;
   if (e.contains("ceilings")) more += "<h3>Machine ceilings</h3>" + generic(e["ceilings"]);
   if (e.contains("profile")) more += "<h3>Profile</h3>" + generic(e["profile"]);
+  const json& terms = arr_at(obj_at(e, "predicted_speedup"), "terms");
+  if (!terms.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& t : terms)
+      rows.push_back({"<code>" + esc(str(t, "term")) + "</code>", esc(fmt::format("{:.4g}", num(t, "share"))),
+                      esc(fmt::format("{:.3g}", num(t, "keep"))), esc(fmt::format("{:.4g}", num(t, "compiled_share")))});
+    more += "<h3>How the point prediction is made</h3><p>predicted speedup = 1 / the sum of the last column; the "
+            "interval is the calibration set's error spread around it</p>" +
+            table({"Term", "Share of eager time", "Fraction kept compiled", "Compiled share"}, rows);
+  }
   if (obj_at(e, "predicted_speedup").contains("shifts")) more += "<h3>What moves the prediction</h3>" + generic(obj_at(e, "predicted_speedup")["shifts"]);
   if (!more.empty()) out += "<details><summary>Evidence: ceilings, profile, what moves the prediction</summary>" + more + "</details>";
   return out + "</section>";

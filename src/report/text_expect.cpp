@@ -19,9 +19,33 @@ std::string label(const json& cls) {
 }
 
 std::string range(const json& r) {
-  double lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high");
+  double lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high"), pt = number_or_nan(r, "point");
   if (std::isnan(lo) || std::isnan(hi)) return "n/a";
-  return fmt::format("{:.2f}x - {:.2f}x", lo, hi);
+  if (std::isnan(pt)) return fmt::format("{:.2f}x - {:.2f}x", lo, hi);
+  return fmt::format("{:.2f}x ({:.2f}x - {:.2f}x)", pt, lo, hi);
+}
+
+// How the point prediction was made, term by term, and where the interval comes from.
+std::string prediction_lines(const json& p, const std::string& indent) {
+  if (!p.is_object() || !p.contains("terms")) return "";
+  std::string terms;
+  for (const auto& t : p["terms"]) {
+    double share = number_or_nan(t, "share");
+    if (!(share > 0.005)) continue;
+    std::string name = t.value("term", "?");
+    terms += fmt::format("{}{} {} x {:.2f}", terms.empty() ? "" : " + ", name,
+                         name == "compiled_call" ? fmt::format("{:.3f} floors/wall", share) : format_percent(share),
+                         number_or_nan(t, "keep"));
+  }
+  std::string out = fmt::format("{}point = 1 / ({})\n", indent, terms);
+  const json& iv = p.value("interval", json::object());
+  const json& cal = iv.value("calibration", json::object());
+  out += fmt::format("{}interval = point x [{:.2f}, {:.2f}], the spread of the calibration set's errors; on our "
+                     "validation set, {} of {} measured speedups fell inside\n",
+                     indent, std::exp(number_or_nan(iv, "log_residual_low")),
+                     std::exp(number_or_nan(iv, "log_residual_high")), cal.value("validation_inside", 0),
+                     cal.value("validation_cases", 0));
+  return out;
 }
 
 std::string interval(const json& s) {
@@ -112,12 +136,7 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
   return rows;
 }
 
-std::string validation_line(const json& v) {
-  if (!v.is_object()) return "";
-  return fmt::format("predicted {}, measured {}: {} the range, direction {}", range(v["predicted"]),
-                     interval(v["measured"]), v.value("verdict", "?"),
-                     v.value("direction_right", false) ? "right" : "WRONG");
-}
+std::string validation_line(const json& v) { return v.is_object() ? v.value("summary", "") : ""; }
 
 }  // namespace
 
@@ -127,6 +146,7 @@ std::string text_expect(const json& doc) {
   if (e.value("class", json()).is_null()) return out;
   out += fmt::format("  class: {}    predicted torch.compile speedup: {}\n", label(e["class"]),
                      range(e.value("predicted_speedup", json::object())));
+  out += prediction_lines(e.value("predicted_speedup", json::object()), "    ");
   out += "  decided by:\n";
   for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("    - {}\n", r.value("meaning", ""));
   out += "\n";
@@ -174,6 +194,8 @@ std::string markdown_expect(const json& doc) {
   if (e.value("class", json()).is_null()) return out;
   out += fmt::format("**{}**, predicted torch.compile speedup **{}**\n\n", label(e["class"]),
                      range(e.value("predicted_speedup", json::object())));
+  std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "");
+  if (!how.empty()) out += "<sub>" + how.substr(0, how.size() - 1) + "</sub>\n\n";
   for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("- {}\n", r.value("meaning", ""));
   out += "\n";
   Table t({"evidence", "value"});

@@ -104,12 +104,18 @@ class ExpectRun {
       section["ceilings"] = analysis::to_json(ceilings_);
       analysed = analyse(described, cfg_.target.params, {});
     }
-    if (above_roofline(analysed))
+    if (above_roofline(analysed)) {
+      // A fraction above 1 is a measurement of the load, not of the workload: not printed.
+      analysed["roofline"]["fraction"] = nullptr;
       host_.warn(report::make_warning(
           report::WarningCode::NoisyMeasurement,
           "this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
-          "while the machine was busy, so the roofline fraction is not meaningful",
+          "while the machine was busy, so the roofline fraction is left out",
           "rerun on a quiet machine with --refresh-ceilings"));
+    }
+    if (std::string unstable = analysis::load_instability(evidence_); !unstable.empty())
+      host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, unstable,
+                                      "rerun when the machine is quieter, or with more --calls"));
     section.update(analysed);
     host_.checkpoint();
 
@@ -143,7 +149,7 @@ class ExpectRun {
                                         "rerun on a quieter machine or with a larger --budget"));
         return host_.document()["expect"];
       }
-      json v = analysis::validate_prediction(verdict_.predicted, measured);
+      json v = analysis::validate_prediction(verdict_.predicted, verdict_.cls, measured);
       host_.document()["expect"]["validation"] = v;
       host_.checkpoint();
       if (v.is_null()) {
@@ -285,6 +291,7 @@ class ExpectRun {
         json a = analyse(described, params, label);
         point["class"] = a["class"];
         point["predicted_speedup"] = {{"low", a["predicted_speedup"]["low"]},
+                                      {"point", a["predicted_speedup"]["point"]},
                                       {"high", a["predicted_speedup"]["high"]}};
         point["profile"] = {{"wall_per_call_ns", a["profile"]["wall_per_call_ns"]},
                             {"overhead_fraction", a["profile"]["overhead_fraction"]},
@@ -315,11 +322,8 @@ class ExpectRun {
       } else {
         point["speedup"] = {{"estimate", sp.value("estimate", json())}, {"low", sp.value("low", json())},
                             {"high", sp.value("high", json())}};
-        analysis::SpeedupRange pr{point["predicted_speedup"]["low"].is_number()
-                                      ? point["predicted_speedup"]["low"].get<double>() : NAN,
-                                  point["predicted_speedup"]["high"].is_number()
-                                      ? point["predicted_speedup"]["high"].get<double>() : NAN};
-        point["validation"] = analysis::validate_prediction(pr, sp);
+        point["validation"] = analysis::validate_prediction(analysis::range_from_json(point["predicted_speedup"]),
+                                                            point.value("class", ""), sp);
       }
       return point;
     };

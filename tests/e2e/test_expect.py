@@ -39,8 +39,13 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
     assert set(e["roofline"]) >= {"attainable_flops", "achieved_flops", "fraction"}
     assert {d["metric"] for d in e["decided_by"]} >= {"fixed_cost_fraction", "arithmetic_intensity"}
     assert all(set(d) >= {"metric", "value", "threshold", "meaning"} for d in e["decided_by"])
-    lo, hi = e["predicted_speedup"]["low"], e["predicted_speedup"]["high"]
-    assert 1.0 < lo < hi
+    pred = e["predicted_speedup"]
+    assert 1.0 < pred["low"] < pred["point"] < pred["high"]
+    # The point explains itself: 1 / the sum of the compiled shares of its terms.
+    assert pred["point"] == pytest.approx(1.0 / sum(t["compiled_share"] for t in pred["terms"]))
+    assert {t["term"] for t in pred["terms"]} >= {"outside_ops", "fixed_cost", "compiled_call"}
+    assert pred["interval"]["calibration"]["calibration_cases"] > 0
+    assert e["profile"]["top_ops"][0]["class"] == "pointwise"  # classified in C++ from the agent's tags
     assert [s["rank"] for s in e["suggestions"]] == list(range(1, len(e["suggestions"]) + 1))
     assert all(s["why"] and s["how"] for s in e["suggestions"])
     assert e["sweep"] is None and e["validation"] is None
@@ -74,7 +79,7 @@ def test_sweep_keeps_going_when_a_value_is_rejected(expect, tmp_path):
     assert good["error"] is None
     assert good["class"] in ("overhead_bound", "memory_bound", "compute_bound")
     assert set(good["speedup"]) == {"estimate", "low", "high"} and good["speedup"]["estimate"] > 0
-    assert set(good["predicted_speedup"]) == {"low", "high"}
+    assert set(good["predicted_speedup"]) == {"low", "point", "high"}
     assert any(w["code"] == "partial_result" for w in doc["warnings"])
     assert "expect_sweep_bench" not in doc
     assert "sweep over n_ops" in r.out
@@ -89,6 +94,10 @@ def test_validate_compares_prediction_with_bench(expect):
     assert v["verdict"] in ("inside", "above", "below")
     assert isinstance(v["direction_right"], bool)
     assert r.rc == (0 if v["direction_right"] else 1)
+    assert v["class"] == doc["expect"]["class"] and v["compile_worth_it"] in ("yes", "no", "unclear")
+    # One line, the same in the JSON and in the text report; never "inside" and "wrong" at once.
+    assert "\n" not in v["summary"] and f"is {v['verdict']} the predicted" in v["summary"]
+    assert not (v["verdict"] == "inside" and not v["direction_right"])
     assert v["measured"]["estimate"] == doc["bench"]["rows"][0]["speedup"]["estimate"]
 
 

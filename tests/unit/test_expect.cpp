@@ -23,26 +23,34 @@ Ceilings cpu_ceilings() {
   return c;
 }
 
-// A profile of `calls` identical calls: wall, in-op time and library time per call.
+// A profile of `calls` identical calls, as expect.profile returns it: `ops` top-level ops of
+// `op_ns` each; the first (if library > 0) an aten::addmm of `library` ns, the rest aten::sin.
 json profile(double wall, double in_op, double library, int ops, double op_ns, int calls = 5) {
-  json p = {{"device_type", "cpu"}, {"wall_samples_ns", json::array()}, {"profiled_wall_ns", json::array()},
-            {"in_op_ns", json::array()}, {"in_op_by_class_ns", json::array()}, {"ops_per_call", json::array()},
-            {"op_durations_ns", json::array()}, {"ops", json::array()}};
+  json p = {{"device_type", "cpu"}, {"wall_samples_ns", json::array()}, {"calls", json::array()},
+            {"op_names", {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"self_ns_total", 0}},
+                          {{"name", "aten::sin"}, {"tags", {"core", "pointwise"}}, {"is_view", false},
+                           {"self_ns_total", 0}}}},
+            {"events_truncated", false}};
   for (int i = 0; i < calls; ++i) {
     p["wall_samples_ns"].push_back(wall);
-    p["profiled_wall_ns"].push_back(wall);
-    p["in_op_ns"].push_back(in_op);
-    p["in_op_by_class_ns"].push_back({{"matmul", library}, {"pointwise", in_op - library}});
-    p["ops_per_call"].push_back(ops);
-    for (int k = 0; k < ops; ++k) p["op_durations_ns"].push_back(op_ns);
+    json c = {{"wall_ns", wall}, {"op", json::array()}, {"ns", json::array()}};
+    // Durations: the library op takes `library`, the others share in_op - library (or op_ns each).
+    int rest = library > 0 ? ops - 1 : ops;
+    for (int k = 0; k < ops; ++k) {
+      bool lib = library > 0 && k == 0;
+      c["op"].push_back(lib ? 0 : 1);
+      c["ns"].push_back(lib ? library : (rest > 0 && in_op > 0 ? (in_op - library) / rest : op_ns));
+    }
+    p["calls"].push_back(c);
   }
   return p;
 }
 
 json flops(double f, double bytes, double lib_bytes, int pointwise) {
   return {{"flops_per_call", f}, {"bytes_per_call", bytes}, {"boundary_bytes", bytes / 4}, {"error", nullptr},
-          {"ops", {{{"name", "aten::addmm"}, {"class", "matmul"}, {"count", 1}, {"bytes", lib_bytes}},
-                   {{"name", "aten::sin"}, {"class", "pointwise"}, {"count", pointwise}, {"bytes", bytes - lib_bytes}}}}};
+          {"ops", {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"count", 1}, {"bytes", lib_bytes}},
+                   {{"name", "aten::sin"}, {"tags", {"core", "pointwise"}}, {"is_view", false}, {"count", pointwise},
+                    {"bytes", bytes - lib_bytes}}}}};
 }
 
 }  // namespace
@@ -58,7 +66,10 @@ TEST(ExpectEvidence, ParsesMediansAndFractions) {
   EXPECT_DOUBLE_EQ(e.arithmetic_intensity(), 10.0);
   json pj = profile_json(e);
   EXPECT_DOUBLE_EQ(pj["overhead_fraction"].get<double>(), 0.4);
-  EXPECT_DOUBLE_EQ(pj["op_time_distribution"]["p50_ns"].get<double>(), 6000);
+  EXPECT_DOUBLE_EQ(pj["op_time_distribution"]["p50_ns"].get<double>(), 30'000.0 / 9);  // the 9 sin ops
+  EXPECT_EQ(pj["top_ops"][0]["name"], "aten::addmm");
+  EXPECT_EQ(pj["top_ops"][0]["class"], "matmul");
+  EXPECT_DOUBLE_EQ(pj["top_ops"][1]["count_per_call"].get<double>(), 9);
   EXPECT_TRUE(pj["device_busy_fraction"].is_null());
 }
 
@@ -92,8 +103,8 @@ TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
   auto v = classify(e, cpu_ceilings());
   EXPECT_EQ(v.cls, "compute_bound");
   EXPECT_LT(v.predicted.low, 1.0);
-  EXPECT_LT(v.predicted.high, 1.2);
-  auto val = validate_prediction(v.predicted, {{"estimate", 1.0}, {"low", 0.98}, {"high", 1.02}});
+  EXPECT_LT(v.predicted.point, 1.15);  // the same vendor kernel: little to gain
+  auto val = validate_prediction(v.predicted, v.cls, {{"estimate", 1.0}, {"low", 0.98}, {"high", 1.02}});
   EXPECT_TRUE(val["direction_right"].get<bool>());
 }
 
@@ -109,12 +120,17 @@ TEST(ExpectClassifier, LowIntensityLargeOpsAreMemoryBound) {
 TEST(ExpectClassifier, IdleGpuIsOverheadBound) {
   json p = profile(100'000, 90'000, 50'000, 20, 4500);
   p["device_type"] = "cuda";
-  p["device_busy_ns"] = json::array({20'000, 20'000, 20'000, 20'000, 20'000});
-  p["kernel_launches"] = json::array({20, 20, 20, 20, 20});
+  // 20 kernels per call of 1 us each, two overlapping: 19 us busy... plus one of 1 us = 20 us.
+  for (auto& c : p["calls"]) {
+    c["kernels_ns"] = json::array();
+    for (int k = 0; k < 20; ++k) c["kernels_ns"].push_back({2000.0 * k, 2000.0 * k + 1000.0});
+    c["kernels_ns"].push_back({500.0, 1500.0});  // overlaps the first: the union counts it once more by 500
+  }
   auto e = evidence_from_agent(p, flops(1e9, 1e6, 5e5, 10));
   auto v = classify(e, cpu_ceilings());
   EXPECT_EQ(v.cls, "overhead_bound");
-  EXPECT_DOUBLE_EQ(*e.device_busy_fraction, 0.2);
+  EXPECT_DOUBLE_EQ(*e.device_busy_fraction, 0.205);  // (20 x 1 us + 0.5 us) / 100 us
+  EXPECT_DOUBLE_EQ(*e.kernel_launches, 21);
   EXPECT_GT(v.predicted.high, 2.0);
   auto s = suggest(e, v, {});
   bool cuda_graphs = false;
@@ -131,17 +147,23 @@ TEST(ExpectClassifier, RooflinePlacesTheWorkload) {
   EXPECT_DOUBLE_EQ(r.fraction, 0.5);
 }
 
-TEST(ExpectValidation, VerdictAndDirection) {
-  SpeedupRange pr{1.5, 4.0};
-  EXPECT_EQ(validate_prediction(pr, {{"estimate", 2.0}})["verdict"], "inside");
-  EXPECT_EQ(validate_prediction(pr, {{"estimate", 5.0}})["verdict"], "above");
-  auto below = validate_prediction(pr, {{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}});
+TEST(ExpectValidation, VerdictWorthAndOneLine) {
+  SpeedupRange pr{1.5, 4.0, 2.5};
+  EXPECT_EQ(validate_prediction(pr, "overhead_bound", {{"estimate", 2.0}})["verdict"], "inside");
+  EXPECT_EQ(validate_prediction(pr, "overhead_bound", {{"estimate", 5.0}})["verdict"], "above");
+  auto below = validate_prediction(pr, "overhead_bound", {{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}});
   EXPECT_EQ(below["verdict"], "below");
   EXPECT_TRUE(below["direction_right"].get<bool>());  // still a gain
-  auto wrong = validate_prediction(pr, {{"estimate", 0.9}});
+  EXPECT_EQ(below["compile_worth_it"], "yes");
+  EXPECT_EQ(below["summary"],
+            "measured 1.20x [1.10, 1.30] is below the predicted 1.50x-4.00x (overhead bound): "
+            "torch.compile is worth it here");
+  auto wrong = validate_prediction(pr, "overhead_bound", {{"estimate", 0.9}});
   EXPECT_FALSE(wrong["direction_right"].get<bool>());
-  EXPECT_TRUE(validate_prediction(pr, json(nullptr)).is_null());
-  EXPECT_TRUE(validate_prediction(pr, {{"estimate", nullptr}}).is_null());
+  EXPECT_EQ(wrong["compile_worth_it"], "no");
+  EXPECT_NE(wrong["summary"].get<std::string>().find("direction wrong"), std::string::npos);
+  EXPECT_TRUE(validate_prediction(pr, "overhead_bound", json(nullptr)).is_null());
+  EXPECT_TRUE(validate_prediction(pr, "overhead_bound", {{"estimate", nullptr}}).is_null());
 }
 
 TEST(ExpectSuggestions, RankedAndTiedToEvidence) {
@@ -238,27 +260,39 @@ TEST(ExpectSweep, InterruptPropagates) {
 }
 
 TEST(ExpectEvidence, TypicalCallIgnoresOneSlowOp) {
-  json p = profile(100'000, 60'000, 0, 3, 2000, 5);
-  p["op_is_library"] = json::array();
-  for (int i = 0; i < 15; ++i) p["op_is_library"].push_back(0);
-  p["op_durations_ns"][4] = 5'000'000;  // call 1, op 1 preempted
+  json p = profile(100'000, 6'000, 0, 3, 2000, 5);
+  p["calls"][1]["ns"][1] = 5'000'000;  // call 1, op 1 preempted
   auto e = evidence_from_agent(p, flops(0, 1000, 0, 3));
   ASSERT_EQ(e.typical_op_ns.size(), 3u);
   EXPECT_DOUBLE_EQ(e.typical_op_ns[1], 2000);
   auto s = time_shares(e, cpu_ceilings());
-  EXPECT_NEAR(s.fixed, 0.6, 1e-9);  // every op is tiny: all of the in-op time is fixed cost
+  EXPECT_NEAR(s.fixed, 0.06, 1e-9);  // every op is tiny: all of the in-op time is fixed cost
   EXPECT_NEAR(s.other, 0.0, 1e-9);
 }
 
-TEST(ExpectValidation, NoisyMeasurementIsNeutral) {
-  SpeedupRange neutral{0.96, 1.16};
-  auto v = validate_prediction(neutral, {{"estimate", 1.42}, {"low", 0.63}, {"high", 1.87}});
-  EXPECT_EQ(v["verdict"], "above");
-  EXPECT_EQ(v["measured_direction"], "neutral");  // the interval holds 1: too noisy to tell
+TEST(ExpectValidation, InsideIsNeverWrong) {
+  // A predicted gain with a noisy measurement inside the range: one consistent answer.
+  SpeedupRange gain{1.1, 1.6, 1.3};
+  auto v = validate_prediction(gain, "compute_bound", {{"estimate", 1.2}, {"low", 0.9}, {"high", 1.5}});
+  EXPECT_EQ(v["verdict"], "inside");
   EXPECT_TRUE(v["direction_right"].get<bool>());
-  auto clear = validate_prediction(neutral, {{"estimate", 1.42}, {"low", 1.3}, {"high", 1.5}});
-  EXPECT_EQ(clear["measured_direction"], "gain");
+  EXPECT_EQ(v["compile_worth_it"], "unclear");
+  // A no-gain range, measured a clear gain above it: wrong.
+  SpeedupRange none{0.9, 1.04, 0.97};
+  auto clear = validate_prediction(none, "compute_bound", {{"estimate", 1.42}, {"low", 1.3}, {"high", 1.5}});
   EXPECT_FALSE(clear["direction_right"].get<bool>());
-  auto inside = validate_prediction(neutral, {{"estimate", 1.1}, {"low", 1.08}, {"high", 1.12}});
-  EXPECT_TRUE(inside["direction_right"].get<bool>());  // a neutral range holding the gain
+  // Above a no-gain range but too noisy to call a gain: not wrong.
+  auto noisy = validate_prediction(none, "compute_bound", {{"estimate", 1.42}, {"low", 0.63}, {"high", 1.87}});
+  EXPECT_TRUE(noisy["direction_right"].get<bool>());
+}
+
+TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
+  json steady = profile(100'000, 60'000, 0, 3, 2000, 10);
+  EXPECT_EQ(load_instability(evidence_from_agent(steady, flops(0, 1000, 0, 3))), "");
+  // Half of the calls preempted between ops: the same op time in twice the wall.
+  json loaded = steady;
+  for (int i = 0; i < 10; i += 2) loaded["calls"][i]["wall_ns"] = 200'000;
+  auto e = evidence_from_agent(loaded, flops(0, 1000, 0, 3));
+  EXPECT_NEAR(e.in_op_fraction_p90 - e.in_op_fraction_p10, 0.3, 1e-9);
+  EXPECT_NE(load_instability(e).find("from 40% to 70%"), std::string::npos);
 }

@@ -1,12 +1,12 @@
 """Ops `expect.*`: raw evidence for `tct expect` (is the workload overhead, memory or
-compute bound?). Facts only: the class, the predicted speedup and every suggestion are
-decided in C++ (src/analysis/expect_*.cpp).
+compute bound?). Facts only: op classes, aggregates, the class, the predicted speedup
+and every suggestion are decided in C++ (src/analysis/expect_*.cpp).
 
   expect.profile      torch.profiler over a few eager calls after warm-up: per-call wall,
-                      time inside the top-level ops, op durations, per-op totals; on CUDA
-                      the device-busy time and the kernels launched per call.
+                      the top-level operator events (name, duration) in order, each
+                      name's schema tags; on CUDA the device kernels' intervals.
   expect.flops        one eager call under torch.utils.flop_counter.FlopCounterMode and a
-                      TorchDispatchMode that sums tensor bytes per aten op.
+                      TorchDispatchMode that sums tensor bytes per aten op (with its tags).
   expect.device_info  what identifies the machine for the ceilings cache (the cache
                       itself is read and written by the C++ CLI, not here).
   expect.ceilings     the machine's memory bandwidth (a large copy), FLOP/s (a large
@@ -26,8 +26,8 @@ from .. import timing
 from ..errors import TctError
 from ..protocol import finite, progress
 
-# Cap on the op durations sent back: enough for stable percentiles, small on the wire.
-_MAX_OP_SAMPLES = 20000
+# Cap on the operator events sent back: enough for stable percentiles, small on the wire.
+_MAX_OP_EVENTS = 20000
 
 
 
@@ -72,52 +72,44 @@ def _top_level_ops(evt, out):
             _top_level_ops(child, out)
 
 
-def _union_ns(intervals) -> float:
-    """Length of the union of [start, end) intervals (ns)."""
-    total, cur_s, cur_e = 0.0, None, None
-    for s, e in sorted(intervals):
-        if cur_e is None or s > cur_e:
-            if cur_e is not None:
-                total += cur_e - cur_s
-            cur_s, cur_e = s, e
-        else:
-            cur_e = max(cur_e, e)
-    if cur_e is not None:
-        total += cur_e - cur_s
-    return total
+_FACTS_BY_NAME: dict[str, dict] = {}
 
 
-_CLASS_BY_NAME: dict[str, str] = {}
+def _schema_facts(func) -> dict:
+    """What torch says about an operator overload: its tags and whether it is a view."""
+    tags = sorted(str(t).rsplit(".", 1)[-1] for t in (getattr(func, "tags", ()) or ()))
+    return {"tags": tags, "is_view": bool(getattr(func, "is_view", False))}
 
 
-def _profile_op_class(name: str) -> str:
-    """op_class() of a profiler event name such as 'aten::linear' (its first overload);
-    names that are not torch.ops (custom record_function scopes) are 'other'."""
-    cls = _CLASS_BY_NAME.get(name)
-    if cls is None:
-        cls = "other"
+def _name_facts(name: str) -> dict:
+    """_schema_facts() of a profiler event name such as 'aten::linear' (its first usual
+    overload); names that are not torch.ops (record_function scopes) have none."""
+    facts = _FACTS_BY_NAME.get(name)
+    if facts is None:
+        facts = {"tags": [], "is_view": False}
         try:
             import torch
             ns, _, op = name.partition("::")
             packet = getattr(getattr(torch.ops, ns), op)
             overloads = packet.overloads()
             pick = next((o for o in ("Tensor", "default", "self") if o in overloads), overloads[0])
-            overload = getattr(packet, pick)
-            cls = op_class(overload)
+            facts = _schema_facts(getattr(packet, pick))
         except Exception:
             pass
-        _CLASS_BY_NAME[name] = cls
-    return cls
+        _FACTS_BY_NAME[name] = facts
+    return facts
 
 
 def op_profile(params: dict, session) -> dict:
     """Warm up, time `timed_calls` plain calls, then profile `calls` calls.
 
-    Returned per call: wall without the profiler (`wall_samples_ns`), wall under the
-    profiler and the time inside the top-level operators (`profiled_wall_ns`,
-    `in_op_ns`), the durations of every top-level operator (`op_durations_ns`, capped),
-    and per-op totals. The profiler adds a little to each op; C++ compares in-op time
-    with the profiled wall of the same calls, so both carry it.
+    Returned: the wall of each plain call (`wall_samples_ns`); per profiled call its wall
+    under the profiler and its top-level operator events in order (`calls[i].op`: indices
+    into `op_names`, `calls[i].ns`: durations), and on CUDA the device kernels' intervals
+    relative to the call's start (`calls[i].kernels_ns`). Calls whose events would pass
+    the cap are sent without them (`events_truncated`). `op_names` carries each name's
+    schema facts (tags, is_view) and its total self time. The C++ side classifies and
+    aggregates (src/analysis/expect_evidence.cpp).
     """
     import torch
     from torch.autograd import DeviceType
@@ -149,107 +141,54 @@ def op_profile(params: dict, session) -> dict:
     if on_cuda:
         activities.append(ProfilerActivity.CUDA)
     progress(f"profile: {calls} calls under torch.profiler")
+    # No synchronize inside the profiled calls: on CUDA the device events carry the kernel
+    # time. One after the last call, so that every kernel has ended when the profiler stops.
     with profile(activities=activities, record_shapes=False) as prof:
         for i in range(calls):
             with record_function(f"tct::call{i}"):
                 _call(loaded, "profiled call")
-                _sync(dev_type)
+        _sync(dev_type)
     events = prof.events()
 
     call_events = sorted((e for e in events if e.name.startswith("tct::call")),
                          key=lambda e: e.time_range.start)
-    device_events = [e for e in events if e.device_type != DeviceType.CPU] if on_cuda else []
-    profiled_wall, in_op, op_counts, durations, busy, launches = [], [], [], [], [], []
-    library = []  # 1 when the op at the same index of `durations` is matmul/conv/attention
-    by_class: list[dict] = []
-    per_op: dict[str, dict] = {}
-    for ce in call_events:
-        start, end = ce.time_range.start * 1000.0, ce.time_range.end * 1000.0
-        profiled_wall.append(end - start)
+    kernels = sorted(((e.time_range.start * 1000.0, e.time_range.end * 1000.0) for e in events
+                      if e.device_type != DeviceType.CPU), key=lambda iv: iv[0]) if on_cuda else []
+    names: dict[str, int] = {}
+    out_calls, sent, truncated = [], 0, False
+    for k, ce in enumerate(call_events):
+        start = ce.time_range.start * 1000.0
+        # A call's kernels are those launched before the next call starts (they run
+        # asynchronously, possibly after the call returned).
+        end = (call_events[k + 1].time_range.start * 1000.0 if k + 1 < len(call_events)
+               else float("inf"))
         ops: list = []
         _top_level_ops(ce, ops)
-        op_counts.append(len(ops))
-        total = 0.0
-        classes: dict[str, float] = {}
-        for op in ops:
-            d = (op.time_range.end - op.time_range.start) * 1000.0
-            cls = _profile_op_class(op.name)
-            classes[cls] = classes.get(cls, 0.0) + d
-            total += d
-            if len(durations) < _MAX_OP_SAMPLES:
-                durations.append(d)
-                library.append(1 if cls in ("matmul", "conv", "attention") else 0)
-            entry = per_op.setdefault(op.name, {"name": op.name, "count": 0, "total_ns": 0.0})
-            entry["count"] += 1
-            entry["total_ns"] += d
-        in_op.append(total)
-        by_class.append(classes)
+        call = {"wall_ns": (ce.time_range.end - ce.time_range.start) * 1000.0}
+        if sent + len(ops) <= _MAX_OP_EVENTS:
+            call["op"] = [names.setdefault(op.name, len(names)) for op in ops]
+            call["ns"] = [(op.time_range.end - op.time_range.start) * 1000.0 for op in ops]
+            sent += len(ops)
+        else:
+            truncated = True
         if on_cuda:
-            ks = [(e.time_range.start * 1000.0, e.time_range.end * 1000.0) for e in device_events
-                  if e.time_range.start * 1000.0 >= start and e.time_range.start * 1000.0 < end]
-            busy.append(_union_ns(ks))
-            launches.append(len(ks))
-    # Self time of every op (internals included), for "where does in-op time go".
-    for avg in prof.key_averages():
-        if avg.key in per_op:
-            per_op[avg.key]["self_ns"] = float(avg.self_cpu_time_total) * 1000.0
-    n = max(1, len(call_events))
-    ops_out = sorted(({"name": e["name"], "class": _profile_op_class(e["name"]),
-                       "count_per_call": e["count"] / n,
-                       "ns_per_call": e["total_ns"] / n,
-                       "self_ns_per_call": e.get("self_ns", e["total_ns"]) / n}
-                      for e in per_op.values()), key=lambda e: -e["ns_per_call"])
+            call["kernels_ns"] = [[s - start, e - start] for s, e in kernels if start <= s < end]
+        out_calls.append(call)
+    self_ns = {avg.key: float(avg.self_cpu_time_total) * 1000.0 for avg in prof.key_averages()
+               if avg.key in names}
+    op_names = [{"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)}
+                for n in sorted(names, key=names.get)]
     return {
         "device_type": dev_type,
         "warmup_calls": warmup,
-        "calls_profiled": len(call_events),
         "wall_samples_ns": wall,
-        "profiled_wall_ns": profiled_wall,
-        "in_op_ns": in_op,
-        "in_op_by_class_ns": by_class,
-        "ops_per_call": op_counts,
-        "op_durations_ns": durations,
-        "op_is_library": library,
-        "op_durations_truncated": sum(op_counts) > len(durations),
-        "ops": ops_out[:200],
-        "device_busy_ns": busy if on_cuda else None,
-        "kernel_launches": launches if on_cuda else None,
+        "calls": out_calls,
+        "op_names": op_names,
+        "events_truncated": truncated,
     }
 
 
 # --------------------------------------------------------------------------- flops
-
-# Operator classes by aten name (the packet name, without overload). Library calls
-# (matmul, conv, attention) keep their kernels under torch.compile; pointwise and
-# reductions are what inductor fuses.
-_MATMUL = {"mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addmv", "mv", "dot",
-           "_int_mm", "_scaled_mm", "addbmm", "einsum", "_addmm_activation"}
-_ATTENTION_PREFIX = ("_scaled_dot_product", "scaled_dot_product", "_flash_attention",
-                     "_efficient_attention", "_cudnn_attention")
-_CONV_PREFIX = ("convolution", "conv", "_convolution", "cudnn_convolution", "mkldnn_convolution",
-                "miopen_convolution", "_conv_depthwise", "slow_conv")
-
-
-def op_class(func) -> str:
-    """'matmul', 'attention', 'conv', 'pointwise', 'reduction', 'view' or 'other'."""
-    import torch
-    name = func._schema.name.split("::")[-1]
-    base = name.rstrip("_")
-    if base in _MATMUL:
-        return "matmul"
-    if base.startswith(_ATTENTION_PREFIX):
-        return "attention"
-    if base.startswith(_CONV_PREFIX):
-        return "conv"
-    tags = getattr(func, "tags", ()) or ()
-    if getattr(func, "is_view", False) or torch.Tag.inplace_view in tags:
-        return "view"
-    if torch.Tag.pointwise in tags:
-        return "pointwise"
-    if torch.Tag.reduction in tags:
-        return "reduction"
-    return "other"
-
 
 def _tensor_bytes(t, output: bool) -> int:
     """Bytes an op reads (input) or writes (output) for one tensor. Inputs: the smaller
@@ -284,10 +223,10 @@ class _BytesMode:
                 name = f"aten::{key}" if func.namespace == "aten" else f"{func.namespace}::{key}"
                 entry = self.ops.get(name)
                 if entry is None:
-                    entry = self.ops[name] = {"name": name, "class": op_class(func), "count": 0,
+                    entry = self.ops[name] = {"name": name, **_schema_facts(func), "count": 0,
                                               "bytes": 0}
                 entry["count"] += 1
-                if entry["class"] != "view":
+                if not entry["is_view"]:
                     ins, _ = tree_flatten((args, kwargs or {}))
                     outs, _ = tree_flatten(out)
                     entry["bytes"] += sum(_tensor_bytes(t, False) for t in ins
@@ -385,7 +324,7 @@ def op_device_info(params: dict, session) -> dict:
             "num_threads": torch.get_num_threads(), "logical_cores": os.cpu_count()}
 
 
-def _best_ns(fn, repeats: int, device_type: str) -> list[int]:
+def _times_ns(fn, repeats: int, device_type: str) -> list[int]:
     out = []
     for _ in range(repeats):
         _sync(device_type)
@@ -402,37 +341,41 @@ def op_ceilings(params: dict, session) -> dict:
     bandwidth: dst.copy_(src) of `copy_bytes` (reads and writes them: 2 x bytes moved),
     FLOP/s: a `matmul_n`^3 matrix product (2 n^3 FLOPs), op floor: the profiled duration
     of an aten::add on 1-element tensors (the fixed cost every eager op pays: dispatch,
-    allocation, a kernel launch). Each is the best of `repeats` after one warm-up.
+    allocation, a kernel launch). Copy and matmul are the best of `repeats` interleaved
+    after one warm-up; the floor is the median of 200 profiled adds.
     """
     import torch
     from torch.profiler import ProfilerActivity, profile
 
     device, dtype, dtype_str = _resolve_device_dtype(params, session)
     dt_name = device.type
-    repeats = max(1, int(params.get("repeats", 5)))
+    repeats = max(1, int(params.get("repeats", 7)))
     big = dt_name != "cpu"
     copy_bytes = int(params.get("copy_bytes") or (512 << 20 if big else 64 << 20))
     n = int(params.get("matmul_n") or (8192 if big else 1024))
 
-    progress(f"ceilings: bandwidth on {device}")
+    progress(f"ceilings: bandwidth and {n}x{n} matmul in {dtype_str} on {device}")
     src = torch.empty(copy_bytes // 4, dtype=torch.float32, device=device).fill_(1.0)
     dst = torch.empty_like(src)
     dst.copy_(src)
-    copy_ns = _best_ns(lambda: dst.copy_(src), repeats, dt_name)
-    bandwidth = 2.0 * src.numel() * 4 / (min(copy_ns) / 1e9)
-    del src, dst
-
-    progress(f"ceilings: {n}x{n} matmul in {dtype_str} on {device}")
     try:
         a = torch.randn(n, n, device=device).to(dtype)
         b = torch.randn(n, n, device=device).to(dtype)
         a @ b
-        mm_ns = _best_ns(lambda: a @ b, repeats, dt_name)
-        peak = 2.0 * n ** 3 / (min(mm_ns) / 1e9)
         mm_error = None
-        del a, b
     except Exception as exc:  # e.g. a dtype without a matmul kernel on this device
-        mm_ns, peak, mm_error = [], None, f"{type(exc).__name__}: {exc}"
+        a = b = None
+        mm_error = f"{type(exc).__name__}: {exc}"
+    # Copy and matmul interleaved, best of `repeats` each: a burst of load from other
+    # processes then slows one repeat of each, not every repeat of one of them.
+    copy_ns, mm_ns = [], []
+    for _ in range(repeats):
+        copy_ns += _times_ns(lambda: dst.copy_(src), 1, dt_name)
+        if a is not None:
+            mm_ns += _times_ns(lambda: a @ b, 1, dt_name)
+    bandwidth = 2.0 * src.numel() * 4 / (min(copy_ns) / 1e9)
+    peak = 2.0 * n ** 3 / (min(mm_ns) / 1e9) if mm_ns else None
+    del src, dst, a, b
 
     progress("ceilings: per-op floor")
     x = torch.ones(1, device=device)

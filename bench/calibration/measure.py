@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Measure the calibration and validation sets of `tct expect` (cases.py): for each case,
+`tct expect --validate --json` (the profile and FLOP count the prediction is made from,
+then a `tct bench` of the same target in fresh processes), recording the evidence and the
+measured speedup. fit.py fits the prediction's constants on the calibration rows only.
+
+    python bench/calibration/measure.py [--out bench/calibration/measured.json]
+        [--sets calibration,validation] [--transformers] [--budget 1.5] [--threads 1]
+        [--tct build/tct]
+
+Run from the repository root. Rows are written after each case (a stopped run keeps them);
+--resume skips the cases already in --out. The machine load (`uptime`) is recorded per
+case: on a shared machine, quote it with the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cases  # noqa: E402
+
+
+def uptime() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def run_case(args, target, params) -> dict:
+    argv = [args.tct, "expect", target, "--validate", "--json", "--quiet", "--budget", str(args.budget),
+            "--python", args.python]
+    for k, v in params.items():
+        argv += ["--param", f"{k}={json.dumps(v)}"]
+    t0 = time.time()
+    env = dict(os.environ)
+    if args.threads:
+        env["OMP_NUM_THREADS"] = str(args.threads)
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout, cwd=ROOT, env=env)
+    row = {"argv": ["tct"] + argv[1:], "rc": proc.returncode, "seconds": round(time.time() - t0, 1)}
+    try:
+        doc = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        row["error"] = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return row
+    e = doc.get("expect") or {}
+    v = e.get("validation") or {}
+    row.update({
+        "class": e.get("class"),
+        "time_shares": e.get("time_shares"),
+        "wall_per_call_ns": (e.get("profile") or {}).get("wall_per_call_ns"),
+        "ops_per_call": (e.get("profile") or {}).get("ops_per_call"),
+        "op_floor_ns": (e.get("ceilings") or {}).get("op_floor_ns"),
+        "model_inputs": e.get("model_inputs"),
+        "predicted": e.get("predicted_speedup", {}) and {k: e["predicted_speedup"].get(k)
+                                                          for k in ("low", "point", "high")},
+        "measured": v.get("measured"),
+    })
+    return row
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tct", default=os.environ.get("TCT_BIN", str(ROOT / "build" / "tct")))
+    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
+    ap.add_argument("--out", default=str(ROOT / "bench" / "calibration" / "measured.json"))
+    ap.add_argument("--sets", default="calibration,validation")
+    ap.add_argument("--transformers", action="store_true", help="add the Hugging Face models to validation")
+    ap.add_argument("--budget", type=float, default=1.5, help="seconds of interleaved sampling per bench")
+    ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="OMP_NUM_THREADS for the measured processes (0: leave it unset). One thread by "
+                         "default: on a shared machine, multi-threaded kernels' fork/join cost follows the "
+                         "load more than the workload")
+    ap.add_argument("--resume", action="store_true")
+    args = ap.parse_args()
+
+    out = Path(args.out)
+    doc = json.loads(out.read_text()) if args.resume and out.exists() else {"rows": []}
+    import torch  # only for the record
+    doc["machine"] = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+                      "cores": os.cpu_count(), "torch": torch.__version__,
+                      "omp_num_threads": args.threads or None}
+    done = {(r["set"], r["name"]) for r in doc["rows"]}
+    sets = {"calibration": cases.CALIBRATION,
+            "validation": cases.VALIDATION + (cases.TRANSFORMERS if args.transformers else [])}
+    for set_name in args.sets.split(","):
+        for name, target, params in sets[set_name]:
+            if (set_name, name) in done:
+                continue
+            load = uptime()
+            print(f"[{set_name}] {name} ({load.split('load average:')[-1].strip()})", file=sys.stderr, flush=True)
+            row = {"set": set_name, "name": name, "target": target, "params": params, "uptime": load,
+                   "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            row.update(run_case(args, target, params))
+            doc["rows"].append(row)
+            out.write_text(json.dumps(doc, indent=1) + "\n")
+            m = row.get("measured") or {}
+            print(f"    class {row.get('class')}, measured {m.get('estimate')}, {row['seconds']} s"
+                  + (f", error: {row['error']}" if "error" in row else ""), file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

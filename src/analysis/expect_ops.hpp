@@ -1,0 +1,20 @@
+#pragma once
+// Operator classes for `tct expect`, decided from what the agent reports of each aten
+// operator: its name and its schema facts (tags such as "pointwise", whether it is a view).
+// Library ops (matmul, conv, attention) keep their vendor kernels under torch.compile
+// (oneDNN, cuBLAS, cuDNN, flash attention); pointwise ops and reductions are what inductor
+// fuses; views move no data.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tct::analysis {
+
+// "matmul", "attention", "conv", "view", "pointwise", "reduction" or "other".
+// `name` is "ns::op" (a profiler event or dispatch name: "aten::addmm", "aten::add_");
+// `tags` are torch.Tag names ("pointwise", "reduction", "inplace_view", ...).
+std::string op_class(std::string_view name, const std::vector<std::string>& tags, bool is_view);
+
+bool is_library_class(const std::string& op_class);  // matmul, conv, attention
+
+}  // namespace tct::analysis
