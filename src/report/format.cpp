@@ -13,7 +13,8 @@ std::string format_duration_ns(double ns) {
   if (a < 1e3) return fmt::format("{:.0f} ns", ns);
   if (a < 1e6) return fmt::format("{:.3g} us", ns / 1e3);
   if (a < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
-  return fmt::format("{:.3g} s", ns / 1e9);
+  if (a < 999.5e9) return fmt::format("{:.3g} s", ns / 1e9);
+  return fmt::format("{:.0f} s", ns / 1e9);  // suite totals: "1860 s", not "1.86e+03 s"
 }
 
 std::string format_bytes(double b) {
