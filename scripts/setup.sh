@@ -10,7 +10,7 @@ SUDO=""
 
 # 1. Debian packages: only the missing ones, so a warm machine skips apt entirely.
 need=()
-for pkg in cmake g++ make pkg-config ccache libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libtomlplusplus-dev chromium; do
+for pkg in cmake g++ make pkg-config ccache libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libtomlplusplus-dev libsimdjson-dev zlib1g-dev chromium; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v python3 >/dev/null || need+=(python3)
