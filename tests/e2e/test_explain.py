@@ -2,6 +2,7 @@
 tests/e2e/direct_explain.py in a separate interpreter), kinds and locations, hints, the
 gate, output formats and every bad input (one clear line, documented exit code)."""
 import json
+import re
 import subprocess
 
 import pytest
@@ -72,7 +73,7 @@ def test_builtin_text_tree_and_registry():
     assert r.rc == 0, r
     lines = r.out.splitlines()
     assert lines[1] == "3 graph breaks in 4 graphs; not capturable as one graph"
-    assert "models.py:207 in forward  [print_logging]" in r.out
+    assert re.search(r"models\.py:\d+ in forward  \[print_logging\]", r.out), r.out
     assert 'print("graph_breaks: forward")' in r.out
     assert "fix:" in r.out and "docs:" in r.out
     assert "agrees with explain" in r.out
@@ -106,7 +107,10 @@ def test_break_in_every_frame():
     assert r.rc == 0, r
     e = r.json()["explain"]
     d = direct("breaks_every_frame.py:make")
-    assert (e["graph_count"], e["graph_break_count"]) == (d["graph_count"], d["graph_break_count"])
+    # explain's own figures are kept beside the compiled run's, which the headline uses.
+    ev = e["explain_view"]
+    assert (ev["graph_count"], ev["graph_break_count"]) == (d["graph_count"], d["graph_break_count"])
+    assert e["counts_from"] == "compiled_run" and e["graph_break_count"] >= ev["graph_break_count"]
     assert e["capturable"] is False
     # explain lists no reason for these; the logged compiled run shows all three.
     assert sorted(g["function"] for g in e["groups"]) == ["a", "b", "c"]
@@ -119,7 +123,7 @@ def test_break_explain_cannot_show_is_reported():
     # A graph break inside a loop: dynamo skips the whole frame; explain sees no graph.
     r = run_tct("explain", spec("breaks_explicit.py:make"), "-q")
     assert r.rc == 0, r
-    assert "explain captured no graph" in r.out
+    assert "torch.compile SKIPPED stages" in r.out and "explain alone: no graph" in r.out
     assert "breaks_explicit.py:8 in stages  [explicit_graph_break]" in r.out
     assert "differs from explain" in r.out and "skipped 1 of 1 frame" in r.out
 

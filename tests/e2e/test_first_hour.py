@@ -195,4 +195,4 @@ def test_progress_on_a_terminal_shows_phase_and_time_left():
         seen += chunk
     os.waitpid(pid, 0)
     text = seen.decode(errors="replace")
-    assert "aot_eager: sampling, block" in text and "s left" in text, text[-2000:]
+    assert "aot_eager: sampling, look" in text and "s left" in text, text[-2000:]
