@@ -231,7 +231,7 @@ std::string rows_table(const json& rows) {
     const json& cold_be = obj_at(be_obj, "cold");
     std::string verdict = str(be_obj, "verdict");
     std::string be_s = verdict == "inconclusive" ? "not given (interval too wide)"
-                       : verdict == "no_reliable_gain" ? "no reliable gain"
+                       : verdict == "no_reliable_gain" ? (num(obj_at(r, "speedup"), "high") < 1.0 ? "never (compiled is slower)" : "no reliable gain")
                        : std::isfinite(num(cold_be, "estimate"))
                            ? fmt::format("{:.0f} calls ({:.0f} .. {:.0f})", num(cold_be, "estimate"), num(cold_be, "low"),
                                          num(cold_be, "high"))

@@ -154,7 +154,11 @@ std::string break_even_cell(const json& row) {
   const json& be = obj(row, "break_even");
   const std::string verdict = str(be, "verdict");
   if (verdict == "inconclusive") return "not given: the speedup interval is too wide for a verdict";
-  if (verdict == "no_reliable_gain") return "no reliable gain: the speedup interval includes 1";
+  if (verdict == "no_reliable_gain") {
+    const json& high = obj(row, "speedup").value("high", json());
+    return high.is_number() && high.get<double>() < 1.0 ? "never breaks even: compiled is slower (the whole interval is below 1)"
+                                                         : "no reliable gain: the speedup interval includes 1";
+  }
   std::string cold = range_text(be.value("cold", json())), warm = range_text(be.value("warm", json()));
   if (verdict.empty() && row.value("break_even_calls", json()).is_number())  // a document from before ranges
     return "break-even after " + calls(row["break_even_calls"]);
