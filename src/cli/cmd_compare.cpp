@@ -7,6 +7,7 @@
 
 #include "analysis/compare.hpp"
 #include "cli/command.hpp"
+#include "cli/precision.hpp"
 #include "cli/read_json_file.hpp"
 #include "errors.hpp"
 
@@ -15,17 +16,7 @@ namespace {
 
 // "5%" or "0.05" -> 0.05; "0" -> 0. A bare number >= 1 is read as percent, as --precision.
 double parse_max_regression(const std::string& text) {
-  std::string t = text;
-  bool percent = !t.empty() && t.back() == '%';
-  if (percent) t.pop_back();
-  double v = NAN;
-  try {
-    std::size_t used = 0;
-    v = std::stod(t, &used);
-    if (used != t.size()) v = NAN;
-  } catch (const std::exception&) {
-  }
-  if (percent || v >= 1) v /= 100;
+  double v = parse_fraction(text);
   if (!std::isfinite(v) || v < 0 || v >= 1)
     throw usage_error(fmt::format("--max-regression '{}' is not a percentage from 0% to 99%", text),
                       "write --max-regression 5% (or 0.05)");

@@ -8,7 +8,7 @@
 
 namespace tct::cli {
 
-double parse_precision(const std::string& text) {
+double parse_fraction(const std::string& text) {
   std::string t = text;
   bool percent = !t.empty() && t.back() == '%';
   if (percent) t.pop_back();
@@ -20,6 +20,11 @@ double parse_precision(const std::string& text) {
   } catch (const std::exception&) {
   }
   if (percent || v >= 1) v /= 100;
+  return v;
+}
+
+double parse_precision(const std::string& text) {
+  double v = parse_fraction(text);
   if (!std::isfinite(v) || v <= 0 || v >= 1)
     throw usage_error(fmt::format("--precision '{}' is not a fraction in (0, 1) or a percentage", text),
                       "write --precision 0.02 or --precision 2%");

@@ -9,4 +9,8 @@ namespace tct::cli {
 // tct::Error (usage) for anything that is not a fraction in (0, 1) or a percentage.
 double parse_precision(const std::string& text);
 
+// The shared spelling: "5%" or "0.05" -> 0.05, a bare number >= 1 read as percent; NaN when
+// the text is no number. Range checks are the caller's.
+double parse_fraction(const std::string& text);
+
 }  // namespace tct::cli
