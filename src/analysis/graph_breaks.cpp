@@ -31,34 +31,6 @@ std::vector<Frame> parse_frames(const json& frames) {
   return out;
 }
 
-// {id, type, explanation, hints, url} for a break: the reason's own explanation and hints
-// (specific: they name the function and argument types) first, the registry entry's
-// templates ("{fn.__name__}") only where the reason has none.
-json registry_for(const std::string& reason, const json& raw_break, const json& registry) {
-  std::string id = str_or(raw_break, "registry_id");
-  if (id.empty()) return nullptr;
-  ReasonParts parts = split_reason(reason);
-  json entry = registry.is_object() && registry.contains(id) ? registry[id] : json();
-  json hints = json::array();
-  for (const auto& h : parts.hints) hints.push_back(h);
-  if (hints.empty() && entry.is_object() && entry.contains("hints") && entry["hints"].is_array()) {
-    // Registry hints are sentence fragments of one or more hints; join them.
-    std::string joined;
-    for (const auto& h : entry["hints"])
-      if (h.is_string()) joined += h.get<std::string>();
-    if (!joined.empty()) hints.push_back(joined);
-  }
-  std::string url = str_or(raw_break, "url", parts.url);
-  if (url.empty()) url = parts.url;
-  return {{"id", id},
-          {"type", entry.is_object() && entry.contains("gb_type") && entry["gb_type"].is_string()
-                       ? entry["gb_type"].get<std::string>()
-                       : parts.headline},
-          {"explanation", !parts.explanation.empty() ? parts.explanation : str_or(entry, "explanation")},
-          {"hints", hints},
-          {"url", url}};
-}
-
 // The registry id of a reason's own text ("... /gb/gb0059.html"); the agent's id may come
 // from another part of a combined message.
 std::string registry_id_in(const std::string& reason) {
@@ -70,21 +42,52 @@ std::string registry_id_in(const std::string& reason) {
   return s;
 }
 
-// A break from the agent's raw facts, classified from its own text: for a skipped frame
-// that is the break that started it (the print), not the loop message that followed.
-Break make_break(const json& raw, const json& registry, const std::string& own_reason) {
+// {id, type, explanation, hints, url} for a break: the reason's own explanation and hints
+// (specific: they name the function and argument types) first, the registry entry's
+// templates ("{fn.__name__}") only where the reason has none. id: the reason's own (the
+// registry id in its text), else the one the agent found.
+json registry_for(const std::string& reason, std::string id, std::string url, const json& registry) {
+  ReasonParts parts = split_reason(reason);
+  if (std::string own = registry_id_in(reason); !own.empty()) id = own;
+  if (id.empty()) return nullptr;
+  json entry = registry.is_object() && registry.contains(id) ? registry[id] : json();
+  json hints = json::array();
+  for (const auto& h : parts.hints) hints.push_back(h);
+  if (hints.empty() && entry.is_object() && entry.contains("hints") && entry["hints"].is_array()) {
+    // Registry hints are sentence fragments of one or more hints; join them.
+    std::string joined;
+    for (const auto& h : entry["hints"])
+      if (h.is_string()) joined += h.get<std::string>();
+    if (!joined.empty()) hints.push_back(joined);
+  }
+  if (url.empty()) url = parts.url;
+  return {{"id", id},
+          {"type", entry.is_object() && entry.contains("gb_type") && entry["gb_type"].is_string()
+                       ? entry["gb_type"].get<std::string>()
+                       : parts.headline},
+          {"explanation", !parts.explanation.empty() ? parts.explanation : str_or(entry, "explanation")},
+          {"hints", hints},
+          {"url", url}};
+}
+
+// A break classified from its own text: for a skipped frame that is the break that started
+// it (the print), not the loop message that followed.
+Break make_break(const std::string& reason, std::vector<Frame> frames, const std::string& registry_id,
+                 const std::string& url, const json& registry) {
   Break b;
-  b.reason = own_reason;
-  b.kind = classify_reason(b.reason);
-  json own = raw;
-  if (std::string id = registry_id_in(own_reason); !id.empty()) own["registry_id"] = id;
-  b.registry = registry_for(b.reason, own, registry);
-  b.frames = parse_frames(raw.value("frames", json::array()));
+  b.reason = reason;
+  b.kind = classify_reason(reason);
+  b.registry = registry_for(reason, registry_id, url, registry);
+  b.frames = std::move(frames);
   b.hint = hint_for(b.kind, b.registry);
   return b;
 }
 
-Break make_break(const json& raw, const json& registry) { return make_break(raw, registry, str_or(raw, "reason")); }
+// One of explain's break_reasons (the agent's raw facts).
+Break explain_break(const json& raw, const json& registry) {
+  return make_break(str_or(raw, "reason"), parse_frames(raw.value("frames", json::array())), str_or(raw, "registry_id"),
+                    str_or(raw, "url"), registry);
+}
 
 std::string trim_text(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
@@ -109,8 +112,9 @@ std::string loc_key(const std::string& file, int line) { return file + ":" + std
 // Frames dynamo gave up on in the compiled run, one per frame: where, the break that made
 // it give up (kind, full reason) and torch's own words on why it could not resume.
 json skipped_frames(const LoggedModel& lg) {
-  // "Developer debug context: frame skipped: forward (/path/model.py line 11)"
-  static const std::regex ctx(R"(frame skipped: (\S+) \((.+) line (\d+)\))");
+  // "Developer debug context: frame skipped: forward (/path/model.py line 11)", or
+  // convert_frame.py's "torch.compile will skip tracing the frame forward (/path line 11)"
+  static const std::regex ctx(R"((?:frame skipped:|skip tracing the frame) (\S+) \((.+) line (\d+)\))");
   json out = json::array();
   std::set<std::string> seen;
   for (const auto& b : lg.breaks) {
@@ -181,7 +185,7 @@ ExplainModel parse_explain(const json& facts, const json& registry) {
       for (const auto& o : ops) names.push_back(o.is_string() ? o.get<std::string>() : o.dump());
     m.ops_per_graph.push_back(std::move(names));
   }
-  for (const auto& b : facts.value("break_reasons", json::array())) m.breaks.push_back(make_break(b, registry));
+  for (const auto& b : facts.value("break_reasons", json::array())) m.breaks.push_back(explain_break(b, registry));
   int ops_sum = 0;
   for (const auto& g : m.ops_per_graph) ops_sum += static_cast<int>(g.size());
   if (m.form == "tuple") {
@@ -204,49 +208,57 @@ ExplainModel parse_explain(const json& facts, const json& registry) {
   return m;
 }
 
-LoggedModel parse_logged(const json& logged, const json& registry) {
+LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry,
+                              const CodeDirs& dirs) {
   LoggedModel m;
-  if (!logged.is_object()) return m;
   m.ran = true;
   m.calls = int_or(logged, "calls", 0);
   m.error = str_or(logged, "error");
-  for (const auto& raw : logged.value("graph_breaks", json::array())) {
+  // The trace keeps a break's text and traceback once per place: a repeat borrows them.
+  std::map<std::tuple<int, std::string, int>, const TraceBreak*> first;
+  for (const auto& tb : trace.breaks) {
+    auto key = std::make_tuple(static_cast<int>(tb.kind), tb.file, tb.line);
+    const TraceBreak& full = *first.try_emplace(key, &tb).first->second;
     LoggedBreak lb;
-    SkipSplit split = split_skip(str_or(raw, "reason"));
-    lb.brk = make_break(raw, registry, split.cause);
-    lb.frame_skipped = split.skipped;
-    lb.skip_reason = split.skip_reason;
-    lb.file = str_or(raw, "file");
-    lb.line = int_or(raw, "line", 0);
-    lb.duplicate = raw.value("duplicate", false);
-    lb.user_file = raw.value("user_file", true);
-    // The break is where torch says it is: make sure the innermost frame is that spot
-    // (a suppressed duplicate has no stack at all).
-    if (lb.brk.frames.empty() || lb.brk.frames.back().file != lb.file || lb.brk.frames.back().line != lb.line) {
-      if (lb.user_file) lb.brk.frames.push_back({lb.file, lb.line, "?", ""});
-    }
+    std::vector<Frame> frames;
+    for (const auto& f : full.frames)
+      if (is_user_file(f.file, dirs)) frames.push_back(f);
+    lb.brk = make_break(full.reason_full, std::move(frames), "", "", registry);
+    lb.frame_skipped = tb.frame_skipped;
+    lb.skip_reason = full.skip_reason;
+    lb.file = tb.file;
+    lb.line = tb.line;
+    lb.duplicate = tb.duplicate;
+    lb.user_file = is_user_file(tb.file, dirs);
+    // The break is where torch says it is: make sure the innermost frame is that spot.
+    if (lb.user_file && (lb.brk.frames.empty() || lb.brk.frames.back().file != lb.file ||
+                         lb.brk.frames.back().line != lb.line))
+      lb.brk.frames.push_back({lb.file, lb.line, "?", ""});
     m.breaks.push_back(std::move(lb));
   }
-  for (const auto& raw : logged.value("recompiles", json::array())) {
-    Recompile r;
-    r.function = str_or(raw, "function");
-    r.file = str_or(raw, "file");
-    r.line = int_or(raw, "line", 0);
-    for (const auto& g : raw.value("guard_failures", json::array()))
-      if (g.is_string()) r.guard_failures.push_back(g);
+  int graphs = 0;
+  for (const auto& [id, c] : trace.compiles) {
+    graphs += c.graphs;
+    ++m.frames_total;
+    if (!c.skipped && c.fail_type.empty()) ++m.frames_ok;
+    if (c.recompile_reasons.empty()) continue;
+    Recompile r{c.function, c.file, c.line, {}, BreakKind::Other};
+    // Each reason: the failed guard on its first line, then torch's source attribution.
+    for (const auto& reason : c.recompile_reasons) r.guard_failures.push_back(reason.substr(0, reason.find('\n')));
     r.kind = classify_recompile(r.guard_failures);
     m.recompiles.push_back(std::move(r));
   }
-  const json& counters = logged.value("counters", json::object());
-  const json& frames = counters.value("frames", json::object());
-  m.frames_total = int_or(frames, "total", 0);
-  m.frames_ok = int_or(frames, "ok", 0);
-  const json& stats = counters.value("stats", json::object());
-  if (stats.contains("unique_graphs") && stats["unique_graphs"].is_number()) m.unique_graphs = stats["unique_graphs"].get<int>();
-  else if (m.frames_total > 0) m.unique_graphs = 0;  // dynamo ran and captured nothing
-  for (const auto& o : logged.value("other", json::array()))
-    if (o.is_object()) m.warnings.push_back(str_or(o, "message"));
+  m.unique_graphs = graphs;
+  for (const auto& w : logged.value("warnings", json::array()))
+    if (w.is_string()) m.warnings.push_back(w);
   return m;
+}
+
+std::vector<std::string> registry_ids(const RankSummary& trace) {
+  std::set<std::string> ids;
+  for (const auto& b : trace.breaks)
+    if (std::string id = registry_id_in(b.reason_full); !id.empty()) ids.insert(id);
+  return {ids.begin(), ids.end()};
 }
 
 std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
@@ -338,10 +350,13 @@ json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vec
   return out;
 }
 
-json build_explain_section(const json& facts, const json& target, std::optional<int> max_graph_breaks) {
+json build_explain_section(const json& facts, const RankSummary* trace, const json& target,
+                           std::optional<int> max_graph_breaks) {
   const json& registry = facts.value("registry", json::object());
   ExplainModel ex = parse_explain(facts.value("explain", json::object()), registry);
-  LoggedModel lg = parse_logged(facts.value("logged", json()), registry);
+  LoggedModel lg = trace ? logged_from_trace(facts.value("logged", json::object()), *trace, registry,
+                                             CodeDirs::from_json(facts.value("code_dirs", json())))
+                         : LoggedModel{};
 
   std::vector<Group> groups = group_breaks(ex.breaks);
   // Logged breaks: mark groups seen in both views, add the ones only the compiled run shows.

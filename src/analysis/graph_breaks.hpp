@@ -1,7 +1,8 @@
 #pragma once
-// The graph-break audit: raw facts from the agent's `explain.run` (both views) in, the
-// doc["explain"] section out. Parsing, classification, grouping, hints, the comparison
-// of the two views and the capturable verdict live here; nothing prints.
+// The graph-break audit: the agent's `explain.run` facts (torch._dynamo.explain's view)
+// and the compiled run as its TORCH_TRACE shows it (trace_summary's RankSummary) in, the
+// doc["explain"] section out. Classification, grouping, hints, the comparison of the two
+// views and the capturable verdict live here; nothing prints.
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,17 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/hint_catalog.hpp"
+#include "analysis/trace_summary.hpp"
+#include "analysis/user_code.hpp"
 
 namespace tct::analysis {
 
 using json = nlohmann::json;
-
-struct Frame {
-  std::string file;
-  int line = 0;
-  std::string function;
-  std::string source;
-};
 
 struct Break {
   std::string reason;
@@ -84,7 +80,13 @@ struct LoggedModel {
   int calls = 0;
 };
 
-LoggedModel parse_logged(const json& logged, const json& registry = json::object());
+// The compiled run: its breaks, recompiles, frames and graphs from its trace; logged: the
+// agent's facts beside it (calls, error, dynamo's warnings); dirs: what is user code.
+LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry,
+                              const CodeDirs& dirs);
+
+// The graph-break registry ids (GB0059 ...) the trace's break reasons name.
+std::vector<std::string> registry_ids(const RankSummary& trace);
 
 // One location + kind, duplicates folded.
 struct Group {
@@ -104,8 +106,10 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks);
 // Where the two views disagree, each {kind, message}.
 json compare_views(const ExplainModel& explain, const LoggedModel& logged, const std::vector<Group>& groups);
 
-// The whole doc["explain"] section. max_graph_breaks: the --max-graph-breaks gate.
-json build_explain_section(const json& facts, const json& target_description, std::optional<int> max_graph_breaks);
+// The whole doc["explain"] section. trace: the logged compiled run's records (null when
+// it did not run: --no-logged); max_graph_breaks: the --max-graph-breaks gate.
+json build_explain_section(const json& facts, const RankSummary* trace, const json& target_description,
+                           std::optional<int> max_graph_breaks);
 
 // The short headline of a reason (registry gb_type, or its first line).
 std::string reason_headline(const std::string& reason);

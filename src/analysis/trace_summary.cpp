@@ -60,7 +60,8 @@ std::string first_line(const std::string& s, size_t max = 240) {
   return h;
 }
 
-// A recompile_reasons payload: a JSON list of strings, or one plain string.
+// A recompile_reasons payload: a JSON list of strings, or one reason written as it is
+// (torch writes a lone string payload unquoted).
 std::vector<std::string> recompile_reasons(std::string_view payload) {
   std::vector<std::string> out;
   if (!payload.empty() && payload[0] == '[') {
@@ -78,10 +79,37 @@ std::vector<std::string> recompile_reasons(std::string_view payload) {
 }  // namespace
 
 TraceBreak parse_break_payload(std::string_view payload) {
-  TraceBreak b;
+  // Markers from torch/_dynamo/symbolic_convert.py (log_graph_break) and convert_frame.py.
   static const std::string at = "Graph break in user code at ", why = "Graph Break Reason: ",
-                           tb = "\nUser code traceback:";
+                           user_tb = "User code traceback:", resume = "Graph break: torch.compile cannot properly resume",
+                           resume_tb = "The graph break occurred in the following user code:",
+                           py_tb = "Traceback (most recent call last):", exc = "\ntorch._dynamo.exc.";
+  TraceBreak b;
   std::string text(payload);
+  // The user-code traceback ends where Python's own traceback of the exception starts.
+  auto frames_after = [&](const std::string& tag) {
+    size_t start = text.find(tag);
+    if (start == std::string::npos) return std::vector<Frame>{};
+    size_t end = text.find(py_tb, start);
+    return traceback_frames(std::string_view(text).substr(start, end == std::string::npos ? end : end - start));
+  };
+  std::string reason;
+  if (text.rfind(resume, 0) == 0) {
+    // Dynamo gave up on the frame outside the bytecode walk: the place is the innermost
+    // frame, the reason the exception's message, the skip what torch said first.
+    b.frames = frames_after(resume_tb);
+    if (!b.frames.empty()) b.file = b.frames.back().file, b.line = b.frames.back().line;
+    size_t e = text.rfind(exc);
+    size_t colon = e == std::string::npos ? e : text.find(": ", e);
+    reason = colon == std::string::npos ? text.substr(0, text.find('\n')) : text.substr(colon + 2);
+    b.reason_full = reason;
+    b.reason = reason_headline(reason);
+    b.kind = classify_reason(reason);
+    b.frame_skipped = true;
+    size_t l2 = text.find('\n');
+    b.skip_reason = l2 == std::string::npos ? "" : text.substr(l2 + 1, text.find('\n', l2 + 1) - l2 - 1);
+    return b;
+  }
   size_t a = text.find(at);
   if (a != std::string::npos) {
     size_t eol = text.find('\n', a);
@@ -93,14 +121,25 @@ TraceBreak parse_break_payload(std::string_view payload) {
     }
   }
   size_t r = text.find(why);
-  std::string reason = r == std::string::npos ? text : text.substr(r + why.size());
-  if (size_t t = reason.find(tb); t != std::string::npos) reason = reason.substr(0, t);
+  reason = r == std::string::npos ? text : text.substr(r + why.size());
+  // The reason ends where torch's source attribution or the traceback starts.
+  for (const std::string& end : {std::string("\nStack variable source attribution:"), "\n" + user_tb})
+    if (size_t t = reason.find(end); t != std::string::npos) reason = reason.substr(0, t);
   SkipSplit split = split_skip(reason);
+  b.reason_full = split.cause;
   b.reason = reason_headline(split.cause);
   b.kind = classify_reason(split.cause);
   b.frame_skipped = split.skipped;
-  b.skip_reason = split.skip_reason.empty() ? "" : reason_headline(split.skip_reason);
+  b.skip_reason = split.skip_reason;
+  b.frames = frames_after(user_tb);
   return b;
+}
+
+std::string rank_root(const RankSummary& rank) {
+  std::vector<std::string> files;
+  for (const auto& [id, c] : rank.compiles) files.push_back(c.file);
+  for (const auto& b : rank.breaks) files.push_back(b.file);
+  return common_root(files);
 }
 
 // Attempts of one frame compile (dynamo restarting its analysis after a graph break) are
@@ -192,6 +231,12 @@ void RankCollector::on_record(const trace::Record& r, std::string_view payload) 
     } else if (name == "dynamo_graph_break_reason") {
       TraceBreak b = parse_break_payload(payload);
       b.compile_id = r.id.str();
+      b.duplicate = !break_places_.emplace(static_cast<int>(b.kind), b.file, b.line).second;
+      if (b.duplicate) {
+        b.reason_full.clear();
+        b.skip_reason.clear();
+        b.frames.clear();
+      }
       if (r.id.known()) {
         CompileSummary& c = entry(r.id);
         c.breaks++;
@@ -214,15 +259,18 @@ struct BreakGroup {
   std::vector<std::string> compile_ids;
 };
 
-std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks) {
+// Groups by kind and place, the file named relative to the rank's root.
+std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks, const std::string& root) {
   std::vector<BreakGroup> out;
   std::map<std::tuple<int, std::string, int>, size_t> at;
   for (const auto& b : breaks) {
-    auto key = std::make_tuple(static_cast<int>(b.kind), b.file, b.line);
+    std::string file = portable_path(b.file, root);
+    auto key = std::make_tuple(static_cast<int>(b.kind), file, b.line);
     auto it = at.find(key);
     if (it == at.end()) {
       at[key] = out.size();
-      out.push_back({b.kind, b.file, b.reason, b.skip_reason, b.line, 0, false, {}});
+      out.push_back({b.kind, file, b.reason, b.skip_reason.empty() ? "" : reason_headline(b.skip_reason), b.line, 0,
+                     false, {}});
       it = at.find(key);
     }
     BreakGroup& g = out[it->second];
@@ -250,13 +298,15 @@ struct Signature {
 
 Signature signature(const RankSummary& r) {
   Signature s;
+  std::string root = rank_root(r);
   for (const auto& [id, c] : r.compiles) {
     s.compile_ids.insert(id.str());
     s.graphs[id.str()] = c.graphs;
     if (!c.recompile_reasons.empty()) s.recompiles++;
     if (c.skipped) s.skipped++;
   }
-  for (const auto& b : r.breaks) s.breaks.insert(fmt::format("{} at {}:{}", to_string(b.kind), b.file, b.line));
+  for (const auto& b : r.breaks)
+    s.breaks.insert(fmt::format("{} at {}:{}", to_string(b.kind), portable_path(b.file, root), b.line));
   return s;
 }
 
@@ -333,6 +383,8 @@ json trace_section(const std::string& path, const std::vector<RankSummary>& rank
   json rj = json::array();
   for (size_t i = 0; i < ranks.size(); ++i) {
     const RankSummary& r = ranks[i];
+    std::string root = rank_root(r);
+    auto name = [&](const std::string& file) { return portable_path(file, root); };
     json compiles = json::array(), recompiles = json::array(), failures = json::array(), skipped = json::array(),
          restarts = json::array();
     std::map<std::string, double> phases;
@@ -344,7 +396,7 @@ json trace_section(const std::string& path, const std::vector<RankSummary>& rank
       for (const auto& [p, s] : c.phase_s) phase_ns[p] = static_cast<int64_t>(s * 1e9);
       compiles.push_back({{"compile_id", id.str()},
                           {"function", c.function},
-                          {"file", c.file},
+                          {"file", name(c.file)},
                           {"line", c.line},
                           {"graphs", c.graphs},
                           {"graph_breaks", c.breaks},
@@ -362,11 +414,11 @@ json trace_section(const std::string& path, const std::vector<RankSummary>& rank
         std::vector<std::string> guards;
         for (const auto& g : c.recompile_reasons) guards.push_back(g);
         BreakKind kind = classify_recompile(guards);
-        recompiles.push_back({{"compile_id", id.str()}, {"function", c.function}, {"file", c.file}, {"line", c.line},
+        recompiles.push_back({{"compile_id", id.str()}, {"function", c.function}, {"file", name(c.file)}, {"line", c.line},
                               {"guard_failures", guards}, {"kind", to_string(kind)}, {"hint", to_json(catalog_hint(kind))}});
       }
       if (c.skipped)
-        skipped.push_back({{"compile_id", id.str()}, {"function", c.function}, {"file", c.file}, {"line", c.line},
+        skipped.push_back({{"compile_id", id.str()}, {"function", c.function}, {"file", name(c.file)}, {"line", c.line},
                            {"reason", c.fail_reason}});
       else if (!c.fail_type.empty())
         failures.push_back({{"compile_id", id.str()}, {"function", c.function}, {"fail_type", c.fail_type},
@@ -376,7 +428,7 @@ json trace_section(const std::string& path, const std::vector<RankSummary>& rank
                             {"restart_reasons", c.restart_reasons}});
     }
     json groups = json::array();
-    for (const auto& g : group(r.breaks)) {
+    for (const auto& g : group(r.breaks, root)) {
       Hint h = catalog_hint(g.kind);
       groups.push_back({{"kind", to_string(g.kind)}, {"label", kind_label(g.kind)}, {"file", g.file}, {"line", g.line},
                         {"count", g.count}, {"reason", g.reason}, {"frame_skipped", g.skipped},
@@ -387,6 +439,7 @@ json trace_section(const std::string& path, const std::vector<RankSummary>& rank
     const auto& st = r.stats;
     rj.push_back({{"rank", r.rank ? json(*r.rank) : json(nullptr)},
                   {"files", r.files},
+                  {"root", root},
                   {"compile_count", r.compiles.size()},
                   {"graph_count", graphs},
                   {"graph_break_count", r.breaks.size()},

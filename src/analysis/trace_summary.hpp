@@ -7,12 +7,15 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/hint_catalog.hpp"
+#include "analysis/user_code.hpp"
 #include "trace/reader.hpp"
 
 namespace tct::analysis {
@@ -21,10 +24,17 @@ using json = nlohmann::json;
 
 struct TraceBreak {
   BreakKind kind = BreakKind::Other;
-  std::string file, reason, skip_reason;
+  std::string file, reason;  // reason: the headline
   int line = 0;
   bool frame_skipped = false;
   std::string compile_id;
+  // The same kind at the same place was logged before in this log. Only the first break
+  // at a place keeps its full reason and traceback: a long job logs one break thousands
+  // of times, and memory must not grow with the log.
+  bool duplicate = false;
+  std::string reason_full;    // the break's own text (for a skipped frame: the cause)
+  std::string skip_reason;    // why dynamo skipped the frame, in torch's words
+  std::vector<Frame> frames;  // its user-code traceback as torch wrote it (every file)
 };
 
 struct CompileSummary {
@@ -63,10 +73,18 @@ class RankCollector : public trace::Sink {
   CompileSummary& entry(const trace::CompileId& id);
   RankSummary& out_;
   std::vector<std::string> strings_;  // the "str" table: interned file names
+  std::set<std::tuple<int, std::string, int>> break_places_;  // (kind, file, line) seen
 };
 
-// "Graph break in user code at F:L\nGraph Break Reason: R\nUser code traceback: ..." -> break.
+// A dynamo_graph_break_reason payload -> break (kind, place, reason, frames): "Graph break
+// in user code at F:L\nGraph Break Reason: R\n...User code traceback:\n<frames>\n<python
+// traceback>", or convert_frame.py's "Graph break: torch.compile cannot properly resume
+// ...\nThe graph break occurred in the following user code:\n<frames>..." (a skip).
 TraceBreak parse_break_payload(std::string_view payload);
+
+// The folder a rank's own code lives in (compiled frames and breaks): file names in
+// summaries and in the cross-rank comparison are relative to it (portable_path).
+std::string rank_root(const RankSummary& rank);
 
 // Ranks whose compile ids, graphs, breaks, recompiles or skipped frames differ from the
 // most common pattern; each {ranks, what, message}. Empty with one rank.

@@ -58,26 +58,14 @@ double number(const json& obj, const char* key) {
 
 // ------------------------------------------------------------------------ cache dirs
 
-CacheDirs::CacheDirs() {
-  std::string pattern = (fs::temp_directory_path() / "tct-cache-XXXXXX").string();
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  if (!::mkdtemp(buf.data()))
-    throw Error(ExitCode::Internal, "internal", "cannot create a temporary cache folder",
-                "check that the temp folder ($TMPDIR) is writable");
-  root_ = buf.data();
-  fs::create_directories(fs::path(root_) / "inductor");
-  fs::create_directories(fs::path(root_) / "triton");
-}
-
-CacheDirs::~CacheDirs() {
-  std::error_code ec;
-  fs::remove_all(root_, ec);
+CacheDirs::CacheDirs() : dir_("tct-cache") {
+  fs::create_directories(fs::path(root()) / "inductor");
+  fs::create_directories(fs::path(root()) / "triton");
 }
 
 Env CacheDirs::env() const {
-  return {{"TORCHINDUCTOR_CACHE_DIR", (fs::path(root_) / "inductor").string()},
-          {"TRITON_CACHE_DIR", (fs::path(root_) / "triton").string()}};
+  return {{"TORCHINDUCTOR_CACHE_DIR", (fs::path(root()) / "inductor").string()},
+          {"TRITON_CACHE_DIR", (fs::path(root()) / "triton").string()}};
 }
 
 // ---------------------------------------------------------------------- target agent

@@ -15,6 +15,7 @@
 #include "runner/bench_run.hpp"
 #include "runner/executor.hpp"
 #include "runner/host.hpp"
+#include "runner/temp_dir.hpp"
 
 namespace tct::runner::bench {
 
@@ -25,14 +26,11 @@ using json = nlohmann::json;
 class CacheDirs {
  public:
   CacheDirs();
-  ~CacheDirs();
-  CacheDirs(const CacheDirs&) = delete;
-  CacheDirs& operator=(const CacheDirs&) = delete;
   Env env() const;
-  const std::string& root() const { return root_; }
+  const std::string& root() const { return dir_.path(); }
 
  private:
-  std::string root_;
+  TempDir dir_;
 };
 
 // One request to one agent: how the sampling loop talks to any of its processes.

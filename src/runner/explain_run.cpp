@@ -1,11 +1,40 @@
 #include "runner/explain_run.hpp"
 
+#include <memory>
+
 #include <fmt/format.h>
 
 #include "analysis/graph_breaks.hpp"
 #include "report/warnings.hpp"
+#include "runner/temp_dir.hpp"
+#include "trace/source.hpp"
 
 namespace tct::runner {
+namespace {
+
+// The logged run's TORCH_TRACE file through the trace reader (as `tct trace` reads it).
+analysis::RankSummary read_run_trace(const std::string& path) {
+  analysis::RankSummary summary;
+  analysis::RankCollector collector(summary);
+  trace::Reader reader(collector);
+  trace::read_file(path, reader);
+  summary.files = {path};
+  summary.stats = reader.stats();
+  return summary;
+}
+
+// Registry entries for the ids the trace names that explain's facts did not bring.
+void add_registry_entries(Session& agent, json& facts, const analysis::RankSummary& trace) {
+  json& registry = facts["registry"];
+  if (!registry.is_object()) registry = json::object();
+  json missing = json::array();
+  for (const auto& id : analysis::registry_ids(trace))
+    if (!registry.contains(id)) missing.push_back(id);
+  if (missing.empty()) return;
+  for (const auto& [id, entry] : agent.call("explain.registry", {{"ids", missing}}).items()) registry[id] = entry;
+}
+
+}  // namespace
 
 json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   host.progress(fmt::format("loading {}", cfg.target.target));
@@ -13,11 +42,19 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   host.document()["explain"] = {{"target", description}};
   host.checkpoint();
 
+  // The logged run always writes its trace: to --trace DIR, kept, or to a folder of our own.
+  std::unique_ptr<TempDir> scratch;
+  if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<TempDir>("tct-explain-trace");
   host.progress("running torch._dynamo.explain");
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
-  if (!cfg.trace_dir.empty()) params["trace_dir"] = cfg.trace_dir;
+  if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : cfg.trace_dir;
   json facts = agent.call("explain.run", params);
-  json section = analysis::build_explain_section(facts, description, cfg.max_graph_breaks);
+  std::optional<analysis::RankSummary> trace;
+  if (facts["logged"].is_object()) {
+    trace = read_run_trace(facts["logged"].value("trace_file", ""));
+    add_registry_entries(agent, facts, *trace);
+  }
+  json section = analysis::build_explain_section(facts, trace ? &*trace : nullptr, description, cfg.max_graph_breaks);
   host.document()["explain"] = section;
 
   const json& dis = section["disagreements"];

@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "analysis/graph_breaks.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "runner/bench_run.hpp"
+#include "runner/explain_run.hpp"
 #include "runner/target_options.hpp"
 #include "suite/suite_settings.hpp"
 #include "suite/suite_summary.hpp"
@@ -22,15 +22,6 @@ json error_json(const Error& e, const std::string& stage) {
   std::string s = e.stage.empty() ? stage : stage + ": " + e.stage;
   if (!s.empty()) j["stage"] = s;
   return j;
-}
-
-// As `tct explain` does: target.load and explain.run in a fresh agent.
-json run_explain(cli::RunContext& ctx, const runner::BenchConfig& cfg) {
-  auto agent = ctx.start_agent();
-  json description = agent->call("target.load", runner::to_load_params(cfg.target), ctx.timeout(), ctx.progress_fn());
-  json facts = agent->call("explain.run", {{"logged", true}, {"logged_calls", 2}}, ctx.timeout(), ctx.progress_fn());
-  agent->close();
-  return analysis::build_explain_section(facts, description, std::nullopt);
 }
 
 }  // namespace
@@ -54,7 +45,10 @@ json run_entry(const Entry& entry, const cli::CommonOptions& common, double time
     }
     if (entry_explains(entry.settings)) {
       stage = "explain";
-      ctx.doc["explain"] = run_explain(ctx, cfg);
+      // As `tct explain` does, in a fresh agent.
+      auto agent = ctx.start({});
+      runner::run_explain(ctx, *agent, {cfg.target, true, 2, std::nullopt, ""});
+      agent->close();
     }
   } catch (const Error& e) {
     if (e.code() == ExitCode::Interrupted) throw;

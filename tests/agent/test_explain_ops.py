@@ -1,5 +1,6 @@
-"""ops/explain.py: the raw facts (no interpretation), log-record extraction, user-frame
-filtering, the registry lookup, and the torch 2.0 tuple form passed on as it is."""
+"""ops/explain.py: the raw facts (no interpretation), the logged run's TORCH_TRACE file
+(tct reads it), user-frame filtering, the registry lookup, and the torch 2.0 tuple form
+passed on as it is."""
 import os
 from types import SimpleNamespace
 
@@ -26,9 +27,9 @@ def _loaded(fn, *args):
     return LoadedTarget(spec="t", name="t", fn=fn, args=args, kwargs={})
 
 
-def test_op_run_gathers_both_views():
+def test_op_run_gathers_both_views(tmp_path):
     s = Session(target=_loaded(_fn, torch.randn(3)))
-    facts = ex.op_run({}, s)
+    facts = ex.op_run({"trace_dir": str(tmp_path)}, s)
     e = facts["explain"]
     assert (e["form"], e["graph_count"], e["graph_break_count"]) == ("object", 2, 1)
     assert e["op_count"] == 2 and e["guard_count"] > 0
@@ -36,16 +37,19 @@ def test_op_run_gathers_both_views():
     assert br["frames"] == [{"file": HERE, "line": PRINT_LINE, "function": "_fn", "source": 'print("agent test print")'}]
     logged = facts["logged"]
     assert logged["error"] is None and logged["calls"] == 2
-    assert [(b["file"], b["line"]) for b in logged["graph_breaks"]] == [(HERE, PRINT_LINE)]
-    assert logged["counters"]["frames"]["total"] >= 1
+    # the break is in the run's trace, for tct's reader (no second parser here)
+    text = open(logged["trace_file"], encoding="utf-8").read()
+    assert f"Graph break in user code at {HERE}:{PRINT_LINE}" in text
+    assert facts["code_dirs"]["torch"] == os.path.dirname(torch.__file__)
     if facts["registry_available"]:
         assert br["registry_id"] == "GB0059"
         assert facts["registry"]["GB0059"]["gb_type"]
 
 
-def test_logged_view_captures_without_printing(capfd):
-    logged = ex.logged_view(_loaded(_fn, torch.randn(3)), 1)
-    assert logged["error"] is None and len(logged["graph_breaks"]) == 1
+def test_logged_view_captures_without_printing(capfd, tmp_path):
+    logged = ex.logged_view(_loaded(_fn, torch.randn(3)), 1, str(tmp_path))
+    assert logged["error"] is None and logged["warnings"] == []
+    assert os.path.dirname(logged["trace_file"]) == str(tmp_path)
     out, err = capfd.readouterr()
     assert "Graph break in user code" not in err + out  # captured, not printed
     # torch's own handlers are back afterwards
@@ -72,24 +76,10 @@ def test_user_frames_drop_torch_and_agent_but_keep_examples():
     assert frames[1]["source"] == 'print("agent test print")'  # read with linecache
 
 
-def test_parse_log_records():
-    full = ('Graph break in user code at /u/m.py:12\nGraph Break Reason: Encountered graph break when attempting '
-            'to trace CALL:\n\nFailed to trace builtin operator\n  Explanation: x\n\n For more details about this '
-            'graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html\n\n'
-            f'User code traceback:\n  File "{HERE}", line {PRINT_LINE}, in _fn\n    print("agent test print")\n')
-    kind, f = ex.parse_log_record("torch._dynamo.symbolic_convert.__graph_breaks", "DEBUG", full)
-    assert kind == "graph_break" and (f["file"], f["line"], f["duplicate"]) == ("/u/m.py", 12, False)
-    assert f["registry_id"] == "GB0059" and f["reason"].startswith("Encountered graph break")
-    assert [fr["line"] for fr in f["frames"]] == [PRINT_LINE]
-    dup = "Graph break (user stack suppressed due to duplicate graph break) in user code at /u/m.py:12\nGraph Break Reason: r"
-    kind, f = ex.parse_log_record("torch._dynamo.symbolic_convert.__graph_breaks", "DEBUG", dup)
-    assert kind == "graph_break" and f["duplicate"] and f["reason"] == "r"
-    rec = ("Recompiling function forward in /u/m.py:30\n    triggered by the following guard failure(s):\n"
-           "    - 0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8")
-    kind, f = ex.parse_log_record("torch._dynamo.guards.__recompiles", "DEBUG", rec)
-    assert kind == "recompile" and f["function"] == "forward" and f["line"] == 30
-    assert f["guard_failures"] == ["0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8"]
-    assert ex.parse_log_record("torch._dynamo", "WARNING", "something")[0] == "other"
+def test_logged_run_needs_a_trace_dir():
+    with pytest.raises(ex.TctError) as info:
+        ex.op_run({}, Session(target=_loaded(_fn, torch.randn(3))))
+    assert info.value.kind == "internal"
 
 
 def test_torch20_tuple_passed_on_raw():
@@ -103,6 +93,13 @@ def test_torch20_tuple_passed_on_raw():
     assert f["break_reasons"][0]["reason"] == "generic_jump TensorVariable()"
     assert len(f["ops_per_graph"]) == 2 and f["ops_per_graph"][1][0].endswith("relu")
     assert ex._old_explain("2.0.1") and not ex._old_explain("2.13.0+cpu")
+
+
+def test_registry_op_answers_the_ids_asked():
+    out = ex.op_registry({"ids": ["GB0059", "GB9999"]}, None)
+    assert set(out) == {"GB0059", "GB9999"} and out["GB9999"] is None
+    if ex._registry():
+        assert out["GB0059"]["gb_type"]
 
 
 def test_registry_ids():

@@ -1,16 +1,64 @@
-// The graph-break audit from synthetic agent facts: both forms of explain's output
-// (torch >= 2.1 ExplainOutput fields, torch 2.0's 6-tuple), grouping, the two views,
-// the capturable verdict and the gate.
+// The graph-break audit from synthetic agent facts and synthetic TORCH_TRACE logs of the
+// compiled run: both forms of explain's output (torch >= 2.1 ExplainOutput fields, torch
+// 2.0's 6-tuple), grouping, the two views, the capturable verdict and the gate.
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "analysis/graph_breaks.hpp"
+#include "trace/reader.hpp"
 
 using namespace tct::analysis;
 using json = nlohmann::json;
 
 namespace {
+
+// One TORCH_TRACE record of compile frame/fc: its header (kind first, as torch writes it)
+// and payload lines.
+std::string record(const std::string& kind, const json& body, int frame, int fc, const std::string& payload = "") {
+  nlohmann::ordered_json meta;
+  meta[kind] = body;
+  meta["frame_id"] = frame, meta["frame_compile_id"] = fc, meta["attempt"] = 0;
+  if (!payload.empty()) meta["has_payload"] = "0123";
+  std::string out = "V1130 18:15:52.398000 1 torch/_dynamo/x.py:1] " + meta.dump() + "\n";
+  for (size_t at = 0; !payload.empty() && at <= payload.size();) {
+    size_t nl = std::min(payload.find('\n', at), payload.size());
+    out += "\t" + payload.substr(at, nl - at) + "\n";
+    at = nl + 1;
+  }
+  return out;
+}
+
+// A compile of function in file (one compilation_metrics record), with its graphs.
+std::string compile(int frame, int fc, const std::string& function, const std::string& file, int graphs = 1,
+                    const std::string& fail_reason = "") {
+  std::string out;
+  for (int i = 0; i < graphs; ++i) out += record("dynamo_output_graph", json::object(), frame, fc);
+  json m = {{"co_name", function}, {"co_filename", file}, {"co_firstlineno", 1}};
+  if (!fail_reason.empty()) m["fail_type"] = "Unsupported", m["fail_reason"] = fail_reason;
+  return out + record("compilation_metrics", m, frame, fc);
+}
+
+// A dynamo_graph_break_reason artifact as symbolic_convert.py writes it.
+std::string graph_break(int frame, const std::string& file, int line, const std::string& reason,
+                        const std::string& traceback = "") {
+  return record("artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}, frame, 0,
+                "Graph break in user code at " + file + ":" + std::to_string(line) + "\nGraph Break Reason: " +
+                    reason + "\n\nUser code traceback:\n" + traceback +
+                    "\nTraceback (most recent call last):\n  File \"/t/torch/_dynamo/x.py\", line 1, in f\n    g()\n");
+}
+
+// The compiled run's summary from a synthetic log, as run_explain reads the real one.
+RankSummary read_trace(const std::string& text) {
+  RankSummary out;
+  RankCollector collector(out);
+  tct::trace::Reader reader(collector);
+  reader.feed(text);
+  reader.finish();
+  return out;
+}
+
+const json kLogged = {{"calls", 2}, {"error", nullptr}, {"warnings", json::array()}};
 
 json frame(const std::string& file, int line, const std::string& fn, const std::string& src) {
   return {{"file", file}, {"line", line}, {"function", fn}, {"source", src}};
@@ -125,7 +173,7 @@ TEST(Explain, GroupsFoldDuplicatesMostFrequentFirst) {
 }
 
 TEST(Explain, SectionHasStableFieldsAndVerdict) {
-  json s = build_explain_section(object_facts(), {{"spec", "m.py:make"}}, std::nullopt);
+  json s = build_explain_section(object_facts(), nullptr, {{"spec", "m.py:make"}}, std::nullopt);
   for (const char* k : {"target", "graph_count", "graph_break_count", "op_count", "ops_per_graph", "guard_count",
                         "capturable", "breaks", "groups", "logged", "disagreements", "gate", "kinds"})
     EXPECT_TRUE(s.contains(k)) << k;
@@ -144,36 +192,36 @@ TEST(Explain, SectionHasStableFieldsAndVerdict) {
 TEST(Explain, NoBreakIsCapturable) {
   json f = {{"explain", {{"form", "object"}, {"graph_count", 1}, {"graph_break_count", 0}, {"op_count", 2},
                          {"ops_per_graph", {{"a", "b"}}}, {"guard_count", 3}, {"break_reasons", json::array()}}},
-            {"logged", {{"graph_breaks", json::array()}, {"recompiles", json::array()}, {"calls", 2},
-                        {"counters", {{"frames", {{"total", 1}, {"ok", 1}}}}}}}};
-  json s = build_explain_section(f, "t", 0);
+            {"logged", kLogged}};
+  RankSummary run = read_trace(compile(0, 0, "f", "/m/model.py"));
+  json s = build_explain_section(f, &run, "t", 0);
+  EXPECT_EQ(s["counts_from"], "compiled_run");
+  EXPECT_EQ(s["graph_count"], 1);
   EXPECT_TRUE(s["capturable"].get<bool>());
   EXPECT_TRUE(s["disagreements"].empty());
   EXPECT_TRUE(s["gate"]["passed"].get<bool>());
 }
 
 TEST(Explain, GateFailsAboveLimit) {
-  json s = build_explain_section(object_facts(), "t", 2);
+  json s = build_explain_section(object_facts(), nullptr, "t", 2);
   EXPECT_FALSE(s["gate"]["passed"].get<bool>());
-  s = build_explain_section(object_facts(), "t", 3);
+  s = build_explain_section(object_facts(), nullptr, "t", 3);
   EXPECT_TRUE(s["gate"]["passed"].get<bool>());
 }
 
 TEST(Explain, ViewsDisagreementsAreNamed) {
   json f = object_facts();
-  f["logged"] = {
-      {"calls", 2},
-      {"graph_breaks",
-       {{{"file", "/m/util.py"}, {"line", 7}, {"reason", std::string("Encountered graph break when attempting to trace CALL:\n\n") + kPrintReason},
-         {"frames", json::array()}, {"duplicate", false}, {"user_file", true}, {"registry_id", "GB0059"}},
-        {{"file", "/m/model.py"}, {"line", 55}, {"reason", "Call to `torch._dynamo.graph_break()`"},
-         {"frames", {frame("/m/model.py", 55, "forward", "torch._dynamo.graph_break()")}}, {"duplicate", false},
-         {"user_file", true}}}},
-      {"recompiles",
-       {{{"function", "forward"}, {"file", "/m/model.py"}, {"line", 20},
-         {"guard_failures", {"0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8"}}}}},
-      {"counters", {{"frames", {{"total", 5}, {"ok", 4}}}}}};
-  json s = build_explain_section(f, "t", std::nullopt);
+  f["logged"] = kLogged;
+  RankSummary run = read_trace(
+      compile(0, 0, "forward", "/m/model.py") +
+      graph_break(0, "/m/util.py", 7, std::string("Encountered graph break when attempting to trace CALL:\n\n") + kPrintReason) +
+      graph_break(0, "/m/model.py", 55, "Call to `torch._dynamo.graph_break()`",
+                  "  File \"/m/model.py\", line 55, in forward\n    torch._dynamo.graph_break()\n") +
+      record("artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}, 0, 1,
+             "0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8\nUser stack trace:\n  File ...") +
+      compile(0, 1, "forward", "/m/model.py") + compile(1, 0, "a", "/m/model.py") + compile(2, 0, "b", "/m/model.py") +
+      compile(3, 0, "c", "/m/model.py", 0, "Unsupported: something"));
+  json s = build_explain_section(f, &run, "t", std::nullopt);
   std::set<std::string> kinds;
   for (const auto& d : s["disagreements"]) kinds.insert(d["kind"]);
   EXPECT_TRUE(kinds.count("only_in_explain"));  // model.py:40 (.item()) is not in the log
@@ -182,6 +230,9 @@ TEST(Explain, ViewsDisagreementsAreNamed) {
   EXPECT_TRUE(kinds.count("frames_skipped"));
   EXPECT_EQ(s["logged"]["frames_skipped"], 1);
   EXPECT_EQ(s["logged"]["recompiles"][0]["kind"], "dynamic_shape_recompile");
+  EXPECT_EQ(s["logged"]["recompiles"][0]["guard_failures"],
+            json({"0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8"}));
+  EXPECT_EQ(s["graph_count"], 4);  // the graphs the run's trace records
   // The logged-only break becomes its own group, marked as such.
   bool found = false;
   for (const auto& g : s["groups"])
@@ -203,7 +254,7 @@ TEST(Explain, ReasonHeadlineSkipsLoggedPrefix) {
 TEST(Explain, ToleratesJunk) {
   ExplainModel m = parse_explain(json("nonsense"));
   EXPECT_EQ(m.graph_count, 0);
-  json s = build_explain_section(json::object(), nullptr, std::nullopt);
+  json s = build_explain_section(json::object(), nullptr, nullptr, std::nullopt);
   EXPECT_TRUE(s["breaks"].empty());
   EXPECT_TRUE(s["logged"].is_null());
 }
@@ -221,12 +272,11 @@ TEST(Explain, SkippedFrameIsAStateAndFailsTheGate) {
                      "frame and falling back to eager.\n  Hint: caused by an earlier graph break; see Tensor.item()\n\n"
                      "  Developer debug context: frame skipped: forward (/m/model.py line 11)\n\n For more details "
                      "about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb7000.html";
-  f["logged"] = {{"calls", 2},
-                 {"graph_breaks", {{{"file", "/m/model.py"}, {"line", 13}, {"reason", skip}, {"registry_id", "GB7000"},
-                                    {"frames", {frame("/m/model.py", 13, "forward", "print(i)")}},
-                                    {"duplicate", false}, {"user_file", true}}}},
-                 {"counters", {{"frames", {{"total", 1}}}}}};
-  json s = build_explain_section(f, "t", 5);
+  f["logged"] = kLogged;
+  RankSummary run = read_trace(graph_break(0, "/m/model.py", 13, skip,
+                                           "  File \"/m/model.py\", line 13, in forward\n    print(i)\n") +
+                               compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip));
+  json s = build_explain_section(f, &run, "t", 5);
   EXPECT_EQ(s["verdict"], "frame_skipped");
   EXPECT_EQ(s["graph_break_count"], 1);
   EXPECT_EQ(s["graph_count"], 0);
@@ -239,4 +289,53 @@ TEST(Explain, SkippedFrameIsAStateAndFailsTheGate) {
   EXPECT_EQ(s["groups"][0]["registry_id"], "GB0059");
   EXPECT_FALSE(s["gate"]["passed"].get<bool>());
   EXPECT_FALSE(s["capturable"].get<bool>());
+}
+
+// Frames of torch and of tct's agent are not the user's (the agent's examples are); a break
+// repeated at one place shows its text and traceback again (the trace keeps them once).
+TEST(Explain, UserFramesFromTheTraceAndRepeatsBorrowTheFirst) {
+  json f = object_facts();
+  f["logged"] = kLogged;
+  f["code_dirs"] = {{"torch", "/t/torch"}, {"agent", "/a/tct_agent"}, {"examples", "/a/tct_agent/examples"}};
+  std::string tb =
+      "  File \"/a/tct_agent/ops/explain.py\", line 331, in logged_view\n    compiled(*args)\n"
+      "  File \"/t/torch/nn/modules/module.py\", line 1789, in _call_impl\n    return forward_call(*args)\n"
+      "  File \"/a/tct_agent/examples/graph_breaks.py\", line 30, in forward\n    h = helper(x)\n"
+      "            ^^^^^^^^^\n"
+      "  File \"/m/util.py\", line 7, in helper\n    print('x')\n";
+  RankSummary run = read_trace(compile(0, 0, "forward", "/a/tct_agent/examples/graph_breaks.py") +
+                               graph_break(0, "/m/util.py", 7, kPrintReason, tb) +
+                               graph_break(1, "/m/util.py", 7, kPrintReason, tb) + compile(1, 0, "forward", "/m/x.py"));
+  ASSERT_EQ(run.breaks.size(), 2u);
+  EXPECT_TRUE(run.breaks[1].duplicate);
+  EXPECT_TRUE(run.breaks[1].frames.empty());  // kept once
+  json s = build_explain_section(f, &run, "t", std::nullopt);
+  const json& logged = s["logged"]["graph_breaks"];
+  ASSERT_EQ(logged.size(), 2u);
+  for (const auto& b : logged) {
+    ASSERT_EQ(b["frames"].size(), 2u);
+    EXPECT_EQ(b["frames"][0]["file"], "/a/tct_agent/examples/graph_breaks.py");
+    EXPECT_EQ(b["frames"][0]["source"], "h = helper(x)");
+    EXPECT_EQ(b["frames"][1]["function"], "helper");
+    EXPECT_EQ(b["kind"], "print_logging");
+  }
+  EXPECT_TRUE(logged[1]["duplicate"].get<bool>());
+  EXPECT_EQ(s["graph_break_count"], 2);
+}
+
+TEST(UserCode, LibraryFilesAndPortableNames) {
+  CodeDirs dirs{"/t/torch", "/a/tct_agent", "/a/tct_agent/examples"};
+  EXPECT_FALSE(is_user_file("/t/torch/nn/functional.py", dirs));
+  EXPECT_FALSE(is_user_file("/a/tct_agent/ops/explain.py", dirs));
+  EXPECT_FALSE(is_user_file("<string>", dirs));
+  EXPECT_TRUE(is_user_file("/a/tct_agent/examples/tiny.py", dirs));
+  EXPECT_TRUE(is_user_file("/t/torchvision_user.py", dirs));
+  EXPECT_EQ(common_root({"/a/job/model.py", "/a/job/lib/util.py", "/v/lib/site-packages/torch/x.py", "<string>"}),
+            "/a/job/");
+  EXPECT_EQ(common_root({"/a/jx/m.py", "/a/job/m.py"}), "/a/");
+  EXPECT_EQ(common_root({}), "");
+  EXPECT_EQ(portable_path("/a/job/lib/util.py", "/a/job/"), "lib/util.py");
+  EXPECT_EQ(portable_path("/venv/lib/python3.11/site-packages/torch/nn/x.py", "/a/"), "torch/nn/x.py");
+  EXPECT_EQ(portable_path("/b/m.py", "/a/"), "/b/m.py");
+  EXPECT_EQ(portable_path("/b/m.py", "/"), "/b/m.py");
 }

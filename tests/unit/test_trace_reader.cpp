@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/graph_breaks.hpp"
 #include "analysis/trace_summary.hpp"
 #include "trace/reader.hpp"
 #include "trace/source.hpp"
@@ -104,13 +105,61 @@ TEST(TraceSummary, BreakPayloadClassifiedFromItsOwnText) {
       "Skipping the function and falling back to eager. Graph break encountered:\nUnsupported Tensor.item() call "
       "with capture_scalar_outputs=False\n  Explanation: x\n\n*** While handling this graph break, another graph "
       "break occurred: ***\n\ngraph break in loop\n  Explanation: torch.compile detected a graph break in a "
-      "for/while loop. Skipping the frame and falling back to eager\nUser code traceback:\n  File ...");
+      "for/while loop. Skipping the frame and falling back to eager\n\nStack variable source attribution:\n  "
+      "File \"/t/torch/nn/container.py\", line 410\n\nUser code traceback:\n  File \"<string>\", line 1, in <module>\n"
+      "  File \"/m/model.py\", line 15, in forward\n    x.item()\n    ^^^^\n\nTraceback (most recent call last):\n"
+      "  File \"/t/torch/_dynamo/symbolic_convert.py\", line 1076, in wrapper\n    return inner_fn(self, inst)\n");
   EXPECT_EQ(b.file, "/m/model.py");
   EXPECT_EQ(b.line, 15);
   EXPECT_EQ(b.kind, analysis::BreakKind::ItemScalar);
   EXPECT_TRUE(b.frame_skipped);
-  EXPECT_EQ(b.skip_reason, "graph break in loop");
+  EXPECT_EQ(analysis::reason_headline(b.skip_reason), "graph break in loop");
+  EXPECT_EQ(b.skip_reason.find("attribution"), std::string::npos);
   EXPECT_EQ(b.reason, "Unsupported Tensor.item() call with capture_scalar_outputs=False");
+  // The user-code traceback, not Python's traceback of the exception after it.
+  ASSERT_EQ(b.frames.size(), 2u);
+  EXPECT_EQ(b.frames[1].file, "/m/model.py");
+  EXPECT_EQ(b.frames[1].function, "forward");
+  EXPECT_EQ(b.frames[1].source, "x.item()");
+}
+
+// convert_frame.py's form: dynamo cannot resume and skips the frame.
+TEST(TraceSummary, CannotResumePayloadIsASkip) {
+  auto b = analysis::parse_break_payload(
+      "Graph break: torch.compile cannot properly resume from this graph break, which results in a skip.\n"
+      "torch.compile will skip tracing the frame forward (/m/model.py line 11) and fall back to eager.\n"
+      "The graph break occurred in the following user code:\n  File \"/m/model.py\", line 13, in forward\n"
+      "    print(i)\n\nTraceback (most recent call last):\n  File \"/t/x.py\", line 2, in g\n    h()\n"
+      "torch._dynamo.exc.Unsupported: Failed to trace builtin operator\n  Explanation: `print`\n");
+  EXPECT_TRUE(b.frame_skipped);
+  EXPECT_EQ(b.file, "/m/model.py");
+  EXPECT_EQ(b.line, 13);
+  EXPECT_EQ(b.kind, analysis::BreakKind::PrintLogging);
+  EXPECT_EQ(b.reason, "Failed to trace builtin operator");
+  EXPECT_NE(b.skip_reason.find("skip tracing the frame forward (/m/model.py line 11)"), std::string::npos);
+}
+
+// Ranks whose code lives under different roots compare by the path below each root.
+TEST(TraceSummary, RanksUnderDifferentRootsDoNotDiverge) {
+  std::vector<analysis::RankSummary> ranks(2);
+  for (int i = 0; i < 2; ++i) {
+    std::string root = i == 0 ? "/a/job" : "/b/job";
+    ranks[i].rank = i;
+    analysis::RankCollector c(ranks[i]);
+    trace::Reader reader(c);
+    reader.feed("V1130 18:15:52.0 1 x.py:1] {\"compilation_metrics\": {\"co_name\": \"forward\", \"co_filename\": \"" +
+                root + "/model.py\", \"co_firstlineno\": 3}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n"
+                "V1130 18:15:52.1 1 x.py:1] {\"artifact\": {\"name\": \"dynamo_graph_break_reason\"}, \"frame_id\": 0, "
+                "\"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"a\"}\n"
+                "\tGraph break in user code at " + root + "/lib/util.py:7\n\tGraph Break Reason: Call to "
+                "`torch._dynamo.graph_break()`\n");
+    reader.finish();
+  }
+  EXPECT_TRUE(analysis::divergence(ranks).empty());
+  nlohmann::json section = analysis::trace_section("/t", ranks);
+  EXPECT_EQ(section["ranks"][1]["root"], "/b/job/");
+  EXPECT_EQ(section["ranks"][1]["graph_breaks"][0]["file"], "lib/util.py");
+  EXPECT_EQ(section["ranks"][1]["compiles"][0]["file"], "model.py");
 }
 
 TEST(TraceSummary, DivergenceNamesTheOddRank) {

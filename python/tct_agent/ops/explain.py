@@ -8,15 +8,16 @@ Two views, both gathered here and compared in C++ (src/analysis/graph_breaks.cpp
            (explanation, out_guards, graphs, ops_per_graph, break_reasons,
            explanation_verbose); that form is passed on as `form: "tuple"`.
   logged   the target run a few times under `torch.compile(backend="eager")` (no code
-           generation) with dynamo's graph-break and recompile logging captured, not
-           printed, plus dynamo's counters (frames, graph_break).
+           generation) with torch's structured trace (TORCH_TRACE format) written to the
+           trace_dir tct gives; tct reads that file with its own trace reader
+           (src/trace/), the one source of the run's breaks, recompiles and graphs.
 
 Facts only: which kind of break a reason is, grouping, hints, the verdict and the
-comparison of the two views are C++. Python extracts raw strings from torch's messages
+comparison of the two views are C++. Python extracts raw strings from explain's objects
 (file, line, reason text, the graph-break registry id) and nothing more.
 
-params: {logged: bool = true, logged_calls: int = 2, trace_dir: str | None}
-(trace_dir: also write the logged run's TORCH_TRACE-format log there, for `tct trace`)
+params: {logged: bool = true, logged_calls: int = 2, trace_dir: str (required when logged)}
+Op `explain.registry` {ids: [...]}: registry entries for ids tct found in the trace.
 """
 from __future__ import annotations
 
@@ -36,16 +37,6 @@ _EXAMPLES_DIR = os.path.join(_AGENT_DIR, "examples")
 # "For more details about this graph break, please visit: .../gb/gb0059.html"
 _GB_URL = re.compile(r"(https?://\S+/gb/(gb\d+)\.html)", re.IGNORECASE)
 _GB_UNDER = re.compile(r"\b(GB\d{4})\b")
-# traceback.format_list lines
-_TB_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+)$')
-_LOG_FULL = re.compile(r"Graph break in user code at (?P<file>.+?):(?P<line>\d+)\n"
-                       r"Graph Break Reason: (?P<reason>.*?)(?:\nUser code traceback:\n(?P<tb>.*))?$",
-                       re.DOTALL)
-_LOG_DUP = re.compile(r"Graph break \(user stack suppressed due to duplicate graph break\) in user "
-                      r"code at (?P<file>.+?):(?P<line>\d+)\nGraph Break Reason: (?P<reason>.*)$",
-                      re.DOTALL)
-_RECOMPILE = re.compile(r"Recompiling function (?P<func>\S+) in (?P<file>.+?):(?P<line>\d+)\n"
-                        r"(?P<rest>.*)$", re.DOTALL)
 
 
 def _torch_dir() -> str:
@@ -89,19 +80,6 @@ def user_frames(stack) -> list[dict]:
             continue
         out.append(_frame(filename, getattr(fs, "lineno", None), getattr(fs, "name", "?"),
                           getattr(fs, "line", None)))
-    return out
-
-
-def frames_from_traceback_text(text: str) -> list[dict]:
-    """`  File "x.py", line 3, in f\\n    source` lines -> user-code frames."""
-    out = []
-    lines = (text or "").splitlines()
-    for i, line in enumerate(lines):
-        m = _TB_FRAME.match(line)
-        if not m or not is_user_file(m["file"]):
-            continue
-        src = lines[i + 1].strip() if i + 1 < len(lines) and not _TB_FRAME.match(lines[i + 1]) else None
-        out.append(_frame(m["file"], int(m["line"]), m["func"].strip(), src))
     return out
 
 
@@ -252,36 +230,8 @@ class _Capture(logging.Handler):
             pass
 
 
-def parse_log_record(name: str, level: str, message: str) -> tuple[str, dict]:
-    """(category, raw facts) for one captured log record."""
-    m = _LOG_FULL.search(message)
-    if m and "__graph_breaks" in name:
-        reason = m["reason"].strip()
-        gb_id, url = registry_ids(reason)
-        return "graph_break", {"file": m["file"], "line": int(m["line"]), "reason": reason,
-                               "frames": frames_from_traceback_text(m["tb"] or ""),
-                               "duplicate": False, "registry_id": gb_id, "url": url,
-                               "user_file": is_user_file(m["file"])}
-    m = _LOG_DUP.search(message)
-    if m:
-        reason = m["reason"].strip()
-        gb_id, url = registry_ids(reason)
-        return "graph_break", {"file": m["file"], "line": int(m["line"]), "reason": reason,
-                               "frames": [], "duplicate": True, "registry_id": gb_id, "url": url,
-                               "user_file": is_user_file(m["file"])}
-    m = _RECOMPILE.search(message)
-    if m:
-        guards = [ln.strip()[2:].strip() for ln in m["rest"].splitlines() if ln.strip().startswith("- ")]
-        return "recompile", {"function": m["func"], "file": m["file"], "line": int(m["line"]),
-                             "guard_failures": guards, "message": message.strip(),
-                             "user_file": is_user_file(m["file"])}
-    return "other", {"logger": name, "level": level, "message": message.strip()[:4000]}
-
-
-def _trace_handler(trace_dir: str | None):
-    """A TORCH_TRACE-format file handler in trace_dir (as TORCH_TRACE=dir would write), or None."""
-    if not trace_dir:
-        return None
+def _trace_handler(trace_dir: str):
+    """A TORCH_TRACE-format file handler in trace_dir (as TORCH_TRACE=dir would write)."""
     from torch._logging import _internal, structured
     os.makedirs(trace_dir, exist_ok=True)
     path = os.path.join(trace_dir, f"dedicated_log_torch_trace_explain_{os.getpid()}.log")
@@ -291,27 +241,28 @@ def _trace_handler(trace_dir: str | None):
     structured.INTERN_TABLE.clear()
     _internal.trace_log.setLevel(logging.DEBUG)
     _internal.trace_log.addHandler(handler)
-    return handler
+    return handler, path
 
 
-def logged_view(loaded, calls: int, trace_dir: str | None = None) -> dict:
-    """Run torch.compile(backend="eager") on the target with logs captured (and, with
-    trace_dir, torch's structured trace written there)."""
+def logged_view(loaded, calls: int, trace_dir: str) -> dict:
+    """Run torch.compile(backend="eager") on the target, writing torch's structured trace
+    to trace_dir; returns the trace file's path, the run's error and dynamo's warnings."""
     import torch
-    from torch._dynamo.utils import counters
+    from torch._logging import _internal
     capture = _Capture()
-    trace = None
     touched: list[tuple[logging.Logger, list]] = []
     set_logs = getattr(getattr(torch, "_logging", None), "set_logs", None)
     error = None
+    handler, path = _trace_handler(trace_dir)
     try:
+        # torch writes the trace record of a break that skips a frame from convert_frame.py
+        # only while graph-break logging is on; the messages themselves go to the capture.
         if set_logs is not None:
-            set_logs(graph_breaks=True, recompiles=True)
+            set_logs(graph_breaks=True)
         # torch's own stream handlers print; swap them for the capture on every torch logger.
         names = {"torch", "torch._dynamo"}
         try:
-            from torch._logging._internal import log_registry
-            names |= set(log_registry.get_log_qnames())
+            names |= set(_internal.log_registry.get_log_qnames())
         except Exception:
             pass
         for n in sorted(names):
@@ -322,11 +273,9 @@ def logged_view(loaded, calls: int, trace_dir: str | None = None) -> dict:
             lg.addHandler(capture)
             touched.append((lg, old))
         torch._dynamo.reset()
-        counters.clear()
-        trace = _trace_handler(trace_dir)
         compiled = torch.compile(loaded.fn, backend="eager")
         for i in range(max(1, calls)):
-            progress(f"compiled run {i + 1}/{calls} with logging")
+            progress(f"compiled run {i + 1}/{calls} with torch's trace")
             with _grad_mode(loaded):
                 compiled(*loaded.args, **loaded.kwargs)
     except KeyboardInterrupt:
@@ -334,10 +283,8 @@ def logged_view(loaded, calls: int, trace_dir: str | None = None) -> dict:
     except BaseException as exc:
         error = _first_line(exc)
     finally:
-        if trace is not None:
-            from torch._logging import _internal
-            _internal.trace_log.removeHandler(trace)
-            trace.close()
+        _internal.trace_log.removeHandler(handler)
+        handler.close()
         for lg, old in touched:
             lg.removeHandler(capture)
             for h in old:
@@ -347,32 +294,39 @@ def logged_view(loaded, calls: int, trace_dir: str | None = None) -> dict:
                 set_logs()
             except Exception:
                 pass
-    snapshot = {k: {str(kk): int(vv) for kk, vv in v.items()} for k, v in counters.items()
-                if k in ("frames", "graph_break", "unimplemented", "recompiles", "stats")}
     torch._dynamo.reset()
-    result: dict[str, Any] = {"graph_breaks": [], "recompiles": [], "other": [], "counters": snapshot,
-                              "calls": calls, "error": error}
-    for name, level, message in capture.records:
-        kind, facts = parse_log_record(name, level, message)
-        key = {"graph_break": "graph_breaks", "recompile": "recompiles"}.get(kind, "other")
-        if key == "other" and level not in ("WARNING", "ERROR", "CRITICAL"):
-            continue
-        result[key].append(facts)
-    return result
+    # The trace has no record of dynamo's warnings (e.g. a recompile limit reached): those
+    # come from the captured log, and nothing else does.
+    warnings = [m.strip()[:4000] for _, level, m in capture.records if level in ("WARNING", "ERROR", "CRITICAL")]
+    return {"trace_file": path, "calls": calls, "error": error, "warnings": warnings}
+
+
+def code_dirs() -> dict:
+    """Where torch and the agent live: tct tells user code from library code with these
+    (the agent's examples are user code)."""
+    return {"torch": _torch_dir(), "agent": _AGENT_DIR, "examples": _EXAMPLES_DIR}
 
 
 def op_run(params: dict, session) -> dict:
     loaded = session.loaded_target()
     import torch
     progress("running torch._dynamo.explain")
-    facts = {"torch_version": torch.__version__, "explain": explain_view(loaded)}
+    facts = {"torch_version": torch.__version__, "explain": explain_view(loaded), "code_dirs": code_dirs()}
     ids = {b.get("registry_id") for b in facts["explain"]["break_reasons"]}
     if params.get("logged", True):
-        progress("running torch.compile(backend='eager') with graph-break logging")
-        facts["logged"] = logged_view(loaded, int(params.get("logged_calls", 2)), params.get("trace_dir"))
-        ids |= {b.get("registry_id") for b in facts["logged"]["graph_breaks"]}
+        trace_dir = params.get("trace_dir")
+        if not trace_dir:
+            raise TctError("internal", "explain.run with logged needs trace_dir",
+                           "tct and its agent disagree: reinstall tct")
+        progress("running torch.compile(backend='eager') with torch's trace")
+        facts["logged"] = logged_view(loaded, int(params.get("logged_calls", 2)), trace_dir)
     else:
         facts["logged"] = None
-    facts["registry"] = {i: registry_entry(i) for i in sorted(x for x in ids if x)}
+    facts["registry"] = op_registry({"ids": sorted(x for x in ids if x)}, session)
     facts["registry_available"] = bool(_registry())
     return facts
+
+
+def op_registry(params: dict, session) -> dict:
+    """{id: entry or None} for graph-break registry ids (GB0059 ...)."""
+    return {str(i): registry_entry(str(i)) for i in params.get("ids") or []}
