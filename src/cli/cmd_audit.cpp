@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -63,6 +64,9 @@ class AuditCommand : public Command {
     cmd->add_flag("--no-check", no_check_, "Do not compare compiled outputs with eager");
     cmd->add_flag("--raw", bench_.raw, "Keep bench's raw samples (the HTML report then draws them)");
     cmd->add_option("--sweep", sweep_, "NAME=V1,V2,...: expect's sweep of a factory parameter (speedup against it)");
+    cmd->add_option("--trace", trace_dir_, "Keep the TORCH_TRACE logs in DIR: explain's compiled run in DIR/explain, "
+                                           "bench's measured compiles in DIR/bench (read each with `tct trace`)")
+        ->type_name("DIR");
     cmd->add_option("--skip", skip_, "Steps to leave out: explain, expect, bench (comma-separated)")
         ->delimiter(',')
         ->check(CLI::IsMember({"explain", "expect", "bench"}));
@@ -71,6 +75,7 @@ class AuditCommand : public Command {
   tct audit builtin:transformer_block -o report.html -o report.md
   tct audit model.py:make_model --param batch=64 --device cuda --json > audit.json
   tct audit builtin:tiny_ops --backend aot_eager --budget 2 --no-compile-time --sweep batch=1,8,64
+  tct audit model.py:make_model --trace traces && tct trace traces/explain
 Steps: probe, explain and expect share one agent process; bench then runs as `tct bench`
 does (in fresh processes). Re-render a saved document with `tct report audit.json`.
 Exit codes: 0 ok; 1 torch.compile not usable here (the rest is skipped) or compiled outputs
@@ -108,7 +113,7 @@ are reported); 4 internal error.)");
         step(ctx, "explain", first_failure, [&] {
           if (!agent) agent = ctx.start({});
           try {
-            runner::run_explain(ctx, *agent, {bench_.target, true, 2, std::nullopt, ""});
+            runner::run_explain(ctx, *agent, {bench_.target, true, 2, std::nullopt, trace_subdir("explain")});
           } catch (const Error& e) {
             if (agent_lost(e)) agent.reset();  // expect then starts an agent of its own
             throw;
@@ -147,6 +152,12 @@ are reported); 4 internal error.)");
     runner::BenchConfig cfg;
     cfg.budget_s = 5.0;
     return cfg;
+  }
+
+  // One folder per step: `tct trace` reads a folder as the ranks of one job, and explain's
+  // run and bench's are not ranks of each other.
+  std::string trace_subdir(const std::string& step) const {
+    return trace_dir_.empty() ? "" : (std::filesystem::path(trace_dir_) / step).string();
   }
 
   bool wants(const std::string& s) const { return std::find(skip_.begin(), skip_.end(), s) == skip_.end(); }
@@ -212,6 +223,7 @@ are reported); 4 internal error.)");
     cfg.check = !no_check_;
     cfg.compile_time = !no_compile_time_;
     cfg.memory = !no_memory_;
+    cfg.trace_dir = trace_subdir("bench");
     return cfg;
   }
 
@@ -232,6 +244,7 @@ are reported); 4 internal error.)");
   std::string mode_ = "default";
   bool no_compile_time_ = false, no_memory_ = false, no_check_ = false;
   std::optional<std::string> sweep_;
+  std::string trace_dir_;
   std::vector<std::string> skip_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "report/format.hpp"
 #include "report/html_util.hpp"
+#include "report/render.hpp"
 #include "report/svg.hpp"
 
 namespace tct::report::html {
@@ -167,6 +168,8 @@ std::string section_expect(const json& doc) {
   std::vector<std::pair<std::string, std::string>> items;
   items.push_back({"Class", "<strong>" + esc(class_words(cls)) + "</strong>"});
   items.push_back({"Predicted speedup", esc(range_text(obj_at(e, "predicted_speedup")))});
+  if (std::string note = expect_compiled_note(e); !note.empty())
+    items.push_back({"What compiled", "<span class=\"warn\">" + esc(note) + "</span>"});
   double flops = num(e, "flops_per_call"), bytes = num(e, "bytes_per_call"), ai = num(e, "arithmetic_intensity");
   if (std::isfinite(flops)) items.push_back({"FLOPs per call", esc(si(flops, "FLOP"))});
   if (std::isfinite(bytes)) items.push_back({"Bytes moved per call", esc(format_bytes(bytes))});

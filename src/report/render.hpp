@@ -36,6 +36,10 @@ std::string text_expect(const json& doc);
 std::string text_audit(const json& doc);
 std::string markdown_audit(const json& doc);
 std::string markdown_expect(const json& doc);
+// What expect's predicted range assumes when the compiled run skipped a frame or broke the
+// graph ("nothing compiles: ..." / "assumes the N graph breaks stay; ... once captured"),
+// "" when the function is captured whole.
+std::string expect_compiled_note(const json& expect);
 std::string text_suite(const json& doc);
 std::string markdown_suite(const json& doc);
 std::string text_compare(const json& doc);

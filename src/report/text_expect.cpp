@@ -140,13 +140,35 @@ std::string validation_line(const json& v) { return v.is_object() ? v.value("sum
 
 }  // namespace
 
+std::string expect_compiled_note(const json& e) {
+  const json& run = e.value("compiled_run", json());
+  std::string assumes = e.value("predicted_speedup", json::object()).value("assumes", "captured");
+  if (!run.is_object() || assumes == "captured") return "";
+  std::string captured = range(run.value("if_captured", json::object()));
+  if (assumes == "nothing_compiled") {
+    const json& f = run.value("skipped_frames", json::array()).empty() ? json::object() : run["skipped_frames"][0];
+    return fmt::format("nothing compiles: Dynamo skips {} and runs it eagerly, so no gain until that is fixed "
+                       "(`tct explain`); {} once it is captured",
+                       f.value("function", "the function"), captured);
+  }
+  return fmt::format("assumes the {} graph break(s) of the compiled run stay (the gain can fall to nothing); {} "
+                     "once the function is captured whole",
+                     run.value("graph_break_count", 0), captured);
+}
+
 std::string text_expect(const json& doc) {
   const json& e = doc["expect"];
   std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
   if (e.value("class", json()).is_null()) return out;
   out += fmt::format("  class: {}    predicted torch.compile speedup: {}\n", label(e["class"]),
                      range(e.value("predicted_speedup", json::object())));
-  out += prediction_lines(e.value("predicted_speedup", json::object()), "    ");
+  // The model's terms describe the captured function: said so when the run was not that.
+  if (std::string note = expect_compiled_note(e); !note.empty()) {
+    std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "      ");
+    out += fmt::format("    {}\n", note) + (how.empty() ? "" : "    the model, for the captured function:\n" + how);
+  } else {
+    out += prediction_lines(e.value("predicted_speedup", json::object()), "    ");
+  }
   out += "  decided by:\n";
   for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("    - {}\n", r.value("meaning", ""));
   out += "\n";
@@ -194,6 +216,7 @@ std::string markdown_expect(const json& doc) {
   if (e.value("class", json()).is_null()) return out;
   out += fmt::format("**{}**, predicted torch.compile speedup **{}**\n\n", label(e["class"]),
                      range(e.value("predicted_speedup", json::object())));
+  if (std::string note = expect_compiled_note(e); !note.empty()) out += "**" + note + "**\n\n";
   std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "");
   if (!how.empty()) out += "<sub>" + how.substr(0, how.size() - 1) + "</sub>\n\n";
   for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("- {}\n", r.value("meaning", ""));

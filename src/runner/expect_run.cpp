@@ -16,12 +16,14 @@
 
 #include "analysis/expect_ceilings.hpp"
 #include "analysis/expect_classifier.hpp"
+#include "analysis/expect_compiled.hpp"
 #include "analysis/expect_evidence.hpp"
 #include "analysis/expect_suggestions.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "report/warnings.hpp"
 #include "runner/bench_run.hpp"
+#include "runner/explain_run.hpp"
 
 namespace tct::runner {
 namespace {
@@ -86,6 +88,7 @@ class ExpectRun {
     section = {{"target", nullptr}, {"sweep", nullptr}, {"validation", nullptr}, {"class", nullptr}};
 
     ensure_agent();
+    compiled_ = compiled_run();
     host_.progress("loading the target");
     json described = agent_->call("target.load", to_load_params(cfg_.target));
     section["target"] = described;
@@ -131,7 +134,7 @@ class ExpectRun {
       analysis::SuggestionContext sc = suggestion_context(described, cfg_.target.params);
       sc.sweep_changes_shapes = sweep_changed_shapes(host_.document()["expect"]["sweep"]["points"], described);
       sc.sweep_param = cfg_.sweep->param;
-      host_.document()["expect"]["suggestions"] = analysis::suggest(evidence_, verdict_, sc);
+      host_.document()["expect"]["suggestions"] = suggestions(evidence_, verdict_, sc);
       host_.checkpoint();
     }
     // Our own agent goes before the validation bench; a shared one is the caller's to close.
@@ -174,6 +177,36 @@ class ExpectRun {
   void drop_agent() {
     if (owned_ && agent_ == owned_.get()) owned_.reset();
     agent_ = nullptr;
+  }
+
+  // What torch.compile really does with the target: the explain section the document
+  // already has (audit ran explain first), or the logged compiled run of our own
+  // (runner::run_explain, the section then removed: expect's document keeps a summary).
+  // Unknown when that run fails: the prediction then assumes the function is captured.
+  analysis::CompiledRun compiled_run() {
+    json& doc = host_.document();
+    if (doc.contains("explain")) return analysis::compiled_run_from_explain(doc["explain"]);
+    analysis::CompiledRun run;
+    try {
+      run = analysis::compiled_run_from_explain(run_explain(host_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
+    } catch (const Error& e) {
+      if (e.code() == ExitCode::Interrupted) throw;
+      if (e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol") {
+        drop_agent();
+        ensure_agent();
+      }
+      host_.warn(report::make_warning(report::WarningCode::PartialResult,
+                                      fmt::format("could not check what torch.compile captures: {}", e.what()),
+                                      "the prediction assumes the whole function is captured; run `tct explain`"));
+    }
+    doc.erase("explain");
+    return run;
+  }
+
+  // The model's suggestions, after the fix of a skipped frame or of graph breaks.
+  json suggestions(const analysis::Evidence& ev, const analysis::Verdict& v, const analysis::SuggestionContext& sc) {
+    return analysis::put_first(analysis::fix_first_suggestion(compiled_, cfg_.target.target),
+                               analysis::suggest(ev, v, sc));
   }
 
   static bool above_roofline(const json& analysed) {
@@ -236,7 +269,12 @@ class ExpectRun {
                   "this is a bug in tct; rerun with --verbose and report it");
     }
     analysis::Verdict v = analysis::classify(ev, ceilings_);
+    // The model predicts a fully captured function; the compiled run bounds it.
+    analysis::SpeedupRange captured = v.predicted;
+    v.predicted = analysis::bound_prediction(captured, compiled_);
     json out = analysis::verdict_json(v);
+    out["predicted_speedup"]["assumes"] = analysis::prediction_assumes(compiled_);
+    if (label.empty()) out["compiled_run"] = analysis::compiled_run_json(compiled_, captured);
     out["profile"] = analysis::profile_json(ev);
     auto num_or_null = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
     out["flops_per_call"] = num_or_null(ev.flops);
@@ -244,7 +282,7 @@ class ExpectRun {
     out["boundary_bytes_per_call"] = num_or_null(ev.boundary_bytes);
     out["arithmetic_intensity"] = num_or_null(ev.arithmetic_intensity());
     if (!ev.flops_error.empty()) out["flops_error"] = ev.flops_error;
-    out["suggestions"] = analysis::suggest(ev, v, suggestion_context(described, params));
+    out["suggestions"] = suggestions(ev, v, suggestion_context(described, params));
     if (label.empty()) {
       evidence_ = ev;
       verdict_ = v;
@@ -359,6 +397,7 @@ class ExpectRun {
   analysis::Ceilings ceilings_;
   analysis::Evidence evidence_;
   analysis::Verdict verdict_;
+  analysis::CompiledRun compiled_;
 };
 
 }  // namespace

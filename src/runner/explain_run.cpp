@@ -56,6 +56,7 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   }
   json section = analysis::build_explain_section(facts, trace ? &*trace : nullptr, description, cfg.max_graph_breaks);
   host.document()["explain"] = section;
+  if (!cfg.warn) return section;
 
   const json& dis = section["disagreements"];
   if (!dis.empty())

@@ -20,6 +20,7 @@ struct ExplainConfig {
   int calls = 2;                        // calls of that run (recompiles show from the second)
   std::optional<int> max_graph_breaks;  // the gate
   std::string trace_dir;                // --trace DIR: keep the run's TORCH_TRACE there ("" = none)
+  bool warn = true;                     // add the section's warnings (skip, disagreement, gate) to the document
 };
 
 // Fills the document's "explain" section (checkpointing after the load) and its warnings;
