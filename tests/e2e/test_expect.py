@@ -5,6 +5,8 @@ import os
 
 import pytest
 
+from tct_run import FIXTURES
+
 # One ceilings cache for the module: measured by the first run, read by the others.
 @pytest.fixture(scope="module")
 def xdg(tmp_path_factory):
@@ -49,6 +51,9 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
     assert [s["rank"] for s in e["suggestions"]] == list(range(1, len(e["suggestions"]) + 1))
     assert all(s["why"] and s["how"] for s in e["suggestions"])
     assert e["sweep"] is None and e["validation"] is None
+    # the compiled run captured it whole: the model's range stands as it is
+    assert pred["assumes"] == "captured" and e["compiled_run"]["graph_break_count"] == 0
+    assert "explain" not in doc  # expect keeps only its summary of the compiled run
     cache = json.loads((xdg / "tct" / "ceilings.json").read_text())
     assert len(cache["entries"]) == 1
 
@@ -56,6 +61,32 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
     assert again.rc == 0, again
     assert "### Expectation" in again.out and "overhead bound" in again.out
     assert "(cache;" in again.out
+
+
+def test_skipped_frame_predicts_no_gain_and_says_fix_it_first(expect, tmp_path):
+    """A print in a loop: Dynamo skips the frame, nothing compiles, so no gain and no "Compile it"."""
+    r = expect(str(FIXTURES / "breaks_print_loop.py:make"), "--json", *FAST, "-o", tmp_path / "e.md")
+    assert r.rc == 0, r
+    e = r.json()["expect"]
+    pred, run = e["predicted_speedup"], e["compiled_run"]
+    assert pred["assumes"] == "nothing_compiled" and (pred["low"], pred["point"], pred["high"]) == (1.0, 1.0, 1.0)
+    assert run["nothing_compiled"] and run["graph_count"] == 0 and run["skipped_frames"][0]["function"] == "forward"
+    assert run["if_captured"]["high"] > 1.0  # what fixing it could bring, kept apart
+    first = e["suggestions"][0]
+    assert first["title"] == "Nothing compiles yet: fix what makes Dynamo skip forward" and "tct explain" in first["how"]
+    assert not any(s["title"].startswith("Compile it") for s in e["suggestions"])
+    md = (tmp_path / "e.md").read_text()
+    assert "predicted torch.compile speedup **1.00x" in md and "**nothing compiles: Dynamo skips forward" in md
+
+
+def test_graph_breaks_widen_the_range_and_rank_their_fix_first(expect):
+    r = expect(str(FIXTURES / "breaks_branch_print.py:make"), "--json", *FAST)
+    assert r.rc == 0, r
+    e = r.json()["expect"]
+    pred, run = e["predicted_speedup"], e["compiled_run"]
+    assert pred["assumes"] == "graph_breaks_stay" and run["graph_break_count"] == 2 and not run["nothing_compiled"]
+    assert pred["low"] <= 1.0 and pred["high"] == run["if_captured"]["high"]
+    assert e["suggestions"][0]["title"] == "Fix the 2 graph break(s) first"
 
 
 def test_no_cache_measures_and_leaves_no_file(expect, tmp_path):

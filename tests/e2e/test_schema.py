@@ -124,12 +124,18 @@ def test_expect():
     validate(doc)
 
 
-def test_audit():
-    doc = run_json("audit", "builtin:tiny_ops", *FAST_AUDIT, ok=(0, 1))
+def test_audit(tmp_path):
+    doc = run_json("audit", "builtin:tiny_ops", *FAST_AUDIT, "--trace", tmp_path / "traces", ok=(0, 1))
     assert [s["name"] for s in doc["audit"]["steps"]] == ["probe", "explain", "expect", "bench"]
     for section in ("probe", "explain", "expect", "bench"):
         assert section in doc, section
     validate(doc)
+    # --trace: one folder per step, each a log `tct trace` reads
+    assert doc["expect"]["compiled_run"]["graph_count"] == doc["explain"]["graph_count"] >= 1
+    for step in ("explain", "bench"):
+        trace = run_json("trace", tmp_path / "traces" / step)
+        (rank,) = trace["trace"]["ranks"]
+        assert rank["graph_count"] >= 1 and trace["trace"]["divergence"] == [], step
 
 
 def test_audit_failure_keeps_a_valid_partial_document():

@@ -59,6 +59,23 @@ def test_divergent_rank_is_named(job):
     assert all(x["read"]["garbled"] == 0 and x["read"]["truncated"] == 0 for x in t["ranks"])
 
 
+def test_ranks_under_different_roots_do_not_diverge(job, tmp_path):
+    """The same job checked out at two places (/a/job vs /b/job): alike, and named readably."""
+    log = (job / "dedicated_log_torch_trace_rank_0_ab12.log").read_text()
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "dedicated_log_torch_trace_rank_0_a.log").write_text(log)
+    (moved / "dedicated_log_torch_trace_rank_1_b.log").write_text(log.replace(str(FIXTURES), "/elsewhere/job"))
+    r = run_tct("trace", moved, "--json")
+    assert r.rc == 0, r
+    t = r.json()["trace"]
+    assert t["divergence"] == []
+    assert [x["root"] for x in t["ranks"]] == [str(FIXTURES) + "/", "/elsewhere/job/"]
+    for rank in t["ranks"]:
+        assert {g["file"] for g in rank["graph_breaks"]} == {"make_trace.py"}
+        assert rank["compiles"][0]["file"] == "make_trace.py"
+
+
 def test_text_says_which_rank_diverges(job, tmp_path):
     r = run_tct("trace", job, "-o", tmp_path / "t.html", "-o", tmp_path / "t.md")
     assert r.rc == 0, r

@@ -1,0 +1,75 @@
+// Expect's answer bounded by what the compiled run did: a skipped frame compiles nothing
+// (exactly 1.0x, its fix first), graph breaks lower the range's low end to 1.0x (their fix
+// first), a function captured whole keeps the model's range.
+#include <gtest/gtest.h>
+
+#include "analysis/expect_compiled.hpp"
+
+using namespace tct::analysis;
+using json = nlohmann::json;
+
+namespace {
+
+json explain_section(int graphs, int breaks, json skipped = json::array()) {
+  return {{"counts_from", "compiled_run"},
+          {"graph_count", graphs},
+          {"graph_break_count", breaks},
+          {"skipped_frames", skipped},
+          {"groups", breaks ? json::array({{{"kind", "print_logging"}, {"file", "/m/model.py"}, {"line", 13},
+                                            {"reason", "Failed to trace builtin operator"}}})
+                            : json::array()}};
+}
+
+const SpeedupRange kModel{1.4, 4.0, 2.2};  // low, high, point
+
+}  // namespace
+
+TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
+  json skip = {{{"function", "forward"}, {"file", "/m/model.py"}, {"line", 11}, {"break_line", 13},
+                {"kind", "print_logging"}, {"reason", "Failed to trace builtin operator"},
+                {"skip_reason", "graph break in loop"}}};
+  CompiledRun run = compiled_run_from_explain(explain_section(0, 1, skip));
+  ASSERT_TRUE(run.nothing_compiled());
+  SpeedupRange r = bound_prediction(kModel, run);
+  EXPECT_EQ(r.low, 1.0);
+  EXPECT_EQ(r.point, 1.0);
+  EXPECT_EQ(r.high, 1.0);
+  EXPECT_EQ(prediction_assumes(run), "nothing_compiled");
+  json j = compiled_run_json(run, kModel);
+  EXPECT_TRUE(j["nothing_compiled"].get<bool>());
+  EXPECT_EQ(j["if_captured"]["high"], 4.0);
+  json first = fix_first_suggestion(run, "m.py:make");
+  EXPECT_EQ(first["title"], "Nothing compiles yet: fix what makes Dynamo skip forward");
+  EXPECT_NE(first["why"].get<std::string>().find("model.py:11"), std::string::npos);
+  EXPECT_NE(first["how"].get<std::string>().find("tct explain m.py:make"), std::string::npos);
+}
+
+TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
+  CompiledRun run = compiled_run_from_explain(explain_section(3, 2));
+  EXPECT_FALSE(run.nothing_compiled());
+  SpeedupRange r = bound_prediction(kModel, run);
+  EXPECT_EQ(r.low, 1.0);
+  EXPECT_EQ(r.point, 2.2);
+  EXPECT_EQ(r.high, 4.0);
+  EXPECT_EQ(prediction_assumes(run), "graph_breaks_stay");
+  json first = fix_first_suggestion(run, "t");
+  EXPECT_EQ(first["title"], "Fix the 2 graph break(s) first");
+  json ranked = put_first(first, json::array({{{"rank", 1}, {"title", "Compile it"}}}));
+  ASSERT_EQ(ranked.size(), 2u);
+  EXPECT_EQ(ranked[0]["rank"], 1);
+  EXPECT_EQ(ranked[1]["title"], "Compile it");
+  EXPECT_EQ(ranked[1]["rank"], 2);
+}
+
+TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
+  for (const json& section : {explain_section(1, 0), json({{"counts_from", "explain"}, {"graph_break_count", 4}}),
+                              json(nullptr)}) {
+    CompiledRun run = compiled_run_from_explain(section);
+    SpeedupRange r = bound_prediction(kModel, run);
+    EXPECT_EQ(r.low, 1.4);
+    EXPECT_EQ(prediction_assumes(run), "captured");
+    EXPECT_TRUE(fix_first_suggestion(run, "t").is_null());
+    EXPECT_EQ(put_first(nullptr, json::array({{{"rank", 1}}})).size(), 1u);
+  }
+  EXPECT_TRUE(compiled_run_json(compiled_run_from_explain(nullptr), kModel).is_null());
+}
