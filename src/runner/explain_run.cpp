@@ -1,5 +1,6 @@
 #include "runner/explain_run.hpp"
 
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -47,7 +48,8 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<TempDir>("tct-explain-trace");
   host.progress("running torch._dynamo.explain");
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
-  if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : cfg.trace_dir;
+  // Absolute: the agent writes it and we read it, each from its own working folder.
+  if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : std::filesystem::absolute(cfg.trace_dir).string();
   json facts = agent.call("explain.run", params);
   std::optional<analysis::RankSummary> trace;
   if (facts["logged"].is_object()) {
