@@ -213,7 +213,17 @@ export interface ExpectSection {
   bytes_per_call?: number | null;
   arithmetic_intensity?: number | null;
   validation?: { predicted: { low: number | null; high: number | null }; measured: Interval; direction_right: boolean; [key: string]: unknown } | null;
-  predicted_speedup?: { low: number | null; high: number | null } | null;
+  /** assumes: what torch.compile really captured (the compiled run): the range is exactly 1.0 when
+   *  nothing compiles, reaches down to 1.0 while graph breaks stay. */
+  predicted_speedup?: {
+    low: number | null; high: number | null; point?: number | null;
+    assumes?: 'captured' | 'graph_breaks_stay' | 'nothing_compiled';
+  } | null;
+  /** The compiled run's counts, its skipped frames, and the model's range once captured whole. */
+  compiled_run?: {
+    graph_count: number; graph_break_count: number; skipped_frames: Json[]; nothing_compiled: boolean;
+    if_captured: { low: number | null; point: number | null; high: number | null };
+  } | null;
   suggestions?: ExpectSuggestion[];
   sweep?: {
     param: string;
