@@ -106,7 +106,9 @@ std::string error_line(const json& doc, bool markdown) {
 
 }  // namespace
 
-std::string render_json(const json& doc) { return doc.dump(2) + "\n"; }
+// Strings from logs and user code may hold invalid UTF-8 (a cut or corrupted TORCH_TRACE):
+// written as U+FFFD rather than failing the whole document.
+std::string render_json(const json& doc) { return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
 
 std::string render_text(const json& doc) {
   std::string out = sections(doc, false);

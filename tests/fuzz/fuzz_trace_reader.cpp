@@ -1,10 +1,14 @@
-// libFuzzer target for the TORCH_TRACE reader (src/trace/reader.cpp): any bytes, fed in
-// chunks whose sizes the input picks, must neither crash nor trip ASan/UBSan. Built only
-// with -DTCT_FUZZ=ON and clang (see CMakeLists.txt); corpus: tests/fuzz/corpus/.
+// libFuzzer target for the TORCH_TRACE reader (src/trace/reader.cpp) and what reads its
+// records (analysis/trace_summary.cpp: break payloads, tracebacks, file names, the
+// summary `tct trace` and `tct explain` build): any bytes, fed in chunks whose sizes the
+// input picks, must neither crash nor trip ASan/UBSan. Built only with -DTCT_FUZZ=ON and
+// clang (see CMakeLists.txt); corpus: tests/fuzz/corpus/.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
+#include "analysis/trace_summary.hpp"
 #include "trace/reader.hpp"
 
 namespace {
@@ -31,5 +35,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tct::trace::Reader reader(sink, 4096);
   for (size_t i = 0; i < text.size(); i += chunk) reader.feed(text.substr(i, chunk));
   reader.finish();
+  // The same bytes through the summary's collector (whole payloads), then the summary.
+  std::vector<tct::analysis::RankSummary> ranks(2);
+  tct::analysis::RankCollector collector(ranks[0]);
+  tct::trace::Reader summary_reader(collector, 4096);
+  summary_reader.feed(text);
+  summary_reader.finish();
+  // As report::render_json writes it (invalid UTF-8 replaced).
+  sink.sum += tct::analysis::trace_section("fuzz", ranks).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).size();
   return 0;
 }

@@ -8,6 +8,7 @@
 #include "analysis/graph_breaks.hpp"
 #include "analysis/trace_summary.hpp"
 #include "trace/reader.hpp"
+#include "report/render.hpp"
 #include "trace/source.hpp"
 
 namespace {
@@ -179,6 +180,21 @@ TEST(TraceSummary, DivergenceNamesTheOddRank) {
   EXPECT_EQ(d[0]["rank"], 1);
   EXPECT_EQ(d[0]["what"], "compile_ids");
   EXPECT_EQ(d[0]["message"], "rank 1 compiled 4/0 that rank 0, rank 2 did not");
+}
+
+// A corrupted log can put invalid UTF-8 into a break's reason: the document is still
+// written (found by the fuzz target).
+TEST(TraceSummary, InvalidUtf8InAReasonStillRenders) {
+  std::vector<analysis::RankSummary> ranks(1);
+  analysis::RankCollector c(ranks[0]);
+  trace::Reader reader(c);
+  reader.feed(
+      "V1130 18:15:52.762000 1 x.py:1] {\"artifact\": {\"name\": \"dynamo_graph_break_reason\"}, \"frame_id\": 0, "
+      "\"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"a\"}\n"
+      "\tGraph break in user code at /m/model.py:13\n\tGraph Break Reason: bad \xC1\xFF byte\n");
+  reader.finish();
+  std::string out = report::render_json({{"trace", analysis::trace_section("/t", ranks)}});
+  EXPECT_NE(out.find("bad \xEF\xBF\xBD"), std::string::npos);  // U+FFFD
 }
 
 }  // namespace
