@@ -27,6 +27,9 @@ std::string rank_text(const json& r, size_t i, bool md) {
                      md ? "" : "  ", num(r, "compile_count"), num(r, "graph_count"), num(r, "graph_break_count"),
                      r.value("recompiles", json::array()).size(), r.value("skipped_frames", json::array()).size(),
                      r.value("failures", json::array()).size());
+  // File names below are relative to the rank's code folder: say which folder that is.
+  if (std::string root = r.value("root", ""); !root.empty())
+    out += fmt::format(fmt::runtime(md ? "code under `{}`\n" : "  code under {}\n"), root);
   const json& phases = r.value("compile_time_ns", json::object());
   if (!phases.empty()) {
     std::string p;
