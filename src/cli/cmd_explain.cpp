@@ -1,7 +1,7 @@
 // tct explain: what stops the compiler, where in the user's code, and what to change.
-// The agent gathers raw facts (torch._dynamo.explain, plus a torch.compile run with
-// graph-break/recompile logging captured, through runner::run_explain);
-// src/analysis/graph_breaks.cpp turns them into the audit. --max-graph-breaks N makes it a
+// The agent gathers raw facts (torch._dynamo.explain, plus a torch.compile run that writes
+// torch's TORCH_TRACE log, which runner::run_explain reads with src/trace/ as `tct trace`
+// does); src/analysis/graph_breaks.cpp turns them into the audit. --max-graph-breaks N makes it a
 // CI gate (exit 1 above N breaks in the compiled run, or any skipped frame).
 #include <optional>
 
@@ -25,8 +25,8 @@ class ExplainCommand : public Command {
                     "Exit 1 when the compiled run breaks more than N times or skips a frame (a CI gate)")
         ->check(kNonNegative)
         ->type_name("N");
-    cmd->add_flag("--no-logged", no_logged_, "Skip the second view (torch.compile with graph-break and recompile "
-                                             "logging captured); only torch._dynamo.explain runs");
+    cmd->add_flag("--no-logged", no_logged_, "Skip the second view (a torch.compile run read from its TORCH_TRACE "
+                                             "log); only torch._dynamo.explain runs");
     cmd->add_option("--calls", calls_, "How many times the logged compiled run calls the target (recompiles show "
                                        "from the second call)")
         ->capture_default_str()

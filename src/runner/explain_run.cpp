@@ -60,6 +60,12 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   host.document()["explain"] = section;
   if (!cfg.warn) return section;
 
+  if (facts.value("logged_unsupported", json()).is_string())
+    host.warn(report::make_warning(report::WarningCode::PartialResult,
+                                   facts["logged_unsupported"].get<std::string>() +
+                                       ": the counts come from torch._dynamo.explain alone, which can miss breaks",
+                                   "use a newer torch for the compiled run's counts"));
+
   const json& dis = section["disagreements"];
   if (!dis.empty())
     host.warn(report::make_warning(

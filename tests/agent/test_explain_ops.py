@@ -95,6 +95,12 @@ def test_torch20_tuple_passed_on_raw():
     assert ex._old_explain("2.0.1") and not ex._old_explain("2.13.0+cpu")
 
 
+def test_torch_without_structured_trace_has_no_logged_view(monkeypatch):
+    monkeypatch.setattr(ex, "_writes_trace", lambda: False)
+    facts = ex.op_run({}, Session(target=_loaded(_fn, torch.randn(3))))
+    assert facts["logged"] is None and "writes no TORCH_TRACE log" in facts["logged_unsupported"]
+
+
 def test_registry_op_answers_the_ids_asked():
     out = ex.op_registry({"ids": ["GB0059", "GB9999"]}, None)
     assert set(out) == {"GB0059", "GB9999"} and out["GB9999"] is None

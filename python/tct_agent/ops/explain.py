@@ -244,6 +244,15 @@ def _trace_handler(trace_dir: str):
     return handler, path
 
 
+def _writes_trace() -> bool:
+    """Does this torch write TORCH_TRACE records (torch._logging.trace_structured)?"""
+    try:
+        from torch._logging import _internal, structured  # noqa: F401
+        return hasattr(_internal, "trace_log") and hasattr(_internal, "TorchLogsFormatter")
+    except Exception:
+        return False
+
+
 def logged_view(loaded, calls: int, trace_dir: str) -> dict:
     """Run torch.compile(backend="eager") on the target, writing torch's structured trace
     to trace_dir; returns the trace file's path, the run's error and dynamo's warnings."""
@@ -313,7 +322,11 @@ def op_run(params: dict, session) -> dict:
     progress("running torch._dynamo.explain")
     facts = {"torch_version": torch.__version__, "explain": explain_view(loaded), "code_dirs": code_dirs()}
     ids = {b.get("registry_id") for b in facts["explain"]["break_reasons"]}
-    if params.get("logged", True):
+    if params.get("logged", True) and not _writes_trace():
+        # Older torch has no structured trace: tct's only source of the compiled run.
+        facts["logged"] = None
+        facts["logged_unsupported"] = f"torch {torch.__version__} writes no TORCH_TRACE log"
+    elif params.get("logged", True):
         trace_dir = params.get("trace_dir")
         if not trace_dir:
             raise TctError("internal", "explain.run with logged needs trace_dir",
