@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/graph_breaks.hpp"
+#include "errors.hpp"
 #include "report/warnings.hpp"
 #include "runner/temp_dir.hpp"
 #include "trace/source.hpp"
@@ -38,14 +39,17 @@ void add_registry_entries(Session& agent, json& facts, const analysis::RankSumma
 }  // namespace
 
 json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
+  // The logged run always writes its trace: to --trace DIR, kept, or to a folder of our own.
+  std::unique_ptr<TempDir> scratch;
+  if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<TempDir>("tct-explain-trace");
+  if (std::error_code ec; cfg.logged && !scratch && !std::filesystem::create_directories(cfg.trace_dir, ec) && ec)
+    throw usage_error(fmt::format("cannot create the --trace folder {}: {}", cfg.trace_dir, ec.message()),
+                      "give a folder that can be written");
   host.progress(fmt::format("loading {}", cfg.target.target));
   json description = agent.call("target.load", to_load_params(cfg.target));
   host.document()["explain"] = {{"target", description}};
   host.checkpoint();
 
-  // The logged run always writes its trace: to --trace DIR, kept, or to a folder of our own.
-  std::unique_ptr<TempDir> scratch;
-  if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<TempDir>("tct-explain-trace");
   host.progress("running torch._dynamo.explain");
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
   // Absolute: the agent writes it and we read it, each from its own working folder.

@@ -169,6 +169,7 @@ BAD = [
     (["breaks_bad.py:crashes"], 3, "died"),
     (["breaks_bad.py:hangs", "--timeout", "5"], 3, "no answer within 5 s"),
     (["breaks_none.py:make", "--max-graph-breaks", "-1"], 2, "max-graph-breaks"),
+    (["breaks_none.py:make", "--trace", "/dev/null/trace"], 2, "cannot create the --trace folder /dev/null/trace"),
 ]
 
 
