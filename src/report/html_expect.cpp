@@ -134,6 +134,10 @@ std::vector<Card> cards_expect(const json& doc) {
   const json& pr = obj_at(e, "predicted_speedup");
   std::vector<Card> cards{{"Bound by", class_words(cls), "predicted speedup " + range_text(pr),
                            cls == "overhead_bound" || cls == "memory_bound" ? "good" : "neutral", "#expect"}};
+  if (str(pr, "assumes") == "nothing_compiled") {
+    cards[0].detail += ": nothing compiles until the skipped frame is fixed";
+    cards[0].tone = "bad";
+  }
   const json& v = obj_at(e, "validation");
   if (!v.empty())
     cards.push_back({"Measured", str(v, "verdict") + " the predicted range", str(v, "summary"),
