@@ -232,10 +232,11 @@ void RankCollector::on_record(const trace::Record& r, std::string_view payload) 
       TraceBreak b = parse_break_payload(payload);
       b.compile_id = r.id.str();
       b.duplicate = !break_places_.emplace(static_cast<int>(b.kind), b.file, b.line).second;
-      if (b.duplicate) {
-        b.reason_full.clear();
-        b.skip_reason.clear();
-        b.frames.clear();
+      if (b.duplicate) {  // released, not cleared: clear() would keep the buffers
+        std::string().swap(b.reason);
+        std::string().swap(b.reason_full);
+        std::string().swap(b.skip_reason);
+        std::vector<Frame>().swap(b.frames);
       }
       if (r.id.known()) {
         CompileSummary& c = entry(r.id);

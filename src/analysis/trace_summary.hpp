@@ -29,8 +29,8 @@ struct TraceBreak {
   bool frame_skipped = false;
   std::string compile_id;
   // The same kind at the same place was logged before in this log. Only the first break
-  // at a place keeps its full reason and traceback: a long job logs one break thousands
-  // of times, and memory must not grow with the log.
+  // at a place keeps its reason and traceback (a repeat reads them there): a long job
+  // logs one break thousands of times, and memory must not grow with the log.
   bool duplicate = false;
   std::string reason_full;    // the break's own text (for a skipped frame: the cause)
   std::string skip_reason;    // why dynamo skipped the frame, in torch's words
