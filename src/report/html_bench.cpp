@@ -137,13 +137,7 @@ std::string latency_chart(const json& rows) {
 }
 
 std::string speedup_chart(const json& rows) {
-  svg::BarChart c;
-  c.title = "Speedup of compiled over eager, per configuration";
-  c.x.label = "speedup (eager time / compiled time)";
-  c.x.format = [](double v) { return fmt::format("{:g}x", v); };
-  c.reference = 1;
-  c.reference_label = "1x = eager";
-  double lo = INFINITY, hi = 0;
+  std::vector<svg::Bar> bars;
   for (const auto& r : rows) {
     svg::Bar b;
     b.label = row_label(r);
@@ -151,35 +145,19 @@ std::string speedup_chart(const json& rows) {
       b.css_class = "failed";
       b.annotation = "failed: " + str(obj_at(r, "error"), "message", str(r, "status"));
       if (b.annotation.size() > 40) b.annotation = b.annotation.substr(0, 37) + "...";
-      c.bars.push_back(b);
-      continue;
+    } else {
+      const json& s = obj_at(r, "speedup");
+      b.value = num(s, "estimate");
+      b.low = num(s, "low");
+      b.high = num(s, "high");
+      b.css_class = speed_tone(s);
+      b.annotation = format_ratio(b.value) + " " + ci_text(s);
+      b.tip = b.label + ": " + b.annotation;
     }
-    const json& s = obj_at(r, "speedup");
-    b.value = num(s, "estimate");
-    b.low = num(s, "low");
-    b.high = num(s, "high");
-    b.css_class = speed_tone(s);
-    b.annotation = format_ratio(b.value) + " " + ci_text(s);
-    b.tip = b.label + ": " + b.annotation;
-    for (double v : {b.value, b.low, b.high})
-      if (std::isfinite(v) && v > 0) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-    c.bars.push_back(b);
+    bars.push_back(b);
   }
-  if (c.bars.empty()) return "";
-  c.x.log = std::isfinite(lo) && hi / lo > 8;
-  if (!c.x.log && std::isfinite(lo)) {
-    // Zoomed to the intervals and the 1x line, with a margin: from zero, a +-2% interval
-    // would be a pixel wide and "faster or not" unreadable.
-    double a = std::min(lo, 1.0), z = std::max(hi, 1.0), pad = std::max(0.02, 0.15 * (z - a));
-    c.x.min = std::max(0.0, a - pad);
-    c.x.max = z + pad;
-  }
-  return "<figure><figcaption>Speedup with its 95% interval; right of the dashed line is faster than eager." +
-         std::string(c.x.log ? " Log scale: the intervals are wide." : "") + "</figcaption>" + svg::bar_chart(c) +
-         "</figure>";
+  return speedup_figure("Speedup of compiled over eager, per configuration", "Speedup with its 95% interval",
+                        std::move(bars));
 }
 
 std::string correctness_cell(const json& r) {

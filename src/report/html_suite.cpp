@@ -106,13 +106,7 @@ std::string sortable_table(const json& entries) {
 }
 
 std::string speedup_chart(const json& suite) {
-  svg::BarChart c;
-  c.title = "Speedup of each suite entry, with its 95% interval";
-  c.x.label = "speedup (eager time / compiled time)";
-  c.x.format = [](double v) { return fmt::format("{:g}x", v); };
-  c.reference = 1;
-  c.reference_label = "1x = eager";
-  double lo = INFINITY, hi = 0;
+  std::vector<svg::Bar> bars;
   for (const auto& e : arr_at(suite, "entries")) {
     svg::Bar b;
     b.label = str(e, "id");
@@ -122,24 +116,18 @@ std::string speedup_chart(const json& suite) {
     if (!std::isfinite(b.value)) {
       b.css_class = "failed";
       b.annotation = str(e, "status") + (obj_at(e, "error").contains("kind") ? ": " + str(obj_at(e, "error"), "kind") : "");
-      c.bars.push_back(b);
-      continue;
+    } else {
+      b.low = num(sp, "low");
+      b.high = num(sp, "high");
+      std::string verdict = str(obj_at(e, "result"), "verdict");
+      b.css_class = verdict == "faster" ? "faster" : verdict == "slower" ? "slower" : "unsure";
+      b.annotation = interval_text(sp);
+      b.tip = str(e, "id") + ": " + b.annotation;
     }
-    b.low = num(sp, "low");
-    b.high = num(sp, "high");
-    std::string verdict = str(obj_at(e, "result"), "verdict");
-    b.css_class = verdict == "faster" ? "faster" : verdict == "slower" ? "slower" : "unsure";
-    b.annotation = interval_text(sp);
-    b.tip = str(e, "id") + ": " + b.annotation;
-    for (double v : {b.value, b.low, b.high})
-      if (std::isfinite(v) && v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
-    c.bars.push_back(b);
+    bars.push_back(b);
   }
-  if (c.bars.empty()) return "";
-  c.x.log = std::isfinite(lo) && hi / lo > 8;
-  if (!c.x.log) c.x.include_zero = true;
-  return "<figure><figcaption>Speedup per entry with its 95% interval; right of the dashed line is faster than eager." +
-         std::string(c.x.log ? " Log scale." : "") + "</figcaption>" + svg::bar_chart(c) + "</figure>";
+  return speedup_figure("Speedup of each suite entry, with its 95% interval", "Speedup per entry with its 95% interval",
+                        std::move(bars));
 }
 
 }  // namespace

@@ -159,8 +159,6 @@ std::string entry_id(const std::string& stem, const json& params, const json& se
   return out + "]";
 }
 
-Suite expand_suite(const json& root, const std::string& source) { return expand(root, source); }
-
 Suite parse_suite(const std::string& toml_text, const std::string& source) {
   toml::table table;
   try {

@@ -45,9 +45,6 @@ struct Suite {
 // a target without spec, no targets, or duplicate ids.
 Suite parse_suite(const std::string& toml_text, const std::string& source);
 
-// The same from the file's content already as JSON (TOML tables -> objects).
-Suite expand_suite(const json& root, const std::string& source);
-
 // "stem[k=v,...]" or "stem" (see above). Values: strings as written, the rest as compact JSON.
 std::string entry_id(const std::string& stem, const json& params, const json& settings,
                      const std::vector<std::string>& axes);

@@ -1,7 +1,6 @@
 """A newcomer's first hour: every wrong step gets one line `tct: error: WHAT. WHAT TO DO`
 first, with the documented exit code. Most of these fail before torch is imported."""
 import subprocess
-import sys
 import time
 
 import pytest
@@ -11,14 +10,6 @@ from tct_run import FIXTURES, run_tct
 
 def first_line(r):
     return r.err.strip().splitlines()[0]
-
-
-@pytest.fixture(scope="module")
-def bare_python(tmp_path_factory):
-    """An interpreter without torch."""
-    path = tmp_path_factory.mktemp("bare") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
-    return str(path / "bin" / "python")
 
 
 def test_interpreter_without_torch_is_bad_usage(bare_python):

@@ -9,7 +9,7 @@ import pytest
 from test_schema import validate
 from tct_run import FIXTURES, run_tct
 
-T = FIXTURES / "suite_targets.py"
+T = FIXTURES / "bench_targets.py"
 SUITE = f"""
 [defaults]
 backend = "eager"
@@ -22,19 +22,19 @@ no-memory = true
 
 [[target]]
 name = "ok"
-spec = "{T}:ok"
-params = {{ n = [4, 8] }}
+spec = "{T}:small"
+params = {{ batch = [4, 8] }}
 
 [[target]]
 name = "raises"
-spec = "{T}:raises"
+spec = "{T}:raises_on_call"
 
 [[target]]
 name = "hangs"
 spec = "{T}:hangs"
 timeout = 8
 """
-IDS = ["ok[n=4,backend=eager]", "ok[n=8,backend=eager]", "raises[backend=eager]", "hangs[backend=eager]"]
+IDS = ["ok[batch=4,backend=eager]", "ok[batch=8,backend=eager]", "raises[backend=eager]", "hangs[backend=eager]"]
 
 
 @pytest.fixture(scope="module")
