@@ -20,13 +20,6 @@
 namespace tct::report::html {
 namespace {
 
-std::string interval_text(const json& sp) {
-  double est = num(sp, "estimate"), lo = num(sp, "low"), hi = num(sp, "high");
-  if (!std::isfinite(est)) return "n/a";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
-}
-
 std::string tone(const std::string& verdict) {
   return verdict == "faster" ? "good" : verdict == "slower" ? "bad" : "warn";
 }
@@ -54,7 +47,7 @@ std::string row_html(const json& e) {
   return fmt::format(
       "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><span class=\"pill {}\">{}</span>{}</td></tr>",
-      esc(str(e, "id")), tone(verdict), esc(interval_text(obj_at(r, "speedup"))), esc(verdict), esc(compile),
+      esc(str(e, "id")), tone(verdict), esc(format_speedup_interval(obj_at(r, "speedup"))), esc(verdict), esc(compile),
       count("break_even_calls"), count("graph_breaks"), esc(str(r, "check", "-")),
       status == "ok" ? "good" : status == "mismatch" ? "warn" : "bad", esc(status), why);
 }
@@ -121,7 +114,7 @@ std::string speedup_chart(const json& suite) {
       b.high = num(sp, "high");
       std::string verdict = str(obj_at(e, "result"), "verdict");
       b.css_class = verdict == "faster" ? "faster" : verdict == "slower" ? "slower" : "unsure";
-      b.annotation = interval_text(sp);
+      b.annotation = format_speedup_interval(sp);
       b.tip = str(e, "id") + ": " + b.annotation;
     }
     bars.push_back(b);
@@ -167,7 +160,7 @@ std::string section_suite(const json& doc) {
   const json& s = obj_at(suite, "summary");
   std::vector<std::pair<std::string, std::string>> items;
   const json& g = obj_at(s, "geomean_speedup");
-  items.push_back({"Geometric-mean speedup", g.empty() ? "n/a" : esc(interval_text(g)) + " <span class=\"muted\">over " +
+  items.push_back({"Geometric-mean speedup", g.empty() ? "n/a" : esc(format_speedup_interval(g)) + " <span class=\"muted\">over " +
                                                                        esc(str(g, "n")) + " passing entries, slowdowns included</span>"});
   std::string kinds;
   for (auto& [k, n] : obj_at(s, "failures_by_kind").items()) kinds += (kinds.empty() ? "" : ", ") + k + " " + text_of(n);

@@ -46,11 +46,6 @@ std::string sections(const json& doc, bool markdown) {
   return out;
 }
 
-std::string interval(const json& s) {
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(number_or_nan(s, "estimate")), number_or_nan(s, "low"),
-                     number_or_nan(s, "high"));
-}
-
 // What the document answers, most decisive first: a measured speedup, then graph breaks,
 // then the expected class, then whether torch.compile runs here. Each is (question, answer).
 std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
@@ -66,7 +61,7 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
       }
       double lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
       const char* what = lo > 1 ? "faster than eager" : hi < 1 ? "slower than eager" : "no clear difference from eager";
-      out.push_back({label, fmt::format("{}, {}", interval(s), what)});
+      out.push_back({label, fmt::format("{}, {}", format_speedup_interval(s), what)});
     }
   const json& explain = doc.value("explain", json());
   if (explain.is_object() && explain.contains("graph_break_count"))

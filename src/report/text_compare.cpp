@@ -22,21 +22,9 @@ std::string speedup_text(const json& side) {
   std::string status = string_or(side, "status");
   if (status == "failed") return "failed (" + string_or(side, "error_kind", "?") + ")";
   if (status == "not_run") return "not run";
-  const json& sp = at(side, "speedup");
-  double est = number_or_nan(sp, "estimate"), lo = number_or_nan(sp, "low"), hi = number_or_nan(sp, "high");
-  if (!std::isfinite(est)) return "n/a";
-  std::string out = std::isfinite(lo) && std::isfinite(hi) ? fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi)
-                                                           : format_ratio(est);
+  std::string out = format_speedup_interval(at(side, "speedup"));
   if (status == "mismatch") out += " (outputs differ)";
   return out;
-}
-
-std::string ratio_text(const json& r) {
-  double est = number_or_nan(r, "estimate"), lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high");
-  if (!std::isfinite(est)) return "-";
-  auto pct = [](double x) { return fmt::format("{:+.1f}%", (x - 1) * 100); };
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return pct(est);
-  return fmt::format("{} [{}, {}]", pct(est), pct(lo), pct(hi));
 }
 
 std::string pair_text(const json& item, const char* key, bool duration) {
@@ -71,7 +59,7 @@ Table items_table(const json& cmp) {
   Table t({"entry", "change", "speedup before", "speedup after", "ratio [95% CI]", "graph breaks", "compile"});
   for (const auto& i : at(cmp, "items"))
     t.add({string_or(i, "id"), change_text(i), speedup_text(at(i, "baseline")), speedup_text(at(i, "current")),
-           ratio_text(at(i, "ratio")), pair_text(i, "graph_breaks", false), pair_text(i, "compile_ns", true)});
+           format_change_interval(at(i, "ratio")), pair_text(i, "graph_breaks", false), pair_text(i, "compile_ns", true)});
   return t;
 }
 
@@ -101,13 +89,8 @@ std::string sides(const json& cmp) {
 std::string geomean_line(const json& cmp) {
   const json& g = at(cmp, "geomean");
   if (!g.is_object()) return "";
-  auto one = [](const json& x) {
-    double est = number_or_nan(x, "estimate"), lo = number_or_nan(x, "low"), hi = number_or_nan(x, "high");
-    if (!std::isfinite(est)) return std::string("n/a");
-    return std::isfinite(lo) && std::isfinite(hi) ? fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi)
-                                                  : format_ratio(est);
-  };
-  return fmt::format("Geometric-mean speedup: {} -> {}", one(at(g, "baseline")), one(at(g, "current")));
+  return fmt::format("Geometric-mean speedup: {} -> {}", format_speedup_interval(at(g, "baseline")),
+                     format_speedup_interval(at(g, "current")));
 }
 
 }  // namespace

@@ -18,13 +18,6 @@ const json& at(const json& j, const char* key) {
   return j.is_object() && j.contains(key) ? j[key] : null;
 }
 
-std::string interval_text(const json& sp) {
-  double est = number_or_nan(sp, "estimate"), lo = number_or_nan(sp, "low"), hi = number_or_nan(sp, "high");
-  if (!std::isfinite(est)) return "n/a";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
-}
-
 std::string settings_text(const json& settings) {
   std::string out;
   for (auto& [k, v] : settings.items()) out += (out.empty() ? "" : " ") + k + "=" + json_text(v);
@@ -39,7 +32,7 @@ Table entries_table(const json& suite) {
     const json& r = at(e, "result");
     std::string compile = format_duration_ns(number_or_nan(r, "compile_ns"));
     if (string_or(r, "compile_source") == "first_call") compile += "*";
-    t.add({string_or(e, "id"), interval_text(at(r, "speedup")), string_or(r, "verdict", "-"), compile,
+    t.add({string_or(e, "id"), format_speedup_interval(at(r, "speedup")), string_or(r, "verdict", "-"), compile,
            count_or_dash(at(r, "break_even_calls")), count_or_dash(at(r, "graph_breaks")), string_or(r, "check", "-"),
            string_or(e, "status")});
   }
@@ -78,7 +71,7 @@ std::vector<std::string> summary_lines(const json& suite) {
   const json& g = at(s, "geomean_speedup");
   if (g.is_object())
     lines.push_back(fmt::format("Geometric-mean speedup {} over {} passing entries (slowdowns counted as slowdowns)",
-                                interval_text(g), text_or(g, "n")));
+                                format_speedup_interval(g), text_or(g, "n")));
   else
     lines.push_back("Geometric-mean speedup: n/a (no entry passed with a measured speedup)");
   std::string failures;
@@ -121,7 +114,8 @@ std::string text_suite(const json& doc) {
   std::string out = heading(suite) + "\n\n";
   if (suite.value("listing", false)) return out + plan_table(suite).str() + "\n";
   for (const auto& l : summary_lines(suite)) out += "  " + l + "\n";
-  out += "\n" + entries_table(suite).str();
+  out += "\n";
+  out += entries_table(suite).str();
   if (any_first_call(suite)) out += fmt::format("  {}\n", kFirstCallNote);
   auto failures = failure_lines(suite);
   if (!failures.empty()) {
@@ -136,7 +130,8 @@ std::string markdown_suite(const json& doc) {
   std::string out = "### " + heading(suite) + "\n\n";
   if (suite.value("listing", false)) return out + plan_table(suite).markdown() + "\n";
   for (const auto& l : summary_lines(suite)) out += "- " + l + "\n";
-  out += "\n" + entries_table(suite).markdown() + "\n";
+  out += "\n";
+  out += entries_table(suite).markdown() + "\n";
   if (any_first_call(suite)) out += fmt::format("\n{}\n", kFirstCallNote);
   auto failures = failure_lines(suite);
   if (!failures.empty()) {
