@@ -53,8 +53,9 @@ Table plan_table(const json& suite) {
 
 std::string heading(const json& suite) {
   std::string name = string_or(suite, "name");
-  std::string out = fmt::format("suite {}{}: {} entries", string_or(suite, "file"), name.empty() ? "" : " (" + name + ")",
-                                at(suite, "plan").size());
+  std::size_t n = at(suite, "plan").size();
+  std::string out = fmt::format("suite {}{}: {} {}", string_or(suite, "file"), name.empty() ? "" : " (" + name + ")", n,
+                                n == 1 ? "entry" : "entries");
   const json& shard = at(suite, "shard");
   if (shard.is_object())
     out += fmt::format(", shard {}/{} runs {} ({})", text_or(shard, "index"), text_or(shard, "count"),
