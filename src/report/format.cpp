@@ -54,6 +54,13 @@ std::string format_change_interval(const nlohmann::json& r) {
   return fmt::format("{} [{}, {}]", pct(est), pct(lo), pct(hi));
 }
 
+std::string short_path(const std::string& path) {
+  if (path.empty() || path[0] != '/') return path;
+  size_t cut = path.size();
+  for (int parts = 0; parts < 3 && cut != std::string::npos && cut > 0; ++parts) cut = path.rfind('/', cut - 1);
+  return cut == std::string::npos || cut == 0 ? path : "…" + path.substr(cut);
+}
+
 std::string json_text(const nlohmann::json& v) {
   if (v.is_null()) return "";
   if (v.is_string()) return v.get<std::string>();

@@ -17,6 +17,10 @@ std::string format_speedup_interval(const nlohmann::json& speedup);
 // A ratio after/before {estimate, low, high} as a change: "-3.1% [-5.0%, -1.2%]"; the
 // estimate alone "+2.0% [interval n/a]" without bounds; "n/a" without an estimate.
 std::string format_change_interval(const nlohmann::json& ratio);
+// The last three parts of an absolute path ("…/.venv/bin/python"), anything else as it is:
+// for reports that travel (Markdown, HTML), where the reader's machine is not the writer's
+// and a home folder is nobody's business.
+std::string short_path(const std::string& path);
 // A JSON value as text: strings as they are, null as "", anything else as compact JSON.
 std::string json_text(const nlohmann::json& value);
 // A field as json_text, or `fallback` when it is missing or null.

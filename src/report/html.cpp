@@ -321,7 +321,8 @@ std::string render_environment(const json& doc) {
   const json& py = obj_at(env, "python");
   if (!interp.empty())
     items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
-                                           esc(str(py, "version", "?")), esc(str(interp, "path")), esc(str(interp, "chosen_by")))});
+                                           esc(str(py, "version", "?")), esc(short_path(str(interp, "path"))),
+                                           esc(str(interp, "chosen_by")))});
   const json& facts_ = obj_at(p, "facts");
   const json& t = obj_at(facts_, "torch");
   if (!t.empty()) {
@@ -353,7 +354,7 @@ std::string render_environment(const json& doc) {
     if (!str(c, "path").empty()) s += c.value("openmp", false) ? ", OpenMP ok" : ", OpenMP fails";
     items.push_back({"C++ compiler", esc(s)});
   }
-  for (auto& [k, v] : obj_at(p, "environment_variables").items()) items.push_back({k, "<code>" + esc(text_of(v)) + "</code>"});
+  for (auto& [k, v] : obj_at(p, "environment_variables").items()) items.push_back({k, "<code>" + esc(short_path(text_of(v))) + "</code>"});
   if (!str(env, "agent_version").empty()) items.push_back({"Agent", esc(str(env, "agent_version"))});
   // Anything else the environment holds (added by newer commands) is shown as it is.
   for (auto& [k, v] : env.items())

@@ -190,7 +190,10 @@ std::string rows_table(const json& rows) {
     std::string sp = fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
                                  tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn",
                                  esc(format_ratio(num(s, "estimate"))), esc(ci_text(s)));
-    for (const auto& f : arr_at(r, "flags")) sp += " <span class=\"pill warn\">" + esc(str(f, "text")) + "</span>";
+    std::vector<std::string> flags;  // each once (two warnings of one kind give one flag twice)
+    for (const auto& f : arr_at(r, "flags"))
+      if (std::find(flags.begin(), flags.end(), str(f, "text")) == flags.end()) flags.push_back(str(f, "text"));
+    for (const auto& f : flags) sp += " <span class=\"pill warn\">" + esc(f) + "</span>";
     std::string compile = "<span class=\"nw\">first call " + esc(dur(num(comp, "first_call_ns"))) + "</span>";
     auto spread = [&](const char* which) {
       const json& sp = obj_at(comp, which);

@@ -1,7 +1,5 @@
 // The compare section of the HTML report: the verdict and the before/after table,
 // regressions first (the order the section holds).
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "report/format.hpp"

@@ -60,7 +60,12 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
         continue;
       }
       double lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
-      const char* what = lo > 1 ? "faster than eager" : hi < 1 ? "slower than eager" : "no clear difference from eager";
+      // An interval too wide for a verdict says nothing about "no difference": say so.
+      const char* what = s.value("inconclusive", false) || !std::isfinite(lo) || !std::isfinite(hi)
+                             ? "inconclusive (the interval is too wide for a verdict)"
+                         : lo > 1 ? "faster than eager"
+                         : hi < 1 ? "slower than eager"
+                                  : "no clear difference from eager";
       out.push_back({label, fmt::format("{}, {}", format_speedup_interval(s), what)});
     }
   const json& explain = doc.value("explain", json());

@@ -1,7 +1,6 @@
 // The compare section (doc["compare"]) as terminal text and Markdown: the verdict, then the
 // before/after table with regressions first (the order src/analysis/compare.cpp gives),
 // then entries found in one document only. Nothing is computed here.
-#include <cmath>
 #include <string>
 
 #include <fmt/format.h>

@@ -2,7 +2,6 @@
 // first (geometric-mean speedup with its interval, counts), then one row per entry, then
 // what failed and why. With --list, the plan: ids, targets, shards. Nothing is computed
 // here: the numbers are in the section (src/suite/suite_summary.cpp).
-#include <cmath>
 #include <string>
 
 #include <fmt/format.h>

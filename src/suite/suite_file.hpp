@@ -18,7 +18,6 @@
 // setting that differs from bench's default, then each other setting that is an axis of
 // more than one value. Adding a target, reordering targets or adding a backend to the
 // matrix keeps every existing id. Two entries with the same id are an error.
-#include <optional>
 #include <string>
 #include <vector>
 

@@ -109,6 +109,23 @@ def test_markdown_leads_with_the_verdict():
             raise AssertionError(f"no blank line before {line!r}")
 
 
+def test_an_inconclusive_speedup_is_not_called_no_difference_and_reports_keep_no_home_path(tmp_path):
+    import json
+    doc = json.loads((FIXTURES / "html_bench.json").read_text())
+    row = doc["bench"]["rows"][0]
+    row["speedup"].update(estimate=0.5, low=0.2, high=1.25, inconclusive=True)
+    row["flags"].append(dict(row["flags"][0]))  # two warnings of one kind: one flag twice
+    src = tmp_path / "doc.json"
+    src.write_text(json.dumps(doc))
+    md = run_tct("report", src, "--markdown", python=None).out
+    assert md.splitlines()[0].endswith("0.50x [0.20, 1.25], inconclusive (the interval is too wide for a verdict)")
+    assert md.count("! noisy") == 1 and "/home/user" not in md
+    assert run_tct("report", src, "-o", tmp_path / "r.html", python=None).rc == 0
+    html = (tmp_path / "r.html").read_text()
+    shown = html[:html.index("Raw JSON document")]  # the raw document keeps every field as it is
+    assert shown.count("! noisy") == 1 and "/home/user" not in shown and "…/.venv/bin/python" in shown
+
+
 def test_bench_text_labels_the_eager_warmup():
     out = report("html_bench.json").out
     assert "eager warm-up (before sampling): first call 195 ms, then 210 ms per call" in out
