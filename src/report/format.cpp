@@ -74,6 +74,11 @@ std::string text_or(const nlohmann::json& j, const char* key, const std::string&
   return json_text(*it);
 }
 
+const nlohmann::json& member(const nlohmann::json& obj, const char* key) {
+  static const nlohmann::json null;
+  return obj.is_object() && obj.contains(key) ? obj[key] : null;
+}
+
 std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
   if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
   return j[key].get<std::string>();

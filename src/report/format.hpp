@@ -25,6 +25,8 @@ std::string short_path(const std::string& path);
 std::string json_text(const nlohmann::json& value);
 // A field as json_text, or `fallback` when it is missing or null.
 std::string text_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
+// obj[key], or null when obj is no object or has no such key: reads a document without throwing.
+const nlohmann::json& member(const nlohmann::json& obj, const char* key);
 // A JSON string field, or `fallback` when it is missing or not a string.
 std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
 // A JSON integer field, or 0 when it is missing or not a number.

@@ -1,5 +1,6 @@
 #include "report/render.hpp"
 
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -99,6 +100,7 @@ std::string error_line(const json& doc, bool markdown) {
   if (!doc.contains("error") || doc["error"].is_null()) return "";
   const auto& e = doc["error"];
   std::string hint = e.value("hint", "");
+  if (!hint.empty()) hint[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(hint[0])));  // as on stderr
   std::string line = fmt::format("{}: {}{}", markdown ? "**Error**" : "error", e.value("message", ""),
                                  hint.empty() ? "" : ". " + hint);
   return line + "\n";

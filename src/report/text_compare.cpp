@@ -11,28 +11,23 @@
 namespace tct::report {
 namespace {
 
-const json& at(const json& j, const char* key) {
-  static const json null;
-  return j.is_object() && j.contains(key) ? j[key] : null;
-}
-
 std::string speedup_text(const json& side) {
   if (!side.is_object()) return "-";
   std::string status = string_or(side, "status");
   if (status == "failed") return "failed (" + string_or(side, "error_kind", "?") + ")";
   if (status == "not_run") return "not run";
-  std::string out = format_speedup_interval(at(side, "speedup"));
+  std::string out = format_speedup_interval(member(side, "speedup"));
   if (status == "mismatch") out += " (outputs differ)";
   return out;
 }
 
 std::string pair_text(const json& item, const char* key, bool duration) {
   auto one = [&](const json& side) {
-    const json& v = at(side, key);
+    const json& v = member(side, key);
     if (!v.is_number()) return std::string("-");
     return duration ? format_duration_ns(v.get<double>()) : json_text(v);
   };
-  std::string b = one(at(item, "baseline")), c = one(at(item, "current"));
+  std::string b = one(member(item, "baseline")), c = one(member(item, "current"));
   return b == c ? b : b + " -> " + c;
 }
 
@@ -56,14 +51,14 @@ std::string change_text(const json& item) {
 
 Table items_table(const json& cmp) {
   Table t({"entry", "change", "speedup before", "speedup after", "ratio [95% CI]", "graph breaks", "compile"});
-  for (const auto& i : at(cmp, "items"))
-    t.add({string_or(i, "id"), change_text(i), speedup_text(at(i, "baseline")), speedup_text(at(i, "current")),
-           format_change_interval(at(i, "ratio")), pair_text(i, "graph_breaks", false), pair_text(i, "compile_ns", true)});
+  for (const auto& i : member(cmp, "items"))
+    t.add({string_or(i, "id"), change_text(i), speedup_text(member(i, "baseline")), speedup_text(member(i, "current")),
+           format_change_interval(member(i, "ratio")), pair_text(i, "graph_breaks", false), pair_text(i, "compile_ns", true)});
   return t;
 }
 
 std::string verdict(const json& cmp) {
-  const json& counts = at(cmp, "counts");
+  const json& counts = member(cmp, "counts");
   auto n = [&](const char* k) { return int_or_zero(counts, k); };
   std::string head = cmp.value("passed", false) ? "PASS" : "FAIL";
   std::string out = fmt::format("{}: {} regressed, {} improved, {} unchanged within noise", head, n("regression"),
@@ -77,37 +72,36 @@ std::string verdict(const json& cmp) {
   return out;
 }
 
-std::string sides(const json& cmp) {
+std::string sides(const json& cmp, bool markdown) {
   auto one = [](const json& s) {
     std::string torch = string_or(s, "torch");
     return fmt::format("{} ({}{})", string_or(s, "path"), string_or(s, "created"), torch.empty() ? "" : ", torch " + torch);
   };
-  return fmt::format("baseline {}\ncurrent  {}", one(at(cmp, "baseline")), one(at(cmp, "current")));
+  return "baseline " + one(member(cmp, "baseline")) + (markdown ? "; current " : "\ncurrent  ") +
+         one(member(cmp, "current"));
 }
 
 std::string geomean_line(const json& cmp) {
-  const json& g = at(cmp, "geomean");
+  const json& g = member(cmp, "geomean");
   if (!g.is_object()) return "";
-  return fmt::format("Geometric-mean speedup: {} -> {}", format_speedup_interval(at(g, "baseline")),
-                     format_speedup_interval(at(g, "current")));
+  return fmt::format("Geometric-mean speedup: {} -> {}", format_speedup_interval(member(g, "baseline")),
+                     format_speedup_interval(member(g, "current")));
 }
 
 }  // namespace
 
 std::string text_compare(const json& doc) {
-  const json& cmp = at(doc, "compare");
-  std::string out = verdict(cmp) + "\n" + sides(cmp) + "\n";
+  const json& cmp = member(doc, "compare");
+  std::string out = verdict(cmp) + "\n" + sides(cmp, false) + "\n";
   std::string g = geomean_line(cmp);
   if (!g.empty()) out += g + "\n";
   return out + "\n" + items_table(cmp).str();
 }
 
 std::string markdown_compare(const json& doc) {
-  const json& cmp = at(doc, "compare");
+  const json& cmp = member(doc, "compare");
   std::string out = "**" + verdict(cmp) + "**\n\n";
-  std::string s = sides(cmp);
-  s.replace(s.find('\n'), 1, "; ");
-  out += s + "\n\n";
+  out += sides(cmp, true) + "\n\n";
   std::string g = geomean_line(cmp);
   if (!g.empty()) out += g + "\n\n";
   return out + items_table(cmp).markdown() + "\n\nSpeedups with 95% intervals; a change is called a regression or "

@@ -136,6 +136,7 @@ def test_compare_catches_a_regression_and_passes_itself(runs, tct):
     (d / "slower.json").write_text(json.dumps(doc))
     r = tct("compare", whole, d / "slower.json", "--max-regression", "5%", "--markdown")
     assert r.rc == 1, r
+    assert r.err.startswith(f"tct: error: 1 of 4 entries failed the check: {IDS[1]} (regression). The table shows"), r
     table = [l for l in r.out.splitlines() if l.startswith("| ")]
     assert table[2].startswith(f"| {IDS[1]} | REGRESSION")  # regressions first
     bad = tct("compare", whole, FIXTURES / "html_explain.json")
