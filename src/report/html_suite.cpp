@@ -98,12 +98,20 @@ std::string sortable_table(const json& entries) {
          ".sortable label{cursor:pointer}" + css + "</style><div class=\"sortable scroll\">" + radios + tables + "</div>";
 }
 
+// An entry id that fits the chart's label column (about 32 characters): its start (the
+// target) and its end (the settings that tell matrix points apart), the middle elided.
+// The full id is in the bar's tooltip and the table.
+std::string elide_middle(const std::string& id, std::size_t max) {
+  if (id.size() <= max) return id;
+  std::size_t head = (max - 1) * 2 / 5, tail = max - 1 - head;
+  return id.substr(0, head) + "…" + id.substr(id.size() - tail);
+}
+
 std::string speedup_chart(const json& suite) {
   std::vector<svg::Bar> bars;
   for (const auto& e : arr_at(suite, "entries")) {
     svg::Bar b;
-    b.label = str(e, "id");
-    if (b.label.size() > 40) b.label = b.label.substr(0, 37) + "...";
+    b.label = elide_middle(str(e, "id"), 32);
     const json& sp = obj_at(obj_at(e, "result"), "speedup");
     b.value = num(sp, "estimate");
     if (!std::isfinite(b.value)) {
@@ -149,7 +157,7 @@ std::vector<Card> cards_suite(const json& doc) {
 std::string section_suite(const json& doc) {
   const json& suite = obj_at(doc, "suite");
   if (suite.empty()) return "";
-  std::string out = R"(<section id="suite"><h2>Suite )" + esc(str(suite, "file")) + "</h2>";
+  std::string out = R"(<section id="suite"><h2>Suite )" + esc(short_path(str(suite, "file"))) + "</h2>";
   if (suite.value("listing", false)) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& p : arr_at(suite, "plan"))
@@ -171,7 +179,8 @@ std::string section_suite(const json& doc) {
   const json& shard = obj_at(suite, "shard");
   if (!shard.empty()) items.push_back({"Shard", esc(fmt::format("{} of {}", str(shard, "index"), str(shard, "count")))});
   if (!arr_at(suite, "merged_from").empty())
-    items.push_back({"Merged from", esc(fmt::format("{} shards", arr_at(suite, "merged_from").size()))});
+    items.push_back({"Merged from", esc(fmt::format("{} shard{}", arr_at(suite, "merged_from").size(),
+                                                    arr_at(suite, "merged_from").size() == 1 ? "" : "s"))});
   out += facts(items) + speedup_chart(suite);
   out += "<p class=\"muted\">Click a column heading to sort. * compile time of the first call in the measuring process "
          "(compile time not measured in fresh processes).</p>";

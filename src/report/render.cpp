@@ -69,6 +69,26 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
                                   : "no clear difference from eager";
       out.push_back({label, fmt::format("{}, {}", format_speedup_interval(s), what)});
     }
+  const json& suite = doc.value("suite", json());
+  if (suite.is_object() && suite.contains("summary") && !suite.value("listing", false)) {
+    const json& g = suite["summary"].value("geomean_speedup", json());
+    out.push_back({"geometric-mean speedup", g.is_object() ? fmt::format("{} over {} passing entries",
+                                                                         format_speedup_interval(g), text_or(g, "n"))
+                                                           : "n/a: no entry passed with a measured speedup"});
+  }
+  const json& cmp = doc.value("compare", json());
+  if (cmp.is_object() && cmp.contains("counts")) {
+    auto n = [&](const char* k) { return int_or_zero(cmp["counts"], k); };
+    out.push_back({"compared with the baseline",
+                   fmt::format("{}: {} regressed, {} improved, {} newly failing", cmp.value("passed", false) ? "pass" : "FAIL",
+                               n("regression"), n("improvement"), n("broken") + n("new_mismatch"))});
+  }
+  const json& trace = doc.value("trace", json());
+  if (trace.is_object() && trace.contains("ranks")) {
+    std::size_t diverging = trace.value("divergence", json::array()).size();
+    out.push_back({"TORCH_TRACE", fmt::format("{} log(s); {}", trace["ranks"].size(),
+                                              diverging ? "ranks diverge (see details)" : "no rank diverges")});
+  }
   const json& explain = doc.value("explain", json());
   if (explain.is_object() && explain.contains("graph_break_count"))
     out.push_back({"graph breaks", fmt::format("{} in {} graph(s)", int_or_zero(explain, "graph_break_count"),

@@ -45,10 +45,10 @@ Table plan_table(const json& suite) {
   return t;
 }
 
-std::string heading(const json& suite) {
+std::string heading(const json& suite, bool markdown) {
   std::string name = string_or(suite, "name");
   std::size_t n = member(suite, "plan").size();
-  std::string out = fmt::format("suite {}{}: {} {}", string_or(suite, "file"), name.empty() ? "" : " (" + name + ")", n,
+  std::string out = fmt::format("suite {}{}: {} {}", markdown ? short_path(string_or(suite, "file")) : string_or(suite, "file"), name.empty() ? "" : " (" + name + ")", n,
                                 n == 1 ? "entry" : "entries");
   const json& shard = member(suite, "shard");
   if (shard.is_object())
@@ -56,7 +56,10 @@ std::string heading(const json& suite) {
                        member(suite, "selected").size(),
                        string_or(shard, "method") == "cost" ? "balanced by the costs in " + string_or(shard, "costs_from")
                                                             : "round robin");
-  if (member(suite, "merged_from").is_array()) out += fmt::format(", merged from {} shards", member(suite, "merged_from").size());
+  if (member(suite, "merged_from").is_array()) {
+    std::size_t shards = member(suite, "merged_from").size();
+    out += fmt::format(", merged from {} shard{}", shards, shards == 1 ? "" : "s");
+  }
   return out;
 }
 
@@ -106,7 +109,7 @@ constexpr const char* kFirstCallNote = "* compile time of the first call in the 
 
 std::string text_suite(const json& doc) {
   const json& suite = member(doc, "suite");
-  std::string out = heading(suite) + "\n\n";
+  std::string out = heading(suite, false) + "\n\n";
   if (suite.value("listing", false)) return out + plan_table(suite).str() + "\n";
   for (const auto& l : summary_lines(suite)) out += "  " + l + "\n";
   out += "\n";
@@ -122,7 +125,7 @@ std::string text_suite(const json& doc) {
 
 std::string markdown_suite(const json& doc) {
   const json& suite = member(doc, "suite");
-  std::string out = "### " + heading(suite) + "\n\n";
+  std::string out = "### " + heading(suite, true) + "\n\n";
   if (suite.value("listing", false)) return out + plan_table(suite).markdown() + "\n";
   for (const auto& l : summary_lines(suite)) out += "- " + l + "\n";
   out += "\n";
