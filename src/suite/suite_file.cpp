@@ -64,7 +64,7 @@ Suite expand(const json& root, const std::string& source) {
                         "a suite file has name, [defaults] and [[target]] tables");
   Suite suite;
   if (root.contains("name")) {
-    if (!root["name"].is_string()) throw usage_error(fmt::format("{}: name must be a string", source), "name = \"zoo\"");
+    if (!root["name"].is_string()) throw usage_error(fmt::format("{}: name must be a string", source), "write name = \"zoo\"");
     suite.name = root["name"].get<std::string>();
   }
   json defaults = root.value("defaults", json::object());
@@ -90,7 +90,7 @@ Suite expand(const json& root, const std::string& source) {
     std::string stem = spec;
     if (target.contains("name")) {
       if (!target["name"].is_string() || target["name"].get<std::string>().empty())
-        throw usage_error(where + ": name must be a non-empty string", "name = \"resnet\" (the entry ids' stem)");
+        throw usage_error(where + ": name must be a non-empty string", "write name = \"resnet\" (the stem of the entry ids)");
       stem = target["name"].get<std::string>();
     }
 
@@ -98,7 +98,7 @@ Suite expand(const json& root, const std::string& source) {
     json params = json::object();
     for (const json* p : std::initializer_list<const json*>{&defaults, &target}) {
       if (!p->contains("params")) continue;
-      if (!(*p)["params"].is_object()) throw usage_error(where + ": params must be a table", "params = { batch = 8 }");
+      if (!(*p)["params"].is_object()) throw usage_error(where + ": params must be a table", "write params = { batch = 8 }");
       for (auto& [k, v] : (*p)["params"].items()) params[k] = v;
     }
     json settings = json::object();
