@@ -145,7 +145,7 @@ std::string render_markdown(const json& doc) {
                         : error.is_object() ? "error: " + text_or(error, "message")
                                             : "no result";
   std::string out = fmt::format("## tct {}: {}\n\n", doc.value("command", ""), verdict);
-  if (found.size() > 1 || (!found.empty() && error.is_object())) {
+  if (found.size() > 1) {  // one answer is the headline already
     Table t({"question", "answer"});
     for (const auto& [q, a] : found) t.add({q, a});
     out += t.markdown() + "\n";
