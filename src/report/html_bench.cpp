@@ -151,7 +151,8 @@ std::string speedup_chart(const json& rows) {
       b.low = num(s, "low");
       b.high = num(s, "high");
       b.css_class = speed_tone(s);
-      b.annotation = format_ratio(b.value) + " " + ci_text(s);
+      // Short enough for the space right of the chart: the table says why it is inconclusive.
+      b.annotation = format_speedup_interval(s) + (s.value("inconclusive", false) ? " inconclusive" : "");
       b.tip = b.label + ": " + b.annotation;
     }
     bars.push_back(b);
@@ -332,9 +333,13 @@ std::vector<Card> cards_bench(const json& doc) {
   }
   const json& s = obj_at(*best, "speedup");
   std::string tone = speed_tone(s);
-  std::string what = tone == "faster" ? "faster than eager" : tone == "slower" ? "slower than eager" : "not clearly different from eager";
+  // An inconclusive interval says so itself (ci_text); it does not mean "no difference".
+  std::string what = tone == "faster"                 ? "faster than eager, "
+                     : tone == "slower"               ? "slower than eager, "
+                     : s.value("inconclusive", false) ? ""
+                                                      : "not clearly different from eager, ";
   cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(num(s, "estimate")),
-                   fmt::format("{}: {}, 95% CI {}", row_label(*best), what, ci_text(s)),
+                   fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(s)),
                    tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn", "#bench"});
   const json& comp = obj_at(*best, "compile");
   double cold = num(comp, "cold_ns"), first = num(comp, "first_call_ns"), be = num(*best, "break_even_calls");

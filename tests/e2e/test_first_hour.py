@@ -124,6 +124,7 @@ def test_an_inconclusive_speedup_is_not_called_no_difference_and_reports_keep_no
     html = (tmp_path / "r.html").read_text()
     shown = html[:html.index("Raw JSON document")]  # the raw document keeps every field as it is
     assert shown.count("! noisy") == 1 and "/home/user" not in shown and "…/.venv/bin/python" in shown
+    assert "not clearly different" not in shown and ">0.50x [0.20, 1.25] inconclusive<" in shown
 
 
 def test_bench_text_labels_the_eager_warmup():
