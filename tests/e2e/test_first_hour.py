@@ -185,14 +185,14 @@ def test_probe_reads_its_cache_and_no_cache_skips_it(tmp_path):
     assert "from the cache" in cache.read_text()  # --no-cache neither reads nor writes
 
 
-def test_progress_on_a_terminal_shows_phase_and_time_left():
+def on_a_terminal(*args):
+    """What `tct ARGS` writes to a terminal (stdout and stderr both are one)."""
     import os
     import pty
-    from tct_run import PYTHON, TCT
+    from tct_run import TCT
     pid, fd = pty.fork()
     if pid == 0:  # the child: stderr is the terminal
-        os.execv(str(TCT), [str(TCT), "bench", f"{FIXTURES / 'bench_targets.py'}:small", "--backend", "aot_eager",
-                            "--budget", "1", "--no-compile-time", "--no-memory", "--no-check", "--python", PYTHON])
+        os.execv(str(TCT), [str(TCT), *map(str, args)])
     seen = b""
     while True:
         try:
@@ -203,5 +203,18 @@ def test_progress_on_a_terminal_shows_phase_and_time_left():
             break
         seen += chunk
     os.waitpid(pid, 0)
-    text = seen.decode(errors="replace")
+    return seen.decode(errors="replace")
+
+
+def test_progress_on_a_terminal_shows_phase_and_time_left():
+    from tct_run import PYTHON
+    text = on_a_terminal("bench", f"{FIXTURES / 'bench_targets.py'}:small", "--backend", "aot_eager", "--budget", "1",
+                         "--no-compile-time", "--no-memory", "--no-check", "--python", PYTHON)
     assert "aot_eager: sampling, look" in text and "s left" in text, text[-2000:]
+
+
+def test_the_last_line_on_a_terminal_says_where_the_reports_are(tmp_path):
+    html, md = tmp_path / "r.html", tmp_path / "r.md"
+    text = on_a_terminal("report", FIXTURES / "html_bench.json", "-o", html, "-o", md)
+    assert text.strip().splitlines()[-1] == f"tct: wrote {html}, {md}", text[-500:]
+    assert html.exists() and md.exists()
