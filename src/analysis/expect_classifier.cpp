@@ -160,9 +160,10 @@ std::string load_instability(const Evidence& e) {
   double spread = e.in_op_fraction_p90 - e.in_op_fraction_p10;
   if (!(spread > kUnstableInOpSpread)) return "";
   return fmt::format("the share of a call spent outside operators ranged from {:.0f}% to {:.0f}% across the "
-                     "profiled calls (10% to 90% quantile): other processes preempt this one, and the class and "
-                     "range move with the machine's load",
-                     100 * (1 - e.in_op_fraction_p90), 100 * (1 - e.in_op_fraction_p10));
+                     "profiled calls (10% to 90% quantile): other processes preempt this one. The evidence comes "
+                     "from the fastest calls{}, but the class and range may still move with the machine's load",
+                     100 * (1 - e.in_op_fraction_p90), 100 * (1 - e.in_op_fraction_p10),
+                     e.envelope ? fmt::format(" ({:.0f}% outside operators)", 100 * (1 - e.in_op_fraction)) : "");
 }
 
 SpeedupRange range_from_json(const json& p) {

@@ -32,9 +32,10 @@ inline constexpr double kTinyOpFloors = 10.0;
 inline constexpr double kGainBand = 1.05;
 
 // The share of a call spent inside ops, between its 10% and 90% quantile over the profiled
-// calls, varies by more than this when other processes preempt some calls: the class and
-// the range then move with the machine's load (5 runs of GPT-2 on a 2-core machine at load
-// 20 put the share outside ops anywhere from 32% to 84%), and expect says so.
+// calls, varies by more than this when other processes preempt some calls. The evidence
+// then comes from the fastest calls (the lower envelope, expect_evidence.hpp), which holds
+// while a few calls run undisturbed; expect still says the machine was busy, since on a
+// busier one no call may be.
 inline constexpr double kUnstableInOpSpread = 0.15;
 // Null when stable, else the warning's message.
 std::string load_instability(const Evidence& e);

@@ -2,9 +2,10 @@
 compute bound?). Facts only: op classes, aggregates, the class, the predicted speedup
 and every suggestion are decided in C++ (src/analysis/expect_*.cpp).
 
-  expect.profile      torch.profiler over a few eager calls after warm-up: per-call wall,
-                      the top-level operator events (name, duration) in order, each
-                      name's schema tags; on CUDA the device kernels' intervals.
+  expect.profile      after warm-up, rounds of plain timed calls and calls under
+                      torch.profiler, interleaved: per-call wall, the top-level operator
+                      events (name, duration) in order, each name's schema tags; on CUDA
+                      the device kernels' intervals.
   expect.flops        one eager call under torch.utils.flop_counter.FlopCounterMode and a
                       TorchDispatchMode that sums tensor bytes per aten op (with its tags).
   expect.device_info  what identifies the machine for the ceilings cache (the cache
@@ -28,7 +29,6 @@ from ..protocol import finite, progress
 
 # Cap on the operator events sent back: enough for stable percentiles, small on the wire.
 _MAX_OP_EVENTS = 20000
-
 
 
 def _sync(device) -> None:
@@ -101,7 +101,12 @@ def _name_facts(name: str) -> dict:
 
 
 def op_profile(params: dict, session) -> dict:
-    """Warm up, time `timed_calls` plain calls, then profile `calls` calls.
+    """Warm up, then `rounds` rounds of plain timed calls followed by profiled calls
+    (`timed_calls` and `calls` in all, spread over the rounds).
+
+    Interleaved rounds spread both kinds of call over the run, so that a burst of load
+    from other processes slows some calls of each, not all calls of one; the C++ side
+    takes lower envelopes (the fastest run of each op, the fastest gap between ops).
 
     Returned: the wall of each plain call (`wall_samples_ns`); per profiled call its wall
     under the profiler and its top-level operator events in order (`calls[i].op`: indices
@@ -112,13 +117,13 @@ def op_profile(params: dict, session) -> dict:
     aggregates (src/analysis/expect_evidence.cpp).
     """
     import torch
-    from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile, record_function
 
     loaded = session.loaded_target()
     warmup = max(1, int(params.get("warmup", 3)))
     calls = max(1, int(params.get("calls", 10)))
     timed_calls = max(1, int(params.get("timed_calls", 20)))
+    rounds = max(1, min(calls, int(params.get("rounds", 5))))
     dev_type = _device_type(loaded)
 
     progress("profile: warm-up")
@@ -128,34 +133,62 @@ def op_profile(params: dict, session) -> dict:
         _call(loaded, "warm-up")
     _sync(dev_type)
 
-    progress("profile: timing eager calls")
-    wall = []
-    for _ in range(timed_calls):
-        t0 = time.perf_counter_ns()
-        _call(loaded, "timed call")
-        _sync(dev_type)
-        wall.append(time.perf_counter_ns() - t0)
-
     activities = [ProfilerActivity.CPU]
     on_cuda = dev_type == "cuda" and torch.cuda.is_available()
     if on_cuda:
         activities.append(ProfilerActivity.CUDA)
-    progress(f"profile: {calls} calls under torch.profiler")
-    # No synchronize inside the profiled calls: on CUDA the device events carry the kernel
-    # time. One after the last call, so that every kernel has ended when the profiler stops.
-    with profile(activities=activities, record_shapes=False) as prof:
-        for i in range(calls):
-            with record_function(f"tct::call{i}"):
-                _call(loaded, "profiled call")
-        _sync(dev_type)
-    events = prof.events()
+    progress(f"profile: {timed_calls} timed and {calls} profiled calls in {rounds} rounds")
+    wall, profs = [], []
+    for r in range(rounds):
+        for _ in range(timed_calls // rounds + (r < timed_calls % rounds)):
+            t0 = time.perf_counter_ns()
+            _call(loaded, "timed call")
+            _sync(dev_type)
+            wall.append(time.perf_counter_ns() - t0)
+        # No synchronize inside the profiled calls: on CUDA the device events carry the
+        # kernel time. One after the last call, so that every kernel has ended when the
+        # profiler stops.
+        with profile(activities=activities, record_shapes=False) as prof:
+            for i in range(calls // rounds + (r < calls % rounds)):
+                with record_function(f"tct::call{i}"):
+                    _call(loaded, "profiled call")
+            _sync(dev_type)
+        profs.append(prof)
+
+    names: dict[str, int] = {}
+    out_calls: list = []
+    truncated = False
+    for prof in profs:
+        truncated |= _add_calls(prof.events(), on_cuda, names, out_calls)
+    self_ns: dict[str, float] = {}
+    for prof in profs:
+        for avg in prof.key_averages():
+            if avg.key in names:
+                self_ns[avg.key] = self_ns.get(avg.key, 0.0) + float(avg.self_cpu_time_total) * 1000.0
+    op_names = [{"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)}
+                for n in sorted(names, key=names.get)]
+    return {
+        "device_type": dev_type,
+        "warmup_calls": warmup,
+        "rounds": rounds,
+        "wall_samples_ns": wall,
+        "calls": out_calls,
+        "op_names": op_names,
+        "events_truncated": truncated,
+    }
+
+
+def _add_calls(events, on_cuda: bool, names: dict, out_calls: list) -> bool:
+    """Appends one profiler run's calls to `out_calls` (op names indexed in `names`);
+    True when some call came without its events (the cap on events sent was reached)."""
+    from torch.autograd import DeviceType
 
     call_events = sorted((e for e in events if e.name.startswith("tct::call")),
                          key=lambda e: e.time_range.start)
     kernels = sorted(((e.time_range.start * 1000.0, e.time_range.end * 1000.0) for e in events
                       if e.device_type != DeviceType.CPU), key=lambda iv: iv[0]) if on_cuda else []
-    names: dict[str, int] = {}
-    out_calls, sent, truncated = [], 0, False
+    sent = sum(len(c.get("op", ())) for c in out_calls)
+    truncated = False
     for k, ce in enumerate(call_events):
         start = ce.time_range.start * 1000.0
         # A call's kernels are those launched before the next call starts (they run
@@ -174,18 +207,7 @@ def op_profile(params: dict, session) -> dict:
         if on_cuda:
             call["kernels_ns"] = [[s - start, e - start] for s, e in kernels if start <= s < end]
         out_calls.append(call)
-    self_ns = {avg.key: float(avg.self_cpu_time_total) * 1000.0 for avg in prof.key_averages()
-               if avg.key in names}
-    op_names = [{"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)}
-                for n in sorted(names, key=names.get)]
-    return {
-        "device_type": dev_type,
-        "warmup_calls": warmup,
-        "wall_samples_ns": wall,
-        "calls": out_calls,
-        "op_names": op_names,
-        "events_truncated": truncated,
-    }
+    return truncated
 
 
 # --------------------------------------------------------------------------- flops
