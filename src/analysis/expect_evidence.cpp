@@ -32,6 +32,7 @@ Ceilings ceilings_from_json(const json& j, const std::string& source) {
   c.peak_flops = num(j, "peak_flops");
   c.peak_bandwidth = num(j, "peak_bandwidth_bytes_per_s");
   c.op_floor_ns = num(j, "op_floor_ns");
+  c.compiled_call_ns = num(j, "compiled_call_ns");
   c.source = source;
   return c;
 }
@@ -40,6 +41,7 @@ json to_json(const Ceilings& c) {
   return {{"peak_flops", or_null(c.peak_flops)},
           {"peak_bandwidth_bytes_per_s", or_null(c.peak_bandwidth)},
           {"op_floor_ns", or_null(c.op_floor_ns)},
+          {"compiled_call_ns", or_null(c.compiled_call_ns)},
           {"balance_flops_per_byte", or_null(c.balance())},
           {"source", c.source}};
 }

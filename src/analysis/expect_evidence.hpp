@@ -19,15 +19,17 @@ struct Ceilings {
   double peak_bandwidth = NAN;  // bytes/s of a large copy (bytes read + bytes written)
   double op_floor_ns = NAN;     // profiled duration of a 1-element aten::add: the fixed
                                 // cost every eager op pays (dispatch, allocation, launch)
+  double compiled_call_ns = NAN;  // wall time of a compiled 1-element add: the fixed cost
+                                  // every compiled call pays (guards, wrapper, one kernel)
   std::string source = "measured";  // measured | cache
   // Arithmetic intensity (FLOP/byte) where the roofline bends: peak_flops / peak_bandwidth.
   double balance() const { return peak_flops / peak_bandwidth; }
 };
 
 // From expect.ceilings' reply or a cache entry ({peak_flops, peak_bandwidth_bytes_per_s,
-// op_floor_ns}); missing or null fields are NaN.
+// op_floor_ns, compiled_call_ns}); missing or null fields are NaN.
 Ceilings ceilings_from_json(const json& j, const std::string& source);
-// {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, balance_flops_per_byte, source}
+// {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, compiled_call_ns, balance_flops_per_byte, source}
 json to_json(const Ceilings& c);
 
 struct Evidence {

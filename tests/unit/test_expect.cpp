@@ -20,6 +20,7 @@ Ceilings cpu_ceilings() {
   c.peak_flops = 32e9;       // 32 GFLOP/s
   c.peak_bandwidth = 8e9;    // 8 GB/s -> balance 4 FLOP/byte
   c.op_floor_ns = 1000;
+  c.compiled_call_ns = 20'000;
   return c;
 }
 
@@ -204,13 +205,19 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
 
   json cache = "corrupt";
   EXPECT_FALSE(lookup_ceilings(cache, key));
-  store_ceilings(cache, key, {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900}},
+  store_ceilings(cache, key,
+                 {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900},
+                  {"compiled_call_ns", 20'000}},
                  "2026-01-01T00:00:00Z");
   auto hit = lookup_ceilings(cache, key);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->source, "cache");
   EXPECT_DOUBLE_EQ(hit->balance(), 2.0);
   EXPECT_FALSE(lookup_ceilings(cache, "other"));
+  EXPECT_DOUBLE_EQ(hit->compiled_call_ns, 20'000);
+  cache["entries"][key].erase("compiled_call_ns");  // written by an older tct: remeasure
+  EXPECT_FALSE(lookup_ceilings(cache, key));
+  cache["entries"][key]["compiled_call_ns"] = 20'000;
   cache["entries"][key]["op_floor_ns"] = nullptr;  // incomplete entry: remeasure
   EXPECT_FALSE(lookup_ceilings(cache, key));
 }

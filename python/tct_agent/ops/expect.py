@@ -11,7 +11,8 @@ and every suggestion are decided in C++ (src/analysis/expect_*.cpp).
   expect.device_info  what identifies the machine for the ceilings cache (the cache
                       itself is read and written by the C++ CLI, not here).
   expect.ceilings     the machine's memory bandwidth (a large copy), FLOP/s (a large
-                      matrix product) and per-op floor (a 1-element add) for a
+                      matrix product), per-op floor (a 1-element add) and the cost of
+                      one compiled call (a compiled 1-element add) for a
                       device/dtype, best of a few repeats.
 
 Every op that runs the target needs `target.load` first (session.target).
@@ -357,17 +358,62 @@ def _times_ns(fn, repeats: int, device_type: str) -> list[int]:
     return out
 
 
+def _op_floor_ns(op, device_type: str, rounds: int) -> float | None:
+    """The profiled duration of `op` (a 1-element add): per round the median of 100
+    profiled runs, then the fastest round. A first profiled round is discarded: the
+    profiler's first use in a process costs more per event (up to 2x here)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    medians = []
+    for r in range(rounds + 1):
+        for _ in range(20):
+            op()
+        _sync(device_type)
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            for _ in range(100):
+                op()
+            _sync(device_type)
+        ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events() if e.name == "aten::add"]
+        if r > 0 and ns:
+            medians.append(statistics.median(ns))
+    return min(medians) if medians else None
+
+
+def _compiled_call_ns(x, y, device_type: str, rounds: int):
+    """Wall time of one call of torch.compile'd `x + y` on 1-element tensors (default
+    backend and mode): what every compiled call pays whatever it computes (guards, the
+    generated wrapper, one kernel). Per round the mean of 200 calls, then the fastest
+    round. (None, why) when this machine cannot compile."""
+    import torch
+
+    try:
+        fn = torch.compile(lambda a, b: a + b)
+        for _ in range(20):
+            fn(x, y)
+        _sync(device_type)
+        per_round = []
+        for _ in range(rounds):
+            t0 = time.perf_counter_ns()
+            for _ in range(200):
+                fn(x, y)
+            _sync(device_type)
+            per_round.append((time.perf_counter_ns() - t0) / 200.0)
+        return min(per_round), None
+    except Exception as exc:  # no C++ compiler, no Triton: tct probe tells the user why
+        return None, f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
 def op_ceilings(params: dict, session) -> dict:
     """Measure the ceilings on the target's device/dtype (or params device/dtype).
 
     bandwidth: dst.copy_(src) of `copy_bytes` (reads and writes them: 2 x bytes moved),
     FLOP/s: a `matmul_n`^3 matrix product (2 n^3 FLOPs), op floor: the profiled duration
     of an aten::add on 1-element tensors (the fixed cost every eager op pays: dispatch,
-    allocation, a kernel launch). Copy and matmul are the best of `repeats` interleaved
-    after one warm-up; the floor is the median of 200 profiled adds.
+    allocation, a kernel launch), compiled call: the wall time of a compiled 1-element add
+    (the fixed cost every compiled call pays). Copy and matmul are the best of `repeats`
+    interleaved after one warm-up; floor and compiled call the fastest of `repeats` rounds.
     """
     import torch
-    from torch.profiler import ProfilerActivity, profile
 
     device, dtype, dtype_str = _resolve_device_dtype(params, session)
     dt_name = device.type
@@ -402,25 +448,21 @@ def op_ceilings(params: dict, session) -> dict:
     progress("ceilings: per-op floor")
     x = torch.ones(1, device=device)
     y = torch.ones(1, device=device)
-    for _ in range(50):
-        x.add(y)
-    _sync(dt_name)
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        for _ in range(200):
-            x.add(y)
-        _sync(dt_name)
-    floor = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events()
-             if e.name == "aten::add"]
+    floor = _op_floor_ns(lambda: x.add(y), dt_name, repeats)
     t0 = time.perf_counter_ns()
     for _ in range(1000):
         x.add(y)
     call_floor = (time.perf_counter_ns() - t0) / 1000.0
     _sync(dt_name)
 
+    progress("ceilings: the cost of one compiled call (compiles a 1-element add once)")
+    compiled_call, compiled_error = _compiled_call_ns(x, y, dt_name, repeats)
+
     return {
         "device": str(device), "dtype": dtype_str,
         "peak_flops": finite(peak), "peak_bandwidth_bytes_per_s": finite(bandwidth),
-        "op_floor_ns": finite(statistics.median(floor)) if floor else None,
+        "op_floor_ns": finite(floor),
+        "compiled_call_ns": finite(compiled_call), "compiled_call_error": compiled_error,
         "python_op_floor_ns": finite(call_floor),
         "copy_bytes": copy_bytes, "matmul_n": n, "repeats": repeats,
         "copy_ns": copy_ns, "matmul_ns": mm_ns, "matmul_error": mm_error,
