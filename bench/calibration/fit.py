@@ -8,7 +8,8 @@ src/analysis/expect_calibration.hpp (with the date, torch version and machine).
                                     [--record bench/calibration/fit.json] [--dry-run]
 
 The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
-sum_i share_i * keep_i + call_scale * compiled_call / wall, predicted speedup = 1 / that.
+sum_i share_i * keep_i + (call_scale + library_call_scale * library_ops) * compiled_call / wall,
+predicted speedup = 1 / that.
 The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
 towards physically plausible priors (a ridge term: 8 cases cannot pin 7 constants alone;
 its weight is the one with the smallest leave-one-out error on the calibration set).
@@ -33,25 +34,30 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 
-TERMS = ["outside_ops", "fixed_cost", "memory_traffic", "other_compute", "library", "conv", "compiled_call"]
 CONSTS = ["kKeepOutside", "kKeepFixed", "kKeepMemory", "kKeepOther", "kKeepLibrary", "kKeepConv",
-          "kCompiledCallScale"]
+          "kCompiledCallScale", "kLibraryCallScale"]
 # Priors: what each share is expected to keep before looking at data (see the header's model),
 # and how far the data may pull each constant cheaply.
-PRIOR = np.array([0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0])
-SCALE = np.array([0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3])
-LOWER = np.array([0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3])
-UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0])
+PRIOR = np.array([0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2])
+SCALE = np.array([0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3])
+LOWER = np.array([0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0])
+UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0])
 # Ridge weights tried; the one with the smallest leave-one-out error on the calibration set wins.
 RIDGES = (0.1, 0.3, 1.0, 3.0, 10.0)
+
+
+def library_ops_of(row) -> float:
+    """matmul/conv/attention ops per call (counted by expect.flops; 0 when not counted)."""
+    return float((row.get("profile") or {}).get("library_ops_per_call") or 0)
 
 
 def features(row) -> np.ndarray | None:
     s, wall, call = row.get("time_shares"), row.get("wall_per_call_ns"), row.get("compiled_call_ns")
     if not s or not wall or not call:
         return None
+    library_ops = library_ops_of(row)
     return np.array([s["outside_ops"], s["fixed_cost"], s["memory_traffic"], s["other_compute"],
-                     s["library"] - s["conv"], s["conv"], call / wall])
+                     s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall])
 
 
 def usable(rows):
@@ -111,7 +117,7 @@ def header_text(k, q_lo, q_hi, n_cal, n_val, val_inside, val_width, machine, mea
 namespace tct::analysis::calibration {{
 
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";
-// Fractions of each time share torch.compile keeps, and the measured compiled call's weight.
+// Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call and per library op.
 {consts}
 // The 10% and 90% quantiles of the calibration set's leave-one-out log residuals.
 inline constexpr double kLogResidualLow = {q_lo:.4f};
@@ -135,6 +141,7 @@ def fit_record(k, q_lo, q_hi, ridge, loo, cal, val, doc, measured_at) -> dict:
             p = predict(k, x)
             out.append({"name": r["name"], "class": r.get("class"), "time_shares": r["time_shares"],
                         "wall_per_call_ns": r["wall_per_call_ns"], "compiled_call_ns": r["compiled_call_ns"],
+                        "library_ops": library_ops_of(r),
                         "point": p, "low": p * math.exp(q_lo), "high": p * math.exp(q_hi), "measured": m,
                         "inside": p * math.exp(q_lo) <= m <= p * math.exp(q_hi)})
         return out

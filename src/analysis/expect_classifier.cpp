@@ -72,7 +72,8 @@ SpeedupRange speedup_range(double compiled_fraction) {
   return r;
 }
 
-SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, json* terms) {
+SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
+                             json* terms) {
   namespace cal = calibration;
   // Without the cost of a compiled call (this machine could not compile) no point is honest.
   if (!(wall_ns > 0) || !(compiled_call_ns > 0)) return {};
@@ -84,7 +85,8 @@ SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compile
                        term("memory_traffic", s.memory, cal::kKeepMemory) +
                        term("other_compute", s.other, cal::kKeepOther) +
                        term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
-                       term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale));
+                       term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale) +
+                       term("library_calls", library_ops * compiled_call_ns / wall_ns, cal::kLibraryCallScale));
 }
 
 std::string class_label(const std::string& cls) {
@@ -152,7 +154,7 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
     double host = term("compiled_call", c.compiled_call_ns / wall, cal::kCompiledCallScale);
     v.predicted = speedup_range(std::max(dev, host));
   } else {
-    v.predicted = predict_speedup(s, wall, c.compiled_call_ns, &v.terms);
+    v.predicted = predict_speedup(s, wall, c.compiled_call_ns, e.library_ops, &v.terms);
   }
 
   v.shifts.push_back({{"factor", "fixed_cost_fraction"}, {"value", fixed_fraction},

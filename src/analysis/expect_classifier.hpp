@@ -43,12 +43,16 @@ std::string load_instability(const Evidence& e);
 // ---- The prediction model (its constants: expect_calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
 // The compiled time per call, as a fraction of the eager wall time W, is
-//   sum over the time shares s_i of  s_i * keep_i   +   call_scale * compiled_call / W
+//   sum over the time shares s_i of  s_i * keep_i
+//     + (call_scale + library_call_scale * library_ops) * compiled_call / W
 // where keep_i is the fraction of that share torch.compile keeps (Python between ops is
 // traced away, per-op fixed costs merge into a few fused kernels, fusion drops the
 // intermediates' memory traffic, library kernels stay), and the last term is the compiled
 // call's own fixed cost (guards, the generated wrapper): a compiled 1-element add, timed with
-// the ceilings (call_scale near 1 says that cost is what a real call pays). The point prediction
+// the ceilings (call_scale near 1 says that cost is what a real call pays). Each matmul, conv
+// or attention op adds a part of that cost: the compiled code calls it as an external
+// kernel through its Python wrapper (~9 us per call on the calibration machine, where a
+// compiled call costs ~26 us). The point prediction
 // is 1 / that fraction; the interval multiplies it by exp() of the 10% and 90% quantiles of
 // the calibration set's leave-one-out log residuals (log measured - log predicted).
 
@@ -76,12 +80,13 @@ struct SpeedupRange {
   double point = NAN;  // the model's estimate; low and high come from its calibration residuals
 };
 
-// The CPU prediction from a call's time shares, its wall time and the cost of a compiled
-// call (Ceilings::compiled_call_ns): the model above, with the fitted constants; no range
-// (NaN) without that cost. Appends the sum's terms to `terms` when given.
+// The CPU prediction from a call's time shares, its wall time, the cost of a compiled call
+// (Ceilings::compiled_call_ns) and its library ops (Evidence::library_ops): the model above,
+// with the fitted constants; no range (NaN) without that cost. Appends the sum's terms to `terms` when given.
 // bench/calibration/fit.py evaluates the same formula; a unit test holds the two together
 // on the rows it fitted (bench/calibration/fit.json).
-SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, json* terms = nullptr);
+SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
+                             json* terms = nullptr);
 // The point 1 / compiled_fraction and the interval around it from the calibration residuals.
 SpeedupRange speedup_range(double compiled_fraction);
 

@@ -33,6 +33,7 @@ TEST(ExpectFit, HeaderHoldsTheRecordedConstants) {
   EXPECT_DOUBLE_EQ(k["kKeepLibrary"].get<double>(), cal::kKeepLibrary);
   EXPECT_DOUBLE_EQ(k["kKeepConv"].get<double>(), cal::kKeepConv);
   EXPECT_DOUBLE_EQ(k["kCompiledCallScale"].get<double>(), cal::kCompiledCallScale);
+  EXPECT_DOUBLE_EQ(k["kLibraryCallScale"].get<double>(), cal::kLibraryCallScale);
   EXPECT_DOUBLE_EQ(r["log_residual_low"].get<double>(), cal::kLogResidualLow);
   EXPECT_DOUBLE_EQ(r["log_residual_high"].get<double>(), cal::kLogResidualHigh);
   EXPECT_EQ(static_cast<int>(r["calibration"].size()), cal::kCalibrationCases);
@@ -52,7 +53,7 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       s.other = j["other_compute"];
       s.library = j["library"];
       s.conv = j["conv"];
-      SpeedupRange p = predict_speedup(s, row["wall_per_call_ns"], row["compiled_call_ns"]);
+      SpeedupRange p = predict_speedup(s, row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"]);
       SCOPED_TRACE(row["name"].get<std::string>());
       EXPECT_NEAR(p.point, row["point"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.low, row["low"].get<double>(), 1e-9 * p.point);
