@@ -35,8 +35,8 @@ json to_json(const Ceilings& c);
 struct Evidence {
   std::string device_type = "cpu";
   // Per call. When every profiled call ran the same ops (`envelope`), lower envelopes:
-  // each op's fastest run, the fastest gap between ops (other processes only add time),
-  // and the plain call as that envelope scaled by median plain / median profiled call. Otherwise medians over the calls (each call's own ratio,
+  // the fastest plain call, each op's fastest run, the fastest gap between ops (other
+  // processes only add time). Otherwise medians over the calls (each call's own ratio,
   // then the median, so one preempted call cannot skew a ratio of medians).
   bool envelope = false;
   double wall_ns = NAN;           // plain eager call, no profiler
