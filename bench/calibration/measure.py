@@ -43,8 +43,9 @@ def run_case(args, target, params, refresh_ceilings: bool, validate: bool = True
     for k, v in params.items():
         argv += ["--param", f"{k}={json.dumps(v)}"]
     t0 = time.time()
-    # A cache of the machine's ceilings of our own: every row of a session is predicted from
-    # the same ceilings, which no other tct run on the machine can replace mid-session.
+    # A cache of the machine's ceilings of our own, which no other tct run on the machine can
+    # replace mid-session. (tct still measures them again when a workload beats the cached
+    # FLOP/s ceiling; each row records the ceilings it was predicted from.)
     env = dict(os.environ, XDG_CACHE_HOME=str(Path(args.ceilings_cache).expanduser()))
     if args.threads:
         env["OMP_NUM_THREADS"] = str(args.threads)
