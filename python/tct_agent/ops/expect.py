@@ -373,7 +373,8 @@ def _op_floor_ns(op, device_type: str, rounds: int) -> float | None:
             for _ in range(100):
                 op()
             _sync(device_type)
-        ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events() if e.name == "aten::add"]
+        ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events()
+              if e.name == "aten::add"]
         if r > 0 and ns:
             medians.append(statistics.median(ns))
     return min(medians) if medians else None
