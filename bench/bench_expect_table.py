@@ -10,14 +10,12 @@ a 2-core machine (one inductor compile per row).
 """
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
 
 CASES = [
     ("builtin:tiny_ops", {}),
@@ -56,9 +54,7 @@ def fmt_measured(m):
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tct", default=os.environ.get("TCT_BIN", str(ROOT / "build" / "tct")))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
+    ap = parser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=float, default=3.0)
     ap.add_argument("--backend", default="inductor")
     ap.add_argument("--timeout", type=float, default=900)

@@ -6,14 +6,11 @@ unless --no-logged is given, so the default ratio is the honest one for the full
     python bench/bench_explain_overhead.py [--runs 3] [--target builtin:graph_breaks]
         [--tct build/tct] [--python .venv/bin/python] [--extra=--no-logged]
 """
-import argparse
-import os
 import statistics
 import subprocess
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
 
 
 def wall(cmd):
@@ -26,11 +23,9 @@ def wall(cmd):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = parser()
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--target", default="builtin:graph_breaks")
-    ap.add_argument("--tct", default=os.environ.get("TCT_BIN", str(ROOT / "build" / "tct")))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     ap.add_argument("--extra", action="append", default=[], help="extra tct flags, e.g. --extra=--no-logged")
     a = ap.parse_args()
     direct_cmd = [a.python, str(ROOT / "tests" / "e2e" / "direct_explain.py"), a.target]

@@ -7,23 +7,19 @@ The ratio moves with how long sampling runs (it stops early once precise), so th
 untimed seconds (wall - timed) are printed too: that is what tct itself adds.
 Usage: bench/bench_overhead.py [--runs 1] [--tct build/tct] [target and bench flags...]
 """
-import argparse
 import json
 import os
 import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = parser()
     ap.add_argument("--runs", type=int, default=1)
-    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     ap.add_argument("bench_args", nargs="*", default=["builtin:mlp"])
     args = ap.parse_args()
     ratios, extra = [], []

@@ -5,15 +5,13 @@ uncached probe, ...) so that machine load hits all three alike; medians are prin
 The cache lives in a fresh temporary $XDG_CACHE_HOME, filled by one warm-up probe.
 Usage: bench/bench_probe.py [--runs 7] [--tct build/tct] [--python .venv/bin/python]
 """
-import argparse
 import os
 import statistics
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
 
 
 def timed(argv, env):
@@ -23,10 +21,8 @@ def timed(argv, env):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = parser()
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, XDG_CACHE_HOME=cache)

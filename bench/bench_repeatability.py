@@ -10,16 +10,14 @@ times, next to two simpler methods run N times each in fresh processes:
 The figure is the spread max/min of the N speedups (1.00 = perfectly repeatable).
 Usage: bench/bench_repeatability.py [--runs 5] [--tct build/tct] [--python .venv/bin/python]
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
 
 METHOD = r'''
 import sys, time, statistics, torch
@@ -50,10 +48,8 @@ def spread(xs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = parser()
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     ap.add_argument("--target", default="builtin:mlp")
     args = ap.parse_args()
     env = dict(os.environ)

@@ -8,7 +8,6 @@ logs of a long job grow), under --work (default: the system temp folder, never t
     python bench/bench_trace_reader.py [--size-mb 400] [--tct build/tct]
         [--tlparse .venv/bin/tlparse] [--python .venv/bin/python] [--work /tmp/tct-trace-bench]
 """
-import argparse
 import os
 import re
 import shutil
@@ -17,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
 
 MODEL = r'''
 import torch
@@ -74,11 +73,9 @@ def grow(data, size, path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = parser()
     ap.add_argument("--size-mb", type=float, default=400)
-    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
     ap.add_argument("--tlparse", default=str(ROOT / ".venv" / "bin" / "tlparse"))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "tct-trace-bench"))
     args = ap.parse_args()
     work = Path(args.work)

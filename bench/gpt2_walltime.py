@@ -5,21 +5,17 @@ sampling time), at default settings, on a 2-layer GPT-2 built from a Hugging Fac
 warm compile, correctness, warm-up) so the remainder is accounted for.
 Usage: bench/gpt2_walltime.py [--tct build/tct] [--python .venv/bin/python] [extra bench flags]
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
+    ap = parser()
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
     print(f"load before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

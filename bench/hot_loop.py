@@ -7,14 +7,13 @@ calls of eager then `--calls` calls of compiled, alternated `--rounds` times; th
 is median(eager round times) / median(compiled round times). The aim: tct within 5%.
 Usage: bench/hot_loop.py [--tct build/tct] [--python .venv/bin/python] [--budget 10]
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
+
 TARGETS = ROOT / "bench" / "targets" / "held_out.py"
 SIZES = [(16, 32), (64, 32), (64, 1024), (256, 32)]  # (n_ops, size)
 
@@ -40,9 +39,7 @@ print(statistics.median(e), statistics.median(c))
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
+    ap = parser()
     ap.add_argument("--budget", default="10")
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=10)

@@ -4,16 +4,15 @@ for each run, is the median of the OTHER runs' estimates inside its 95% interval
 the coverage (aim: >= 90%) and the spread max/min of the estimates (aim: <= 1.03).
 Usage: bench/rerun_coverage.py [--runs 8] [--tct build/tct] [--python ...] [-- extra bench flags]
 """
-import argparse
 import json
 import os
 import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tool_paths import ROOT, parser
+
 TARGETS = [
     ("elementwise 64x32 (overhead bound)", [f"{ROOT}/bench/targets/held_out.py:elementwise"]),
     ("mlp (builtin, compute)", ["builtin:mlp"]),
@@ -21,10 +20,8 @@ TARGETS = [
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = parser()
     ap.add_argument("--runs", type=int, default=8)
-    ap.add_argument("--tct", default=str(ROOT / "build" / "tct"))
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
     covered_all = total_all = 0

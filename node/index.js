@@ -76,11 +76,11 @@ function isExecutable(file) {
 function findBinary(options = {}) {
   const env = options.env ?? process.env;
   if (options.bin) {
-    if (!isExecutable(options.bin)) throw new TctSpawnError(`tct binary not found or not executable: ${options.bin} (from the bin option)`);
+    if (!isExecutable(options.bin)) throw new TctSpawnError(`tct binary not found or not executable: ${options.bin} (from the bin option). Pass the path of the tct binary, or leave bin out to use $TCT_BIN or PATH`);
     return options.bin;
   }
   if (env.TCT_BIN) {
-    if (!isExecutable(env.TCT_BIN)) throw new TctSpawnError(`tct binary not found or not executable: ${env.TCT_BIN} (from $TCT_BIN)`);
+    if (!isExecutable(env.TCT_BIN)) throw new TctSpawnError(`tct binary not found or not executable: ${env.TCT_BIN} (from $TCT_BIN). Point TCT_BIN at the tct binary, or unset it to use the one on PATH`);
     return env.TCT_BIN;
   }
   const names = process.platform === 'win32' ? ['tct.exe', 'tct'] : ['tct'];

@@ -3,6 +3,10 @@
 #include <cctype>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -88,6 +92,7 @@ int main(int argc, char** argv) {
   cli::RunContext ctx(command.common, report::new_document(subs[chosen]->get_name()));
   int code = 0;
   std::optional<Error> failure;
+  std::vector<std::string> written;  // the --out files, once their paths passed the checks
   try {
     try {
       cli::validate_common_options(ctx.options);
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
       ctx.options.out.clear();  // nothing to write to a path that was refused
       throw;
     }
+    written = ctx.options.out;
     code = command.run(ctx);
     // Commands throw for every non-zero exit (tct::check_failed for exit 1), so that each one
     // prints its line first; a bare return code still gets one.
@@ -118,9 +124,11 @@ int main(int argc, char** argv) {
     ctx.checkpoint();
   } catch (const Error& e) {
     print_error(e, false);
+    written.clear();
     if (code == 0) code = static_cast<int>(e.code());
   } catch (const std::exception& e) {
     fmt::print(stderr, "tct: error: internal error while writing reports ({}); please report this bug\n", e.what());
+    written.clear();
     if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }
   try {
@@ -135,5 +143,12 @@ int main(int argc, char** argv) {
     if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }
   std::cout.flush();
+  // On a terminal, the last line says where the reports are: a long report scrolls the
+  // command line (and its -o) out of sight.
+  if (!written.empty() && !ctx.options.quiet && ::isatty(2)) {
+    std::string files;
+    for (const auto& f : written) files += (files.empty() ? "" : ", ") + f;
+    fmt::print(stderr, "tct: wrote {}\n", files);
+  }
   return code;
 }

@@ -2,19 +2,28 @@
 
 Kept apart: the constants are fitted on CALIBRATION only (fit.py); VALIDATION holds other
 functions of the same kinds, or the same function at a shape far from the calibrated one.
-Small sizes, so one pass finishes in ~20 minutes on a loaded 2-core CPU.
+Small sizes: each set takes ~10-15 minutes on a 2-core CPU (measure.py --sets, --resume).
 """
 W = "bench/calibration/workloads.py"
 
 CALIBRATION = [
     ("poly_chain n40", f"{W}:poly_chain", {"n_ops": 40}),
+    ("poly_chain n12 size16384", f"{W}:poly_chain", {"n_ops": 12, "size": 16384}),
     ("builtin tiny_ops", "builtin:tiny_ops", {}),
+    ("builtin tiny_ops n20", "builtin:tiny_ops", {"n_ops": 20, "size": 512}),
     ("gelu_tanh 1M", f"{W}:gelu_tanh", {}),
+    ("gelu_tanh 64K", f"{W}:gelu_tanh", {"numel": 1 << 16}),
     ("rmsnorm 2048x512", f"{W}:rmsnorm", {}),
+    ("rmsnorm 64x256", f"{W}:rmsnorm", {"rows": 64, "dim": 256}),
+    ("row_stats 512x1024", f"{W}:row_stats", {}),
     ("linear_stack b256", f"{W}:linear_stack", {}),
+    ("linear_stack b4 w128", f"{W}:linear_stack", {"batch": 4, "width": 128}),
     ("builtin mlp b8", "builtin:mlp", {"batch": 8}),
+    ("ffn_residual b64", f"{W}:ffn_residual", {}),
     ("conv_block c32", f"{W}:conv_block", {}),
+    ("conv_block c8 s16", f"{W}:conv_block", {"channels": 8, "size": 16, "batch": 2}),
     ("attention s128", f"{W}:attention", {}),
+    ("attention s32 b1", f"{W}:attention", {"seq": 32, "batch": 1, "dim": 64}),
 ]
 
 VALIDATION = [

@@ -4,10 +4,12 @@ output, then report how the interval does on both sets, and write the constants 
 src/analysis/expect_calibration.hpp (with the date, torch version and machine).
 
     python bench/calibration/fit.py [--measured bench/calibration/measured.json]
-                                    [--header src/analysis/expect_calibration.hpp] [--dry-run]
+                                    [--header src/analysis/expect_calibration.hpp]
+                                    [--record bench/calibration/fit.json] [--dry-run]
 
 The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
-sum_i share_i * keep_i + call_floors * op_floor / wall, predicted speedup = 1 / that.
+sum_i share_i * keep_i + (call_scale + library_call_scale * library_ops) * compiled_call / wall,
+predicted speedup = 1 / that.
 The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
 towards physically plausible priors (a ridge term: 8 cases cannot pin 7 constants alone;
 its weight is the one with the smallest leave-one-out error on the calibration set).
@@ -15,6 +17,8 @@ The interval is [point * exp(q10), point * exp(q90)] where q are quantiles of th
 calibration set's leave-one-out log residuals: each case predicted by constants fitted
 without it, so the width reflects error on unseen work. Validation rows never enter the
 fit; their coverage is the honest figure. Exits 0; the figures are for the reader.
+fit.json records the constants and each row's prediction; tct's unit tests check that the
+C++ formula gives the same predictions on those rows, so the two cannot drift apart.
 """
 from __future__ import annotations
 
@@ -30,25 +34,30 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 
-TERMS = ["outside_ops", "fixed_cost", "memory_traffic", "other_compute", "library", "conv", "compiled_call"]
 CONSTS = ["kKeepOutside", "kKeepFixed", "kKeepMemory", "kKeepOther", "kKeepLibrary", "kKeepConv",
-          "kCompiledCallFloors"]
+          "kCompiledCallScale", "kLibraryCallScale"]
 # Priors: what each share is expected to keep before looking at data (see the header's model),
 # and how far the data may pull each constant cheaply.
-PRIOR = np.array([0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 25.0])
-SCALE = np.array([0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 25.0])
-LOWER = np.array([0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.0])
-UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 500.0])
+PRIOR = np.array([0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2])
+SCALE = np.array([0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3])
+LOWER = np.array([0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0])
+UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0])
 # Ridge weights tried; the one with the smallest leave-one-out error on the calibration set wins.
 RIDGES = (0.1, 0.3, 1.0, 3.0, 10.0)
 
 
+def library_ops_of(row) -> float:
+    """matmul/conv/attention ops per call (counted by expect.flops; 0 when not counted)."""
+    return float((row.get("profile") or {}).get("library_ops_per_call") or 0)
+
+
 def features(row) -> np.ndarray | None:
-    s, wall, floor = row.get("time_shares"), row.get("wall_per_call_ns"), row.get("op_floor_ns")
-    if not s or not wall or not floor:
+    s, wall, call = row.get("time_shares"), row.get("wall_per_call_ns"), row.get("compiled_call_ns")
+    if not s or not wall or not call:
         return None
+    library_ops = library_ops_of(row)
     return np.array([s["outside_ops"], s["fixed_cost"], s["memory_traffic"], s["other_compute"],
-                     s["library"] - s["conv"], s["conv"], floor / wall])
+                     s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall])
 
 
 def usable(rows):
@@ -77,6 +86,11 @@ def fit(X: np.ndarray, s: np.ndarray, ridge: float) -> np.ndarray:
     return k
 
 
+def as_written(k: np.ndarray) -> np.ndarray:
+    """The constants as the header writes them (4 significant digits): what tct computes with."""
+    return np.array([float(f"{v:.4g}") for v in k])
+
+
 def predict(k: np.ndarray, x: np.ndarray) -> float:
     return 1.0 / max(float(x @ k), 1e-6)
 
@@ -103,7 +117,7 @@ def header_text(k, q_lo, q_hi, n_cal, n_val, val_inside, val_width, machine, mea
 namespace tct::analysis::calibration {{
 
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";
-// Fractions of each time share torch.compile keeps, and the compiled call's fixed cost in op floors.
+// Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call and per library op.
 {consts}
 // The 10% and 90% quantiles of the calibration set's leave-one-out log residuals.
 inline constexpr double kLogResidualLow = {q_lo:.4f};
@@ -116,6 +130,26 @@ inline constexpr double kValidationMedianWidth = {val_width:.3f};  // median hig
 
 }}  // namespace tct::analysis::calibration
 """
+
+
+def fit_record(k, q_lo, q_hi, ridge, loo, cal, val, doc, measured_at) -> dict:
+    """What the fit decided and what each row's prediction was: a unit test evaluates tct's
+    own formula on these rows and expects the same points (tests/unit/test_expect_fit.cpp)."""
+    def rows(set_rows):
+        out = []
+        for r, x, m in set_rows:
+            p = predict(k, x)
+            out.append({"name": r["name"], "class": r.get("class"), "time_shares": r["time_shares"],
+                        "wall_per_call_ns": r["wall_per_call_ns"], "compiled_call_ns": r["compiled_call_ns"],
+                        "library_ops": library_ops_of(r),
+                        "point": p, "low": p * math.exp(q_lo), "high": p * math.exp(q_hi), "measured": m,
+                        "inside": p * math.exp(q_lo) <= m <= p * math.exp(q_hi)})
+        return out
+    return {"fitted_on": measured_at, "machine": doc.get("machine", {}), "ridge": ridge,
+            "constants": dict(zip(CONSTS, (float(v) for v in k))),
+            "log_residual_low": q_lo, "log_residual_high": q_hi,
+            "leave_one_out_log_residuals": [round(r, 4) for r in loo],
+            "calibration": rows(cal), "validation": rows(val)}
 
 
 def print_table(title, table, inside):
@@ -132,6 +166,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--measured", default=str(ROOT / "bench" / "calibration" / "measured.json"))
     ap.add_argument("--header", default=str(ROOT / "src" / "analysis" / "expect_calibration.hpp"))
+    ap.add_argument("--record", default=str(ROOT / "bench" / "calibration" / "fit.json"))
     ap.add_argument("--dry-run", action="store_true", help="print the figures, write nothing")
     args = ap.parse_args()
 
@@ -153,8 +188,8 @@ def main() -> int:
 
     by_ridge = {r: loo_residuals(r) for r in RIDGES}
     ridge = min(RIDGES, key=lambda r: float(np.mean(np.square(by_ridge[r]))))
-    k, loo = fit(X, s, ridge), by_ridge[ridge]
-    q_lo, q_hi = float(np.quantile(loo, 0.10)), float(np.quantile(loo, 0.90))
+    k, loo = as_written(fit(X, s, ridge)), by_ridge[ridge]
+    q_lo, q_hi = (round(float(np.quantile(loo, q)), 4) for q in (0.10, 0.90))
     print("ridge (leave-one-out RMS log error): " +
           ", ".join(f"{r:g} ({math.sqrt(np.mean(np.square(by_ridge[r]))):.3f})" for r in RIDGES) + f"; chose {ridge:g}")
 
@@ -179,7 +214,9 @@ def main() -> int:
         Path(args.header).write_text(header_text(k, q_lo, q_hi, len(cal), len(val_table), val_inside, width,
                                                  doc.get("machine", {}), (dates[-1] or time.strftime("%Y-%m-%d"))[:10],
                                                  source))
-        print(f"wrote {args.header}")
+        record = fit_record(k, q_lo, q_hi, ridge, loo, cal, val, doc, (dates[-1] or time.strftime("%Y-%m-%d"))[:10])
+        Path(args.record).write_text(json.dumps(record, indent=1) + "\n")
+        print(f"wrote {args.header} and {args.record}")
     return 0
 
 

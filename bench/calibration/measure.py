@@ -6,11 +6,12 @@ measured speedup. fit.py fits the prediction's constants on the calibration rows
 
     python bench/calibration/measure.py [--out bench/calibration/measured.json]
         [--sets calibration,validation] [--transformers] [--budget 1.5] [--threads 1]
-        [--tct build/tct]
+        [--tct build/tct] [--resume [--evidence-only]] [--ceilings-cache DIR]
 
 Run from the repository root. Rows are written after each case (a stopped run keeps them);
---resume skips the cases already in --out. The machine load (`uptime`) is recorded per
-case: on a shared machine, quote it with the figures.
+--resume skips the cases already measured in --out (and measures again those without a
+speedup, e.g. with a larger --budget). The machine load (`uptime`) is recorded per case:
+on a shared machine, quote it with the figures.
 """
 from __future__ import annotations
 
@@ -35,31 +36,46 @@ def uptime() -> str:
         return ""
 
 
-def run_case(args, target, params) -> dict:
-    argv = [args.tct, "expect", target, "--validate", "--json", "--quiet", "--budget", str(args.budget),
-            "--python", args.python]
+def run_case(args, target, params, refresh_ceilings: bool, validate: bool = True) -> dict:
+    argv = [args.tct, "expect", target, "--json", "--quiet", "--python", args.python]
+    argv += ["--validate", "--budget", str(args.budget)] if validate else []
+    argv += ["--refresh-ceilings"] if refresh_ceilings else []
     for k, v in params.items():
         argv += ["--param", f"{k}={json.dumps(v)}"]
     t0 = time.time()
-    env = dict(os.environ)
+    # A cache of the machine's ceilings of our own, which no other tct run on the machine can
+    # replace mid-session. (tct still measures them again when a workload beats the cached
+    # FLOP/s ceiling; each row records the ceilings it was predicted from.)
+    env = dict(os.environ, XDG_CACHE_HOME=str(Path(args.ceilings_cache).expanduser()))
     if args.threads:
         env["OMP_NUM_THREADS"] = str(args.threads)
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout, cwd=ROOT, env=env)
-    row = {"argv": ["tct"] + argv[1:], "rc": proc.returncode, "seconds": round(time.time() - t0, 1)}
+    # Recorded without this machine's paths: `tct`, and the interpreter relative to the root.
+    python = Path(args.python).absolute()
+    shown = [str(python.relative_to(ROOT)) if a == args.python and python.is_relative_to(ROOT) else a for a in argv[1:]]
+    row = {"argv": ["tct"] + shown, "rc": proc.returncode, "seconds": round(time.time() - t0, 1)}
     try:
         doc = json.loads(proc.stdout)
     except json.JSONDecodeError:
         row["error"] = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         return row
+    if doc.get("error"):
+        row["error"] = doc["error"].get("message")
     e = doc.get("expect") or {}
     v = e.get("validation") or {}
+    profile = e.get("profile") or {}
     row.update({
         "class": e.get("class"),
         "time_shares": e.get("time_shares"),
-        "wall_per_call_ns": (e.get("profile") or {}).get("wall_per_call_ns"),
-        "ops_per_call": (e.get("profile") or {}).get("ops_per_call"),
+        "wall_per_call_ns": profile.get("wall_per_call_ns"),
+        "ops_per_call": profile.get("ops_per_call"),
         "op_floor_ns": (e.get("ceilings") or {}).get("op_floor_ns"),
-        "model_inputs": e.get("model_inputs"),
+        "compiled_call_ns": (e.get("ceilings") or {}).get("compiled_call_ns"),
+        # Everything else the evidence holds, so that another model can be fitted without
+        # measuring again.
+        "profile": {k: v for k, v in profile.items() if k != "top_ops"},
+        "counts": {k: e.get(k) for k in ("flops_per_call", "bytes_per_call", "boundary_bytes_per_call")},
+        "ceilings": e.get("ceilings"),
         "predicted": e.get("predicted_speedup", {}) and {k: e["predicted_speedup"].get(k)
                                                           for k in ("low", "point", "high")},
         "measured": v.get("measured"),
@@ -81,6 +97,12 @@ def main() -> int:
                          "default: on a shared machine, multi-threaded kernels' fork/join cost follows the "
                          "load more than the workload")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--ceilings-cache", default="~/.cache/tct-calibration",
+                    help="XDG_CACHE_HOME of the measured processes (the session's ceilings)")
+    ap.add_argument("--evidence-only", action="store_true",
+                    help="with --resume: run `tct expect` again (no bench) on the measured rows and replace "
+                         "their evidence, keeping the measured speedups (after a change to what expect "
+                         "measures; the speedups do not depend on the model)")
     args = ap.parse_args()
 
     out = Path(args.out)
@@ -89,7 +111,20 @@ def main() -> int:
     doc["machine"] = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
                       "cores": os.cpu_count(), "torch": torch.__version__,
                       "omp_num_threads": args.threads or None}
+    # A case without a measured speedup (bench inconclusive on a busy machine, or a failure)
+    # is measured again on --resume (with a larger --budget, if need be).
+    doc["rows"] = [r for r in doc["rows"] if (r.get("measured") or {}).get("estimate")]
     done = {(r["set"], r["name"]) for r in doc["rows"]}
+    if args.evidence_only:
+        for i, row in enumerate(doc["rows"]):
+            load = uptime()
+            print(f"[evidence] {row['name']} ({load.split('load average:')[-1].strip()})", file=sys.stderr, flush=True)
+            fresh = run_case(args, row["target"], row["params"], refresh_ceilings=i == 0, validate=False)
+            fresh.pop("measured", None)
+            row.update(fresh, evidence_uptime=load,
+                       evidence_measured_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+            out.write_text(json.dumps(doc, indent=1) + "\n")
+        return 0
     sets = {"calibration": cases.CALIBRATION,
             "validation": cases.VALIDATION + (cases.TRANSFORMERS if args.transformers else [])}
     for set_name in args.sets.split(","):
@@ -100,7 +135,9 @@ def main() -> int:
             print(f"[{set_name}] {name} ({load.split('load average:')[-1].strip()})", file=sys.stderr, flush=True)
             row = {"set": set_name, "name": name, "target": target, "params": params, "uptime": load,
                    "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-            row.update(run_case(args, target, params))
+            # The first case of a session measures the machine's ceilings afresh (then cached):
+            # every prediction of the session uses them.
+            row.update(run_case(args, target, params, refresh_ceilings=not done and not doc["rows"]))
             doc["rows"].append(row)
             out.write_text(json.dumps(doc, indent=1) + "\n")
             m = row.get("measured") or {}

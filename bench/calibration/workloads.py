@@ -122,6 +122,27 @@ def bmm_gated(batch: int = 16, n: int = 128, seed: int = 0):
     return f, (torch.randn(batch, n, n),)
 
 
+def ffn_residual(batch: int = 64, dim: int = 256, seed: int = 0):
+    """A transformer feed-forward block: LayerNorm, Linear, GELU, Linear, residual."""
+    _seed(seed)
+    ln, up, down = nn.LayerNorm(dim).eval(), nn.Linear(dim, 4 * dim).eval(), nn.Linear(4 * dim, dim).eval()
+
+    def f(x):
+        return x + down(F.gelu(up(ln(x))))
+    return f, (torch.randn(batch, dim),)
+
+
+# ------------------------------------------------------------------- reductions
+
+def row_stats(rows: int = 512, dim: int = 1024, seed: int = 0):
+    """Per-row statistics: mean, variance, max, log-sum-exp, combined elementwise."""
+    _seed(seed)
+
+    def f(x):
+        return x.mean(-1) + x.var(-1) - x.amax(-1) + torch.logsumexp(x, -1)
+    return f, (torch.randn(rows, dim),)
+
+
 # --------------------------------------------------------------------------- conv
 
 def conv_block(batch: int = 4, channels: int = 32, size: int = 32, seed: int = 0):

@@ -173,7 +173,16 @@ test('the torch-compile-tool bin forwards to tct, or names the pip package', () 
   assert.equal(usage.status, 2, 'tct\'s own exit code comes through');
   const missing = spawnSync(process.execPath, [cli, 'probe'], { env: { PATH: '/nonexistent' }, encoding: 'utf8' });
   assert.equal(missing.status, 2);
-  assert.match(missing.stderr, /pip install torch-compile-tool/);
+  assert.match(missing.stderr, /^tct: error: .*\. .*pip install torch-compile-tool/);
+  const wrong = spawnSync(process.execPath, [cli, 'probe'], { env: { TCT_BIN: '/nonexistent/tct' }, encoding: 'utf8' });
+  assert.equal(wrong.status, 2);
+  assert.match(wrong.stderr, /^tct: error: .*\/nonexistent\/tct \(from \$TCT_BIN\)\. Point TCT_BIN at the tct binary/);
+  // An executable file that cannot start (its interpreter is missing).
+  const broken = path.join(tmpdir(), 'tct');
+  fs.writeFileSync(broken, '#!/nonexistent/interpreter\n', { mode: 0o755 });
+  const unstartable = spawnSync(process.execPath, [cli, 'probe'], { env: { TCT_BIN: broken }, encoding: 'utf8' });
+  assert.equal(unstartable.status, 2);
+  assert.match(unstartable.stderr, /^tct: error: cannot run .*\. Reinstall: pip install torch-compile-tool/);
 });
 
 test('audit returns one document with its steps', async () => {

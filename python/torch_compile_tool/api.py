@@ -30,7 +30,11 @@ _RESERVED = {"json", "markdown", "help"}
 def find_binary() -> str:
     """$TCT_BIN, else the tct installed with this package, else `tct` on PATH."""
     if os.environ.get("TCT_BIN"):
-        return os.environ["TCT_BIN"]
+        binary = os.environ["TCT_BIN"]
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            raise TctSpawnError(f"tct binary not found or not executable: {binary} (from $TCT_BIN). "
+                                "Point TCT_BIN at the tct binary, or unset it to use the installed one")
+        return binary
     installed = _installed_binary()
     if installed:
         return installed
@@ -62,7 +66,8 @@ def _flags_of(binary: str, command: str, _mtime: float) -> frozenset:
     except OSError as e:
         raise TctSpawnError(f"cannot run {binary}: {e}. pip install torch-compile-tool, or set TCT_BIN") from e
     if out.returncode != 0:
-        raise TctSpawnError(f"{binary} {command} --help failed (exit {out.returncode}): {out.stderr.strip()}")
+        raise TctSpawnError(f"{binary} {command} --help failed (exit {out.returncode}): {out.stderr.strip()}. "
+                            "Check that it is tct and of this package's version: pip install -U torch-compile-tool")
     return frozenset(re.findall(r"^  (?:-\w,)?--([a-z0-9][a-z0-9-]*)", out.stdout, re.MULTILINE))
 
 
@@ -107,13 +112,15 @@ def run(command: str, *positional: str, **options: Any) -> dict:
     try:
         proc = subprocess.run(argv, capture_output=True, text=True)
     except OSError as e:
-        raise TctSpawnError(f"cannot run {binary}: {e}", argv=argv) from e
+        raise TctSpawnError(f"cannot run {binary}: {e}. pip install torch-compile-tool, or set TCT_BIN",
+                            argv=argv) from e
     document = _parse(proc.stdout)
     if proc.returncode != 0:
         raise error_for_exit(proc.returncode, _message(proc, document, command),
                              document=document, stderr=proc.stderr, argv=argv)
     if document is None:
-        raise TctSpawnError(f"tct {command} exited 0 without a JSON document on stdout",
+        raise TctSpawnError(f"tct {command} exited 0 without a JSON document on stdout. This is a bug in tct: "
+                            "please report it with the command (e.argv)",
                             exit_code=0, stderr=proc.stderr, argv=argv)
     if document.get("schema") != SCHEMA:
         raise TctError(f"{binary} writes schema {document.get('schema')!r}; this torch_compile_tool reads "

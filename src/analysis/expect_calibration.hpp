@@ -6,22 +6,23 @@
 // The model these constants belong to: src/analysis/expect_classifier.hpp.
 namespace tct::analysis::calibration {
 
-inline constexpr const char* kFittedOn = "2026-11-30, torch 2.13.0+cpu, 8 calibration cases";
-// Fractions of each time share torch.compile keeps, and the compiled call's fixed cost in op floors.
-inline constexpr double kKeepOutside = 0.1841;
-inline constexpr double kKeepFixed = 0.04957;
-inline constexpr double kKeepMemory = 0.3471;
-inline constexpr double kKeepOther = 0.6811;
-inline constexpr double kKeepLibrary = 1.027;
-inline constexpr double kKeepConv = 0.484;
-inline constexpr double kCompiledCallFloors = 8.19;
+inline constexpr const char* kFittedOn = "2026-11-30, torch 2.13.0+cpu, 17 calibration cases";
+// Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call and per library op.
+inline constexpr double kKeepOutside = 0.1587;
+inline constexpr double kKeepFixed = 0;
+inline constexpr double kKeepMemory = 0.5927;
+inline constexpr double kKeepOther = 0.1;
+inline constexpr double kKeepLibrary = 1.017;
+inline constexpr double kKeepConv = 0.8423;
+inline constexpr double kCompiledCallScale = 1.039;
+inline constexpr double kLibraryCallScale = 0.2919;
 // The 10% and 90% quantiles of the calibration set's leave-one-out log residuals.
-inline constexpr double kLogResidualLow = -0.4138;
-inline constexpr double kLogResidualHigh = 0.6192;
+inline constexpr double kLogResidualLow = -0.3446;
+inline constexpr double kLogResidualHigh = 0.5682;
 // How the interval did on the validation set (never used in the fit).
-inline constexpr int kCalibrationCases = 8;
-inline constexpr int kValidationCases = 10;
-inline constexpr int kValidationInside = 7;
-inline constexpr double kValidationMedianWidth = 2.809;  // median high / low
+inline constexpr int kCalibrationCases = 17;
+inline constexpr int kValidationCases = 11;
+inline constexpr int kValidationInside = 10;
+inline constexpr double kValidationMedianWidth = 2.491;  // median high / low
 
 }  // namespace tct::analysis::calibration

@@ -23,7 +23,9 @@ std::optional<Ceilings> lookup_ceilings(const json& cache, const std::string& ke
   const json& entries = cache["entries"];
   if (!entries.contains(key) || !entries[key].is_object()) return std::nullopt;
   Ceilings c = ceilings_from_json(entries[key], "cache");
-  if (!(c.peak_flops > 0) || !(c.peak_bandwidth > 0) || !(c.op_floor_ns > 0)) return std::nullopt;
+  // An entry without a figure (written by an older tct) is measured again.
+  if (!(c.peak_flops > 0) || !(c.peak_bandwidth > 0) || !(c.op_floor_ns > 0) || !(c.compiled_call_ns > 0))
+    return std::nullopt;
   return c;
 }
 
@@ -34,6 +36,7 @@ void store_ceilings(json& cache, const std::string& key, const json& m, const st
   json entry = {{"peak_flops", m.value("peak_flops", json())},
                 {"peak_bandwidth_bytes_per_s", m.value("peak_bandwidth_bytes_per_s", json())},
                 {"op_floor_ns", m.value("op_floor_ns", json())},
+                {"compiled_call_ns", m.value("compiled_call_ns", json())},
                 {"copy_bytes", m.value("copy_bytes", json())},
                 {"matmul_n", m.value("matmul_n", json())},
                 {"measured_at", created}};

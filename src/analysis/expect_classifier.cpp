@@ -62,6 +62,33 @@ Roofline roofline(const Evidence& e, const Ceilings& c) {
   return r;
 }
 
+SpeedupRange speedup_range(double compiled_fraction) {
+  namespace cal = calibration;
+  SpeedupRange r;
+  if (!(compiled_fraction > 0) || !std::isfinite(compiled_fraction)) return r;
+  r.point = 1.0 / compiled_fraction;
+  r.low = r.point * std::exp(cal::kLogResidualLow);
+  r.high = r.point * std::exp(cal::kLogResidualHigh);
+  return r;
+}
+
+SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
+                             json* terms) {
+  namespace cal = calibration;
+  // Without the cost of a compiled call (this machine could not compile) no point is honest.
+  if (!(wall_ns > 0) || !(compiled_call_ns > 0)) return {};
+  auto term = [&](const char* name, double share, double keep) {
+    if (terms) terms->push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
+    return share * keep;
+  };
+  return speedup_range(term("outside_ops", s.outside, cal::kKeepOutside) + term("fixed_cost", s.fixed, cal::kKeepFixed) +
+                       term("memory_traffic", s.memory, cal::kKeepMemory) +
+                       term("other_compute", s.other, cal::kKeepOther) +
+                       term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
+                       term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale) +
+                       term("library_calls", library_ops * compiled_call_ns / wall_ns, cal::kLibraryCallScale));
+}
+
 std::string class_label(const std::string& cls) {
   if (cls == "overhead_bound") return "overhead bound";
   if (cls == "memory_bound") return "memory bound";
@@ -111,35 +138,23 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
   else if (std::isfinite(e.in_op_fraction)) v.cls = s.library >= 0.5 ? "compute_bound" : "memory_bound";
   else v.cls = "unknown";
 
-  // The prediction (see the model in the header, its constants in expect_calibration.hpp).
-  namespace cal = calibration;
   double wall = e.wall_ns;
-  double floor_ns = c.op_floor_ns > 0 ? c.op_floor_ns : 1000.0;
-  auto term = [&](const char* name, double share, double keep) {
-    v.terms.push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
-    return share * keep;
-  };
-  double call_share = wall > 0 ? floor_ns / wall : NAN;
-  double compiled = NAN;
   if (gpu && e.device_busy_fraction) {
     // GPU: the compiled call takes the longer of its host cost (one call's fixed cost) and
     // the device time left after fusion (library kernels kept, the rest at memory speed).
+    namespace cal = calibration;
+    auto term = [&](const char* name, double share, double keep) {
+      v.terms.push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
+      return share * keep;
+    };
     double busy = *e.device_busy_fraction;
     double lib_dev = std::min(busy, s.library);
     double dev = term("device_library", lib_dev, cal::kKeepLibrary) +
                  term("device_other", busy - lib_dev, cal::kKeepMemory);
-    double host = term("compiled_call", call_share, cal::kCompiledCallFloors);
-    compiled = std::max(dev, host);
-  } else if (wall > 0) {
-    compiled = term("outside_ops", s.outside, cal::kKeepOutside) + term("fixed_cost", s.fixed, cal::kKeepFixed) +
-               term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther) +
-               term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
-               term("compiled_call", call_share, cal::kCompiledCallFloors);
-  }
-  if (compiled > 0) {
-    v.predicted.point = 1.0 / compiled;
-    v.predicted.low = v.predicted.point * std::exp(cal::kLogResidualLow);
-    v.predicted.high = v.predicted.point * std::exp(cal::kLogResidualHigh);
+    double host = term("compiled_call", c.compiled_call_ns / wall, cal::kCompiledCallScale);
+    v.predicted = speedup_range(std::max(dev, host));
+  } else {
+    v.predicted = predict_speedup(s, wall, c.compiled_call_ns, e.library_ops, &v.terms);
   }
 
   v.shifts.push_back({{"factor", "fixed_cost_fraction"}, {"value", fixed_fraction},
@@ -160,9 +175,10 @@ std::string load_instability(const Evidence& e) {
   double spread = e.in_op_fraction_p90 - e.in_op_fraction_p10;
   if (!(spread > kUnstableInOpSpread)) return "";
   return fmt::format("the share of a call spent outside operators ranged from {:.0f}% to {:.0f}% across the "
-                     "profiled calls (10% to 90% quantile): other processes preempt this one, and the class and "
-                     "range move with the machine's load",
-                     100 * (1 - e.in_op_fraction_p90), 100 * (1 - e.in_op_fraction_p10));
+                     "profiled calls (10% to 90% quantile): other processes preempt this one. The evidence comes "
+                     "from the fastest calls{}, but the class and range may still move with the machine's load",
+                     100 * (1 - e.in_op_fraction_p90), 100 * (1 - e.in_op_fraction_p10),
+                     e.envelope ? fmt::format(" ({:.0f}% outside operators)", 100 * (1 - e.in_op_fraction)) : "");
 }
 
 SpeedupRange range_from_json(const json& p) {
@@ -199,6 +215,7 @@ json verdict_json(const Verdict& v) {
 json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured) {
   if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;
   if (measured.value("inconclusive", false)) return nullptr;  // too wide to judge anything by
+  if (!std::isfinite(predicted.low) || !std::isfinite(predicted.high)) return nullptr;  // nothing predicted
   double est = measured["estimate"].get<double>();
   double mlo = measured.value("low", json()).is_number() ? measured["low"].get<double>() : est;
   double mhi = measured.value("high", json()).is_number() ? measured["high"].get<double>() : est;

@@ -32,9 +32,10 @@ inline constexpr double kTinyOpFloors = 10.0;
 inline constexpr double kGainBand = 1.05;
 
 // The share of a call spent inside ops, between its 10% and 90% quantile over the profiled
-// calls, varies by more than this when other processes preempt some calls: the class and
-// the range then move with the machine's load (5 runs of GPT-2 on a 2-core machine at load
-// 20 put the share outside ops anywhere from 32% to 84%), and expect says so.
+// calls, varies by more than this when other processes preempt some calls. The evidence
+// then comes from the fastest calls (the lower envelope, expect_evidence.hpp), which holds
+// while a few calls run undisturbed; expect still says the machine was busy, since on a
+// busier one no call may be.
 inline constexpr double kUnstableInOpSpread = 0.15;
 // Null when stable, else the warning's message.
 std::string load_instability(const Evidence& e);
@@ -42,11 +43,16 @@ std::string load_instability(const Evidence& e);
 // ---- The prediction model (its constants: expect_calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
 // The compiled time per call, as a fraction of the eager wall time W, is
-//   sum over the time shares s_i of  s_i * keep_i   +   call_floors * op_floor / W
+//   sum over the time shares s_i of  s_i * keep_i
+//     + (call_scale + library_call_scale * library_ops) * compiled_call / W
 // where keep_i is the fraction of that share torch.compile keeps (Python between ops is
 // traced away, per-op fixed costs merge into a few fused kernels, fusion drops the
 // intermediates' memory traffic, library kernels stay), and the last term is the compiled
-// call's own fixed cost (guards, the generated wrapper) in op floors. The point prediction
+// call's own fixed cost (guards, the generated wrapper): a compiled 1-element add, timed with
+// the ceilings (call_scale near 1 says that cost is what a real call pays). Each matmul, conv
+// or attention op adds a part of that cost: the compiled code calls it as an external
+// kernel through its Python wrapper (~9 us per call on the calibration machine, where a
+// compiled call costs ~26 us). The point prediction
 // is 1 / that fraction; the interval multiplies it by exp() of the 10% and 90% quantiles of
 // the calibration set's leave-one-out log residuals (log measured - log predicted).
 
@@ -73,6 +79,16 @@ struct SpeedupRange {
   double low = NAN, high = NAN;
   double point = NAN;  // the model's estimate; low and high come from its calibration residuals
 };
+
+// The CPU prediction from a call's time shares, its wall time, the cost of a compiled call
+// (Ceilings::compiled_call_ns) and its library ops (Evidence::library_ops): the model above,
+// with the fitted constants; no range (NaN) without that cost. Appends the sum's terms to `terms` when given.
+// bench/calibration/fit.py evaluates the same formula; a unit test holds the two together
+// on the rows it fitted (bench/calibration/fit.json).
+SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
+                             json* terms = nullptr);
+// The point 1 / compiled_fraction and the interval around it from the calibration residuals.
+SpeedupRange speedup_range(double compiled_fraction);
 
 struct Verdict {
   std::string cls;  // overhead_bound | memory_bound | compute_bound | unknown

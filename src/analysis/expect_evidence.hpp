@@ -19,23 +19,28 @@ struct Ceilings {
   double peak_bandwidth = NAN;  // bytes/s of a large copy (bytes read + bytes written)
   double op_floor_ns = NAN;     // profiled duration of a 1-element aten::add: the fixed
                                 // cost every eager op pays (dispatch, allocation, launch)
+  double compiled_call_ns = NAN;  // wall time of a compiled 1-element add: the fixed cost
+                                  // every compiled call pays (guards, wrapper, one kernel)
   std::string source = "measured";  // measured | cache
   // Arithmetic intensity (FLOP/byte) where the roofline bends: peak_flops / peak_bandwidth.
   double balance() const { return peak_flops / peak_bandwidth; }
 };
 
 // From expect.ceilings' reply or a cache entry ({peak_flops, peak_bandwidth_bytes_per_s,
-// op_floor_ns}); missing or null fields are NaN.
+// op_floor_ns, compiled_call_ns}); missing or null fields are NaN.
 Ceilings ceilings_from_json(const json& j, const std::string& source);
-// {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, balance_flops_per_byte, source}
+// {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, compiled_call_ns, balance_flops_per_byte, source}
 json to_json(const Ceilings& c);
 
 struct Evidence {
   std::string device_type = "cpu";
-  // Per call, medians over the calls measured (each call's own ratio, then the median, so
-  // one preempted call cannot skew a ratio of medians).
+  // Per call. When every profiled call ran the same ops (`envelope`), lower envelopes:
+  // the fastest plain call, each op's fastest run, the fastest gap between ops (other
+  // processes only add time). Otherwise medians over the calls (each call's own ratio,
+  // then the median, so one preempted call cannot skew a ratio of medians).
+  bool envelope = false;
   double wall_ns = NAN;           // plain eager call, no profiler
-  double profiled_wall_ns = NAN;  // the same under torch.profiler
+  double profiled_wall_ns = NAN;  // the same under torch.profiler (envelope: gaps + ops)
   double in_op_ns = NAN;          // time inside the top-level operators (profiled)
   double in_op_fraction = NAN;    // in_op / profiled wall
   // Its 10% and 90% quantiles over the profiled calls: far apart when other processes
@@ -46,8 +51,8 @@ struct Evidence {
   double ops_per_call = NAN;      // top-level operators per call
   std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
   std::vector<bool> op_is_library;      // parallel to op_durations_ns (empty if unknown)
-  // The ops of a typical call: per position, the median over the profiled calls (or all
-  // listed ops when calls differ in their op count). Parallel flags, as above.
+  // The ops of a typical call: per position, the fastest over the profiled calls (or all
+  // listed ops when calls differ in their ops). Parallel flags, as above.
   std::vector<double> typical_op_ns;
   std::vector<bool> typical_op_is_library;
   std::optional<double> device_busy_fraction;  // CUDA: union of kernel time / profiled wall

@@ -39,12 +39,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-json error_json(const Error& e) {
-  json j = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()}};
-  if (!e.stage.empty()) j["stage"] = e.stage;
-  return j;
-}
-
 class AuditCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
@@ -174,7 +168,7 @@ are reported); 4 internal error.)");
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       entry["status"] = "failed";
-      entry["error"] = error_json(e);
+      entry["error"] = report::error_json(e);
       if (!first_failure) {
         first_failure = e;
         first_failure->stage = e.stage.empty() ? name : name + ": " + e.stage;

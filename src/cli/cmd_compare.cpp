@@ -2,6 +2,8 @@
 // regressions and improvements only where the intervals say so (src/analysis/compare.cpp).
 // --max-regression makes it a CI gate. Needs no agent or torch.
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -21,6 +23,21 @@ double parse_max_regression(const std::string& text) {
     throw usage_error(fmt::format("--max-regression '{}' is not a percentage from 0% to 99%", text),
                       "write --max-regression 5% (or 0.05)");
   return v;
+}
+
+// Exit 1, naming the entries that failed the gate (regressed past --max-regression, now
+// fail, or now differ from eager) on the error line.
+Error gate_failure(const json& cmp) {
+  std::vector<std::string> failed;
+  for (const auto& i : cmp["items"])
+    if (i["gate_failed"].get<bool>())
+      failed.push_back(fmt::format("{} ({})", i["id"].get<std::string>(), i["change"].get<std::string>()));
+  std::string named;
+  for (std::size_t k = 0; k < failed.size() && k < 3; ++k) named += (k ? ", " : "") + failed[k];
+  if (failed.size() > 3) named += fmt::format(" and {} more", failed.size() - 3);
+  return check_failed("gate", fmt::format("{} of {} entries failed the check: {}", failed.size(), cmp["items"].size(), named),
+                      "the table shows each change with its interval; --max-regression sets how large a confident "
+                      "drop fails");
 }
 
 class CompareCommand : public Command {
@@ -54,7 +71,8 @@ not a tct document, or the two are of different kinds.)");
     json baseline = read_json_file(baseline_, hint);
     json current = read_json_file(current_, hint);
     ctx.doc["compare"] = analysis::compare_documents(baseline, baseline_, current, current_, max);
-    return ctx.doc["compare"]["passed"].get<bool>() ? 0 : 1;
+    if (!ctx.doc["compare"]["passed"].get<bool>()) throw gate_failure(ctx.doc["compare"]);
+    return 0;
   }
 
  private:

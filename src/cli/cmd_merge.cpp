@@ -1,8 +1,6 @@
 // tct merge A.json B.json ... -o ALL.json: joins the documents of `tct suite --shard I/N`
 // runs into one suite document, refusing shards of different suites, an entry in two files
 // or an entry in none (src/suite/suite_doc.cpp). Needs no agent or torch.
-#include <fmt/format.h>
-
 #include "cli/command.hpp"
 #include "cli/read_json_file.hpp"
 #include "suite/suite_doc.hpp"

@@ -30,6 +30,13 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+// The -o FILE.json of this run (what --resume reads back), or nullptr.
+const std::string* json_output(const CommonOptions& options) {
+  for (const auto& p : options.out)
+    if (p.size() > 5 && p.compare(p.size() - 5, 5, ".json") == 0) return &p;
+  return nullptr;
+}
+
 class SuiteCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
@@ -69,6 +76,8 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
   }
 
   int run(RunContext& ctx) override {
+    if (resume_ && !json_output(ctx.options))
+      throw usage_error("--resume needs the run's -o FILE.json", "add -o FILE.json (the file the interrupted run wrote)");
     suite::Suite s = suite::parse_suite(read_text(file_), file_);
     suite::ShardSpec shard = shard_ ? suite::parse_shard(*shard_) : suite::ShardSpec{};
     std::vector<std::string> ids;
@@ -105,11 +114,7 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
 
  private:
   void resume(RunContext& ctx) {
-    auto json_out = std::find_if(ctx.options.out.begin(), ctx.options.out.end(), [](const std::string& p) {
-      return p.size() > 5 && p.compare(p.size() - 5, 5, ".json") == 0;
-    });
-    if (json_out == ctx.options.out.end())
-      throw usage_error("--resume needs the run's -o FILE.json", "add -o FILE.json (the file the interrupted run wrote)");
+    const std::string* json_out = json_output(ctx.options);
     if (!std::filesystem::exists(*json_out)) return;  // nothing ran yet: start from the beginning
     json previous = read_json_file(*json_out, "delete it to start afresh, or drop --resume");
     std::size_t dropped = 0;

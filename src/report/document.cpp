@@ -24,10 +24,13 @@ json new_document(const std::string& command) {
           {"warnings", json::array()}, {"environment", json::object()}};
 }
 
-void set_error(json& doc, const Error& error) {
-  doc["error"] = {{"kind", error.kind()}, {"message", error.what()}, {"hint", error.hint()}};
-  if (!error.stage.empty()) doc["error"]["stage"] = error.stage;
+json error_json(const Error& error) {
+  json j = {{"kind", error.kind()}, {"message", error.what()}, {"hint", error.hint()}};
+  if (!error.stage.empty()) j["stage"] = error.stage;
+  return j;
 }
+
+void set_error(json& doc, const Error& error) { doc["error"] = error_json(error); }
 
 void add_warning(json& doc, json warning) {
   for (const auto& w : doc["warnings"])

@@ -15,6 +15,9 @@ inline constexpr const char* kSchema = "tct/1";
 
 // {"schema","command","tct_version","created","exit_code":null,"error":null,"warnings":[]}
 json new_document(const std::string& command);
+// {kind, message, hint, stage (when the error has one)}: an error as documents hold it.
+json error_json(const Error& error);
+// doc["error"] = error_json(error).
 void set_error(json& doc, const Error& error);
 void add_warning(json& doc, json warning);
 

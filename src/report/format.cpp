@@ -39,6 +39,28 @@ std::string format_percent(double f) {
   return fmt::format("{:.1f}%", f * 100);
 }
 
+std::string format_speedup_interval(const nlohmann::json& s) {
+  double est = number_or_nan(s, "estimate"), lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
+  if (!std::isfinite(est)) return "n/a";
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
+  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+}
+
+std::string format_change_interval(const nlohmann::json& r) {
+  double est = number_or_nan(r, "estimate"), lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high");
+  auto pct = [](double x) { return fmt::format("{:+.1f}%", (x - 1) * 100); };
+  if (!std::isfinite(est)) return "n/a";
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return pct(est) + " [interval n/a]";
+  return fmt::format("{} [{}, {}]", pct(est), pct(lo), pct(hi));
+}
+
+std::string short_path(const std::string& path) {
+  if (path.empty() || path[0] != '/') return path;
+  size_t cut = path.size();
+  for (int parts = 0; parts < 3 && cut != std::string::npos && cut > 0; ++parts) cut = path.rfind('/', cut - 1);
+  return cut == std::string::npos || cut == 0 ? path : "…" + path.substr(cut);
+}
+
 std::string json_text(const nlohmann::json& v) {
   if (v.is_null()) return "";
   if (v.is_string()) return v.get<std::string>();
@@ -50,6 +72,11 @@ std::string text_or(const nlohmann::json& j, const char* key, const std::string&
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return fallback;
   return json_text(*it);
+}
+
+const nlohmann::json& member(const nlohmann::json& obj, const char* key) {
+  static const nlohmann::json null;
+  return obj.is_object() && obj.contains(key) ? obj[key] : null;
 }
 
 std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {

@@ -11,10 +11,22 @@ std::string format_duration_ns(double ns);   // "812 ns", "12.3 us", "4.56 ms", 
 std::string format_bytes(double bytes);      // "512 B", "1.5 KiB", "12.0 MiB"
 std::string format_ratio(double ratio);      // "1.52x"; "n/a" for NaN
 std::string format_percent(double fraction); // 0.123 -> "12.3%"
+// A speedup {estimate, low, high}: "1.52x [1.48, 1.56]"; "1.52x [interval n/a]" without
+// bounds (a number is never shown as if it were certain); "n/a" without an estimate.
+std::string format_speedup_interval(const nlohmann::json& speedup);
+// A ratio after/before {estimate, low, high} as a change: "-3.1% [-5.0%, -1.2%]"; the
+// estimate alone "+2.0% [interval n/a]" without bounds; "n/a" without an estimate.
+std::string format_change_interval(const nlohmann::json& ratio);
+// The last three parts of an absolute path ("…/.venv/bin/python"), anything else as it is:
+// for reports that travel (Markdown, HTML), where the reader's machine is not the writer's
+// and a home folder is nobody's business.
+std::string short_path(const std::string& path);
 // A JSON value as text: strings as they are, null as "", anything else as compact JSON.
 std::string json_text(const nlohmann::json& value);
 // A field as json_text, or `fallback` when it is missing or null.
 std::string text_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
+// obj[key], or null when obj is no object or has no such key: reads a document without throwing.
+const nlohmann::json& member(const nlohmann::json& obj, const char* key);
 // A JSON string field, or `fallback` when it is missing or not a string.
 std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
 // A JSON integer field, or 0 when it is missing or not a number.

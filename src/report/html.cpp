@@ -4,6 +4,7 @@
 // escaping could not run. Layout, top to bottom: the answer first (summary cards), then
 // warnings, then each command's section (bench, explain, diff, expect), then the
 // environment and probe facts, then the raw document.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -64,6 +65,30 @@ std::string facts(const std::vector<std::pair<std::string, std::string>>& items)
   std::string out = R"(<dl class="facts">)";
   for (const auto& [k, v] : items) out += "<dt>" + esc(k) + "</dt><dd>" + v + "</dd>";
   return out + "</dl>";
+}
+
+std::string speedup_figure(const std::string& title, const std::string& caption, std::vector<svg::Bar> bars) {
+  if (bars.empty()) return "";
+  svg::BarChart c;
+  c.title = title;
+  c.x.label = "speedup (eager time / compiled time)";
+  c.x.format = [](double v) { return fmt::format("{:g}x", v); };
+  c.reference = 1;
+  c.reference_label = "1x = eager";
+  double lo = INFINITY, hi = 0;
+  for (const auto& b : bars)
+    for (double v : {b.value, b.low, b.high})
+      if (std::isfinite(v) && v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
+  c.bars = std::move(bars);
+  c.x.log = std::isfinite(lo) && hi / lo > 8;
+  if (!c.x.log && std::isfinite(lo)) {
+    double a = std::min(lo, 1.0), z = std::max(hi, 1.0), pad = std::max(0.02, 0.15 * (z - a));
+    c.x.min = std::max(0.0, a - pad);
+    c.x.max = z + pad;
+  }
+  return "<figure><figcaption>" + caption + "; right of the dashed line is faster than eager." +
+         std::string(c.x.log ? " Log scale: the bars span more than 8x." : "") + "</figcaption>" + svg::bar_chart(c) +
+         "</figure>";
 }
 
 namespace {
@@ -296,7 +321,8 @@ std::string render_environment(const json& doc) {
   const json& py = obj_at(env, "python");
   if (!interp.empty())
     items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
-                                           esc(str(py, "version", "?")), esc(str(interp, "path")), esc(str(interp, "chosen_by")))});
+                                           esc(str(py, "version", "?")), esc(short_path(str(interp, "path"))),
+                                           esc(str(interp, "chosen_by")))});
   const json& facts_ = obj_at(p, "facts");
   const json& t = obj_at(facts_, "torch");
   if (!t.empty()) {
@@ -328,7 +354,7 @@ std::string render_environment(const json& doc) {
     if (!str(c, "path").empty()) s += c.value("openmp", false) ? ", OpenMP ok" : ", OpenMP fails";
     items.push_back({"C++ compiler", esc(s)});
   }
-  for (auto& [k, v] : obj_at(p, "environment_variables").items()) items.push_back({k, "<code>" + esc(text_of(v)) + "</code>"});
+  for (auto& [k, v] : obj_at(p, "environment_variables").items()) items.push_back({k, "<code>" + esc(short_path(text_of(v))) + "</code>"});
   if (!str(env, "agent_version").empty()) items.push_back({"Agent", esc(str(env, "agent_version"))});
   // Anything else the environment holds (added by newer commands) is shown as it is.
   for (auto& [k, v] : env.items())

@@ -137,13 +137,7 @@ std::string latency_chart(const json& rows) {
 }
 
 std::string speedup_chart(const json& rows) {
-  svg::BarChart c;
-  c.title = "Speedup of compiled over eager, per configuration";
-  c.x.label = "speedup (eager time / compiled time)";
-  c.x.format = [](double v) { return fmt::format("{:g}x", v); };
-  c.reference = 1;
-  c.reference_label = "1x = eager";
-  double lo = INFINITY, hi = 0;
+  std::vector<svg::Bar> bars;
   for (const auto& r : rows) {
     svg::Bar b;
     b.label = row_label(r);
@@ -151,35 +145,20 @@ std::string speedup_chart(const json& rows) {
       b.css_class = "failed";
       b.annotation = "failed: " + str(obj_at(r, "error"), "message", str(r, "status"));
       if (b.annotation.size() > 40) b.annotation = b.annotation.substr(0, 37) + "...";
-      c.bars.push_back(b);
-      continue;
+    } else {
+      const json& s = obj_at(r, "speedup");
+      b.value = num(s, "estimate");
+      b.low = num(s, "low");
+      b.high = num(s, "high");
+      b.css_class = speed_tone(s);
+      // Short enough for the space right of the chart: the table says why it is inconclusive.
+      b.annotation = format_speedup_interval(s) + (s.value("inconclusive", false) ? " inconclusive" : "");
+      b.tip = b.label + ": " + b.annotation;
     }
-    const json& s = obj_at(r, "speedup");
-    b.value = num(s, "estimate");
-    b.low = num(s, "low");
-    b.high = num(s, "high");
-    b.css_class = speed_tone(s);
-    b.annotation = format_ratio(b.value) + " " + ci_text(s);
-    b.tip = b.label + ": " + b.annotation;
-    for (double v : {b.value, b.low, b.high})
-      if (std::isfinite(v) && v > 0) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-    c.bars.push_back(b);
+    bars.push_back(b);
   }
-  if (c.bars.empty()) return "";
-  c.x.log = std::isfinite(lo) && hi / lo > 8;
-  if (!c.x.log && std::isfinite(lo)) {
-    // Zoomed to the intervals and the 1x line, with a margin: from zero, a +-2% interval
-    // would be a pixel wide and "faster or not" unreadable.
-    double a = std::min(lo, 1.0), z = std::max(hi, 1.0), pad = std::max(0.02, 0.15 * (z - a));
-    c.x.min = std::max(0.0, a - pad);
-    c.x.max = z + pad;
-  }
-  return "<figure><figcaption>Speedup with its 95% interval; right of the dashed line is faster than eager." +
-         std::string(c.x.log ? " Log scale: the intervals are wide." : "") + "</figcaption>" + svg::bar_chart(c) +
-         "</figure>";
+  return speedup_figure("Speedup of compiled over eager, per configuration", "Speedup with its 95% interval",
+                        std::move(bars));
 }
 
 std::string correctness_cell(const json& r) {
@@ -212,7 +191,10 @@ std::string rows_table(const json& rows) {
     std::string sp = fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
                                  tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn",
                                  esc(format_ratio(num(s, "estimate"))), esc(ci_text(s)));
-    for (const auto& f : arr_at(r, "flags")) sp += " <span class=\"pill warn\">" + esc(str(f, "text")) + "</span>";
+    std::vector<std::string> flags;  // each once (two warnings of one kind give one flag twice)
+    for (const auto& f : arr_at(r, "flags"))
+      if (std::find(flags.begin(), flags.end(), str(f, "text")) == flags.end()) flags.push_back(str(f, "text"));
+    for (const auto& f : flags) sp += " <span class=\"pill warn\">" + esc(f) + "</span>";
     std::string compile = "<span class=\"nw\">first call " + esc(dur(num(comp, "first_call_ns"))) + "</span>";
     auto spread = [&](const char* which) {
       const json& sp = obj_at(comp, which);
@@ -351,9 +333,13 @@ std::vector<Card> cards_bench(const json& doc) {
   }
   const json& s = obj_at(*best, "speedup");
   std::string tone = speed_tone(s);
-  std::string what = tone == "faster" ? "faster than eager" : tone == "slower" ? "slower than eager" : "not clearly different from eager";
+  // An inconclusive interval says so itself (ci_text); it does not mean "no difference".
+  std::string what = tone == "faster"                 ? "faster than eager, "
+                     : tone == "slower"               ? "slower than eager, "
+                     : s.value("inconclusive", false) ? ""
+                                                      : "not clearly different from eager, ";
   cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(num(s, "estimate")),
-                   fmt::format("{}: {}, 95% CI {}", row_label(*best), what, ci_text(s)),
+                   fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(s)),
                    tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn", "#bench"});
   const json& comp = obj_at(*best, "compile");
   double cold = num(comp, "cold_ns"), first = num(comp, "first_call_ns"), be = num(*best, "break_even_calls");

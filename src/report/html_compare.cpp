@@ -1,7 +1,5 @@
 // The compare section of the HTML report: the verdict and the before/after table,
 // regressions first (the order the section holds).
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "report/format.hpp"
@@ -14,20 +12,10 @@ std::string speedup(const json& side) {
   if (!side.is_object()) return "<span class=\"muted\">-</span>";
   std::string status = str(side, "status");
   if (status == "failed") return "<span class=\"bad\">failed (" + esc(str(side, "error_kind", "?")) + ")</span>";
-  const json& sp = obj_at(side, "speedup");
-  double est = num(sp, "estimate"), lo = num(sp, "low"), hi = num(sp, "high");
-  if (!std::isfinite(est)) return "n/a";
-  std::string out = esc(format_ratio(est));
-  if (std::isfinite(lo) && std::isfinite(hi)) out += esc(fmt::format(" [{:.2f}, {:.2f}]", lo, hi));
+  if (status == "not_run") return "<span class=\"muted\">not run</span>";
+  std::string out = esc(format_speedup_interval(obj_at(side, "speedup")));
   if (status == "mismatch") out += " <span class=\"warn\">(outputs differ)</span>";
   return out;
-}
-
-std::string ratio(const json& r) {
-  double est = num(r, "estimate"), lo = num(r, "low"), hi = num(r, "high");
-  if (!std::isfinite(est)) return "-";
-  auto pct = [](double x) { return fmt::format("{:+.1f}%", (x - 1) * 100); };
-  return esc(std::isfinite(lo) && std::isfinite(hi) ? fmt::format("{} [{}, {}]", pct(est), pct(lo), pct(hi)) : pct(est));
 }
 
 std::string both(const json& item, const char* key, bool duration) {
@@ -58,7 +46,7 @@ std::string section_compare(const json& doc) {
                                                                              : "";
     rows.push_back({"<span class=\"loc\">" + esc(str(i, "id")) + "</span>",
                     fmt::format(R"(<span class="pill {}">{}</span>)", tone, esc(change)), speedup(i.value("baseline", json())),
-                    speedup(i.value("current", json())), ratio(obj_at(i, "ratio")), both(i, "graph_breaks", false),
+                    speedup(i.value("current", json())), esc(format_change_interval(obj_at(i, "ratio"))), both(i, "graph_breaks", false),
                     both(i, "compile_ns", true)});
   }
   out += table({"Entry", "Change", "Speedup before", "Speedup after", "Ratio [95% CI]", "Graph breaks", "Compile"}, rows, "rows");

@@ -20,13 +20,6 @@
 namespace tct::report::html {
 namespace {
 
-std::string interval_text(const json& sp) {
-  double est = num(sp, "estimate"), lo = num(sp, "low"), hi = num(sp, "high");
-  if (!std::isfinite(est)) return "n/a";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
-}
-
 std::string tone(const std::string& verdict) {
   return verdict == "faster" ? "good" : verdict == "slower" ? "bad" : "warn";
 }
@@ -54,7 +47,7 @@ std::string row_html(const json& e) {
   return fmt::format(
       "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><span class=\"pill {}\">{}</span>{}</td></tr>",
-      esc(str(e, "id")), tone(verdict), esc(interval_text(obj_at(r, "speedup"))), esc(verdict), esc(compile),
+      esc(str(e, "id")), tone(verdict), esc(format_speedup_interval(obj_at(r, "speedup"))), esc(verdict), esc(compile),
       count("break_even_calls"), count("graph_breaks"), esc(str(r, "check", "-")),
       status == "ok" ? "good" : status == "mismatch" ? "warn" : "bad", esc(status), why);
 }
@@ -105,41 +98,37 @@ std::string sortable_table(const json& entries) {
          ".sortable label{cursor:pointer}" + css + "</style><div class=\"sortable scroll\">" + radios + tables + "</div>";
 }
 
+// An entry id that fits the chart's label column (about 32 characters): its start (the
+// target) and its end (the settings that tell matrix points apart), the middle elided.
+// The full id is in the bar's tooltip and the table.
+std::string elide_middle(const std::string& id, std::size_t max) {
+  if (id.size() <= max) return id;
+  std::size_t head = (max - 1) * 2 / 5, tail = max - 1 - head;
+  return id.substr(0, head) + "…" + id.substr(id.size() - tail);
+}
+
 std::string speedup_chart(const json& suite) {
-  svg::BarChart c;
-  c.title = "Speedup of each suite entry, with its 95% interval";
-  c.x.label = "speedup (eager time / compiled time)";
-  c.x.format = [](double v) { return fmt::format("{:g}x", v); };
-  c.reference = 1;
-  c.reference_label = "1x = eager";
-  double lo = INFINITY, hi = 0;
+  std::vector<svg::Bar> bars;
   for (const auto& e : arr_at(suite, "entries")) {
     svg::Bar b;
-    b.label = str(e, "id");
-    if (b.label.size() > 40) b.label = b.label.substr(0, 37) + "...";
+    b.label = elide_middle(str(e, "id"), 32);
     const json& sp = obj_at(obj_at(e, "result"), "speedup");
     b.value = num(sp, "estimate");
     if (!std::isfinite(b.value)) {
       b.css_class = "failed";
       b.annotation = str(e, "status") + (obj_at(e, "error").contains("kind") ? ": " + str(obj_at(e, "error"), "kind") : "");
-      c.bars.push_back(b);
-      continue;
+    } else {
+      b.low = num(sp, "low");
+      b.high = num(sp, "high");
+      std::string verdict = str(obj_at(e, "result"), "verdict");
+      b.css_class = verdict == "faster" ? "faster" : verdict == "slower" ? "slower" : "unsure";
+      b.annotation = format_speedup_interval(sp);
+      b.tip = str(e, "id") + ": " + b.annotation;
     }
-    b.low = num(sp, "low");
-    b.high = num(sp, "high");
-    std::string verdict = str(obj_at(e, "result"), "verdict");
-    b.css_class = verdict == "faster" ? "faster" : verdict == "slower" ? "slower" : "unsure";
-    b.annotation = interval_text(sp);
-    b.tip = str(e, "id") + ": " + b.annotation;
-    for (double v : {b.value, b.low, b.high})
-      if (std::isfinite(v) && v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
-    c.bars.push_back(b);
+    bars.push_back(b);
   }
-  if (c.bars.empty()) return "";
-  c.x.log = std::isfinite(lo) && hi / lo > 8;
-  if (!c.x.log) c.x.include_zero = true;
-  return "<figure><figcaption>Speedup per entry with its 95% interval; right of the dashed line is faster than eager." +
-         std::string(c.x.log ? " Log scale." : "") + "</figcaption>" + svg::bar_chart(c) + "</figure>";
+  return speedup_figure("Speedup of each suite entry, with its 95% interval", "Speedup per entry with its 95% interval",
+                        std::move(bars));
 }
 
 }  // namespace
@@ -168,7 +157,7 @@ std::vector<Card> cards_suite(const json& doc) {
 std::string section_suite(const json& doc) {
   const json& suite = obj_at(doc, "suite");
   if (suite.empty()) return "";
-  std::string out = R"(<section id="suite"><h2>Suite )" + esc(str(suite, "file")) + "</h2>";
+  std::string out = R"(<section id="suite"><h2>Suite )" + esc(short_path(str(suite, "file"))) + "</h2>";
   if (suite.value("listing", false)) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& p : arr_at(suite, "plan"))
@@ -179,7 +168,7 @@ std::string section_suite(const json& doc) {
   const json& s = obj_at(suite, "summary");
   std::vector<std::pair<std::string, std::string>> items;
   const json& g = obj_at(s, "geomean_speedup");
-  items.push_back({"Geometric-mean speedup", g.empty() ? "n/a" : esc(interval_text(g)) + " <span class=\"muted\">over " +
+  items.push_back({"Geometric-mean speedup", g.empty() ? "n/a" : esc(format_speedup_interval(g)) + " <span class=\"muted\">over " +
                                                                        esc(str(g, "n")) + " passing entries, slowdowns included</span>"});
   std::string kinds;
   for (auto& [k, n] : obj_at(s, "failures_by_kind").items()) kinds += (kinds.empty() ? "" : ", ") + k + " " + text_of(n);
@@ -190,7 +179,8 @@ std::string section_suite(const json& doc) {
   const json& shard = obj_at(suite, "shard");
   if (!shard.empty()) items.push_back({"Shard", esc(fmt::format("{} of {}", str(shard, "index"), str(shard, "count")))});
   if (!arr_at(suite, "merged_from").empty())
-    items.push_back({"Merged from", esc(fmt::format("{} shards", arr_at(suite, "merged_from").size()))});
+    items.push_back({"Merged from", esc(fmt::format("{} shard{}", arr_at(suite, "merged_from").size(),
+                                                    arr_at(suite, "merged_from").size() == 1 ? "" : "s"))});
   out += facts(items) + speedup_chart(suite);
   out += "<p class=\"muted\">Click a column heading to sort. * compile time of the first call in the measuring process "
          "(compile time not measured in fresh processes).</p>";

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/svg.hpp"
+
 namespace tct::report::html {
 
 using json = nlohmann::json;
@@ -36,6 +38,11 @@ std::string facts(const std::vector<std::pair<std::string, std::string>>& items)
 // A generic rendering of a JSON value (for sections whose shape this renderer does not know
 // in detail): nested definition lists, escaped.
 std::string generic(const json& value, int depth = 0);
+
+// The speedup chart of bench rows and of suite entries: one bar per row with its 95%
+// interval against the 1x line; a log axis when the bars span more than 8x, else zoomed to
+// the bars and 1x (from zero, a +-2% interval would be a pixel wide). "" without bars.
+std::string speedup_figure(const std::string& title, const std::string& caption, std::vector<svg::Bar> bars);
 
 // Section bodies (report/html_<command>.cpp); each returns "" when doc has no such section.
 std::string section_bench(const json& doc);

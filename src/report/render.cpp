@@ -1,5 +1,6 @@
 #include "report/render.hpp"
 
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -46,11 +47,6 @@ std::string sections(const json& doc, bool markdown) {
   return out;
 }
 
-std::string interval(const json& s) {
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(number_or_nan(s, "estimate")), number_or_nan(s, "low"),
-                     number_or_nan(s, "high"));
-}
-
 // What the document answers, most decisive first: a measured speedup, then graph breaks,
 // then the expected class, then whether torch.compile runs here. Each is (question, answer).
 std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
@@ -65,9 +61,34 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
         continue;
       }
       double lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
-      const char* what = lo > 1 ? "faster than eager" : hi < 1 ? "slower than eager" : "no clear difference from eager";
-      out.push_back({label, fmt::format("{}, {}", interval(s), what)});
+      // An interval too wide for a verdict says nothing about "no difference": say so.
+      const char* what = s.value("inconclusive", false) || !std::isfinite(lo) || !std::isfinite(hi)
+                             ? "inconclusive (the interval is too wide for a verdict)"
+                         : lo > 1 ? "faster than eager"
+                         : hi < 1 ? "slower than eager"
+                                  : "no clear difference from eager";
+      out.push_back({label, fmt::format("{}, {}", format_speedup_interval(s), what)});
     }
+  const json& suite = doc.value("suite", json());
+  if (suite.is_object() && suite.contains("summary") && !suite.value("listing", false)) {
+    const json& g = suite["summary"].value("geomean_speedup", json());
+    out.push_back({"geometric-mean speedup", g.is_object() ? fmt::format("{} over {} passing entries",
+                                                                         format_speedup_interval(g), text_or(g, "n"))
+                                                           : "n/a: no entry passed with a measured speedup"});
+  }
+  const json& cmp = doc.value("compare", json());
+  if (cmp.is_object() && cmp.contains("counts")) {
+    auto n = [&](const char* k) { return int_or_zero(cmp["counts"], k); };
+    out.push_back({"compared with the baseline",
+                   fmt::format("{}: {} regressed, {} improved, {} newly failing", cmp.value("passed", false) ? "pass" : "FAIL",
+                               n("regression"), n("improvement"), n("broken") + n("new_mismatch"))});
+  }
+  const json& trace = doc.value("trace", json());
+  if (trace.is_object() && trace.contains("ranks")) {
+    std::size_t diverging = trace.value("divergence", json::array()).size();
+    out.push_back({"TORCH_TRACE", fmt::format("{} log(s); {}", trace["ranks"].size(),
+                                              diverging ? "ranks diverge (see details)" : "no rank diverges")});
+  }
   const json& explain = doc.value("explain", json());
   if (explain.is_object() && explain.contains("graph_break_count"))
     out.push_back({"graph breaks", fmt::format("{} in {} graph(s)", int_or_zero(explain, "graph_break_count"),
@@ -99,6 +120,7 @@ std::string error_line(const json& doc, bool markdown) {
   if (!doc.contains("error") || doc["error"].is_null()) return "";
   const auto& e = doc["error"];
   std::string hint = e.value("hint", "");
+  if (!hint.empty()) hint[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(hint[0])));  // as on stderr
   std::string line = fmt::format("{}: {}{}", markdown ? "**Error**" : "error", e.value("message", ""),
                                  hint.empty() ? "" : ". " + hint);
   return line + "\n";
@@ -125,7 +147,7 @@ std::string render_markdown(const json& doc) {
                         : error.is_object() ? "error: " + text_or(error, "message")
                                             : "no result";
   std::string out = fmt::format("## tct {}: {}\n\n", doc.value("command", ""), verdict);
-  if (found.size() > 1 || (!found.empty() && error.is_object())) {
+  if (found.size() > 1) {  // one answer is the headline already
     Table t({"question", "answer"});
     for (const auto& [q, a] : found) t.add({q, a});
     out += t.markdown() + "\n";

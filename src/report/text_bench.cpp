@@ -2,6 +2,7 @@
 // interval first, then latencies, compile times, break-even, memory, correctness. Flags
 // (row["flags"], decided in runner/bench_analysis.cpp) are printed next to the number they
 // concern; the full warnings follow from render.cpp. Nothing is computed here.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -22,10 +23,16 @@ const json& obj(const json& j, const char* key) {
   return j[key];
 }
 
+// Each flag once: two warnings of one kind (outliers, and load while sampling) flag "! noisy" twice.
 std::string flags_for(const json& row, const char* applies_to) {
+  std::vector<std::string> seen;
+  for (const auto& f : row.value("flags", json::array())) {
+    std::string text = f.value("text", "");
+    if (f.value("applies_to", "") == applies_to && std::find(seen.begin(), seen.end(), text) == seen.end())
+      seen.push_back(text);
+  }
   std::string out;
-  for (const auto& f : row.value("flags", json::array()))
-    if (f.value("applies_to", "") == applies_to) out += (out.empty() ? "" : "  ") + f.value("text", "");
+  for (const auto& t : seen) out += (out.empty() ? "" : "  ") + t;
   return out;
 }
 

@@ -1,7 +1,6 @@
 // The compare section (doc["compare"]) as terminal text and Markdown: the verdict, then the
 // before/after table with regressions first (the order src/analysis/compare.cpp gives),
 // then entries found in one document only. Nothing is computed here.
-#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -12,40 +11,23 @@
 namespace tct::report {
 namespace {
 
-const json& at(const json& j, const char* key) {
-  static const json null;
-  return j.is_object() && j.contains(key) ? j[key] : null;
-}
-
 std::string speedup_text(const json& side) {
   if (!side.is_object()) return "-";
   std::string status = string_or(side, "status");
   if (status == "failed") return "failed (" + string_or(side, "error_kind", "?") + ")";
   if (status == "not_run") return "not run";
-  const json& sp = at(side, "speedup");
-  double est = number_or_nan(sp, "estimate"), lo = number_or_nan(sp, "low"), hi = number_or_nan(sp, "high");
-  if (!std::isfinite(est)) return "n/a";
-  std::string out = std::isfinite(lo) && std::isfinite(hi) ? fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi)
-                                                           : format_ratio(est);
+  std::string out = format_speedup_interval(member(side, "speedup"));
   if (status == "mismatch") out += " (outputs differ)";
   return out;
 }
 
-std::string ratio_text(const json& r) {
-  double est = number_or_nan(r, "estimate"), lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high");
-  if (!std::isfinite(est)) return "-";
-  auto pct = [](double x) { return fmt::format("{:+.1f}%", (x - 1) * 100); };
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return pct(est);
-  return fmt::format("{} [{}, {}]", pct(est), pct(lo), pct(hi));
-}
-
 std::string pair_text(const json& item, const char* key, bool duration) {
   auto one = [&](const json& side) {
-    const json& v = at(side, key);
+    const json& v = member(side, key);
     if (!v.is_number()) return std::string("-");
     return duration ? format_duration_ns(v.get<double>()) : json_text(v);
   };
-  std::string b = one(at(item, "baseline")), c = one(at(item, "current"));
+  std::string b = one(member(item, "baseline")), c = one(member(item, "current"));
   return b == c ? b : b + " -> " + c;
 }
 
@@ -69,14 +51,14 @@ std::string change_text(const json& item) {
 
 Table items_table(const json& cmp) {
   Table t({"entry", "change", "speedup before", "speedup after", "ratio [95% CI]", "graph breaks", "compile"});
-  for (const auto& i : at(cmp, "items"))
-    t.add({string_or(i, "id"), change_text(i), speedup_text(at(i, "baseline")), speedup_text(at(i, "current")),
-           ratio_text(at(i, "ratio")), pair_text(i, "graph_breaks", false), pair_text(i, "compile_ns", true)});
+  for (const auto& i : member(cmp, "items"))
+    t.add({string_or(i, "id"), change_text(i), speedup_text(member(i, "baseline")), speedup_text(member(i, "current")),
+           format_change_interval(member(i, "ratio")), pair_text(i, "graph_breaks", false), pair_text(i, "compile_ns", true)});
   return t;
 }
 
 std::string verdict(const json& cmp) {
-  const json& counts = at(cmp, "counts");
+  const json& counts = member(cmp, "counts");
   auto n = [&](const char* k) { return int_or_zero(counts, k); };
   std::string head = cmp.value("passed", false) ? "PASS" : "FAIL";
   std::string out = fmt::format("{}: {} regressed, {} improved, {} unchanged within noise", head, n("regression"),
@@ -90,42 +72,36 @@ std::string verdict(const json& cmp) {
   return out;
 }
 
-std::string sides(const json& cmp) {
+std::string sides(const json& cmp, bool markdown) {
   auto one = [](const json& s) {
     std::string torch = string_or(s, "torch");
     return fmt::format("{} ({}{})", string_or(s, "path"), string_or(s, "created"), torch.empty() ? "" : ", torch " + torch);
   };
-  return fmt::format("baseline {}\ncurrent  {}", one(at(cmp, "baseline")), one(at(cmp, "current")));
+  return "baseline " + one(member(cmp, "baseline")) + (markdown ? "; current " : "\ncurrent  ") +
+         one(member(cmp, "current"));
 }
 
 std::string geomean_line(const json& cmp) {
-  const json& g = at(cmp, "geomean");
+  const json& g = member(cmp, "geomean");
   if (!g.is_object()) return "";
-  auto one = [](const json& x) {
-    double est = number_or_nan(x, "estimate"), lo = number_or_nan(x, "low"), hi = number_or_nan(x, "high");
-    if (!std::isfinite(est)) return std::string("n/a");
-    return std::isfinite(lo) && std::isfinite(hi) ? fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi)
-                                                  : format_ratio(est);
-  };
-  return fmt::format("Geometric-mean speedup: {} -> {}", one(at(g, "baseline")), one(at(g, "current")));
+  return fmt::format("Geometric-mean speedup: {} -> {}", format_speedup_interval(member(g, "baseline")),
+                     format_speedup_interval(member(g, "current")));
 }
 
 }  // namespace
 
 std::string text_compare(const json& doc) {
-  const json& cmp = at(doc, "compare");
-  std::string out = verdict(cmp) + "\n" + sides(cmp) + "\n";
+  const json& cmp = member(doc, "compare");
+  std::string out = verdict(cmp) + "\n" + sides(cmp, false) + "\n";
   std::string g = geomean_line(cmp);
   if (!g.empty()) out += g + "\n";
   return out + "\n" + items_table(cmp).str();
 }
 
 std::string markdown_compare(const json& doc) {
-  const json& cmp = at(doc, "compare");
+  const json& cmp = member(doc, "compare");
   std::string out = "**" + verdict(cmp) + "**\n\n";
-  std::string s = sides(cmp);
-  s.replace(s.find('\n'), 1, "; ");
-  out += s + "\n\n";
+  out += sides(cmp, true) + "\n\n";
   std::string g = geomean_line(cmp);
   if (!g.empty()) out += g + "\n\n";
   return out + items_table(cmp).markdown() + "\n\nSpeedups with 95% intervals; a change is called a regression or "

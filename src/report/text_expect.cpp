@@ -113,10 +113,11 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
                                                         format_bytes(number_or_nan(e, "bytes_per_call")),
                                                         number_or_nan(e, "arithmetic_intensity"))});
   const json& c = e.value("ceilings", json::object());
-  rows.push_back({"machine", fmt::format("{}, {}/s, op floor {} ({}; balance {:.2f} FLOP/byte)",
+  rows.push_back({"machine", fmt::format("{}, {}/s, op floor {}, compiled call {} ({}; balance {:.2f} FLOP/byte)",
                                          flops_rate(number_or_nan(c, "peak_flops")),
                                          format_bytes(number_or_nan(c, "peak_bandwidth_bytes_per_s")),
-                                         format_duration_ns(number_or_nan(c, "op_floor_ns")), c.value("source", "?"),
+                                         format_duration_ns(number_or_nan(c, "op_floor_ns")),
+                                         format_duration_ns(number_or_nan(c, "compiled_call_ns")), c.value("source", "?"),
                                          number_or_nan(c, "balance_flops_per_byte"))});
   const json& r = e.value("roofline", json::object());
   if (number_or_nan(e, "flops_per_call") == 0)

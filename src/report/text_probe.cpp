@@ -20,14 +20,6 @@ struct Line {
   std::string label, value;
 };
 
-// The last folders of a path: in a pull-request comment the reader's machine is not the
-// writer's, and a home folder is nobody's business.
-std::string short_path(const std::string& path) {
-  size_t cut = path.size();
-  for (int parts = 0; parts < 3 && cut != std::string::npos && cut > 0; ++parts) cut = path.rfind('/', cut - 1);
-  return cut == std::string::npos || cut == 0 ? path : "…" + path.substr(cut);
-}
-
 std::vector<Line> facts(const json& doc, bool short_paths = false) {
   const json& p = doc["probe"];
   const json& env = doc.value("environment", json::object());
@@ -68,7 +60,8 @@ std::vector<Line> facts(const json& doc, bool short_paths = false) {
     c += cxx.value("openmp", false) ? ", OpenMP ok" : ", OpenMP FAILS";
   lines.push_back({"C++ compiler", c});
   const json vars = p.value("environment_variables", json::object());
-  for (const auto& [name, value] : vars.items()) lines.push_back({name, value.get<std::string>()});
+  for (const auto& [name, value] : vars.items())
+    lines.push_back({name, short_paths ? short_path(value.get<std::string>()) : value.get<std::string>()});
   return lines;
 }
 

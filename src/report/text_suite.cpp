@@ -2,7 +2,6 @@
 // first (geometric-mean speedup with its interval, counts), then one row per entry, then
 // what failed and why. With --list, the plan: ids, targets, shards. Nothing is computed
 // here: the numbers are in the section (src/suite/suite_summary.cpp).
-#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -12,18 +11,6 @@
 
 namespace tct::report {
 namespace {
-
-const json& at(const json& j, const char* key) {
-  static const json null;
-  return j.is_object() && j.contains(key) ? j[key] : null;
-}
-
-std::string interval_text(const json& sp) {
-  double est = number_or_nan(sp, "estimate"), lo = number_or_nan(sp, "low"), hi = number_or_nan(sp, "high");
-  if (!std::isfinite(est)) return "n/a";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
-}
 
 std::string settings_text(const json& settings) {
   std::string out;
@@ -35,54 +22,58 @@ std::string count_or_dash(const json& v) { return v.is_number() ? json_text(v) :
 
 Table entries_table(const json& suite) {
   Table t({"entry", "speedup [95% CI]", "verdict", "compile", "break-even", "breaks", "check", "status"});
-  for (const auto& e : at(suite, "entries")) {
-    const json& r = at(e, "result");
+  for (const auto& e : member(suite, "entries")) {
+    const json& r = member(e, "result");
     std::string compile = format_duration_ns(number_or_nan(r, "compile_ns"));
     if (string_or(r, "compile_source") == "first_call") compile += "*";
-    t.add({string_or(e, "id"), interval_text(at(r, "speedup")), string_or(r, "verdict", "-"), compile,
-           count_or_dash(at(r, "break_even_calls")), count_or_dash(at(r, "graph_breaks")), string_or(r, "check", "-"),
+    t.add({string_or(e, "id"), format_speedup_interval(member(r, "speedup")), string_or(r, "verdict", "-"), compile,
+           count_or_dash(member(r, "break_even_calls")), count_or_dash(member(r, "graph_breaks")), string_or(r, "check", "-"),
            string_or(e, "status")});
   }
   return t;
 }
 
 Table plan_table(const json& suite) {
-  bool sharded = at(suite, "shard").is_object();
+  bool sharded = member(suite, "shard").is_object();
   Table t(sharded ? std::vector<std::string>{"id", "target", "settings", "shard"}
                   : std::vector<std::string>{"id", "target", "settings"});
-  for (const auto& p : at(suite, "plan")) {
-    std::vector<std::string> row = {string_or(p, "id"), string_or(p, "target"), settings_text(at(p, "settings"))};
+  for (const auto& p : member(suite, "plan")) {
+    std::vector<std::string> row = {string_or(p, "id"), string_or(p, "target"), settings_text(member(p, "settings"))};
     if (sharded) row.push_back(text_or(p, "shard"));
     t.add(row);
   }
   return t;
 }
 
-std::string heading(const json& suite) {
+std::string heading(const json& suite, bool markdown) {
   std::string name = string_or(suite, "name");
-  std::string out = fmt::format("suite {}{}: {} entries", string_or(suite, "file"), name.empty() ? "" : " (" + name + ")",
-                                at(suite, "plan").size());
-  const json& shard = at(suite, "shard");
+  std::size_t n = member(suite, "plan").size();
+  std::string out = fmt::format("suite {}{}: {} {}", markdown ? short_path(string_or(suite, "file")) : string_or(suite, "file"), name.empty() ? "" : " (" + name + ")", n,
+                                n == 1 ? "entry" : "entries");
+  const json& shard = member(suite, "shard");
   if (shard.is_object())
     out += fmt::format(", shard {}/{} runs {} ({})", text_or(shard, "index"), text_or(shard, "count"),
-                       at(suite, "selected").size(),
+                       member(suite, "selected").size(),
                        string_or(shard, "method") == "cost" ? "balanced by the costs in " + string_or(shard, "costs_from")
                                                             : "round robin");
-  if (at(suite, "merged_from").is_array()) out += fmt::format(", merged from {} shards", at(suite, "merged_from").size());
+  if (member(suite, "merged_from").is_array()) {
+    std::size_t shards = member(suite, "merged_from").size();
+    out += fmt::format(", merged from {} shard{}", shards, shards == 1 ? "" : "s");
+  }
   return out;
 }
 
 std::vector<std::string> summary_lines(const json& suite) {
-  const json& s = at(suite, "summary");
+  const json& s = member(suite, "summary");
   std::vector<std::string> lines;
-  const json& g = at(s, "geomean_speedup");
+  const json& g = member(s, "geomean_speedup");
   if (g.is_object())
     lines.push_back(fmt::format("Geometric-mean speedup {} over {} passing entries (slowdowns counted as slowdowns)",
-                                interval_text(g), text_or(g, "n")));
+                                format_speedup_interval(g), text_or(g, "n")));
   else
     lines.push_back("Geometric-mean speedup: n/a (no entry passed with a measured speedup)");
   std::string failures;
-  for (auto& [kind, n] : at(s, "failures_by_kind").items()) failures += (failures.empty() ? "" : ", ") + kind + " " + json_text(n);
+  for (auto& [kind, n] : member(s, "failures_by_kind").items()) failures += (failures.empty() ? "" : ", ") + kind + " " + json_text(n);
   lines.push_back(fmt::format("Entries: {} ok, {} failed, {} outputs differ{}; {} faster, {} slower, {} inconclusive",
                               int_or_zero(s, "ok"), int_or_zero(s, "failed"), int_or_zero(s, "mismatch"),
                               failures.empty() ? "" : " (" + failures + ")", int_or_zero(s, "faster"),
@@ -95,8 +86,8 @@ std::vector<std::string> summary_lines(const json& suite) {
 
 std::vector<std::string> failure_lines(const json& suite) {
   std::vector<std::string> out;
-  for (const auto& e : at(suite, "entries")) {
-    const json& err = at(e, "error");
+  for (const auto& e : member(suite, "entries")) {
+    const json& err = member(e, "error");
     if (!err.is_object()) continue;
     std::string stage = string_or(err, "stage");
     std::string hint = string_or(err, "hint");
@@ -107,8 +98,8 @@ std::vector<std::string> failure_lines(const json& suite) {
 }
 
 bool any_first_call(const json& suite) {
-  for (const auto& e : at(suite, "entries"))
-    if (string_or(at(e, "result"), "compile_source") == "first_call") return true;
+  for (const auto& e : member(suite, "entries"))
+    if (string_or(member(e, "result"), "compile_source") == "first_call") return true;
   return false;
 }
 
@@ -117,11 +108,12 @@ constexpr const char* kFirstCallNote = "* compile time of the first call in the 
 }  // namespace
 
 std::string text_suite(const json& doc) {
-  const json& suite = at(doc, "suite");
-  std::string out = heading(suite) + "\n\n";
+  const json& suite = member(doc, "suite");
+  std::string out = heading(suite, false) + "\n\n";
   if (suite.value("listing", false)) return out + plan_table(suite).str() + "\n";
   for (const auto& l : summary_lines(suite)) out += "  " + l + "\n";
-  out += "\n" + entries_table(suite).str();
+  out += "\n";
+  out += entries_table(suite).str();
   if (any_first_call(suite)) out += fmt::format("  {}\n", kFirstCallNote);
   auto failures = failure_lines(suite);
   if (!failures.empty()) {
@@ -132,11 +124,12 @@ std::string text_suite(const json& doc) {
 }
 
 std::string markdown_suite(const json& doc) {
-  const json& suite = at(doc, "suite");
-  std::string out = "### " + heading(suite) + "\n\n";
+  const json& suite = member(doc, "suite");
+  std::string out = "### " + heading(suite, true) + "\n\n";
   if (suite.value("listing", false)) return out + plan_table(suite).markdown() + "\n";
   for (const auto& l : summary_lines(suite)) out += "- " + l + "\n";
-  out += "\n" + entries_table(suite).markdown() + "\n";
+  out += "\n";
+  out += entries_table(suite).markdown() + "\n";
   if (any_first_call(suite)) out += fmt::format("\n{}\n", kFirstCallNote);
   auto failures = failure_lines(suite);
   if (!failures.empty()) {

@@ -26,7 +26,7 @@ using json = nlohmann::json;
 // Everything `tct expect`'s flags set.
 struct ExpectConfig {
   TargetOptions target;
-  int calls = 10;                    // eager calls profiled (after warm-up)
+  int calls = 20;                    // eager calls profiled (after warm-up), over 5 rounds
   std::optional<SweepSpec> sweep;    // --sweep NAME=V1,V2,...
   bool validate = false;             // --validate: bench once, compare with the prediction
   std::string backend = "inductor";  // for the --validate/--sweep benches

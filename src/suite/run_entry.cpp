@@ -17,10 +17,12 @@ namespace {
 
 using json = nlohmann::json;
 
+// As a document holds it, with the exit code the entry would have given alone and the
+// suite's step before the error's own stage ("bench: compile").
 json error_json(const Error& e, const std::string& stage) {
-  json j = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()}, {"exit_code", static_cast<int>(e.code())}};
-  std::string s = e.stage.empty() ? stage : stage + ": " + e.stage;
-  if (!s.empty()) j["stage"] = s;
+  json j = report::error_json(e);
+  j["exit_code"] = static_cast<int>(e.code());
+  if (!stage.empty()) j["stage"] = e.stage.empty() ? stage : stage + ": " + e.stage;
   return j;
 }
 

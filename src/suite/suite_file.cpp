@@ -58,18 +58,19 @@ void check_keys(const json& table, const std::set<std::string>& structural, cons
 }
 
 Suite expand(const json& root, const std::string& source) {
-  if (!root.is_object()) throw usage_error(fmt::format("{} is not a TOML table", source));
   for (auto& [k, v] : root.items())
     if (k != "name" && k != "defaults" && k != "target")
       throw usage_error(fmt::format("{}: unknown top-level key '{}'", source, k),
                         "a suite file has name, [defaults] and [[target]] tables");
   Suite suite;
   if (root.contains("name")) {
-    if (!root["name"].is_string()) throw usage_error(fmt::format("{}: name must be a string", source));
+    if (!root["name"].is_string()) throw usage_error(fmt::format("{}: name must be a string", source), "write name = \"zoo\"");
     suite.name = root["name"].get<std::string>();
   }
   json defaults = root.value("defaults", json::object());
-  if (!defaults.is_object()) throw usage_error(fmt::format("{}: defaults must be a table ([defaults])", source));
+  if (!defaults.is_object())
+    throw usage_error(fmt::format("{}: defaults must be a table", source),
+                      "write [defaults] on a line of its own, then one setting per line");
   const json& targets = root.value("target", json::array());
   if (!targets.is_array() || targets.empty())
     throw usage_error(fmt::format("{} lists no targets", source),
@@ -79,7 +80,7 @@ Suite expand(const json& root, const std::string& source) {
   for (std::size_t t = 0; t < targets.size(); ++t) {
     const json& target = targets[t];
     std::string where = fmt::format("{}: [[target]] {}", source, t + 1);
-    if (!target.is_object()) throw usage_error(where + " is not a table");
+    if (!target.is_object()) throw usage_error(where + " is not a table", "write each target as [[target]] then spec = \"...\"");
     if (!target.contains("spec") || !target["spec"].is_string() || target["spec"].get<std::string>().empty())
       throw usage_error(where + " has no spec", "write spec = \"FILE.py:NAME\", \"module:NAME\" or \"builtin:NAME\"");
     std::string spec = target["spec"].get<std::string>();
@@ -89,7 +90,7 @@ Suite expand(const json& root, const std::string& source) {
     std::string stem = spec;
     if (target.contains("name")) {
       if (!target["name"].is_string() || target["name"].get<std::string>().empty())
-        throw usage_error(where + ": name must be a non-empty string");
+        throw usage_error(where + ": name must be a non-empty string", "write name = \"resnet\" (the stem of the entry ids)");
       stem = target["name"].get<std::string>();
     }
 
@@ -97,7 +98,7 @@ Suite expand(const json& root, const std::string& source) {
     json params = json::object();
     for (const json* p : std::initializer_list<const json*>{&defaults, &target}) {
       if (!p->contains("params")) continue;
-      if (!(*p)["params"].is_object()) throw usage_error(where + ": params must be a table", "params = { batch = 8 }");
+      if (!(*p)["params"].is_object()) throw usage_error(where + ": params must be a table", "write params = { batch = 8 }");
       for (auto& [k, v] : (*p)["params"].items()) params[k] = v;
     }
     json settings = json::object();
@@ -158,8 +159,6 @@ std::string entry_id(const std::string& stem, const json& params, const json& se
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "," : "") + parts[i];
   return out + "]";
 }
-
-Suite expand_suite(const json& root, const std::string& source) { return expand(root, source); }
 
 Suite parse_suite(const std::string& toml_text, const std::string& source) {
   toml::table table;

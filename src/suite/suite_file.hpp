@@ -18,7 +18,6 @@
 // setting that differs from bench's default, then each other setting that is an axis of
 // more than one value. Adding a target, reordering targets or adding a backend to the
 // matrix keeps every existing id. Two entries with the same id are an error.
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,9 +43,6 @@ struct Suite {
 // exit 2) for a TOML syntax error (with its line), an unknown key or setting, a bad value,
 // a target without spec, no targets, or duplicate ids.
 Suite parse_suite(const std::string& toml_text, const std::string& source);
-
-// The same from the file's content already as JSON (TOML tables -> objects).
-Suite expand_suite(const json& root, const std::string& source);
 
 // "stem[k=v,...]" or "stem" (see above). Values: strings as written, the rest as compact JSON.
 std::string entry_id(const std::string& stem, const json& params, const json& settings,

@@ -19,6 +19,7 @@ def test_profile_returns_raw_events(tiny):
     assert p["device_type"] == "cpu"
     assert len(p["wall_samples_ns"]) == 4
     assert len(p["calls"]) == 3 and not p["events_truncated"]
+    assert p["rounds"] == 3  # at most one round per profiled call, each in its own profiler run
     names = [n["name"] for n in p["op_names"]]
     for call in p["calls"]:
         assert len(call["op"]) == len(call["ns"]) == 8  # the 8 top-level ops, in order
@@ -68,6 +69,8 @@ def test_device_info_and_small_ceilings(tiny):
     c = E.op_ceilings({"repeats": 2, "copy_bytes": 1 << 20, "matmul_n": 64}, tiny)
     assert c["peak_flops"] > 0 and c["peak_bandwidth_bytes_per_s"] > 0 and c["op_floor_ns"] > 0
     assert c["matmul_error"] is None
+    # A real compiled call (guards, wrapper, one kernel) costs more than one eager add.
+    assert c["compiled_call_error"] is None and c["compiled_call_ns"] > c["op_floor_ns"]
 
 
 def test_ceilings_reject_a_missing_device():

@@ -1,7 +1,6 @@
 """A newcomer's first hour: every wrong step gets one line `tct: error: WHAT. WHAT TO DO`
 first, with the documented exit code. Most of these fail before torch is imported."""
 import subprocess
-import sys
 import time
 
 import pytest
@@ -11,14 +10,6 @@ from tct_run import FIXTURES, run_tct
 
 def first_line(r):
     return r.err.strip().splitlines()[0]
-
-
-@pytest.fixture(scope="module")
-def bare_python(tmp_path_factory):
-    """An interpreter without torch."""
-    path = tmp_path_factory.mktemp("bare") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
-    return str(path / "bin" / "python")
 
 
 def test_interpreter_without_torch_is_bad_usage(bare_python):
@@ -118,6 +109,24 @@ def test_markdown_leads_with_the_verdict():
             raise AssertionError(f"no blank line before {line!r}")
 
 
+def test_an_inconclusive_speedup_is_not_called_no_difference_and_reports_keep_no_home_path(tmp_path):
+    import json
+    doc = json.loads((FIXTURES / "html_bench.json").read_text())
+    row = doc["bench"]["rows"][0]
+    row["speedup"].update(estimate=0.5, low=0.2, high=1.25, inconclusive=True)
+    row["flags"].append(dict(row["flags"][0]))  # two warnings of one kind: one flag twice
+    src = tmp_path / "doc.json"
+    src.write_text(json.dumps(doc))
+    md = run_tct("report", src, "--markdown", python=None).out
+    assert md.splitlines()[0].endswith("0.50x [0.20, 1.25], inconclusive (the interval is too wide for a verdict)")
+    assert md.count("! noisy") == 1 and "/home/user" not in md
+    assert run_tct("report", src, "-o", tmp_path / "r.html", python=None).rc == 0
+    html = (tmp_path / "r.html").read_text()
+    shown = html[:html.index("Raw JSON document")]  # the raw document keeps every field as it is
+    assert shown.count("! noisy") == 1 and "/home/user" not in shown and "…/.venv/bin/python" in shown
+    assert "not clearly different" not in shown and ">0.50x [0.20, 1.25] inconclusive<" in shown
+
+
 def test_bench_text_labels_the_eager_warmup():
     out = report("html_bench.json").out
     assert "eager warm-up (before sampling): first call 195 ms, then 210 ms per call" in out
@@ -176,14 +185,14 @@ def test_probe_reads_its_cache_and_no_cache_skips_it(tmp_path):
     assert "from the cache" in cache.read_text()  # --no-cache neither reads nor writes
 
 
-def test_progress_on_a_terminal_shows_phase_and_time_left():
+def on_a_terminal(*args):
+    """What `tct ARGS` writes to a terminal (stdout and stderr both are one)."""
     import os
     import pty
-    from tct_run import PYTHON, TCT
+    from tct_run import TCT
     pid, fd = pty.fork()
     if pid == 0:  # the child: stderr is the terminal
-        os.execv(str(TCT), [str(TCT), "bench", f"{FIXTURES / 'bench_targets.py'}:small", "--backend", "aot_eager",
-                            "--budget", "1", "--no-compile-time", "--no-memory", "--no-check", "--python", PYTHON])
+        os.execv(str(TCT), [str(TCT), *map(str, args)])
     seen = b""
     while True:
         try:
@@ -194,5 +203,18 @@ def test_progress_on_a_terminal_shows_phase_and_time_left():
             break
         seen += chunk
     os.waitpid(pid, 0)
-    text = seen.decode(errors="replace")
+    return seen.decode(errors="replace")
+
+
+def test_progress_on_a_terminal_shows_phase_and_time_left():
+    from tct_run import PYTHON
+    text = on_a_terminal("bench", f"{FIXTURES / 'bench_targets.py'}:small", "--backend", "aot_eager", "--budget", "1",
+                         "--no-compile-time", "--no-memory", "--no-check", "--python", PYTHON)
     assert "aot_eager: sampling, look" in text and "s left" in text, text[-2000:]
+
+
+def test_the_last_line_on_a_terminal_says_where_the_reports_are(tmp_path):
+    html, md = tmp_path / "r.html", tmp_path / "r.md"
+    text = on_a_terminal("report", FIXTURES / "html_bench.json", "-o", html, "-o", md)
+    assert text.strip().splitlines()[-1] == f"tct: wrote {html}, {md}", text[-500:]
+    assert html.exists() and md.exists()

@@ -1,7 +1,6 @@
 """tct probe and the foundation's failure paths, against the real binary."""
 import os
 import subprocess
-import sys
 import time
 
 import pytest
@@ -67,16 +66,8 @@ def test_no_python_at_path(tct):
     assert "Traceback" not in r.err
 
 
-@pytest.fixture(scope="module")
-def bare_venv(tmp_path_factory):
-    """A venv with no torch in it."""
-    path = tmp_path_factory.mktemp("bare") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
-    return str(path / "bin" / "python")
-
-
-def test_torch_not_installed(bare_venv):
-    r = run_tct("probe", "--json", python=bare_venv)
+def test_torch_not_installed(bare_python):
+    r = run_tct("probe", "--json", python=bare_python)
     assert r.rc == 1, r
     doc = r.json()
     assert doc["probe"]["verdict"] == "not_usable"
@@ -85,8 +76,8 @@ def test_torch_not_installed(bare_venv):
     assert "pip install torch" in blocker["fix"]
 
 
-def test_torch_older_than_2(bare_venv):
-    r = run_tct("probe", "--json", python=bare_venv, env={"PYTHONPATH": str(FIXTURES / "oldtorch")})
+def test_torch_older_than_2(bare_python):
+    r = run_tct("probe", "--json", python=bare_python, env={"PYTHONPATH": str(FIXTURES / "oldtorch")})
     assert r.rc == 1, r
     reasons = r.json()["probe"]["reasons"]
     assert reasons[0]["code"] == "torch_too_old"

@@ -74,6 +74,19 @@ def test_a_binary_with_another_schema_is_refused(tmp_path, monkeypatch):
     assert info.value.document["schema"] == "tct/2"
 
 
+def test_a_binary_that_is_not_there_or_not_tct_is_a_spawn_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("TCT_BIN", str(tmp_path / "nope"))
+    with pytest.raises(tct.TctSpawnError, match=r"nope \(from \$TCT_BIN\)\. Point TCT_BIN at the tct binary"):
+        tct.probe()
+    silent = tmp_path / "tct"  # lists --python, then prints nothing: no document
+    silent.write_text("#!/bin/sh\n[ \"$2\" = --help ] && echo '  --python TEXT'\nexit 0\n")
+    silent.chmod(0o755)
+    monkeypatch.setenv("TCT_BIN", str(silent))
+    with pytest.raises(tct.TctSpawnError, match=r"without a JSON document on stdout\. This is a bug in tct") as info:
+        tct.probe()
+    assert info.value.exit_code == 0 and info.value.argv[0] == str(silent)
+
+
 def _bench_doc(**row):
     base = {"label": "inductor", "status": "ok", "correctness": {"checked": True, "match": True},
             "speedup": {"estimate": 1.5, "low": 1.3, "high": 1.7}}

@@ -9,7 +9,7 @@ import pytest
 from test_schema import validate
 from tct_run import FIXTURES, run_tct
 
-T = FIXTURES / "suite_targets.py"
+T = FIXTURES / "bench_targets.py"
 SUITE = f"""
 [defaults]
 backend = "eager"
@@ -22,19 +22,19 @@ no-memory = true
 
 [[target]]
 name = "ok"
-spec = "{T}:ok"
-params = {{ n = [4, 8] }}
+spec = "{T}:small"
+params = {{ batch = [4, 8] }}
 
 [[target]]
 name = "raises"
-spec = "{T}:raises"
+spec = "{T}:raises_on_call"
 
 [[target]]
 name = "hangs"
 spec = "{T}:hangs"
 timeout = 8
 """
-IDS = ["ok[n=4,backend=eager]", "ok[n=8,backend=eager]", "raises[backend=eager]", "hangs[backend=eager]"]
+IDS = ["ok[batch=4,backend=eager]", "ok[batch=8,backend=eager]", "raises[backend=eager]", "hangs[backend=eager]"]
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +100,7 @@ def test_two_shards_merge_into_the_whole(runs, tct):
     assert outcome(merged) == outcome(load(d / "whole.json"))
     assert merged["suite"]["selected"] == IDS and merged["suite"]["shard"] is None
     assert f"| {IDS[0]} |" in r.out
+    assert r.out.splitlines()[0].startswith("## tct suite: ") and r.out.splitlines()[0].endswith(" over 2 passing entries")
     overlap = tct("merge", d / "s1.json", d / "s1.json")
     assert overlap.rc == 2 and "is in both" in overlap.err, overlap
     missing = tct("merge", d / "s1.json")
@@ -136,8 +137,10 @@ def test_compare_catches_a_regression_and_passes_itself(runs, tct):
     (d / "slower.json").write_text(json.dumps(doc))
     r = tct("compare", whole, d / "slower.json", "--max-regression", "5%", "--markdown")
     assert r.rc == 1, r
+    assert r.err.startswith(f"tct: error: 1 of 4 entries failed the check: {IDS[1]} (regression). The table shows"), r
     table = [l for l in r.out.splitlines() if l.startswith("| ")]
     assert table[2].startswith(f"| {IDS[1]} | REGRESSION")  # regressions first
+    assert r.out.startswith("## tct compare: FAIL: 1 regressed, 0 improved, 0 newly failing")
     bad = tct("compare", whole, FIXTURES / "html_explain.json")
     assert bad.rc == 2 and bad.err.startswith("tct: error:"), bad
 

@@ -20,6 +20,7 @@ Ceilings cpu_ceilings() {
   c.peak_flops = 32e9;       // 32 GFLOP/s
   c.peak_bandwidth = 8e9;    // 8 GB/s -> balance 4 FLOP/byte
   c.op_floor_ns = 1000;
+  c.compiled_call_ns = 20'000;
   return c;
 }
 
@@ -204,13 +205,19 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
 
   json cache = "corrupt";
   EXPECT_FALSE(lookup_ceilings(cache, key));
-  store_ceilings(cache, key, {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900}},
+  store_ceilings(cache, key,
+                 {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900},
+                  {"compiled_call_ns", 20'000}},
                  "2026-01-01T00:00:00Z");
   auto hit = lookup_ceilings(cache, key);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->source, "cache");
   EXPECT_DOUBLE_EQ(hit->balance(), 2.0);
   EXPECT_FALSE(lookup_ceilings(cache, "other"));
+  EXPECT_DOUBLE_EQ(hit->compiled_call_ns, 20'000);
+  cache["entries"][key].erase("compiled_call_ns");  // written by an older tct: remeasure
+  EXPECT_FALSE(lookup_ceilings(cache, key));
+  cache["entries"][key]["compiled_call_ns"] = 20'000;
   cache["entries"][key]["op_floor_ns"] = nullptr;  // incomplete entry: remeasure
   EXPECT_FALSE(lookup_ceilings(cache, key));
 }
@@ -261,7 +268,8 @@ TEST(ExpectSweep, InterruptPropagates) {
 
 TEST(ExpectEvidence, TypicalCallIgnoresOneSlowOp) {
   json p = profile(100'000, 6'000, 0, 3, 2000, 5);
-  p["calls"][1]["ns"][1] = 5'000'000;  // call 1, op 1 preempted
+  p["calls"][1]["ns"][1] = 5'000'000;  // call 1, op 1 preempted: the call takes as much longer
+  p["calls"][1]["wall_ns"] = 100'000 + 5'000'000 - 2000;
   auto e = evidence_from_agent(p, flops(0, 1000, 0, 3));
   ASSERT_EQ(e.typical_op_ns.size(), 3u);
   EXPECT_DOUBLE_EQ(e.typical_op_ns[1], 2000);
@@ -295,4 +303,25 @@ TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
   auto e = evidence_from_agent(loaded, flops(0, 1000, 0, 3));
   EXPECT_NEAR(e.in_op_fraction_p90 - e.in_op_fraction_p10, 0.3, 1e-9);
   EXPECT_NE(load_instability(e).find("from 40% to 70%"), std::string::npos);
+  // The evidence itself is the lower envelope: the same as on the quiet machine.
+  auto quiet = evidence_from_agent(steady, flops(0, 1000, 0, 3));
+  EXPECT_TRUE(e.envelope);
+  EXPECT_DOUBLE_EQ(e.in_op_fraction, quiet.in_op_fraction);
+  EXPECT_DOUBLE_EQ(e.profiled_wall_ns, 100'000);
+}
+
+TEST(ExpectEvidence, EnvelopeTakesEachOpsFastestRun) {
+  // Calls alternate which op was preempted: no call is fast throughout, every op is fast in some call.
+  json p = profile(100'000, 60'000, 20'000, 3, 0, 4);
+  for (int c = 0; c < 4; ++c) {
+    p["calls"][c]["ns"][c % 3] = p["calls"][c]["ns"][c % 3].get<double>() + 50'000;
+    p["calls"][c]["wall_ns"] = 150'000;
+  }
+  auto e = evidence_from_agent(p, flops(0, 1000, 0, 2));
+  EXPECT_DOUBLE_EQ(e.in_op_ns, 60'000);
+  EXPECT_DOUBLE_EQ(e.profiled_wall_ns, 100'000);
+  EXPECT_DOUBLE_EQ(e.library_fraction, 0.2);
+  // Calls that ran different ops: medians, not an envelope.
+  p["calls"][0]["op"][1] = 0;
+  EXPECT_FALSE(evidence_from_agent(p, flops(0, 1000, 0, 2)).envelope);
 }

@@ -30,6 +30,7 @@ std::string usage_message(const std::string& toml) {
     parse_suite(toml, "s.toml");
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::Usage);
+    EXPECT_FALSE(e.hint().empty()) << e.what();  // every error says what to do
     return e.what();
   }
   ADD_FAILURE() << "no error for:\n" << toml;
@@ -133,6 +134,12 @@ TEST(SuiteFile, ClearErrors) {
   EXPECT_NE(usage_message("[[target]]\nspec = \"a\"\nparams = { b = [] }\n").find("empty list"), std::string::npos);
   EXPECT_NE(usage_message("[[target]\nspec = 1\n").find("s.toml:1:"), std::string::npos);  // TOML syntax: line
   EXPECT_NE(usage_message("targets = 1\n").find("unknown top-level key"), std::string::npos);
+  EXPECT_NE(usage_message("name = 1\n[[target]]\nspec = \"a\"\n").find("name must be a string"), std::string::npos);
+  EXPECT_NE(usage_message("defaults = 1\n[[target]]\nspec = \"a\"\n").find("defaults must be a table"), std::string::npos);
+  EXPECT_NE(usage_message("target = [1]\n").find("[[target]] 1 is not a table"), std::string::npos);
+  EXPECT_NE(usage_message("[[target]]\nspec = \"a\"\nname = \"\"\n").find("name must be a non-empty string"),
+            std::string::npos);
+  EXPECT_NE(usage_message("[[target]]\nspec = \"a\"\nparams = 1\n").find("params must be a table"), std::string::npos);
 }
 
 TEST(SuiteSettings, BenchConfigFromSettings) {
@@ -234,6 +241,9 @@ TEST(SuiteDoc, MergeRefusesOverlapMissingAndStrangers) {
   EXPECT_NE(message({{"a.json", a}, {"o.json", other}}).find("different suites"), std::string::npos);
   EXPECT_NE(message({{"a.json", a}, {"bench.json", json{{"command", "bench"}}}}).find("not a tct suite document"),
             std::string::npos);
+  json listing = a;
+  listing["suite"]["listing"] = true;
+  EXPECT_NE(message({{"l.json", listing}, {"b.json", b}}).find("l.json is a --list output"), std::string::npos);
 }
 
 TEST(SuiteDoc, ResumeKeepsThisSharesEntriesAndRunsTheRest) {

@@ -2,15 +2,17 @@
 compute bound?). Facts only: op classes, aggregates, the class, the predicted speedup
 and every suggestion are decided in C++ (src/analysis/expect_*.cpp).
 
-  expect.profile      torch.profiler over a few eager calls after warm-up: per-call wall,
-                      the top-level operator events (name, duration) in order, each
-                      name's schema tags; on CUDA the device kernels' intervals.
+  expect.profile      after warm-up, rounds of plain timed calls and calls under
+                      torch.profiler, interleaved: per-call wall, the top-level operator
+                      events (name, duration) in order, each name's schema tags; on CUDA
+                      the device kernels' intervals.
   expect.flops        one eager call under torch.utils.flop_counter.FlopCounterMode and a
                       TorchDispatchMode that sums tensor bytes per aten op (with its tags).
   expect.device_info  what identifies the machine for the ceilings cache (the cache
                       itself is read and written by the C++ CLI, not here).
   expect.ceilings     the machine's memory bandwidth (a large copy), FLOP/s (a large
-                      matrix product) and per-op floor (a 1-element add) for a
+                      matrix product), per-op floor (a 1-element add) and the cost of
+                      one compiled call (a compiled 1-element add) for a
                       device/dtype, best of a few repeats.
 
 Every op that runs the target needs `target.load` first (session.target).
@@ -28,7 +30,6 @@ from ..protocol import finite, progress
 
 # Cap on the operator events sent back: enough for stable percentiles, small on the wire.
 _MAX_OP_EVENTS = 20000
-
 
 
 def _sync(device) -> None:
@@ -101,7 +102,12 @@ def _name_facts(name: str) -> dict:
 
 
 def op_profile(params: dict, session) -> dict:
-    """Warm up, time `timed_calls` plain calls, then profile `calls` calls.
+    """Warm up, then `rounds` rounds of plain timed calls followed by profiled calls
+    (`timed_calls` and `calls` in all, spread over the rounds).
+
+    Interleaved rounds spread both kinds of call over the run, so that a burst of load
+    from other processes slows some calls of each, not all calls of one; the C++ side
+    takes lower envelopes (the fastest run of each op, the fastest gap between ops).
 
     Returned: the wall of each plain call (`wall_samples_ns`); per profiled call its wall
     under the profiler and its top-level operator events in order (`calls[i].op`: indices
@@ -112,13 +118,13 @@ def op_profile(params: dict, session) -> dict:
     aggregates (src/analysis/expect_evidence.cpp).
     """
     import torch
-    from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile, record_function
 
     loaded = session.loaded_target()
     warmup = max(1, int(params.get("warmup", 3)))
     calls = max(1, int(params.get("calls", 10)))
     timed_calls = max(1, int(params.get("timed_calls", 20)))
+    rounds = max(1, min(calls, int(params.get("rounds", 5))))
     dev_type = _device_type(loaded)
 
     progress("profile: warm-up")
@@ -128,34 +134,62 @@ def op_profile(params: dict, session) -> dict:
         _call(loaded, "warm-up")
     _sync(dev_type)
 
-    progress("profile: timing eager calls")
-    wall = []
-    for _ in range(timed_calls):
-        t0 = time.perf_counter_ns()
-        _call(loaded, "timed call")
-        _sync(dev_type)
-        wall.append(time.perf_counter_ns() - t0)
-
     activities = [ProfilerActivity.CPU]
     on_cuda = dev_type == "cuda" and torch.cuda.is_available()
     if on_cuda:
         activities.append(ProfilerActivity.CUDA)
-    progress(f"profile: {calls} calls under torch.profiler")
-    # No synchronize inside the profiled calls: on CUDA the device events carry the kernel
-    # time. One after the last call, so that every kernel has ended when the profiler stops.
-    with profile(activities=activities, record_shapes=False) as prof:
-        for i in range(calls):
-            with record_function(f"tct::call{i}"):
-                _call(loaded, "profiled call")
-        _sync(dev_type)
-    events = prof.events()
+    progress(f"profile: {timed_calls} timed and {calls} profiled calls in {rounds} rounds")
+    wall, profs = [], []
+    for r in range(rounds):
+        for _ in range(timed_calls // rounds + (r < timed_calls % rounds)):
+            t0 = time.perf_counter_ns()
+            _call(loaded, "timed call")
+            _sync(dev_type)
+            wall.append(time.perf_counter_ns() - t0)
+        # No synchronize inside the profiled calls: on CUDA the device events carry the
+        # kernel time. One after the last call, so that every kernel has ended when the
+        # profiler stops.
+        with profile(activities=activities, record_shapes=False) as prof:
+            for i in range(calls // rounds + (r < calls % rounds)):
+                with record_function(f"tct::call{i}"):
+                    _call(loaded, "profiled call")
+            _sync(dev_type)
+        profs.append(prof)
+
+    names: dict[str, int] = {}
+    out_calls: list = []
+    truncated = False
+    for prof in profs:
+        truncated |= _add_calls(prof.events(), on_cuda, names, out_calls)
+    self_ns: dict[str, float] = {}
+    for prof in profs:
+        for avg in prof.key_averages():
+            if avg.key in names:
+                self_ns[avg.key] = self_ns.get(avg.key, 0.0) + float(avg.self_cpu_time_total) * 1000.0
+    op_names = [{"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)}
+                for n in sorted(names, key=names.get)]
+    return {
+        "device_type": dev_type,
+        "warmup_calls": warmup,
+        "rounds": rounds,
+        "wall_samples_ns": wall,
+        "calls": out_calls,
+        "op_names": op_names,
+        "events_truncated": truncated,
+    }
+
+
+def _add_calls(events, on_cuda: bool, names: dict, out_calls: list) -> bool:
+    """Appends one profiler run's calls to `out_calls` (op names indexed in `names`);
+    True when some call came without its events (the cap on events sent was reached)."""
+    from torch.autograd import DeviceType
 
     call_events = sorted((e for e in events if e.name.startswith("tct::call")),
                          key=lambda e: e.time_range.start)
     kernels = sorted(((e.time_range.start * 1000.0, e.time_range.end * 1000.0) for e in events
                       if e.device_type != DeviceType.CPU), key=lambda iv: iv[0]) if on_cuda else []
-    names: dict[str, int] = {}
-    out_calls, sent, truncated = [], 0, False
+    sent = sum(len(c.get("op", ())) for c in out_calls)
+    truncated = False
     for k, ce in enumerate(call_events):
         start = ce.time_range.start * 1000.0
         # A call's kernels are those launched before the next call starts (they run
@@ -174,18 +208,7 @@ def op_profile(params: dict, session) -> dict:
         if on_cuda:
             call["kernels_ns"] = [[s - start, e - start] for s, e in kernels if start <= s < end]
         out_calls.append(call)
-    self_ns = {avg.key: float(avg.self_cpu_time_total) * 1000.0 for avg in prof.key_averages()
-               if avg.key in names}
-    op_names = [{"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)}
-                for n in sorted(names, key=names.get)]
-    return {
-        "device_type": dev_type,
-        "warmup_calls": warmup,
-        "wall_samples_ns": wall,
-        "calls": out_calls,
-        "op_names": op_names,
-        "events_truncated": truncated,
-    }
+    return truncated
 
 
 # --------------------------------------------------------------------------- flops
@@ -335,17 +358,63 @@ def _times_ns(fn, repeats: int, device_type: str) -> list[int]:
     return out
 
 
+def _op_floor_ns(op, device_type: str, rounds: int) -> float | None:
+    """The profiled duration of `op` (a 1-element add): per round the median of 100
+    profiled runs, then the fastest round. A first profiled round is discarded: the
+    profiler's first use in a process costs more per event (up to 2x here)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    medians = []
+    for r in range(rounds + 1):
+        for _ in range(20):
+            op()
+        _sync(device_type)
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            for _ in range(100):
+                op()
+            _sync(device_type)
+        ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events()
+              if e.name == "aten::add"]
+        if r > 0 and ns:
+            medians.append(statistics.median(ns))
+    return min(medians) if medians else None
+
+
+def _compiled_call_ns(x, y, device_type: str, rounds: int):
+    """Wall time of one call of torch.compile'd `x + y` on 1-element tensors (default
+    backend and mode): what every compiled call pays whatever it computes (guards, the
+    generated wrapper, one kernel). Per round the mean of 200 calls, then the fastest
+    round. (None, why) when this machine cannot compile."""
+    import torch
+
+    try:
+        fn = torch.compile(lambda a, b: a + b)
+        for _ in range(20):
+            fn(x, y)
+        _sync(device_type)
+        per_round = []
+        for _ in range(rounds):
+            t0 = time.perf_counter_ns()
+            for _ in range(200):
+                fn(x, y)
+            _sync(device_type)
+            per_round.append((time.perf_counter_ns() - t0) / 200.0)
+        return min(per_round), None
+    except Exception as exc:  # no C++ compiler, no Triton: tct probe tells the user why
+        return None, f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
 def op_ceilings(params: dict, session) -> dict:
     """Measure the ceilings on the target's device/dtype (or params device/dtype).
 
     bandwidth: dst.copy_(src) of `copy_bytes` (reads and writes them: 2 x bytes moved),
     FLOP/s: a `matmul_n`^3 matrix product (2 n^3 FLOPs), op floor: the profiled duration
     of an aten::add on 1-element tensors (the fixed cost every eager op pays: dispatch,
-    allocation, a kernel launch). Copy and matmul are the best of `repeats` interleaved
-    after one warm-up; the floor is the median of 200 profiled adds.
+    allocation, a kernel launch), compiled call: the wall time of a compiled 1-element add
+    (the fixed cost every compiled call pays). Copy and matmul are the best of `repeats`
+    interleaved after one warm-up; floor and compiled call the fastest of `repeats` rounds.
     """
     import torch
-    from torch.profiler import ProfilerActivity, profile
 
     device, dtype, dtype_str = _resolve_device_dtype(params, session)
     dt_name = device.type
@@ -380,25 +449,21 @@ def op_ceilings(params: dict, session) -> dict:
     progress("ceilings: per-op floor")
     x = torch.ones(1, device=device)
     y = torch.ones(1, device=device)
-    for _ in range(50):
-        x.add(y)
-    _sync(dt_name)
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        for _ in range(200):
-            x.add(y)
-        _sync(dt_name)
-    floor = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events()
-             if e.name == "aten::add"]
+    floor = _op_floor_ns(lambda: x.add(y), dt_name, repeats)
     t0 = time.perf_counter_ns()
     for _ in range(1000):
         x.add(y)
     call_floor = (time.perf_counter_ns() - t0) / 1000.0
     _sync(dt_name)
 
+    progress("ceilings: the cost of one compiled call (compiles a 1-element add once)")
+    compiled_call, compiled_error = _compiled_call_ns(x, y, dt_name, repeats)
+
     return {
         "device": str(device), "dtype": dtype_str,
         "peak_flops": finite(peak), "peak_bandwidth_bytes_per_s": finite(bandwidth),
-        "op_floor_ns": finite(statistics.median(floor)) if floor else None,
+        "op_floor_ns": finite(floor),
+        "compiled_call_ns": finite(compiled_call), "compiled_call_error": compiled_error,
         "python_op_floor_ns": finite(call_floor),
         "copy_bytes": copy_bytes, "matmul_n": n, "repeats": repeats,
         "copy_ns": copy_ns, "matmul_ns": mm_ns, "matmul_error": mm_error,

@@ -1,0 +1,67 @@
+// tct's prediction formula against bench/calibration/fit.py's: the fit records its constants
+// and each row's prediction in bench/calibration/fit.json; the C++ model, with the constants
+// of the generated header, must give the same points. A refit that forgot to rebuild, or a
+// change to one formula and not the other, fails here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "analysis/expect_calibration.hpp"
+#include "analysis/expect_classifier.hpp"
+
+using nlohmann::json;
+using namespace tct::analysis;
+
+namespace {
+
+json fit_record() {
+  std::ifstream f(std::filesystem::path(TCT_SOURCE_DIR) / "bench" / "calibration" / "fit.json");
+  return json::parse(f);
+}
+
+}  // namespace
+
+TEST(ExpectFit, HeaderHoldsTheRecordedConstants) {
+  json r = fit_record();
+  const json& k = r["constants"];
+  namespace cal = calibration;
+  EXPECT_DOUBLE_EQ(k["kKeepOutside"].get<double>(), cal::kKeepOutside);
+  EXPECT_DOUBLE_EQ(k["kKeepFixed"].get<double>(), cal::kKeepFixed);
+  EXPECT_DOUBLE_EQ(k["kKeepMemory"].get<double>(), cal::kKeepMemory);
+  EXPECT_DOUBLE_EQ(k["kKeepOther"].get<double>(), cal::kKeepOther);
+  EXPECT_DOUBLE_EQ(k["kKeepLibrary"].get<double>(), cal::kKeepLibrary);
+  EXPECT_DOUBLE_EQ(k["kKeepConv"].get<double>(), cal::kKeepConv);
+  EXPECT_DOUBLE_EQ(k["kCompiledCallScale"].get<double>(), cal::kCompiledCallScale);
+  EXPECT_DOUBLE_EQ(k["kLibraryCallScale"].get<double>(), cal::kLibraryCallScale);
+  EXPECT_DOUBLE_EQ(r["log_residual_low"].get<double>(), cal::kLogResidualLow);
+  EXPECT_DOUBLE_EQ(r["log_residual_high"].get<double>(), cal::kLogResidualHigh);
+  EXPECT_EQ(static_cast<int>(r["calibration"].size()), cal::kCalibrationCases);
+  EXPECT_EQ(static_cast<int>(r["validation"].size()), cal::kValidationCases);
+}
+
+TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
+  json r = fit_record();
+  int rows = 0, inside = 0;
+  for (const char* set : {"calibration", "validation"}) {
+    for (const json& row : r[set]) {
+      const json& j = row["time_shares"];
+      TimeShares s;
+      s.outside = j["outside_ops"];
+      s.fixed = j["fixed_cost"];
+      s.memory = j["memory_traffic"];
+      s.other = j["other_compute"];
+      s.library = j["library"];
+      s.conv = j["conv"];
+      SpeedupRange p = predict_speedup(s, row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"]);
+      SCOPED_TRACE(row["name"].get<std::string>());
+      EXPECT_NEAR(p.point, row["point"].get<double>(), 1e-9 * p.point);
+      EXPECT_NEAR(p.low, row["low"].get<double>(), 1e-9 * p.point);
+      EXPECT_NEAR(p.high, row["high"].get<double>(), 1e-9 * p.point);
+      ++rows;
+      if (std::string(set) == "validation") inside += row["inside"].get<bool>();
+    }
+  }
+  EXPECT_GE(rows, 2 * 10);  // both sets recorded, not an empty file
+  EXPECT_EQ(inside, calibration::kValidationInside);
+}
