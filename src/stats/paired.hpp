@@ -40,8 +40,9 @@
 namespace tct::stats {
 
 // Prior on how much one process's speedup differs from another's (log units, ~ relative):
-// 1.5%, worth 4 processes. Chosen from re-runs of `tct bench` in fresh processes on a
-// shared Linux machine (bench/rerun_coverage.py prints what a machine shows).
+// 1.5%, worth 4 processes. A judgement, not yet calibrated: fresh-process hot loops of an
+// overhead-bound call on a 2-core machine differed by far more (up to ~30%), so this is
+// likely too small there. bench/rerun_coverage.py measures what a machine shows.
 inline constexpr double kPriorBetweenSd = 0.015;
 inline constexpr int kPriorDf = 4;
 
