@@ -66,11 +66,12 @@ def main():
                                               str(args.calls), str(args.rounds)],
                                              capture_output=True, text=True, check=True).stdout.split())
             loops.append((e / c, c))
-        loop = statistics.median(s for s, _ in loops)
-        c = statistics.median(c for _, c in loops)
+        speedups = [speedup for speedup, _ in loops]
+        loop = statistics.median(speedups)
+        c = statistics.median(compiled_ns for _, compiled_ns in loops)
         ratio = sp["estimate"] / loop
         worst = max(worst, abs(ratio - 1))
-        spread = f"{loop:.2f}x ({min(loops)[0]:.2f}-{max(loops)[0]:.2f})"
+        spread = f"{loop:.2f}x ({min(speedups):.2f}-{max(speedups):.2f})"
         print(f"{f'{n_ops} ops x {size}':<22} {sp['estimate']:6.2f}x [{sp['low']:.2f}, {sp['high']:.2f}]{'':<6} "
               f"{spread:>24} {ratio:9.3f} {row['latency']['compiled']['median'] / 1e3:10.1f}/{c / 1e3:<10.1f}"
               f"{row['harness_floor_ns']:7.0f}ns")
