@@ -75,6 +75,12 @@ std::vector<std::string> codes(const std::vector<json>& ws) {
 
 TEST(BenchAnalysis, CleanRowHasNoWarnings) { EXPECT_TRUE(row_warnings(ok_row(), "", {}).empty()); }
 
+TEST(BenchAnalysis, ShortBatchOfLongCallsIsNotAClockWarning) {
+  auto r = ok_row();
+  r["calls_per_sample"] = {{"eager", 2}, {"compiled", 2}};  // ~1 ms calls, 1000-tick samples
+  EXPECT_TRUE(row_warnings(r, "", {}).empty());
+}
+
 TEST(BenchAnalysis, RowWarningsEachCondition) {
   auto r = ok_row();
   r["recompiles_during_measurement"] = 2;
