@@ -22,6 +22,7 @@ TARGETS = [
 def main():
     ap = parser()
     ap.add_argument("--runs", type=int, default=8)
+    ap.add_argument("--save", help="append each run's speedup section to this JSON-lines file")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
     covered_all = total_all = 0
@@ -34,8 +35,11 @@ def main():
             row = json.loads(out)["bench"]["rows"][0]
             sp = row["speedup"]
             runs.append(sp)
+            if args.save:
+                with open(args.save, "a") as f:
+                    f.write(json.dumps({"target": name, "speedup": sp}) + "\n")
             print(f"  {name} run {i + 1}: {sp['estimate']:.3f}x [{sp['low']:.3f}, {sp['high']:.3f}] "
-                  f"between-process sd {sp.get('between_process_sd', float('nan')):.4f}, "
+                  f"between-segment sd {sp.get('between_segment_sd', float('nan')):.4f}, "
                   f"{time.time() - t0:.0f} s, load {os.getloadavg()[0]:.1f}", flush=True)
         est = [r["estimate"] for r in runs]
         covered = 0

@@ -343,17 +343,29 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
   sp["look_confidence"] = look_confidence(sc.confidence, sc.looks);
   sp["looks"] = d.look;
   sp["processes"] = d.interval.processes;
-  sp["between_process_sd"] = num(d.interval.between_sd);
+  sp["segments"] = d.interval.segments;
+  sp["between_segment_sd"] = num(d.interval.between_sd);
   sp["within_sd"] = num(d.interval.within_sd);
   sp["inconclusive"] = inconclusive(d.interval.speedup);
-  sp["method"] = "paired block log ratios; circular block bootstrap within processes, process effect "
-                 "pooled with a prior; Bonferroni over planned looks";
-  json per_process = json::array();
-  for (const auto& r : sampler.log_ratios()) {
-    std::vector<double> v(r.begin(), r.end());
+  sp["method"] = "paired block log ratios; circular block bootstrap within processes, the spread between "
+                 "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
+                 "Bonferroni over planned looks";
+  // Each process's speedup, and each of its segments' (one per look, in time order): how
+  // much the speedup moves between processes and over time, the evidence behind the interval.
+  auto speedup = [](const std::vector<double>& r) {
     double m = 0;
-    for (double x : v) m += x;
-    per_process.push_back({{"blocks", v.size()}, {"speedup", v.empty() ? json(nullptr) : num(std::exp(m / v.size()))}});
+    for (double x : r) m += x;
+    return r.empty() ? json(nullptr) : num(std::exp(m / static_cast<double>(r.size())));
+  };
+  json per_process = json::array();
+  for (const auto& segments : sampler.segments()) {
+    std::vector<double> all;
+    json by_segment = json::array();
+    for (const auto& seg : segments) {
+      all.insert(all.end(), seg.begin(), seg.end());
+      by_segment.push_back(speedup(seg));
+    }
+    per_process.push_back({{"blocks", all.size()}, {"speedup", speedup(all)}, {"segment_speedups", by_segment}});
   }
   sp["per_process"] = per_process;
   row["speedup"] = sp;

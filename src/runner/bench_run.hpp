@@ -43,7 +43,7 @@ struct BenchConfig {
   std::vector<std::string> dynamic{"auto"};  // auto | true | false
   std::vector<bool> fullgraph{false};
 
-  double precision = 0.02;  // stop when the speedup CI half-width <= precision * speedup
+  double precision = 0.05;  // stop when the speedup CI half-width <= precision * speedup
   double budget_s = 10.0;   // sampling seconds per row
   int warmup_calls = 20;    // compiled calls timed one by one (the warm-up curve)
   int eager_warmup_calls = 10;

@@ -39,6 +39,7 @@ PairedSampler::PairedSampler(const SamplerConfig& config) : config_(config) {
         throw std::invalid_argument("confidence must be in (0, 1)");
     if (config.resamples == 0) throw std::invalid_argument("resamples must be > 0");
     ratios_.resize(static_cast<std::size_t>(config.processes));
+    cuts_.resize(ratios_.size());
 }
 
 void PairedSampler::add_pair(int process, std::span<const double> eager_ns, std::span<const double> compiled_ns) {
@@ -51,6 +52,20 @@ void PairedSampler::add_pair(int process, std::span<const double> eager_ns, std:
     ratios_[static_cast<std::size_t>(process)].push_back(e > 0 && c > 0 ? std::log(e) - std::log(c) : NAN);
 }
 
+std::vector<stats::ProcessSegments> PairedSampler::segments() const {
+    std::vector<stats::ProcessSegments> out(ratios_.size());
+    for (std::size_t p = 0; p < ratios_.size(); ++p) {
+        std::size_t from = 0;
+        auto cuts = cuts_[p];
+        if (cuts.empty() || cuts.back() != ratios_[p].size()) cuts.push_back(ratios_[p].size());
+        for (std::size_t to : cuts) {
+            if (to > from) out[p].emplace_back(ratios_[p].begin() + from, ratios_[p].begin() + to);
+            from = to;
+        }
+    }
+    return out;
+}
+
 int PairedSampler::pairs() const {
     int n = 0;
     for (const auto& r : ratios_) n += static_cast<int>(r.size());
@@ -60,7 +75,8 @@ int PairedSampler::pairs() const {
 Decision PairedSampler::look() {
     Decision d;
     d.look = ++looks_;
-    d.interval = stats::paired_speedup(ratios_, look_confidence(config_.confidence, config_.looks),
+    for (std::size_t p = 0; p < ratios_.size(); ++p) cuts_[p].push_back(ratios_[p].size());
+    d.interval = stats::paired_speedup(segments(), look_confidence(config_.confidence, config_.looks),
                                        config_.resamples, config_.seed);
     d.relative_half_width = stats::relative_half_width(d.interval.speedup);
     // NaN <= precision is false: an undefined interval is never "precise".

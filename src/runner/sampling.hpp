@@ -90,6 +90,8 @@ public:
     bool done() const { return done_; }
     int pairs() const;
     const std::vector<std::vector<double>>& log_ratios() const { return ratios_; }
+    // Each process's ratios cut at the looks: the segments the interval is built from.
+    std::vector<stats::ProcessSegments> segments() const;
     const std::vector<double>& eager_samples() const { return eager_; }
     const std::vector<double>& compiled_samples() const { return compiled_; }
     const SamplerConfig& config() const { return config_; }
@@ -97,6 +99,7 @@ public:
 private:
     SamplerConfig config_;
     std::vector<std::vector<double>> ratios_;  // per process, in measurement order
+    std::vector<std::vector<std::size_t>> cuts_;  // per process, ratios_ size at each look
     std::vector<double> eager_, compiled_;     // every sample, for the latency summaries
     int looks_ = 0;
     bool done_ = false;

@@ -78,18 +78,26 @@ double block_bootstrap_variance_of_mean(const std::vector<double>& xs, std::size
     return std::max(0.0, s2 / n - (s / n) * (s / n));
 }
 
-PairedInterval paired_speedup(const std::vector<std::vector<double>>& per_process, double confidence,
+PairedInterval paired_speedup(const std::vector<ProcessSegments>& per_process, double confidence,
                               std::size_t resamples, std::uint64_t seed) {
-    std::vector<std::vector<double>> procs;
+    std::vector<std::vector<double>> procs;    // each process's finite ratios, in order
+    std::vector<std::vector<double>> segments;  // every segment's finite ratios
     for (const auto& p : per_process) {
-        std::vector<double> finite;
-        for (double x : p)
-            if (std::isfinite(x)) finite.push_back(x);
-        if (!finite.empty()) procs.push_back(std::move(finite));
+        std::vector<double> all;
+        for (const auto& seg : p) {
+            std::vector<double> finite;
+            for (double x : seg)
+                if (std::isfinite(x)) finite.push_back(x);
+            if (finite.empty()) continue;
+            all.insert(all.end(), finite.begin(), finite.end());
+            segments.push_back(std::move(finite));
+        }
+        if (!all.empty()) procs.push_back(std::move(all));
     }
     PairedInterval out;
     out.speedup = {NAN, NAN, NAN};
     out.processes = static_cast<int>(procs.size());
+    out.segments = static_cast<int>(segments.size());
     for (const auto& p : procs) out.blocks += static_cast<int>(p.size());
     if (procs.empty()) return out;
 
@@ -104,16 +112,26 @@ PairedInterval paired_speedup(const std::vector<std::vector<double>>& per_proces
     bool enough = std::any_of(procs.begin(), procs.end(), [](const auto& p) { return p.size() >= 2; });
     if (!enough || !(confidence > 0 && confidence < 1) || resamples == 0) return out;
 
-    // Between-process variance: moments (var of means minus the mean within variance), pooled
-    // with the prior (kPriorDf pseudo-processes at kPriorBetweenSd).
+    // Segment-to-segment variance: moments (variance of the segment means minus their mean
+    // block-noise variance, the plain var/n: segments are short), pooled with the prior
+    // (kPriorDf pseudo-segments at kPriorSegmentSd).
+    const double S = static_cast<double>(segments.size());
     double between_moments = 0;
-    if (procs.size() >= 2) {
+    if (segments.size() >= 2) {
+        std::vector<double> seg_means, seg_noise;
+        for (const auto& seg : segments) {
+            seg_means.push_back(mean(seg));
+            double ss = 0;
+            for (double x : seg) ss += (x - seg_means.back()) * (x - seg_means.back());
+            if (seg.size() >= 2) seg_noise.push_back(ss / static_cast<double>(seg.size() - 1) / seg.size());
+        }
+        const double m = mean(seg_means);
         double ss = 0;
-        for (double m : means) ss += (m - mu) * (m - mu);
-        between_moments = std::max(0.0, ss / (P - 1) - mean(within));
+        for (double x : seg_means) ss += (x - m) * (x - m);
+        between_moments = std::max(0.0, ss / (S - 1) - (seg_noise.empty() ? 0.0 : mean(seg_noise)));
     }
-    const int nu = kPriorDf + static_cast<int>(procs.size()) - 1;
-    const double tau2 = (kPriorDf * kPriorBetweenSd * kPriorBetweenSd + (P - 1) * between_moments) / nu;
+    const int nu = kPriorDf + static_cast<int>(segments.size()) - 1;
+    const double tau2 = (kPriorDf * kPriorSegmentSd * kPriorSegmentSd + (S - 1) * between_moments) / nu;
     out.between_sd = std::sqrt(tau2);
     double wsum = 0;
     for (double v : within) wsum += v;
@@ -122,12 +140,13 @@ PairedInterval paired_speedup(const std::vector<std::vector<double>>& per_proces
     std::mt19937_64 rng(seed);
     std::vector<std::size_t> lens;
     for (const auto& p : procs) lens.push_back(block_length(p.size()));
+    const double upper_sd = out.between_sd * std::sqrt(kEraShare + 1.0 / S);
     std::vector<double> reps;
     reps.reserve(resamples);
     for (std::size_t r = 0; r < resamples; ++r) {
         double s = 0;
         for (std::size_t i = 0; i < procs.size(); ++i) s += block_replicate_mean(procs[i], lens[i], rng);
-        reps.push_back(s / P + out.between_sd / std::sqrt(P) * student_t(rng, nu));
+        reps.push_back(s / P + upper_sd * student_t(rng, nu));
     }
     const double alpha = 1 - confidence;
     out.speedup.low = std::exp(quantile(reps, alpha / 2));

@@ -82,7 +82,7 @@ TEST(SamplingPairedSampler, LookLevelIsBonferroniCorrected) {
 
 TEST(SamplingPairedSampler, StopsWhenPreciseElseAtTheLastLook) {
     std::mt19937_64 rng(3);
-    PairedSampler quiet(paired(0.05, 2, 3));
+    PairedSampler quiet(paired(0.15, 2, 3));  // the prior alone keeps a first look near +-9%
     for (int p = 0; p < 2; ++p)
         for (int i = 0; i < 8; ++i) quiet.add_pair(p, block(20, 4000, 0.01, rng), block(20, 1000, 0.01, rng));
     Decision d = quiet.look();
@@ -120,10 +120,12 @@ TEST(SamplingPairedSampler, InconclusiveWhenTooWide) {
 
 // The promise under test: over many simulated runs of the whole schedule (2 fresh
 // processes, 3 looks, stopping as soon as the interval is precise), the reported 95%
-// interval holds the true speedup at least ~95% of the time, although the data have a
-// process effect (what a re-run changes) and block noise correlated between neighbours
-// (AR(1), phi = 0.6).
-double simulated_coverage(double between_sd, double precision, int runs, std::uint64_t seed) {
+// interval holds the true speedup (the mean over re-runs) at least ~95% of the time,
+// although the data have what a re-run changes: an effect of the whole run (the machine's
+// state while it ran), one per process and one per segment (the blocks between two looks),
+// each of sd `effect_sd` (the process's half that), and block noise correlated between
+// neighbours (AR(1), phi = 0.6).
+double simulated_coverage(double effect_sd, double precision, int runs, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> z(0, 1);
     const double mu = std::log(3.0), phi = 0.6, marginal_sd = 0.03;
@@ -133,16 +135,19 @@ double simulated_coverage(double between_sd, double precision, int runs, std::ui
         SamplerConfig c = paired(precision, 2, 3);
         c.seed = seed + static_cast<std::uint64_t>(run);
         PairedSampler s(c);
-        double effect[2] = {between_sd * z(rng), between_sd * z(rng)};
+        const double era = effect_sd * z(rng);
+        double effect[2] = {effect_sd / 2 * z(rng), effect_sd / 2 * z(rng)};
         double noise[2] = {marginal_sd * z(rng), marginal_sd * z(rng)};
         Decision d;
         do {
-            for (int p = 0; p < 2; ++p)
+            for (int p = 0; p < 2; ++p) {
+                const double segment = effect_sd * z(rng);
                 for (int i = 0; i < 6; ++i) {
                     noise[p] = phi * noise[p] + innovation_sd * z(rng);
-                    std::vector<double> e{std::exp(mu + effect[p] + noise[p]) * 1000}, cc{1000};
+                    std::vector<double> e{std::exp(mu + era + effect[p] + segment + noise[p]) * 1000}, cc{1000};
                     s.add_pair(p, e, cc);
                 }
+            }
             d = s.look();
         } while (d.action == Action::Continue);
         if (d.interval.speedup.low <= 3.0 && 3.0 <= d.interval.speedup.high) ++covered;
@@ -150,16 +155,30 @@ double simulated_coverage(double between_sd, double precision, int runs, std::ui
     return static_cast<double>(covered) / runs;
 }
 
-TEST(SamplingPairedSampler, CoversTheTruthUnderRepeatedLooksAndProcessEffects) {
-    // A process effect at the prior's size, and a precision the runs often reach early
-    // (measured: 0.987 of 300 runs).
-    EXPECT_GE(simulated_coverage(0.015, 0.03, 200, 11), 0.94);
-    // No process effect: still covers (the prior only widens).
+TEST(SamplingPairedSampler, CoversTheTruthUnderRepeatedLooksAndRerunEffects) {
+    // Effects at the prior's size, and a precision the runs often reach early.
+    EXPECT_GE(simulated_coverage(tct::stats::kPriorSegmentSd, 0.03, 200, 11), 0.94);
+    // No effects at all: still covers (the prior only widens).
     EXPECT_GE(simulated_coverage(0.0, 0.03, 80, 12), 0.94);
-    // Twice the prior's effect: the data pull the between-process sd up; coverage degrades
-    // gracefully (measured: 0.92 of 200 runs) instead of collapsing to ~0.5 as an interval
-    // that ignores processes would.
-    EXPECT_GE(simulated_coverage(0.03, 0.03, 150, 13), 0.85);
+    // Twice the prior's size: the segments pull the spread up; coverage degrades gracefully
+    // instead of collapsing as an interval that ignores what a re-run changes would.
+    EXPECT_GE(simulated_coverage(2 * tct::stats::kPriorSegmentSd, 0.03, 150, 13), 0.88);
+}
+
+TEST(SamplingPairedSampler, SegmentsAreCutAtTheLooks) {
+    PairedSampler s(paired(1e-6, 2, 3));
+    std::vector<double> e{2000}, c{1000};
+    for (int i = 0; i < 3; ++i) s.add_pair(0, e, c);
+    s.add_pair(1, e, c);
+    s.look();
+    for (int i = 0; i < 2; ++i) s.add_pair(0, e, c);
+    auto segs = s.segments();
+    ASSERT_EQ(segs.size(), 2u);
+    ASSERT_EQ(segs[0].size(), 2u);  // the open stretch since the last look is a segment too
+    EXPECT_EQ(segs[0][0].size(), 3u);
+    EXPECT_EQ(segs[0][1].size(), 2u);
+    EXPECT_EQ(segs[1].size(), 1u);
+    EXPECT_NEAR(segs[0][1][0], std::log(2.0), 1e-12);
 }
 
 TEST(SamplingPairedSampler, DeterministicForSameInput) {

@@ -418,25 +418,33 @@ TEST(StatsPaired, BlockBootstrapSeesCorrelation) {
     EXPECT_EQ(tct::stats::block_bootstrap_variance_of_mean({1.0}, 100, 3), 0.0);
 }
 
-TEST(StatsPaired, ProcessesWeighEquallyAndTheirDisagreementWidens) {
+TEST(StatsPaired, ProcessesWeighEquallyAndSegmentsDisagreeingWiden) {
     using tct::stats::paired_speedup;
     std::vector<double> a(20, std::log(2.0)), b(4, std::log(2.2));
-    auto r = paired_speedup({a, b}, 0.95, 1000, 5);
+    auto r = paired_speedup({{a}, {b}}, 0.95, 1000, 5);
     EXPECT_NEAR(r.speedup.estimate, std::exp((std::log(2.0) + std::log(2.2)) / 2), 1e-9);
     EXPECT_EQ(r.processes, 2);
+    EXPECT_EQ(r.segments, 2);
     EXPECT_EQ(r.blocks, 24);
-    EXPECT_GT(r.between_sd, tct::stats::kPriorBetweenSd);  // the data add to the prior
-    auto agree = paired_speedup({a, std::vector<double>(4, std::log(2.0))}, 0.95, 1000, 5);
+    EXPECT_GT(r.between_sd, tct::stats::kPriorSegmentSd);  // the data add to the prior
+    auto agree = paired_speedup({{a}, {std::vector<double>(4, std::log(2.0))}}, 0.95, 1000, 5);
     EXPECT_LT(agree.speedup.high - agree.speedup.low, r.speedup.high - r.speedup.low);
     EXPECT_LE(agree.speedup.low, 2.0);
     EXPECT_GE(agree.speedup.high, 2.0);
+    // One process that drifted between its segments: the drift is what a re-run meets.
+    std::vector<double> early(10, std::log(2.0)), late(10, std::log(2.3));
+    auto drift = paired_speedup({{early, late}, {std::vector<double>(20, std::log(2.15))}}, 0.95, 1000, 5);
+    auto steady = paired_speedup({{a}, {std::vector<double>(20, std::log(2.0))}}, 0.95, 1000, 5);
+    EXPECT_EQ(drift.segments, 3);
+    EXPECT_GT(drift.between_sd, steady.between_sd);
+    EXPECT_GT(drift.speedup.high / drift.speedup.low, steady.speedup.high / steady.speedup.low);
 }
 
 TEST(StatsPaired, DegenerateInputs) {
     using tct::stats::paired_speedup;
     auto none = paired_speedup({}, 0.95);
     EXPECT_TRUE(std::isnan(none.speedup.estimate));
-    auto one = paired_speedup({{std::log(3.0)}, {NAN}}, 0.95);
+    auto one = paired_speedup({{{std::log(3.0)}}, {{NAN}}}, 0.95);
     EXPECT_NEAR(one.speedup.estimate, 3.0, 1e-12);
     EXPECT_TRUE(std::isnan(one.speedup.low));
     EXPECT_EQ(one.processes, 1);
