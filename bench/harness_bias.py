@@ -9,9 +9,10 @@ Why next to bench/hot_loop.py: that script compares whole `tct bench` runs with 
 other processes, and on a small shared machine one process's speedup differs from the next
 one's by ~8% (sd of log speedups), which hides a bias of a few percent.
 
-`cps` and `spb` follow tct's rules: a sample lasts >= 1000 clock ticks of the faster side,
-and a block holds enough samples for several pairs per chunk (see runner/sampling.hpp).
-Usage: bench/harness_bias.py [--rounds 30] [--calls 2000]   (run with the repository's venv)
+`cps` and `spb` follow tct's rules at default settings: a sample lasts >= 1000 clock ticks of
+the faster side, and a block holds 3 to 10 samples, fewer when a chunk would not hold 4 pairs
+(runner/sampling.cpp calls_per_sample, runner/bench_analysis.cpp samples_per_block).
+Usage: bench/harness_bias.py [--rounds 30] [--calls 1000]   (run with the repository's venv)
 """
 import argparse
 import math
@@ -47,7 +48,8 @@ def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, floa
     res = timing.clock_resolution_ns()["resolution_ns"]
     e1, c1 = block("eager", 5, 10), block("k", 5, 10)
     cps = max(1, math.ceil(1000 * res / min(e1, c1)))
-    spb = max(3, min(50, int(10 / 3 * 1e9 / (4 * 4 * max(e1, c1) * cps))))
+    # default --budget 10 over 2 processes x 3 looks, --min-blocks 5: one pair per chunk at least
+    spb = max(3, min(10, int(10 / 6 * 1e9 / (4 * max(e1, c1) * cps))))
 
     def tct_path():
         pair = [("eager", 0), ("k", 1)]
