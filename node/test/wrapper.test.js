@@ -152,14 +152,20 @@ test('aborting stops tct and rejects with an AbortError', async () => {
 });
 
 test('killAfterMs: a tct that ignores SIGTERM is killed', async () => {
-  const stubborn = path.join(tmpdir(), 'tct');
-  fs.writeFileSync(stubborn, `#!${process.execPath}\nprocess.on('SIGTERM', () => {});\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
+  // The stub says when its SIGTERM handler is in place: aborting earlier (node starts slowly
+  // on a loaded machine) would kill it with the SIGTERM it is meant to ignore.
+  const dir = fs.mkdtempSync(path.join(tmpdir(), 'tct-stubborn-'));
+  const stubborn = path.join(dir, 'tct');
+  const ready = path.join(dir, 'ready');
+  fs.writeFileSync(stubborn, `#!${process.execPath}\nprocess.on('SIGTERM', () => {});\n` +
+    `require('fs').writeFileSync(${JSON.stringify(ready)}, '1');\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
   const ac = new AbortController();
-  const started = Date.now();
   const p = tct.probe({ bin: stubborn, signal: ac.signal, killAfterMs: 200 });
-  setTimeout(() => ac.abort(), 200);
+  for (let waited = 0; !fs.existsSync(ready) && waited < 20000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  const aborted = Date.now();
+  ac.abort();
   await assert.rejects(p, (e) => e.name === 'AbortError' && e.signal === 'SIGKILL');
-  assert.ok(Date.now() - started < 4000);
+  assert.ok(Date.now() - aborted < 4000);
 });
 
 test('the torch-compile-tool bin forwards to tct, or names the pip package', () => {
