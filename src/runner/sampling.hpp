@@ -89,7 +89,6 @@ public:
 
     bool done() const { return done_; }
     int pairs() const;
-    const std::vector<std::vector<double>>& log_ratios() const { return ratios_; }
     // Each process's ratios cut at the looks: the segments the interval is built from.
     std::vector<stats::ProcessSegments> segments() const;
     const std::vector<double>& eager_samples() const { return eager_; }
