@@ -352,11 +352,7 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
                  "Bonferroni over planned looks";
   // Each process's speedup, and each of its segments' (one per look, in time order): how
   // much the speedup moves between processes and over time, the evidence behind the interval.
-  auto speedup = [](const std::vector<double>& r) {
-    double m = 0;
-    for (double x : r) m += x;
-    return r.empty() ? json(nullptr) : num(std::exp(m / static_cast<double>(r.size())));
-  };
+  auto speedup = [](const std::vector<double>& r) { return r.empty() ? json(nullptr) : num(std::exp(stats::mean(r))); };
   json per_process = json::array();
   for (const auto& segments : sampler.segments()) {
     std::vector<double> all;
