@@ -175,7 +175,8 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                            ? fmt::format("{}interval is ±{:.1f}%, wider than the ±{:.1f}% asked for", who,
                                          half * 100, in.precision * 100)
                            : fmt::format("{}too few samples for a confidence interval", who),
-                       stop == "budget" ? "raise --budget or loosen --precision"
+                       stop == "budget" ? "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer "
+                                             "--budget narrows only this run's own noise; loosen --precision or rerun on a quieter machine"
                                         : "loosen --precision; the machine may be too noisy for it",
                        "speedup"));
   }
