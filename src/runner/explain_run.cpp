@@ -33,7 +33,9 @@ void add_registry_entries(Session& agent, json& facts, const analysis::RankSumma
   for (const auto& id : analysis::registry_ids(trace))
     if (!registry.contains(id)) missing.push_back(id);
   if (missing.empty()) return;
-  for (const auto& [id, entry] : agent.call("explain.registry", {{"ids", missing}}).items()) registry[id] = entry;
+  // Named: a range-for over .items() of a temporary would read it after its destruction.
+  const json entries = agent.call("explain.registry", {{"ids", missing}});
+  for (const auto& [id, entry] : entries.items()) registry[id] = entry;
 }
 
 }  // namespace
