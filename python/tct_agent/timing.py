@@ -17,6 +17,13 @@ Two ways to time, chosen by what is being measured:
   the timed region, so asynchronous launches overlap as in real use, and queued work from
   before the block cannot leak in (Event.elapsed_time needs both events completed).
 
+A block may start with `warmup_ns` of untimed calls. Between blocks the agent waits on its
+pipe for tct's next request, and the first calls after such a wait run slower (caches and
+branch predictors hold other work, the CPU may have clocked down): on a 2-core CPU a 17 us
+compiled call took 38 us, then 21, 19, and was back to 17 us after about 10 calls. A short
+block (tens of calls) would carry that start-up into its median, and more so on the faster
+side, biasing the speedup low; a long hot loop never sees it.
+
 `device` may name an index ("cuda:1"): synchronize, events and memory statistics then use
 that device, not the current one.
 
@@ -113,10 +120,17 @@ def time_each(call: Callable[[], object], n: int, device: str | None = None,
     return out
 
 
+def _warm_up(fn: Callable, args: tuple, kwargs: dict, warmup_ns: float) -> None:
+    """Untimed calls until `warmup_ns` have passed (none when it is 0)."""
+    end = perf_counter_ns() + warmup_ns
+    while perf_counter_ns() < end:
+        fn(*args, **kwargs)
+
+
 def time_block(fn: Callable, args: tuple, kwargs: dict, samples: int, calls_per_sample: int,
-               device: str | None = None) -> list[float]:
+               device: str | None = None, warmup_ns: float = 0) -> list[float]:
     """`samples` per-call times (ns), each the mean over `calls_per_sample` back-to-back
-    `fn(*args, **kwargs)` calls (see the module docstring)."""
+    `fn(*args, **kwargs)` calls, after `warmup_ns` of untimed calls (see the module docstring)."""
     samples = max(1, int(samples))
     cps = max(1, int(calls_per_sample))
     calls = range(cps)
@@ -127,6 +141,7 @@ def time_block(fn: Callable, args: tuple, kwargs: dict, samples: int, calls_per_
         with torch.cuda.device(index), _GcPaused():
             stream = torch.cuda.current_stream(index)
             events = [torch.cuda.Event(enable_timing=True) for _ in range(samples + 1)]
+            _warm_up(fn, args, kwargs, warmup_ns)
             torch.cuda.synchronize(index)
             events[0].record(stream)
             for i in range(samples):
@@ -137,6 +152,7 @@ def time_block(fn: Callable, args: tuple, kwargs: dict, samples: int, calls_per_
         return [events[i].elapsed_time(events[i + 1]) * 1e6 / cps for i in range(samples)]  # ms -> ns
     sync = synchronizer(device)
     with _GcPaused():
+        _warm_up(fn, args, kwargs, warmup_ns)
         sync()
         for _ in range(samples):
             t0 = perf_counter_ns()

@@ -253,7 +253,8 @@ namespace {
 std::vector<double> harness_floor(const std::vector<Caller>& processes, int samples, int cps) {
   std::vector<double> all;
   for (const auto& call : processes) {
-    json f = call("bench.time_block", {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps}});
+    json f = call("bench.time_block", {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps},
+                                       {"warmup_ns", kBlockWarmupNs}});
     auto xs = doubles(f["samples_ns"]);
     all.insert(all.end(), xs.begin(), xs.end());
   }
@@ -286,6 +287,8 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
   const int spb = samples_per_block(chunk_s, min_pairs, slower * cps);
   row["calls_per_sample"] = {{"eager", cps}, {"compiled", cps}};
   row["samples_per_block"] = spb;
+  const double warmup[2] = {block_warmup_ns(eager_est * cps), block_warmup_ns(compiled_est * cps)};
+  row["block_warmup_ns"] = {{"eager", warmup[0]}, {"compiled", warmup[1]}};
 
   auto floor = harness_floor(processes, spb, cps);
   std::mt19937_64 order_rng(cfg.seed ^ 0x9e3779b97f4a7c15ULL);
@@ -304,7 +307,8 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
         json blocks[2];
         for (int k = 0; k < 2; ++k) {
           const bool eager = (k == 0) == eager_first;
-          json params = {{"which", eager ? "eager" : spec.key()}, {"samples", spb}, {"calls_per_sample", cps}};
+          json params = {{"which", eager ? "eager" : spec.key()}, {"samples", spb}, {"calls_per_sample", cps},
+                         {"warmup_ns", warmup[eager ? 0 : 1]}};
           if (eager) params.update({{"eager_via", cfg.eager_via}, {"key", spec.key()}});
           blocks[eager ? 0 : 1] = processes[static_cast<std::size_t>(p)]("bench.time_block", params);
         }

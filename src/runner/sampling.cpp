@@ -25,6 +25,10 @@ int calls_per_sample(double estimated_call_ns, double clock_resolution_ns,
     return std::max(1, static_cast<int>(calls));
 }
 
+double block_warmup_ns(double sample_ns) {
+    return std::isfinite(sample_ns) && sample_ns >= kBlockWarmupNs ? 0.0 : kBlockWarmupNs;
+}
+
 bool inconclusive(const stats::Interval& iv) {
     return !(std::isfinite(iv.low) && std::isfinite(iv.high) && iv.low > 0 && iv.high / iv.low <= kInconclusiveRatio);
 }

@@ -36,6 +36,12 @@ def test_time_each_and_block_return_ns():
     assert seen == [((1, 2), {"x": 3})] * 40  # a tight loop of the bare call
 
 
+def test_time_block_warms_up_untimed_first():
+    calls = []
+    block = timing.time_block(lambda: calls.append(1), (), {}, samples=2, calls_per_sample=3, warmup_ns=2e6)
+    assert len(block) == 2 and len(calls) > 6  # 6 timed calls, the rest the 2 ms warm-up
+
+
 def test_time_each_stops_at_max_ns():
     times = timing.time_each(lambda: sum(range(1000)), 1000, max_ns=1)
     assert 3 <= len(times) < 1000

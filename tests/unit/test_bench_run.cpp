@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "fake_agent.hpp"
 #include "runner/bench_run.hpp"
+#include "runner/sampling.hpp"
 
 namespace {
 
@@ -97,7 +98,10 @@ TEST(RunBench, SamplesInTwoProcessesWithAFloorAndDropsRecompilingPairs) {
   for (const auto& proc : exec.processes()) {
     int floors = 0, blocks = 0;
     for (const auto& [op, p] : proc.requests)
-      if (op == "bench.time_block") (p["which"] == "floor" ? floors : blocks)++;
+      if (op == "bench.time_block") {
+        (p["which"] == "floor" ? floors : blocks)++;
+        EXPECT_EQ(p["warmup_ns"], tct::runner::kBlockWarmupNs);  // the scripted calls take microseconds
+      }
     EXPECT_EQ(floors, 1);
     EXPECT_GE(blocks, 2 * 2 * 3);  // >= 2 pairs in each of 3 looks
   }

@@ -195,3 +195,10 @@ TEST(SamplingPairedSampler, DeterministicForSameInput) {
 }
 
 }  // namespace
+
+TEST(Sampling, BlockWarmupOnlyWhereASampleIsShorterThanIt) {
+    EXPECT_EQ(block_warmup_ns(20e3), kBlockWarmupNs);  // a 20 us sample: warm up first
+    EXPECT_EQ(block_warmup_ns(NAN), kBlockWarmupNs);   // no estimate: warm up
+    EXPECT_EQ(block_warmup_ns(kBlockWarmupNs), 0.0);   // a sample as long: its median copes
+    EXPECT_EQ(block_warmup_ns(5e9), 0.0);
+}

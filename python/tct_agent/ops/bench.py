@@ -8,7 +8,7 @@ stop. Every op expects `target.load` to have run (session.target).
                                                  (+ peak memory above what was held before)
   bench.compile      {key, backend, mode, dynamic, fullgraph}  torch.compile (lazy)
   bench.first_calls  {key, n, max_ns}            the warm-up curve (the first call compiles)
-  bench.time_block   {which, samples, calls_per_sample, eager_via, key}  steady-state
+  bench.time_block   {which, samples, calls_per_sample, warmup_ns, eager_via, key}  steady-state
                                                  samples of eager, a compiled key, or the
                                                  harness floor (which="floor")
   bench.memory_mark  {}                          reset the peak; memory held now
@@ -311,7 +311,8 @@ def op_time_block(params, session) -> dict:
     t0 = timing.perf_counter_ns()
     try:
         with context():
-            times = timing.time_block(fn, args, kwargs, samples, cps, loaded.device)
+            times = timing.time_block(fn, args, kwargs, samples, cps, loaded.device,
+                                      float(params.get("warmup_ns", 0)))
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise
