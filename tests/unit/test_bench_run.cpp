@@ -24,6 +24,7 @@ struct ScriptedTarget {
   bool warm_hits = true;
   int recompile_in_block = -1;  // the compiled time_block (counted from 0) that recompiles
   int compiled_blocks = 0;
+  int switches_per_block = 0;    // the timing thread's involuntary switches per 1 ms block
   std::mt19937_64 rng{7};
   std::vector<double> block(double centre, int n) {
     std::lognormal_distribution<double> noise(0.0, jitter);
@@ -56,7 +57,8 @@ struct ScriptedTarget {
       int frames = 0;
       if (which != "eager" && which != "floor" && compiled_blocks++ == recompile_in_block) frames = 1;
       return {{"samples_ns", block(centre, p.value("samples", 10))}, {"frames_compiled", frames},
-              {"graph_breaks", 0}, {"wall_ns", 1e6}, {"involuntary_switches", 0}, {"loadavg_1m", 0.5}};
+              {"graph_breaks", 0}, {"wall_ns", 1e6}, {"involuntary_switches", switches_per_block},
+              {"loadavg_1m", 0.5}};
     }
     return json::object();
   }
@@ -114,6 +116,23 @@ TEST(RunBench, SamplesInTwoProcessesWithAFloorAndDropsRecompilingPairs) {
   EXPECT_EQ(row["calls_per_sample"]["eager"], row["calls_per_sample"]["compiled"]);
   EXPECT_FALSE(row["speedup"]["inconclusive"].get<bool>());
   EXPECT_EQ(row["break_even"]["verdict"], "breaks_even");
+}
+
+// The load warning reads the timing thread's preemptions: a few a second is a quiet
+// machine (no warning), one every few ms is a CPU shared with another busy task.
+TEST(RunBench, WarnsOfOtherProcessesOnlyWhenTheTimingThreadWasPreempted) {
+  auto noisy = [](int switches) {
+    ScriptedTarget target;
+    target.switches_per_block = switches;
+    FakeExecutor exec([&](int i, const std::string& op, const json& p) { return target(i, op, p); });
+    FakeHost host;
+    json section = tct::runner::run_bench(host, exec, quick_config());
+    for (const auto& w : section["warnings"])
+      if (w["message"].get<std::string>().find("other processes loaded the CPU") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_FALSE(noisy(0));   // 0/s
+  EXPECT_TRUE(noisy(1));    // 1000/s: the CFS slices of a shared CPU
 }
 
 TEST(RunBench, WarmCompileIsCheckedAgainstCacheCountersAndRepeats) {
