@@ -314,8 +314,7 @@ class ExpectRun {
     sweep = {{"param", spec.param}, {"values", spec.values}, {"points", json::array()},
              {"class_changes", json::array()}};
     host_.checkpoint();
-    auto measure = [&](const json& value) -> json {
-      std::string label = fmt::format("{}={}", spec.param, value.dump());
+    auto measure_point = [&](const json& value, const std::string& label) -> json {
       json params = cfg_.target.params;
       params[spec.param] = value;
       ensure_agent();
@@ -364,6 +363,20 @@ class ExpectRun {
                                                             point.value("class", ""), sp);
       }
       return point;
+    };
+    // Each point's warnings (its profile's and its bench's) name the point.
+    auto measure = [&](const json& value) -> json {
+      const std::string label = fmt::format("{}={}", spec.param, value.dump());
+      const json& before = host_.document()["warnings"];
+      const std::size_t from = before.is_array() ? before.size() : 0;
+      try {
+        json point = measure_point(value, label);
+        name_point_in_warnings(host_.document()["warnings"], from, label);
+        return point;
+      } catch (const Error&) {
+        name_point_in_warnings(host_.document()["warnings"], from, label);
+        throw;
+      }
     };
     json points = run_sweep(spec, measure, [&](const json& pts) {
       host_.document()["expect"]["sweep"]["points"] = pts;

@@ -60,6 +60,13 @@ json run_sweep(const SweepSpec& spec, const std::function<json(const json&)>& me
   return points;
 }
 
+void name_point_in_warnings(json& warnings, std::size_t from, const std::string& label) {
+  if (!warnings.is_array()) return;
+  for (std::size_t i = from; i < warnings.size(); ++i)
+    if (warnings[i].contains("message") && warnings[i]["message"].is_string())
+      warnings[i]["message"] = label + ": " + warnings[i]["message"].get<std::string>();
+}
+
 json class_changes(const json& points) {
   json out = json::array();
   const json* prev = nullptr;

@@ -27,6 +27,11 @@ SweepSpec parse_sweep(const std::string& text);
 json run_sweep(const SweepSpec& spec, const std::function<json(const json& value)>& measure,
                const std::function<void(const json& points)>& on_point = {});
 
+// Prefixes "label: " to the messages of warnings[from..] (those one sweep point added), so
+// that a warning says which point it is about and the same warning at two points stays two
+// distinct lines.
+void name_point_in_warnings(json& warnings, std::size_t from, const std::string& label);
+
 // Where the class changes between consecutive successful points:
 // [{from_value, to_value, from_class, to_class}].
 json class_changes(const json& points);

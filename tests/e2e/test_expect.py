@@ -112,6 +112,9 @@ def test_sweep_keeps_going_when_a_value_is_rejected(expect, tmp_path):
     assert set(good["speedup"]) == {"estimate", "low", "high"} and good["speedup"]["estimate"] > 0
     assert set(good["predicted_speedup"]) == {"low", "point", "high"}
     assert any(w["code"] == "partial_result" for w in doc["warnings"])
+    # The point's bench warnings name it (aot_eager on 6 tiny ops is slower than eager).
+    from_bench = [w for w in doc["warnings"] if w["code"] in ("slower_than_eager", "precision_not_reached")]
+    assert from_bench and all(w["message"].startswith("n_ops=6: ") for w in from_bench)
     assert "expect_sweep_bench" not in doc
     assert "sweep over n_ops" in r.out
 

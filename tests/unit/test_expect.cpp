@@ -258,6 +258,16 @@ TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
   EXPECT_EQ(changes[0]["to_value"], json(64));
 }
 
+TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
+  json warnings = json::array({{{"code", "a"}, {"message", "from before the sweep"}},
+                               {{"code", "noisy_measurement"}, {"message", "load 2.1"}},
+                               {{"code", "no_message"}}});
+  tct::runner::name_point_in_warnings(warnings, 1, "batch=8");
+  EXPECT_EQ(warnings[0]["message"], "from before the sweep");
+  EXPECT_EQ(warnings[1]["message"], "batch=8: load 2.1");
+  EXPECT_FALSE(warnings[2].contains("message"));
+}
+
 TEST(ExpectSweep, InterruptPropagates) {
   tct::runner::SweepSpec spec{"batch", {json(1), json(2)}};
   EXPECT_THROW(tct::runner::run_sweep(spec, [](const json&) -> json {
