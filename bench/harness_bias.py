@@ -9,9 +9,11 @@ Why next to bench/hot_loop.py: that script compares whole `tct bench` runs with 
 other processes, and on a small shared machine one process's speedup differs from the next
 one's by ~8% (sd of log speedups), which hides a bias of a few percent.
 
-`cps` and `spb` follow tct's rules at default settings: a sample lasts >= 1000 clock ticks of
-the faster side, and a block holds 3 to 10 samples, fewer when a chunk would not hold 4 pairs
-(runner/sampling.cpp calls_per_sample, runner/bench_analysis.cpp samples_per_block).
+`cps`, `spb` and the warm-up follow tct's rules at default settings: a sample lasts >= 1000
+clock ticks of the faster side, a block holds 3 to 10 samples, fewer when a chunk would not
+hold 4 pairs, and a block of samples shorter than 1 ms starts with 1 ms of untimed calls
+(runner/sampling.cpp calls_per_sample and block_warmup_ns, runner/bench_analysis.cpp
+samples_per_block).
 Usage: bench/harness_bias.py [--rounds 30] [--calls 1000]   (run with the repository's venv)
 """
 import argparse
@@ -40,8 +42,8 @@ def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, floa
     bench.op_first_calls({"key": "k", "backend": "inductor", "n": 20}, s)
     fn, args, compiled = s.target.fn, s.target.args, s.compiled["k"]
 
-    def block(which, samples, cps):
-        p = {"which": which, "samples": samples, "calls_per_sample": cps, "key": "k"}
+    def block(which, samples, cps, warmup_ns=0.0):
+        p = {"which": which, "samples": samples, "calls_per_sample": cps, "key": "k", "warmup_ns": warmup_ns}
         return statistics.median(bench.op_time_block(p, s)["samples_ns"])
 
     # tct's sizing (runner/sampling.cpp calls_per_sample, bench_analysis.cpp samples_per_block)
@@ -50,13 +52,15 @@ def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, floa
     cps = max(1, math.ceil(1000 * res / min(e1, c1)))
     # default --budget 10 over 2 processes x 3 looks, --min-blocks 5: one pair per chunk at least
     spb = max(3, min(10, int(10 / 6 * 1e9 / (4 * max(e1, c1) * cps))))
+    # 1 ms of untimed calls before a block whose samples are shorter (runner/sampling.hpp kBlockWarmupNs)
+    warmup = {which: 0.0 if est * cps >= 1e6 else 1e6 for which, est in (("eager", e1), ("k", c1))}
 
     def tct_path():
         pair = [("eager", 0), ("k", 1)]
         random.shuffle(pair)
         out = [0.0, 0.0]
         for which, i in pair:
-            out[i] = block(which, spb, cps)
+            out[i] = block(which, spb, cps, warmup[which])
         return out[0] / out[1]
 
     def hot_loop():

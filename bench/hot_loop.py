@@ -61,7 +61,10 @@ def tct_run(args, n_ops, size):
     cmd = [args.tct, "bench", f"{TARGETS}:elementwise", "--param", f"n_ops={n_ops}", "--param", f"size={size}",
            "--python", args.python, "--budget", args.budget, "--no-compile-time", "--no-memory", "--no-check",
            "--json", "-q"]
-    row = json.loads(subprocess.run(cmd, capture_output=True, text=True).stdout)["bench"]["rows"][0]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if not r.stdout.strip():
+        sys.exit(f"tct bench failed (exit {r.returncode}): {r.stderr.strip()[-500:]}")
+    row = json.loads(r.stdout)["bench"]["rows"][0]
     return row["speedup"]["estimate"], row["latency"]["compiled"]["median"], row["harness_floor_ns"]
 
 
