@@ -263,7 +263,8 @@ std::string interval_note(const json& b) {
     const json& sp = obj(row, "speedup");
     if (!sp.contains("processes")) continue;
     return fmt::format("interval: 95% confidence for the speedup of this target on this machine, across fresh "
-                       "processes (paired blocks from {} processes; process-to-process variation included; "
+                       "processes (paired blocks from {} processes; the drift between processes and over time included, "
+                       "as a re-run meets it; "
                        "held at {} planned looks)\n",
                        sp.value("processes", 0), obj(b, "config").value("looks", 3));
   }
