@@ -24,6 +24,11 @@ CALIBRATION = [
     ("conv_block c8 s16", f"{W}:conv_block", {"channels": 8, "size": 16, "batch": 2}),
     ("attention s128", f"{W}:attention", {}),
     ("attention s32 b1", f"{W}:attention", {"seq": 32, "batch": 1, "dim": 64}),
+    ("attention s64 d64", f"{W}:attention", {"seq": 64, "dim": 64}),
+    ("linear_stack b2 w32 d8", f"{W}:linear_stack", {"batch": 2, "width": 32, "depth": 8}),
+    ("conv_block c16 s24", f"{W}:conv_block", {"channels": 16, "size": 24}),
+    ("row_stats 64x256", f"{W}:row_stats", {"rows": 64, "dim": 256}),
+    ("gelu_tanh 256K", f"{W}:gelu_tanh", {"numel": 1 << 18}),
 ]
 
 VALIDATION = [
@@ -39,9 +44,17 @@ VALIDATION = [
     ("poly_chain n200 size4096", f"{W}:poly_chain", {"n_ops": 200, "size": 4096}),
 ]
 
-# Optional extra (--transformers): real architectures from small configs.
-TRANSFORMERS = [
+# Optional extra (--transformers): real architectures from small configs, other ones in each set.
+# Validation holds the five a user tried (GPT-2, BERT, Llama, T5, ViT).
+TRANSFORMERS_CALIBRATION = [
+    ("hf opt", f"{W}:hf_model", {"arch": "opt"}),
+    ("hf gpt_neox", f"{W}:hf_model", {"arch": "gpt_neox"}),
+    ("hf qwen2", f"{W}:hf_model", {"arch": "qwen2"}),
+]
+TRANSFORMERS_VALIDATION = [
     ("hf gpt2", f"{W}:hf_model", {"arch": "gpt2"}),
     ("hf bert", f"{W}:hf_model", {"arch": "bert"}),
     ("hf llama", f"{W}:hf_model", {"arch": "llama"}),
+    ("hf t5", f"{W}:hf_model", {"arch": "t5"}),
+    ("hf vit", f"{W}:hf_model", {"arch": "vit"}),
 ]

@@ -9,14 +9,19 @@ src/analysis/expect_calibration.hpp (with the date, torch version and machine).
 
 The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
 sum_i share_i * keep_i + (call_scale + library_call_scale * library_ops) * compiled_call / wall,
-predicted speedup = 1 / that.
+predicted speedup = 1 / that. The share outside operators has two keeps: in a function
+without library ops (Python between elementwise ops, all traced away) and around library ops.
 The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
-towards physically plausible priors (a ridge term: 8 cases cannot pin 7 constants alone;
-its weight is the one with the smallest leave-one-out error on the calibration set).
-The interval is [point * exp(q10), point * exp(q90)] where q are quantiles of the
-calibration set's leave-one-out log residuals: each case predicted by constants fitted
-without it, so the width reflects error on unseen work. Validation rows never enter the
-fit; their coverage is the honest figure. Exits 0; the figures are for the reader.
+towards physically plausible priors (a ridge term; its weight is the one with the smallest
+leave-one-out error on the calibration set).
+The interval is point * exp(bias +- z * sigma(g)), sigma(g) = sqrt(base^2 + (generated * g)^2),
+where g is the share of the predicted compiled time spent in generated kernels (the memory
+traffic and other op work inductor fuses: the part whose speed the evidence predicts worst).
+bias, base and generated are fitted by maximum likelihood to the calibration set's
+leave-one-out log residuals (each case predicted by constants fitted without it, so the
+width reflects error on unseen work); z = 1.2816 makes it a nominal 80% interval. Validation
+rows never enter the fit; their coverage is the honest figure. Exits 0; the figures are for
+the reader.
 fit.json records the constants and each row's prediction; tct's unit tests check that the
 C++ formula gives the same predictions on those rows, so the two cannot drift apart.
 """
@@ -34,16 +39,20 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 
-CONSTS = ["kKeepOutside", "kKeepFixed", "kKeepMemory", "kKeepOther", "kKeepLibrary", "kKeepConv",
-          "kCompiledCallScale", "kLibraryCallScale"]
+CONSTS = ["kKeepOutside", "kKeepOutsideLibrary", "kKeepFixed", "kKeepMemory", "kKeepOther", "kKeepLibrary",
+          "kKeepConv", "kCompiledCallScale", "kLibraryCallScale"]
 # Priors: what each share is expected to keep before looking at data (see the header's model),
 # and how far the data may pull each constant cheaply.
-PRIOR = np.array([0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2])
-SCALE = np.array([0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3])
-LOWER = np.array([0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0])
-UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0])
+PRIOR = np.array([0.1, 0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2])
+SCALE = np.array([0.3, 0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3])
+LOWER = np.array([0.0, 0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0])
+UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0])
+# The columns whose compiled time is generated kernels (memory traffic, other op work).
+GENERATED = [3, 4]
 # Ridge weights tried; the one with the smallest leave-one-out error on the calibration set wins.
 RIDGES = (0.1, 0.3, 1.0, 3.0, 10.0)
+# A nominal 80% interval: the 10% and 90% points of a normal distribution.
+Z = 1.2816
 
 
 def library_ops_of(row) -> float:
@@ -56,7 +65,9 @@ def features(row) -> np.ndarray | None:
     if not s or not wall or not call:
         return None
     library_ops = library_ops_of(row)
-    return np.array([s["outside_ops"], s["fixed_cost"], s["memory_traffic"], s["other_compute"],
+    around_library = 1.0 if library_ops > 0 else 0.0
+    return np.array([s["outside_ops"] * (1 - around_library), s["outside_ops"] * around_library,
+                     s["fixed_cost"], s["memory_traffic"], s["other_compute"],
                      s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall])
 
 
@@ -95,18 +106,44 @@ def predict(k: np.ndarray, x: np.ndarray) -> float:
     return 1.0 / max(float(x @ k), 1e-6)
 
 
-def evaluate(rows, k, q_lo, q_hi):
+def generated_share(k: np.ndarray, x: np.ndarray) -> float:
+    """The share of the predicted compiled time spent in generated kernels."""
+    return float(x[GENERATED] @ k[GENERATED]) / max(float(x @ k), 1e-6)
+
+
+def fit_spread(residuals, shares):
+    """Maximum likelihood (bias, base, generated) of residual ~ N(bias, base^2 + (generated * g)^2),
+    by a grid search (rounded as the header writes them)."""
+    r, g = np.asarray(residuals), np.asarray(shares)
+    best, best_nll = None, math.inf
+    for base in np.linspace(0.02, 0.6, 59):
+        for gen in np.linspace(0.0, 2.0, 101):
+            var = base ** 2 + (gen * g) ** 2
+            bias = float(np.sum(r / var) / np.sum(1 / var))  # the weighted mean, exact for these two
+            nll = float(np.sum(0.5 * np.log(var) + 0.5 * (r - bias) ** 2 / var))
+            if nll < best_nll:
+                best, best_nll = (round(bias, 4), round(float(base), 4), round(float(gen), 4)), nll
+    return best
+
+
+def interval(k, x, spread):
+    p, g = predict(k, x), generated_share(k, x)
+    bias, base, gen = spread
+    sigma = math.sqrt(base ** 2 + (gen * g) ** 2)
+    return p, p * math.exp(bias - Z * sigma), p * math.exp(bias + Z * sigma)
+
+
+def evaluate(rows, k, spread):
     table, inside = [], 0
     for r, x, m in rows:
-        p = predict(k, x)
-        lo, hi = p * math.exp(q_lo), p * math.exp(q_hi)
+        p, lo, hi = interval(k, x, spread)
         ok = lo <= m <= hi
         inside += ok
         table.append((r["name"], r.get("class"), p, lo, hi, m, ok))
     return table, inside
 
 
-def header_text(k, q_lo, q_hi, n_cal, n_val, val_inside, val_width, machine, measured_at, source) -> str:
+def header_text(k, spread, n_cal, n_val, val_inside, val_width, machine, measured_at, source) -> str:
     consts = "\n".join(f"inline constexpr double {name} = {value:.4g};" for name, value in zip(CONSTS, k))
     return f"""#pragma once
 // GENERATED by bench/calibration/fit.py from {source}: do not edit by hand.
@@ -119,9 +156,12 @@ namespace tct::analysis::calibration {{
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";
 // Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call and per library op.
 {consts}
-// The 10% and 90% quantiles of the calibration set's leave-one-out log residuals.
-inline constexpr double kLogResidualLow = {q_lo:.4f};
-inline constexpr double kLogResidualHigh = {q_hi:.4f};
+// The interval: point * exp(bias +- z * sqrt(base^2 + (generated * g)^2)), g the share of the
+// compiled time in generated kernels; fitted to the calibration set's leave-one-out log residuals.
+inline constexpr double kLogBias = {spread[0]:.4f};
+inline constexpr double kLogSigmaBase = {spread[1]:.4f};
+inline constexpr double kLogSigmaGenerated = {spread[2]:.4f};
+inline constexpr double kIntervalZ = {Z};  // a nominal 80% interval
 // How the interval did on the validation set (never used in the fit).
 inline constexpr int kCalibrationCases = {n_cal};
 inline constexpr int kValidationCases = {n_val};
@@ -132,23 +172,23 @@ inline constexpr double kValidationMedianWidth = {val_width:.3f};  // median hig
 """
 
 
-def fit_record(k, q_lo, q_hi, ridge, loo, cal, val, doc, measured_at) -> dict:
+def fit_record(k, spread, ridge, loo, cal, val, doc, measured_at) -> dict:
     """What the fit decided and what each row's prediction was: a unit test evaluates tct's
     own formula on these rows and expects the same points (tests/unit/test_expect_fit.cpp)."""
     def rows(set_rows):
         out = []
         for r, x, m in set_rows:
-            p = predict(k, x)
+            p, lo, hi = interval(k, x, spread)
             out.append({"name": r["name"], "class": r.get("class"), "time_shares": r["time_shares"],
                         "wall_per_call_ns": r["wall_per_call_ns"], "compiled_call_ns": r["compiled_call_ns"],
-                        "library_ops": library_ops_of(r),
-                        "point": p, "low": p * math.exp(q_lo), "high": p * math.exp(q_hi), "measured": m,
-                        "inside": p * math.exp(q_lo) <= m <= p * math.exp(q_hi)})
+                        "library_ops": library_ops_of(r), "generated_share": generated_share(k, x),
+                        "point": p, "low": lo, "high": hi, "measured": m, "inside": lo <= m <= hi})
         return out
     return {"fitted_on": measured_at, "machine": doc.get("machine", {}), "ridge": ridge,
             "constants": dict(zip(CONSTS, (float(v) for v in k))),
-            "log_residual_low": q_lo, "log_residual_high": q_hi,
-            "leave_one_out_log_residuals": [round(r, 4) for r in loo],
+            "log_bias": spread[0], "log_sigma_base": spread[1], "log_sigma_generated": spread[2], "z": Z,
+            "leave_one_out_log_residuals": [round(r, 4) for r, _ in loo],
+            "leave_one_out_generated_shares": [round(g, 4) for _, g in loo],
             "calibration": rows(cal), "validation": rows(val)}
 
 
@@ -179,27 +219,33 @@ def main() -> int:
     X = np.array([x for _, x, _ in cal])
     s = np.array([m for _, _, m in cal])
     def loo_residuals(ridge):
-        """Each calibration case against constants fitted without it."""
+        """Each calibration case against constants fitted without it: (log residual, generated share)."""
         out = []
         for i in range(len(cal)):
             keep = [j for j in range(len(cal)) if j != i]
-            out.append(math.log(s[i]) - math.log(predict(fit(X[keep], s[keep], ridge), X[i])))
+            k_i = fit(X[keep], s[keep], ridge)
+            out.append((math.log(s[i]) - math.log(predict(k_i, X[i])), generated_share(k_i, X[i])))
         return out
 
+    def rms(loo):
+        return math.sqrt(np.mean(np.square([r for r, _ in loo])))
+
     by_ridge = {r: loo_residuals(r) for r in RIDGES}
-    ridge = min(RIDGES, key=lambda r: float(np.mean(np.square(by_ridge[r]))))
+    ridge = min(RIDGES, key=lambda r: rms(by_ridge[r]))
     k, loo = as_written(fit(X, s, ridge)), by_ridge[ridge]
-    q_lo, q_hi = (round(float(np.quantile(loo, q)), 4) for q in (0.10, 0.90))
+    spread = fit_spread(*zip(*loo))
     print("ridge (leave-one-out RMS log error): " +
-          ", ".join(f"{r:g} ({math.sqrt(np.mean(np.square(by_ridge[r]))):.3f})" for r in RIDGES) + f"; chose {ridge:g}")
+          ", ".join(f"{r:g} ({rms(by_ridge[r]):.3f})" for r in RIDGES) + f"; chose {ridge:g}")
 
     print("fitted constants (calibration set only):")
     for name, value, prior in zip(CONSTS, k, PRIOR):
         print(f"  {name:22} {value:8.4g}   (prior {prior:g})")
-    print(f"leave-one-out log residuals: {', '.join(f'{r:+.2f}' for r in loo)}")
-    print(f"interval: point x [{math.exp(q_lo):.3f}, {math.exp(q_hi):.3f}]  (high/low {math.exp(q_hi - q_lo):.2f})")
-    cal_table, cal_inside = evaluate(cal, k, q_lo, q_hi)
-    val_table, val_inside = evaluate(val, k, q_lo, q_hi)
+    print(f"leave-one-out log residuals: {', '.join(f'{r:+.2f}' for r, _ in loo)}")
+    bias, base, gen = spread
+    print(f"interval: point x exp({bias:+.3f} +- {Z} * sqrt({base:.3f}^2 + ({gen:.3f} g)^2)), g the generated-kernel "
+          f"share (high/low {math.exp(2 * Z * base):.2f} at g = 0, {math.exp(2 * Z * math.hypot(base, gen)):.2f} at g = 1)")
+    cal_table, cal_inside = evaluate(cal, k, spread)
+    val_table, val_inside = evaluate(val, k, spread)
     print_table("calibration (in-sample constants)", cal_table, cal_inside)
     print_table("validation", val_table, val_inside)
     loads = [r.get("uptime", "").split("load average:")[-1].strip() for r in doc["rows"]]
@@ -211,10 +257,10 @@ def main() -> int:
         dates = sorted(r.get("measured_at", "") for r in doc["rows"])
         source = Path(args.measured).resolve().relative_to(ROOT) if Path(args.measured).resolve().is_relative_to(ROOT) \
             else Path(args.measured).name
-        Path(args.header).write_text(header_text(k, q_lo, q_hi, len(cal), len(val_table), val_inside, width,
+        Path(args.header).write_text(header_text(k, spread, len(cal), len(val_table), val_inside, width,
                                                  doc.get("machine", {}), (dates[-1] or time.strftime("%Y-%m-%d"))[:10],
                                                  source))
-        record = fit_record(k, q_lo, q_hi, ridge, loo, cal, val, doc, (dates[-1] or time.strftime("%Y-%m-%d"))[:10])
+        record = fit_record(k, spread, ridge, loo, cal, val, doc, (dates[-1] or time.strftime("%Y-%m-%d"))[:10])
         Path(args.record).write_text(json.dumps(record, indent=1) + "\n")
         print(f"wrote {args.header} and {args.record}")
     return 0

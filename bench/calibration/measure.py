@@ -6,7 +6,8 @@ measured speedup. fit.py fits the prediction's constants on the calibration rows
 
     python bench/calibration/measure.py [--out bench/calibration/measured.json]
         [--sets calibration,validation] [--transformers] [--budget 1.5] [--threads 1]
-        [--tct build/tct] [--resume [--evidence-only]] [--ceilings-cache DIR]
+        [--tct build/tct] [--resume [--evidence-only [--retries 3] [--slow-rows-only]]]
+        [--ceilings-cache DIR]
 
 Run from the repository root. Rows are written after each case (a stopped run keeps them);
 --resume skips the cases already measured in --out (and measures again those without a
@@ -27,6 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cases  # noqa: E402
+
+
+# A profile whose compiled call took more than this times the session's quickest ran on a
+# machine slowed down by other processes.
+SLOW = 1.25
 
 
 def uptime() -> str:
@@ -70,7 +76,9 @@ def run_case(args, target, params, refresh_ceilings: bool, validate: bool = True
         "wall_per_call_ns": profile.get("wall_per_call_ns"),
         "ops_per_call": profile.get("ops_per_call"),
         "op_floor_ns": (e.get("ceilings") or {}).get("op_floor_ns"),
-        "compiled_call_ns": (e.get("ceilings") or {}).get("compiled_call_ns"),
+        # The compiled call's cost as the prediction used it (timed between the profiled calls).
+        "compiled_call_ns": (e.get("predicted_speedup") or {}).get("compiled_call_ns",
+                                                                   (e.get("ceilings") or {}).get("compiled_call_ns")),
         # Everything else the evidence holds, so that another model can be fitted without
         # measuring again.
         "profile": {k: v for k, v in profile.items() if k != "top_ops"},
@@ -89,7 +97,7 @@ def main() -> int:
     ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     ap.add_argument("--out", default=str(ROOT / "bench" / "calibration" / "measured.json"))
     ap.add_argument("--sets", default="calibration,validation")
-    ap.add_argument("--transformers", action="store_true", help="add the Hugging Face models to validation")
+    ap.add_argument("--transformers", action="store_true", help="add the Hugging Face models to both sets")
     ap.add_argument("--budget", type=float, default=1.5, help="seconds of interleaved sampling per bench")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--threads", type=int, default=1,
@@ -103,6 +111,11 @@ def main() -> int:
                     help="with --resume: run `tct expect` again (no bench) on the measured rows and replace "
                          "their evidence, keeping the measured speedups (after a change to what expect "
                          "measures; the speedups do not depend on the model)")
+    ap.add_argument("--retries", type=int, default=3,
+                    help="with --evidence-only: profile a row again up to this many times while its compiled "
+                         f"call takes more than {SLOW} x the session's quickest (a slowed-down machine)")
+    ap.add_argument("--slow-rows-only", action="store_true",
+                    help="with --evidence-only: only the rows profiled on a slowed-down machine")
     args = ap.parse_args()
 
     out = Path(args.out)
@@ -116,17 +129,36 @@ def main() -> int:
     doc["rows"] = [r for r in doc["rows"] if (r.get("measured") or {}).get("estimate")]
     done = {(r["set"], r["name"]) for r in doc["rows"]}
     if args.evidence_only:
+        # A row whose profile timed the compiled call well above the quickest of the session
+        # was profiled while other processes slowed this machine down (the same Python up
+        # to 1.7x slower for seconds at a time, Python more than kernels, so the shares move):
+        # profiled again, up to --retries times, keeping the quietest attempt.
+        quiet = min((r["compiled_call_ns"] for r in doc["rows"] if r.get("compiled_call_ns")), default=None)
         for i, row in enumerate(doc["rows"]):
-            load = uptime()
-            print(f"[evidence] {row['name']} ({load.split('load average:')[-1].strip()})", file=sys.stderr, flush=True)
-            fresh = run_case(args, row["target"], row["params"], refresh_ceilings=i == 0, validate=False)
-            fresh.pop("measured", None)
-            row.update(fresh, evidence_uptime=load,
-                       evidence_measured_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+            if args.slow_rows_only and quiet and row.get("compiled_call_ns") and \
+                    row["compiled_call_ns"] <= SLOW * quiet:
+                continue
+            best = None
+            for attempt in range(1 + args.retries):
+                load = uptime()
+                print(f"[evidence] {row['name']} ({load.split('load average:')[-1].strip()})"
+                      f"{' again: profiled on a slow machine' if attempt else ''}", file=sys.stderr, flush=True)
+                fresh = run_case(args, row["target"], row["params"], refresh_ceilings=i == 0 and attempt == 0,
+                                 validate=False)
+                fresh.pop("measured", None)
+                fresh.update(evidence_uptime=load,
+                             evidence_measured_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                call = fresh.get("compiled_call_ns") or float("inf")
+                if best is None or call < (best.get("compiled_call_ns") or float("inf")):
+                    best = fresh
+                quiet = min(quiet or call, call)
+                if call <= SLOW * quiet:
+                    break
+            row.update(best)
             out.write_text(json.dumps(doc, indent=1) + "\n")
         return 0
-    sets = {"calibration": cases.CALIBRATION,
-            "validation": cases.VALIDATION + (cases.TRANSFORMERS if args.transformers else [])}
+    sets = {"calibration": cases.CALIBRATION + (cases.TRANSFORMERS_CALIBRATION if args.transformers else []),
+            "validation": cases.VALIDATION + (cases.TRANSFORMERS_VALIDATION if args.transformers else [])}
     for set_name in args.sets.split(","):
         for name, target, params in sets[set_name]:
             if (set_name, name) in done:

@@ -200,8 +200,24 @@ def hf_model(arch: str = "gpt2", batch: int = 2, seq: int = 32, seed: int = 0):
         model = tf.BertModel(tf.BertConfig(**small))
     elif arch == "llama":
         model = tf.LlamaModel(tf.LlamaConfig(num_key_value_heads=4, **small))
+    elif arch == "t5":
+        model = tf.T5EncoderModel(tf.T5Config(num_layers=2, num_heads=4, d_model=128, d_kv=32, d_ff=256,
+                                              vocab_size=1000))
+    elif arch == "gpt_neox":
+        model = tf.GPTNeoXModel(tf.GPTNeoXConfig(**small))
+    elif arch == "qwen2":
+        model = tf.Qwen2Model(tf.Qwen2Config(num_key_value_heads=2, **small))
+    elif arch == "opt":
+        model = tf.OPTModel(tf.OPTConfig(num_hidden_layers=2, num_attention_heads=4, hidden_size=128,
+                                         ffn_dim=256, word_embed_proj_dim=128, vocab_size=1000))
+    elif arch == "vit":
+        model = tf.ViTModel(tf.ViTConfig(image_size=32, patch_size=8, **{**small, }),
+                            add_pooling_layer=False)
+        model.eval()
+        return (lambda pixel_values: model(pixel_values=pixel_values).last_hidden_state), \
+            (torch.randn(batch, 3, 32, 32),)
     else:
-        raise ValueError(f"arch must be gpt2, bert or llama, not {arch!r}")
+        raise ValueError(f"arch must be gpt2, bert, llama, t5, vit, opt, gpt_neox or qwen2, not {arch!r}")
     model.eval()
     ids = torch.randint(0, 1000, (batch, seq))
     return (lambda input_ids: model(input_ids=input_ids).last_hidden_state), (ids,)

@@ -62,13 +62,15 @@ Roofline roofline(const Evidence& e, const Ceilings& c) {
   return r;
 }
 
-SpeedupRange speedup_range(double compiled_fraction) {
+SpeedupRange speedup_range(double compiled_fraction, double generated_share) {
   namespace cal = calibration;
   SpeedupRange r;
   if (!(compiled_fraction > 0) || !std::isfinite(compiled_fraction)) return r;
   r.point = 1.0 / compiled_fraction;
-  r.low = r.point * std::exp(cal::kLogResidualLow);
-  r.high = r.point * std::exp(cal::kLogResidualHigh);
+  r.generated_share = clamp01(generated_share);
+  r.log_sigma = std::hypot(cal::kLogSigmaBase, cal::kLogSigmaGenerated * r.generated_share);
+  r.low = r.point * std::exp(cal::kLogBias - cal::kIntervalZ * r.log_sigma);
+  r.high = r.point * std::exp(cal::kLogBias + cal::kIntervalZ * r.log_sigma);
   return r;
 }
 
@@ -81,12 +83,14 @@ SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compile
     if (terms) terms->push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
     return share * keep;
   };
-  return speedup_range(term("outside_ops", s.outside, cal::kKeepOutside) + term("fixed_cost", s.fixed, cal::kKeepFixed) +
-                       term("memory_traffic", s.memory, cal::kKeepMemory) +
-                       term("other_compute", s.other, cal::kKeepOther) +
-                       term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
-                       term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale) +
-                       term("library_calls", library_ops * compiled_call_ns / wall_ns, cal::kLibraryCallScale));
+  double outside = library_ops > 0 ? term("outside_ops", s.outside, cal::kKeepOutsideLibrary)
+                                    : term("outside_ops", s.outside, cal::kKeepOutside);
+  double generated = term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther);
+  double compiled = outside + generated + term("fixed_cost", s.fixed, cal::kKeepFixed) +
+                    term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
+                    term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale) +
+                    term("library_calls", library_ops * compiled_call_ns / wall_ns, cal::kLibraryCallScale);
+  return speedup_range(compiled, compiled > 0 ? generated / compiled : NAN);
 }
 
 std::string class_label(const std::string& cls) {
@@ -96,8 +100,15 @@ std::string class_label(const std::string& cls) {
   return "unknown";
 }
 
-Verdict classify(const Evidence& e, const Ceilings& c) {
+Verdict classify(const Evidence& e, const Ceilings& ceilings) {
   Verdict v;
+  // Fixed costs timed in the profile's own seconds, when they were: the same machine speed as
+  // the times they are compared with.
+  Ceilings c = ceilings;
+  v.compiled_call_source = e.compiled_call_ns > 0 ? "profile" : "ceilings";
+  if (e.compiled_call_ns > 0) c.compiled_call_ns = e.compiled_call_ns;
+  if (e.op_floor_ns > 0) c.op_floor_ns = e.op_floor_ns;
+  v.compiled_call_ns = c.compiled_call_ns;
   v.shares = time_shares(e, c);
   v.roof = roofline(e, c);
   const auto& s = v.shares;
@@ -152,7 +163,8 @@ Verdict classify(const Evidence& e, const Ceilings& c) {
     double dev = term("device_library", lib_dev, cal::kKeepLibrary) +
                  term("device_other", busy - lib_dev, cal::kKeepMemory);
     double host = term("compiled_call", c.compiled_call_ns / wall, cal::kCompiledCallScale);
-    v.predicted = speedup_range(std::max(dev, host));
+    // Not calibrated on a GPU: the widest interval the calibration gives.
+    v.predicted = speedup_range(std::max(dev, host), 1.0);
   } else {
     v.predicted = predict_speedup(s, wall, c.compiled_call_ns, e.library_ops, &v.terms);
   }
@@ -181,6 +193,15 @@ std::string load_instability(const Evidence& e) {
                      e.envelope ? fmt::format(" ({:.0f}% outside operators)", 100 * (1 - e.in_op_fraction)) : "");
 }
 
+std::string slow_machine(const Evidence& e, const Ceilings& c) {
+  double ratio = e.compiled_call_ns / c.compiled_call_ns;
+  if (!(ratio > kSlowMachineRatio)) return "";
+  return fmt::format("a compiled call took {:.1f}x as long during the profile as when the ceilings were measured: "
+                     "other processes slowed this machine down, Python more than kernels, so the class and the "
+                     "predicted range may move",
+                     ratio);
+}
+
 SpeedupRange range_from_json(const json& p) {
   auto get = [&](const char* k) { return p.is_object() && p.contains(k) && p[k].is_number() ? p[k].get<double>() : NAN; };
   SpeedupRange r;
@@ -192,8 +213,10 @@ SpeedupRange range_from_json(const json& p) {
 
 json verdict_json(const Verdict& v) {
   namespace cal = calibration;
-  json interval = {{"log_residual_low", cal::kLogResidualLow},
-                   {"log_residual_high", cal::kLogResidualHigh},
+  json interval = {{"log_bias", cal::kLogBias},
+                   {"log_sigma", or_null(v.predicted.log_sigma)},
+                   {"z", cal::kIntervalZ},
+                   {"generated_share", or_null(v.predicted.generated_share)},
                    {"calibration", {{"fitted_on", cal::kFittedOn},
                                     {"calibration_cases", cal::kCalibrationCases},
                                     {"validation_cases", cal::kValidationCases},
@@ -209,6 +232,8 @@ json verdict_json(const Verdict& v) {
                            {"library", v.shares.library}, {"conv", v.shares.conv}}},
           {"predicted_speedup", {{"low", or_null(v.predicted.low)}, {"point", or_null(v.predicted.point)},
                                  {"high", or_null(v.predicted.high)}, {"terms", v.terms},
+                                 {"compiled_call_ns", or_null(v.compiled_call_ns)},
+                                 {"compiled_call_source", v.compiled_call_source},
                                  {"interval", interval}, {"shifts", v.shifts}}}};
 }
 

@@ -39,6 +39,14 @@ inline constexpr double kGainBand = 1.05;
 inline constexpr double kUnstableInOpSpread = 0.15;
 // Null when stable, else the warning's message.
 std::string load_instability(const Evidence& e);
+// The compiled call timed in the profile took this many times the ceilings' figure: the
+// whole profile ran on a machine slowed down by other processes (for seconds at a time on a
+// shared machine), where Python slows more than kernels do, so the time shares move. 1.3 is
+// above the 1.25 that separated slowed-down profiles from the others on the calibration
+// machine (bench/calibration/measure.py).
+inline constexpr double kSlowMachineRatio = 1.3;
+// Empty unless it did, else the warning's message.
+std::string slow_machine(const Evidence& e, const Ceilings& c);
 
 // ---- The prediction model (its constants: expect_calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
@@ -51,10 +59,15 @@ std::string load_instability(const Evidence& e);
 // call's own fixed cost (guards, the generated wrapper): a compiled 1-element add, timed with
 // the ceilings (call_scale near 1 says that cost is what a real call pays). Each matmul, conv
 // or attention op adds a part of that cost: the compiled code calls it as an external
-// kernel through its Python wrapper (~9 us per call on the calibration machine, where a
-// compiled call costs ~26 us). The point prediction
-// is 1 / that fraction; the interval multiplies it by exp() of the 10% and 90% quantiles of
-// the calibration set's leave-one-out log residuals (log measured - log predicted).
+// kernel through its Python wrapper. The share outside operators has its own keep in a
+// function with library ops (framework code around them) and in one without (elementwise
+// chains, whose Python is all traced away).
+// The point prediction is 1 / that fraction. The interval is
+//   point * exp(bias +- z * sqrt(base^2 + (generated * g)^2))
+// with g the share of the predicted compiled time in generated kernels (memory traffic and
+// other op work: what inductor writes, whose speed the evidence predicts worst). bias, base
+// and generated are fitted to the calibration set's leave-one-out log residuals; z makes it
+// a nominal 80% interval.
 
 // Where a call's wall time goes, as fractions of it (they sum to <= 1).
 struct TimeShares {
@@ -77,7 +90,9 @@ Roofline roofline(const Evidence& e, const Ceilings& c);
 
 struct SpeedupRange {
   double low = NAN, high = NAN;
-  double point = NAN;  // the model's estimate; low and high come from its calibration residuals
+  double point = NAN;            // the model's estimate; low and high come from its calibration residuals
+  double generated_share = NAN;  // of the predicted compiled time: what widens the interval
+  double log_sigma = NAN;        // the interval's standard deviation in log speedup
 };
 
 // The CPU prediction from a call's time shares, its wall time, the cost of a compiled call
@@ -87,11 +102,14 @@ struct SpeedupRange {
 // on the rows it fitted (bench/calibration/fit.json).
 SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
                              json* terms = nullptr);
-// The point 1 / compiled_fraction and the interval around it from the calibration residuals.
-SpeedupRange speedup_range(double compiled_fraction);
+// The point 1 / compiled_fraction and the interval around it from the calibration residuals,
+// wider the larger the generated-kernel share of the compiled time (0 to 1).
+SpeedupRange speedup_range(double compiled_fraction, double generated_share);
 
 struct Verdict {
-  std::string cls;  // overhead_bound | memory_bound | compute_bound | unknown
+  std::string cls;
+  double compiled_call_ns = NAN;      // the compiled call's cost the prediction used:
+  std::string compiled_call_source;   // "profile" (timed between its calls) or "ceilings"  // overhead_bound | memory_bound | compute_bound | unknown
   json decided_by = json::array();  // [{metric, value, threshold, meaning}]
   TimeShares shares;
   Roofline roof;
@@ -109,7 +127,8 @@ SpeedupRange range_from_json(const json& predicted_speedup);
 std::string class_label(const std::string& cls);
 
 // {class, decided_by, roofline {...}, time_shares {...}, predicted_speedup {low, point, high,
-// terms, interval {log_residual_low, log_residual_high, calibration}, shifts}}
+// terms, compiled_call_ns, compiled_call_source, interval {log_bias, log_sigma, z,
+// generated_share, calibration}, shifts}}
 json verdict_json(const Verdict& v);
 
 // Compares a predicted range with a measured speedup interval {estimate, low, high}:

@@ -84,6 +84,8 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   Evidence e;
   e.device_type = profile.value("device_type", "cpu");
   e.events_truncated = profile.value("events_truncated", false);
+  e.compiled_call_ns = num(profile, "compiled_call_ns");
+  e.op_floor_ns = num(profile, "op_floor_ns");
   std::vector<OpName> names;
   for (const auto& n : profile.value("op_names", json::array())) {
     std::string name = n.value("name", "");

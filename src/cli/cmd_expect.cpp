@@ -42,9 +42,10 @@ class ExpectCommand : public Command {
   tct expect builtin:mlp --sweep batch=8,64,512     speedup against batch size, class changes
   tct expect model.py:make --param batch=32 --validate
 The predicted speedup is a point (1 / the compiled share of each part of the eager time) and
-an interval from that model's errors on a calibration set (bench/calibration/); on our
-validation set, {} of {} measured speedups fell inside (CPU, {}); the interval
-spans a factor of {:.1f} (median high/low).
+an interval from that model's errors on a calibration set (bench/calibration/), wider the
+more of the compiled time is generated kernels (fused elementwise code, the hardest part to
+predict); on our validation set, {} of {} measured speedups fell inside (CPU, {}); the
+interval spans a factor of {:.2f} (median high/low).
 )", cal::kValidationInside, cal::kValidationCases, cal::kFittedOn, cal::kValidationMedianWidth) + R"(Ceilings (bandwidth, FLOP/s, per-op floor, one compiled call's cost) are cached in $XDG_CACHE_HOME/tct/ceilings.json
 (or ~/.cache/tct), per device, dtype, torch version and thread count.
 Exit codes: 0 ok, 1 --validate: predicted direction wrong, 2 bad usage or input (also a

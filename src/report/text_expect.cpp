@@ -33,17 +33,18 @@ std::string prediction_lines(const json& p, const std::string& indent) {
     double share = number_or_nan(t, "share");
     if (!(share > 0.005)) continue;
     std::string name = t.value("term", "?");
-    terms += fmt::format("{}{} {} x {:.2f}", terms.empty() ? "" : " + ", name,
-                         name == "compiled_call" ? fmt::format("{:.3f} floors/wall", share) : format_percent(share),
+    terms += fmt::format("{}{} {} x {:.2f}", terms.empty() ? "" : " + ", name, format_percent(share),
                          number_or_nan(t, "keep"));
   }
   std::string out = fmt::format("{}point = 1 / ({})\n", indent, terms);
   const json& iv = p.value("interval", json::object());
   const json& cal = iv.value("calibration", json::object());
-  out += fmt::format("{}interval = point x [{:.2f}, {:.2f}], the spread of the calibration set's errors; on our "
-                     "validation set, {} of {} measured speedups fell inside\n",
-                     indent, std::exp(number_or_nan(iv, "log_residual_low")),
-                     std::exp(number_or_nan(iv, "log_residual_high")), cal.value("validation_inside", 0),
+  double point = number_or_nan(p, "point");
+  out += fmt::format("{}interval = point x [{:.2f}, {:.2f}], from the calibration set's errors, wider the more of the "
+                     "compiled time is generated kernels ({} here); on our validation set, {} of {} measured "
+                     "speedups fell inside\n",
+                     indent, number_or_nan(p, "low") / point, number_or_nan(p, "high") / point,
+                     format_percent(number_or_nan(iv, "generated_share")), cal.value("validation_inside", 0),
                      cal.value("validation_cases", 0));
   return out;
 }
@@ -100,6 +101,10 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
   const json& p = e.value("profile", json::object());
   const json& d = p.value("op_time_distribution", json::object());
   rows.push_back({"wall per call", format_duration_ns(number_or_nan(p, "wall_per_call_ns"))});
+  const json& pred = e.value("predicted_speedup", json::object());
+  if (pred.value("compiled_call_source", "") == "profile")
+    rows.push_back({"compiled call", fmt::format("{} (a compiled 1-element add, timed between the plain calls)",
+                                                 format_duration_ns(number_or_nan(pred, "compiled_call_ns")))});
   rows.push_back({"ops per call", fmt::format("{} (median op {}, p90 {})", count(number_or_nan(p, "ops_per_call")),
                                               format_duration_ns(number_or_nan(d, "p50_ns")),
                                               format_duration_ns(number_or_nan(d, "p90_ns")))});

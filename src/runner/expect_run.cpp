@@ -119,6 +119,9 @@ class ExpectRun {
     if (std::string unstable = analysis::load_instability(evidence_); !unstable.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, unstable,
                                       "rerun when the machine is quieter, or with more --calls"));
+    if (std::string slow = analysis::slow_machine(evidence_, ceilings_); !slow.empty())
+      host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, slow,
+                                      "rerun when the machine is quieter"));
     section.update(analysed);
     host_.checkpoint();
 
@@ -423,9 +426,7 @@ int expect_exit_code(const json& section, const ExpectConfig& cfg) {
   if (!cfg.validate || !section.is_object()) return 0;
   const json& v = section.value("validation", json());
   if (v.is_object() && !v.value("direction_right", true))
-    throw check_failed("prediction_wrong",
-                       fmt::format("the prediction was {}, the measured speedup {}", v.value("predicted_direction", "?"),
-                                   v.value("measured_direction", "?")),
+    throw check_failed("prediction_wrong", v.value("summary", std::string("the prediction got the direction wrong")),
                        "see the validation in the report; the classification may not fit this workload");
   return 0;
 }

@@ -15,8 +15,9 @@ def tiny():
 
 
 def test_profile_returns_raw_events(tiny):
-    p = E.op_profile({"calls": 3, "warmup": 1, "timed_calls": 4}, tiny)
+    p = E.op_profile({"calls": 3, "warmup": 1, "timed_calls": 4, "min_seconds": 0, "compiled_call": False}, tiny)
     assert p["device_type"] == "cpu"
+    assert p["compiled_call_ns"] is None and p["compiled_call_error"] is None  # not asked for
     assert len(p["wall_samples_ns"]) == 4
     assert len(p["calls"]) == 3 and not p["events_truncated"]
     assert p["rounds"] == 3  # at most one round per profiled call, each in its own profiler run
@@ -60,6 +61,16 @@ def test_target_raising_on_first_call_is_target_raised():
         E.op_profile({"calls": 1}, s)
     assert ei.value.kind == "target_raised"
     assert ei.value.stage == "first call"
+
+
+def test_profile_times_the_fixed_costs_between_its_calls(tiny):
+    # The compiled call and the op floor are timed in the profile's own seconds, and the plain
+    # calls go on until min_seconds have passed (the machine's speed moves between seconds).
+    p = E.op_profile({"calls": 2, "warmup": 1, "timed_calls": 2, "min_seconds": 0.3}, tiny)
+    assert p["compiled_call_error"] is None
+    assert p["compiled_call_ns"] > p["op_floor_ns"] > 0  # guards, wrapper, a kernel > one eager add
+    assert len(p["wall_samples_ns"]) > 2
+    assert sum(p["wall_samples_ns"]) < 0.3e9  # the timed calls are a part of those seconds
 
 
 def test_device_info_and_small_ceilings(tiny):

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analysis/expect_ceilings.hpp"
+#include "analysis/expect_calibration.hpp"
 #include "analysis/expect_classifier.hpp"
 #include "analysis/expect_evidence.hpp"
 #include "analysis/expect_suggestions.hpp"
@@ -116,6 +117,49 @@ TEST(ExpectClassifier, LowIntensityLargeOpsAreMemoryBound) {
   EXPECT_EQ(v.cls, "memory_bound");
   EXPECT_GT(v.shares.memory, 0.5);
   EXPECT_GT(v.predicted.high, 1.5);  // fusion can drop the intermediates
+}
+
+TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
+  // The same chain of tiny ops; the profile timed a compiled call of 40 us between its calls
+  // (the machine was slower than when the ceiling of 20 us was measured): the prediction
+  // divides the profile's own figure by the profile's wall time.
+  json with_call = profile(300'000, 180'000, 0, 60, 3000);
+  with_call["compiled_call_ns"] = 40'000.0;
+  auto timed = evidence_from_agent(with_call, flops(0, 30'720, 0, 60));
+  auto untimed = evidence_from_agent(profile(300'000, 180'000, 0, 60, 3000), flops(0, 30'720, 0, 60));
+  EXPECT_DOUBLE_EQ(timed.compiled_call_ns, 40'000);
+  EXPECT_TRUE(std::isnan(untimed.compiled_call_ns));
+  auto vt = classify(timed, cpu_ceilings()), vu = classify(untimed, cpu_ceilings());
+  EXPECT_EQ(vt.compiled_call_source, "profile");
+  EXPECT_DOUBLE_EQ(vt.compiled_call_ns, 40'000);
+  EXPECT_EQ(vu.compiled_call_source, "ceilings");
+  EXPECT_DOUBLE_EQ(vu.compiled_call_ns, 20'000);
+  EXPECT_LT(vt.predicted.point, vu.predicted.point);  // a dearer compiled call: less to gain
+  json j = verdict_json(vt)["predicted_speedup"];
+  EXPECT_EQ(j["compiled_call_source"], "profile");
+  EXPECT_DOUBLE_EQ(j["compiled_call_ns"].get<double>(), 40'000);
+  // 40 us against the ceilings' 20 us: the profile ran on a slowed-down machine, and says so.
+  EXPECT_NE(slow_machine(timed, cpu_ceilings()).find("2.0x as long"), std::string::npos);
+  with_call["compiled_call_ns"] = 24'000.0;
+  EXPECT_EQ(slow_machine(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings()), "");
+  EXPECT_EQ(slow_machine(untimed, cpu_ceilings()), "");
+  // The op floor timed in the profile is the one ops are compared with (tiny: under 10 floors).
+  with_call["op_floor_ns"] = 2000.0;
+  auto v_floor = classify(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings());
+  for (const auto& r : v_floor.decided_by)
+    if (r["metric"] == "median_op_ns") EXPECT_DOUBLE_EQ(r["threshold"].get<double>(), 10 * 2000.0);
+}
+
+TEST(ExpectClassifier, IntervalWidensWithTheGeneratedKernelShare) {
+  namespace cal = calibration;
+  SpeedupRange fixed = speedup_range(0.5, 0.0), generated = speedup_range(0.5, 1.0);
+  EXPECT_DOUBLE_EQ(fixed.point, 2.0);
+  EXPECT_DOUBLE_EQ(fixed.log_sigma, cal::kLogSigmaBase);
+  EXPECT_NEAR(std::log(fixed.high / fixed.low), 2 * cal::kIntervalZ * cal::kLogSigmaBase, 1e-12);
+  EXPECT_NEAR(std::log(fixed.high * fixed.low / 4.0) / 2, cal::kLogBias, 1e-12);  // centred on point * exp(bias)
+  EXPECT_GE(generated.high / generated.low, fixed.high / fixed.low);
+  EXPECT_DOUBLE_EQ(generated.log_sigma, std::hypot(cal::kLogSigmaBase, cal::kLogSigmaGenerated));
+  EXPECT_TRUE(std::isnan(speedup_range(0.0, 0.0).point));  // no compiled time, no prediction
 }
 
 TEST(ExpectClassifier, IdleGpuIsOverheadBound) {

@@ -27,6 +27,7 @@ TEST(ExpectFit, HeaderHoldsTheRecordedConstants) {
   const json& k = r["constants"];
   namespace cal = calibration;
   EXPECT_DOUBLE_EQ(k["kKeepOutside"].get<double>(), cal::kKeepOutside);
+  EXPECT_DOUBLE_EQ(k["kKeepOutsideLibrary"].get<double>(), cal::kKeepOutsideLibrary);
   EXPECT_DOUBLE_EQ(k["kKeepFixed"].get<double>(), cal::kKeepFixed);
   EXPECT_DOUBLE_EQ(k["kKeepMemory"].get<double>(), cal::kKeepMemory);
   EXPECT_DOUBLE_EQ(k["kKeepOther"].get<double>(), cal::kKeepOther);
@@ -34,8 +35,10 @@ TEST(ExpectFit, HeaderHoldsTheRecordedConstants) {
   EXPECT_DOUBLE_EQ(k["kKeepConv"].get<double>(), cal::kKeepConv);
   EXPECT_DOUBLE_EQ(k["kCompiledCallScale"].get<double>(), cal::kCompiledCallScale);
   EXPECT_DOUBLE_EQ(k["kLibraryCallScale"].get<double>(), cal::kLibraryCallScale);
-  EXPECT_DOUBLE_EQ(r["log_residual_low"].get<double>(), cal::kLogResidualLow);
-  EXPECT_DOUBLE_EQ(r["log_residual_high"].get<double>(), cal::kLogResidualHigh);
+  EXPECT_DOUBLE_EQ(r["log_bias"].get<double>(), cal::kLogBias);
+  EXPECT_DOUBLE_EQ(r["log_sigma_base"].get<double>(), cal::kLogSigmaBase);
+  EXPECT_DOUBLE_EQ(r["log_sigma_generated"].get<double>(), cal::kLogSigmaGenerated);
+  EXPECT_DOUBLE_EQ(r["z"].get<double>(), cal::kIntervalZ);
   EXPECT_EQ(static_cast<int>(r["calibration"].size()), cal::kCalibrationCases);
   EXPECT_EQ(static_cast<int>(r["validation"].size()), cal::kValidationCases);
 }
@@ -58,6 +61,7 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       EXPECT_NEAR(p.point, row["point"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.low, row["low"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.high, row["high"].get<double>(), 1e-9 * p.point);
+      EXPECT_NEAR(p.generated_share, row["generated_share"].get<double>(), 1e-9);
       ++rows;
       if (std::string(set) == "validation") inside += row["inside"].get<bool>();
     }

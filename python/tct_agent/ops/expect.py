@@ -5,7 +5,8 @@ and every suggestion are decided in C++ (src/analysis/expect_*.cpp).
   expect.profile      after warm-up, rounds of plain timed calls and calls under
                       torch.profiler, interleaved: per-call wall, the top-level operator
                       events (name, duration) in order, each name's schema tags; on CUDA
-                      the device kernels' intervals.
+                      the device kernels' intervals; the op floor and the cost of one
+                      compiled call timed between the rounds (the same seconds).
   expect.flops        one eager call under torch.utils.flop_counter.FlopCounterMode and a
                       TorchDispatchMode that sums tensor bytes per aten op (with its tags).
   expect.device_info  what identifies the machine for the ceilings cache (the cache
@@ -107,9 +108,13 @@ def op_profile(params: dict, session) -> dict:
 
     Interleaved rounds spread both kinds of call over the run, so that a burst of load
     from other processes slows some calls of each, not all calls of one; the C++ side
-    takes lower envelopes (the fastest run of each op, the fastest gap between ops).
+    takes lower envelopes (the fastest run of each op, the fastest gap between ops). Timed
+    rounds (plain calls and _CompiledAdd) go on until `min_seconds` (1) have passed.
 
-    Returned: the wall of each plain call (`wall_samples_ns`); per profiled call its wall
+    Returned: the wall of each plain call (`wall_samples_ns`), the fastest round of
+    _CompiledAdd timed between them (`compiled_call_ns`, unless params compiled_call is
+    false; `compiled_call_error` when it cannot compile), the fastest round of the op floor
+    measured after each round (`op_floor_ns`, _profiled_add_ns); per profiled call its wall
     under the profiler and its top-level operator events in order (`calls[i].op`: indices
     into `op_names`, `calls[i].ns`: durations), and on CUDA the device kernels' intervals
     relative to the call's start (`calls[i].kernels_ns`). Calls whose events would pass
@@ -138,14 +143,34 @@ def op_profile(params: dict, session) -> dict:
     on_cuda = dev_type == "cuda" and torch.cuda.is_available()
     if on_cuda:
         activities.append(ProfilerActivity.CUDA)
+    # The cost of a compiled call, timed in the same rounds as the plain calls: a shared
+    # machine runs the same Python up to 1.7x slower from one second to the next, and the
+    # prediction divides one by the other.
+    compiled_add, compiled_ns, compiled_error = None, [], None
+    if params.get("compiled_call", True):
+        progress("profile: compiling a 1-element add (the cost of one compiled call)")
+        try:
+            compiled_add = _compiled_add(dev_type)
+        except Exception as exc:  # no C++ compiler, no Triton: tct probe tells the user why
+            compiled_error = f"{type(exc).__name__}: {str(exc)[:300]}"
     progress(f"profile: {timed_calls} timed and {calls} profiled calls in {rounds} rounds")
     wall, profs = [], []
-    for r in range(rounds):
-        for _ in range(timed_calls // rounds + (r < timed_calls % rounds)):
+
+    def time_plain_calls(n: int) -> None:
+        if compiled_add is not None:
+            compiled_ns.extend(compiled_add.round_ns(50) for _ in range(3))
+        for _ in range(n):
             t0 = time.perf_counter_ns()
             _call(loaded, "timed call")
             _sync(dev_type)
             wall.append(time.perf_counter_ns() - t0)
+
+    # The op floor too, after each round's profile (the profiler is warm by then): the
+    # classifier compares each op's duration with it.
+    floor_ns, floor_x, floor_y = [], torch.ones(1, device=dev_type), torch.ones(1, device=dev_type)
+    started = time.perf_counter()
+    for r in range(rounds):
+        time_plain_calls(timed_calls // rounds + (r < timed_calls % rounds))
         # No synchronize inside the profiled calls: on CUDA the device events carry the
         # kernel time. One after the last call, so that every kernel has ended when the
         # profiler stops.
@@ -155,6 +180,15 @@ def op_profile(params: dict, session) -> dict:
                     _call(loaded, "profiled call")
             _sync(dev_type)
         profs.append(prof)
+        floor_ns.append(_profiled_add_ns(lambda: floor_x.add(floor_y), dev_type))
+    # Other processes slow this machine down for seconds at a time (the same Python 1.7x
+    # slower): timed rounds go on until `min_seconds` have passed, so that the fastest plain
+    # call and the fastest compiled call come from the same quiet moment, if there was one.
+    min_seconds = float(params.get("min_seconds", 1.0))
+    for _ in range(200):
+        if time.perf_counter() - started >= min_seconds:
+            break
+        time_plain_calls(1)
 
     names: dict[str, int] = {}
     out_calls: list = []
@@ -173,6 +207,9 @@ def op_profile(params: dict, session) -> dict:
         "warmup_calls": warmup,
         "rounds": rounds,
         "wall_samples_ns": wall,
+        "compiled_call_ns": min(compiled_ns) if compiled_ns else None,
+        "compiled_call_error": compiled_error,
+        "op_floor_ns": min((f for f in floor_ns if f is not None), default=None),
         "calls": out_calls,
         "op_names": op_names,
         "events_truncated": truncated,
@@ -358,48 +395,76 @@ def _times_ns(fn, repeats: int, device_type: str) -> list[int]:
     return out
 
 
-def _op_floor_ns(op, device_type: str, rounds: int) -> float | None:
-    """The profiled duration of `op` (a 1-element add): per round the median of 100
-    profiled runs, then the fastest round. A first profiled round is discarded: the
-    profiler's first use in a process costs more per event (up to 2x here)."""
+def _profiled_add_ns(op, device_type: str) -> float | None:
+    """The median profiled duration of `op` (a 1-element aten::add) over 100 runs."""
     from torch.profiler import ProfilerActivity, profile
 
-    medians = []
-    for r in range(rounds + 1):
-        for _ in range(20):
+    for _ in range(20):
+        op()
+    _sync(device_type)
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(100):
             op()
         _sync(device_type)
-        with profile(activities=[ProfilerActivity.CPU]) as prof:
-            for _ in range(100):
-                op()
-            _sync(device_type)
-        ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events()
-              if e.name == "aten::add"]
-        if r > 0 and ns:
-            medians.append(statistics.median(ns))
+    ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events() if e.name == "aten::add"]
+    return statistics.median(ns) if ns else None
+
+
+def _op_floor_ns(op, device_type: str, rounds: int) -> float | None:
+    """The fastest of `rounds` rounds of _profiled_add_ns. A first profiled round is
+    discarded: the profiler's first use in a process costs more per event (up to 2x here)."""
+    medians = [_profiled_add_ns(op, device_type) for _ in range(rounds + 1)][1:]
+    medians = [m for m in medians if m is not None]
     return min(medians) if medians else None
 
 
-def _compiled_call_ns(x, y, device_type: str, rounds: int):
-    """Wall time of one call of torch.compile'd `x + y` on 1-element tensors (default
-    backend and mode): what every compiled call pays whatever it computes (guards, the
-    generated wrapper, one kernel). Per round the mean of 200 calls, then the fastest
-    round. (None, why) when this machine cannot compile."""
-    import torch
+class _CompiledAdd:
+    """torch.compile'd `x + y` on 1-element tensors (default backend and mode), compiled and
+    warmed up once: one call costs what every compiled call pays whatever it computes
+    (guards, the generated wrapper, one kernel). Timed under no_grad, as tct bench times
+    inference (with grad mode on, the call also goes through autograd's wrapper: ~20% more
+    here). Raises what torch.compile raises when this machine cannot compile."""
 
-    try:
-        fn = torch.compile(lambda a, b: a + b)
-        for _ in range(20):
-            fn(x, y)
+    def __init__(self, device_type: str):
+        import torch
+
+        self.device_type = device_type
+        self.x = torch.ones(1, device=device_type)
+        self.y = torch.ones(1, device=device_type)
+        self.fn = torch.compile(lambda a, b: a + b)
+        with torch.no_grad():
+            for _ in range(100):
+                self.fn(self.x, self.y)
         _sync(device_type)
-        per_round = []
-        for _ in range(rounds):
+
+    def round_ns(self, calls: int = 100) -> float:
+        """The mean wall time of `calls` calls."""
+        import torch
+
+        with torch.no_grad():
             t0 = time.perf_counter_ns()
-            for _ in range(200):
-                fn(x, y)
-            _sync(device_type)
-            per_round.append((time.perf_counter_ns() - t0) / 200.0)
-        return min(per_round), None
+            for _ in range(calls):
+                self.fn(self.x, self.y)
+            _sync(self.device_type)
+            return (time.perf_counter_ns() - t0) / calls
+
+
+_COMPILED_ADDS: dict[str, _CompiledAdd] = {}
+
+
+def _compiled_add(device_type: str) -> _CompiledAdd:
+    """One _CompiledAdd per device for the process: a sweep profiles many points."""
+    if device_type not in _COMPILED_ADDS:
+        _COMPILED_ADDS[device_type] = _CompiledAdd(device_type)
+    return _COMPILED_ADDS[device_type]
+
+
+def _compiled_call_ns(device_type: str, rounds: int):
+    """The fastest of at least 15 rounds of _CompiledAdd: a round that other processes left
+    alone is the call's own cost. (None, why) when this machine cannot compile."""
+    try:
+        add = _compiled_add(device_type)
+        return min(add.round_ns() for _ in range(max(rounds, 15))), None
     except Exception as exc:  # no C++ compiler, no Triton: tct probe tells the user why
         return None, f"{type(exc).__name__}: {str(exc)[:300]}"
 
@@ -457,7 +522,7 @@ def op_ceilings(params: dict, session) -> dict:
     _sync(dt_name)
 
     progress("ceilings: the cost of one compiled call (compiles a 1-element add once)")
-    compiled_call, compiled_error = _compiled_call_ns(x, y, dt_name, repeats)
+    compiled_call, compiled_error = _compiled_call_ns(dt_name, repeats)
 
     return {
         "device": str(device), "dtype": dtype_str,
