@@ -71,7 +71,10 @@ def test_skipped_frame_predicts_no_gain_and_says_fix_it_first(expect, tmp_path):
     pred, run = e["predicted_speedup"], e["compiled_run"]
     assert pred["assumes"] == "nothing_compiled" and (pred["low"], pred["point"], pred["high"]) == (1.0, 1.0, 1.0)
     assert run["nothing_compiled"] and run["graph_count"] == 0 and run["skipped_frames"][0]["function"] == "forward"
-    assert run["if_captured"]["high"] > 1.0  # what fixing it could bring, kept apart
+    # What capturing it would bring, kept apart: the model's own range (for three 8x8 linears,
+    # often no gain: the calibration set's small linear stacks measured 0.7x to 0.9x).
+    captured = run["if_captured"]
+    assert captured["low"] < captured["point"] < captured["high"] and captured["point"] != 1.0
     first = e["suggestions"][0]
     assert first["title"] == "Nothing compiles yet: fix what makes Dynamo skip forward" and "tct explain" in first["how"]
     assert not any(s["title"].startswith("Compile it") for s in e["suggestions"])
