@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import subprocess
@@ -148,9 +149,11 @@ def main() -> int:
                 fresh.pop("measured", None)
                 fresh.update(evidence_uptime=load,
                              evidence_measured_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-                call = fresh.get("compiled_call_ns") or float("inf")
-                if best is None or call < (best.get("compiled_call_ns") or float("inf")):
+                call = fresh.get("compiled_call_ns")
+                if best is None or (call or math.inf) < (best.get("compiled_call_ns") or math.inf):
                     best = fresh
+                if not call:  # nothing compiled: no yardstick to retry by
+                    break
                 quiet = min(quiet or call, call)
                 if call <= SLOW * quiet:
                     break

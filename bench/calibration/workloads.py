@@ -211,7 +211,7 @@ def hf_model(arch: str = "gpt2", batch: int = 2, seq: int = 32, seed: int = 0):
         model = tf.OPTModel(tf.OPTConfig(num_hidden_layers=2, num_attention_heads=4, hidden_size=128,
                                          ffn_dim=256, word_embed_proj_dim=128, vocab_size=1000))
     elif arch == "vit":
-        model = tf.ViTModel(tf.ViTConfig(image_size=32, patch_size=8, **{**small, }),
+        model = tf.ViTModel(tf.ViTConfig(image_size=32, patch_size=8, **small),
                             add_pooling_layer=False)
         model.eval()
         return (lambda pixel_values: model(pixel_values=pixel_values).last_hidden_state), \

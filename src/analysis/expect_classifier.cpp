@@ -109,6 +109,7 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
   if (e.compiled_call_ns > 0) c.compiled_call_ns = e.compiled_call_ns;
   if (e.op_floor_ns > 0) c.op_floor_ns = e.op_floor_ns;
   v.compiled_call_ns = c.compiled_call_ns;
+  v.op_floor_ns = c.op_floor_ns;
   v.shares = time_shares(e, c);
   v.roof = roofline(e, c);
   const auto& s = v.shares;
@@ -233,6 +234,7 @@ json verdict_json(const Verdict& v) {
           {"predicted_speedup", {{"low", or_null(v.predicted.low)}, {"point", or_null(v.predicted.point)},
                                  {"high", or_null(v.predicted.high)}, {"terms", v.terms},
                                  {"compiled_call_ns", or_null(v.compiled_call_ns)},
+                                 {"op_floor_ns", or_null(v.op_floor_ns)},
                                  {"compiled_call_source", v.compiled_call_source},
                                  {"interval", interval}, {"shifts", v.shifts}}}};
 }

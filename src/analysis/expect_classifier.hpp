@@ -107,9 +107,11 @@ SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compile
 SpeedupRange speedup_range(double compiled_fraction, double generated_share);
 
 struct Verdict {
-  std::string cls;
-  double compiled_call_ns = NAN;      // the compiled call's cost the prediction used:
-  std::string compiled_call_source;   // "profile" (timed between its calls) or "ceilings"  // overhead_bound | memory_bound | compute_bound | unknown
+  std::string cls;  // overhead_bound | memory_bound | compute_bound | unknown
+  // The fixed costs the shares and the prediction used, and where they come from: "profile"
+  // (timed between its calls) or "ceilings" (the cached machine figures).
+  double compiled_call_ns = NAN, op_floor_ns = NAN;
+  std::string compiled_call_source;
   json decided_by = json::array();  // [{metric, value, threshold, meaning}]
   TimeShares shares;
   Roofline roof;
@@ -127,8 +129,8 @@ SpeedupRange range_from_json(const json& predicted_speedup);
 std::string class_label(const std::string& cls);
 
 // {class, decided_by, roofline {...}, time_shares {...}, predicted_speedup {low, point, high,
-// terms, compiled_call_ns, compiled_call_source, interval {log_bias, log_sigma, z,
-// generated_share, calibration}, shifts}}
+// terms, compiled_call_ns, op_floor_ns, compiled_call_source, interval {log_bias, log_sigma,
+// z, generated_share, calibration}, shifts}}
 json verdict_json(const Verdict& v);
 
 // Compares a predicted range with a measured speedup interval {estimate, low, high}:

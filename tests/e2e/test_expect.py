@@ -61,6 +61,8 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
     assert again.rc == 0, again
     assert "### Expectation" in again.out and "overhead bound" in again.out
     assert "(cache;" in again.out
+    # The fixed costs the prediction used: timed in the profile, not the cached ceilings'.
+    assert "op floor" in again.out and "timed between the plain calls" in again.out
 
 
 def test_skipped_frame_predicts_no_gain_and_says_fix_it_first(expect, tmp_path):

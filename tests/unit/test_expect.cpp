@@ -138,6 +138,7 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   json j = verdict_json(vt)["predicted_speedup"];
   EXPECT_EQ(j["compiled_call_source"], "profile");
   EXPECT_DOUBLE_EQ(j["compiled_call_ns"].get<double>(), 40'000);
+  EXPECT_DOUBLE_EQ(j["op_floor_ns"].get<double>(), 1000);  // not timed in this profile: the ceilings'
   // 40 us against the ceilings' 20 us: the profile ran on a slowed-down machine, and says so.
   EXPECT_NE(slow_machine(timed, cpu_ceilings()).find("2.0x as long"), std::string::npos);
   with_call["compiled_call_ns"] = 24'000.0;
@@ -146,6 +147,7 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   // The op floor timed in the profile is the one ops are compared with (tiny: under 10 floors).
   with_call["op_floor_ns"] = 2000.0;
   auto v_floor = classify(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings());
+  EXPECT_DOUBLE_EQ(v_floor.op_floor_ns, 2000);
   for (const auto& r : v_floor.decided_by)
     if (r["metric"] == "median_op_ns") EXPECT_DOUBLE_EQ(r["threshold"].get<double>(), 10 * 2000.0);
 }
