@@ -29,6 +29,9 @@ CALIBRATION = [
     ("conv_block c16 s24", f"{W}:conv_block", {"channels": 16, "size": 24}),
     ("row_stats 64x256", f"{W}:row_stats", {"rows": 64, "dim": 256}),
     ("gelu_tanh 256K", f"{W}:gelu_tanh", {"numel": 1 << 18}),
+    # Many elementwise ops on mid-size tensors: the fused kernel still does every op's work.
+    ("builtin tiny_ops n120 size8192", "builtin:tiny_ops", {"n_ops": 120, "size": 8192}),
+    ("builtin tiny_ops n40 8x4096", "builtin:tiny_ops", {"n_ops": 40, "batch": 8, "size": 4096}),
 ]
 
 VALIDATION = [

@@ -8,16 +8,20 @@ src/analysis/expect_calibration.hpp (with the date, torch version and machine).
                                     [--record bench/calibration/fit.json] [--dry-run]
 
 The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
-sum_i share_i * keep_i + (call_scale + library_call_scale * library_ops) * compiled_call / wall,
-predicted speedup = 1 / that. The share outside operators has two keeps: in a function
+sum_i share_i * keep_i + (call_scale + library_call_scale * library_ops
++ input_call_scale * (outside_tensors - 1)) * compiled_call / wall, predicted speedup = 1 / that
+(outside_tensors: the tensors a call reads from outside, a compiled graph's inputs; the
+compiled 1-element add that times a compiled call has one). The share outside operators has two keeps: in a function
 without library ops (Python between elementwise ops, all traced away) and around library ops.
 The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
 towards physically plausible priors (a ridge term; its weight is the one with the smallest
 leave-one-out error on the calibration set).
-The interval is point * exp(bias +- z * sigma(g)), sigma(g) = sqrt(base^2 + (generated * g)^2),
-where g is the share of the predicted compiled time spent in generated kernels (the memory
-traffic and other op work inductor fuses: the part whose speed the evidence predicts worst).
-bias, base and generated are fitted by maximum likelihood to the calibration set's
+The interval is point * exp(bias +- z * sigma), sigma = sqrt(base^2 + (generated * g)^2 +
+(no_library * n)^2), where g is the share of the predicted compiled time spent in generated
+kernels (the memory traffic and other op work inductor fuses: the part whose speed the
+evidence predicts worst) and n is 1 for a function without matmul/conv/attention ops (all
+of its compiled time is what inductor generates and the guards around it), else 0.
+bias, base, generated and no_library are fitted by maximum likelihood to the calibration set's
 leave-one-out log residuals (each case predicted by constants fitted without it, so the
 width reflects error on unseen work); z = 1.2816 makes it a nominal 80% interval. Validation
 rows never enter the fit; their coverage is the honest figure. Exits 0; the figures are for
@@ -40,15 +44,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 
 CONSTS = ["kKeepOutside", "kKeepOutsideLibrary", "kKeepFixed", "kKeepMemory", "kKeepOther", "kKeepLibrary",
-          "kKeepConv", "kCompiledCallScale", "kLibraryCallScale"]
+          "kKeepConv", "kCompiledCallScale", "kLibraryCallScale", "kInputCallScale", "kKeepArithmetic"]
 # Priors: what each share is expected to keep before looking at data (see the header's model),
 # and how far the data may pull each constant cheaply.
-PRIOR = np.array([0.1, 0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2])
-SCALE = np.array([0.3, 0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3])
-LOWER = np.array([0.0, 0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0])
-UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0])
-# The columns whose compiled time is generated kernels (memory traffic, other op work).
-GENERATED = [3, 4]
+PRIOR = np.array([0.1, 0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2, 0.05, 0.9])
+SCALE = np.array([0.3, 0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3, 0.1, 0.3])
+LOWER = np.array([0.0, 0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0, 0.0, 0.2])
+UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0, 1.0, 1.5])
+# The columns whose compiled time is generated kernels (memory traffic, other op work, kept arithmetic).
+GENERATED = [3, 4, 10]
 # Ridge weights tried; the one with the smallest leave-one-out error on the calibration set wins.
 RIDGES = (0.1, 0.3, 1.0, 3.0, 10.0)
 # A nominal 80% interval: the 10% and 90% points of a normal distribution.
@@ -60,6 +64,12 @@ def library_ops_of(row) -> float:
     return float((row.get("profile") or {}).get("library_ops_per_call") or 0)
 
 
+def extra_inputs_of(row) -> float:
+    """Tensors read from outside the call beyond the one the timed compiled add reads (0 when not counted)."""
+    n = (row.get("counts") or {}).get("outside_tensors")
+    return max(0.0, float(n) - 1) if n else 0.0
+
+
 def features(row) -> np.ndarray | None:
     s, wall, call = row.get("time_shares"), row.get("wall_per_call_ns"), row.get("compiled_call_ns")
     if not s or not wall or not call:
@@ -68,7 +78,8 @@ def features(row) -> np.ndarray | None:
     around_library = 1.0 if library_ops > 0 else 0.0
     return np.array([s["outside_ops"] * (1 - around_library), s["outside_ops"] * around_library,
                      s["fixed_cost"], s["memory_traffic"], s["other_compute"],
-                     s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall])
+                     s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall,
+                     extra_inputs_of(row) * call / wall, s.get("kept_arithmetic", 0.0)])
 
 
 def usable(rows):
@@ -106,30 +117,38 @@ def predict(k: np.ndarray, x: np.ndarray) -> float:
     return 1.0 / max(float(x @ k), 1e-6)
 
 
+def no_library(x: np.ndarray) -> float:
+    """1 for a function without library ops (its library-calls feature is 0), else 0."""
+    return float(x[8] == 0)
+
+
 def generated_share(k: np.ndarray, x: np.ndarray) -> float:
     """The share of the predicted compiled time spent in generated kernels."""
     return float(x[GENERATED] @ k[GENERATED]) / max(float(x @ k), 1e-6)
 
 
-def fit_spread(residuals, shares):
-    """Maximum likelihood (bias, base, generated) of residual ~ N(bias, base^2 + (generated * g)^2),
-    by a grid search (rounded as the header writes them)."""
-    r, g = np.asarray(residuals), np.asarray(shares)
+def fit_spread(residuals, shares, no_libs):
+    """Maximum likelihood (bias, base, generated, no_library) of
+    residual ~ N(bias, base^2 + (generated * g)^2 + (no_library * n)^2), by a grid search
+    (rounded as the header writes them)."""
+    r, g, n = np.asarray(residuals), np.asarray(shares), np.asarray(no_libs)
     best, best_nll = None, math.inf
     for base in np.linspace(0.02, 0.6, 59):
-        for gen in np.linspace(0.0, 2.0, 101):
-            var = base ** 2 + (gen * g) ** 2
-            bias = float(np.sum(r / var) / np.sum(1 / var))  # the weighted mean, exact for these two
-            nll = float(np.sum(0.5 * np.log(var) + 0.5 * (r - bias) ** 2 / var))
-            if nll < best_nll:
-                best, best_nll = (round(bias, 4), round(float(base), 4), round(float(gen), 4)), nll
+        for gen in np.linspace(0.0, 2.0, 51):
+            for nl in np.linspace(0.0, 1.0, 51):
+                var = base ** 2 + (gen * g) ** 2 + (nl * n) ** 2
+                bias = float(np.sum(r / var) / np.sum(1 / var))  # the weighted mean, exact for the others
+                nll = float(np.sum(0.5 * np.log(var) + 0.5 * (r - bias) ** 2 / var))
+                if nll < best_nll:
+                    best, best_nll = (round(bias, 4), round(float(base), 4), round(float(gen), 4),
+                                      round(float(nl), 4)), nll
     return best
 
 
 def interval(k, x, spread):
     p, g = predict(k, x), generated_share(k, x)
-    bias, base, gen = spread
-    sigma = math.sqrt(base ** 2 + (gen * g) ** 2)
+    bias, base, gen, nl = spread
+    sigma = math.sqrt(base ** 2 + (gen * g) ** 2 + (nl * no_library(x)) ** 2)
     return p, p * math.exp(bias - Z * sigma), p * math.exp(bias + Z * sigma)
 
 
@@ -154,13 +173,16 @@ def header_text(k, spread, n_cal, n_val, val_inside, val_width, machine, measure
 namespace tct::analysis::calibration {{
 
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";
-// Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call and per library op.
+// Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call,
+// per library op and per tensor read from outside beyond the first.
 {consts}
-// The interval: point * exp(bias +- z * sqrt(base^2 + (generated * g)^2)), g the share of the
-// compiled time in generated kernels; fitted to the calibration set's leave-one-out log residuals.
+// The interval: point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2)), g
+// the share of the compiled time in generated kernels, n 1 without library ops; fitted to the
+// calibration set's leave-one-out log residuals.
 inline constexpr double kLogBias = {spread[0]:.4f};
 inline constexpr double kLogSigmaBase = {spread[1]:.4f};
 inline constexpr double kLogSigmaGenerated = {spread[2]:.4f};
+inline constexpr double kLogSigmaNoLibrary = {spread[3]:.4f};
 inline constexpr double kIntervalZ = {Z};  // a nominal 80% interval
 // How the interval did on the validation set (never used in the fit).
 inline constexpr int kCalibrationCases = {n_cal};
@@ -181,14 +203,16 @@ def fit_record(k, spread, ridge, loo, cal, val, doc, measured_at) -> dict:
             p, lo, hi = interval(k, x, spread)
             out.append({"name": r["name"], "class": r.get("class"), "time_shares": r["time_shares"],
                         "wall_per_call_ns": r["wall_per_call_ns"], "compiled_call_ns": r["compiled_call_ns"],
-                        "library_ops": library_ops_of(r), "generated_share": generated_share(k, x),
+                        "library_ops": library_ops_of(r), "outside_tensors": (r.get("counts") or {}).get("outside_tensors"),
+                        "generated_share": generated_share(k, x),
                         "point": p, "low": lo, "high": hi, "measured": m, "inside": lo <= m <= hi})
         return out
     return {"fitted_on": measured_at, "machine": doc.get("machine", {}), "ridge": ridge,
             "constants": dict(zip(CONSTS, (float(v) for v in k))),
-            "log_bias": spread[0], "log_sigma_base": spread[1], "log_sigma_generated": spread[2], "z": Z,
-            "leave_one_out_log_residuals": [round(r, 4) for r, _ in loo],
-            "leave_one_out_generated_shares": [round(g, 4) for _, g in loo],
+            "log_bias": spread[0], "log_sigma_base": spread[1], "log_sigma_generated": spread[2],
+            "log_sigma_no_library": spread[3], "z": Z,
+            "leave_one_out_log_residuals": [round(r, 4) for r, _, _ in loo],
+            "leave_one_out_generated_shares": [round(g, 4) for _, g, _ in loo],
             "calibration": rows(cal), "validation": rows(val)}
 
 
@@ -219,16 +243,16 @@ def main() -> int:
     X = np.array([x for _, x, _ in cal])
     s = np.array([m for _, _, m in cal])
     def loo_residuals(ridge):
-        """Each calibration case against constants fitted without it: (log residual, generated share)."""
+        """Each calibration case against constants fitted without it: (log residual, generated share, no library)."""
         out = []
         for i in range(len(cal)):
             keep = [j for j in range(len(cal)) if j != i]
             k_i = fit(X[keep], s[keep], ridge)
-            out.append((math.log(s[i]) - math.log(predict(k_i, X[i])), generated_share(k_i, X[i])))
+            out.append((math.log(s[i]) - math.log(predict(k_i, X[i])), generated_share(k_i, X[i]), no_library(X[i])))
         return out
 
     def rms(loo):
-        return math.sqrt(np.mean(np.square([r for r, _ in loo])))
+        return math.sqrt(np.mean(np.square([r for r, _, _ in loo])))
 
     by_ridge = {r: loo_residuals(r) for r in RIDGES}
     ridge = min(RIDGES, key=lambda r: rms(by_ridge[r]))
@@ -240,10 +264,12 @@ def main() -> int:
     print("fitted constants (calibration set only):")
     for name, value, prior in zip(CONSTS, k, PRIOR):
         print(f"  {name:22} {value:8.4g}   (prior {prior:g})")
-    print(f"leave-one-out log residuals: {', '.join(f'{r:+.2f}' for r, _ in loo)}")
-    bias, base, gen = spread
-    print(f"interval: point x exp({bias:+.3f} +- {Z} * sqrt({base:.3f}^2 + ({gen:.3f} g)^2)), g the generated-kernel "
-          f"share (high/low {math.exp(2 * Z * base):.2f} at g = 0, {math.exp(2 * Z * math.hypot(base, gen)):.2f} at g = 1)")
+    print(f"leave-one-out log residuals: {', '.join(f'{r:+.2f}' for r, _, _ in loo)}")
+    bias, base, gen, nl = spread
+    print(f"interval: point x exp({bias:+.3f} +- {Z} * sqrt({base:.3f}^2 + ({gen:.3f} g)^2 + ({nl:.3f} n)^2)), g the "
+          f"generated-kernel share, n 1 without library ops (high/low {math.exp(2 * Z * base):.2f} at g = n = 0, "
+          f"{math.exp(2 * Z * math.hypot(base, gen)):.2f} at g = 1, {math.exp(2 * Z * math.hypot(base, nl)):.2f} "
+          f"at n = 1, g = 0)")
     cal_table, cal_inside = evaluate(cal, k, spread)
     val_table, val_inside = evaluate(val, k, spread)
     print_table("calibration (in-sample constants)", cal_table, cal_inside)

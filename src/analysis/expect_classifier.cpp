@@ -46,7 +46,11 @@ TimeShares time_shares(const Evidence& e, const Ceilings& c) {
                    ? nonlib_bytes / c.peak_bandwidth * 1e9 / e.profiled_wall_ns
                    : 0.0;
   s.memory = std::min(nonlib - s.fixed, clamp01(mem));
-  s.other = std::max(0.0, nonlib - s.fixed - s.memory);
+  double rest = std::max(0.0, nonlib - s.fixed - s.memory);
+  // Of the rest, what transcendental ops and eager's own fused kernels (softmax, norms) spent
+  // beyond their memory traffic and fixed cost: arithmetic the compiled kernel still does.
+  s.kept_arithmetic = std::min(rest, clamp01(e.kept_arithmetic_fraction));
+  s.other = rest - s.kept_arithmetic;
   return s;
 }
 
@@ -62,20 +66,21 @@ Roofline roofline(const Evidence& e, const Ceilings& c) {
   return r;
 }
 
-SpeedupRange speedup_range(double compiled_fraction, double generated_share) {
+SpeedupRange speedup_range(double compiled_fraction, double generated_share, bool no_library) {
   namespace cal = calibration;
   SpeedupRange r;
   if (!(compiled_fraction > 0) || !std::isfinite(compiled_fraction)) return r;
   r.point = 1.0 / compiled_fraction;
   r.generated_share = clamp01(generated_share);
-  r.log_sigma = std::hypot(cal::kLogSigmaBase, cal::kLogSigmaGenerated * r.generated_share);
+  r.log_sigma = std::hypot(cal::kLogSigmaBase, cal::kLogSigmaGenerated * r.generated_share,
+                           no_library ? cal::kLogSigmaNoLibrary : 0.0);
   r.low = r.point * std::exp(cal::kLogBias - cal::kIntervalZ * r.log_sigma);
   r.high = r.point * std::exp(cal::kLogBias + cal::kIntervalZ * r.log_sigma);
   return r;
 }
 
 SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
-                             json* terms) {
+                             double outside_tensors, json* terms) {
   namespace cal = calibration;
   // Without the cost of a compiled call (this machine could not compile) no point is honest.
   if (!(wall_ns > 0) || !(compiled_call_ns > 0)) return {};
@@ -85,12 +90,16 @@ SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compile
   };
   double outside = library_ops > 0 ? term("outside_ops", s.outside, cal::kKeepOutsideLibrary)
                                     : term("outside_ops", s.outside, cal::kKeepOutside);
-  double generated = term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther);
+  double generated = term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther) +
+                     term("kept_arithmetic", s.kept_arithmetic, cal::kKeepArithmetic);
   double compiled = outside + generated + term("fixed_cost", s.fixed, cal::kKeepFixed) +
                     term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
                     term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale) +
                     term("library_calls", library_ops * compiled_call_ns / wall_ns, cal::kLibraryCallScale);
-  return speedup_range(compiled, compiled > 0 ? generated / compiled : NAN);
+  // The timed compiled add reads one tensor: each further one is a graph input more.
+  if (outside_tensors > 1)
+    compiled += term("graph_inputs", (outside_tensors - 1) * compiled_call_ns / wall_ns, cal::kInputCallScale);
+  return speedup_range(compiled, compiled > 0 ? generated / compiled : NAN, !(library_ops > 0));
 }
 
 std::string class_label(const std::string& cls) {
@@ -165,9 +174,9 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
                  term("device_other", busy - lib_dev, cal::kKeepMemory);
     double host = term("compiled_call", c.compiled_call_ns / wall, cal::kCompiledCallScale);
     // Not calibrated on a GPU: the widest interval the calibration gives.
-    v.predicted = speedup_range(std::max(dev, host), 1.0);
+    v.predicted = speedup_range(std::max(dev, host), 1.0, /*no_library=*/true);
   } else {
-    v.predicted = predict_speedup(s, wall, c.compiled_call_ns, e.library_ops, &v.terms);
+    v.predicted = predict_speedup(s, wall, c.compiled_call_ns, e.library_ops, e.outside_tensors, &v.terms);
   }
 
   v.shifts.push_back({{"factor", "fixed_cost_fraction"}, {"value", fixed_fraction},
@@ -230,6 +239,7 @@ json verdict_json(const Verdict& v) {
                         {"roofline_time_ns", or_null(v.roof.roofline_time_ns)}}},
           {"time_shares", {{"outside_ops", v.shares.outside}, {"fixed_cost", v.shares.fixed},
                            {"memory_traffic", v.shares.memory}, {"other_compute", v.shares.other},
+                           {"kept_arithmetic", v.shares.kept_arithmetic},
                            {"library", v.shares.library}, {"conv", v.shares.conv}}},
           {"predicted_speedup", {{"low", or_null(v.predicted.low)}, {"point", or_null(v.predicted.point)},
                                  {"high", or_null(v.predicted.high)}, {"terms", v.terms},

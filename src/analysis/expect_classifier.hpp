@@ -52,29 +52,38 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
 // The compiled time per call, as a fraction of the eager wall time W, is
 //   sum over the time shares s_i of  s_i * keep_i
-//     + (call_scale + library_call_scale * library_ops) * compiled_call / W
+//     + (call_scale + library_call_scale * library_ops + input_call_scale * (inputs - 1))
+//       * compiled_call / W
 // where keep_i is the fraction of that share torch.compile keeps (Python between ops is
 // traced away, per-op fixed costs merge into a few fused kernels, fusion drops the
-// intermediates' memory traffic, library kernels stay), and the last term is the compiled
+// intermediates' memory traffic, transcendental math and the work of eager's own fused
+// kernels (softmax, norms) remain,
+// library kernels stay), and the last term is the compiled
 // call's own fixed cost (guards, the generated wrapper): a compiled 1-element add, timed with
 // the ceilings (call_scale near 1 says that cost is what a real call pays). Each matmul, conv
 // or attention op adds a part of that cost: the compiled code calls it as an external
-// kernel through its Python wrapper. The share outside operators has its own keep in a
+// kernel through its Python wrapper. So does each tensor the call reads from outside
+// (Evidence::outside_tensors: inputs, parameters, buffers) beyond the one the timed add
+// reads: the compiled graph takes it as an input, and its guards check it, on every call.
+// The share outside operators has its own keep in a
 // function with library ops (framework code around them) and in one without (elementwise
 // chains, whose Python is all traced away).
 // The point prediction is 1 / that fraction. The interval is
-//   point * exp(bias +- z * sqrt(base^2 + (generated * g)^2))
-// with g the share of the predicted compiled time in generated kernels (memory traffic and
-// other op work: what inductor writes, whose speed the evidence predicts worst). bias, base
-// and generated are fitted to the calibration set's leave-one-out log residuals; z makes it
-// a nominal 80% interval.
+//   point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2))
+// with g the share of the predicted compiled time in generated kernels (memory traffic,
+// other op work and kept arithmetic: what inductor writes, whose speed the evidence
+// predicts worst) and n 1 for
+// a function without library ops (all of its compiled time is generated code and the guards
+// around it), else 0. bias, base, generated and no_library are fitted to the calibration
+// set's leave-one-out log residuals; z makes it a nominal 80% interval.
 
 // Where a call's wall time goes, as fractions of it (they sum to <= 1).
 struct TimeShares {
   double outside = 0;   // outside any operator: Python, framework code between ops
   double fixed = 0;     // fixed cost of non-library ops: all of a tiny op, one op floor of others
   double memory = 0;    // non-library ops' memory traffic at the machine's bandwidth
-  double other = 0;     // the rest of non-library op time (their arithmetic, slow kernels)
+  double kept_arithmetic = 0;  // of the rest, what expect_ops.hpp's keeps_arithmetic ops spent
+  double other = 0;     // the rest of non-library op time (other arithmetic, slow kernels)
   double library = 0;   // inside matmul / conv / attention (conv included)
   double conv = 0;      // the convolutions' part of `library`
 };
@@ -96,15 +105,18 @@ struct SpeedupRange {
 };
 
 // The CPU prediction from a call's time shares, its wall time, the cost of a compiled call
-// (Ceilings::compiled_call_ns) and its library ops (Evidence::library_ops): the model above,
-// with the fitted constants; no range (NaN) without that cost. Appends the sum's terms to `terms` when given.
+// (Ceilings::compiled_call_ns), its library ops (Evidence::library_ops) and the tensors it
+// reads from outside (Evidence::outside_tensors; NaN when not counted: that term is left
+// out): the model above, with the fitted constants; no range (NaN) without the compiled
+// call's cost. Appends the sum's terms to `terms` when given.
 // bench/calibration/fit.py evaluates the same formula; a unit test holds the two together
 // on the rows it fitted (bench/calibration/fit.json).
 SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
-                             json* terms = nullptr);
+                             double outside_tensors, json* terms = nullptr);
 // The point 1 / compiled_fraction and the interval around it from the calibration residuals,
-// wider the larger the generated-kernel share of the compiled time (0 to 1).
-SpeedupRange speedup_range(double compiled_fraction, double generated_share);
+// wider the larger the generated-kernel share of the compiled time (0 to 1), and wider for
+// a function without library ops.
+SpeedupRange speedup_range(double compiled_fraction, double generated_share, bool no_library);
 
 struct Verdict {
   std::string cls;  // overhead_bound | memory_bound | compute_bound | unknown

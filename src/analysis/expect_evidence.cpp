@@ -52,6 +52,7 @@ namespace {
 struct OpName {
   std::string name, cls;
   double self_ns_total = 0, count = 0, total_ns = 0;
+  bool kept_arithmetic = false;  // expect_ops.hpp's keeps_arithmetic
 };
 
 std::vector<std::string> tags_of(const json& j) {
@@ -89,7 +90,9 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   std::vector<OpName> names;
   for (const auto& n : profile.value("op_names", json::array())) {
     std::string name = n.value("name", "");
-    names.push_back({name, op_class(name, tags_of(n), n.value("is_view", false)), n.value("self_ns_total", 0.0)});
+    std::string cls = op_class(name, tags_of(n), n.value("is_view", false));
+    bool kept = !is_library_class(cls) && keeps_arithmetic(name);
+    names.push_back({name, cls, n.value("self_ns_total", 0.0), 0, 0, kept});
   }
   auto wall = numbers(profile, "wall_samples_ns");
   const json& calls = profile.value("calls", json::array());
@@ -97,7 +100,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
 
   // Per profiled call: wall, then (for calls sent with their events) the time inside the
   // top-level operators, by class; the ops in order.
-  std::vector<double> pwall, pwall_with_events, in_frac, lib_frac, conv_frac, busy, launches, ops, in_op;
+  std::vector<double> pwall, pwall_with_events, in_frac, lib_frac, conv_frac, kept_frac, busy, launches, ops, in_op;
   std::vector<std::vector<std::size_t>> call_ops;  // name index per op, per call with events
   std::size_t with_events = 0;
   for (const auto& c : calls) {
@@ -115,7 +118,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
         c["op"].size() != c["ns"].size())
       continue;
     ++with_events;
-    double total = 0, lib = 0, conv = 0;
+    double total = 0, lib = 0, conv = 0, trans = 0;
     std::vector<std::size_t> idx;
     for (std::size_t i = 0; i < c["op"].size(); ++i) {
       std::int64_t at = c["op"][i].is_number_integer() ? c["op"][i].get<std::int64_t>() : -1;
@@ -128,6 +131,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       total += d;
       if (is_library_class(n.cls)) lib += d;
       if (n.cls == "conv") conv += d;
+      if (n.kept_arithmetic) trans += d;
       idx.push_back(k);
       e.op_durations_ns.push_back(d);
       e.op_is_library.push_back(is_library_class(n.cls));
@@ -140,6 +144,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       in_frac.push_back(std::min(1.0, total / w));
       lib_frac.push_back(std::min(1.0, lib / w));
       conv_frac.push_back(std::min(1.0, conv / w));
+      kept_frac.push_back(std::min(1.0, trans / w));
     }
   }
   e.in_op_fraction_p10 = stats::quantile(in_frac, 0.10);
@@ -157,7 +162,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     // the median share outside ops anywhere from 32% to 84% over 5 runs).
     const auto& first = call_ops.front();
     std::size_t per_call = first.size();
-    double in_op_env = 0, lib_env = 0, conv_env = 0;
+    double in_op_env = 0, lib_env = 0, conv_env = 0, kept_env = 0;
     for (std::size_t k = 0; k < per_call; ++k) {
       double fastest = INFINITY;
       for (std::size_t c = 0; c < call_ops.size(); ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
@@ -166,6 +171,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       in_op_env += fastest;
       if (e.op_is_library[k]) lib_env += fastest;
       if (names[first[k]].cls == "conv") conv_env += fastest;
+      if (names[first[k]].kept_arithmetic) kept_env += fastest;
     }
     double outside_env = INFINITY;
     for (std::size_t c = 0; c < call_ops.size(); ++c)
@@ -177,6 +183,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       e.in_op_fraction = in_op_env / e.profiled_wall_ns;
       e.library_fraction = lib_env / e.profiled_wall_ns;
       e.conv_fraction = conv_env / e.profiled_wall_ns;
+      e.kept_arithmetic_fraction = kept_env / e.profiled_wall_ns;
       e.ops_per_call = static_cast<double>(per_call);
       e.wall_ns = wall.empty() ? e.profiled_wall_ns : *std::min_element(wall.begin(), wall.end());
     }
@@ -191,6 +198,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     e.in_op_fraction = stats::median(in_frac);
     e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
     e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
+    e.kept_arithmetic_fraction = kept_frac.empty() ? 0.0 : stats::median(kept_frac);
     e.typical_op_ns = e.op_durations_ns;
     e.typical_op_is_library = e.op_is_library;
   }
@@ -211,6 +219,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     e.flops = num(flops, "flops_per_call");
     e.bytes = num(flops, "bytes_per_call");
     e.boundary_bytes = num(flops, "boundary_bytes");
+    e.outside_tensors = num(flops, "outside_tensors");
     if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
     double lib_bytes = 0;
     for (const auto& op : flops.value("ops", json::array())) {
@@ -219,11 +228,10 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       if (is_library_class(cls)) {
         lib_bytes += op.value("bytes", 0.0);
         e.library_ops += count;
-      } else if (cls == "pointwise") {
-        e.pointwise_ops += count;
-      } else if (cls == "reduction") {
-        e.reduction_ops += count;
+        continue;
       }
+      if (cls == "pointwise") e.pointwise_ops += count;
+      else if (cls == "reduction") e.reduction_ops += count;
     }
     e.library_bytes = std::isfinite(e.bytes) ? lib_bytes : NAN;
   }
@@ -251,6 +259,7 @@ json profile_json(const Evidence& e) {
               {"overhead_fraction", std::isfinite(e.in_op_fraction) ? json(1.0 - e.in_op_fraction) : json(nullptr)},
               {"library_fraction", or_null(e.library_fraction)},
               {"conv_fraction", or_null(e.conv_fraction)},
+              {"kept_arithmetic_fraction", or_null(e.kept_arithmetic_fraction)},
               {"device_busy_fraction", e.device_busy_fraction ? json(*e.device_busy_fraction) : json(nullptr)},
               {"kernel_launches", e.kernel_launches ? json(*e.kernel_launches) : json(nullptr)},
               {"pointwise_ops_per_call", e.pointwise_ops},

@@ -48,6 +48,7 @@ struct Evidence {
   double in_op_fraction_p10 = NAN, in_op_fraction_p90 = NAN;
   double library_fraction = NAN;  // library ops' time / profiled wall
   double conv_fraction = 0;       // the convolutions' part of it
+  double kept_arithmetic_fraction = 0;  // non-library ops of expect_ops.hpp's keeps_arithmetic / profiled wall
   double ops_per_call = NAN;      // top-level operators per call
   std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
   std::vector<bool> op_is_library;      // parallel to op_durations_ns (empty if unknown)
@@ -69,6 +70,9 @@ struct Evidence {
   double bytes = NAN;            // sum over aten ops of input + output tensor bytes
   double library_bytes = NAN;    // the part of `bytes` moved by library ops
   double boundary_bytes = NAN;   // inputs + parameters + buffers + outputs
+  // Tensors the call reads from outside (inputs, parameters, buffers, captured tensors):
+  // what a compiled graph takes as inputs, and checks and passes on every call.
+  double outside_tensors = NAN;
   int pointwise_ops = 0;         // aten ops per call with the pointwise tag
   int reduction_ops = 0;
   int library_ops = 0;
@@ -80,7 +84,7 @@ struct Evidence {
 
 // expect.profile {wall_samples_ns, calls [{wall_ns, op?, ns?, kernels_ns?}], op_names
 // [{name, tags, is_view, self_ns_total}], events_truncated} and expect.flops {flops_per_call,
-// bytes_per_call, boundary_bytes, ops [{name, tags, is_view, count, bytes}], error}.
+// bytes_per_call, boundary_bytes, outside_tensors, ops [{name, tags, is_view, count, bytes}], error}.
 // Throws std::invalid_argument when the profile has no timed call.
 Evidence evidence_from_agent(const json& profile, const json& flops);
 

@@ -18,9 +18,27 @@ constexpr std::array<std::string_view, 8> kConvPrefix = {"convolution",        "
                                                          "mkldnn_convolution", "miopen_convolution",
                                                          "_conv_depthwise",    "slow_conv"};
 
+constexpr std::array<std::string_view, 43> kKeptArithmetic = {
+    // transcendental math
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
+    "exp2", "expm1", "log", "log2", "log10", "log1p", "sigmoid", "logit", "erf", "erfc", "erfinv", "pow", "gelu",
+    "silu", "mish", "softplus", "elu", "lgamma", "digamma",
+    // eager's fused kernels with reductions inside (the composite name the profiler shows at
+    // top level, and its kernel); not batch_norm: at inference an affine map that fuses away
+    "softmax", "_softmax", "log_softmax", "_log_softmax", "layer_norm", "native_layer_norm", "group_norm",
+    "native_group_norm", "rms_norm", "_fused_rms_norm"};
+
 template <std::size_t N>
 bool starts_with_any(std::string_view s, const std::array<std::string_view, N>& prefixes) {
   return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return s.substr(0, p.size()) == p; });
+}
+
+// The aten name without namespace or a trailing in-place '_' ("aten::add_" -> "add").
+std::string_view base_name(std::string_view name) {
+  auto colons = name.rfind("::");
+  std::string_view base = colons == std::string_view::npos ? name : name.substr(colons + 2);
+  while (!base.empty() && base.back() == '_') base.remove_suffix(1);
+  return base;
 }
 
 bool has(const std::vector<std::string>& tags, std::string_view t) {
@@ -30,9 +48,7 @@ bool has(const std::vector<std::string>& tags, std::string_view t) {
 }  // namespace
 
 std::string op_class(std::string_view name, const std::vector<std::string>& tags, bool is_view) {
-  auto colons = name.rfind("::");
-  std::string_view base = colons == std::string_view::npos ? name : name.substr(colons + 2);
-  while (!base.empty() && base.back() == '_') base.remove_suffix(1);
+  std::string_view base = base_name(name);
   if (std::find(kMatmul.begin(), kMatmul.end(), base) != kMatmul.end()) return "matmul";
   if (starts_with_any(base, kAttentionPrefix)) return "attention";
   if (starts_with_any(base, kConvPrefix)) return "conv";
@@ -43,5 +59,10 @@ std::string op_class(std::string_view name, const std::vector<std::string>& tags
 }
 
 bool is_library_class(const std::string& c) { return c == "matmul" || c == "conv" || c == "attention"; }
+
+bool keeps_arithmetic(std::string_view name) {
+  std::string_view base = base_name(name);
+  return std::find(kKeptArithmetic.begin(), kKeptArithmetic.end(), base) != kKeptArithmetic.end();
+}
 
 }  // namespace tct::analysis

@@ -17,4 +17,11 @@ std::string op_class(std::string_view name, const std::vector<std::string>& tags
 
 bool is_library_class(const std::string& op_class);  // matmul, conv, attention
 
+// Ops whose arithmetic a compiled kernel still does at about eager's cost: transcendental
+// math (sin, tanh, exp, sigmoid, erf, gelu, pow, ...: both call vectorized polynomial
+// approximations) and eager's own fused kernels with reductions (softmax, layer/group/RMS norm).
+// Fusion removes their memory round trips and fixed costs, not their arithmetic.
+// `name` as for op_class.
+bool keeps_arithmetic(std::string_view name);
+
 }  // namespace tct::analysis

@@ -1,4 +1,6 @@
 """The expect.* ops: raw evidence only (profile, FLOPs/bytes, device identity, ceilings)."""
+from pathlib import Path
+
 import pytest
 
 from tct_agent.errors import TctError
@@ -44,6 +46,14 @@ def test_flops_and_bytes_of_a_matmul():
     assert "pointwise" in ops["aten::gelu"]["tags"]
     assert "class" not in ops["aten::addmm"]  # classes are decided in C++
     assert f["bytes_per_call"] > f["boundary_bytes"] > 0
+    # Read from outside the call: the input, and each Linear's weight and bias.
+    assert f["outside_tensors"] == 1 + 2 * 2
+
+
+def test_outside_tensors_count_a_reused_weight_once():
+    s = Session()
+    T.op_load({"target": f"{Path(__file__).parent / 'fixtures' / 'reused_layer.py'}:make", "params": {}}, s)
+    assert E.op_flops({}, s)["outside_tensors"] == 1 + 2  # the input, one weight and one bias
 
 
 def test_name_facts():

@@ -7,6 +7,7 @@
 #include "analysis/expect_calibration.hpp"
 #include "analysis/expect_classifier.hpp"
 #include "analysis/expect_evidence.hpp"
+#include "analysis/expect_ops.hpp"
 #include "analysis/expect_suggestions.hpp"
 #include "errors.hpp"
 #include "runner/sweep.hpp"
@@ -26,11 +27,12 @@ Ceilings cpu_ceilings() {
 }
 
 // A profile of `calls` identical calls, as expect.profile returns it: `ops` top-level ops of
-// `op_ns` each; the first (if library > 0) an aten::addmm of `library` ns, the rest aten::sin.
-json profile(double wall, double in_op, double library, int ops, double op_ns, int calls = 5) {
+// `op_ns` each; the first (if library > 0) an aten::addmm of `library` ns, the rest `pointwise`.
+json profile(double wall, double in_op, double library, int ops, double op_ns, int calls = 5,
+             const char* pointwise = "aten::add") {
   json p = {{"device_type", "cpu"}, {"wall_samples_ns", json::array()}, {"calls", json::array()},
             {"op_names", {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"self_ns_total", 0}},
-                          {{"name", "aten::sin"}, {"tags", {"core", "pointwise"}}, {"is_view", false},
+                          {{"name", pointwise}, {"tags", {"core", "pointwise"}}, {"is_view", false},
                            {"self_ns_total", 0}}}},
             {"events_truncated", false}};
   for (int i = 0; i < calls; ++i) {
@@ -48,10 +50,10 @@ json profile(double wall, double in_op, double library, int ops, double op_ns, i
   return p;
 }
 
-json flops(double f, double bytes, double lib_bytes, int pointwise) {
+json flops(double f, double bytes, double lib_bytes, int pointwise, const char* pointwise_name = "aten::add") {
   return {{"flops_per_call", f}, {"bytes_per_call", bytes}, {"boundary_bytes", bytes / 4}, {"error", nullptr},
           {"ops", {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"count", 1}, {"bytes", lib_bytes}},
-                   {{"name", "aten::sin"}, {"tags", {"core", "pointwise"}}, {"is_view", false}, {"count", pointwise},
+                   {{"name", pointwise_name}, {"tags", {"core", "pointwise"}}, {"is_view", false}, {"count", pointwise},
                     {"bytes", bytes - lib_bytes}}}}};
 }
 
@@ -68,7 +70,7 @@ TEST(ExpectEvidence, ParsesMediansAndFractions) {
   EXPECT_DOUBLE_EQ(e.arithmetic_intensity(), 10.0);
   json pj = profile_json(e);
   EXPECT_DOUBLE_EQ(pj["overhead_fraction"].get<double>(), 0.4);
-  EXPECT_DOUBLE_EQ(pj["op_time_distribution"]["p50_ns"].get<double>(), 30'000.0 / 9);  // the 9 sin ops
+  EXPECT_DOUBLE_EQ(pj["op_time_distribution"]["p50_ns"].get<double>(), 30'000.0 / 9);  // the 9 add ops
   EXPECT_EQ(pj["top_ops"][0]["name"], "aten::addmm");
   EXPECT_EQ(pj["top_ops"][0]["class"], "matmul");
   EXPECT_DOUBLE_EQ(pj["top_ops"][1]["count_per_call"].get<double>(), 9);
@@ -119,6 +121,25 @@ TEST(ExpectClassifier, LowIntensityLargeOpsAreMemoryBound) {
   EXPECT_GT(v.predicted.high, 1.5);  // fusion can drop the intermediates
 }
 
+TEST(ExpectClassifier, TranscendentalMathIsKeptNotFusedAway) {
+  // Big elementwise ops that take 4x their memory traffic's time: as adds, the rest is other
+  // op work (slow eager kernels fusion replaces); as sin, it is the polynomial each element
+  // still needs, compiled or not, so less is predicted.
+  auto adds = classify(evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000), flops(0, 2e7, 0, 10)),
+                       cpu_ceilings());
+  auto e = evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000, 5, "aten::sin"),
+                               flops(0, 2e7, 0, 10, "aten::sin"));
+  EXPECT_DOUBLE_EQ(e.kept_arithmetic_fraction, 0.99);
+  auto v = classify(e, cpu_ceilings());
+  EXPECT_NEAR(v.shares.memory, 0.25, 1e-9);  // 2e7 bytes at 8 GB/s of a 10 ms call
+  EXPECT_NEAR(v.shares.kept_arithmetic, 0.99 - 0.25 - v.shares.fixed, 1e-9);
+  EXPECT_DOUBLE_EQ(v.shares.other, 0.0);
+  EXPECT_NEAR(adds.shares.other, v.shares.kept_arithmetic, 1e-9);
+  EXPECT_LT(v.predicted.point, adds.predicted.point);
+  EXPECT_TRUE(keeps_arithmetic("aten::tanh_") && keeps_arithmetic("aten::_softmax") &&
+              keeps_arithmetic("aten::layer_norm") && !keeps_arithmetic("aten::add") && !keeps_arithmetic("aten::mm"));
+}
+
 TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   // The same chain of tiny ops; the profile timed a compiled call of 40 us between its calls
   // (the machine was slower than when the ceiling of 20 us was measured): the prediction
@@ -152,16 +173,18 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
     if (r["metric"] == "median_op_ns") EXPECT_DOUBLE_EQ(r["threshold"].get<double>(), 10 * 2000.0);
 }
 
-TEST(ExpectClassifier, IntervalWidensWithTheGeneratedKernelShare) {
+TEST(ExpectClassifier, IntervalWidensWithTheGeneratedKernelShareAndWithoutLibraryOps) {
   namespace cal = calibration;
-  SpeedupRange fixed = speedup_range(0.5, 0.0), generated = speedup_range(0.5, 1.0);
+  SpeedupRange fixed = speedup_range(0.5, 0.0, false), generated = speedup_range(0.5, 1.0, false);
   EXPECT_DOUBLE_EQ(fixed.point, 2.0);
   EXPECT_DOUBLE_EQ(fixed.log_sigma, cal::kLogSigmaBase);
   EXPECT_NEAR(std::log(fixed.high / fixed.low), 2 * cal::kIntervalZ * cal::kLogSigmaBase, 1e-12);
   EXPECT_NEAR(std::log(fixed.high * fixed.low / 4.0) / 2, cal::kLogBias, 1e-12);  // centred on point * exp(bias)
   EXPECT_GE(generated.high / generated.low, fixed.high / fixed.low);
   EXPECT_DOUBLE_EQ(generated.log_sigma, std::hypot(cal::kLogSigmaBase, cal::kLogSigmaGenerated));
-  EXPECT_TRUE(std::isnan(speedup_range(0.0, 0.0).point));  // no compiled time, no prediction
+  SpeedupRange elementwise = speedup_range(0.5, 0.0, true);
+  EXPECT_DOUBLE_EQ(elementwise.log_sigma, std::hypot(cal::kLogSigmaBase, cal::kLogSigmaNoLibrary));
+  EXPECT_TRUE(std::isnan(speedup_range(0.0, 0.0, false).point));  // no compiled time, no prediction
 }
 
 TEST(ExpectClassifier, IdleGpuIsOverheadBound) {

@@ -35,9 +35,12 @@ TEST(ExpectFit, HeaderHoldsTheRecordedConstants) {
   EXPECT_DOUBLE_EQ(k["kKeepConv"].get<double>(), cal::kKeepConv);
   EXPECT_DOUBLE_EQ(k["kCompiledCallScale"].get<double>(), cal::kCompiledCallScale);
   EXPECT_DOUBLE_EQ(k["kLibraryCallScale"].get<double>(), cal::kLibraryCallScale);
+  EXPECT_DOUBLE_EQ(k["kInputCallScale"].get<double>(), cal::kInputCallScale);
+  EXPECT_DOUBLE_EQ(k["kKeepArithmetic"].get<double>(), cal::kKeepArithmetic);
   EXPECT_DOUBLE_EQ(r["log_bias"].get<double>(), cal::kLogBias);
   EXPECT_DOUBLE_EQ(r["log_sigma_base"].get<double>(), cal::kLogSigmaBase);
   EXPECT_DOUBLE_EQ(r["log_sigma_generated"].get<double>(), cal::kLogSigmaGenerated);
+  EXPECT_DOUBLE_EQ(r["log_sigma_no_library"].get<double>(), cal::kLogSigmaNoLibrary);
   EXPECT_DOUBLE_EQ(r["z"].get<double>(), cal::kIntervalZ);
   EXPECT_EQ(static_cast<int>(r["calibration"].size()), cal::kCalibrationCases);
   EXPECT_EQ(static_cast<int>(r["validation"].size()), cal::kValidationCases);
@@ -54,9 +57,11 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       s.fixed = j["fixed_cost"];
       s.memory = j["memory_traffic"];
       s.other = j["other_compute"];
+      s.kept_arithmetic = j.value("kept_arithmetic", 0.0);
       s.library = j["library"];
       s.conv = j["conv"];
-      SpeedupRange p = predict_speedup(s, row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"]);
+      const double inputs = row["outside_tensors"].is_number() ? row["outside_tensors"].get<double>() : NAN;
+      SpeedupRange p = predict_speedup(s, row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"], inputs);
       SCOPED_TRACE(row["name"].get<std::string>());
       EXPECT_NEAR(p.point, row["point"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.low, row["low"].get<double>(), 1e-9 * p.point);

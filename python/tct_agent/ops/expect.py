@@ -262,10 +262,23 @@ def _tensor_bytes(t, output: bool) -> int:
         return logical
 
 
+def _storage_key(t):
+    """The address of a tensor's storage (None for non-tensors and storage-less tensors)."""
+    import torch
+    if not isinstance(t, torch.Tensor):
+        return None
+    try:
+        return t.untyped_storage().data_ptr() or None
+    except Exception:  # sparse, nested, fake
+        return None
+
+
 class _BytesMode:
     """A TorchDispatchMode that counts, per aten op, calls and the bytes of its tensor
     inputs and outputs: what eager moves if no operand stays in cache (an upper bound
-    on DRAM traffic; views move nothing)."""
+    on DRAM traffic; views move nothing). It also counts the tensors the call reads from
+    outside (inputs, parameters, buffers, captured tensors: storages no op of the call
+    produced), which a compiled graph takes as inputs and checks on every call."""
 
     def __new__(cls):
         from torch.utils._python_dispatch import TorchDispatchMode
@@ -275,6 +288,8 @@ class _BytesMode:
             def __init__(self):
                 super().__init__()
                 self.ops: dict[str, dict] = {}
+                self.produced: set[int] = set()  # storages an op of the call wrote
+                self.outside: set[int] = set()   # storages read that no op of the call wrote
 
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 import torch
@@ -286,9 +301,11 @@ class _BytesMode:
                     entry = self.ops[name] = {"name": name, **_schema_facts(func), "count": 0,
                                               "bytes": 0}
                 entry["count"] += 1
+                ins, _ = tree_flatten((args, kwargs or {}))
+                outs, _ = tree_flatten(out)
+                self.outside.update(k for k in map(_storage_key, ins) if k is not None and k not in self.produced)
+                self.produced.update(k for k in map(_storage_key, outs) if k is not None)
                 if not entry["is_view"]:
-                    ins, _ = tree_flatten((args, kwargs or {}))
-                    outs, _ = tree_flatten(out)
                     entry["bytes"] += sum(_tensor_bytes(t, False) for t in ins
                                           if isinstance(t, torch.Tensor))
                     entry["bytes"] += sum(_tensor_bytes(t, True) for t in outs
@@ -327,7 +344,8 @@ def op_flops(params: dict, session) -> dict:
         raise
     except Exception as exc:  # a dispatch mode the target does not survive: report, go on
         return {"error": f"{type(exc).__name__}: {exc}", "flops_per_call": None,
-                "bytes_per_call": None, "flops_by_op": {}, "ops": [], "boundary_bytes": None}
+                "bytes_per_call": None, "flops_by_op": {}, "ops": [], "boundary_bytes": None,
+                "outside_tensors": None}
     flops_by_op = {str(k): int(v) for k, v in counter.get_flop_counts().get("Global", {}).items()}
     ops = sorted(bytes_mode.ops.values(), key=lambda e: -e["bytes"])
     for e in ops:
@@ -338,6 +356,7 @@ def op_flops(params: dict, session) -> dict:
         "flops_by_op": flops_by_op,
         "bytes_per_call": int(sum(e["bytes"] for e in ops)),
         "boundary_bytes": _boundary_bytes(loaded, out),
+        "outside_tensors": len(bytes_mode.outside),
         "ops": ops[:300],
         "error": None,
     }
