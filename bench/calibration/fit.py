@@ -11,21 +11,22 @@ The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
 sum_i share_i * keep_i + (call_scale + library_call_scale * library_ops
 + input_call_scale * (outside_tensors - 1)) * compiled_call / wall, predicted speedup = 1 / that
 (outside_tensors: the tensors a call reads from outside, a compiled graph's inputs; the
-compiled 1-element add that times a compiled call has one). The share outside operators has two keeps: in a function
-without library ops (Python between elementwise ops, all traced away) and around library ops.
+compiled 1-element add that times a compiled call has one). The share outside operators has
+two keeps: in a function without library ops (Python between elementwise ops, all traced
+away) and around library ops.
 The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
 towards physically plausible priors (a ridge term; its weight is the one with the smallest
 leave-one-out error on the calibration set).
 The interval is point * exp(bias +- z * sigma), sigma = sqrt(base^2 + (generated * g)^2 +
 (no_library * n)^2), where g is the share of the predicted compiled time spent in generated
-kernels (the memory traffic and other op work inductor fuses: the part whose speed the
-evidence predicts worst) and n is 1 for a function without matmul/conv/attention ops (all
-of its compiled time is what inductor generates and the guards around it), else 0.
-bias, base, generated and no_library are fitted by maximum likelihood to the calibration set's
-leave-one-out log residuals (each case predicted by constants fitted without it, so the
-width reflects error on unseen work); z = 1.2816 makes it a nominal 80% interval. Validation
-rows never enter the fit; their coverage is the honest figure. Exits 0; the figures are for
-the reader.
+kernels (the memory traffic, kept arithmetic and other op work inductor fuses: the part
+whose speed the evidence predicts worst) and n is 1 for a function without
+matmul/conv/attention ops (all of its compiled time is what inductor generates and the
+guards around it), else 0. bias, base, generated and no_library are fitted by maximum
+likelihood to the calibration set's leave-one-out log residuals (each case predicted by
+constants fitted without it, so the width reflects error on unseen work); z = 1.2816 makes
+it a nominal 80% interval. Validation rows never enter the fit; their coverage is the honest
+figure. Exits 0; the figures are for the reader.
 fit.json records the constants and each row's prediction; tct's unit tests check that the
 C++ formula gives the same predictions on those rows, so the two cannot drift apart.
 """

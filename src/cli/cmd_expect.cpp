@@ -44,8 +44,9 @@ class ExpectCommand : public Command {
 The predicted speedup is a point (1 / the compiled share of each part of the eager time) and
 an interval from that model's errors on a calibration set (bench/calibration/), wider the
 more of the compiled time is generated kernels (fused elementwise code, the hardest part to
-predict); on our validation set, {} of {} measured speedups fell inside (CPU, {}); the
-interval spans a factor of {:.2f} (median high/low).
+predict) and for a function without matmul/conv/attention ops; on our validation set, {} of
+{} measured speedups fell inside (CPU, {}); the interval spans a factor of {:.2f} (median
+high/low).
 )", cal::kValidationInside, cal::kValidationCases, cal::kFittedOn, cal::kValidationMedianWidth) + R"(Ceilings (bandwidth, FLOP/s, per-op floor, one compiled call's cost) are cached in $XDG_CACHE_HOME/tct/ceilings.json
 (or ~/.cache/tct), per device, dtype, torch version and thread count. The profile times the
 per-op floor and a compiled call again between its own calls (a shared machine's speed
