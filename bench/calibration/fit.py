@@ -189,7 +189,7 @@ inline constexpr double kIntervalZ = {Z};  // a nominal 80% interval
 inline constexpr int kCalibrationCases = {n_cal};
 inline constexpr int kValidationCases = {n_val};
 inline constexpr int kValidationInside = {val_inside};
-inline constexpr double kValidationMedianWidth = {val_width:.3f};  // median high / low
+inline constexpr double kValidationMedianWidth = {val_width:.4f};  // median high / low
 
 }}  // namespace tct::analysis::calibration
 """

@@ -32,6 +32,6 @@ inline constexpr double kIntervalZ = 1.2816;  // a nominal 80% interval
 inline constexpr int kCalibrationCases = 26;
 inline constexpr int kValidationCases = 15;
 inline constexpr int kValidationInside = 11;
-inline constexpr double kValidationMedianWidth = 1.435;  // median high / low
+inline constexpr double kValidationMedianWidth = 1.4348;  // median high / low
 
 }  // namespace tct::analysis::calibration
