@@ -57,24 +57,21 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // where keep_i is the fraction of that share torch.compile keeps (Python between ops is
 // traced away, per-op fixed costs merge into a few fused kernels, fusion drops the
 // intermediates' memory traffic, transcendental math and the work of eager's own fused
-// kernels (softmax, norms) remain,
-// library kernels stay), and the last term is the compiled
+// kernels (softmax, norms) remain, library kernels stay), and the last term is the compiled
 // call's own fixed cost (guards, the generated wrapper): a compiled 1-element add, timed with
 // the ceilings (call_scale near 1 says that cost is what a real call pays). Each matmul, conv
 // or attention op adds a part of that cost: the compiled code calls it as an external
 // kernel through its Python wrapper. So does each tensor the call reads from outside
 // (Evidence::outside_tensors: inputs, parameters, buffers) beyond the one the timed add
 // reads: the compiled graph takes it as an input, and its guards check it, on every call.
-// The share outside operators has its own keep in a
-// function with library ops (framework code around them) and in one without (elementwise
-// chains, whose Python is all traced away).
+// The share outside operators has its own keep in a function with library ops (framework
+// code around them) and in one without (elementwise chains, whose Python is all traced away).
 // The point prediction is 1 / that fraction. The interval is
 //   point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2))
 // with g the share of the predicted compiled time in generated kernels (memory traffic,
 // other op work and kept arithmetic: what inductor writes, whose speed the evidence
-// predicts worst) and n 1 for
-// a function without library ops (all of its compiled time is generated code and the guards
-// around it), else 0. bias, base, generated and no_library are fitted to the calibration
+// predicts worst) and n 1 for a function without library ops (all of its compiled time is
+// generated code and the guards around it), else 0. bias, base, generated and no_library are fitted to the calibration
 // set's leave-one-out log residuals; z makes it a nominal 80% interval.
 
 // Where a call's wall time goes, as fractions of it (they sum to <= 1).

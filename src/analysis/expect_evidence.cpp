@@ -118,7 +118,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
         c["op"].size() != c["ns"].size())
       continue;
     ++with_events;
-    double total = 0, lib = 0, conv = 0, trans = 0;
+    double total = 0, lib = 0, conv = 0, kept = 0;
     std::vector<std::size_t> idx;
     for (std::size_t i = 0; i < c["op"].size(); ++i) {
       std::int64_t at = c["op"][i].is_number_integer() ? c["op"][i].get<std::int64_t>() : -1;
@@ -131,7 +131,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       total += d;
       if (is_library_class(n.cls)) lib += d;
       if (n.cls == "conv") conv += d;
-      if (n.kept_arithmetic) trans += d;
+      if (n.kept_arithmetic) kept += d;
       idx.push_back(k);
       e.op_durations_ns.push_back(d);
       e.op_is_library.push_back(is_library_class(n.cls));
@@ -144,7 +144,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       in_frac.push_back(std::min(1.0, total / w));
       lib_frac.push_back(std::min(1.0, lib / w));
       conv_frac.push_back(std::min(1.0, conv / w));
-      kept_frac.push_back(std::min(1.0, trans / w));
+      kept_frac.push_back(std::min(1.0, kept / w));
     }
   }
   e.in_op_fraction_p10 = stats::quantile(in_frac, 0.10);
@@ -228,10 +228,11 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       if (is_library_class(cls)) {
         lib_bytes += op.value("bytes", 0.0);
         e.library_ops += count;
-        continue;
+      } else if (cls == "pointwise") {
+        e.pointwise_ops += count;
+      } else if (cls == "reduction") {
+        e.reduction_ops += count;
       }
-      if (cls == "pointwise") e.pointwise_ops += count;
-      else if (cls == "reduction") e.reduction_ops += count;
     }
     e.library_bytes = std::isfinite(e.bytes) ? lib_bytes : NAN;
   }
