@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Harness bias with the noise between processes taken out: in ONE process, tct's own timing
 path (the agent's `bench.time_block`: short eager and compiled blocks of `cps` calls per
-sample, `spb` samples, random pair order, block medians) interleaved with a plain hot loop
+sample, `spb` samples, random pair order, block means) interleaved with a plain hot loop
 (`--calls` eager calls then `--calls` compiled calls under one torch.no_grad()). Both see
 the same process and the same minutes, so their ratio is the harness's bias and nothing else.
 
@@ -44,7 +44,7 @@ def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, floa
 
     def block(which, samples, cps, warmup_ns=0.0):
         p = {"which": which, "samples": samples, "calls_per_sample": cps, "key": "k", "warmup_ns": warmup_ns}
-        return statistics.median(bench.op_time_block(p, s)["samples_ns"])
+        return statistics.fmean(bench.op_time_block(p, s)["samples_ns"])
 
     # tct's sizing (runner/sampling.cpp calls_per_sample, bench_analysis.cpp samples_per_block)
     res = timing.clock_resolution_ns()["resolution_ns"]

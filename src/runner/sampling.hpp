@@ -43,11 +43,11 @@ int calls_per_sample(double estimated_call_ns, double clock_resolution_ns,
 // Untimed calls before each timed block whose samples are shorter than this: the first
 // calls after the agent waited for its next request run slower (measured on a 2-core CPU:
 // 38 us, then 21, 19, back to a steady 17 us after ~10 calls), which a block of tens of
-// calls would carry into its median, the faster side's more. 1 ms is several times that.
+// calls would carry into its mean, the faster side's more. 1 ms is several times that.
 inline constexpr double kBlockWarmupNs = 1e6;
 
 // The warm-up a block of samples of `sample_ns` gets: kBlockWarmupNs, or none when one
-// sample already lasts as long (its median then shrugs off a slower first sample).
+// sample already lasts as long (the ~20 us start-up is then under 2% of one sample of several).
 double block_warmup_ns(double sample_ns);
 
 // An interval wider than this (high / low) supports no verdict: the speedup is reported as

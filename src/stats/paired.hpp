@@ -2,7 +2,7 @@
 // processes, combined hierarchically (processes, then blocks).
 //
 // Data: for each process p, in the order measured, one value per block pair
-//   r = log(median of the eager block) - log(median of the compiled block)
+//   r = log(mean of the eager block) - log(mean of the compiled block)
 // (the two blocks of a pair ran back to back, in random order, in the same process, so a
 // slow drift of the machine hits both; the ratio cancels it).
 //
