@@ -32,18 +32,20 @@ TARGETS = {
 
 
 def decompose(runs):
-    """(sd between the processes of a run, sd of runs beyond what processes explain), log units."""
+    """(sd between the processes of a run, sd of runs beyond what processes explain), log
+    units; NaN where the runs do not tell (fewer than 2 runs, or one process each)."""
     within = []
     for r in runs:
         logs = [math.log(p["speedup"]) for p in r.get("per_process", []) if p.get("speedup")]
         if len(logs) >= 2:
             within.append(statistics.variance(logs))
-    between = statistics.variance([math.log(r["estimate"]) for r in runs]) if len(runs) >= 2 else math.nan
-    w = statistics.mean(within) if within else math.nan
+    if len(runs) < 2 or not within:
+        return math.nan, math.nan
+    w = statistics.mean(within)
+    between = statistics.variance([math.log(r["estimate"]) for r in runs])
     # A run's estimate averages its processes: their disagreement reaches it divided by their count.
-    procs = statistics.mean(len(r.get("per_process", [])) or 1 for r in runs)
-    beyond = between - w / procs if math.isfinite(w) else math.nan
-    return math.sqrt(w) if math.isfinite(w) else math.nan, math.sqrt(max(0.0, beyond)) if math.isfinite(beyond) else math.nan
+    procs = statistics.mean(len(r["per_process"]) for r in runs)
+    return math.sqrt(w), math.sqrt(max(0.0, between - w / procs))
 
 
 def main():
@@ -53,8 +55,11 @@ def main():
     ap.add_argument("--save", help="append each run's speedup section to this JSON-lines file")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
+    keys = args.targets.split(",")
+    if unknown := [k for k in keys if k not in TARGETS]:
+        ap.error(f"--targets: unknown {', '.join(unknown)} (known: {', '.join(TARGETS)})")
     covered_all = total_all = 0
-    for key in args.targets.split(","):
+    for key in keys:
         name, target = TARGETS[key]
         runs = []
         for i in range(args.runs):

@@ -80,7 +80,7 @@ def features(row) -> np.ndarray | None:
     return np.array([s["outside_ops"] * (1 - around_library), s["outside_ops"] * around_library,
                      s["fixed_cost"], s["memory_traffic"], s["other_compute"],
                      s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall,
-                     extra_inputs_of(row) * call / wall, s.get("kept_arithmetic", 0.0)])
+                     extra_inputs_of(row) * call / wall, s["kept_arithmetic"]])
 
 
 def usable(rows):
@@ -236,6 +236,11 @@ def main() -> int:
     args = ap.parse_args()
 
     doc = json.loads(Path(args.measured).read_text())
+    old = [r["name"] for r in doc["rows"] if r.get("time_shares") and "kept_arithmetic" not in r["time_shares"]]
+    if old:
+        print(f"fit.py: error: {len(old)} rows (first: {old[0]}) were measured by a tct without the kept-arithmetic "
+              "share. Run measure.py --resume --evidence-only first", file=sys.stderr)
+        return 2
     cal = usable([r for r in doc["rows"] if r["set"] == "calibration"])
     val = usable([r for r in doc["rows"] if r["set"] == "validation"])
     if len(cal) < 3:

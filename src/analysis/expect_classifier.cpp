@@ -47,8 +47,9 @@ TimeShares time_shares(const Evidence& e, const Ceilings& c) {
                    : 0.0;
   s.memory = std::min(nonlib - s.fixed, clamp01(mem));
   double rest = std::max(0.0, nonlib - s.fixed - s.memory);
-  // Of the rest, what transcendental ops and eager's own fused kernels (softmax, norms) spent
-  // beyond their memory traffic and fixed cost: arithmetic the compiled kernel still does.
+  // Of the rest (time beyond memory traffic and fixed cost), up to what transcendental ops and
+  // eager's own fused kernels (softmax, norms) took: arithmetic a compiled kernel still does.
+  // Their own traffic is not split out of their time, so this is an upper bound.
   s.kept_arithmetic = std::min(rest, clamp01(e.kept_arithmetic_fraction));
   s.other = rest - s.kept_arithmetic;
   return s;

@@ -90,9 +90,8 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   std::vector<OpName> names;
   for (const auto& n : profile.value("op_names", json::array())) {
     std::string name = n.value("name", "");
-    std::string cls = op_class(name, tags_of(n), n.value("is_view", false));
-    bool kept = !is_library_class(cls) && keeps_arithmetic(name);
-    names.push_back({name, cls, n.value("self_ns_total", 0.0), 0, 0, kept});
+    names.push_back({name, op_class(name, tags_of(n), n.value("is_view", false)), n.value("self_ns_total", 0.0), 0, 0,
+                     keeps_arithmetic(name)});
   }
   auto wall = numbers(profile, "wall_samples_ns");
   const json& calls = profile.value("calls", json::array());

@@ -48,7 +48,7 @@ struct Evidence {
   double in_op_fraction_p10 = NAN, in_op_fraction_p90 = NAN;
   double library_fraction = NAN;  // library ops' time / profiled wall
   double conv_fraction = 0;       // the convolutions' part of it
-  double kept_arithmetic_fraction = 0;  // non-library ops of expect_ops.hpp's keeps_arithmetic / profiled wall
+  double kept_arithmetic_fraction = 0;  // expect_ops.hpp's keeps_arithmetic ops' time / profiled wall
   double ops_per_call = NAN;      // top-level operators per call
   std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
   std::vector<bool> op_is_library;      // parallel to op_durations_ns (empty if unknown)

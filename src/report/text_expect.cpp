@@ -135,13 +135,14 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
                                           flops_rate(number_or_nan(r, "attainable_flops")),
                                           format_percent(number_or_nan(r, "fraction")))});
   const json& s = e.value("time_shares", json::object());
-  rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, other op work {}, "
-                                             "arithmetic compile keeps {}, matmul/conv/attention {}",
+  rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, kept arithmetic "
+                                             "(transcendental math, softmax, norms) {}, other op work {}, "
+                                             "matmul/conv/attention {}",
                                              format_percent(number_or_nan(s, "outside_ops")),
                                              format_percent(number_or_nan(s, "fixed_cost")),
                                              format_percent(number_or_nan(s, "memory_traffic")),
-                                             format_percent(number_or_nan(s, "other_compute")),
                                              format_percent(number_or_nan(s, "kept_arithmetic")),
+                                             format_percent(number_or_nan(s, "other_compute")),
                                              format_percent(number_or_nan(s, "library")))});
   return rows;
 }

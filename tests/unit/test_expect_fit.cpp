@@ -57,7 +57,7 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       s.fixed = j["fixed_cost"];
       s.memory = j["memory_traffic"];
       s.other = j["other_compute"];
-      s.kept_arithmetic = j.value("kept_arithmetic", 0.0);
+      s.kept_arithmetic = j["kept_arithmetic"];
       s.library = j["library"];
       s.conv = j["conv"];
       const double inputs = row["outside_tensors"].is_number() ? row["outside_tensors"].get<double>() : NAN;
