@@ -32,6 +32,9 @@ CALIBRATION = [
     # Many elementwise ops on mid-size tensors: the fused kernel still does every op's work.
     ("builtin tiny_ops n120 size8192", "builtin:tiny_ops", {"n_ops": 120, "size": 8192}),
     ("builtin tiny_ops n40 8x4096", "builtin:tiny_ops", {"n_ops": 40, "batch": 8, "size": 4096}),
+    # Many plain elementwise ops on tensors that stay in cache: the fused kernel's own work per element.
+    ("clamp_chain n96 size16384", f"{W}:clamp_chain", {}),
+    ("clamp_chain n48 size65536", f"{W}:clamp_chain", {"n_ops": 48, "size": 65536}),
 ]
 
 VALIDATION = [

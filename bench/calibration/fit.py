@@ -8,10 +8,12 @@ src/analysis/expect_calibration.hpp (with the date, torch version and machine).
                                     [--record bench/calibration/fit.json] [--dry-run]
 
 The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
-sum_i share_i * keep_i + (call_scale + library_call_scale * library_ops
+sum_i share_i * keep_i + elementwise_work * element_ops / peak_flops / wall + (call_scale + library_call_scale * library_ops
 + input_call_scale * (outside_tensors - 1)) * compiled_call / wall, predicted speedup = 1 / that
 (outside_tensors: the tensors a call reads from outside, a compiled graph's inputs; the
-compiled 1-element add that times a compiled call has one). The share outside operators has
+compiled 1-element add that times a compiled call has one; element_ops: the elements the
+pointwise ops other than transcendental math write, each weighted by its cost against an add,
+the work a fused kernel still does). The share outside operators has
 two keeps: in a function without library ops (Python between elementwise ops, all traced
 away) and around library ops.
 The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
@@ -45,15 +47,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 
 CONSTS = ["kKeepOutside", "kKeepOutsideLibrary", "kKeepFixed", "kKeepMemory", "kKeepOther", "kKeepLibrary",
-          "kKeepConv", "kCompiledCallScale", "kLibraryCallScale", "kInputCallScale", "kKeepArithmetic"]
+          "kKeepConv", "kCompiledCallScale", "kLibraryCallScale", "kInputCallScale", "kKeepArithmetic",
+          "kElementwiseWork"]
 # Priors: what each share is expected to keep before looking at data (see the header's model),
 # and how far the data may pull each constant cheaply.
-PRIOR = np.array([0.1, 0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2, 0.05, 0.9])
-SCALE = np.array([0.3, 0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3, 0.1, 0.3])
-LOWER = np.array([0.0, 0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0, 0.0, 0.2])
-UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0, 1.0, 1.5])
-# The columns whose compiled time is generated kernels (memory traffic, other op work, kept arithmetic).
-GENERATED = [3, 4, 10]
+# kElementwiseWork: a fused elementwise kernel does an element-op in a few matmul FLOP times.
+PRIOR = np.array([0.1, 0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2, 0.05, 0.9, 2.0])
+SCALE = np.array([0.3, 0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3, 0.1, 0.3, 2.0])
+LOWER = np.array([0.0, 0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0, 0.0, 0.2, 0.0])
+UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0, 1.0, 1.5, 10.0])
+# The columns whose compiled time is generated kernels (memory traffic, other op work, kept
+# arithmetic, elementwise work).
+GENERATED = [3, 4, 10, 11]
 # Ridge weights tried; the one with the smallest leave-one-out error on the calibration set wins.
 RIDGES = (0.1, 0.3, 1.0, 3.0, 10.0)
 # A nominal 80% interval: the 10% and 90% points of a normal distribution.
@@ -71,6 +76,15 @@ def extra_inputs_of(row) -> float:
     return max(0.0, float(n) - 1) if n else 0.0
 
 
+def elementwise_work_of(row) -> float:
+    """The other pointwise ops' weighted elements at the machine's matmul FLOP rate, over the profiled
+    wall (src/analysis/expect_classifier.cpp time_shares; 0 when not counted)."""
+    elements = (row.get("counts") or {}).get("element_ops_per_call")
+    peak = (row.get("ceilings") or {}).get("peak_flops")
+    wall = (row.get("profile") or {}).get("profiled_wall_per_call_ns")
+    return elements / peak * 1e9 / wall if elements and peak and wall else 0.0
+
+
 def features(row) -> np.ndarray | None:
     s, wall, call = row.get("time_shares"), row.get("wall_per_call_ns"), row.get("compiled_call_ns")
     if not s or not wall or not call:
@@ -80,7 +94,7 @@ def features(row) -> np.ndarray | None:
     return np.array([s["outside_ops"] * (1 - around_library), s["outside_ops"] * around_library,
                      s["fixed_cost"], s["memory_traffic"], s["other_compute"],
                      s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall,
-                     extra_inputs_of(row) * call / wall, s["kept_arithmetic"]])
+                     extra_inputs_of(row) * call / wall, s["kept_arithmetic"], elementwise_work_of(row)])
 
 
 def usable(rows):
@@ -175,7 +189,8 @@ namespace tct::analysis::calibration {{
 
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";
 // Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call,
-// per library op and per tensor read from outside beyond the first.
+// per library op and per tensor read from outside beyond the first; the weight of the elementwise
+// work share (element-ops at the matmul FLOP rate).
 {consts}
 // The interval: point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2)), g
 // the share of the compiled time in generated kernels, n 1 without library ops; fitted to the
@@ -205,6 +220,7 @@ def fit_record(k, spread, ridge, loo, cal, val, doc, measured_at) -> dict:
             out.append({"name": r["name"], "class": r.get("class"), "time_shares": r["time_shares"],
                         "wall_per_call_ns": r["wall_per_call_ns"], "compiled_call_ns": r["compiled_call_ns"],
                         "library_ops": library_ops_of(r), "outside_tensors": (r.get("counts") or {}).get("outside_tensors"),
+                        "elementwise_work": elementwise_work_of(r),
                         "generated_share": generated_share(k, x),
                         "point": p, "low": lo, "high": hi, "measured": m, "inside": lo <= m <= hi})
         return out
@@ -236,10 +252,11 @@ def main() -> int:
     args = ap.parse_args()
 
     doc = json.loads(Path(args.measured).read_text())
-    old = [r["name"] for r in doc["rows"] if r.get("time_shares") and "kept_arithmetic" not in r["time_shares"]]
+    old = [r["name"] for r in doc["rows"] if r.get("time_shares") and
+           (r.get("counts") or {}).get("element_ops_per_call") is None]
     if old:
-        print(f"fit.py: error: {len(old)} rows (first: {old[0]}) were measured by a tct without the kept-arithmetic "
-              "share. Run measure.py --resume --evidence-only first", file=sys.stderr)
+        print(f"fit.py: error: {len(old)} rows (first: {old[0]}) were measured by a tct without the pointwise "
+              "element count. Run measure.py --resume --evidence-only first", file=sys.stderr)
         return 2
     cal = usable([r for r in doc["rows"] if r["set"] == "calibration"])
     val = usable([r for r in doc["rows"] if r["set"] == "validation"])

@@ -84,6 +84,7 @@ def run_case(args, target, params, refresh_ceilings: bool, validate: bool = True
         # measuring again.
         "profile": {k: v for k, v in profile.items() if k != "top_ops"},
         "counts": {k: e.get(k) for k in ("flops_per_call", "bytes_per_call", "boundary_bytes_per_call",
+                                         "fused_kernel_bytes_per_call", "element_ops_per_call",
                                          "outside_tensors")},
         "ceilings": e.get("ceilings"),
         "predicted": e.get("predicted_speedup", {}) and {k: e["predicted_speedup"].get(k)

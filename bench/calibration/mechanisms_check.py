@@ -1,20 +1,29 @@
 #!/usr/bin/env python3
-"""The two mechanisms `tct expect`'s model added in its last refit, checked with plain loops
-(torch alone, no tct), so that neither rests on the fit that uses it:
+"""The mechanisms `tct expect`'s model added in its last refits, checked with plain loops
+(torch alone, no tct), so that none rests on the fit that uses it:
 
 1. Kept arithmetic: a compiled kernel still evaluates transcendental math per element. A
    chain of sin/tanh on 8192 floats should keep most of its eager time once compiled; a
    chain of adds/muls of the same length should not.
 2. A cost per graph input: the same 8 matmuls (a Linear(32, 32) on 2 rows) compiled with one
    shared weight and bias, with 8 of each, and as an nn.Sequential.
+3. Eager's fused kernels: layer_norm, a scale, softmax on 1024 x 512 floats move no
+   intermediates inside the two fused kernels, so compiled they should keep most of their
+   eager time, against the chain's fused traffic.
+4. Elementwise work: 200 adds/muls compiled on 64 and on 4096 floats; the difference per
+   element-op against the model's kElementwiseWork / the matmul FLOP rate (512 x 512 mm).
 
 Each figure is the fastest of 7 rounds of `--calls` calls, under no_grad, one thread.
 Usage: python bench/calibration/mechanisms_check.py [--calls 2000]
 """
 import argparse
+import re
 import time
+from pathlib import Path
 
 import torch
+
+HEADER = Path(__file__).resolve().parents[2] / "src" / "analysis" / "expect_calibration.hpp"
 
 
 def per_call_us(fn, args, calls):
@@ -63,6 +72,31 @@ def main():
                  ("nn.Sequential of the 8 (17 inputs)", sequential)]
         for name, f in cases:
             print(f"   {name:36}  {per_call_us(torch.compile(f), (x,), args.calls):6.1f} us")
+
+        print("3. eager's fused kernels: layer_norm, scale, softmax on 1024 x 512 floats")
+        # glibc serves a 2 MiB allocation with mmap (and page faults on every call) until a
+        # larger mmapped block has been freed: eager then takes 3 ms instead of 0.55. Freeing an
+        # 8 MiB tensor first raises that threshold, as a process that has run anything big has.
+        big = torch.empty(1 << 21)
+        del big
+        x = torch.randn(1024, 512)
+        ln = torch.nn.LayerNorm(512).eval()
+        f = lambda t: torch.softmax(ln(t) * 0.125, dim=-1)  # noqa: E731
+        eager = per_call_us(f, (x,), args.calls // 10)
+        compiled = per_call_us(torch.compile(f), (x,), args.calls // 10)
+        print(f"   eager {eager:7.1f} us  compiled {compiled:7.1f} us  kept {compiled / eager:.2f}")
+
+        print("4. elementwise work: 200 adds/muls compiled, per call")
+        a = torch.randn(512, 512)
+        mm_us = per_call_us(torch.mm, (a, a), 20)
+        peak = 2 * 512 ** 3 / (mm_us * 1e-6)
+        poly = chain([lambda t: t + 0.001, lambda t: t * 0.999] * 100)
+        small = per_call_us(torch.compile(poly), (torch.randn(64),), args.calls)
+        big = per_call_us(torch.compile(poly, dynamic=False), (torch.randn(4096),), args.calls)
+        per_op_ns = (big - small) * 1e3 / (200 * (4096 - 64))
+        weight = float(re.search(r"kElementwiseWork = ([0-9.e+-]+);", HEADER.read_text()).group(1))
+        print(f"   64 floats {small:6.1f} us  4096 floats {big:6.1f} us: {per_op_ns * 1e3:.1f} ps per element-op; "
+              f"the model: {weight:g} / {peak / 1e9:.0f} GFLOP/s = {weight / peak * 1e12:.1f} ps")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,19 @@ def trig_chain(n_ops: int = 30, size: int = 256, seed: int = 0):
     return trig, (torch.randn(size),)
 
 
+def clamp_chain(n_ops: int = 96, size: int = 16384, seed: int = 0):
+    """`n_ops` plain elementwise ops (mul, add, clamp, neg) on a (size,) tensor: what a fused
+    kernel still does per element once the per-op cost is gone."""
+    _seed(seed)
+    fns = (lambda t: t * 1.001, lambda t: t + 0.01, lambda t: t.clamp(-4.0, 4.0), torch.neg)
+
+    def chain(x):
+        for i in range(n_ops):
+            x = fns[i % len(fns)](x)
+        return x
+    return chain, (torch.randn(size),)
+
+
 def small_mlp_loop(steps: int = 8, dim: int = 32, seed: int = 0):
     """A recurrent cell applied `steps` times on a tiny batch: many small matmuls and
     pointwise ops, so per-op cost dominates."""

@@ -40,18 +40,28 @@ TimeShares time_shares(const Evidence& e, const Ceilings& c) {
     fixed_ns += d < kTinyOpFloors * floor_ns ? d : floor_ns;
   }
   s.fixed = listed > 0 ? nonlib * std::min(1.0, fixed_ns / listed) : 0.0;
-  // Non-library memory traffic at full bandwidth, as a share of the profiled wall.
-  double nonlib_bytes = e.bytes - (std::isfinite(e.library_bytes) ? e.library_bytes : 0.0);
-  double mem = (std::isfinite(nonlib_bytes) && c.peak_bandwidth > 0 && e.profiled_wall_ns > 0)
-                   ? nonlib_bytes / c.peak_bandwidth * 1e9 / e.profiled_wall_ns
+  double rest = nonlib - s.fixed;
+  // Beyond fixed cost, first the time of eager's own fused kernels (softmax, norms): they move
+  // no intermediates, so all of it is arithmetic a compiled kernel still does (a layer_norm and
+  // softmax compiled run about as fast as eager's).
+  double fused = std::min(rest, clamp01(e.fused_kernel_fraction));
+  rest -= fused;
+  // Then the other non-library ops' memory traffic at full bandwidth, as a share of the profiled wall.
+  auto known = [](double b) { return std::isfinite(b) ? b : 0.0; };
+  double traffic = e.bytes - known(e.library_bytes) - known(e.fused_kernel_bytes);
+  double mem = (std::isfinite(traffic) && c.peak_bandwidth > 0 && e.profiled_wall_ns > 0)
+                   ? traffic / c.peak_bandwidth * 1e9 / e.profiled_wall_ns
                    : 0.0;
-  s.memory = std::min(nonlib - s.fixed, clamp01(mem));
-  double rest = std::max(0.0, nonlib - s.fixed - s.memory);
-  // Of the rest (time beyond memory traffic and fixed cost), up to what transcendental ops and
-  // eager's own fused kernels (softmax, norms) took: arithmetic a compiled kernel still does.
+  s.memory = std::min(rest, clamp01(mem));
+  rest -= s.memory;
+  // Of the rest, up to what transcendental ops took: the polynomial each element still needs.
   // Their own traffic is not split out of their time, so this is an upper bound.
-  s.kept_arithmetic = std::min(rest, clamp01(e.kept_arithmetic_fraction));
-  s.other = rest - s.kept_arithmetic;
+  double transcendental =
+      std::min(rest, std::max(0.0, clamp01(e.kept_arithmetic_fraction) - clamp01(e.fused_kernel_fraction)));
+  s.kept_arithmetic = fused + transcendental;
+  s.other = rest - transcendental;
+  if (std::isfinite(e.element_ops) && c.peak_flops > 0 && e.profiled_wall_ns > 0)
+    s.elementwise_work = e.element_ops / c.peak_flops * 1e9 / e.profiled_wall_ns;
   return s;
 }
 
@@ -92,7 +102,8 @@ SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compile
   double outside = library_ops > 0 ? term("outside_ops", s.outside, cal::kKeepOutsideLibrary)
                                     : term("outside_ops", s.outside, cal::kKeepOutside);
   double generated = term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther) +
-                     term("kept_arithmetic", s.kept_arithmetic, cal::kKeepArithmetic);
+                     term("kept_arithmetic", s.kept_arithmetic, cal::kKeepArithmetic) +
+                     term("elementwise_work", s.elementwise_work, cal::kElementwiseWork);
   double compiled = outside + generated + term("fixed_cost", s.fixed, cal::kKeepFixed) +
                     term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
                     term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale) +

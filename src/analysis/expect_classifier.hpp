@@ -51,13 +51,15 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // ---- The prediction model (its constants: expect_calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
 // The compiled time per call, as a fraction of the eager wall time W, is
-//   sum over the time shares s_i of  s_i * keep_i
+//   sum over the time shares s_i of  s_i * keep_i  +  elementwise_work * element_ops / peak_flops / W
 //     + (call_scale + library_call_scale * library_ops + input_call_scale * (inputs - 1))
 //       * compiled_call / W
 // where keep_i is the fraction of that share torch.compile keeps (Python between ops is
 // traced away, per-op fixed costs merge into a few fused kernels, fusion drops the
 // intermediates' memory traffic, transcendental math and the work of eager's own fused
-// kernels (softmax, norms) remain, library kernels stay), and the last term is the compiled
+// kernels (softmax, norms) remain, library kernels stay); the second is the per-element work of
+// the fused kernel that replaces the plain pointwise ops (element_ops: the elements they write,
+// weighted by their cost against an add, Evidence::element_ops), hidden in eager behind each op's fixed cost; and the last term is the compiled
 // call's own fixed cost (guards, the generated wrapper): a compiled 1-element add, timed with
 // the ceilings (call_scale near 1 says that cost is what a real call pays). Each matmul, conv
 // or attention op adds a part of that cost: the compiled code calls it as an external
@@ -69,20 +71,26 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // The point prediction is 1 / that fraction. The interval is
 //   point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2))
 // with g the share of the predicted compiled time in generated kernels (memory traffic,
-// other op work and kept arithmetic: what inductor writes, whose speed the evidence
+// other op work, kept arithmetic and elementwise work: what inductor writes, whose speed the evidence
 // predicts worst) and n 1 for a function without library ops (all of its compiled time is
 // generated code and the guards around it), else 0. bias, base, generated and no_library are fitted to the calibration
 // set's leave-one-out log residuals; z makes it a nominal 80% interval.
 
-// Where a call's wall time goes, as fractions of it (they sum to <= 1).
+// Where a call's wall time goes, as fractions of it (they sum to <= 1; elementwise_work aside).
 struct TimeShares {
   double outside = 0;   // outside any operator: Python, framework code between ops
   double fixed = 0;     // fixed cost of non-library ops: all of a tiny op, one op floor of others
-  double memory = 0;    // non-library ops' memory traffic at the machine's bandwidth
-  double kept_arithmetic = 0;  // of the rest, what expect_ops.hpp's keeps_arithmetic ops spent
+  double memory = 0;    // non-library ops' memory traffic at the machine's bandwidth, but eager's
+                        // fused kernels' (softmax, norms)
+  double kept_arithmetic = 0;  // eager's fused kernels' time beyond fixed cost, and of the rest,
+                               // what transcendental ops spent (expect_ops.hpp's keeps_arithmetic)
   double other = 0;     // the rest of non-library op time (other arithmetic, slow kernels)
   double library = 0;   // inside matmul / conv / attention (conv included)
   double conv = 0;      // the convolutions' part of `library`
+  // Not a part of the eager call: the other pointwise ops' weighted elements
+  // (Evidence::element_ops) at the machine's matmul FLOP rate, as a share of the wall: the
+  // per-element work a fused kernel still does, invisible in eager where each op's fixed cost hides it.
+  double elementwise_work = 0;
 };
 TimeShares time_shares(const Evidence& e, const Ceilings& c);
 

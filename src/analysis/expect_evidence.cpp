@@ -53,6 +53,7 @@ struct OpName {
   std::string name, cls;
   double self_ns_total = 0, count = 0, total_ns = 0;
   bool kept_arithmetic = false;  // expect_ops.hpp's keeps_arithmetic
+  bool fused_kernel = false;     // expect_ops.hpp's is_fused_kernel
 };
 
 std::vector<std::string> tags_of(const json& j) {
@@ -91,7 +92,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   for (const auto& n : profile.value("op_names", json::array())) {
     std::string name = n.value("name", "");
     names.push_back({name, op_class(name, tags_of(n), n.value("is_view", false)), n.value("self_ns_total", 0.0), 0, 0,
-                     keeps_arithmetic(name)});
+                     keeps_arithmetic(name), is_fused_kernel(name)});
   }
   auto wall = numbers(profile, "wall_samples_ns");
   const json& calls = profile.value("calls", json::array());
@@ -99,7 +100,8 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
 
   // Per profiled call: wall, then (for calls sent with their events) the time inside the
   // top-level operators, by class; the ops in order.
-  std::vector<double> pwall, pwall_with_events, in_frac, lib_frac, conv_frac, kept_frac, busy, launches, ops, in_op;
+  std::vector<double> pwall, pwall_with_events, in_frac, lib_frac, conv_frac, kept_frac, fused_frac, busy, launches, ops,
+      in_op;
   std::vector<std::vector<std::size_t>> call_ops;  // name index per op, per call with events
   std::size_t with_events = 0;
   for (const auto& c : calls) {
@@ -117,7 +119,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
         c["op"].size() != c["ns"].size())
       continue;
     ++with_events;
-    double total = 0, lib = 0, conv = 0, kept = 0;
+    double total = 0, lib = 0, conv = 0, kept = 0, fused = 0;
     std::vector<std::size_t> idx;
     for (std::size_t i = 0; i < c["op"].size(); ++i) {
       std::int64_t at = c["op"][i].is_number_integer() ? c["op"][i].get<std::int64_t>() : -1;
@@ -131,6 +133,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       if (is_library_class(n.cls)) lib += d;
       if (n.cls == "conv") conv += d;
       if (n.kept_arithmetic) kept += d;
+      if (n.fused_kernel) fused += d;
       idx.push_back(k);
       e.op_durations_ns.push_back(d);
       e.op_is_library.push_back(is_library_class(n.cls));
@@ -144,6 +147,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       lib_frac.push_back(std::min(1.0, lib / w));
       conv_frac.push_back(std::min(1.0, conv / w));
       kept_frac.push_back(std::min(1.0, kept / w));
+      fused_frac.push_back(std::min(1.0, fused / w));
     }
   }
   e.in_op_fraction_p10 = stats::quantile(in_frac, 0.10);
@@ -161,7 +165,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     // the median share outside ops anywhere from 32% to 84% over 5 runs).
     const auto& first = call_ops.front();
     std::size_t per_call = first.size();
-    double in_op_env = 0, lib_env = 0, conv_env = 0, kept_env = 0;
+    double in_op_env = 0, lib_env = 0, conv_env = 0, kept_env = 0, fused_env = 0;
     for (std::size_t k = 0; k < per_call; ++k) {
       double fastest = INFINITY;
       for (std::size_t c = 0; c < call_ops.size(); ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
@@ -171,6 +175,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       if (e.op_is_library[k]) lib_env += fastest;
       if (names[first[k]].cls == "conv") conv_env += fastest;
       if (names[first[k]].kept_arithmetic) kept_env += fastest;
+      if (names[first[k]].fused_kernel) fused_env += fastest;
     }
     double outside_env = INFINITY;
     for (std::size_t c = 0; c < call_ops.size(); ++c)
@@ -183,6 +188,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       e.library_fraction = lib_env / e.profiled_wall_ns;
       e.conv_fraction = conv_env / e.profiled_wall_ns;
       e.kept_arithmetic_fraction = kept_env / e.profiled_wall_ns;
+      e.fused_kernel_fraction = fused_env / e.profiled_wall_ns;
       e.ops_per_call = static_cast<double>(per_call);
       e.wall_ns = wall.empty() ? e.profiled_wall_ns : *std::min_element(wall.begin(), wall.end());
     }
@@ -198,6 +204,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
     e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
     e.kept_arithmetic_fraction = kept_frac.empty() ? 0.0 : stats::median(kept_frac);
+    e.fused_kernel_fraction = fused_frac.empty() ? 0.0 : std::min(e.kept_arithmetic_fraction, stats::median(fused_frac));
     e.typical_op_ns = e.op_durations_ns;
     e.typical_op_is_library = e.op_is_library;
   }
@@ -220,20 +227,25 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     e.boundary_bytes = num(flops, "boundary_bytes");
     e.outside_tensors = num(flops, "outside_tensors");
     if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
-    double lib_bytes = 0;
+    double lib_bytes = 0, fused_bytes = 0, elements = 0;
     for (const auto& op : flops.value("ops", json::array())) {
-      std::string cls = op_class(op.value("name", ""), tags_of(op), op.value("is_view", false));
+      std::string name = op.value("name", "");
+      std::string cls = op_class(name, tags_of(op), op.value("is_view", false));
       int count = op.value("count", 0);
+      if (!is_library_class(cls) && is_fused_kernel(name)) fused_bytes += op.value("bytes", 0.0);
       if (is_library_class(cls)) {
         lib_bytes += op.value("bytes", 0.0);
         e.library_ops += count;
       } else if (cls == "pointwise") {
         e.pointwise_ops += count;
+        if (!keeps_arithmetic(name)) elements += element_op_weight(name) * op.value("elements", 0.0);
       } else if (cls == "reduction") {
         e.reduction_ops += count;
       }
     }
     e.library_bytes = std::isfinite(e.bytes) ? lib_bytes : NAN;
+    e.fused_kernel_bytes = std::isfinite(e.bytes) ? fused_bytes : NAN;
+    e.element_ops = std::isfinite(e.bytes) ? elements : NAN;
   }
   return e;
 }
@@ -260,6 +272,7 @@ json profile_json(const Evidence& e) {
               {"library_fraction", or_null(e.library_fraction)},
               {"conv_fraction", or_null(e.conv_fraction)},
               {"kept_arithmetic_fraction", or_null(e.kept_arithmetic_fraction)},
+              {"fused_kernel_fraction", or_null(e.fused_kernel_fraction)},
               {"device_busy_fraction", e.device_busy_fraction ? json(*e.device_busy_fraction) : json(nullptr)},
               {"kernel_launches", e.kernel_launches ? json(*e.kernel_launches) : json(nullptr)},
               {"pointwise_ops_per_call", e.pointwise_ops},

@@ -49,6 +49,7 @@ struct Evidence {
   double library_fraction = NAN;  // library ops' time / profiled wall
   double conv_fraction = 0;       // the convolutions' part of it
   double kept_arithmetic_fraction = 0;  // expect_ops.hpp's keeps_arithmetic ops' time / profiled wall
+  double fused_kernel_fraction = 0;     // the part of it in is_fused_kernel ops (softmax, norms)
   double ops_per_call = NAN;      // top-level operators per call
   std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
   std::vector<bool> op_is_library;      // parallel to op_durations_ns (empty if unknown)
@@ -69,6 +70,13 @@ struct Evidence {
   double flops = NAN;            // matmul, conv and attention FLOPs (elementwise count 0)
   double bytes = NAN;            // sum over aten ops of input + output tensor bytes
   double library_bytes = NAN;    // the part of `bytes` moved by library ops
+  // The part moved by eager's fused kernels (expect_ops.hpp's is_fused_kernel: softmax,
+  // norms): counted with their time as kept arithmetic, not as traffic fusion can drop.
+  double fused_kernel_bytes = NAN;
+  // Elements written by the other pointwise ops, each weighted by what one costs in a fused
+  // kernel against an add (expect_ops.hpp's element_op_weight): the per-element work a fused
+  // kernel still does (200 adds and muls on 4096 floats: 0.8 M, ~30 us of a compiled call).
+  double element_ops = NAN;
   double boundary_bytes = NAN;   // inputs + parameters + buffers + outputs
   // Tensors the call reads from outside (inputs, parameters, buffers, captured tensors):
   // what a compiled graph takes as inputs, and checks and passes on every call.

@@ -24,4 +24,13 @@ bool is_library_class(const std::string& op_class);  // matmul, conv, attention
 // `name` as for op_class.
 bool keeps_arithmetic(std::string_view name);
 
+// The second kind alone: eager's fused kernels with reductions inside (softmax, norms). Their
+// traffic is no intermediate a compiled kernel drops: they read their input and write their
+// output once, as the compiled kernel that replaces them does.
+bool is_fused_kernel(std::string_view name);
+
+// What one element of a plain pointwise op costs in inductor's fused CPU kernel, in adds
+// (measured by bench/calibration/elementwise_costs.py; ops not listed weigh 1).
+double element_op_weight(std::string_view name);
+
 }  // namespace tct::analysis

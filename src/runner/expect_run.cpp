@@ -283,6 +283,8 @@ class ExpectRun {
     out["flops_per_call"] = num_or_null(ev.flops);
     out["bytes_per_call"] = num_or_null(ev.bytes);
     out["boundary_bytes_per_call"] = num_or_null(ev.boundary_bytes);
+    out["fused_kernel_bytes_per_call"] = num_or_null(ev.fused_kernel_bytes);
+    out["element_ops_per_call"] = num_or_null(ev.element_ops);
     out["outside_tensors"] = num_or_null(ev.outside_tensors);
     out["arithmetic_intensity"] = num_or_null(ev.arithmetic_intensity());
     if (!ev.flops_error.empty()) out["flops_error"] = ev.flops_error;

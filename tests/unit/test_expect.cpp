@@ -136,8 +136,27 @@ TEST(ExpectClassifier, TranscendentalMathIsKeptNotFusedAway) {
   EXPECT_DOUBLE_EQ(v.shares.other, 0.0);
   EXPECT_NEAR(adds.shares.other, v.shares.kept_arithmetic, 1e-9);
   EXPECT_LT(v.predicted.point, adds.predicted.point);
+  EXPECT_DOUBLE_EQ(e.fused_kernel_bytes, 0.0);  // sin's traffic is an intermediate fusion can drop
   EXPECT_TRUE(keeps_arithmetic("aten::tanh_") && keeps_arithmetic("aten::_softmax") &&
               keeps_arithmetic("aten::layer_norm") && !keeps_arithmetic("aten::add") && !keeps_arithmetic("aten::mm"));
+}
+
+TEST(ExpectClassifier, EagerFusedKernelsAreKeptWithTheirTraffic) {
+  // The same big ops as softmax: eager's fused kernel reads its input and writes its output
+  // once, as a compiled one would, so none of its time counts as traffic fusion can drop.
+  auto e = evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000, 5, "aten::_softmax"),
+                               flops(0, 2e7, 0, 10, "aten::_softmax"));
+  EXPECT_DOUBLE_EQ(e.fused_kernel_fraction, 0.99);
+  EXPECT_DOUBLE_EQ(e.fused_kernel_bytes, 2e7);
+  auto v = classify(e, cpu_ceilings());
+  EXPECT_DOUBLE_EQ(v.shares.memory, 0.0);
+  EXPECT_NEAR(v.shares.kept_arithmetic, 0.99 - v.shares.fixed, 1e-9);
+  EXPECT_DOUBLE_EQ(v.shares.other, 0.0);
+  EXPECT_TRUE(is_fused_kernel("aten::native_layer_norm") && !is_fused_kernel("aten::tanh") &&
+              keeps_arithmetic("aten::_softmax"));
+  EXPECT_DOUBLE_EQ(element_op_weight("aten::add_"), 1.0);
+  EXPECT_GT(element_op_weight("aten::clamp"), 5.0);  // a NaN-propagating min and max
+
 }
 
 TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {

@@ -37,6 +37,7 @@ TEST(ExpectFit, HeaderHoldsTheRecordedConstants) {
   EXPECT_DOUBLE_EQ(k["kLibraryCallScale"].get<double>(), cal::kLibraryCallScale);
   EXPECT_DOUBLE_EQ(k["kInputCallScale"].get<double>(), cal::kInputCallScale);
   EXPECT_DOUBLE_EQ(k["kKeepArithmetic"].get<double>(), cal::kKeepArithmetic);
+  EXPECT_DOUBLE_EQ(k["kElementwiseWork"].get<double>(), cal::kElementwiseWork);
   EXPECT_DOUBLE_EQ(r["log_bias"].get<double>(), cal::kLogBias);
   EXPECT_DOUBLE_EQ(r["log_sigma_base"].get<double>(), cal::kLogSigmaBase);
   EXPECT_DOUBLE_EQ(r["log_sigma_generated"].get<double>(), cal::kLogSigmaGenerated);
@@ -60,6 +61,7 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       s.kept_arithmetic = j["kept_arithmetic"];
       s.library = j["library"];
       s.conv = j["conv"];
+      s.elementwise_work = row["elementwise_work"];
       const double inputs = row["outside_tensors"].is_number() ? row["outside_tensors"].get<double>() : NAN;
       SpeedupRange p = predict_speedup(s, row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"], inputs);
       SCOPED_TRACE(row["name"].get<std::string>());

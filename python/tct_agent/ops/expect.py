@@ -274,9 +274,10 @@ def _storage_key(t):
 
 
 class _BytesMode:
-    """A TorchDispatchMode that counts, per aten op, calls and the bytes of its tensor
-    inputs and outputs: what eager moves if no operand stays in cache (an upper bound
-    on DRAM traffic; views move nothing). It also counts the tensors the call reads from
+    """A TorchDispatchMode that counts, per aten op, calls, the bytes of its tensor
+    inputs and outputs (what eager moves if no operand stays in cache: an upper bound
+    on DRAM traffic; views move nothing) and the elements it writes (the per-element work
+    a fused kernel still does). It also counts the tensors the call reads from
     outside (inputs, parameters, buffers, captured tensors: storages no op of the call
     produced), which a compiled graph takes as inputs and checks on every call."""
 
@@ -299,7 +300,7 @@ class _BytesMode:
                 entry = self.ops.get(name)
                 if entry is None:
                     entry = self.ops[name] = {"name": name, **_schema_facts(func), "count": 0,
-                                              "bytes": 0}
+                                              "bytes": 0, "elements": 0}
                 entry["count"] += 1
                 ins, _ = tree_flatten((args, kwargs or {}))
                 outs, _ = tree_flatten(out)
@@ -310,6 +311,7 @@ class _BytesMode:
                                           if isinstance(t, torch.Tensor))
                     entry["bytes"] += sum(_tensor_bytes(t, True) for t in outs
                                           if isinstance(t, torch.Tensor))
+                    entry["elements"] += sum(t.numel() for t in outs if isinstance(t, torch.Tensor))
                 return out
 
         return Mode()
