@@ -39,6 +39,25 @@ from typing import Callable
 perf_counter_ns = time.perf_counter_ns
 
 
+# glibc's largest dynamic mmap threshold is 32 MiB (on 64-bit); a freed mmapped block below it
+# raises the threshold to the block's size.
+_SETTLING_BLOCK_BYTES = 30 << 20
+
+
+def settle_allocator() -> None:
+    """Put this process's malloc in the state of one that has already run something big.
+    glibc serves every block above its mmap threshold (128 KiB in a fresh process) with a
+    fresh mmap, page faults included, until a larger mmapped block is freed; then the
+    threshold follows it. So a workload's big intermediates cost a new mapping per call in
+    one process and come from the heap in the next (rmsnorm on 2048 x 512 floats: eager
+    0.5 ms or 6 ms per call, and a speedup interval of [0.32, 80]). Freeing one 30 MiB block
+    at the start raises every agent's threshold alike; other allocators ignore it."""
+    import torch
+    block = torch.empty(_SETTLING_BLOCK_BYTES, dtype=torch.uint8)
+    block[::4096] = 1  # touch it, so that it is really mapped
+    del block
+
+
 def clock_resolution_ns(reads: int = 20000) -> dict:
     """The smallest positive step of perf_counter_ns seen in `reads` back-to-back reads
     (what a measurement can actually resolve, including the cost of reading the clock),

@@ -10,6 +10,7 @@ compiled objects of the previous one (`session.compiled`).
 """
 from __future__ import annotations
 
+from .. import timing
 from ..errors import TctError
 from ..target import load_target, make_train_step
 
@@ -27,6 +28,7 @@ def op_load(params: dict, session) -> dict:
         if params.get(key) is not None and not isinstance(params.get(key), str):
             raise TctError("bad_param", f"{key} must be a string",
                            f"e.g. --{key} {'cuda' if key == 'device' else 'bfloat16'}")
+    timing.settle_allocator()  # before the target allocates: every agent's malloc alike
     loaded = load_target(spec, factory_params, device=params.get("device"),
                          dtype=params.get("dtype"))
     if params.get("train"):
