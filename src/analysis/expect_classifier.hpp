@@ -59,7 +59,8 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // intermediates' memory traffic, transcendental math and the work of eager's own fused
 // kernels (softmax, norms) remain, library kernels stay); the second is the per-element work of
 // the fused kernel that replaces the plain pointwise ops (element_ops: the elements they write,
-// weighted by their cost against an add, Evidence::element_ops), hidden in eager behind each op's fixed cost; and the last term is the compiled
+// weighted by their cost against an add, Evidence::element_ops), hidden in eager behind each
+// op's fixed cost; and the last term is the compiled
 // call's own fixed cost (guards, the generated wrapper): a compiled 1-element add, timed with
 // the ceilings (call_scale near 1 says that cost is what a real call pays). Each matmul, conv
 // or attention op adds a part of that cost: the compiled code calls it as an external

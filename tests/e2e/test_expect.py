@@ -126,10 +126,15 @@ def test_sweep_keeps_going_when_a_value_is_rejected(expect, tmp_path):
 
 def test_validate_compares_prediction_with_bench(expect):
     r = expect("builtin:tiny_ops", "--param", "n_ops=20", "--validate", "--backend", "aot_eager",
-               "--budget", "0.5", "--json", *FAST)
+               "--budget", "1", "--json", *FAST)
     assert r.rc in (0, 1), r
     doc = r.json()
     v = doc["expect"]["validation"]
+    if doc["bench"]["rows"][0]["speedup"]["inconclusive"]:
+        # Too wide to judge by (a busy machine): no verdict is built on it.
+        assert v is None and r.rc == 0
+        assert any("too wide to check the prediction" in w["message"] for w in doc["warnings"])
+        return
     assert v["verdict"] in ("inside", "above", "below")
     assert isinstance(v["direction_right"], bool)
     assert r.rc == (0 if v["direction_right"] else 1)
