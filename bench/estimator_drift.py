@@ -27,35 +27,16 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-from tct_agent.ops import bench, target  # noqa: E402
-from tct_agent.session import Session  # noqa: E402
-from tct_agent import timing  # noqa: E402
+from harness_bias import block_path  # tct's block path, sized as tct sizes it
 
-TARGET = str(Path(__file__).resolve().parent / "targets" / "held_out.py") + ":elementwise"
+# One chunk of a default run: --budget 10 over 2 processes x 3 looks.
 CHUNK_S = 10 / 6
 
 
 def record(n_ops, size, seconds, calls):
     """Chunks of block pairs ([eager samples], [compiled samples]) and a hot loop after each."""
     import torch
-    s = Session()
-    target.op_load({"target": TARGET, "params": {"n_ops": n_ops, "size": size}}, s)
-    bench.op_eager_warmup({"n": 20}, s)
-    bench.op_compile({"key": "k", "backend": "inductor"}, s)
-    bench.op_first_calls({"key": "k", "backend": "inductor", "n": 20}, s)
-    fn, args, compiled = s.target.fn, s.target.args, s.compiled["k"]
-
-    def block(which, samples, cps, warmup_ns=0.0):
-        p = {"which": which, "samples": samples, "calls_per_sample": cps, "key": "k", "warmup_ns": warmup_ns}
-        return bench.op_time_block(p, s)["samples_ns"]
-
-    # tct's sizing, as in harness_bias.py
-    res = timing.clock_resolution_ns()["resolution_ns"]
-    e1, c1 = statistics.fmean(block("eager", 5, 10)), statistics.fmean(block("k", 5, 10))
-    cps = max(1, math.ceil(1000 * res / min(e1, c1)))
-    spb = max(3, min(10, int(CHUNK_S * 1e9 / (4 * max(e1, c1) * cps))))
-    warmup = {which: 0.0 if est * cps >= 1e6 else 1e6 for which, est in (("eager", e1), ("k", c1))}
+    fn, args, compiled, block, cps, spb, warmup = block_path(n_ops, size)
     chunks = []
     end = time.monotonic() + seconds
     while time.monotonic() < end:

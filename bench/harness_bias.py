@@ -33,27 +33,37 @@ TARGET = str(Path(__file__).resolve().parent / "targets" / "held_out.py") + ":el
 SIZES = [(16, 32), (64, 32), (64, 1024), (256, 32)]
 
 
-def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, float, float]:
-    import torch
+def block_path(n_ops: int, size: int):
+    """The elementwise target loaded, warmed up and compiled in this process, and tct's block
+    path sized as tct sizes it at default settings: (fn, args, compiled, block, cps, spb,
+    warmup), where block(which, samples, cps, warmup_ns) returns one block's samples (ns)."""
     s = Session()
     target.op_load({"target": TARGET, "params": {"n_ops": n_ops, "size": size}}, s)
     bench.op_eager_warmup({"n": 20}, s)
     bench.op_compile({"key": "k", "backend": "inductor"}, s)
     bench.op_first_calls({"key": "k", "backend": "inductor", "n": 20}, s)
-    fn, args, compiled = s.target.fn, s.target.args, s.compiled["k"]
 
     def block(which, samples, cps, warmup_ns=0.0):
         p = {"which": which, "samples": samples, "calls_per_sample": cps, "key": "k", "warmup_ns": warmup_ns}
-        return statistics.fmean(bench.op_time_block(p, s)["samples_ns"])
+        return bench.op_time_block(p, s)["samples_ns"]
 
     # tct's sizing (runner/sampling.cpp calls_per_sample, bench_analysis.cpp samples_per_block)
     res = timing.clock_resolution_ns()["resolution_ns"]
-    e1, c1 = block("eager", 5, 10), block("k", 5, 10)
+    e1, c1 = statistics.fmean(block("eager", 5, 10)), statistics.fmean(block("k", 5, 10))
     cps = max(1, math.ceil(1000 * res / min(e1, c1)))
     # default --budget 10 over 2 processes x 3 looks, --min-blocks 5: one pair per chunk at least
     spb = max(3, min(10, int(10 / 6 * 1e9 / (4 * max(e1, c1) * cps))))
     # 1 ms of untimed calls before a block whose samples are shorter (runner/sampling.hpp kBlockWarmupNs)
     warmup = {which: 0.0 if est * cps >= 1e6 else 1e6 for which, est in (("eager", e1), ("k", c1))}
+    return s.target.fn, s.target.args, s.compiled["k"], block, cps, spb, warmup
+
+
+def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, float, float]:
+    import torch
+    fn, args, compiled, samples_of, cps, spb, warmup = block_path(n_ops, size)
+
+    def block(which, samples, cps, warmup_ns=0.0):
+        return statistics.fmean(samples_of(which, samples, cps, warmup_ns))
 
     def tct_path():
         pair = [("eager", 0), ("k", 1)]
