@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness_bias import block_path  # tct's block path, sized as tct sizes it
+from harness_bias import block_path, hot_loop_ratio  # tct's block path, sized as tct sizes it
 
 # One chunk of a default run: --budget 10 over 2 processes x 3 looks.
 CHUNK_S = 10 / 6
@@ -35,7 +35,6 @@ CHUNK_S = 10 / 6
 
 def record(n_ops, size, seconds, calls):
     """Chunks of block pairs ([eager samples], [compiled samples]) and a hot loop after each."""
-    import torch
     fn, args, compiled, block, cps, spb, warmup = block_path(n_ops, size)
     chunks = []
     end = time.monotonic() + seconds
@@ -48,15 +47,7 @@ def record(n_ops, size, seconds, calls):
             for which, i in order:
                 pair[i] = block(which, spb, cps, warmup[which])
             pairs.append(pair)
-        with torch.no_grad():
-            t0 = time.perf_counter_ns()
-            for _ in range(calls):
-                fn(*args)
-            t1 = time.perf_counter_ns()
-            for _ in range(calls):
-                compiled(*args)
-            t2 = time.perf_counter_ns()
-        chunks.append({"pairs": pairs, "hot": (t1 - t0) / (t2 - t1)})
+        chunks.append({"pairs": pairs, "hot": hot_loop_ratio(fn, args, compiled, calls)})
     return chunks
 
 

@@ -58,8 +58,22 @@ def block_path(n_ops: int, size: int):
     return s.target.fn, s.target.args, s.compiled["k"], block, cps, spb, warmup
 
 
-def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, float, float]:
+def hot_loop_ratio(fn, args, compiled, calls: int) -> float:
+    """A plain hot loop: `calls` eager calls, then `calls` compiled ones, under one no_grad;
+    eager time over compiled time."""
     import torch
+    with torch.no_grad():
+        t0 = time.perf_counter_ns()
+        for _ in range(calls):
+            fn(*args)
+        t1 = time.perf_counter_ns()
+        for _ in range(calls):
+            compiled(*args)
+        t2 = time.perf_counter_ns()
+    return (t1 - t0) / (t2 - t1)
+
+
+def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, float, float]:
     fn, args, compiled, samples_of, cps, spb, warmup = block_path(n_ops, size)
 
     def block(which, samples, cps, warmup_ns=0.0):
@@ -74,15 +88,7 @@ def measure(n_ops: int, size: int, rounds: int, calls: int) -> tuple[float, floa
         return out[0] / out[1]
 
     def hot_loop():
-        with torch.no_grad():
-            t0 = time.perf_counter_ns()
-            for _ in range(calls):
-                fn(*args)
-            t1 = time.perf_counter_ns()
-            for _ in range(calls):
-                compiled(*args)
-            t2 = time.perf_counter_ns()
-        return (t1 - t0) / (t2 - t1)
+        return hot_loop_ratio(fn, args, compiled, calls)
 
     tct, loop = [], []
     for _ in range(rounds):
