@@ -7,16 +7,14 @@ src/analysis/expect_calibration.hpp (with the date, torch version and machine).
                                     [--header src/analysis/expect_calibration.hpp]
                                     [--record bench/calibration/fit.json] [--dry-run]
 
-The model (src/analysis/expect_classifier.hpp): compiled time / eager time =
-sum_i share_i * keep_i + elementwise_work * element_ops / peak_flops / wall + (call_scale + library_call_scale * library_ops
-+ input_call_scale * (outside_tensors - 1)) * compiled_call / wall, predicted speedup = 1 / that
-(outside_tensors: the tensors a call reads from outside, a compiled graph's inputs; the
-compiled 1-element add that times a compiled call has one; element_ops: the elements the
-pointwise ops other than transcendental math write, each weighted by its cost against an add,
-the work a fused kernel still does). The share outside operators has
-two keeps: in a function without library ops (Python between elementwise ops, all traced
-away) and around library ops.
-The keeps are fitted by least squares on log speedup (iteratively reweighted), pulled
+The model (src/analysis/expect_classifier.hpp): compiled time / eager time = the sum over
+the prediction's terms of share * weight, predicted speedup = 1 / that. tct computes each
+term's share from the evidence and prints them (`predicted_speedup.terms`); measure.py
+records them, so the formulas that make the shares live in C++ alone and this script fits
+only their weights (CONSTS, one per term): the time shares' keeps, the elementwise work's
+weight, and the weights of the compiled call's cost per call, per library op, per graph
+input beyond the first and for a call that runs an nn.Module.
+The weights are fitted by least squares on log speedup (iteratively reweighted), pulled
 towards physically plausible priors (a ridge term; its weight is the one with the smallest
 leave-one-out error on the calibration set).
 The interval is point * exp(bias +- z * sigma), sigma = sqrt(base^2 + (generated * g)^2 +
@@ -46,19 +44,25 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The prediction's terms (as tct names them in predicted_speedup.terms) and each one's weight.
+TERMS = ["outside_ops", "outside_library_ops", "fixed_cost", "memory_traffic", "other_compute", "library", "conv",
+         "compiled_call", "library_calls", "graph_inputs", "kept_arithmetic", "elementwise_work", "module_calls"]
 CONSTS = ["kKeepOutside", "kKeepOutsideLibrary", "kKeepFixed", "kKeepMemory", "kKeepOther", "kKeepLibrary",
           "kKeepConv", "kCompiledCallScale", "kLibraryCallScale", "kInputCallScale", "kKeepArithmetic",
-          "kElementwiseWork"]
+          "kElementwiseWork", "kModuleCallScale"]
 # Priors: what each share is expected to keep before looking at data (see the header's model),
 # and how far the data may pull each constant cheaply.
 # kElementwiseWork: a fused elementwise kernel does an element-op in a few matmul FLOP times.
-PRIOR = np.array([0.1, 0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2, 0.05, 0.9, 2.0])
-SCALE = np.array([0.3, 0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3, 0.1, 0.3, 2.0])
-LOWER = np.array([0.0, 0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0, 0.0, 0.2, 0.0])
-UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0, 1.0, 1.5, 10.0])
-# The columns whose compiled time is generated kernels (memory traffic, other op work, kept
+# kModuleCallScale: a compiled graph that calls a Linear costs ~0.5 compiled calls more than
+# one doing the same matmul on a plain tensor (mechanisms_check.py).
+PRIOR = np.array([0.1, 0.2, 0.2, 0.5, 0.8, 1.0, 0.7, 1.0, 0.2, 0.05, 0.9, 2.0, 0.5])
+SCALE = np.array([0.3, 0.3, 0.3, 0.5, 0.5, 0.1, 0.4, 0.3, 0.3, 0.1, 0.3, 2.0, 0.5])
+LOWER = np.array([0.0, 0.0, 0.0, 0.0, 0.1, 0.8, 0.1, 0.3, 0.0, 0.0, 0.2, 0.0, 0.0])
+UPPER = np.array([1.5, 1.5, 1.5, 1.5, 1.5, 1.3, 1.5, 3.0, 3.0, 1.0, 1.5, 10.0, 3.0])
+# The terms whose compiled time is generated kernels (memory traffic, other op work, kept
 # arithmetic, elementwise work).
-GENERATED = [3, 4, 10, 11]
+GENERATED = [TERMS.index(t) for t in ("memory_traffic", "other_compute", "kept_arithmetic", "elementwise_work")]
+LIBRARY_CALLS = TERMS.index("library_calls")
 # Ridge weights tried; the one with the smallest leave-one-out error on the calibration set wins.
 RIDGES = (0.1, 0.3, 1.0, 3.0, 10.0)
 # A nominal 80% interval: the 10% and 90% points of a normal distribution.
@@ -70,31 +74,12 @@ def library_ops_of(row) -> float:
     return float((row.get("profile") or {}).get("library_ops_per_call") or 0)
 
 
-def extra_inputs_of(row) -> float:
-    """Tensors read from outside the call beyond the one the timed compiled add reads (0 when not counted)."""
-    n = (row.get("counts") or {}).get("outside_tensors")
-    return max(0.0, float(n) - 1) if n else 0.0
-
-
-def elementwise_work_of(row) -> float:
-    """The other pointwise ops' weighted elements at the machine's matmul FLOP rate, over the profiled
-    wall (src/analysis/expect_classifier.cpp time_shares; 0 when not counted)."""
-    elements = (row.get("counts") or {}).get("element_ops_per_call")
-    peak = (row.get("ceilings") or {}).get("peak_flops")
-    wall = (row.get("profile") or {}).get("profiled_wall_per_call_ns")
-    return elements / peak * 1e9 / wall if elements and peak and wall else 0.0
-
-
 def features(row) -> np.ndarray | None:
-    s, wall, call = row.get("time_shares"), row.get("wall_per_call_ns"), row.get("compiled_call_ns")
-    if not s or not wall or not call:
+    """The shares of the prediction's terms as tct computed them (a term tct left out: 0)."""
+    terms = row.get("terms")
+    if not terms or not terms.get("compiled_call"):
         return None
-    library_ops = library_ops_of(row)
-    around_library = 1.0 if library_ops > 0 else 0.0
-    return np.array([s["outside_ops"] * (1 - around_library), s["outside_ops"] * around_library,
-                     s["fixed_cost"], s["memory_traffic"], s["other_compute"],
-                     s["library"] - s["conv"], s["conv"], call / wall, library_ops * call / wall,
-                     extra_inputs_of(row) * call / wall, s["kept_arithmetic"], elementwise_work_of(row)])
+    return np.array([float(terms.get(t) or 0.0) for t in TERMS])
 
 
 def usable(rows):
@@ -133,8 +118,8 @@ def predict(k: np.ndarray, x: np.ndarray) -> float:
 
 
 def no_library(x: np.ndarray) -> float:
-    """1 for a function without library ops (its library-calls feature is 0), else 0."""
-    return float(x[8] == 0)
+    """1 for a function without library ops (its library-calls share is 0), else 0."""
+    return float(x[LIBRARY_CALLS] == 0)
 
 
 def generated_share(k: np.ndarray, x: np.ndarray) -> float:
@@ -188,9 +173,10 @@ def header_text(k, spread, n_cal, n_val, val_inside, val_width, machine, measure
 namespace tct::analysis::calibration {{
 
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";
-// Fractions of each time share torch.compile keeps; the measured compiled call's weight, per call,
-// per library op and per tensor read from outside beyond the first; the weight of the elementwise
-// work share (element-ops at the matmul FLOP rate).
+// Fractions of each time share torch.compile keeps (the share outside operators split into the
+// library ops' part and the rest); the measured compiled call's weight, per call, per library op,
+// per tensor read from outside beyond the first and for a call that runs an nn.Module; the weight
+// of the elementwise work share (element-ops at the matmul FLOP rate).
 {consts}
 // The interval: point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2)), g
 // the share of the compiled time in generated kernels, n 1 without library ops; fitted to the
@@ -217,10 +203,13 @@ def fit_record(k, spread, ridge, loo, cal, val, doc, measured_at) -> dict:
         out = []
         for r, x, m in set_rows:
             p, lo, hi = interval(k, x, spread)
+            counts = r.get("counts") or {}
             out.append({"name": r["name"], "class": r.get("class"), "time_shares": r["time_shares"],
+                        "elementwise_work": r["terms"].get("elementwise_work", 0.0),
                         "wall_per_call_ns": r["wall_per_call_ns"], "compiled_call_ns": r["compiled_call_ns"],
-                        "library_ops": library_ops_of(r), "outside_tensors": (r.get("counts") or {}).get("outside_tensors"),
-                        "elementwise_work": elementwise_work_of(r),
+                        "library_ops": library_ops_of(r), "ops_per_call": r.get("ops_per_call"),
+                        "outside_tensors": counts.get("outside_tensors"), "module_calls": counts.get("module_calls"),
+                        "terms": dict(zip(TERMS, (float(v) for v in x))),
                         "generated_share": generated_share(k, x),
                         "point": p, "low": lo, "high": hi, "measured": m, "inside": lo <= m <= hi})
         return out
@@ -253,10 +242,10 @@ def main() -> int:
 
     doc = json.loads(Path(args.measured).read_text())
     old = [r["name"] for r in doc["rows"] if r.get("time_shares") and
-           (r.get("counts") or {}).get("element_ops_per_call") is None]
+           (set((r.get("terms") or {})) - set(TERMS) or "module_calls" not in (r.get("counts") or {}))]
     if old:
-        print(f"fit.py: error: {len(old)} rows (first: {old[0]}) were measured by a tct without the pointwise "
-              "element count. Run measure.py --resume --evidence-only first", file=sys.stderr)
+        print(f"fit.py: error: {len(old)} rows (first: {old[0]}) were measured by a tct whose prediction had "
+              "other terms. Run measure.py --resume --evidence-only first", file=sys.stderr)
         return 2
     cal = usable([r for r in doc["rows"] if r["set"] == "calibration"])
     val = usable([r for r in doc["rows"] if r["set"] == "validation"])

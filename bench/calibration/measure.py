@@ -85,7 +85,9 @@ def run_case(args, target, params, refresh_ceilings: bool, validate: bool = True
         "profile": {k: v for k, v in profile.items() if k != "top_ops"},
         "counts": {k: e.get(k) for k in ("flops_per_call", "bytes_per_call", "boundary_bytes_per_call",
                                          "fused_kernel_bytes_per_call", "element_ops_per_call",
-                                         "outside_tensors")},
+                                         "outside_tensors", "module_calls")},
+        # The prediction's terms as tct summed them ({term: share}): fit.py fits their weights.
+        "terms": {t["term"]: t["share"] for t in (e.get("predicted_speedup") or {}).get("terms", [])},
         "ceilings": e.get("ceilings"),
         "predicted": e.get("predicted_speedup", {}) and {k: e["predicted_speedup"].get(k)
                                                           for k in ("low", "point", "high")},

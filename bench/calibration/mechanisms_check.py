@@ -12,6 +12,9 @@
    eager time, against the chain's fused traffic.
 4. Elementwise work: 200 adds/muls compiled on 64 and on 4096 floats; the difference per
    element-op against the model's kElementwiseWork / the matmul FLOP rate (512 x 512 mm).
+5. A module call: 8 matmuls on 2 rows compiled, on a captured tensor, on a captured
+   nn.Parameter, and through one bias-free Linear (the same inputs, one module called); the
+   module's extra cost in compiled calls (a compiled 1-element add) against kModuleCallScale.
 
 Each figure is the fastest of 7 rounds of `--calls` calls, under no_grad, one thread.
 Usage: python bench/calibration/mechanisms_check.py [--calls 2000]
@@ -94,9 +97,45 @@ def main():
         small = per_call_us(torch.compile(poly), (torch.randn(64),), args.calls)
         big = per_call_us(torch.compile(poly, dynamic=False), (torch.randn(4096),), args.calls)
         per_op_ns = (big - small) * 1e3 / (200 * (4096 - 64))
-        weight = float(re.search(r"kElementwiseWork = ([0-9.e+-]+);", HEADER.read_text()).group(1))
+        weight = constant("kElementwiseWork")
         print(f"   64 floats {small:6.1f} us  4096 floats {big:6.1f} us: {per_op_ns * 1e3:.1f} ps per element-op; "
               f"the model: {weight:g} / {peak / 1e9:.0f} GFLOP/s = {weight / peak * 1e12:.1f} ps")
+
+        print("5. a module call: 8 matmuls on 2 rows, compiled per-call time")
+        x = torch.randn(2, 32)
+        linear = torch.nn.Linear(32, 32, bias=False)
+        tensor, parameter = torch.randn(32, 32), torch.nn.Parameter(torch.randn(32, 32))
+        # What tct times as one compiled call: `a + b` on two 1-element tensors.
+        add = per_call_us(torch.compile(lambda a, b: a + b), (torch.ones(1), torch.ones(1)), args.calls)
+        # Functions of their own: `chain`'s one code object has used up most of Dynamo's
+        # recompile limit (8) by now, and the 9th compile would silently run eager.
+        def on_tensor(t):
+            for _ in range(8):
+                t = t @ tensor
+            return t
+
+        def on_parameter(t):
+            for _ in range(8):
+                t = t @ parameter
+            return t
+
+        def through_linear(t):
+            for _ in range(8):
+                t = linear(t)
+            return t
+        rows = [("on a captured tensor", on_tensor), ("on a captured nn.Parameter", on_parameter),
+                ("through one nn.Linear", through_linear)]
+        times = [per_call_us(torch.compile(f), (x,), args.calls) for _, f in rows]
+        for (name, _), us in zip(rows, times):
+            print(f"   {name:28}  {us:6.1f} us")
+        extra = (times[2] - times[1]) / add
+        print(f"   the module: +{times[2] - times[1]:.1f} us = {extra:.2f} compiled calls ({add:.1f} us); "
+              f"the model: {constant('kModuleCallScale'):g}")
+
+
+def constant(name: str) -> float:
+    """A fitted constant of tct's model, as the generated header holds it."""
+    return float(re.search(rf"{name} = ([0-9.e+-]+);", HEADER.read_text()).group(1))
 
 
 if __name__ == "__main__":

@@ -90,28 +90,36 @@ SpeedupRange speedup_range(double compiled_fraction, double generated_share, boo
   return r;
 }
 
-SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
-                             double outside_tensors, json* terms) {
+CallFacts call_facts(const Evidence& e, const Ceilings& c) {
+  return {e.wall_ns, c.compiled_call_ns, static_cast<double>(e.library_ops), e.ops_per_call, e.outside_tensors,
+          e.module_calls};
+}
+
+SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, json* terms) {
   namespace cal = calibration;
   // Without the cost of a compiled call (this machine could not compile) no point is honest.
-  if (!(wall_ns > 0) || !(compiled_call_ns > 0)) return {};
+  if (!(f.wall_ns > 0) || !(f.compiled_call_ns > 0)) return {};
   auto term = [&](const char* name, double share, double keep) {
     if (terms) terms->push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
     return share * keep;
   };
-  double outside = library_ops > 0 ? term("outside_ops", s.outside, cal::kKeepOutsideLibrary)
-                                    : term("outside_ops", s.outside, cal::kKeepOutside);
+  const double call = f.compiled_call_ns / f.wall_ns;
+  // The library ops' part of the ops (the profile's top-level ops; FLOP-counted library ops).
+  const double library_part = f.library_ops > 0 && f.ops_per_call > 0 ? clamp01(f.library_ops / f.ops_per_call) : 0.0;
+  double outside = term("outside_ops", s.outside * (1 - library_part), cal::kKeepOutside) +
+                   term("outside_library_ops", s.outside * library_part, cal::kKeepOutsideLibrary);
   double generated = term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther) +
                      term("kept_arithmetic", s.kept_arithmetic, cal::kKeepArithmetic) +
                      term("elementwise_work", s.elementwise_work, cal::kElementwiseWork);
   double compiled = outside + generated + term("fixed_cost", s.fixed, cal::kKeepFixed) +
                     term("library", s.library - s.conv, cal::kKeepLibrary) + term("conv", s.conv, cal::kKeepConv) +
-                    term("compiled_call", compiled_call_ns / wall_ns, cal::kCompiledCallScale) +
-                    term("library_calls", library_ops * compiled_call_ns / wall_ns, cal::kLibraryCallScale);
+                    term("compiled_call", call, cal::kCompiledCallScale) +
+                    term("library_calls", f.library_ops * call, cal::kLibraryCallScale);
   // The timed compiled add reads one tensor: each further one is a graph input more.
-  if (outside_tensors > 1)
-    compiled += term("graph_inputs", (outside_tensors - 1) * compiled_call_ns / wall_ns, cal::kInputCallScale);
-  return speedup_range(compiled, compiled > 0 ? generated / compiled : NAN, !(library_ops > 0));
+  if (f.outside_tensors > 1)
+    compiled += term("graph_inputs", (f.outside_tensors - 1) * call, cal::kInputCallScale);
+  if (f.module_calls > 0) compiled += term("module_calls", call, cal::kModuleCallScale);
+  return speedup_range(compiled, compiled > 0 ? generated / compiled : NAN, !(f.library_ops > 0));
 }
 
 std::string class_label(const std::string& cls) {
@@ -188,7 +196,7 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
     // Not calibrated on a GPU: the widest interval the calibration gives.
     v.predicted = speedup_range(std::max(dev, host), 1.0, /*no_library=*/true);
   } else {
-    v.predicted = predict_speedup(s, wall, c.compiled_call_ns, e.library_ops, e.outside_tensors, &v.terms);
+    v.predicted = predict_speedup(s, call_facts(e, c), &v.terms);
   }
 
   v.shifts.push_back({{"factor", "fixed_cost_fraction"}, {"value", fixed_fraction},

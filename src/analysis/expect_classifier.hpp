@@ -52,8 +52,8 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
 // The compiled time per call, as a fraction of the eager wall time W, is
 //   sum over the time shares s_i of  s_i * keep_i  +  elementwise_work * element_ops / peak_flops / W
-//     + (call_scale + library_call_scale * library_ops + input_call_scale * (inputs - 1))
-//       * compiled_call / W
+//     + (call_scale + library_call_scale * library_ops + input_call_scale * (inputs - 1)
+//        + module_call_scale * [the call runs an nn.Module]) * compiled_call / W
 // where keep_i is the fraction of that share torch.compile keeps (Python between ops is
 // traced away, per-op fixed costs merge into a few fused kernels, fusion drops the
 // intermediates' memory traffic, transcendental math and the work of eager's own fused
@@ -67,8 +67,11 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // kernel through its Python wrapper. So does each tensor the call reads from outside
 // (Evidence::outside_tensors: inputs, parameters, buffers) beyond the one the timed add
 // reads: the compiled graph takes it as an input, and its guards check it, on every call.
-// The share outside operators has its own keep in a function with library ops (framework
-// code around them) and in one without (elementwise chains, whose Python is all traced away).
+// A call that runs an nn.Module pays once more: the graph also guards on the module and on
+// torch's global module hooks (about half a compiled call on a CPU, mechanisms_check.py).
+// The share outside operators is split by the library ops' part of the ops: the Python that
+// issues a library op is paid again compiled (the generated wrapper calls the kernel from
+// Python), the rest (between elementwise ops, module code) is traced away; each part has its keep.
 // The point prediction is 1 / that fraction. The interval is
 //   point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2))
 // with g the share of the predicted compiled time in generated kernels (memory traffic,
@@ -110,15 +113,24 @@ struct SpeedupRange {
   double log_sigma = NAN;        // the interval's standard deviation in log speedup
 };
 
-// The CPU prediction from a call's time shares, its wall time, the cost of a compiled call
-// (Ceilings::compiled_call_ns), its library ops (Evidence::library_ops) and the tensors it
-// reads from outside (Evidence::outside_tensors; NaN when not counted: that term is left
-// out): the model above, with the fitted constants; no range (NaN) without the compiled
-// call's cost. Appends the sum's terms to `terms` when given.
-// bench/calibration/fit.py evaluates the same formula; a unit test holds the two together
+// What the prediction needs of a call beside its time shares. A count left NaN (not counted)
+// leaves its term out.
+struct CallFacts {
+  double wall_ns = NAN;           // eager, per call (Evidence::wall_ns)
+  double compiled_call_ns = NAN;  // a compiled 1-element add (Ceilings::compiled_call_ns)
+  double library_ops = 0;         // matmul/conv/attention ops per call (Evidence::library_ops)
+  double ops_per_call = NAN;      // top-level ops per call (Evidence::ops_per_call)
+  double outside_tensors = NAN;   // Evidence::outside_tensors
+  double module_calls = NAN;      // Evidence::module_calls
+};
+CallFacts call_facts(const Evidence& e, const Ceilings& c);
+
+// The CPU prediction from a call's time shares and facts: the model above, with the fitted
+// constants; no range (NaN) without the wall time or the compiled call's cost. Appends the
+// sum's terms ({term, share, keep, compiled_share}) to `terms` when given: bench/calibration
+// fits the keeps to those shares, and a unit test holds tct's sum to the fit's predictions
 // on the rows it fitted (bench/calibration/fit.json).
-SpeedupRange predict_speedup(const TimeShares& s, double wall_ns, double compiled_call_ns, double library_ops,
-                             double outside_tensors, json* terms = nullptr);
+SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, json* terms = nullptr);
 // The point 1 / compiled_fraction and the interval around it from the calibration residuals,
 // wider the larger the generated-kernel share of the compiled time (0 to 1), and wider for
 // a function without library ops.

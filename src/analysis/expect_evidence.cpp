@@ -226,6 +226,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
     e.bytes = num(flops, "bytes_per_call");
     e.boundary_bytes = num(flops, "boundary_bytes");
     e.outside_tensors = num(flops, "outside_tensors");
+    e.module_calls = num(flops, "module_calls");
     if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
     double lib_bytes = 0, fused_bytes = 0, elements = 0;
     for (const auto& op : flops.value("ops", json::array())) {

@@ -81,6 +81,9 @@ struct Evidence {
   // Tensors the call reads from outside (inputs, parameters, buffers, captured tensors):
   // what a compiled graph takes as inputs, and checks and passes on every call.
   double outside_tensors = NAN;
+  // nn.Module forwards one call runs (the target's own included): a compiled graph that calls
+  // a module also guards on it and on torch's global module hooks, on every call.
+  double module_calls = NAN;
   int pointwise_ops = 0;         // aten ops per call with the pointwise tag
   int reduction_ops = 0;
   int library_ops = 0;
@@ -92,7 +95,7 @@ struct Evidence {
 
 // expect.profile {wall_samples_ns, calls [{wall_ns, op?, ns?, kernels_ns?}], op_names
 // [{name, tags, is_view, self_ns_total}], events_truncated} and expect.flops {flops_per_call,
-// bytes_per_call, boundary_bytes, outside_tensors, ops [{name, tags, is_view, count, bytes}], error}.
+// bytes_per_call, boundary_bytes, outside_tensors, module_calls, ops [{name, tags, is_view, count, bytes}], error}.
 // Throws std::invalid_argument when the profile has no timed call.
 Evidence evidence_from_agent(const json& profile, const json& flops);
 

@@ -286,6 +286,7 @@ class ExpectRun {
     out["fused_kernel_bytes_per_call"] = num_or_null(ev.fused_kernel_bytes);
     out["element_ops_per_call"] = num_or_null(ev.element_ops);
     out["outside_tensors"] = num_or_null(ev.outside_tensors);
+    out["module_calls"] = num_or_null(ev.module_calls);
     out["arithmetic_intensity"] = num_or_null(ev.arithmetic_intensity());
     if (!ev.flops_error.empty()) out["flops_error"] = ev.flops_error;
     out["suggestions"] = suggestions(ev, v, suggestion_context(described, params));

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import pytest
+import torch
 
 from tct_agent.errors import TctError
 from tct_agent.ops import expect as E
@@ -48,12 +49,24 @@ def test_flops_and_bytes_of_a_matmul():
     assert f["bytes_per_call"] > f["boundary_bytes"] > 0
     # Read from outside the call: the input, and each Linear's weight and bias.
     assert f["outside_tensors"] == 1 + 2 * 2
+    # nn.Module forwards: the MLP, its Sequential, two Linears and the GELU between them.
+    assert f["module_calls"] == 5
 
 
 def test_outside_tensors_count_a_reused_weight_once():
     s = Session()
     T.op_load({"target": f"{Path(__file__).parent / 'fixtures' / 'reused_layer.py'}:make", "params": {}}, s)
-    assert E.op_flops({}, s)["outside_tensors"] == 1 + 2  # the input, one weight and one bias
+    f = E.op_flops({}, s)
+    assert f["outside_tensors"] == 1 + 2  # the input, one weight and one bias
+    assert f["module_calls"] == 3  # a plain function calling one Linear three times
+
+
+def test_module_calls_of_a_function_without_modules():
+    s = Session()
+    T.op_load({"target": "builtin:tiny_ops", "params": {"n_ops": 4}}, s)
+    f = E.op_flops({}, s)
+    assert f["module_calls"] == 0
+    assert not torch.nn.modules.module._global_forward_pre_hooks  # the counting hook is gone
 
 
 def test_name_facts():

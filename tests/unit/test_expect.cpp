@@ -206,6 +206,37 @@ TEST(ExpectClassifier, IntervalWidensWithTheGeneratedKernelShareAndWithoutLibrar
   EXPECT_TRUE(std::isnan(speedup_range(0.0, 0.0, false).point));  // no compiled time, no prediction
 }
 
+TEST(ExpectClassifier, PythonIssuingLibraryOpsAndModuleCallsAreCharged) {
+  namespace cal = calibration;
+  TimeShares s;
+  s.outside = 0.4;
+  s.fixed = 0.2;
+  s.library = 0.4;
+  // 2 of 8 ops are library ops: a quarter of the Python between ops issues them.
+  CallFacts f{100'000, 10'000, 2, 8, 1, NAN};
+  json terms = json::array();
+  SpeedupRange counted_none = predict_speedup(s, f, &terms);
+  auto share = [&](const char* name) -> double {
+    for (const json& t : terms)
+      if (t["term"] == name) return t["share"].get<double>();
+    return NAN;
+  };
+  EXPECT_DOUBLE_EQ(share("outside_library_ops"), 0.1);
+  EXPECT_DOUBLE_EQ(share("outside_ops"), 0.3);
+  EXPECT_TRUE(std::isnan(share("module_calls")));  // not counted: no term
+  f.module_calls = 0;
+  EXPECT_DOUBLE_EQ(predict_speedup(s, f).point, counted_none.point);
+  // A call that runs a module pays kModuleCallScale compiled calls (0.1 of the wall) more.
+  f.module_calls = 3;
+  SpeedupRange with_module = predict_speedup(s, f);
+  EXPECT_NEAR(1 / with_module.point - 1 / counted_none.point, cal::kModuleCallScale * 0.1, 1e-12);
+  // The count travels from the agent's flops answer.
+  json fl = flops(0, 1000, 0, 1);
+  fl["module_calls"] = 3;
+  EXPECT_DOUBLE_EQ(evidence_from_agent(profile(100'000, 50'000, 0, 4, 1000), fl).module_calls, 3);
+  EXPECT_TRUE(std::isnan(evidence_from_agent(profile(100'000, 50'000, 0, 4, 1000), flops(0, 1000, 0, 1)).module_calls));
+}
+
 TEST(ExpectClassifier, IdleGpuIsOverheadBound) {
   json p = profile(100'000, 90'000, 50'000, 20, 4500);
   p["device_type"] = "cuda";

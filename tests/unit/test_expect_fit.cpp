@@ -38,6 +38,7 @@ TEST(ExpectFit, HeaderHoldsTheRecordedConstants) {
   EXPECT_DOUBLE_EQ(k["kInputCallScale"].get<double>(), cal::kInputCallScale);
   EXPECT_DOUBLE_EQ(k["kKeepArithmetic"].get<double>(), cal::kKeepArithmetic);
   EXPECT_DOUBLE_EQ(k["kElementwiseWork"].get<double>(), cal::kElementwiseWork);
+  EXPECT_DOUBLE_EQ(k["kModuleCallScale"].get<double>(), cal::kModuleCallScale);
   EXPECT_DOUBLE_EQ(r["log_bias"].get<double>(), cal::kLogBias);
   EXPECT_DOUBLE_EQ(r["log_sigma_base"].get<double>(), cal::kLogSigmaBase);
   EXPECT_DOUBLE_EQ(r["log_sigma_generated"].get<double>(), cal::kLogSigmaGenerated);
@@ -62,9 +63,16 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       s.library = j["library"];
       s.conv = j["conv"];
       s.elementwise_work = row["elementwise_work"];
-      const double inputs = row["outside_tensors"].is_number() ? row["outside_tensors"].get<double>() : NAN;
-      SpeedupRange p = predict_speedup(s, row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"], inputs);
+      auto count = [&](const char* key) { return row[key].is_number() ? row[key].get<double>() : NAN; };
+      CallFacts f{row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"], count("ops_per_call"),
+                  count("outside_tensors"), count("module_calls")};
+      json terms = json::array();
+      SpeedupRange p = predict_speedup(s, f, &terms);
       SCOPED_TRACE(row["name"].get<std::string>());
+      // The shares the fit weighed are the ones tct computes from the same facts.
+      for (const json& t : terms)
+        EXPECT_NEAR(t["share"].get<double>(), row["terms"].value(t["term"].get<std::string>(), 0.0), 1e-9)
+            << t["term"];
       EXPECT_NEAR(p.point, row["point"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.low, row["low"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.high, row["high"].get<double>(), 1e-9 * p.point);

@@ -331,14 +331,21 @@ def _boundary_bytes(loaded, out) -> int:
 
 
 def op_flops(params: dict, session) -> dict:
-    """FLOPs (FlopCounterMode: matmul, conv, attention; elementwise ops count 0) and bytes
-    moved (per aten op, see _BytesMode) of one eager call."""
+    """FLOPs (FlopCounterMode: matmul, conv, attention; elementwise ops count 0), bytes
+    moved (per aten op, see _BytesMode) and nn.Module calls of one eager call."""
+    import torch
     from torch.utils.flop_counter import FlopCounterMode
 
     loaded = session.loaded_target()
     progress("counting FLOPs and bytes")
     counter = FlopCounterMode(display=False)
     bytes_mode = _BytesMode()
+    module_calls = [0]
+    # Every nn.Module forward the call runs (the target's own included): a compiled graph that
+    # calls one also guards, on every call, on the module and on torch's global module hooks.
+    # Counted in this untimed call; the hook is gone before anything is compiled.
+    hook = torch.nn.modules.module.register_module_forward_pre_hook(
+        lambda module, args: module_calls.__setitem__(0, module_calls[0] + 1))
     try:
         with counter, bytes_mode:
             out = _call(loaded, "counted call")
@@ -347,7 +354,9 @@ def op_flops(params: dict, session) -> dict:
     except Exception as exc:  # a dispatch mode the target does not survive: report, go on
         return {"error": f"{type(exc).__name__}: {exc}", "flops_per_call": None,
                 "bytes_per_call": None, "flops_by_op": {}, "ops": [], "boundary_bytes": None,
-                "outside_tensors": None}
+                "outside_tensors": None, "module_calls": None}
+    finally:
+        hook.remove()
     flops_by_op = {str(k): int(v) for k, v in counter.get_flop_counts().get("Global", {}).items()}
     ops = sorted(bytes_mode.ops.values(), key=lambda e: -e["bytes"])
     for e in ops:
@@ -359,6 +368,7 @@ def op_flops(params: dict, session) -> dict:
         "bytes_per_call": int(sum(e["bytes"] for e in ops)),
         "boundary_bytes": _boundary_bytes(loaded, out),
         "outside_tensors": len(bytes_mode.outside),
+        "module_calls": module_calls[0],
         "ops": ops[:300],
         "error": None,
     }
