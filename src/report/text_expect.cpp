@@ -114,6 +114,12 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
   rows.push_back({"ops per call", fmt::format("{} (median op {}, p90 {})", count(number_or_nan(p, "ops_per_call")),
                                               format_duration_ns(number_or_nan(d, "p50_ns")),
                                               format_duration_ns(number_or_nan(d, "p90_ns")))});
+  // What a compiled call checks on every call (a document from before they were counted: no row).
+  const double inputs = number_or_nan(e, "outside_tensors"), modules = number_or_nan(e, "module_calls");
+  if (std::isfinite(inputs) && std::isfinite(modules))
+    rows.push_back({"guarded per call", fmt::format("{} tensor{} read from outside (the compiled graph's inputs), {} "
+                                                    "nn.Module call{}", count(inputs), inputs == 1 ? "" : "s",
+                                                    count(modules), modules == 1 ? "" : "s")});
   rows.push_back({"time inside ops", fmt::format("{} (outside: {})", format_percent(number_or_nan(p, "in_op_fraction")),
                                                  format_percent(number_or_nan(p, "overhead_fraction")))});
   if (p.contains("device_busy_fraction") && p["device_busy_fraction"].is_number())

@@ -38,6 +38,8 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
     assert e["profile"]["ops_per_call"] == 60
     assert e["profile"]["op_time_distribution"]["p50_ns"] > 0
     assert e["flops_per_call"] == 0 and e["bytes_per_call"] > 0
+    # A plain function of one tensor: one graph input, no module (no module term).
+    assert e["outside_tensors"] == 1 and e["module_calls"] == 0
     assert set(e["roofline"]) >= {"attainable_flops", "achieved_flops", "fraction"}
     assert {d["metric"] for d in e["decided_by"]} >= {"fixed_cost_fraction", "arithmetic_intensity"}
     assert all(set(d) >= {"metric", "value", "threshold", "meaning"} for d in e["decided_by"])
@@ -63,6 +65,23 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
     assert "(cache;" in again.out
     # The fixed costs the prediction used: timed in the profile, not the cached ceilings'.
     assert "op floor" in again.out and "timed between the plain calls" in again.out
+    assert "1 tensor read from outside (the compiled graph's inputs), 0 nn.Module calls" in again.out
+
+
+def test_a_module_call_and_library_ops_python_are_charged(expect):
+    r = expect("builtin:mlp", "--param", "batch=2", "--param", "width=16", "--param", "depth=1", "--json", *FAST)
+    assert r.rc == 0, r
+    e = r.json()["expect"]
+    # The MLP, its Sequential, two Linears and a GELU; the input and two weights and biases.
+    assert e["module_calls"] == 5 and e["outside_tensors"] == 5
+    terms = {t["term"]: t for t in e["predicted_speedup"]["terms"]}
+    assert terms["module_calls"]["share"] == pytest.approx(e["predicted_speedup"]["compiled_call_ns"] /
+                                                           e["profile"]["wall_per_call_ns"])
+    # The outside share splits between the Python that issues the 2 library ops and the rest.
+    library_part = 2 / e["profile"]["ops_per_call"]
+    outside = e["time_shares"]["outside_ops"]
+    assert terms["outside_library_ops"]["share"] == pytest.approx(outside * library_part)
+    assert terms["outside_ops"]["share"] == pytest.approx(outside * (1 - library_part))
 
 
 def test_skipped_frame_predicts_no_gain_and_says_fix_it_first(expect, tmp_path):
