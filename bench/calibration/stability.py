@@ -54,7 +54,8 @@ def main() -> int:
             argv += ["--param", p]
         proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env)
         try:
-            e = json.loads(proc.stdout)["expect"]
+            doc = json.loads(proc.stdout)
+            e = doc["expect"]
         except (json.JSONDecodeError, KeyError):
             print(f"run {i + 1}: failed: {(proc.stderr.strip().splitlines() or ['no output'])[-1]}")
             continue
@@ -62,7 +63,9 @@ def main() -> int:
         runs.append((e["class"], p["low"], p["point"], p["high"]))
         print(f"run {i + 1}: {e['class']:15} {p['point']:.2f}x ({p['low']:.2f}x-{p['high']:.2f}x), "
               f"wall {e['profile']['wall_per_call_ns'] / 1e3:.0f} us, outside ops "
-              f"{e['time_shares']['outside_ops']:.0%}")
+              f"{e['time_shares']['outside_ops']:.0%}, fixed cost {e['time_shares']['fixed_cost']:.0%}"
+              + "".join(f"; warned: {w['message'][:90]}" for w in doc.get("warnings", [])
+                        if w.get("code") == "noisy_measurement"))
     print("load after: ", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     if len(runs) < 2:
         return 1
