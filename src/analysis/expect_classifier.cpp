@@ -174,10 +174,16 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
                                   fmt::format("{:.2f} FLOP per byte moved against the machine balance of "
                                               "{:.2f} (compute bound above it)", ai, balance)));
 
-  if (overhead) v.cls = "overhead_bound";
-  else if (std::isfinite(ai) && std::isfinite(balance)) v.cls = ai >= balance ? "compute_bound" : "memory_bound";
-  else if (std::isfinite(e.in_op_fraction)) v.cls = s.library >= 0.5 ? "compute_bound" : "memory_bound";
-  else v.cls = "unknown";
+  // What the work itself is bound by, were the fixed costs gone.
+  std::string work_class = "unknown";
+  if (std::isfinite(ai) && std::isfinite(balance)) work_class = ai >= balance ? "compute_bound" : "memory_bound";
+  else if (std::isfinite(e.in_op_fraction)) work_class = s.library >= 0.5 ? "compute_bound" : "memory_bound";
+  v.cls = overhead ? "overhead_bound" : work_class;
+  // An idle GPU decides on its own; otherwise the fixed-cost fraction did, and near its
+  // threshold the machine's load can tip it either way.
+  bool idle_device = gpu && e.device_busy_fraction && *e.device_busy_fraction < kDeviceIdleBoundFraction;
+  if (!idle_device && work_class != "unknown" && std::abs(fixed_fraction - kOverheadBoundFraction) < kBorderlineBand)
+    v.borderline_with = overhead ? work_class : "overhead_bound";
 
   double wall = e.wall_ns;
   if (gpu && e.device_busy_fraction) {
@@ -252,6 +258,7 @@ json verdict_json(const Verdict& v) {
                                     {"validation_cases", cal::kValidationCases},
                                     {"validation_inside", cal::kValidationInside}}}};
   return {{"class", v.cls},
+          {"borderline_with", v.borderline_with.empty() ? json(nullptr) : json(v.borderline_with)},
           {"decided_by", v.decided_by},
           {"roofline", {{"attainable_flops", or_null(v.roof.attainable_flops)},
                         {"achieved_flops", or_null(v.roof.achieved_flops)},

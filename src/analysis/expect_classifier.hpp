@@ -17,6 +17,11 @@ namespace tct::analysis {
 // more than fusion or a better kernel could (Amdahl: 1 / (1 - 0.5) = 2x). Half is the point
 // where fixed cost, not the hardware, is the larger part of the time.
 inline constexpr double kOverheadBoundFraction = 0.5;
+// Within this many points of kOverheadBoundFraction the class is borderline: the machine's
+// load moves the fixed-cost fraction by more (GPT-2, small config: 35% to 47% outside operators
+// in runs a minute apart, while another process slowed its calls), so a re-run may give the
+// other class, and expect says which.
+inline constexpr double kBorderlineBand = 0.05;
 // On a GPU, a device busy less than half of the wall time is waiting for the host: the
 // same 1/2 argument on the device timeline (PyTorch performance tuning guide, "CPU-bound
 // GPU workloads"; the remedy is CUDA graphs / mode="reduce-overhead").
@@ -138,6 +143,9 @@ SpeedupRange speedup_range(double compiled_fraction, double generated_share, boo
 
 struct Verdict {
   std::string cls;  // overhead_bound | memory_bound | compute_bound | unknown
+  // The class a re-run may give instead, when the fixed-cost fraction is within kBorderlineBand
+  // of the overhead threshold; empty when it is clear of it.
+  std::string borderline_with;
   // The fixed costs the shares and the prediction used, and where they come from: "profile"
   // (timed between its calls) or "ceilings" (the cached machine figures).
   double compiled_call_ns = NAN, op_floor_ns = NAN;

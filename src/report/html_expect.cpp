@@ -170,7 +170,11 @@ std::string section_expect(const json& doc) {
   std::string out = R"(<section id="expect"><h2>Should a gain be expected?</h2>)";
   std::string cls = str(e, "class");
   std::vector<std::pair<std::string, std::string>> items;
-  items.push_back({"Class", "<strong>" + esc(class_words(cls)) + "</strong>"});
+  items.push_back({"Class", "<strong>" + esc(class_words(cls)) + "</strong>" +
+                                (str(e, "borderline_with").empty()
+                                     ? ""
+                                     : esc(" (borderline: the fixed-cost share is near the threshold, a re-run may say " +
+                                           class_words(str(e, "borderline_with")) + ")"))});
   items.push_back({"Predicted speedup", esc(range_text(obj_at(e, "predicted_speedup")))});
   if (std::string note = expect_compiled_note(e); !note.empty())
     items.push_back({"What compiled", "<span class=\"warn\">" + esc(note) + "</span>"});

@@ -153,6 +153,13 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
   return rows;
 }
 
+// " (borderline: a re-run may say X)" when the class sits near the overhead-bound threshold.
+std::string borderline(const json& e) {
+  const json& other = e.value("borderline_with", json());
+  if (!other.is_string()) return "";
+  return fmt::format(" (borderline: the fixed-cost share is near the threshold, a re-run may say {})", label(other));
+}
+
 std::string validation_line(const json& v) { return v.is_object() ? v.value("summary", "") : ""; }
 
 }  // namespace
@@ -177,7 +184,7 @@ std::string text_expect(const json& doc) {
   const json& e = doc["expect"];
   std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
   if (e.value("class", json()).is_null()) return out;
-  out += fmt::format("  class: {}    predicted torch.compile speedup: {}\n", label(e["class"]),
+  out += fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]), borderline(e),
                      range(e.value("predicted_speedup", json::object())));
   // The model's terms describe the captured function: said so when the run was not that.
   if (std::string note = expect_compiled_note(e); !note.empty()) {
@@ -231,7 +238,7 @@ std::string markdown_expect(const json& doc) {
   const json& e = doc["expect"];
   std::string out = fmt::format("### Expectation: `{}`\n\n", target_name(e));
   if (e.value("class", json()).is_null()) return out;
-  out += fmt::format("**{}**, predicted torch.compile speedup **{}**\n\n", label(e["class"]),
+  out += fmt::format("**{}**{}, predicted torch.compile speedup **{}**\n\n", label(e["class"]), borderline(e),
                      range(e.value("predicted_speedup", json::object())));
   if (std::string note = expect_compiled_note(e); !note.empty()) out += "**" + note + "**\n\n";
   std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "");

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tct_run import FIXTURES
+from tct_run import FIXTURES, run_tct
 
 # One ceilings cache for the module: measured by the first run, read by the others.
 @pytest.fixture(scope="module")
@@ -82,6 +82,24 @@ def test_a_module_call_and_library_ops_python_are_charged(expect):
     outside = e["time_shares"]["outside_ops"]
     assert terms["outside_library_ops"]["share"] == pytest.approx(outside * library_part)
     assert terms["outside_ops"]["share"] == pytest.approx(outside * (1 - library_part))
+
+
+def test_a_borderline_class_says_what_a_rerun_may_say(tmp_path):
+    # A recorded expect document whose fixed-cost share sat near the threshold (no torch needed).
+    doc = json.loads((FIXTURES / "html_expect_sweep.json").read_text())
+    doc["expect"]["borderline_with"] = "compute_bound"
+    (tmp_path / "doc.json").write_text(json.dumps(doc))
+    note = "(borderline: the fixed-cost share is near the threshold, a re-run may say compute bound)"
+    text = run_tct("report", tmp_path / "doc.json")
+    assert text.rc == 0, text
+    assert f"class: overhead bound {note}" in text.out
+    markdown = run_tct("report", tmp_path / "doc.json", "--markdown")
+    assert f"**overhead bound** {note}" in markdown.out
+    assert run_tct("report", tmp_path / "doc.json", "-o", tmp_path / "doc.html").rc == 0
+    assert f"<strong>overhead bound</strong> {note}" in (tmp_path / "doc.html").read_text()
+    doc["expect"]["borderline_with"] = None
+    (tmp_path / "doc.json").write_text(json.dumps(doc))
+    assert "borderline" not in run_tct("report", tmp_path / "doc.json").out
 
 
 def test_skipped_frame_predicts_no_gain_and_says_fix_it_first(expect, tmp_path):
