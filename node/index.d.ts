@@ -208,6 +208,8 @@ export interface ExpectSuggestion { rank: number; title: string; why: string; ho
 export interface ExpectSection {
   target: Json;
   class: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown' | null;
+  /** The class a re-run may give instead: the fixed-cost share is near the overhead-bound threshold. */
+  borderline_with?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | null;
   decided_by?: Array<{ metric: string; value: number | null; threshold?: Json; meaning?: string }>;
   flops_per_call?: number | null;
   bytes_per_call?: number | null;
