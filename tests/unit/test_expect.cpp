@@ -113,25 +113,25 @@ TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
 }
 
 TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
-  // A matmul at 40 FLOP/byte (balance 4) with 48% of the call outside operators, then 52%:
-  // a few points of load move that share, so either class says which one a re-run may give.
-  auto compute = classify(evidence_from_agent(profile(10'000'000, 5'200'000, 5'000'000, 5, 50'000),
-                                              flops(4e8, 1e7, 9.5e6, 4)),
-                          cpu_ceilings());
+  // A matmul at 40 FLOP/byte (balance 4) and 4 other ops, `in_op` ns of a 10 ms call inside ops.
+  auto matmul_call = [](double in_op) {
+    return classify(evidence_from_agent(profile(10'000'000, in_op, in_op - 200'000, 5, 50'000),
+                                        flops(4e8, 1e7, 9.5e6, 4)),
+                    cpu_ceilings());
+  };
+  // 48%, then 52% of the call outside operators: a few points of load move that share, so
+  // either class says which one a re-run may give.
+  Verdict compute = matmul_call(5'200'000), overhead = matmul_call(4'800'000);
   ASSERT_NEAR(compute.shares.outside + compute.shares.fixed, 0.48, 0.01);
   EXPECT_EQ(compute.cls, "compute_bound");
   EXPECT_EQ(compute.borderline_with, "overhead_bound");
-  auto overhead = classify(evidence_from_agent(profile(10'000'000, 4'800'000, 4'600'000, 5, 50'000),
-                                               flops(4e8, 1e7, 9.5e6, 4)),
-                           cpu_ceilings());
   ASSERT_NEAR(overhead.shares.outside + overhead.shares.fixed, 0.52, 0.01);
   EXPECT_EQ(overhead.cls, "overhead_bound");
   EXPECT_EQ(overhead.borderline_with, "compute_bound");
   EXPECT_EQ(verdict_json(overhead)["borderline_with"], "compute_bound");
-  // Clear of the threshold (2% outside operators): no such note.
-  auto clear = classify(evidence_from_agent(profile(10'000'000, 9'800'000, 9'500'000, 5, 2'000'000),
-                                            flops(4e8, 1e7, 9.5e6, 3)),
-                        cpu_ceilings());
+  // Clear of the threshold (10% outside operators): no such note.
+  Verdict clear = matmul_call(9'000'000);
+  EXPECT_EQ(clear.cls, "compute_bound");
   EXPECT_EQ(clear.borderline_with, "");
   EXPECT_TRUE(verdict_json(clear)["borderline_with"].is_null());
 }
