@@ -247,6 +247,12 @@ SpeedupRange range_from_json(const json& p) {
   return r;
 }
 
+std::string borderline_from_json(const json& expect) {
+  return expect.is_object() && expect.contains("borderline_with") && expect["borderline_with"].is_string()
+             ? expect["borderline_with"].get<std::string>()
+             : "";
+}
+
 json verdict_json(const Verdict& v) {
   namespace cal = calibration;
   json interval = {{"log_bias", cal::kLogBias},
@@ -276,7 +282,8 @@ json verdict_json(const Verdict& v) {
                                  {"interval", interval}, {"shifts", v.shifts}}}};
 }
 
-json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured) {
+json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured,
+                         const std::string& borderline_with) {
   if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;
   if (measured.value("inconclusive", false)) return nullptr;  // too wide to judge anything by
   if (!std::isfinite(predicted.low) || !std::isfinite(predicted.high)) return nullptr;  // nothing predicted
@@ -296,8 +303,10 @@ json validate_prediction(const SpeedupRange& predicted, const std::string& cls, 
   std::string worth_text = worth == "yes"  ? "torch.compile is worth it here"
                            : worth == "no" ? "torch.compile is not worth it here (no gain)"
                                            : "the gain is too small or too noisy to call";
+  std::string class_text =
+      borderline_with.empty() ? class_label(cls) : class_label(cls) + ", borderline with " + class_label(borderline_with);
   std::string summary = fmt::format("measured {} is {} the predicted {:.2f}x-{:.2f}x ({}){}: {}", measured_text,
-                                    where_text, predicted.low, predicted.high, class_label(cls),
+                                    where_text, predicted.low, predicted.high, class_text,
                                     wrong ? ", the prediction got the direction wrong" : "", worth_text);
   auto field = [&](const char* k) { return measured.contains(k) ? measured[k] : json(nullptr); };
   return {{"predicted", {{"low", or_null(predicted.low)}, {"point", or_null(predicted.point)},

@@ -162,6 +162,8 @@ Verdict classify(const Evidence& e, const Ceilings& c);
 
 // The range of a predicted_speedup object {low, point, high} (missing fields NaN).
 SpeedupRange range_from_json(const json& predicted_speedup);
+// The borderline_with of an expect section or sweep point ("" when null or absent).
+std::string borderline_from_json(const json& expect);
 
 // Human names: "overhead bound", ...
 std::string class_label(const std::string& cls);
@@ -180,6 +182,7 @@ json verdict_json(const Verdict& v);
 // range is on the other side of "no clear change" (kGainBand) from the whole measured
 // interval. `summary` says all of it in one line. Null when the measurement has no estimate
 // or is marked inconclusive (no verdict is built on it).
-json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured);
+json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured,
+                         const std::string& borderline_with = "");
 
 }  // namespace tct::analysis

@@ -229,7 +229,7 @@ are reported); 4 internal error.)");
     if (rows.empty() || rows[0].value("status", "") != "ok" || !rows[0]["speedup"].is_object()) return;
     std::string cls = expect.value("class", json()).is_string() ? expect["class"].get<std::string>() : "unknown";
     json v = analysis::validate_prediction(analysis::range_from_json(expect["predicted_speedup"]), cls,
-                                           rows[0]["speedup"]);
+                                           rows[0]["speedup"], analysis::borderline_from_json(expect));
     if (!v.is_null()) expect["validation"] = v;
   }
 

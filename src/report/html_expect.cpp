@@ -115,7 +115,8 @@ std::string sweep_table(const json& sweep) {
     if (err.is_object()) measured += "<span class=\"bad\">" + esc(str(err, "message")) + "</span>";
     const json& val = obj_at(p, "validation");
     std::string ok = val.empty() ? "" : val.value("direction_right", true) ? "<span class=\"good\">right</span>" : "<span class=\"bad\">wrong</span>";
-    rows.push_back({esc(value_text(p.value("value", json()))), esc(class_words(str(p, "class"))),
+    rows.push_back({esc(value_text(p.value("value", json()))),
+                    esc(class_words(str(p, "class")) + (expect_borderline_note(p).empty() ? "" : " (borderline)")),
                     esc(range_text(obj_at(p, "predicted_speedup"))), measured, ok,
                     esc(format_duration_ns(num(obj_at(p, "profile"), "wall_per_call_ns")))});
   }
@@ -132,7 +133,8 @@ std::vector<Card> cards_expect(const json& doc) {
   if (e.empty() || str(e, "class").empty()) return {};
   std::string cls = str(e, "class");
   const json& pr = obj_at(e, "predicted_speedup");
-  std::vector<Card> cards{{"Bound by", class_words(cls), "predicted speedup " + range_text(pr),
+  std::vector<Card> cards{{"Bound by", class_words(cls) + (expect_borderline_note(e).empty() ? "" : " (borderline)"),
+                           "predicted speedup " + range_text(pr),
                            cls == "overhead_bound" || cls == "memory_bound" ? "good" : "neutral", "#expect"}};
   if (str(pr, "assumes") == "nothing_compiled") {
     cards[0].detail += ": nothing compiles until the skipped frame is fixed";
@@ -170,11 +172,7 @@ std::string section_expect(const json& doc) {
   std::string out = R"(<section id="expect"><h2>Should a gain be expected?</h2>)";
   std::string cls = str(e, "class");
   std::vector<std::pair<std::string, std::string>> items;
-  items.push_back({"Class", "<strong>" + esc(class_words(cls)) + "</strong>" +
-                                (str(e, "borderline_with").empty()
-                                     ? ""
-                                     : esc(" (borderline: the fixed-cost share is near the threshold, a re-run may say " +
-                                           class_words(str(e, "borderline_with")) + ")"))});
+  items.push_back({"Class", "<strong>" + esc(class_words(cls)) + "</strong>" + esc(expect_borderline_note(e))});
   items.push_back({"Predicted speedup", esc(range_text(obj_at(e, "predicted_speedup")))});
   if (std::string note = expect_compiled_note(e); !note.empty())
     items.push_back({"What compiled", "<span class=\"warn\">" + esc(note) + "</span>"});

@@ -40,6 +40,9 @@ std::string markdown_expect(const json& doc);
 // graph ("nothing compiles: ..." / "assumes the N graph breaks stay; ... once captured"),
 // "" when the function is captured whole.
 std::string expect_compiled_note(const json& expect);
+// " (borderline: ..., a re-run may say X)" for an expect section or sweep point whose class sits
+// near the overhead-bound threshold (borderline_with), "" otherwise.
+std::string expect_borderline_note(const json& expect);
 std::string text_suite(const json& doc);
 std::string markdown_suite(const json& doc);
 std::string text_compare(const json& doc);

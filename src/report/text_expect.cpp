@@ -153,11 +153,9 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
   return rows;
 }
 
-// " (borderline: a re-run may say X)" when the class sits near the overhead-bound threshold.
-std::string borderline(const json& e) {
-  const json& other = e.value("borderline_with", json());
-  if (!other.is_string()) return "";
-  return fmt::format(" (borderline: the fixed-cost share is near the threshold, a re-run may say {})", label(other));
+// A sweep table's class cell: the class, marked when borderline.
+std::string class_cell(const json& point) {
+  return label(point.value("class", json())) + (expect_borderline_note(point).empty() ? "" : " (borderline)");
 }
 
 std::string validation_line(const json& v) { return v.is_object() ? v.value("summary", "") : ""; }
@@ -180,11 +178,17 @@ std::string expect_compiled_note(const json& e) {
                      run.value("graph_break_count", 0), captured);
 }
 
+std::string expect_borderline_note(const json& e) {
+  const json& other = e.value("borderline_with", json());
+  if (!other.is_string()) return "";
+  return fmt::format(" (borderline: the fixed-cost share is near the threshold, a re-run may say {})", label(other));
+}
+
 std::string text_expect(const json& doc) {
   const json& e = doc["expect"];
   std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
   if (e.value("class", json()).is_null()) return out;
-  out += fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]), borderline(e),
+  out += fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]), expect_borderline_note(e),
                      range(e.value("predicted_speedup", json::object())));
   // The model's terms describe the captured function: said so when the run was not that.
   if (std::string note = expect_compiled_note(e); !note.empty()) {
@@ -214,12 +218,12 @@ std::string text_expect(const json& doc) {
     Table st({sw.value("param", "?"), "class", "predicted", "measured speedup [95% CI]", "note"});
     for (const auto& p : sw.value("points", json::array())) {
       if (!p.value("error", json()).is_null()) {
-        st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
+        st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
                 "failed", short_message(p["error"])});
         continue;
       }
       const json& v = p.value("validation", json());
-      st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
+      st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
               interval(p.value("speedup", json())), v.is_object() ? v.value("verdict", "") : ""});
     }
     out += st.str();
@@ -238,7 +242,7 @@ std::string markdown_expect(const json& doc) {
   const json& e = doc["expect"];
   std::string out = fmt::format("### Expectation: `{}`\n\n", target_name(e));
   if (e.value("class", json()).is_null()) return out;
-  out += fmt::format("**{}**{}, predicted torch.compile speedup **{}**\n\n", label(e["class"]), borderline(e),
+  out += fmt::format("**{}**{}, predicted torch.compile speedup **{}**\n\n", label(e["class"]), expect_borderline_note(e),
                      range(e.value("predicted_speedup", json::object())));
   if (std::string note = expect_compiled_note(e); !note.empty()) out += "**" + note + "**\n\n";
   std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "");
@@ -263,7 +267,7 @@ std::string markdown_expect(const json& doc) {
     for (const auto& p : sw.value("points", json::array())) {
       bool failed = !p.value("error", json()).is_null();
       const json& v = p.value("validation", json());
-      st.add({value_text(p["value"]), label(p.value("class", json())), range(p.value("predicted_speedup", json::object())),
+      st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
               failed ? "failed" : interval(p.value("speedup", json())),
               failed ? short_message(p["error"]) : (v.is_object() ? v.value("verdict", "") : "")});
     }

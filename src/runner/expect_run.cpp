@@ -155,7 +155,7 @@ class ExpectRun {
                                         "rerun on a quieter machine or with a larger --budget"));
         return host_.document()["expect"];
       }
-      json v = analysis::validate_prediction(verdict_.predicted, verdict_.cls, measured);
+      json v = analysis::validate_prediction(verdict_.predicted, verdict_.cls, measured, verdict_.borderline_with);
       host_.document()["expect"]["validation"] = v;
       host_.checkpoint();
       if (v.is_null()) {
@@ -367,7 +367,8 @@ class ExpectRun {
         point["speedup"] = {{"estimate", sp.value("estimate", json())}, {"low", sp.value("low", json())},
                             {"high", sp.value("high", json())}};
         point["validation"] = analysis::validate_prediction(analysis::range_from_json(point["predicted_speedup"]),
-                                                            point.value("class", ""), sp);
+                                                            point.value("class", ""), sp,
+                                                            analysis::borderline_from_json(point));
       }
       return point;
     };

@@ -88,16 +88,22 @@ def test_a_borderline_class_says_what_a_rerun_may_say(tmp_path):
     # A recorded expect document whose fixed-cost share sat near the threshold (no torch needed).
     doc = json.loads((FIXTURES / "html_expect_sweep.json").read_text())
     doc["expect"]["borderline_with"] = "compute_bound"
+    doc["expect"]["sweep"]["points"][1]["borderline_with"] = "compute_bound"  # batch=64
     (tmp_path / "doc.json").write_text(json.dumps(doc))
     note = "(borderline: the fixed-cost share is near the threshold, a re-run may say compute bound)"
     text = run_tct("report", tmp_path / "doc.json")
     assert text.rc == 0, text
     assert f"class: overhead bound {note}" in text.out
+    sweep_rows = [l.split() for l in text.out.splitlines() if l.strip().startswith(("1 ", "64 "))]
+    assert [r[:4] for r in sweep_rows] == [["1", "overhead", "bound", "1.29x"],
+                                           ["64", "overhead", "bound", "(borderline)"]], sweep_rows
     markdown = run_tct("report", tmp_path / "doc.json", "--markdown")
     assert f"**overhead bound** {note}" in markdown.out
     assert run_tct("report", tmp_path / "doc.json", "-o", tmp_path / "doc.html").rc == 0
-    assert f"<strong>overhead bound</strong> {note}" in (tmp_path / "doc.html").read_text()
-    doc["expect"]["borderline_with"] = None
+    html = (tmp_path / "doc.html").read_text()
+    assert f"<strong>overhead bound</strong> {note}" in html
+    assert html.count("overhead bound (borderline)") == 2  # the "Bound by" card and the batch=64 row
+    doc["expect"]["borderline_with"] = doc["expect"]["sweep"]["points"][1]["borderline_with"] = None
     (tmp_path / "doc.json").write_text(json.dumps(doc))
     assert "borderline" not in run_tct("report", tmp_path / "doc.json").out
 

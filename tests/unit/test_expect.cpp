@@ -129,11 +129,20 @@ TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
   EXPECT_EQ(overhead.cls, "overhead_bound");
   EXPECT_EQ(overhead.borderline_with, "compute_bound");
   EXPECT_EQ(verdict_json(overhead)["borderline_with"], "compute_bound");
+  EXPECT_EQ(borderline_from_json(verdict_json(overhead)), "compute_bound");
+  // The one line to quote says it too.
+  json measured = {{"estimate", 1.1}, {"low", 1.05}, {"high", 1.15}};
+  json v = validate_prediction(overhead.predicted, overhead.cls, measured, overhead.borderline_with);
+  EXPECT_NE(v["summary"].get<std::string>().find("(overhead bound, borderline with compute bound)"), std::string::npos)
+      << v["summary"];
   // Clear of the threshold (10% outside operators): no such note.
   Verdict clear = matmul_call(9'000'000);
   EXPECT_EQ(clear.cls, "compute_bound");
   EXPECT_EQ(clear.borderline_with, "");
   EXPECT_TRUE(verdict_json(clear)["borderline_with"].is_null());
+  EXPECT_EQ(borderline_from_json(verdict_json(clear)), "");
+  EXPECT_NE(validate_prediction(clear.predicted, clear.cls, measured)["summary"].get<std::string>().find("(compute bound)"),
+            std::string::npos);
 }
 
 TEST(ExpectClassifier, LowIntensityLargeOpsAreMemoryBound) {
