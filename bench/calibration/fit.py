@@ -205,7 +205,6 @@ def fit_record(k, spread, ridge, loo, cal, val, doc, measured_at) -> dict:
             p, lo, hi = interval(k, x, spread)
             counts = r.get("counts") or {}
             out.append({"name": r["name"], "class": r.get("class"), "time_shares": r["time_shares"],
-                        "elementwise_work": r["terms"].get("elementwise_work", 0.0),
                         "wall_per_call_ns": r["wall_per_call_ns"], "compiled_call_ns": r["compiled_call_ns"],
                         "library_ops": library_ops_of(r), "ops_per_call": r.get("ops_per_call"),
                         "outside_tensors": counts.get("outside_tensors"), "module_calls": counts.get("module_calls"),
