@@ -180,6 +180,7 @@ std::string section_expect(const json& doc) {
   if (std::isfinite(flops)) items.push_back({"FLOPs per call", esc(si(flops, "FLOP"))});
   if (std::isfinite(bytes)) items.push_back({"Bytes moved per call", esc(format_bytes(bytes))});
   if (std::isfinite(ai)) items.push_back({"Arithmetic intensity", esc(fmt::format("{:.3g} FLOP/byte", ai))});
+  if (std::string guarded = expect_guarded_text(e); !guarded.empty()) items.push_back({"Guarded per call", esc(guarded)});
   if (!str(e, "flops_error").empty()) items.push_back({"FLOP count", "<span class=\"warn\">" + esc(str(e, "flops_error")) + "</span>"});
   const json& shares = obj_at(e, "time_shares");
   if (!shares.empty()) {

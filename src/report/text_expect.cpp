@@ -114,12 +114,7 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
   rows.push_back({"ops per call", fmt::format("{} (median op {}, p90 {})", count(number_or_nan(p, "ops_per_call")),
                                               format_duration_ns(number_or_nan(d, "p50_ns")),
                                               format_duration_ns(number_or_nan(d, "p90_ns")))});
-  // What a compiled call checks on every call (a document from before they were counted: no row).
-  const double inputs = number_or_nan(e, "outside_tensors"), modules = number_or_nan(e, "module_calls");
-  if (std::isfinite(inputs) && std::isfinite(modules))
-    rows.push_back({"guarded per call", fmt::format("{} tensor{} read from outside (the compiled graph's inputs), {} "
-                                                    "nn.Module call{}", count(inputs), inputs == 1 ? "" : "s",
-                                                    count(modules), modules == 1 ? "" : "s")});
+  if (std::string guarded = expect_guarded_text(e); !guarded.empty()) rows.push_back({"guarded per call", guarded});
   rows.push_back({"time inside ops", fmt::format("{} (outside: {})", format_percent(number_or_nan(p, "in_op_fraction")),
                                                  format_percent(number_or_nan(p, "overhead_fraction")))});
   if (p.contains("device_busy_fraction") && p["device_busy_fraction"].is_number())
@@ -176,6 +171,13 @@ std::string expect_compiled_note(const json& e) {
   return fmt::format("assumes the {} graph break(s) of the compiled run stay (the gain can fall to nothing); {} "
                      "once the function is captured whole",
                      run.value("graph_break_count", 0), captured);
+}
+
+std::string expect_guarded_text(const json& e) {
+  const double inputs = number_or_nan(e, "outside_tensors"), modules = number_or_nan(e, "module_calls");
+  if (!std::isfinite(inputs) || !std::isfinite(modules)) return "";
+  return fmt::format("{} tensor{} read from outside (the compiled graph's inputs), {} nn.Module call{}", count(inputs),
+                     inputs == 1 ? "" : "s", count(modules), modules == 1 ? "" : "s");
 }
 
 std::string expect_borderline_note(const json& e) {

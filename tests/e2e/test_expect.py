@@ -25,7 +25,7 @@ def expect(tct, xdg):
 FAST = ["--calls", "3", "--quiet"]
 
 
-def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
+def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg, tmp_path):
     r = expect("builtin:tiny_ops", "--json", *FAST)
     assert r.rc == 0, r
     doc = r.json()
@@ -59,13 +59,15 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg):
     cache = json.loads((xdg / "tct" / "ceilings.json").read_text())
     assert len(cache["entries"]) == 1
 
-    again = expect("builtin:tiny_ops", "--param", "n_ops=8", *FAST, "--markdown")
+    again = expect("builtin:tiny_ops", "--param", "n_ops=8", *FAST, "--markdown", "-o", tmp_path / "e.html")
     assert again.rc == 0, again
     assert "### Expectation" in again.out and "overhead bound" in again.out
     assert "(cache;" in again.out
     # The fixed costs the prediction used: timed in the profile, not the cached ceilings'.
     assert "op floor" in again.out and "timed between the plain calls" in again.out
-    assert "1 tensor read from outside (the compiled graph's inputs), 0 nn.Module calls" in again.out
+    guarded = "1 tensor read from outside (the compiled graph's inputs), 0 nn.Module calls"
+    assert guarded in again.out
+    assert f"<dt>Guarded per call</dt><dd>{guarded}</dd>" in (tmp_path / "e.html").read_text()
 
 
 def test_a_module_call_and_library_ops_python_are_charged(expect):
