@@ -1,5 +1,6 @@
 """tct expect end to end: class, ceilings cache, sweep, validate, bad input. Small sizes and
 aot_eager where codegen is not the point, so the whole file runs in a few minutes."""
+import html
 import json
 import os
 
@@ -67,7 +68,7 @@ def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg, tmp_pat
     assert "op floor" in again.out and "timed between the plain calls" in again.out
     guarded = "1 tensor read from outside (the compiled graph's inputs), 0 nn.Module calls"
     assert guarded in again.out
-    assert f"<dt>Guarded per call</dt><dd>{guarded}</dd>" in (tmp_path / "e.html").read_text()
+    assert f"<dt>Guarded per call</dt><dd>{guarded}</dd>" in html.unescape((tmp_path / "e.html").read_text())
 
 
 def test_a_module_call_and_library_ops_python_are_charged(expect):
@@ -102,9 +103,9 @@ def test_a_borderline_class_says_what_a_rerun_may_say(tmp_path):
     markdown = run_tct("report", tmp_path / "doc.json", "--markdown")
     assert f"**overhead bound** {note}" in markdown.out
     assert run_tct("report", tmp_path / "doc.json", "-o", tmp_path / "doc.html").rc == 0
-    html = (tmp_path / "doc.html").read_text()
-    assert f"<strong>overhead bound</strong> {note}" in html
-    assert html.count("overhead bound (borderline)") == 2  # the "Bound by" card and the batch=64 row
+    page = (tmp_path / "doc.html").read_text()
+    assert f"<strong>overhead bound</strong> {note}" in page
+    assert page.count("overhead bound (borderline)") == 2  # the "Bound by" card and the batch=64 row
     doc["expect"]["borderline_with"] = doc["expect"]["sweep"]["points"][1]["borderline_with"] = None
     (tmp_path / "doc.json").write_text(json.dumps(doc))
     assert "borderline" not in run_tct("report", tmp_path / "doc.json").out
