@@ -32,6 +32,10 @@ class ExpectCommand : public Command {
         ->capture_default_str()->check(kPositive);
     cmd->add_option("--calls", cfg_.calls, "Eager calls profiled (after warm-up)")
         ->capture_default_str()->check(CLI::Range(1, 1000));
+    cmd->add_option("--profile-seconds", cfg_.profile_s,
+                    "Seconds the profiled calls spread over: a lower envelope over a longer stretch finds the "
+                    "machine's quiet moments (shorter: quicker, moves more with load)")
+        ->capture_default_str()->check(CLI::Range(0.0, 600.0));
     cmd->add_flag("--no-cache", cfg_.no_cache, "Measure the machine's ceilings now; do not read or write the cache");
     cmd->add_flag("--refresh-ceilings", cfg_.refresh_ceilings,
                   "Measure the ceilings now and replace the cached entry");

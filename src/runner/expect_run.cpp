@@ -261,7 +261,10 @@ class ExpectRun {
     std::string prefix = label.empty() ? "" : label + ": ";
     host_.progress(prefix + "profiling eager calls");
     json profile = agent_->call("expect.profile",
-                                {{"calls", cfg_.calls}, {"warmup", 3}, {"timed_calls", 2 * cfg_.calls}});
+                                {{"calls", cfg_.calls},
+                                 {"warmup", 3},
+                                 {"timed_calls", 2 * cfg_.calls},
+                                 {"min_seconds", cfg_.profile_s}});
     host_.progress(prefix + "counting FLOPs and bytes");
     json flops = agent_->call("expect.flops", json::object());
     analysis::Evidence ev;

@@ -26,7 +26,8 @@ using json = nlohmann::json;
 // Everything `tct expect`'s flags set.
 struct ExpectConfig {
   TargetOptions target;
-  int calls = 20;                    // eager calls profiled (after warm-up), over 5 rounds
+  int calls = 30;                    // eager calls profiled (after warm-up), paced over profile_s
+  double profile_s = 4.0;            // seconds the profile spreads its calls over (quiet moments)
   std::optional<SweepSpec> sweep;    // --sweep NAME=V1,V2,...
   bool validate = false;             // --validate: bench once, compare with the prediction
   std::string backend = "inductor";  // for the --validate/--sweep benches

@@ -23,7 +23,6 @@ def test_profile_returns_raw_events(tiny):
     assert p["compiled_call_ns"] is None and p["compiled_call_error"] is None  # not asked for
     assert len(p["wall_samples_ns"]) == 4
     assert len(p["calls"]) == 3 and not p["events_truncated"]
-    assert p["rounds"] == 3  # at most one round per profiled call, each in its own profiler run
     names = [n["name"] for n in p["op_names"]]
     for call in p["calls"]:
         assert len(call["op"]) == len(call["ns"]) == 8  # the 8 top-level ops, in order
@@ -84,6 +83,16 @@ def test_target_raising_on_first_call_is_target_raised():
         E.op_profile({"calls": 1}, s)
     assert ei.value.kind == "target_raised"
     assert ei.value.stage == "first call"
+
+
+def test_profiled_calls_spread_over_the_seconds(tiny):
+    # A lower envelope is only as quiet as the quietest moment its calls saw: the profiled
+    # calls are paced over min_seconds, not bunched at the start.
+    p = E.op_profile({"calls": 5, "warmup": 1, "timed_calls": 2, "min_seconds": 0.5, "compiled_call": False}, tiny)
+    starts = [c["at_s"] for c in p["calls"]]
+    assert len(starts) == 5 and starts == sorted(starts)
+    assert starts[0] < 0.05 and starts[-1] >= 0.35
+    assert p["seconds"] >= 0.5 and len(p["wall_samples_ns"]) > 5  # plain calls fill the gaps
 
 
 def test_profile_times_the_fixed_costs_between_its_calls(tiny):

@@ -2,11 +2,11 @@
 compute bound?). Facts only: op classes, aggregates, the class, the predicted speedup
 and every suggestion are decided in C++ (src/analysis/expect_*.cpp).
 
-  expect.profile      after warm-up, rounds of plain timed calls and calls under
-                      torch.profiler, interleaved: per-call wall, the top-level operator
+  expect.profile      after warm-up, plain timed calls with calls under torch.profiler
+                      paced among them over 4 s: per-call wall, the top-level operator
                       events (name, duration) in order, each name's schema tags; on CUDA
                       the device kernels' intervals; the op floor and the cost of one
-                      compiled call timed between the rounds (the same seconds).
+                      compiled call timed beside the profiled calls (the same seconds).
   expect.flops        one eager call under torch.utils.flop_counter.FlopCounterMode and a
                       TorchDispatchMode that sums tensor bytes per aten op (with its tags).
   expect.device_info  what identifies the machine for the ceilings cache (the cache
@@ -31,6 +31,12 @@ from ..protocol import finite, progress
 
 # Cap on the operator events sent back: enough for stable percentiles, small on the wire.
 _MAX_OP_EVENTS = 20000
+# 1-element adds profiled before the profiled calls: the op floor, in the calls' seconds.
+_FLOOR_ADDS = 100
+# Target calls per profiler run. The first call in a run is recorded slower (GPT-2: 0.74 ms
+# outside ops against 0.62 ms for the second, fastest of 40 runs each); the envelope takes
+# the second's, and the runs are spread over the seconds.
+_CALLS_PER_RUN = 2
 
 
 def _sync(device) -> None:
@@ -103,24 +109,28 @@ def _name_facts(name: str) -> dict:
 
 
 def op_profile(params: dict, session) -> dict:
-    """Warm up, then `rounds` rounds of plain timed calls followed by profiled calls
-    (`timed_calls` and `calls` in all, spread over the rounds).
+    """Warm up, then plain timed calls with `calls` profiled calls paced among them (two to a
+    profiler run), until `min_seconds` (4) have passed and at least `timed_calls` plain calls
+    were timed.
 
-    Interleaved rounds spread both kinds of call over the run, so that a burst of load
-    from other processes slows some calls of each, not all calls of one; the C++ side
-    takes lower envelopes (the fastest run of each op, the fastest gap between ops). Timed
-    rounds (plain calls and _CompiledAdd) go on until `min_seconds` (1) have passed.
+    Other processes slow this machine down for a second or two at a time (GPT-2's outside
+    share moved from 35% to 47% between seconds while the same calls' ops slowed less). The
+    C++ side takes lower envelopes (each op's fastest run, the fastest gap between ops, the
+    fastest plain call), and an envelope is only as quiet as the quietest moment its calls
+    saw: profiled calls spread over 4 s gave a share that moved 2 points between windows,
+    the same calls bunched into 0.5 s moved 8 (bench/calibration/stability.py).
 
     Returned: the wall of each plain call (`wall_samples_ns`), the fastest round of
-    _CompiledAdd timed between them (`compiled_call_ns`, unless params compiled_call is
-    false; `compiled_call_error` when it cannot compile), the fastest round of the op floor
-    measured after each round (`op_floor_ns`, _profiled_add_ns); per profiled call its wall
-    under the profiler and its top-level operator events in order (`calls[i].op`: indices
-    into `op_names`, `calls[i].ns`: durations), and on CUDA the device kernels' intervals
-    relative to the call's start (`calls[i].kernels_ns`). Calls whose events would pass
-    the cap are sent without them (`events_truncated`). `op_names` carries each name's
-    schema facts (tags, is_view) and its total self time. The C++ side classifies and
-    aggregates (src/analysis/expect_evidence.cpp).
+    _CompiledAdd timed beside each profiled call (`compiled_call_ns`, unless params
+    compiled_call is false; `compiled_call_error` when it cannot compile), the fastest op
+    floor measured after each profiled call (`op_floor_ns`, _profiled_add_ns); per profiled
+    call when it started (`at_s`, seconds into the run), its wall under the profiler, its
+    top-level operator events in order (`calls[i].op`: indices into `op_names`,
+    `calls[i].ns`: durations), and on CUDA the
+    device kernels' intervals relative to the call's start (`calls[i].kernels_ns`). Calls
+    whose events would pass the cap are sent without them (`events_truncated`). `op_names`
+    carries each name's schema facts (tags, is_view) and its total self time. The C++ side
+    classifies and aggregates (src/analysis/expect_evidence.cpp).
     """
     import torch
     from torch.profiler import ProfilerActivity, profile, record_function
@@ -129,23 +139,27 @@ def op_profile(params: dict, session) -> dict:
     warmup = max(1, int(params.get("warmup", 3)))
     calls = max(1, int(params.get("calls", 10)))
     timed_calls = max(1, int(params.get("timed_calls", 20)))
-    rounds = max(1, min(calls, int(params.get("rounds", 5))))
+    min_seconds = max(0.0, float(params.get("min_seconds", 4.0)))
     dev_type = _device_type(loaded)
 
     progress("profile: warm-up")
+    t0 = time.perf_counter()
     _call(loaded, "first call")
     _sync(dev_type)
+    call_s = time.perf_counter() - t0
     for _ in range(warmup - 1):
+        t0 = time.perf_counter()
         _call(loaded, "warm-up")
-    _sync(dev_type)
+        _sync(dev_type)
+        call_s = min(call_s, time.perf_counter() - t0)
 
     activities = [ProfilerActivity.CPU]
     on_cuda = dev_type == "cuda" and torch.cuda.is_available()
     if on_cuda:
         activities.append(ProfilerActivity.CUDA)
-    # The cost of a compiled call, timed in the same rounds as the plain calls: a shared
-    # machine runs the same Python up to 1.7x slower from one second to the next, and the
-    # prediction divides one by the other.
+    # The cost of a compiled call, timed beside the profiled calls: a shared machine runs the
+    # same Python up to 1.7x slower from one second to the next, and the prediction divides
+    # one by the other.
     compiled_add, compiled_ns, compiled_error = None, [], None
     if params.get("compiled_call", True):
         progress("profile: compiling a 1-element add (the cost of one compiled call)")
@@ -153,59 +167,69 @@ def op_profile(params: dict, session) -> dict:
             compiled_add = _compiled_add(dev_type)
         except Exception as exc:  # no C++ compiler, no Triton: tct probe tells the user why
             compiled_error = f"{type(exc).__name__}: {str(exc)[:300]}"
-    progress(f"profile: {timed_calls} timed and {calls} profiled calls in {rounds} rounds")
-    wall, profs = [], []
-
-    def time_plain_calls(n: int) -> None:
-        if compiled_add is not None:
-            compiled_ns.extend(compiled_add.round_ns(50) for _ in range(3))
-        for _ in range(n):
-            t0 = time.perf_counter_ns()
-            _call(loaded, "timed call")
-            _sync(dev_type)
-            wall.append(time.perf_counter_ns() - t0)
-
-    # The op floor too, after each round's profile (the profiler is warm by then): the
-    # classifier compares each op's duration with it.
+    progress(f"profile: {calls} profiled calls among plain timed calls over {min_seconds:g} s")
+    names: dict[str, int] = {}
+    self_ns: dict[str, float] = {}
+    wall: list = []
+    out_calls: list = []
+    truncated = False
     floor_ns, floor_x, floor_y = [], torch.ones(1, device=dev_type), torch.ones(1, device=dev_type)
-    started = time.perf_counter()
-    for r in range(rounds):
-        time_plain_calls(timed_calls // rounds + (r < timed_calls % rounds))
-        # No synchronize inside the profiled calls: on CUDA the device events carry the
-        # kernel time. One after the last call, so that every kernel has ended when the
-        # profiler stops.
+
+    def profile_calls(n: int) -> None:
+        nonlocal truncated
+        at = time.perf_counter() - started
         with profile(activities=activities, record_shapes=False) as prof:
-            for i in range(calls // rounds + (r < calls % rounds)):
+            for _ in range(_FLOOR_ADDS):
+                floor_x.add(floor_y)
+            _sync(dev_type)
+            # No synchronize inside the profiled calls: on CUDA the device events carry the
+            # kernel time. One after them, so that every kernel has ended when the profiler stops.
+            for i in range(n):
                 with record_function(f"tct::call{i}"):
                     _call(loaded, "profiled call")
             _sync(dev_type)
-        profs.append(prof)
-        floor_ns.append(_profiled_add_ns(lambda: floor_x.add(floor_y), dev_type))
-    # Other processes slow this machine down for seconds at a time (the same Python 1.7x
-    # slower): timed rounds go on until `min_seconds` have passed, so that the fastest plain
-    # call and the fastest compiled call come from the same quiet moment, if there was one.
-    min_seconds = float(params.get("min_seconds", 1.0))
-    for _ in range(200):
-        if time.perf_counter() - started >= min_seconds:
-            break
-        time_plain_calls(1)
+        events = prof.events()
+        call_start = min((e.time_range.start for e in events if e.name.startswith("tct::call")), default=None)
+        if call_start is None:
+            return
+        floor = [(e.time_range.end - e.time_range.start) * 1000.0 for e in events
+                 if e.name == "aten::add" and e.time_range.end <= call_start]
+        floor_ns.append(statistics.median(floor[len(floor) // 5:]) if floor else None)
+        before = len(out_calls)
+        truncated |= _add_calls(events, on_cuda, names, out_calls)
+        for call in out_calls[before:]:
+            call["at_s"] = at
+        for e in events:
+            if e.name in names and e.time_range.start >= call_start:
+                self_ns[e.name] = self_ns.get(e.name, 0.0) + float(e.self_cpu_time_total) * 1000.0
+        if compiled_add is not None:
+            compiled_ns.extend(compiled_add.round_ns(50) for _ in range(3))
 
-    names: dict[str, int] = {}
-    out_calls: list = []
-    truncated = False
-    for prof in profs:
-        truncated |= _add_calls(prof.events(), on_cuda, names, out_calls)
-    self_ns: dict[str, float] = {}
-    for prof in profs:
-        for avg in prof.key_averages():
-            if avg.key in names:
-                self_ns[avg.key] = self_ns.get(avg.key, 0.0) + float(avg.self_cpu_time_total) * 1000.0
+    # The profiler's first run in a process takes a second to start: before the clock starts.
+    _profiled_add_ns(lambda: floor_x.add(floor_y), dev_type)
+    # Profiled calls are paced evenly over the run, its length planned from the warm-up: at
+    # least min_seconds, longer when the calls themselves take longer. A fast call gets many
+    # plain calls between two profiled ones, a slow one (seconds a call) alternates them.
+    planned_s = max(min_seconds, (calls + timed_calls) * call_s)
+    started = time.perf_counter()
+    while True:
+        elapsed = time.perf_counter() - started
+        if len(out_calls) >= calls and len(wall) >= timed_calls and elapsed >= min_seconds:
+            break
+        due = elapsed / planned_s if planned_s > 0 else 1.0
+        if len(out_calls) < calls and len(out_calls) <= due * calls:
+            profile_calls(min(_CALLS_PER_RUN, calls - len(out_calls)))
+        t0 = time.perf_counter_ns()
+        _call(loaded, "timed call")
+        _sync(dev_type)
+        wall.append(time.perf_counter_ns() - t0)
+
     op_names = [{"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)}
                 for n in sorted(names, key=names.get)]
     return {
         "device_type": dev_type,
         "warmup_calls": warmup,
-        "rounds": rounds,
+        "seconds": time.perf_counter() - started,
         "wall_samples_ns": wall,
         "compiled_call_ns": min(compiled_ns) if compiled_ns else None,
         "compiled_call_error": compiled_error,
