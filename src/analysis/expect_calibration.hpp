@@ -11,31 +11,31 @@ inline constexpr const char* kFittedOn = "2026-12-01, torch 2.13.0+cpu, 29 calib
 // library ops' part and the rest); the measured compiled call's weight, per call, per library op,
 // per tensor read from outside beyond the first and for a call that runs an nn.Module; the weight
 // of the elementwise work share (element-ops at the matmul FLOP rate).
-inline constexpr double kKeepOutside = 0.1482;
-inline constexpr double kKeepOutsideLibrary = 0.2339;
-inline constexpr double kKeepFixed = 0;
-inline constexpr double kKeepMemory = 0.3987;
+inline constexpr double kKeepOutside = 0.04562;
+inline constexpr double kKeepOutsideLibrary = 0.2078;
+inline constexpr double kKeepFixed = 0.0009871;
+inline constexpr double kKeepMemory = 0.4337;
 inline constexpr double kKeepOther = 0.1;
-inline constexpr double kKeepLibrary = 1.045;
-inline constexpr double kKeepConv = 1.022;
-inline constexpr double kCompiledCallScale = 1.26;
-inline constexpr double kLibraryCallScale = 0.2007;
-inline constexpr double kInputCallScale = 0.09534;
+inline constexpr double kKeepLibrary = 1.032;
+inline constexpr double kKeepConv = 1.005;
+inline constexpr double kCompiledCallScale = 1.08;
+inline constexpr double kLibraryCallScale = 0.18;
+inline constexpr double kInputCallScale = 0.05944;
 inline constexpr double kKeepArithmetic = 1.077;
-inline constexpr double kElementwiseWork = 1.66;
-inline constexpr double kModuleCallScale = 0.5955;
+inline constexpr double kElementwiseWork = 1.9;
+inline constexpr double kModuleCallScale = 0.6031;
 // The interval: point * exp(bias +- z * sqrt(base^2 + (generated * g)^2 + (no_library * n)^2)), g
 // the share of the compiled time in generated kernels, n 1 without library ops; fitted to the
 // calibration set's leave-one-out log residuals.
-inline constexpr double kLogBias = -0.0351;
-inline constexpr double kLogSigmaBase = 0.1200;
-inline constexpr double kLogSigmaGenerated = 0.0000;
-inline constexpr double kLogSigmaNoLibrary = 0.3200;
+inline constexpr double kLogBias = -0.0323;
+inline constexpr double kLogSigmaBase = 0.1100;
+inline constexpr double kLogSigmaGenerated = 0.3200;
+inline constexpr double kLogSigmaNoLibrary = 0.2600;
 inline constexpr double kIntervalZ = 1.2816;  // a nominal 80% interval
 // How the interval did on the validation set (never used in the fit).
 inline constexpr int kCalibrationCases = 29;
 inline constexpr int kValidationCases = 15;
-inline constexpr int kValidationInside = 12;
-inline constexpr double kValidationMedianWidth = 1.3601;  // median high / low
+inline constexpr int kValidationInside = 13;
+inline constexpr double kValidationMedianWidth = 1.3437;  // median high / low
 
 }  // namespace tct::analysis::calibration

@@ -238,6 +238,16 @@ std::string slow_machine(const Evidence& e, const Ceilings& c) {
                      ratio);
 }
 
+std::string load_drift(const Evidence& e) {
+  if (!e.outside_fraction_halves) return "";
+  auto [first, second] = *e.outside_fraction_halves;
+  if (!(std::abs(first - second) > kLoadDriftShare)) return "";
+  return fmt::format("the share of a call outside operators read {:.0f}% in the profile's first half and {:.0f}% in "
+                     "its second: other processes' load moved during the profile, so the class and the predicted "
+                     "range may move on a re-run",
+                     100 * first, 100 * second);
+}
+
 SpeedupRange range_from_json(const json& p) {
   auto get = [&](const char* k) { return p.is_object() && p.contains(k) && p[k].is_number() ? p[k].get<double>() : NAN; };
   SpeedupRange r;

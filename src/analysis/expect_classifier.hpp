@@ -52,6 +52,14 @@ std::string load_instability(const Evidence& e);
 inline constexpr double kSlowMachineRatio = 1.3;
 // Empty unless it did, else the warning's message.
 std::string slow_machine(const Evidence& e, const Ceilings& c);
+// The envelope of the first half of the profiled calls and that of the second half differ
+// in their share outside ops by more than this: the machine's load moved during the
+// profile (a busy stretch that slows the target but not the compiled 1-element add, so
+// slow_machine misses it). Quiet profiles of GPT-2 differ by up to 3 points
+// (bench/calibration/stability.py prints both halves).
+inline constexpr double kLoadDriftShare = 0.04;
+// Empty unless it did, else the warning's message.
+std::string load_drift(const Evidence& e);
 
 // ---- The prediction model (its constants: expect_calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).

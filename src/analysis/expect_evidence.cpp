@@ -177,9 +177,30 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       if (names[first[k]].kept_arithmetic) kept_env += fastest;
       if (names[first[k]].fused_kernel) fused_env += fastest;
     }
-    double outside_env = INFINITY;
-    for (std::size_t c = 0; c < call_ops.size(); ++c)
-      if (pwall_with_events[c] > 0) outside_env = std::min(outside_env, std::max(0.0, pwall_with_events[c] - in_op[c]));
+    // The fastest gap between ops (wall minus time in ops) of calls [from, to).
+    auto fastest_outside = [&](std::size_t from, std::size_t to) {
+      double fastest = INFINITY;
+      for (std::size_t c = from; c < to; ++c)
+        if (pwall_with_events[c] > 0) fastest = std::min(fastest, std::max(0.0, pwall_with_events[c] - in_op[c]));
+      return fastest;
+    };
+    // The share outside ops of the envelope of calls [from, to), each op at its fastest there.
+    auto outside_share = [&](std::size_t from, std::size_t to) {
+      double ops_env = 0;
+      for (std::size_t k = 0; k < per_call; ++k) {
+        double fastest = INFINITY;
+        for (std::size_t c = from; c < to; ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
+        ops_env += fastest;
+      }
+      double outside = fastest_outside(from, to);
+      return outside / (outside + ops_env);
+    };
+    double outside_env = fastest_outside(0, call_ops.size());
+    if (call_ops.size() >= 4) {
+      // The profiled calls run in time order, spread over the profile's seconds.
+      std::size_t half = call_ops.size() / 2;
+      e.outside_fraction_halves = {outside_share(0, half), outside_share(half, call_ops.size())};
+    }
     if (std::isfinite(outside_env) && outside_env + in_op_env > 0) {
       e.envelope = true;
       e.profiled_wall_ns = outside_env + in_op_env;
@@ -270,6 +291,10 @@ json profile_json(const Evidence& e) {
               {"in_op_fraction_p10", or_null(e.in_op_fraction_p10)},
               {"in_op_fraction_p90", or_null(e.in_op_fraction_p90)},
               {"overhead_fraction", std::isfinite(e.in_op_fraction) ? json(1.0 - e.in_op_fraction) : json(nullptr)},
+              {"overhead_fraction_halves", e.outside_fraction_halves
+                                               ? json::array({e.outside_fraction_halves->first,
+                                                              e.outside_fraction_halves->second})
+                                               : json(nullptr)},
               {"library_fraction", or_null(e.library_fraction)},
               {"conv_fraction", or_null(e.conv_fraction)},
               {"kept_arithmetic_fraction", or_null(e.kept_arithmetic_fraction)},

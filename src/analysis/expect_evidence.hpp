@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +47,10 @@ struct Evidence {
   // Its 10% and 90% quantiles over the profiled calls: far apart when other processes
   // preempt some calls (the share outside ops then measures the load, not the workload).
   double in_op_fraction_p10 = NAN, in_op_fraction_p90 = NAN;
+  // Envelope: the share outside ops of the first half of the profiled calls' envelope and of
+  // the second half's (the calls spread over the profile's seconds, in time order). Apart
+  // when the machine's load moved during the profile.
+  std::optional<std::pair<double, double>> outside_fraction_halves;
   double library_fraction = NAN;  // library ops' time / profiled wall
   double conv_fraction = 0;       // the convolutions' part of it
   double kept_arithmetic_fraction = 0;  // expect_ops.hpp's keeps_arithmetic ops' time / profiled wall

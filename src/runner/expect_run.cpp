@@ -122,6 +122,9 @@ class ExpectRun {
     if (std::string slow = analysis::slow_machine(evidence_, ceilings_); !slow.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, slow,
                                       "rerun when the machine is quieter"));
+    if (std::string drift = analysis::load_drift(evidence_); !drift.empty())
+      host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, drift,
+                                      "rerun when the machine is quieter, or with more --profile-seconds"));
     section.update(analysed);
     host_.checkpoint();
 

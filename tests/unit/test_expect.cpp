@@ -472,6 +472,26 @@ TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
   EXPECT_DOUBLE_EQ(e.profiled_wall_ns, 100'000);
 }
 
+TEST(ExpectEvidence, LoadThatMovedDuringTheProfileIsFlagged) {
+  // 10 calls in time order: 40% outside ops (100 us wall, 60 us in ops) throughout.
+  json steady = profile(100'000, 60'000, 0, 3, 2000, 10);
+  auto quiet = evidence_from_agent(steady, flops(0, 1000, 0, 3));
+  ASSERT_TRUE(quiet.outside_fraction_halves);
+  EXPECT_NEAR(quiet.outside_fraction_halves->first, 0.4, 1e-9);
+  EXPECT_NEAR(quiet.outside_fraction_halves->second, 0.4, 1e-9);
+  EXPECT_EQ(load_drift(quiet), "");
+  // The second half ran on a busier machine: 30 us more between ops in every call. Every call
+  // of a half alike, so the spread of the calls' shares is no wider than a quiet run's.
+  json busy = steady;
+  for (int i = 5; i < 10; ++i) busy["calls"][i]["wall_ns"] = 130'000;
+  auto e = evidence_from_agent(busy, flops(0, 1000, 0, 3));
+  EXPECT_NEAR(e.outside_fraction_halves->second, 70.0 / 130.0, 1e-9);
+  EXPECT_NE(load_drift(e).find("read 40% in the profile's first half and 54% in its second"), std::string::npos);
+  // The evidence is the envelope of all calls: the quiet half's.
+  EXPECT_DOUBLE_EQ(e.in_op_fraction, quiet.in_op_fraction);
+  EXPECT_TRUE(profile_json(e)["overhead_fraction_halves"].is_array());
+}
+
 TEST(ExpectEvidence, EnvelopeTakesEachOpsFastestRun) {
   // Calls alternate which op was preempted: no call is fast throughout, every op is fast in some call.
   json p = profile(100'000, 60'000, 20'000, 3, 0, 4);
