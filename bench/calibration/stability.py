@@ -61,9 +61,10 @@ def main() -> int:
             continue
         p = e["predicted_speedup"]
         runs.append((e["class"], p["low"], p["point"], p["high"]))
+        halves = "/".join(f"{h:.0%}" for h in e["profile"].get("overhead_fraction_halves") or [])
         print(f"run {i + 1}: {e['class']:15}{' (borderline)' if e.get('borderline_with') else ''} {p['point']:.2f}x ({p['low']:.2f}x-{p['high']:.2f}x), "
               f"wall {e['profile']['wall_per_call_ns'] / 1e3:.0f} us, outside ops "
-              f"{e['time_shares']['outside_ops']:.0%} (halves {'/'.join(f'{h:.0%}' for h in e['profile'].get('overhead_fraction_halves') or [])}), fixed cost {e['time_shares']['fixed_cost']:.0%} "
+              f"{e['time_shares']['outside_ops']:.0%} (halves {halves}), fixed cost {e['time_shares']['fixed_cost']:.0%} "
               f"(op floor {p['op_floor_ns']:.0f} ns), compiled call {p['compiled_call_ns'] / 1e3:.1f} us"
               + "".join(f"; warned: {w['message'][:90]}" for w in doc.get("warnings", [])
                         if w.get("code") == "noisy_measurement"))

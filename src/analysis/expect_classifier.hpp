@@ -55,9 +55,10 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // The envelope of the first half of the profiled calls and that of the second half differ
 // in their share outside ops by more than this: the machine's load moved during the
 // profile (a busy stretch that slows the target but not the compiled 1-element add, so
-// slow_machine misses it). Quiet profiles of GPT-2 differ by up to 3 points
-// (bench/calibration/stability.py prints both halves).
-inline constexpr double kLoadDriftShare = 0.04;
+// slow_machine misses it). The halves of GPT-2's profile differed by up to 4 points in 25
+// runs whose class and ranges agreed (bench/calibration/stability.py prints both); the busy
+// stretches that flipped its class moved the share by 10 points and more.
+inline constexpr double kLoadDriftShare = 0.06;
 // Empty unless it did, else the warning's message.
 std::string load_drift(const Evidence& e);
 

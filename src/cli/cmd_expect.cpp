@@ -52,9 +52,10 @@ predict) and for a function without matmul/conv/attention ops; on our validation
 {} measured speedups fell inside (CPU, {}); the interval spans a factor of {:.2f} (median
 high/low).
 )", cal::kValidationInside, cal::kValidationCases, cal::kFittedOn, cal::kValidationMedianWidth) + R"(Ceilings (bandwidth, FLOP/s, per-op floor, one compiled call's cost) are cached in $XDG_CACHE_HOME/tct/ceilings.json
-(or ~/.cache/tct), per device, dtype, torch version and thread count. The profile times the
-per-op floor and a compiled call again between its own calls (a shared machine's speed
-moves from one second to the next), and warns when the machine ran slow throughout.
+(or ~/.cache/tct), per device, dtype, torch version and thread count. The profile spreads
+its calls over --profile-seconds and times the per-op floor and a compiled call again beside
+them (a shared machine's speed moves from one second to the next); it warns when the machine
+ran slow throughout or when its load moved during the profile.
 Exit codes: 0 ok, 1 --validate: predicted direction wrong, 2 bad usage or input (also a
 --sweep with no valid point because of bad input), 3 the target failed (raised, crashed, hung),
 4 internal error.)");

@@ -23,7 +23,7 @@ def expect(tct, xdg):
     return run
 
 
-FAST = ["--calls", "3", "--quiet"]
+FAST = ["--calls", "3", "--profile-seconds", "1", "--quiet"]
 
 
 def test_tiny_ops_is_overhead_bound_and_ceilings_are_cached(expect, xdg, tmp_path):
@@ -109,6 +109,34 @@ def test_a_borderline_class_says_what_a_rerun_may_say(tmp_path):
     doc["expect"]["borderline_with"] = doc["expect"]["sweep"]["points"][1]["borderline_with"] = None
     (tmp_path / "doc.json").write_text(json.dumps(doc))
     assert "borderline" not in run_tct("report", tmp_path / "doc.json").out
+
+
+def test_load_that_moves_during_the_profile_is_flagged(expect, tmp_path):
+    # From 2 s after its first call on, the target spins 300 us between its two ops, as a
+    # busy neighbour slows Python: the profile's second half sees only slow calls.
+    (tmp_path / "drifting.py").write_text(
+        "import time\nimport torch\n\n"
+        "def make():\n"
+        "    started = []\n"
+        "    def f(t):\n"
+        "        now = time.perf_counter()\n"
+        "        if not started:\n"
+        "            started.append(now)\n"
+        "        y = t * 2\n"
+        "        if now - started[0] > 2.0:\n"
+        "            while time.perf_counter() < now + 300e-6:\n"
+        "                pass\n"
+        "        return y + 1\n"
+        "    return f, (torch.ones(64),)\n")
+    r = expect(f"{tmp_path / 'drifting.py'}:make", "--json", "--calls", "8", "--quiet")
+    assert r.rc == 0, r
+    doc = r.json()
+    first, second = doc["expect"]["profile"]["overhead_fraction_halves"]
+    assert second > first + 0.2
+    # The evidence is the envelope of all calls: the quiet half's share.
+    assert doc["expect"]["profile"]["overhead_fraction"] == pytest.approx(first, abs=0.02)
+    moved = [w for w in doc["warnings"] if "load moved during the profile" in w["message"]]
+    assert moved and moved[0]["code"] == "noisy_measurement", doc["warnings"]
 
 
 def test_skipped_frame_predicts_no_gain_and_says_fix_it_first(expect, tmp_path):

@@ -113,24 +113,24 @@ def op_profile(params: dict, session) -> dict:
     profiler run), until `min_seconds` (4) have passed and at least `timed_calls` plain calls
     were timed.
 
-    Other processes slow this machine down for a second or two at a time (GPT-2's outside
-    share moved from 35% to 47% between seconds while the same calls' ops slowed less). The
-    C++ side takes lower envelopes (each op's fastest run, the fastest gap between ops, the
-    fastest plain call), and an envelope is only as quiet as the quietest moment its calls
-    saw: profiled calls spread over 4 s gave a share that moved 2 points between windows,
-    the same calls bunched into 0.5 s moved 8 (bench/calibration/stability.py).
+    Other processes slow this machine down for a second or two at a time (GPT-2's share
+    outside ops from 35% to 47%, while a compiled 1-element add did not slow). The C++ side
+    takes lower envelopes (each op's fastest run, the fastest gap between ops, the fastest
+    plain call), and an envelope is only as quiet as the quietest moment its calls saw
+    (bench/calibration/envelope_windows.py: how far the share moves between windows of 1 to
+    8 s). Before, all profiled calls ran in the first half second.
 
     Returned: the wall of each plain call (`wall_samples_ns`), the fastest round of
-    _CompiledAdd timed beside each profiled call (`compiled_call_ns`, unless params
+    _CompiledAdd timed beside each profiler run (`compiled_call_ns`, unless params
     compiled_call is false; `compiled_call_error` when it cannot compile), the fastest op
-    floor measured after each profiled call (`op_floor_ns`, _profiled_add_ns); per profiled
-    call when it started (`at_s`, seconds into the run), its wall under the profiler, its
-    top-level operator events in order (`calls[i].op`: indices into `op_names`,
-    `calls[i].ns`: durations), and on CUDA the
-    device kernels' intervals relative to the call's start (`calls[i].kernels_ns`). Calls
-    whose events would pass the cap are sent without them (`events_truncated`). `op_names`
-    carries each name's schema facts (tags, is_view) and its total self time. The C++ side
-    classifies and aggregates (src/analysis/expect_evidence.cpp).
+    floor of the profiler runs (`op_floor_ns`: the median of _FLOOR_ADDS 1-element adds
+    profiled before the run's calls); per profiled call when its run started (`at_s`,
+    seconds into the profile), its wall under the profiler, its top-level operator events in
+    order (`calls[i].op`: indices into `op_names`, `calls[i].ns`: durations), and on CUDA
+    the device kernels' intervals relative to the call's start (`calls[i].kernels_ns`).
+    Calls whose events would pass the cap are sent without them (`events_truncated`).
+    `op_names` carries each name's schema facts (tags, is_view) and its total self time.
+    The C++ side classifies and aggregates (src/analysis/expect_evidence.cpp).
     """
     import torch
     from torch.profiler import ProfilerActivity, profile, record_function
