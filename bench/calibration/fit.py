@@ -231,6 +231,18 @@ def print_table(title, table, inside):
         print(f"  median high/low: {statistics.median(widths):.2f}")
 
 
+def as_predicted(rows) -> str:
+    """How tct's own predictions fared, printed when it measured each row (with the constants
+    it had then: out of sample for a measurement made after the fit)."""
+    pairs = [(r["predicted"], r["measured"]["estimate"]) for r in rows
+             if r.get("predicted") and (r.get("measured") or {}).get("estimate")]
+    if not pairs:
+        return "no rows"
+    inside = sum(p["low"] <= m <= p["high"] for p, m in pairs)
+    width = statistics.median(p["high"] / p["low"] for p, _ in pairs)
+    return f"{inside} of {len(pairs)} inside, median high/low {width:.2f}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--measured", default=str(ROOT / "bench" / "calibration" / "measured.json"))
@@ -288,6 +300,9 @@ def main() -> int:
     loads = [r.get("uptime", "").split("load average:")[-1].strip() for r in doc["rows"]]
     print(f"\nmachine load during the measurements (1/5/15-min): {loads[0]} ... {loads[-1]}")
     print(f"on our validation set, {val_inside} of {len(val_table)} measured speedups fell inside")
+    print("as tct predicted each row when it measured it (the constants it had then): calibration " +
+          as_predicted([r for r in doc["rows"] if r["set"] == "calibration"]) + "; validation " +
+          as_predicted([r for r in doc["rows"] if r["set"] == "validation"]))
 
     if not args.dry_run:
         width = statistics.median([hi / lo for _, _, _, lo, hi, _, _ in val_table]) if val_table else 0.0
