@@ -112,19 +112,19 @@ def test_a_borderline_class_says_what_a_rerun_may_say(tmp_path):
 
 
 def test_load_that_moves_during_the_profile_is_flagged(expect, tmp_path):
-    # From 2 s after its first call on, the target spins 300 us between its two ops, as a
-    # busy neighbour slows Python: the profile's second half sees only slow calls.
+    # From its 50th call on, the target spins 300 us between its two ops, as a busy neighbour
+    # slows Python: the warm-up and the profile's first profiler run (its first calls) are
+    # quiet, every later call slow, so the profile's second half sees only slow calls.
     (tmp_path / "drifting.py").write_text(
         "import time\nimport torch\n\n"
         "def make():\n"
-        "    started = []\n"
+        "    calls = [0]\n"
         "    def f(t):\n"
-        "        now = time.perf_counter()\n"
-        "        if not started:\n"
-        "            started.append(now)\n"
+        "        calls[0] += 1\n"
         "        y = t * 2\n"
-        "        if now - started[0] > 2.0:\n"
-        "            while time.perf_counter() < now + 300e-6:\n"
+        "        if calls[0] > 50:\n"
+        "            end = time.perf_counter() + 300e-6\n"
+        "            while time.perf_counter() < end:\n"
         "                pass\n"
         "        return y + 1\n"
         "    return f, (torch.ones(64),)\n")
