@@ -65,7 +65,7 @@ struct Evidence {
   std::optional<double> device_busy_fraction;  // CUDA: union of kernel time / profiled wall
   std::optional<double> kernel_launches;       // CUDA: kernels per call
   bool events_truncated = false;               // some profiled calls came without their events
-  // Ceilings::compiled_call_ns and op_floor_ns timed again between the profile's rounds: a
+  // Ceilings::compiled_call_ns and op_floor_ns timed again beside the profile's calls: a
   // shared machine runs the same Python up to 1.7x slower from one second to the next, and
   // the prediction compares these with the profile's times. NaN when the profile did not
   // time them (the ceilings' are used).
