@@ -176,7 +176,8 @@ def op_profile(params: dict, session) -> dict:
     floor_ns, floor_x, floor_y = [], torch.ones(1, device=dev_type), torch.ones(1, device=dev_type)
 
     def profile_calls(n: int) -> None:
-        nonlocal truncated
+        nonlocal truncated, attempted
+        attempted += n
         at = time.perf_counter() - started
         with profile(activities=activities, record_shapes=False) as prof:
             for _ in range(_FLOOR_ADDS):
@@ -192,9 +193,7 @@ def op_profile(params: dict, session) -> dict:
         call_start = min((e.time_range.start for e in events if e.name.startswith("tct::call")), default=None)
         if call_start is None:
             return
-        floor = [(e.time_range.end - e.time_range.start) * 1000.0 for e in events
-                 if e.name == "aten::add" and e.time_range.end <= call_start]
-        floor_ns.append(statistics.median(floor[len(floor) // 5:]) if floor else None)
+        floor_ns.append(_median_add_ns(events, before=call_start))
         before = len(out_calls)
         truncated |= _add_calls(events, on_cuda, names, out_calls)
         for call in out_calls[before:]:
@@ -210,15 +209,18 @@ def op_profile(params: dict, session) -> dict:
     # Profiled calls are paced evenly over the run, its length planned from the warm-up: at
     # least min_seconds, longer when the calls themselves take longer. A fast call gets many
     # plain calls between two profiled ones, a slow one (seconds a call) alternates them.
+    # Paced by the calls asked of the profiler, not those it recorded: a run that records none
+    # (another profiler active in the target) must not keep the loop going.
     planned_s = max(min_seconds, (calls + timed_calls) * call_s)
+    attempted = 0
     started = time.perf_counter()
     while True:
         elapsed = time.perf_counter() - started
-        if len(out_calls) >= calls and len(wall) >= timed_calls and elapsed >= min_seconds:
+        if attempted >= calls and len(wall) >= timed_calls and elapsed >= min_seconds:
             break
         due = elapsed / planned_s if planned_s > 0 else 1.0
-        if len(out_calls) < calls and len(out_calls) <= due * calls:
-            profile_calls(min(_CALLS_PER_RUN, calls - len(out_calls)))
+        if attempted < calls and attempted <= due * calls:
+            profile_calls(min(_CALLS_PER_RUN, calls - attempted))
         t0 = time.perf_counter_ns()
         _call(loaded, "timed call")
         _sync(dev_type)
@@ -461,7 +463,13 @@ def _profiled_add_ns(op, device_type: str) -> float | None:
         for _ in range(100):
             op()
         _sync(device_type)
-    ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in prof.events() if e.name == "aten::add"]
+    return _median_add_ns(prof.events())
+
+
+def _median_add_ns(events, before: float = float("inf")) -> float | None:
+    """The median duration of the aten::add events that ended by `before` (profiler time)."""
+    ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in events
+          if e.name == "aten::add" and e.time_range.end <= before]
     return statistics.median(ns) if ns else None
 
 
