@@ -116,7 +116,7 @@ std::string sweep_table(const json& sweep) {
     const json& val = obj_at(p, "validation");
     std::string ok = val.empty() ? "" : val.value("direction_right", true) ? "<span class=\"good\">right</span>" : "<span class=\"bad\">wrong</span>";
     rows.push_back({esc(value_text(p.value("value", json()))),
-                    esc(class_words(str(p, "class")) + (expect_borderline_note(p).empty() ? "" : " (borderline)")),
+                    esc(class_words(str(p, "class")) + expect_borderline_mark(p)),
                     esc(range_text(obj_at(p, "predicted_speedup"))), measured, ok,
                     esc(format_duration_ns(num(obj_at(p, "profile"), "wall_per_call_ns")))});
   }
@@ -133,7 +133,7 @@ std::vector<Card> cards_expect(const json& doc) {
   if (e.empty() || str(e, "class").empty()) return {};
   std::string cls = str(e, "class");
   const json& pr = obj_at(e, "predicted_speedup");
-  std::vector<Card> cards{{"Bound by", class_words(cls) + (expect_borderline_note(e).empty() ? "" : " (borderline)"),
+  std::vector<Card> cards{{"Bound by", class_words(cls) + expect_borderline_mark(e),
                            "predicted speedup " + range_text(pr),
                            cls == "overhead_bound" || cls == "memory_bound" ? "good" : "neutral", "#expect"}};
   if (str(pr, "assumes") == "nothing_compiled") {

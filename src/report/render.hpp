@@ -43,6 +43,8 @@ std::string expect_compiled_note(const json& expect);
 // " (borderline: ..., a re-run may say X)" for an expect section or sweep point whose class sits
 // near the overhead-bound threshold (borderline_with), "" otherwise.
 std::string expect_borderline_note(const json& expect);
+// " (borderline)" after a class in a table cell or card, "" when the class is clear.
+std::string expect_borderline_mark(const json& expect);
 // "N tensors read from outside (the compiled graph's inputs), M nn.Module calls": what a
 // compiled call guards; "" for a document from before they were counted.
 std::string expect_guarded_text(const json& expect);

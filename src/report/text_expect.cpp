@@ -149,9 +149,7 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
 }
 
 // A sweep table's class cell: the class, marked when borderline.
-std::string class_cell(const json& point) {
-  return label(point.value("class", json())) + (expect_borderline_note(point).empty() ? "" : " (borderline)");
-}
+std::string class_cell(const json& point) { return label(point.value("class", json())) + expect_borderline_mark(point); }
 
 std::string validation_line(const json& v) { return v.is_object() ? v.value("summary", "") : ""; }
 
@@ -178,6 +176,10 @@ std::string expect_guarded_text(const json& e) {
   if (!std::isfinite(inputs) || !std::isfinite(modules)) return "";
   return fmt::format("{} tensor{} read from outside (the compiled graph's inputs), {} nn.Module call{}", count(inputs),
                      inputs == 1 ? "" : "s", count(modules), modules == 1 ? "" : "s");
+}
+
+std::string expect_borderline_mark(const json& e) {
+  return e.value("borderline_with", json()).is_string() ? " (borderline)" : "";
 }
 
 std::string expect_borderline_note(const json& e) {
