@@ -95,6 +95,29 @@ def test_profiled_calls_spread_over_the_seconds(tiny):
     assert p["seconds"] >= 0.5 and len(p["wall_samples_ns"]) > 5  # plain calls fill the gaps
 
 
+def test_a_profiler_that_records_nothing_ends_the_profile(tiny, monkeypatch):
+    # The pacing counts the calls asked of the profiler: runs that record no call (another
+    # profiler active in the target) end the profile with no profiled call, not a hang.
+    import torch.profiler
+
+    class Silent:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def events(self):
+            return []
+
+    monkeypatch.setattr(torch.profiler, "profile", Silent)
+    p = E.op_profile({"calls": 4, "warmup": 1, "timed_calls": 2, "min_seconds": 0.1, "compiled_call": False}, tiny)
+    assert p["calls"] == [] and len(p["wall_samples_ns"]) >= 2
+
+
 def test_profile_times_the_fixed_costs_between_its_calls(tiny):
     # The compiled call and the op floor are timed in the profile's own seconds, and the plain
     # calls go on until min_seconds have passed (the machine's speed moves between seconds).
