@@ -239,6 +239,7 @@ def hangs():
     (["builtin:tiny_ops", "--param", "oops"], 2, "--param"),
     (["builtin:tiny_ops", "--device", "cuda:7"], 2, "cuda:7"),
     (["builtin:tiny_ops", "--sweep", "n_ops"], 2, "--sweep"),
+    (["builtin:tiny_ops", "--profile-seconds", "-1"], 2, "--profile-seconds"),
     (["builtin:tiny_ops", "--param", "n_ops=0"], 3, "n_ops"),
     (["{f}:raises_first_call"], 3, "boom in forward"),
     (["{f}:wrong_return"], 2, "wrong_return"),
