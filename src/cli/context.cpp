@@ -35,7 +35,8 @@ void add_output_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_flag("--markdown", o.markdown, "Print Markdown on stdout (for a pull-request comment)");
   cmd.add_option("-o,--out", o.out, "Also write a report file: .json, .md or .html (repeatable); "
                                     "rewritten after each phase");
-  cmd.add_flag("-v,--verbose", o.verbose, "Show the agent's stderr live and tracebacks on errors");
+  cmd.add_flag("-v,--verbose", o.verbose,
+               "Every detail of the terminal report and tracebacks on errors; -vv also shows the agent's stderr live");
   cmd.add_flag("-q,--quiet", o.quiet, "No progress messages");
 }
 
@@ -53,7 +54,7 @@ agent::AgentOptions RunContext::agent_options(std::vector<std::pair<std::string,
   ao.python = agent::choose_interpreter(options.python, lookup, executable);
   ao.agent_dir = agent::locate_agent_dir(options.agent_path, lookup, executable);
   ao.env = std::move(env);
-  ao.verbose = options.verbose;
+  ao.verbose = options.verbose >= 2;
   return ao;
 }
 

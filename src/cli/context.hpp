@@ -27,7 +27,7 @@ struct CommonOptions {
   bool json = false;            // print the JSON document on stdout
   bool markdown = false;        // print Markdown on stdout
   std::vector<std::string> out; // report files, type by extension
-  bool verbose = false;
+  int verbose = 0;               // -v: every detail of the report, tracebacks; -vv: also the agent's stderr live
   bool quiet = false;
 };
 
