@@ -22,6 +22,7 @@ std::string to_string(WarningCode code) {
     case WarningCode::PartialResult: return "partial_result";
     case WarningCode::Other: return "other";
     case WarningCode::ExplainViewsDisagree: return "explain_views_disagree";
+    case WarningCode::Oversubscribed: return "oversubscribed";
   }
   return "other";
 }
@@ -46,6 +47,7 @@ std::string title_of(const std::string& code) {
   if (code == "environment_override") return "environment override";
   if (code == "partial_result") return "a step failed";
   if (code == "explain_views_disagree") return "explain views disagree";
+  if (code == "oversubscribed") return "oversubscribed";
   return "warning";
 }
 

@@ -23,6 +23,7 @@ enum class WarningCode {
   PartialResult,           // a phase failed; what is shown was measured before it
   Other,
   ExplainViewsDisagree,    // explain and the logged compiled run report different breaks
+  Oversubscribed,          // more torch threads than the cores other processes left free
 };
 
 std::string to_string(WarningCode code);

@@ -80,6 +80,59 @@ json cache_hit_json(const json& counters) {
   return out;
 }
 
+// Involuntary context switches per second of timing above which the timing thread was
+// being preempted: with a CPU to itself a busy thread sees a handful a second; sharing one
+// with another busy task, the scheduler switches every few milliseconds (CFS slices of
+// 3-24 ms: 40-300 a second). Measured on a 2-core machine, the timing thread alone (the
+// agent counts that thread, not its intra-op workers): 2.3/s quiet, 126/s beside two busy
+// processes.
+constexpr double kBusySwitchesPerSecond = 30;
+
+MachineLoad machine_load(const json& rows, int threads) {
+  MachineLoad m;
+  m.threads = threads;
+  for (const auto& r : rows) {
+    const json& l = r.value("load", json());
+    if (!l.is_object()) continue;
+    m.load = std::fmax(std::isfinite(m.load) ? m.load : 0, core::number_or_nan(l, "loadavg_1m_max"));
+    m.switches = std::fmax(std::isfinite(m.switches) ? m.switches : 0, core::number_or_nan(l, "involuntary_switches_per_s"));
+    m.cpus = l.value("cpus", json()).is_number() ? l["cpus"].get<int>() : m.cpus;
+  }
+  // The sampling process itself keeps one CPU busy (load ~1). Beyond that: others. And a
+  // thread that has a CPU to itself is rarely preempted (a few switches a second).
+  m.loaded = m.cpus > 0 && std::isfinite(m.load) && m.load - 1.0 >= 0.5 * m.cpus;
+  m.preempted = std::isfinite(m.switches) && m.switches > kBusySwitchesPerSecond;
+  if (std::isfinite(m.load)) m.others = std::max(0.0, m.load - 1.0);
+  if (m.busy() && m.cpus > 0 && threads > 1 && std::isfinite(m.others)) {
+    // Intra-op threads that outnumber the free cores wait for one at every parallel region:
+    // a call lasts as long as its slowest thread (OpenMP's barrier), so a core taken by
+    // another process slows every call, and unevenly (pyperf pins workers for this reason).
+    const double free = std::max(1.0, m.cpus - m.others);
+    m.suggested_threads = std::max(1, static_cast<int>(std::floor(free)));
+    m.oversubscribed = threads > m.suggested_threads;
+  }
+  return m;
+}
+
+std::optional<json> load_warning(const MachineLoad& m) {
+  if (!m.busy()) return std::nullopt;
+  const std::string figures = fmt::format("load average up to {:.1f} on {} CPUs, {:.0f} involuntary context switches/s",
+                                          m.load, m.cpus, std::isfinite(m.switches) ? m.switches : 0.0);
+  if (m.oversubscribed)
+    return report::make_warning(
+        report::WarningCode::Oversubscribed,
+        fmt::format("oversubscribed: torch ran {} threads while other processes kept about {:.1f} of the {} CPUs busy "
+                    "({}): its threads waited for a core, so the timings are slower and noisier than on a quiet machine",
+                    m.threads, m.others, m.cpus, figures),
+        fmt::format("rerun with --threads {} (or --cpus to pin the target to free cores), or on a quieter machine; "
+                    "a longer --budget does not help",
+                    m.suggested_threads));
+  return report::make_warning(
+      report::WarningCode::NoisyMeasurement,
+      fmt::format("other processes loaded the CPU while sampling ({}): timings are noisier and may be biased", figures),
+      "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later");
+}
+
 namespace {
 
 json warn(report::WarningCode code, std::string message, std::string hint, const char* applies_to) {
@@ -166,7 +219,9 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
   if (worst_fraction > in.noisy_outlier_fraction)
     out.push_back(warn(WarningCode::NoisyMeasurement,
                        fmt::format("{}noisy machine: {:.0f}% outliers", who, worst_fraction * 100),
-                       "close other programs or raise --budget", "speedup"));
+                       in.busy_machine ? "close other programs (a longer --budget does not help while they run)"
+                                       : "close other programs or raise --budget",
+                       "speedup"));
   const std::string stop = row.value("stop_reason", "");
   const json& sp = row.value("speedup", json::object());
   double est = field(sp, "estimate"), lo = field(sp, "low"), hi = field(sp, "high");
@@ -192,7 +247,9 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                        fmt::format("{}speedup inconclusive: the interval [{:.2f}, {:.2f}] is too wide for a verdict; "
                                    "no break-even is given",
                                    who, lo, hi),
-                       "rerun on a quieter machine or raise --budget", "speedup"));
+                       in.busy_machine ? "rerun on a quieter machine (see the warning on load: a longer --budget does not help)"
+                                       : "rerun on a quieter machine or raise --budget",
+                       "speedup"));
   else if (verdict == tct::bench::SpeedupVerdict::Slower && !nothing_compiled)
     out.push_back(warn(WarningCode::SlowerThanEager,
                        fmt::format("{}compiled is slower than eager ({:.2f}x)", who, est),
@@ -261,6 +318,7 @@ std::string flag_text(const json& w) {
   if (code == "no_steady_state") return "! no steady state in warm-up";
   if (code == "clock_resolution") return "(batched)";
   if (code == "partial_result") return "!! failed";
+  if (code == "oversubscribed") return "! oversubscribed";
   return "!";
 }
 

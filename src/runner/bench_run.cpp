@@ -133,43 +133,12 @@ json spread_json(const std::vector<double>& xs) {
   return {{"median_ns", stats::median(ok)}, {"min_ns", *lo}, {"max_ns", *hi}, {"samples_ns", ok}, {"n", ok.size()}};
 }
 
-// Involuntary context switches per second of timing above which the timing thread was
-// being preempted: with a CPU to itself a busy thread sees a handful a second; sharing one
-// with another busy task, the scheduler switches every few milliseconds (CFS slices of
-// 3-24 ms: 40-300 a second). Measured on a 2-core machine, the timing thread alone (the
-// agent counts that thread, not its intra-op workers): 2.3/s quiet, 126/s beside two busy
-// processes.
-constexpr double kBusySwitchesPerSecond = 30;
-
-// A warning for the whole section when other processes loaded the CPU while sampling.
-std::optional<json> load_warning(const json& rows) {
-  double load = NAN, switches = NAN;
-  int cpus = 0;
-  for (const auto& r : rows) {
-    const json& l = r.value("load", json());
-    if (!l.is_object()) continue;
-    load = std::fmax(std::isfinite(load) ? load : 0, core::number_or_nan(l, "loadavg_1m_max"));
-    switches = std::fmax(std::isfinite(switches) ? switches : 0, core::number_or_nan(l, "involuntary_switches_per_s"));
-    cpus = l.value("cpus", json()).is_number() ? l["cpus"].get<int>() : cpus;
-  }
-  // The sampling process itself keeps one CPU busy (load ~1). Beyond that: others. And a
-  // thread that has a CPU to itself is rarely preempted (a few switches a second).
-  const bool loaded = cpus > 0 && std::isfinite(load) && load - 1.0 >= 0.5 * cpus;
-  const bool preempted = std::isfinite(switches) && switches > kBusySwitchesPerSecond;
-  if (!loaded && !preempted) return std::nullopt;
-  return report::make_warning(
-      report::WarningCode::NoisyMeasurement,
-      fmt::format("other processes loaded the CPU while sampling (load average up to {:.1f} on {} CPUs, "
-                  "{:.0f} involuntary context switches/s): timings are noisier and may be biased",
-                  load, cpus, std::isfinite(switches) ? switches : 0.0),
-      "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later");
-}
-
 // Rebuilds the document's warnings: what was there before bench, plus the section's own.
 void publish(Host& host, const BenchConfig& cfg, json& section, const json& base_warnings) {
   json& doc = host.document();
   doc["warnings"] = base_warnings;
   RowWarningInput in{cfg.precision, cfg.check};
+  in.busy_machine = machine_load(section["rows"], 0).busy();
   for (auto& row : section["rows"]) {
     if (row.value("status", "") == "pending" || row.value("status", "") == "running") continue;
     row["flags"] = json::array();
@@ -219,6 +188,8 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   validate_plan(plan, strings(env["backends"]), strings(env["modes"]));
   double clock_res = core::number_or_nan(env["clock"], "resolution_ns");
   const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
+  const int threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
+  section["num_threads"] = threads > 0 ? json(threads) : json(nullptr);
   section["clock"] = env["clock"];
   section["device_type"] = env.value("device_type", "cpu");
   section["set_stance_available"] = env.value("set_stance", false);
@@ -278,7 +249,7 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     publish(host, cfg, section, base_warnings);
   }
   agent.close();
-  if (auto w = load_warning(section["rows"])) section["warnings"].push_back(*w);
+  if (auto w = load_warning(machine_load(section["rows"], threads))) section["warnings"].push_back(*w);
 
   if (cfg.compile_time) {
     section["phase"] = "compile_time";

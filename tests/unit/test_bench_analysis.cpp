@@ -120,6 +120,31 @@ TEST(BenchAnalysis, PrecisionNotReachedOnlyWhenTheVerdictIsOpen) {
   EXPECT_NE(std::find(c.begin(), c.end(), "precision_not_reached"), c.end());
 }
 
+// Two torch threads on 2 CPUs beside a job that keeps one busy: oversubscribed, and the fix
+// is --threads 1; the same load with one thread is only "loaded"; a quiet machine says nothing.
+TEST(BenchAnalysis, OversubscriptionNamesTheThreadsThatFit) {
+  json busy = json::array({{{"load", {{"loadavg_1m_max", 2.3}, {"cpus", 2}, {"involuntary_switches_per_s", 140.0}}}}});
+  auto m = machine_load(busy, 2);
+  EXPECT_TRUE(m.busy() && m.oversubscribed);
+  EXPECT_EQ(m.suggested_threads, 1);
+  auto w = load_warning(m);
+  ASSERT_TRUE(w);
+  EXPECT_EQ((*w)["code"], "oversubscribed");
+  EXPECT_NE((*w)["hint"].get<std::string>().find("--threads 1"), std::string::npos);
+  EXPECT_NE((*w)["hint"].get<std::string>().find("does not help"), std::string::npos);
+  auto one = machine_load(busy, 1);
+  EXPECT_TRUE(one.busy() && !one.oversubscribed);
+  EXPECT_EQ((*load_warning(one))["code"], "noisy_measurement");
+  json quiet = json::array({{{"load", {{"loadavg_1m_max", 1.1}, {"cpus", 2}, {"involuntary_switches_per_s", 3.0}}}}});
+  EXPECT_FALSE(load_warning(machine_load(quiet, 2)));
+  // While the machine is busy, no warning tells the user to raise --budget.
+  auto r = ok_row();
+  r["outliers"]["eager"]["fraction"] = 0.3;
+  RowWarningInput in;
+  in.busy_machine = true;
+  for (const auto& x : row_warnings(r, "", in)) EXPECT_EQ(x["hint"].get<std::string>().find("raise --budget"), std::string::npos);
+}
+
 TEST(BenchAnalysis, MismatchNotWarnedWithoutCheckAndNondeterminismWarned) {
   auto r = ok_row();
   r["correctness"]["match"] = false;
