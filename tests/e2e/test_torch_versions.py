@@ -74,3 +74,44 @@ def test_a_cpu_build_says_nothing_about_gpus():
     p = r.json()["probe"]
     assert p["facts"]["devices"]["cuda_error"] is None
     assert "cuda_no_gpu" not in {x["code"] for x in p["reasons"]}
+
+
+SUITE = """
+[defaults]
+backend = "aot_eager"
+budget = 0.2
+warmup = 2
+eager-warmup = 2
+min-blocks = 2
+no-compile-time = true
+no-memory = true
+
+[[target]]
+name = "ok"
+spec = "{targets}:small"
+
+[[target]]
+name = "raises"
+spec = "{targets}:raises_on_call"
+"""
+
+
+def test_a_suite_records_a_failure_and_benches_the_rest(tmp_path):
+    """The suite's whole path on this torch in one run (tests/e2e/test_suite.py covers shards, merge,
+    resume and a hang on the project's torch): a compiled entry with its output check, and a failing
+    one recorded as such."""
+    from test_schema import validate
+    (tmp_path / "s.toml").write_text(SUITE.format(targets=FIXTURES / "bench_targets.py"))
+    r = run_tct("suite", tmp_path / "s.toml", "--quiet", "-o", tmp_path / "s.json")
+    assert r.rc == 3 and "tct: error: 1 of 2 entries failed" in r.err, r
+    doc = json.loads((tmp_path / "s.json").read_text())
+    validate(doc)
+    ok, raises = doc["suite"]["entries"]
+    assert (ok["id"], ok["status"], raises["id"], raises["status"]) == \
+        ("ok[backend=aot_eager]", "ok", "raises[backend=aot_eager]", "failed")
+    assert raises["error"]["kind"] == "target_raised"
+    assert ok["result"]["check"] == "match"
+    row = ok["bench"]["rows"][0]
+    assert row["backend"] == "aot_eager" and row["correctness"]["match"] is True
+    assert row["speedup"]["low"] <= row["speedup"]["estimate"] <= row["speedup"]["high"]
+    assert doc["environment"]["interpreter"]["path"] == PYTHON
