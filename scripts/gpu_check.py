@@ -29,11 +29,15 @@ ROOT = Path(__file__).resolve().parents[1]
 # threshold: the allocator's state cannot move the CPU figures between tct's processes and ours.
 BENCH_TARGET = "builtin:mlp"
 BENCH_PARAMS = {"batch": 8, "width": 256, "depth": 3}
+# On a GPU, big enough that the peak memory above the loaded model (2 MiB per activation) is a
+# figure worth comparing, small enough to be launch-bound (where reduce-overhead matters).
+GPU_BENCH_PARAMS = {"batch": 512, "width": 1024, "depth": 3}
 BREAKS_TARGET = "builtin:graph_breaks"
 EXPECT_TARGET = "builtin:tiny_ops"
 SPEEDUP_TOLERANCE = 0.05   # the issue's bar: within 5% of the plain loop, or inside the interval
 LATENCY_TOLERANCE = 0.10   # a GPU's per-call latency, tct against the plain loop
-MEMORY_SLACK_BYTES = 1 << 20  # allocator rounding (the caching allocator's 512 B blocks and 2 MiB segments)
+MEMORY_SLACK_BYTES = 256 << 10  # allocator rounding (the caching allocator rounds blocks to 512 B)
+CEILING_TOLERANCE = 0.15   # expect's bandwidth and FLOP/s against our own best-of-7 with CUDA events
 
 
 # --------------------------------------------------------------------------- the torch side
@@ -47,6 +51,8 @@ def _direct(spec: dict) -> dict:
         return {"version": torch.__version__, "cuda_build": torch.version.cuda,
                 "cuda_available": torch.cuda.is_available(), "device_count": n,
                 "names": [torch.cuda.get_device_name(i) for i in range(n)]}
+    if what == "ceilings":
+        return _direct_ceilings(torch, spec["device"])
     from tct_agent.target import load_target
     loaded = load_target(spec["target"], spec.get("params") or {}, spec.get("device"))
     if what == "bench":
@@ -61,9 +67,30 @@ def _direct(spec: dict) -> dict:
             loaded.call(compiled)
         return {"graph_count": int(counters["stats"]["unique_graphs"]),
                 "graph_break_count": int(sum(counters["graph_break"].values()))}
-    if what == "eager_latency":
-        return {"eager_ns": _plain_loop(torch, loaded, {"eager": loaded.fn}, spec["seconds"])["eager"]}
     raise SystemExit(f"unknown direct measurement {what!r}")
+
+
+def _direct_ceilings(torch, device: str) -> dict:
+    """A 512 MiB device copy (read and written: 2 x bytes) and an 8192^3 float32 matmul
+    (2 n^3 FLOPs), best of 7 each, timed with CUDA events: what expect's ceilings claim to be."""
+    def best_ns(fn):
+        out = []
+        for _ in range(7):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            out.append(start.elapsed_time(end) * 1e6)
+        return min(out)
+    src = torch.ones((512 << 20) // 4, device=device)
+    dst = torch.empty_like(src)
+    dst.copy_(src)
+    n = 8192
+    a, b = torch.randn(n, n, device=device), torch.randn(n, n, device=device)
+    a @ b
+    return {"bandwidth": 2.0 * src.numel() * 4 / (best_ns(lambda: dst.copy_(src)) / 1e9),
+            "flops": 2.0 * n ** 3 / (best_ns(lambda: a @ b) / 1e9)}
 
 
 def _per_call_ns(torch, fn, args, kwargs, n, cuda_index):
@@ -85,8 +112,9 @@ def _per_call_ns(torch, fn, args, kwargs, n, cuda_index):
 
 
 def _plain_loop(torch, loaded, fns: dict, seconds: float) -> dict:
-    """Median per-call ns of each callable: rounds of ~10 ms each, the callables in turn (their
-    order alternating), under no_grad, the garbage collector off, after 30 warm-up calls."""
+    """Median per-call ns of each callable, and the median of the rounds' eager/compiled ratios:
+    rounds of ~5 ms each, the callables in turn (their order alternating), under no_grad, the
+    garbage collector off, after 30 warm-up calls."""
     import gc
     device = loaded.device or "cpu"
     cuda_index = None
@@ -99,7 +127,7 @@ def _plain_loop(torch, loaded, fns: dict, seconds: float) -> dict:
         for fn in fns.values():
             for _ in range(30):
                 fn(*args, **kwargs)
-        n = {k: max(1, int(10e6 / max(1.0, _per_call_ns(torch, fn, args, kwargs, 20, cuda_index))))
+        n = {k: max(1, int(5e6 / max(1.0, _per_call_ns(torch, fn, args, kwargs, 20, cuda_index))))
              for k, fn in fns.items()}
         times = {k: [] for k in fns}
         gc.disable()
@@ -110,7 +138,10 @@ def _plain_loop(torch, loaded, fns: dict, seconds: float) -> dict:
                 times[k].append(_per_call_ns(torch, fns[k], args, kwargs, n[k], cuda_index))
             order.reverse()
         gc.enable()
-    return {k: statistics.median(v) for k, v in times.items()}
+    out = {k: statistics.median(v) for k, v in times.items()}
+    if "compiled" in times:  # each round's pair ran back to back: a burst of load hits both alike
+        out["paired_speedup"] = statistics.median(e / c for e, c in zip(times["eager"], times["compiled"]))
+    return out
 
 
 def _direct_bench(torch, loaded, spec) -> dict:
@@ -119,7 +150,7 @@ def _direct_bench(torch, loaded, spec) -> dict:
         kwargs["mode"] = spec["mode"]
     compiled = torch.compile(loaded.fn, **kwargs)
     med = _plain_loop(torch, loaded, {"eager": loaded.fn, "compiled": compiled}, spec["seconds"])
-    out = {"eager_ns": med["eager"], "compiled_ns": med["compiled"], "speedup": med["eager"] / med["compiled"]}
+    out = {"eager_ns": med["eager"], "compiled_ns": med["compiled"], "speedup": med["paired_speedup"]}
     device = loaded.device or "cpu"
     if device.startswith("cuda"):  # the peak above what the loaded target holds, over 3 calls
         index = torch.device(device).index or 0
@@ -213,12 +244,33 @@ def check_probe(r: Runner, c: Checks, facts: dict):
 
 
 def check_bench(r: Runner, c: Checks, device: str, backend: str, mode: str = "default"):
+    """One try, and a second when the speedup disagrees: a burst of load from other processes
+    can move one side's figures. A disagreement twice fails, unless tct's own interval called
+    both tries inconclusive: then the machine was too noisy to judge, and the summary says so."""
+    rows, agrees, inconclusive = _bench_try(r, device, backend, mode)
+    if agrees is False:
+        first_inconclusive = inconclusive
+        rows, agrees, inconclusive = _bench_try(r, device, backend, mode)
+        rows = [(name, t, d, ok, note + " (second try)") for name, t, d, ok, note in rows]
+        if agrees is False and first_inconclusive and inconclusive:
+            rows = [(name, t, d, None if name.endswith(": speedup") else ok,
+                     note + "; both tries inconclusive: too noisy a machine to judge" if name.endswith(": speedup")
+                     else note) for name, t, d, ok, note in rows]
+    for row in rows:
+        c.add(*row)
+
+
+def _bench_try(r: Runner, device: str, backend: str, mode: str):
+    """tct bench and the plain loop once: ([(check, tct, direct, ok, note)], speedup agrees
+    (None when there is nothing to compare), tct's interval inconclusive)."""
     label = f"bench {device} {backend}" + ("" if mode == "default" else f" --mode {mode}")
+    gpu = device.startswith("cuda")
+    params = GPU_BENCH_PARAMS if gpu else BENCH_PARAMS
     argv = ["bench", BENCH_TARGET, "--device", device, "--backend", backend, "--mode", mode,
             "--budget", r.budget, "--no-compile-time"]
-    for k, v in BENCH_PARAMS.items():
+    for k, v in params.items():
         argv += ["--param", f"{k}={v}"]
-    if not device.startswith("cuda"):
+    if not gpu:
         argv.append("--no-memory")  # RSS peaks: no direct torch counterpart worth checking here
     # One CPU thread on both sides: on a machine whose cores are busy, OpenMP's threads wait for
     # a core and a call's time jumps 100-fold from one process to the next (a 0.16 ms call took
@@ -226,35 +278,36 @@ def check_bench(r: Runner, c: Checks, device: str, backend: str, mode: str = "de
     env = {"OMP_NUM_THREADS": "1"}
     rc, doc, err = r.tct(*argv, env=env)
     if doc is None or not doc.get("bench", {}).get("rows"):
-        return c.add(label, f"exit {rc}: {err[0]}", "-", False)
+        return [(label, f"exit {rc}: {err[0]}", "-", False, "")], None, False
     row = doc["bench"]["rows"][0]
     if row["status"] != "ok":
-        return c.add(label, f"{row['status']}: {(row.get('error') or {}).get('message')}", "-", False)
-    d = r.direct(what="bench", target=BENCH_TARGET, params=BENCH_PARAMS, device=device, backend=backend,
+        return [(label, f"{row['status']}: {(row.get('error') or {}).get('message')}", "-", False, "")], None, False
+    d = r.direct(what="bench", target=BENCH_TARGET, params=params, device=device, backend=backend,
                  mode=mode, seconds=float(r.budget), env=env)
+    out = []
     sp = row["speedup"]
     # An inconclusive interval (wider than 1.5x) holds almost anything: inside it is no evidence.
     inside = sp["low"] <= d["speedup"] <= sp["high"] and not sp["inconclusive"]
     close = abs(sp["estimate"] / d["speedup"] - 1) <= SPEEDUP_TOLERANCE
     where = "inside the interval" if inside else \
         "the interval is inconclusive" if sp["inconclusive"] else "outside the interval"
-    c.add(f"{label}: speedup", f"{sp['estimate']:.3f}x [{sp['low']:.3f}, {sp['high']:.3f}]", f"{d['speedup']:.3f}x",
-          inside or close, f"{where}, {100 * (sp['estimate'] / d['speedup'] - 1):+.1f}%")
-    c.add(f"{label}: correctness", "match" if row["correctness"].get("match") else "MISMATCH", "-",
-          row["correctness"].get("match") is True)
-    gpu = device.startswith("cuda")
+    out.append((f"{label}: speedup", f"{sp['estimate']:.3f}x [{sp['low']:.3f}, {sp['high']:.3f}]",
+                f"{d['speedup']:.3f}x", inside or close, f"{where}, {100 * (sp['estimate'] / d['speedup'] - 1):+.1f}%"))
+    out.append((f"{label}: correctness", "match" if row["correctness"].get("match") else "MISMATCH", "-",
+                row["correctness"].get("match") is True, ""))
     for side in ("eager", "compiled"):
         t, dd = row["latency"][side]["median"], d[f"{side}_ns"]
         # On a GPU the loop is the device's time and must agree; on a shared CPU absolute
         # latencies drift between processes by more than the speedup does: shown, not judged.
-        c.add(f"{label}: {side} latency", ms(t), ms(dd), abs(t / dd - 1) <= LATENCY_TOLERANCE if gpu else None,
-              f"{100 * (t / dd - 1):+.1f}%")
+        out.append((f"{label}: {side} latency", ms(t), ms(dd), abs(t / dd - 1) <= LATENCY_TOLERANCE if gpu else None,
+                    f"{100 * (t / dd - 1):+.1f}%"))
     if gpu:
         m = row.get("memory") or {}
         for side, key in (("eager", "eager_increase_bytes"), ("compiled", "compiled_increase_bytes")):
             t, dd = m.get(key), d.get(f"{side}_peak_increase_bytes")
             ok = t is not None and dd is not None and abs(t - dd) <= max(MEMORY_SLACK_BYTES, 0.05 * dd)
-            c.add(f"{label}: {side} peak memory (max_memory_allocated)", mib(t), mib(dd), ok)
+            out.append((f"{label}: {side} peak memory (max_memory_allocated)", mib(t), mib(dd), ok, ""))
+    return out, inside or close, bool(sp["inconclusive"])
 
 
 def check_explain(r: Runner, c: Checks, device: str):
@@ -289,8 +342,13 @@ def check_expect(r: Runner, c: Checks, device: str):
     x = doc["expect"]
     c.add(f"expect {device}: class", str(x.get("class")), "-", x.get("class") is not None)
     ceilings = x.get("ceilings") or {}
-    c.add(f"expect {device}: ceilings measured", ", ".join(sorted(k for k, v in ceilings.items() if v is not None))
-          or "none", "-", bool(ceilings))
+    d = r.direct(what="ceilings", device=device)
+    for key, name, unit, scale in (("peak_bandwidth_bytes_per_s", "bandwidth", "GB/s", 1e9),
+                                   ("peak_flops", "flops", "TFLOP/s", 1e12)):
+        t = ceilings.get(key)
+        ok = t is not None and abs(t / d[name] - 1) <= CEILING_TOLERANCE
+        c.add(f"expect {device}: ceiling {name}", "?" if t is None else f"{t / scale:.1f} {unit}",
+              f"{d[name] / scale:.1f} {unit}", ok, "" if t is None else f"{100 * (t / d[name] - 1):+.1f}%")
 
 
 def main(argv=None):

@@ -115,3 +115,16 @@ def test_a_suite_records_a_failure_and_benches_the_rest(tmp_path):
     assert row["backend"] == "aot_eager" and row["correctness"]["match"] is True
     assert row["speedup"]["low"] <= row["speedup"]["estimate"] <= row["speedup"]["high"]
     assert doc["environment"]["interpreter"]["path"] == PYTHON
+
+
+def test_gpu_check_refuses_bad_usage_in_one_line(bare_python):
+    """scripts/gpu_check.sh itself runs from scripts/test.sh (its CPU half here); its refusals are
+    checked here: an unknown argument and an interpreter without torch are exit 2, one line."""
+    script = str(ROOT / "scripts" / "gpu_check.sh")
+    r = subprocess.run([script, "--frobnicate"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.strip() == "gpu_check: error: unknown argument --frobnicate (see --help)"
+    r = subprocess.run([script, "--python", bare_python], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == f"gpu_check: error: {bare_python} cannot import torch (choose one with --python)"
+    r = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "--cpu-only" in r.stdout
