@@ -16,7 +16,7 @@ std::string verdict_words(const std::string& v) {
   return v;
 }
 
-// "torch >= 2.6, tested on 2.13.0 and 2.14.1 (this one: tested)".
+// "torch >= 2.6, tested on 2.13.0 and 2.14.1 (this release is tested)".
 std::string support_words(const json& st) {
   std::string tested;
   for (const auto& v : st.value("tested", json::array())) tested += (tested.empty() ? "" : " and ") + v.get<std::string>();
