@@ -1,17 +1,15 @@
 """tct on more than one torch: the range probe states (and warns outside of), and what a CUDA
 build says on a machine without a GPU. Every test here runs on whichever interpreter the
 session targets (TCT_TEST_PYTHON: .venv's torch 2.13.0 CPU build, or .venv-torch2.14's 2.14.1
-CUDA build, for which scripts/test.sh runs the subset in tests/e2e/torch_subset.txt); the CUDA
-build's own test also runs from the 2.13.0 session when .venv-torch2.14 exists."""
+CUDA build, for which scripts/test.sh runs the subset in tests/e2e/torch_subset.txt), except two
+written for the subset alone: the CUDA build's own test and a compact suite."""
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from tct_run import FIXTURES, PYTHON, ROOT, run_tct
 
-TORCH_2_14 = ROOT / ".venv-torch2.14" / "bin" / "python"
 
 
 def torch_facts(python):
@@ -45,12 +43,17 @@ def test_a_torch_newer_than_any_tested_is_a_caveat_not_a_blocker():
     assert "use torch 2.14.1" in caveat["fix"]
 
 
-@pytest.mark.skipif(not TORCH_2_14.exists() and "torch2.14" not in PYTHON,
-                    reason=".venv-torch2.14 is missing (scripts/setup.sh makes it)")
+# The project's own interpreter: the whole suite runs on it, so a test written for the subset
+# on other torch releases (where test_suite.py does not run) need not run again there.
+PROJECT_PYTHON = PYTHON == str(ROOT / ".venv" / "bin" / "python")
+
+
+@pytest.mark.skipif(PROJECT_PYTHON, reason="the subset runs it on torch 2.14.1's CUDA build (scripts/test.sh)")
 def test_a_cuda_build_without_a_gpu_says_so_and_why():
-    python = PYTHON if "torch2.14" in PYTHON else TORCH_2_14
+    python = PYTHON
     version, cuda, available = torch_facts(python)
-    assert cuda and not available, "this test needs a CUDA build of torch on a machine without a GPU"
+    if not cuda or available:
+        pytest.skip(f"needs a CUDA build of torch on a machine without a GPU ({version}, GPU visible: {available})")
     r = run_tct("probe", "--json", "--quiet", python=python)
     assert r.rc == 0, r
     p = r.json()["probe"]
@@ -96,6 +99,7 @@ spec = "{targets}:raises_on_call"
 """
 
 
+@pytest.mark.skipif(PROJECT_PYTHON, reason="tests/e2e/test_suite.py covers suites on the project's torch")
 def test_a_suite_records_a_failure_and_benches_the_rest(tmp_path):
     """The suite's whole path on this torch in one run (tests/e2e/test_suite.py covers shards, merge,
     resume and a hang on the project's torch): a compiled entry with its output check, and a failing
@@ -128,3 +132,52 @@ def test_gpu_check_refuses_bad_usage_in_one_line(bare_python):
     assert r.stderr.strip() == f"gpu_check: error: {bare_python} cannot import torch (choose one with --python)"
     r = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "--cpu-only" in r.stdout
+
+
+def _gpu_check_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gpu_check", ROOT / "scripts" / "gpu_check.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _CannedRunner:
+    """tct's bench rows and the plain loop's speedups, one per try, in the order they are asked for."""
+    budget = "1"
+
+    def __init__(self, tries):
+        self.tries = list(tries)  # (estimate, low, high, inconclusive, direct speedup)
+
+    def tct(self, *argv, env=None):
+        est, low, high, inconclusive, self.next_direct = self.tries.pop(0)
+        row = {"status": "ok", "speedup": {"estimate": est, "low": low, "high": high, "inconclusive": inconclusive},
+               "correctness": {"match": True},
+               "latency": {"eager": {"median": 100.0}, "compiled": {"median": 100.0 / est}}}
+        return 0, {"bench": {"rows": [row]}}, [""]
+
+    def direct(self, **spec):
+        return {"speedup": self.next_direct, "eager_ns": 100.0, "compiled_ns": 100.0 / self.next_direct}
+
+
+@pytest.mark.parametrize("tries, busy, verdict, tries_used", [
+    ([(0.70, 0.66, 0.74, False, 0.72)], "", "PASS", 1),                          # inside the interval
+    ([(0.70, 0.20, 3.00, True, 0.72)], "", "PASS", 1),                           # within 5%, however wide
+    ([(0.70, 0.20, 3.00, True, 1.00), (0.70, 0.66, 0.74, False, 0.71)], "", "PASS", 2),  # second try agrees
+    ([(0.70, 0.66, 0.74, False, 1.00), (0.70, 0.66, 0.74, False, 1.00)], "", "FAIL", 2),
+    ([(0.70, 0.20, 3.00, True, 1.00), (0.70, 0.20, 3.00, True, 1.00)], "", "INFO", 2),  # inconclusive twice
+    ([(0.70, 0.66, 0.74, False, 1.00), (0.70, 0.66, 0.74, False, 1.00)], "load average 7.0 on 2 CPUs", "INFO", 2),
+])
+def test_gpu_check_judges_a_speedup_by_the_plain_loop(monkeypatch, tries, busy, verdict, tries_used):
+    """The rule scripts/gpu_check.py applies to bench's speedup: within 5% of the plain loop, or inside
+    a conclusive interval; a second try on a disagreement; not judged (INFO, said why) only when tct
+    itself was inconclusive both times or the machine was busier than its CPUs."""
+    gc = _gpu_check_module()
+    monkeypatch.setattr(gc, "busy", lambda: busy)
+    runner, checks = _CannedRunner(tries), gc.Checks()
+    gc.check_bench(runner, checks, "cpu", "aot_eager")
+    (speedup,) = [row for row in checks.rows if row[0].endswith(": speedup")]
+    assert speedup[3] == verdict, speedup
+    assert len(tries) - len(runner.tries) == tries_used
+    if verdict == "INFO":
+        assert "NOT JUDGED: " + (busy or "tct's interval was inconclusive both times") in speedup[4]
