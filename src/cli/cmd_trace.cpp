@@ -23,7 +23,9 @@ class TraceCommand : public Command {
                                             "graph breaks, recompiles, compile time, cache, and ranks that diverge");
     cmd->add_option("path", path_, "A TORCH_TRACE log file (.log or .log.gz) or the directory TORCH_TRACE named")
         ->required();
-    cmd->add_flag("--strict", strict_, "Exit 2 when a log has garbled or truncated records (default: count and skip)");
+    cmd->add_flag("--strict", strict_,
+                  "Exit 2 when a log has garbled or truncated records, or a payload whose MD5 does not match "
+                  "(default: count and skip)");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   TORCH_TRACE=/tmp/trace torchrun --nproc-per-node 8 train.py
@@ -58,16 +60,14 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
       trace::Reader reader(collector);
       trace::read_file(f.path, reader);
       const auto& s = reader.stats();
-      r.stats.bytes += s.bytes, r.stats.lines += s.lines, r.stats.records += s.records;
-      r.stats.payload_lines += s.payload_lines, r.stats.garbled += s.garbled, r.stats.stray += s.stray;
-      r.stats.truncated += s.truncated, r.stats.oversized += s.oversized;
+      r.stats += s;
       if (s.records == 0 && s.bytes > 0)
         throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", f.path, s.bytes),
                           "give the file TORCH_TRACE=DIR wrote (dedicated_log_torch_trace_*.log)");
     }
     ctx.doc["trace"] = analysis::trace_section(path_, ranks);
     uint64_t damaged = 0;
-    for (const auto& r : ranks) damaged += r.stats.garbled + r.stats.truncated + r.stats.stray;
+    for (const auto& r : ranks) damaged += r.stats.damaged();
     if (damaged > 0) {
       std::string msg = fmt::format("{} damaged line(s) or record(s) skipped (see trace.ranks[].read)", damaged);
       if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
