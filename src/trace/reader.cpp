@@ -33,10 +33,12 @@ ReadStats& ReadStats::operator+=(const ReadStats& o) {
 
 std::string CompileId::str() const {
   if (!known()) return "?";
-  std::string s = autograd >= 0 ? "!" + std::to_string(autograd) + "/" : "";
-  s += std::to_string(frame) + "/" + std::to_string(frame_compile);
-  if (attempt > 0) s += "_" + std::to_string(attempt);
-  if (resets > 0) s += " (after reset " + std::to_string(resets) + ")";
+  // Appends, not "a" + b chains: GCC 12 warns falsely (-Wrestrict) on those.
+  std::string s;
+  if (autograd >= 0) s.append("!").append(std::to_string(autograd)).append("/");
+  s.append(std::to_string(frame)).append("/").append(std::to_string(frame_compile));
+  if (attempt > 0) s.append("_").append(std::to_string(attempt));
+  if (resets > 0) s.append(" (after reset ").append(std::to_string(resets)).append(")");
   return s;
 }
 
