@@ -274,6 +274,13 @@ void RankCollector::on_metrics(const trace::Record& r) {
   if (!raw.known()) return;
   trace::CompileId whole = raw;
   whole.attempt = 0;
+  // A log without dynamo_start records (filtered, or cut before them): a compile id that
+  // finishes twice started over too.
+  if (finished_.count(whole)) {
+    ++out_.resets;
+    started_.clear();
+    finished_.clear();
+  }
   finished_.insert(whole);
   CompileSummary& c = entry(resolve(raw));
   if (c.function.empty()) c.function = str_of(r.body, "co_name");

@@ -168,6 +168,11 @@ TEST(TraceCases, ResetStartsCompileIdsOver) {
   Read bare = read(kStr + start(0, 0) + start(1, 0) + start(0, 0));
   EXPECT_EQ(bare.summary.resets, 1);
   EXPECT_EQ(bare.summary.compiles.size(), 3u);
+  // Nor any dynamo_start: compilation_metrics alone, an id finished twice.
+  Read metrics_only = read(kStr + metrics(0, 0) + metrics(1, 0) + metrics(0, 1) + metrics(0, 0) + metrics(1, 0) +
+                           metrics(0, 1));
+  EXPECT_EQ(metrics_only.summary.resets, 1);
+  EXPECT_EQ(metrics_only.summary.compiles.size(), 6u);
   // A restart of one compile (attempt 1) is not a reset.
   Read restart = read(kStr + start(0, 0) + start(0, 0, 1) + metrics(0, 0));
   EXPECT_EQ(restart.summary.resets, 0);
