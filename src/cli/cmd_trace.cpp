@@ -69,7 +69,7 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
     uint64_t damaged = 0;
     for (const auto& r : ranks) damaged += r.stats.damaged();
     if (damaged > 0) {
-      std::string msg = fmt::format("{} damaged line(s) or record(s) skipped (see trace.ranks[].read)", damaged);
+      std::string msg = fmt::format("{} damaged line(s), record(s) or payload(s) skipped (see trace.ranks[].read)", damaged);
       if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
       report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult, msg,
                                                         "the rest of the log was read"));
