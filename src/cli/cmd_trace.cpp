@@ -19,8 +19,9 @@ namespace {
 class TraceCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("trace", "Read a TORCH_TRACE log (a file or a directory of per-rank logs): "
-                                            "graph breaks, recompiles, compile time, cache, and ranks that diverge");
+    auto* cmd = app.add_subcommand("trace", "Read TORCH_TRACE logs (a file or a per-rank directory): breaks, recompiles, "
+                                            "compile time, cache, and ranks that diverge (collectives, order, cache, "
+                                            "tensor metadata)");
     cmd->add_option("path", path_, "A TORCH_TRACE log file (.log or .log.gz) or the directory TORCH_TRACE named")
         ->required();
     cmd->add_flag("--strict", strict_,
@@ -33,6 +34,8 @@ class TraceCommand : public Command {
   tct trace /tmp/trace/rank_0.log.gz --json    one log, as JSON
   tct trace /tmp/trace -o trace.html           a report to share
 Logs of tct's own runs: tct bench/explain TARGET --trace DIR, then tct trace DIR.
+A payload is damaged only when its MD5 (the header's has_payload) does not match; a last
+line without its newline that reads whole is not damage.
 Exit codes: 0 ok (ranks may still diverge: see 'divergence'), 2 no such path, no log in
 it, an unreadable gzip stream, or with --strict a damaged log.)");
     return cmd;
