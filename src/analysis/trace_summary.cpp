@@ -155,7 +155,8 @@ CompileSummary& RankCollector::entry(const trace::CompileId& id) {
 }
 
 trace::CompileId RankCollector::resolve(trace::CompileId id) const {
-  id.resets = out_.resets;
+  id.resets = out_.resets - log_resets_;
+  id.log = log_;
   return id;
 }
 
@@ -695,9 +696,11 @@ json trace_section(const std::string& path, const std::vector<RankSummary>& rank
       for (const auto& [p, s] : c.phase_s) phase_ns[p] = static_cast<int64_t>(s * 1e9);
       trace::CompileId torch_id = id;
       torch_id.resets = 0;
+      torch_id.log = 0;
       compiles.push_back({{"compile_id", id.str()},
                           {"torch_compile_id", torch_id.str()},
                           {"dynamo_resets", id.resets},
+                          {"log", id.log},
                           {"function", c.function},
                           {"file", name(c.file)},
                           {"line", c.line},

@@ -100,7 +100,8 @@ struct RankSummary {
 
 class RankCollector : public trace::Sink {
  public:
-  explicit RankCollector(RankSummary& out) : out_(out) {}
+  // log: which of the rank's logs this collector reads (0: its first).
+  explicit RankCollector(RankSummary& out, int log = 0) : out_(out), log_(log), log_resets_(out.resets) {}
   bool wants_payload(const trace::Record& r) override;
   void on_record(const trace::Record& r, std::string_view payload) override;
 
@@ -113,6 +114,8 @@ class RankCollector : public trace::Sink {
   void on_artifact(const trace::Record& r, trace::CompileId id, std::string_view payload);
   void on_unframed(const trace::Record& r);
   RankSummary& out_;
+  int log_ = 0;
+  int log_resets_ = 0;  // out_.resets when this log began: this log's resets count from there
   // Compiles begun (dynamo_start, per attempt) and finished (compilation_metrics) since
   // the last reset: a compile id begun again, or begun after it finished, is a reset.
   std::set<trace::CompileId> started_, finished_;

@@ -43,7 +43,8 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
 
   int run(RunContext& ctx) override {
     auto files = trace::list_trace_files(path_);
-    // One summary per rank: files of one rank (rotated logs) are read into the same one.
+    // One summary per rank: the logs of one rank (a job restarted into the same folder) are
+    // read into the same one, each log's compiles its own.
     std::map<int, size_t> by_rank;
     std::vector<analysis::RankSummary> ranks;
     for (const auto& f : files) {
@@ -59,7 +60,8 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
       analysis::RankSummary& r = ranks[index];
       if (f.rank) r.rank = f.rank;
       r.files.push_back(f.path);
-      analysis::RankCollector collector(r);
+      // Each log of a rank is its own process: its compile ids are its own.
+      analysis::RankCollector collector(r, static_cast<int>(r.files.size()) - 1);
       trace::Reader reader(collector);
       trace::read_file(f.path, reader);
       const auto& s = reader.stats();

@@ -39,6 +39,7 @@ std::string CompileId::str() const {
   s.append(std::to_string(frame)).append("/").append(std::to_string(frame_compile));
   if (attempt > 0) s.append("_").append(std::to_string(attempt));
   if (resets > 0) s.append(" (after reset ").append(std::to_string(resets)).append(")");
+  if (log > 0) s.append(" (log ").append(std::to_string(log + 1)).append(")");
   return s;
 }
 
@@ -49,6 +50,7 @@ std::string CompileId::without_attempt() const {
 }
 
 bool CompileId::operator<(const CompileId& o) const {
+  if (log != o.log) return log < o.log;
   if (resets != o.resets) return resets < o.resets;
   if (autograd != o.autograd) return autograd < o.autograd;
   if (frame != o.frame) return frame < o.frame;

@@ -258,3 +258,18 @@ def test_alike_ranks_say_what_was_compared(tmp_path):
     r = run_tct("trace", logs)
     assert r.rc == 0, r
     assert "All ranks compiled alike" in r.out and "collective schedules" in r.out
+
+
+def test_two_logs_of_one_rank_are_two_processes(tmp_path):
+    """A job restarted into the same TORCH_TRACE folder: rank 0 has two logs, each its own
+    compiles (not merged into one 0/0)."""
+    logs = tmp_path / "restarted"
+    logs.mkdir()
+    (log,) = (TRACES / "reset").glob("*.gz")
+    for name in ("dedicated_log_torch_trace_rank_0_aaaa.log.gz", "dedicated_log_torch_trace_rank_0_bbbb.log.gz"):
+        shutil.copy(log, logs / name)
+    (rank,) = read_trace(logs)["trace"]["ranks"]
+    assert rank["compile_count"] == 14 and rank["dynamo_resets"] == 2
+    ids = [c["compile_id"] for c in rank["compiles"]]
+    assert "0/0" in ids and "0/0 (log 2)" in ids and "0/0 (after reset 1) (log 2)" in ids
+    assert [c["log"] for c in rank["compiles"]].count(1) == 7

@@ -179,6 +179,23 @@ TEST(TraceCases, ResetStartsCompileIdsOver) {
   EXPECT_EQ(restart.summary.compiles.begin()->second.attempts, 2);
 }
 
+// Two logs of one rank are two processes (a job restarted into the same folder): the same
+// compile id in each is two compiles, and a reset in the second counts from there.
+TEST(TraceCases, TwoLogsOfOneRankKeepTheirCompiles) {
+  analysis::RankSummary rank;
+  std::string first = kStr + start(0, 0) + metrics(0, 0), second = kStr + start(0, 0) + metrics(0, 0) + start(0, 0);
+  for (int log = 0; log < 2; ++log) {
+    analysis::RankCollector c(rank, log);
+    trace::Reader reader(c);
+    reader.feed(log == 0 ? first : second);
+    reader.finish();
+  }
+  std::vector<std::string> names;
+  for (const auto& [id, c] : rank.compiles) names.push_back(id.str());
+  EXPECT_EQ(names, (std::vector<std::string>{"0/0", "0/0 (log 2)", "0/0 (after reset 1) (log 2)"}));
+  EXPECT_EQ(rank.resets, 1);
+}
+
 // Imitates torch 2.6 and older: a torch._dynamo.graph_break() logged with no
 // dynamo_graph_break_reason payload, only as the reason the analysis restarted (attempt 1).
 TEST(TraceCases, GraphBreaksKnownOnlyAsRestartsCount) {
