@@ -159,9 +159,12 @@ std::string render_text(const json& doc, bool verbose) {
   auto lines = brief_warning_lines(doc.value("warnings", json::array()));
   if (!lines.empty() && !out.empty() && out.back() == '\n' && out.size() > 1 && out[out.size() - 2] != '\n') out += "\n";
   for (const auto& l : lines) out += l + "\n";
+  // The last line: what bench's intervals mean, and where the rest is.
   const std::string command = doc.value("command", "");
-  if (!lines.empty() || command == "bench" || command == "audit")
-    out += fmt::format("(tct {} -v: every detail, and what to do about each warning)\n", command);
+  const bool intervals = command == "bench" || command == "audit";
+  if (!lines.empty() || intervals)
+    out += fmt::format("({}tct {} -v: every detail, and what to do about each warning)\n",
+                       intervals ? "95% intervals across fresh processes, as a re-run meets them; " : "", command);
   return out;
 }
 

@@ -393,22 +393,12 @@ std::string markdown_bench(const json& doc) {
   return out;
 }
 
-}  // namespace tct::report
-
-namespace tct::report {
-
 std::string brief_bench(const json& doc) {
   const json& b = doc["bench"];
   if (!b.is_object() || !b.value("target", json()).is_object()) return "";
   std::string out = "tct bench " + header(b) + "\n\n";
-  int processes = 0;
-  for (const auto& row : b.value("rows", json::array())) {
-    out += brief_row(row);
-    processes = std::max(processes, obj(row, "speedup").value("processes", 0));
-  }
-  if (processes > 0)
-    out += fmt::format("\nintervals: 95% confidence across {} fresh processes, as a re-run meets them\n", processes);
-  return out;
+  for (const auto& row : b.value("rows", json::array())) out += brief_row(row);
+  return out + "\n";
 }
 
 }  // namespace tct::report

@@ -195,6 +195,30 @@ std::string expect_borderline_note(const json& e) {
 
 namespace {
 
+// The sweep table and its class changes: what was asked for, in both reports.
+std::string sweep_text(const json& e) {
+  const json& sw = e.value("sweep", json());
+  if (!sw.is_object()) return "";
+  std::string out = fmt::format("  sweep over {}:\n", sw.value("param", "?"));
+  Table st({sw.value("param", "?"), "class", "predicted", "measured speedup [95% CI]", "note"});
+  for (const auto& p : sw.value("points", json::array())) {
+    if (!p.value("error", json()).is_null()) {
+      st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
+              "failed", short_message(p["error"])});
+      continue;
+    }
+    const json& v = p.value("validation", json());
+    st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
+            interval(p.value("speedup", json())), v.is_object() ? v.value("verdict", "") : ""});
+  }
+  out += st.str();
+  for (const auto& c : sw.value("class_changes", json::array()))
+    out += fmt::format("  class changes from {} to {} between {}={} and {}\n", label(c["from_class"]),
+                       label(c["to_class"]), sw.value("param", "?"), value_text(c["from_value"]),
+                       value_text(c["to_value"]));
+  return out + "\n";
+}
+
 // "tct expect: TARGET", then the class and the predicted range: the first lines of both reports.
 std::string expect_head(const json& e) {
   std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
@@ -231,27 +255,7 @@ std::string text_expect(const json& doc) {
                          s.value("why", ""), s.value("how", ""));
     out += "\n";
   }
-  const json& sw = e.value("sweep", json());
-  if (sw.is_object()) {
-    out += fmt::format("  sweep over {}:\n", sw.value("param", "?"));
-    Table st({sw.value("param", "?"), "class", "predicted", "measured speedup [95% CI]", "note"});
-    for (const auto& p : sw.value("points", json::array())) {
-      if (!p.value("error", json()).is_null()) {
-        st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
-                "failed", short_message(p["error"])});
-        continue;
-      }
-      const json& v = p.value("validation", json());
-      st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
-              interval(p.value("speedup", json())), v.is_object() ? v.value("verdict", "") : ""});
-    }
-    out += st.str();
-    for (const auto& c : sw.value("class_changes", json::array()))
-      out += fmt::format("  class changes from {} to {} between {}={} and {}\n", label(c["from_class"]),
-                         label(c["to_class"]), sw.value("param", "?"), value_text(c["from_value"]),
-                         value_text(c["to_value"]));
-    out += "\n";
-  }
+  out += sweep_text(e);
   const json& v = e.value("validation", json());
   if (v.is_object()) out += "  validation: " + validation_line(v) + "\n\n";
   return out;
@@ -271,14 +275,7 @@ std::string brief_expect(const json& doc) {
   n = 0;
   for (const auto& s : e.value("suggestions", json::array()))
     if (n++ < 3) out += fmt::format("  {}. {}: {}\n", s.value("rank", 0), s.value("title", ""), s.value("how", ""));
-  const json& sw = e.value("sweep", json());
-  if (sw.is_object()) {
-    out += fmt::format("  sweep over {}:", sw.value("param", "?"));
-    for (const auto& p : sw.value("points", json::array()))
-      out += fmt::format(" {}={} {}{};", value_text(p["value"]), label(p.value("class", json())),
-                         p.value("error", json()).is_null() ? interval(p.value("speedup", json())) : "failed", "");
-    out += "\n";
-  }
+  out += sweep_text(e);
   const json& v = e.value("validation", json());
   if (v.is_object()) out += "  validation: " + validation_line(v) + "\n";
   return out + "\n";

@@ -90,7 +90,8 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
     for (const auto& w : warnings) {
       if (!w.is_object()) continue;
       const std::string code = w.value("code", "other");
-      if (severity_of(code) == Severity::Note) continue;
+      // Notes are details; "slower than eager" is the verdict every brief report leads with.
+      if (severity_of(code) == Severity::Note || code == "slower_than_eager") continue;
       auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
       if (it == kinds.end()) kinds.push_back({code, &w});
       else ++it->more;

@@ -47,8 +47,8 @@ nlohmann::json make_warning(WarningCode code, std::string message, std::string h
 // "warning: MESSAGE (HINT)" for terminals and Markdown.
 std::string format_warning(const nlohmann::json& warning);
 
-// One line per kind of warning, errors first, notes left out (they are in --verbose and the
-// JSON): "warning: MESSAGE" of the kind's first warning, "(and N more like it)" for the rest.
+// One line per kind of warning, errors first, notes and slower_than_eager (the verdict says
+// it) left out (they are in --verbose and the JSON): "warning: MESSAGE" of the kind's first warning, "(and N more like it)" for the rest.
 // The hints are left to --verbose: the brief report names what is wrong, -v what to do.
 std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings);
 

@@ -116,20 +116,21 @@ MachineLoad machine_load(const json& rows, int threads) {
 
 std::optional<json> load_warning(const MachineLoad& m) {
   if (!m.busy()) return std::nullopt;
-  const std::string figures = fmt::format("load average up to {:.1f} on {} CPUs, {:.0f} involuntary context switches/s",
-                                          m.load, m.cpus, std::isfinite(m.switches) ? m.switches : 0.0);
+  const std::string figures = fmt::format("load average up to {:.1f}, {:.0f} involuntary context switches/s", m.load,
+                                          std::isfinite(m.switches) ? m.switches : 0.0);
   if (m.oversubscribed)
     return report::make_warning(
         report::WarningCode::Oversubscribed,
-        fmt::format("oversubscribed: torch ran {} threads while other processes kept about {:.1f} of the {} CPUs busy "
-                    "({}): its threads waited for a core, so the timings are slower and noisier than on a quiet machine",
-                    m.threads, m.others, m.cpus, figures),
+        fmt::format("oversubscribed: torch ran {} threads on {} CPUs while other processes kept about {:.1f} busy "
+                    "({}): its threads waited for a core, and the timings with them",
+                    m.threads, m.cpus, m.others, figures),
         fmt::format("rerun with --threads {} (or --cpus to pin the target to free cores), or on a quieter machine; "
                     "a longer --budget does not help",
                     m.suggested_threads));
   return report::make_warning(
       report::WarningCode::NoisyMeasurement,
-      fmt::format("other processes loaded the CPU while sampling ({}): timings are noisier and may be biased", figures),
+      fmt::format("other processes loaded the CPU while sampling ({} CPUs, {}): timings are noisier and may be biased",
+                  m.cpus, figures),
       "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later");
 }
 

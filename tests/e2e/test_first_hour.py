@@ -128,7 +128,7 @@ def test_an_inconclusive_speedup_is_not_called_no_difference_and_reports_keep_no
 
 
 def test_bench_text_labels_the_eager_warmup():
-    out = report("html_bench.json").out
+    out = report("html_bench.json", "-v").out  # a detail: the brief report quotes the interleaved medians only
     assert "eager warm-up (before sampling): first call 195 ms, then 210 ms per call" in out
 
 
