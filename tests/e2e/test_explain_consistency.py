@@ -30,7 +30,9 @@ CASES = {
     # a break in a loop of an inlined module: Model.forward breaks around it (and at its
     # own print), Block.forward is skipped when it runs on its own.
     "breaks_inlined_loop.py:make": (2, ["Block.forward at breaks_inlined_loop.py:13"]),
-    "breaks_helper.py:make": (1, []),
+    # a print in a helper: torch counts the break twice (in the caller's frame, then in the
+    # helper's own when dynamo traces it), at one place.
+    "breaks_helper.py:make": (2, []),
 }
 
 _DIRECT = {}
