@@ -299,6 +299,19 @@ std::vector<std::string> registry_ids(const RankSummary* trace, const json& expl
   return {ids.begin(), ids.end()};
 }
 
+namespace {
+
+// The break's immediate caller joins its group's call sites, once per place.
+void add_call_site(Group& g, const Break& b) {
+  if (b.frames.size() < 2) return;
+  const Frame& c = b.frames[b.frames.size() - 2];
+  for (const auto& s : g.call_sites)
+    if (s.file == c.file && s.line == c.line) return;
+  g.call_sites.push_back(c);
+}
+
+}  // namespace
+
 std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
   std::vector<Group> groups;
   std::map<std::tuple<int, std::string, int>, size_t> index;
@@ -308,6 +321,7 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
     auto it = index.find(key);
     if (it != index.end()) {
       groups[it->second].count++;
+      add_call_site(groups[it->second], b);
       continue;
     }
     Group g;
@@ -320,6 +334,7 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
     g.hint = b.hint;
     g.registry = b.registry;
     g.views = {"explain"};
+    add_call_site(g, b);
     index[key] = groups.size();
     groups.push_back(std::move(g));
   }
@@ -412,9 +427,16 @@ json build_explain_section(const json& facts, const RankSummary* trace, const js
     for (const auto& b : ex.breaks)
       if (!b.frames.empty()) explain_keys.insert(loc_key(b.frames.back().file, b.frames.back().line));
     groups = group_breaks(run_breaks);
-    for (auto& g : groups)
+    for (auto& g : groups) {
       g.views = explain_keys.count(loc_key(g.where.file, g.where.line)) ? std::vector<std::string>{"explain", "logged"}
                                                                          : std::vector<std::string>{"logged"};
+      // The trace keeps one traceback per place; explain's breaks there name the other
+      // lines the code was reached from.
+      for (const auto& b : ex.breaks)
+        if (!b.frames.empty() && b.kind == g.kind && b.frames.back().file == g.where.file &&
+            b.frames.back().line == g.where.line)
+          add_call_site(g, b);
+    }
   } else {
     groups = group_breaks(ex.breaks);
   }
@@ -464,14 +486,16 @@ json build_explain_section(const json& facts, const RankSummary* trace, const js
   json gj = json::array();
   std::map<std::string, int> by_kind;
   for (const auto& g : groups) {
-    json callers = json::array();
+    json callers = json::array(), sites = json::array();
     for (const auto& f : g.callers) callers.push_back(frame_to_json(f));
+    for (const auto& f : g.call_sites) sites.push_back(frame_to_json(f));
     gj.push_back({{"kind", to_string(g.kind)},
                   {"file", g.where.file},
                   {"line", g.where.line},
                   {"function", g.where.function},
                   {"source", g.where.source},
                   {"callers", callers},
+                  {"call_sites", sites},
                   {"count", g.count},
                   {"reason", g.reason},
                   {"reason_full", g.reason_full},

@@ -112,6 +112,7 @@ struct Group {
   BreakKind kind = BreakKind::Other;
   Frame where;                  // innermost user frame
   std::vector<Frame> callers;   // outer user frames of the first occurrence
+  std::vector<Frame> call_sites;  // every distinct immediate caller (a helper called from 3 lines: 3)
   int count = 0;
   std::string reason;           // headline of the reason
   std::string reason_full;      // torch's whole message (of the first occurrence)

@@ -125,10 +125,17 @@ std::string text_explain(const json& doc) {
                          str(g, "kind"), count);
       if (!str(g, "source").empty()) out += fmt::format("       {}\n", str(g, "source"));
       const json callers = g.value("callers", json::array());
-      for (auto it = callers.rbegin(); it != callers.rend(); ++it) {  // innermost caller first
-        const json& c = *it;
-        out += fmt::format("       called from {}:{} in {}: {}\n", str(c, "file"), num(c, "line"), str(c, "function"),
-                           str(c, "source"));
+      const json sites = g.value("call_sites", json::array());
+      if (sites.size() > 1) {  // one place reached from several lines: the count is theirs together
+        std::string where;
+        for (const auto& c : sites) where += (where.empty() ? "" : ", ") + fmt::format("{}:{}", str(c, "function"), num(c, "line"));
+        out += fmt::format("       called from {} places: {}\n", sites.size(), where);
+      } else {
+        for (auto it = callers.rbegin(); it != callers.rend(); ++it) {  // innermost caller first
+          const json& c = *it;
+          out += fmt::format("       called from {}:{} in {}: {}\n", str(c, "file"), num(c, "line"), str(c, "function"),
+                             str(c, "source"));
+        }
       }
       out += fmt::format("     reason: {}\n", str(g, "reason"));
       const json& h = g.value("hint", json::object());

@@ -399,6 +399,10 @@ TEST(Explain, GroupsCountTheCompiledRunsBreaks) {
   ASSERT_EQ(s["groups"].size(), 1u);
   EXPECT_EQ(s["groups"][0]["count"], 4);
   EXPECT_EQ(s["groups"][0]["views"], json({"explain", "logged"}));
+  // the three lines the helper is called from (the trace keeps one traceback, explain has all)
+  std::vector<int> sites;
+  for (const auto& c : s["groups"][0]["call_sites"]) sites.push_back(c["line"]);
+  EXPECT_EQ(sites, (std::vector<int>{13, 14, 15}));
   ASSERT_EQ(s["kinds"].size(), 1u);
   EXPECT_EQ(s["kinds"][0]["count"], 4);
   EXPECT_TRUE(s["skipped_frames"].empty());
