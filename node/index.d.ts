@@ -178,8 +178,10 @@ export interface BreakGroup {
 
 /** A frame dynamo gave up on in the compiled run (it ran eagerly); not a graph break. */
 export interface SkippedFrame {
-  /** Qualified name: "MoE.forward". */
+  /** The code's name: "forward". */
   function: string;
+  /** Its qualified name: "MoE.forward" (what the reports name it by). */
+  qualname?: string;
   /** "MoE.forward at model.py:12" */
   title?: string;
   file: string;

@@ -109,8 +109,8 @@ json skipped_to_json(const std::vector<SkippedFrame>& frames) {
   for (const auto& f : frames) {
     const LoggedBreak& c = f.cause;
     Hint hint = f.cause_known ? c.brk.hint : catalog_hint(BreakKind::Other);
-    out.push_back({{"function", f.qualname},
-                   {"code_name", f.name},
+    out.push_back({{"function", f.name},
+                   {"qualname", f.qualname},
                    {"title", frame_title(f)},
                    {"file", f.file},
                    {"line", f.line},

@@ -38,6 +38,9 @@ std::string explain_aside(const json& e) {
                      plural(g, "graph", "graphs"));
 }
 
+// "MoE.forward" (an older document has no qualname: the code's name).
+std::string qualname_of(const json& f) { return str(f, "qualname", str(f, "function")); }
+
 // "MoE.forward at model.py:12" (an older document has no title: built from its fields).
 std::string title_of(const json& f) {
   return str(f, "title").empty() ? fmt::format("{} at {}:{}", str(f, "function"), base_name(str(f, "file")), num(f, "line"))
@@ -152,7 +155,7 @@ std::string text_explain(const json& doc) {
   for (const auto& f : e.value("skipped_frames", json::array())) {
     out += fmt::format("\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
                        "by:  the [{}] break at {}:{}: {}\n",
-                       str(f, "function"), str(f, "file"), num(f, "line"), str(f, "skip_reason"), str(f, "kind"),
+                       qualname_of(f), str(f, "file"), num(f, "line"), str(f, "skip_reason"), str(f, "kind"),
                        base_name(str(f, "break_file")), num(f, "break_line"), str(f, "reason"));
     const json& h = f.value("hint", json());
     if (h.is_object() && !str(h, "fix").empty()) out += fmt::format("  fix:    {}\n", str(h, "fix"));

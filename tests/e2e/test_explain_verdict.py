@@ -42,7 +42,8 @@ def test_print_in_loop_is_a_skipped_frame_that_fails_any_gate():
     (skip,) = e["skipped_frames"]
     # named by its qualified name; the break that caused it is no graph break (torch's
     # counters["graph_break"] does not count it) and no group
-    assert skip["function"] == "Stack.forward" and skip["file"].endswith("breaks_print_loop.py")
+    assert (skip["function"], skip["qualname"]) == ("forward", "Stack.forward")
+    assert skip["file"].endswith("breaks_print_loop.py")
     assert skip["title"] == "Stack.forward at breaks_print_loop.py:11"
     assert e["graph_break_count"] == 0 and e["groups"] == []
     assert skip["skip_reason"] == "graph break in loop"

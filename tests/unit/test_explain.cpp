@@ -285,7 +285,8 @@ TEST(Explain, SkippedFrameIsAStateAndFailsTheGate) {
   EXPECT_EQ(s["graph_count"], 0);
   EXPECT_TRUE(s["explain_view"]["graph_break_count"].is_null());
   ASSERT_EQ(s["skipped_frames"].size(), 1u);
-  EXPECT_EQ(s["skipped_frames"][0]["function"], "forward");  // no code_names: the code's own name
+  EXPECT_EQ(s["skipped_frames"][0]["function"], "forward");
+  EXPECT_EQ(s["skipped_frames"][0]["qualname"], "forward");  // no code_names: the code's own name
   EXPECT_EQ(s["skipped_frames"][0]["line"], 11);
   EXPECT_EQ(s["skipped_frames"][0]["skip_reason"], "graph break in loop");
   EXPECT_EQ(s["skipped_frames"][0]["kind"], "print_logging");
@@ -360,6 +361,8 @@ TEST(Explain, TwoFramesSkippedAtOneBreakAreTwoNamedFrames) {
   ASSERT_EQ(s["skipped_frames"].size(), 2u);
   EXPECT_EQ(s["skipped_frames"][0]["title"], "Net.forward at model.py:26");
   EXPECT_EQ(s["skipped_frames"][1]["title"], "MoE.forward at model.py:12");
+  EXPECT_EQ(s["skipped_frames"][1]["qualname"], "MoE.forward");
+  EXPECT_EQ(s["skipped_frames"][1]["function"], "forward");
   for (const auto& sf : s["skipped_frames"]) {
     EXPECT_EQ(sf["kind"], "dynamic_shape_operator");  // GB0036, not .item()
     EXPECT_EQ(sf["registry_id"], "GB0036");
