@@ -139,7 +139,7 @@ std::string section_explain(const json& doc) {
     // The headline's own fields: the run's list of break records is not counted here.
     std::string s = fmt::format("backend {}, {} calls: {}{} recompiles, {} frames skipped", str(logged, "backend", "?"),
                                 str(logged, "calls", "?"),
-                                str(e, "counts_from") == "compiled_run"
+                                str(e, "counts_from") != "explain"
                                     ? fmt::format("{} graph breaks, ", str(e, "graph_break_count"))
                                     : std::string(),
                                 arr_at(logged, "recompiles").size(), skipped.size());

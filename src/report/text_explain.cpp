@@ -165,7 +165,7 @@ std::string text_explain(const json& doc) {
   const json& lg = e.value("logged", json());
   if (lg.is_object()) {
     // The same fields as the headline: the run's own list of records is not counted here.
-    bool from_run = str(e, "counts_from") == "compiled_run";
+    bool from_run = str(e, "counts_from") != "explain";  // older documents: the run's counts too
     std::string counted = from_run ? fmt::format("{} at {}, ", plural(num(e, "graph_break_count"), "graph break", "graph breaks"),
                                                  plural(static_cast<int>(groups.size()), "location", "locations"))
                                    : std::string();

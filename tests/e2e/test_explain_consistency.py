@@ -233,3 +233,19 @@ def test_golden_terminal_report(runs):
         path.parent.mkdir(exist_ok=True)
         path.write_text(got)
     assert got == path.read_text()
+
+
+def test_a_document_of_the_previous_version_renders_one_count(tmp_path):
+    """A saved explain document written before these fields (no skipped-frame titles, no
+    call sites) still loads in tct report, and its renderings state its one count."""
+    saved = FIXTURES / "html_explain.json"
+    breaks = json.loads(saved.read_text())["explain"]["graph_break_count"]
+    md, page = tmp_path / "r.md", tmp_path / "r.html"
+    r = run_tct("report", saved, "-o", md, "-o", page)
+    assert r.rc == 0, r
+    t = counts_in_text(r.out)
+    assert (t["headline"], t["groups"], t["kinds"], t["run_line"]) == (breaks,) * 4, t
+    m = counts_in_markdown(md.read_text())
+    assert (m["headline"], m["groups"], m["kinds"]) == (breaks,) * 3, m
+    h = counts_in_html(page.read_text())
+    assert (h["facts"], h["run_line"], h["groups"], h["kinds"]) == (breaks,) * 4, h
