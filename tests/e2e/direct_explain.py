@@ -11,7 +11,10 @@ for inference targets.
 --compiled N adds "compiled": the target under torch.compile(backend="eager") called N
 times (what tct explain's compiled run does, by default twice), counted by torch itself:
 graph_breaks is the total of torch._dynamo.utils.counters["graph_break"], frames_skipped
-is counters["frames"] total - ok (frames dynamo gave up on and ran eagerly).
+is counters["frames"] total - ok (frames dynamo gave up on and ran eagerly). torch 2.13
+leaves one kind of break out of counters["graph_break"]: a data-dependent branch in the
+compiled frame itself (symbolic_convert.py's generic_jump logs the break and splits the
+graph but files it under counters["unimplemented"]); tct counts it, as the graph split.
 """
 import argparse
 import importlib.util
