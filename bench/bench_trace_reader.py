@@ -1,5 +1,6 @@
 """`tct trace` against tlparse 0.4.3 on the same large TORCH_TRACE log: wall time and peak
-memory (max RSS from /usr/bin/time -v), and tct's peak memory on a 100x smaller log.
+memory (max RSS from /usr/bin/time -v), and tct's peak memory on a 100x smaller log. tct
+checks every payload's MD5 (has_payload), as tlparse does.
 
 The log comes from real compiles: a small model compiled with inductor (graph breaks, a
 recompile) under TORCH_TRACE, then copied end to end until it reaches --size-mb (as the
@@ -8,6 +9,7 @@ logs of a long job grow), under --work (default: the system temp folder, never t
     python bench/bench_trace_reader.py [--size-mb 400] [--tct build/tct]
         [--tlparse .venv/bin/tlparse] [--python .venv/bin/python] [--work /tmp/tct-trace-bench]
 """
+import json
 import os
 import re
 import shutil
@@ -95,6 +97,15 @@ def main():
     print(f"tlparse    big:   {tl_big[0]:.2f} s, {tl_big[1]:.0f} MiB peak")
     print(f"speed: tct {tl_big[0] / tct_big[0]:.1f}x tlparse's; tct memory big/small {tct_big[1] / tct_small[1]:.2f}x; "
           f"tlparse/tct memory {tl_big[1] / tct_big[1]:.1f}x")
+    # What tct's memory holds beyond the reader's constant state: the summary it prints.
+    # The big log is one job's log copied end to end, so its compile ids start over at
+    # each copy (read as torch._dynamo.reset(), as they should be): one listed compile per
+    # compile of every copy, and the document grows with them, not with the log's bytes.
+    for name, path in (("big", big), ("small", small)):
+        out = subprocess.run([args.tct, "trace", path, "--json", "-q"], capture_output=True, text=True, check=True).stdout
+        rank = json.loads(out)["trace"]["ranks"][0]
+        print(f"tct {name}: {rank['compile_count']} compiles listed ({rank['dynamo_resets']} id restarts), "
+              f"{rank['read']['verified_payloads']} payload MD5s checked, {len(out) / 2**20:.1f} MiB of JSON")
     with open("/proc/loadavg") as f:
         print("load average:", f.read().split()[:3])
 

@@ -107,6 +107,16 @@ export interface Interval {
   confidence?: number;
 }
 
+/** Decided once by tct where the interval is made; every report prints this field. */
+export type SpeedupVerdict = "faster" | "slower" | "no_clear_difference" | "inconclusive" | "not_measured";
+
+/** A bench row's speedup: the interval and its verdict (absent in documents of tct before 0.4). */
+export interface Speedup extends Interval {
+  verdict?: SpeedupVerdict;
+  inconclusive?: boolean;
+  processes?: number;
+}
+
 export interface BenchRow {
   backend: string;
   mode: string;
@@ -114,7 +124,7 @@ export interface BenchRow {
   fullgraph: boolean;
   status: string;
   error: DocError | null;
-  speedup?: Interval | null;
+  speedup?: Speedup | null;
   latency?: { eager: Summary; compiled: Summary } | null;
   warmup_curve_ns?: number[];
   steady_state?: { found: boolean; start_index: number | null; level_ns: number | null } | null;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # All set-up on a fresh Debian machine, idempotent: Debian packages, the project venv with
-# torch==2.13.0 (CPU build), the C++ build, the Node.js wrapper's dependencies.
+# torch==2.13.0 (CPU build), a second venv with torch==2.14.1 for an e2e subset, the C++ build,
+# the Node.js wrapper's dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +32,20 @@ fi
 if ! .venv/bin/python -c 'import torch, numpy, pytest, jsonschema, scikit_build_core, importlib.util as u; assert torch.__version__.startswith("2.13.0") and u.find_spec("transformers")' 2>/dev/null; then
   say "installing Python packages (torch==2.13.0 CPU build)"
   .venv/bin/pip install -q --disable-pip-version-check -r requirements-dev.txt
+fi
+
+# 2b. A second venv, for the e2e subset that scripts/test.sh runs on torch 2.14.1 (the CUDA build,
+# beside .venv's 2.13.0 CPU build). Only the target interpreter lives here: pytest stays in .venv.
+# Every package is pinned (requirements-torch2.14.txt), so pip resolves nothing by itself and never
+# pulls an unpinned torch. Byte-compiled at install (pip's default), since CI's environment may set
+# PYTHONDONTWRITEBYTECODE: then every process of the tests would compile torch's imports again.
+# TCT_SKIP_TORCH2_14=1 skips it (scripts/test.sh then skips the subset).
+if [ "${TCT_SKIP_TORCH2_14:-0}" != 1 ] &&
+   ! .venv-torch2.14/bin/python -c 'import importlib.metadata as m; assert m.version("torch") == "2.14.1"' 2>/dev/null; then
+  say "creating .venv-torch2.14 (torch==2.14.1, the CUDA build; every package pinned)"
+  [ -x .venv-torch2.14/bin/python ] || python3 -m venv .venv-torch2.14
+  .venv-torch2.14/bin/pip install -q --disable-pip-version-check --only-binary=:all: \
+    -r requirements-torch2.14.txt
 fi
 
 # 3. The C++ build.

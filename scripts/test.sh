@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test, after set-up: C++ unit tests, agent tests, end-to-end tests of the real
-# binary, the wheel and npm installs (scripts/test_install.sh), the Node.js wrapper's tests.
+# binary, an e2e subset on torch 2.14.1, the wheel and npm installs (scripts/test_install.sh),
+# the Node.js wrapper's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -12,6 +13,17 @@ echo "== C++ unit tests"
 build/tct_unit --gtest_brief=1 || status=1
 echo "== agent and end-to-end tests"
 .venv/bin/python -m pytest -q tests/agent tests/e2e "$@" || status=1
+if [ -x .venv-torch2.14/bin/python ]; then
+  # pytest stays in .venv; the target interpreter is torch 2.14.1's (tests/e2e/tct_run.py reads it).
+  echo "== end-to-end subset on torch 2.14.1 (tests/e2e/torch_subset.txt)"
+  mapfile -t subset < <(grep -v -e '^#' -e '^$' tests/e2e/torch_subset.txt)
+  TCT_TEST_PYTHON="$ROOT/.venv-torch2.14/bin/python" .venv/bin/python -m pytest -q "${subset[@]}" || status=1
+else
+  echo "== end-to-end subset on torch 2.14.1: SKIPPED (.venv-torch2.14 missing; TCT_SKIP_TORCH2_14=1?)"
+fi
+# Its GPU half where a GPU is visible; here (no GPU) the CPU half and a list of what it skipped.
+echo "== scripts/gpu_check.sh"
+scripts/gpu_check.sh --python "$ROOT/.venv/bin/python" --budget 2 || status=1
 echo "== install: the wheel into a fresh venv, the npm tarball into an empty project"
 scripts/test_install.sh || status=1
 if [ -f node/package.json ]; then

@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   if (failure) {
     code = static_cast<int>(failure->code());
     report::set_error(ctx.doc, *failure);
-    print_error(*failure, ctx.options.verbose);
+    print_error(*failure, ctx.options.verbose > 0);
   }
   ctx.doc["exit_code"] = code;
   try {
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
   try {
     if (ctx.options.json) std::cout << report::render_json(ctx.doc);
     else if (ctx.options.markdown) std::cout << report::render_markdown(ctx.doc);
-    else std::cout << report::render_text(ctx.doc);
+    else std::cout << report::render_text(ctx.doc, ctx.options.verbose > 0);
   } catch (const std::exception& e) {
     // A renderer bug must not lose the measurement: fall back to the canonical JSON.
     fmt::print(stderr, "tct: error: internal error while rendering the report ({}). The JSON document "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import platform
 import sys
 
@@ -52,7 +53,16 @@ def _handler(op: str):
     return fn
 
 
+def _apply_placement() -> None:
+    """--cpus, before torch is imported: OpenMP sizes its pool from the affinity mask it starts
+    with. tct checked the list; --threads reaches torch through OMP_NUM_THREADS already."""
+    cpus = os.environ.get("TCT_CPUS")
+    if cpus and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+
+
 def main() -> None:
+    _apply_placement()
     chan = Channel()
     chan.send(hello())
     session = Session()

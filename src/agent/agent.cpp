@@ -47,7 +47,7 @@ void Agent::handshake() {
     throw Error(ExitCode::Usage, "handshake_timeout",
                 fmt::format("{} did not start tct's agent within {} s", options_.python.path,
                             options_.handshake_timeout.count() / 1000),
-                "check that this interpreter starts quickly (python -c pass); run with --verbose",
+                "check that this interpreter starts quickly (python -c pass); run with -vv to see the agent's stderr",
                 child_->stderr_tail());
   }
   if (r == ChildProcess::Read::Eof) {
@@ -56,7 +56,7 @@ void Agent::handshake() {
     throw Error(ExitCode::Usage, "handshake_failed",
                 fmt::format("{} could not start tct's agent ({}){}", options_.python.path, info.describe(),
                             last.empty() ? "" : ": " + clip(last)),
-                "tct needs Python 3.9 or newer; check the interpreter, or run with --verbose",
+                "tct needs Python 3.9 or newer; check the interpreter, or run with -vv to see the agent's stderr",
                 child_->stderr_tail());
   }
   json hello = json::parse(line, nullptr, false);
@@ -65,7 +65,7 @@ void Agent::handshake() {
     throw Error(ExitCode::Internal, "protocol",
                 fmt::format("the agent's first line is not a handshake: '{}'", clip(line)),
                 "something prints to standard output before tct's agent starts (a sitecustomize or "
-                "PYTHONSTARTUP script?); remove it or run with --verbose");
+                "PYTHONSTARTUP script?); remove it or run with -vv to see the agent's stderr");
   }
   hello_.protocol = hello.value("protocol", 0);
   hello_.agent_version = hello.value("agent_version", "");
@@ -93,9 +93,9 @@ void Agent::fail_dead(const std::string& during) {
   throw Error(ExitCode::TargetFailed, "agent_died",
               fmt::format("the Python process died during {} ({}){}", during, info.describe(),
                           last.empty() ? "" : ": " + clip(last)),
-              info.signaled ? "a crash inside torch or a compiled kernel; rerun with --verbose, try "
+              info.signaled ? "a crash inside torch or a compiled kernel; rerun with -vv (the agent's stderr), try "
                               "another --backend, or reduce the problem size if memory ran out"
-                            : "rerun with --verbose to see the agent's stderr",
+                            : "rerun with -vv to see the agent's stderr",
               child_->stderr_tail());
 }
 
@@ -138,7 +138,7 @@ json Agent::receive(long id, const std::string& op, std::chrono::milliseconds ti
       child_->kill_group();
       throw Error(ExitCode::Internal, "protocol",
                   fmt::format("the agent wrote a line that is not protocol JSON during {}: '{}'", op, clip(line)),
-                  "something writes to the agent's protocol stream; rerun with --verbose and report it",
+                  "something writes to the agent's protocol stream; rerun with -vv and report it",
                   child_->stderr_tail());
     }
     const std::string type = msg.value("type", "");

@@ -1,4 +1,5 @@
 #include "analysis/compare.hpp"
+#include "core/json_number.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +16,7 @@ namespace {
 
 json num_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-double number(const json& obj, const char* key) {
-  return obj.is_object() && obj.contains(key) && obj[key].is_number() ? obj[key].get<double>() : NAN;
-}
-
-Interval interval_of(const json& sp) { return {number(sp, "estimate"), number(sp, "low"), number(sp, "high")}; }
+Interval interval_of(const json& sp) { return {core::number_or_nan(sp, "estimate"), core::number_or_nan(sp, "low"), core::number_or_nan(sp, "high")}; }
 
 json entry(const std::string& id, const std::string& status, const json& result, const json& error) {
   return {{"id", id},
@@ -143,7 +140,7 @@ json compare_documents(const json& baseline, const std::string& baseline_path, c
     int ra = rank(a["change"]), rb = rank(b["change"]);
     if (ra != rb) return ra < rb;
     // Within regressions, the worst (lowest upper bound) first.
-    if (a["change"] == "regression") return number(a["ratio"], "high") < number(b["ratio"], "high");
+    if (a["change"] == "regression") return core::number_or_nan(a["ratio"], "high") < core::number_or_nan(b["ratio"], "high");
     return false;
   });
   json counts = json::object();

@@ -1,4 +1,5 @@
 #include "analysis/expect_evidence.hpp"
+#include "core/json_number.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,11 +11,6 @@
 
 namespace tct::analysis {
 namespace {
-
-double num(const json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return NAN;
-  return j[key].get<double>();
-}
 
 std::vector<double> numbers(const json& j, const char* key) {
   std::vector<double> out;
@@ -29,10 +25,10 @@ json or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 Ceilings ceilings_from_json(const json& j, const std::string& source) {
   Ceilings c;
-  c.peak_flops = num(j, "peak_flops");
-  c.peak_bandwidth = num(j, "peak_bandwidth_bytes_per_s");
-  c.op_floor_ns = num(j, "op_floor_ns");
-  c.compiled_call_ns = num(j, "compiled_call_ns");
+  c.peak_flops = core::number_or_nan(j, "peak_flops");
+  c.peak_bandwidth = core::number_or_nan(j, "peak_bandwidth_bytes_per_s");
+  c.op_floor_ns = core::number_or_nan(j, "op_floor_ns");
+  c.compiled_call_ns = core::number_or_nan(j, "compiled_call_ns");
   c.source = source;
   return c;
 }
@@ -86,8 +82,8 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   Evidence e;
   e.device_type = profile.value("device_type", "cpu");
   e.events_truncated = profile.value("events_truncated", false);
-  e.compiled_call_ns = num(profile, "compiled_call_ns");
-  e.op_floor_ns = num(profile, "op_floor_ns");
+  e.compiled_call_ns = core::number_or_nan(profile, "compiled_call_ns");
+  e.op_floor_ns = core::number_or_nan(profile, "op_floor_ns");
   std::vector<OpName> names;
   for (const auto& n : profile.value("op_names", json::array())) {
     std::string name = n.value("name", "");
@@ -243,11 +239,11 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   }
 
   if (flops.is_object()) {
-    e.flops = num(flops, "flops_per_call");
-    e.bytes = num(flops, "bytes_per_call");
-    e.boundary_bytes = num(flops, "boundary_bytes");
-    e.outside_tensors = num(flops, "outside_tensors");
-    e.module_calls = num(flops, "module_calls");
+    e.flops = core::number_or_nan(flops, "flops_per_call");
+    e.bytes = core::number_or_nan(flops, "bytes_per_call");
+    e.boundary_bytes = core::number_or_nan(flops, "boundary_bytes");
+    e.outside_tensors = core::number_or_nan(flops, "outside_tensors");
+    e.module_calls = core::number_or_nan(flops, "module_calls");
     if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
     double lib_bytes = 0, fused_bytes = 0, elements = 0;
     for (const auto& op : flops.value("ops", json::array())) {

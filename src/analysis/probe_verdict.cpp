@@ -36,6 +36,46 @@ bool at_least(const Version& v, int major, int minor) {
   return v.major > major || (v.major == major && v.minor >= minor);
 }
 
+const SupportedTorch& supported_torch() {
+  // 2.6 is the oldest release with everything the agent feature-detects (torch.compiler.set_stance
+  // for bench's eager-through-the-compiled-function mode; dynamo's explain, counters and
+  // TORCH_TRACE records in their present shape). Releases between 2.6 and 2.12 are claimed,
+  // not tested: the README says so, and so does this list.
+  static const SupportedTorch s{{2, 6, 0}, {"2.13.0", "2.14.1"}};
+  return s;
+}
+
+namespace {
+
+// "tested": a release the suite runs on (any local build: +cpu, +cu130); "in_range": claimed,
+// not tested; "older"/"newer": outside what tct supports or was tested on.
+std::string support_status(const Version& v) {
+  const auto& s = supported_torch();
+  for (const auto& t : s.tested) {
+    Version tv = parse_version(t);
+    if (tv.major == v.major && tv.minor == v.minor && tv.patch == v.patch) return "tested";
+  }
+  if (!at_least(v, s.min.major, s.min.minor)) return "older";
+  Version newest = parse_version(s.tested.back());
+  if (v.major > newest.major || (v.major == newest.major && v.minor > newest.minor)) return "newer";
+  return "in_range";
+}
+
+std::string tested_list() {
+  std::string out;
+  for (const auto& t : supported_torch().tested) out += (out.empty() ? "" : " and ") + t;
+  return out;
+}
+
+}  // namespace
+
+json supported_torch_json(const std::string& version) {
+  const auto& s = supported_torch();
+  return {{"min", fmt::format("{}.{}", s.min.major, s.min.minor)},
+          {"tested", s.tested},
+          {"status", support_status(parse_version(version))}};
+}
+
 const std::vector<CompileEnvVar>& compile_env_vars() {
   static const std::vector<CompileEnvVar> vars = {
       {"TORCH_COMPILE_DISABLE", "turns torch.compile into a no-op"},
@@ -75,6 +115,23 @@ ProbeVerdict decide_probe(const ProbeInput& in) {
       add("blocker", "torch_too_old",
           fmt::format("torch {} has no torch.compile (it needs torch 2.0 or newer)", str(in.torch_hello, "version")),
           fmt::format("{} 'torch>=2.0'", pip));
+    else {
+      const std::string version = str(in.torch_hello, "version");
+      const std::string status = support_status(v);
+      const auto& s = supported_torch();
+      if (status == "older")
+        add("caveat", "torch_unsupported",
+            fmt::format("torch {} is older than tct supports (torch {}.{} or newer; tested on {}): some facts "
+                        "may be missing and some figures wrong",
+                        version, s.min.major, s.min.minor, tested_list()),
+            fmt::format("{} 'torch>={}.{}'", pip, s.min.major, s.min.minor));
+      else if (status == "newer")
+        add("caveat", "torch_untested",
+            fmt::format("torch {} is newer than any release tct was tested on ({}): torch's internals may "
+                        "have moved under it",
+                        version, tested_list()),
+            fmt::format("check one figure against a direct measurement, or use torch {}", s.tested.back()));
+    }
   }
   const json& f = in.facts;
   if (f.is_object()) {
@@ -105,6 +162,16 @@ ProbeVerdict decide_probe(const ProbeInput& in) {
     // 3. GPUs and Triton.
     const json& dev = f.value("devices", json::object());
     const json& triton = f.value("triton", json::object());
+    // A CUDA build on a machine whose driver or CUDA_VISIBLE_DEVICES shows it no GPU: usable
+    // on CPU, but a user who installed the CUDA build expects a GPU, and tct measures none.
+    if (str(t, "build") == "cuda" && !dev.value("cuda_available", false)) {
+      const std::string why = str(dev, "cuda_error");
+      add("info", "cuda_no_gpu",
+          fmt::format("torch is a CUDA {} build but sees no GPU{}: only the CPU is measured", str(t, "cuda"),
+                      why.empty() ? "" : fmt::format(" ({})", why)),
+          "check the driver (nvidia-smi) and CUDA_VISIBLE_DEVICES; on a machine without a GPU the CPU build "
+          "of torch is the smaller install");
+    }
     if (dev.value("cuda_available", false)) {
       if (!triton.value("installed", false))
         add("caveat", "triton_missing", "CUDA is available but Triton is not installed: inductor cannot generate GPU kernels",

@@ -17,6 +17,18 @@ struct Version {
 Version parse_version(const std::string& text);
 bool at_least(const Version& v, int major, int minor);
 
+// The torch releases tct supports, and those its own tests run on: scripts/test.sh runs every
+// test on 2.13.0 (CPU build) and an e2e subset on 2.14.1 (CUDA build, on a machine without a
+// GPU). Below `min` tct's agent is known to miss facts (see the .cpp); above the newest tested
+// minor release torch's internals may have moved. Outside the range probe warns, never blocks.
+struct SupportedTorch {
+  Version min;                       // oldest release tct claims to support
+  std::vector<std::string> tested;   // releases the test suite runs on, oldest first
+};
+const SupportedTorch& supported_torch();
+// {"min": "2.6", "tested": [...], "status": "tested"|"in_range"|"older"|"newer"} for a version.
+json supported_torch_json(const std::string& version);
+
 struct ProbeInput {
   std::string python_path;
   json torch_hello;          // hello's {version} or null

@@ -19,11 +19,14 @@ namespace {
 class TraceCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("trace", "Read a TORCH_TRACE log (a file or a directory of per-rank logs): "
-                                            "graph breaks, recompiles, compile time, cache, and ranks that diverge");
+    auto* cmd = app.add_subcommand("trace", "Read TORCH_TRACE logs (a file or a per-rank directory): breaks, recompiles, "
+                                            "compile time, cache, and ranks that diverge (collectives, order, cache, "
+                                            "tensor metadata)");
     cmd->add_option("path", path_, "A TORCH_TRACE log file (.log or .log.gz) or the directory TORCH_TRACE named")
         ->required();
-    cmd->add_flag("--strict", strict_, "Exit 2 when a log has garbled or truncated records (default: count and skip)");
+    cmd->add_flag("--strict", strict_,
+                  "Exit 2 when a log has garbled or truncated records, or a payload whose MD5 does not match "
+                  "(default: count and skip)");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   TORCH_TRACE=/tmp/trace torchrun --nproc-per-node 8 train.py
@@ -31,6 +34,8 @@ class TraceCommand : public Command {
   tct trace /tmp/trace/rank_0.log.gz --json    one log, as JSON
   tct trace /tmp/trace -o trace.html           a report to share
 Logs of tct's own runs: tct bench/explain TARGET --trace DIR, then tct trace DIR.
+A payload is damaged only when its MD5 (the header's has_payload) does not match; a last
+line without its newline that reads whole is not damage.
 Exit codes: 0 ok (ranks may still diverge: see 'divergence'), 2 no such path, no log in
 it, an unreadable gzip stream, or with --strict a damaged log.)");
     return cmd;
@@ -38,7 +43,8 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
 
   int run(RunContext& ctx) override {
     auto files = trace::list_trace_files(path_);
-    // One summary per rank: files of one rank (rotated logs) are read into the same one.
+    // One summary per rank: the logs of one rank (a job restarted into the same folder) are
+    // read into the same one, each log's compiles its own.
     std::map<int, size_t> by_rank;
     std::vector<analysis::RankSummary> ranks;
     for (const auto& f : files) {
@@ -54,22 +60,21 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
       analysis::RankSummary& r = ranks[index];
       if (f.rank) r.rank = f.rank;
       r.files.push_back(f.path);
-      analysis::RankCollector collector(r);
+      // Each log of a rank is its own process: its compile ids are its own.
+      analysis::RankCollector collector(r, static_cast<int>(r.files.size()) - 1);
       trace::Reader reader(collector);
       trace::read_file(f.path, reader);
       const auto& s = reader.stats();
-      r.stats.bytes += s.bytes, r.stats.lines += s.lines, r.stats.records += s.records;
-      r.stats.payload_lines += s.payload_lines, r.stats.garbled += s.garbled, r.stats.stray += s.stray;
-      r.stats.truncated += s.truncated, r.stats.oversized += s.oversized;
+      r.stats += s;
       if (s.records == 0 && s.bytes > 0)
         throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", f.path, s.bytes),
                           "give the file TORCH_TRACE=DIR wrote (dedicated_log_torch_trace_*.log)");
     }
     ctx.doc["trace"] = analysis::trace_section(path_, ranks);
     uint64_t damaged = 0;
-    for (const auto& r : ranks) damaged += r.stats.garbled + r.stats.truncated + r.stats.stray;
+    for (const auto& r : ranks) damaged += r.stats.damaged();
     if (damaged > 0) {
-      std::string msg = fmt::format("{} damaged line(s) or record(s) skipped (see trace.ranks[].read)", damaged);
+      std::string msg = fmt::format("{} damaged line(s), record(s) or payload(s) skipped (see trace.ranks[].read)", damaged);
       if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
       report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult, msg,
                                                         "the rest of the log was read"));

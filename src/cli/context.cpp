@@ -28,6 +28,12 @@ void add_agent_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--timeout", o.timeout_s, "Seconds one step may take before the target is "
                                            "declared hung and killed")
       ->capture_default_str()->check(kPositive);
+  cmd.add_option("--threads", o.threads,
+                 "torch's intra-op threads in the target's processes (torch.set_num_threads, OMP_NUM_THREADS and "
+                 "MKL_NUM_THREADS set before torch is imported); fewer than the free cores on a busy machine")
+      ->check(CLI::Range(1, 4096));
+  cmd.add_option("--cpus", o.cpus, "CPUs the target's processes may run on (an affinity mask), e.g. 0 or 0-3,6")
+      ->type_name("LIST");
 }
 
 void add_output_options(CLI::App& cmd, CommonOptions& o) {
@@ -35,7 +41,8 @@ void add_output_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_flag("--markdown", o.markdown, "Print Markdown on stdout (for a pull-request comment)");
   cmd.add_option("-o,--out", o.out, "Also write a report file: .json, .md or .html (repeatable); "
                                     "rewritten after each phase");
-  cmd.add_flag("-v,--verbose", o.verbose, "Show the agent's stderr live and tracebacks on errors");
+  cmd.add_flag("-v,--verbose", o.verbose,
+               "Every detail of the terminal report and tracebacks on errors; -vv also shows the agent's stderr live");
   cmd.add_flag("-q,--quiet", o.quiet, "No progress messages");
 }
 
@@ -52,15 +59,25 @@ agent::AgentOptions RunContext::agent_options(std::vector<std::pair<std::string,
   const std::string executable = agent::current_executable();
   ao.python = agent::choose_interpreter(options.python, lookup, executable);
   ao.agent_dir = agent::locate_agent_dir(options.agent_path, lookup, executable);
-  ao.env = std::move(env);
-  ao.verbose = options.verbose;
+  ao.env = core::placement_env(placement());
+  ao.env.insert(ao.env.end(), env.begin(), env.end());
+  ao.verbose = options.verbose >= 2;
   return ao;
+}
+
+core::CpuPlacement RunContext::placement() const {
+  core::CpuPlacement p{options.threads, {}};
+  if (!options.cpus.empty()) p.cpus = core::parse_cpu_list(options.cpus, core::allowed_cpus());
+  return p;
 }
 
 std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env,
                                                      bool torch_required) {
   agent::AgentOptions ao = agent_options(std::move(env));
   doc["environment"]["interpreter"] = {{"path", ao.python.path}, {"chosen_by", ao.python.source}};
+  const core::CpuPlacement where = placement();
+  doc["environment"]["placement"] = {{"threads", where.threads ? json(*where.threads) : json(nullptr)},
+                                     {"cpus", where.cpus.empty() ? json(nullptr) : json(core::format_cpu_list(where.cpus))}};
   progress(fmt::format("starting {} ({})", ao.python.path, ao.python.source));
   auto a = std::make_unique<agent::Agent>(std::move(ao));
   doc["environment"]["python"] = a->hello().python;

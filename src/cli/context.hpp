@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/agent.hpp"
+#include "core/cpu_placement.hpp"
 #include "runner/executor.hpp"
 #include "runner/host.hpp"
 
@@ -24,16 +25,18 @@ struct CommonOptions {
   std::optional<std::string> python;
   std::optional<std::string> agent_path;
   double timeout_s = 900;       // per request to the agent
+  std::optional<int> threads;   // --threads: torch's intra-op threads (and OpenMP's, MKL's)
+  std::string cpus;             // --cpus: the affinity mask of the target's processes, "0-1,3"
   bool json = false;            // print the JSON document on stdout
   bool markdown = false;        // print Markdown on stdout
   std::vector<std::string> out; // report files, type by extension
-  bool verbose = false;
+  int verbose = 0;               // -v: every detail of the report, tracebacks; -vv: also the agent's stderr live
   bool quiet = false;
 };
 
 // Both groups below; commands that read saved files (diff, report) take the output group only.
 void add_common_options(CLI::App& cmd, CommonOptions& options);
-void add_agent_options(CLI::App& cmd, CommonOptions& options);   // --python --agent-path --timeout
+void add_agent_options(CLI::App& cmd, CommonOptions& options);   // --python --agent-path --timeout --threads --cpus
 void add_output_options(CLI::App& cmd, CommonOptions& options);  // --json --markdown -o -v -q
 
 // The runners' Host (document, progress, checkpoints, warnings) and Executor (agents in the
@@ -54,6 +57,8 @@ class RunContext : public runner::Host, public runner::Executor {
   // What start_agent would start (interpreter, agent folder, env, verbosity), without
   // starting it or touching the document: for agents spawned with agent::DeferHandshake.
   agent::AgentOptions agent_options(std::vector<std::pair<std::string, std::string>> env = {}) const;
+  // --threads and --cpus, parsed (validate_common_options refused a bad list before anything ran).
+  core::CpuPlacement placement() const;
   // runner::Executor: start_agent (recorded in the document) / an agent spawned with
   // agent::DeferHandshake, each behind a runner::Session using timeout() and progress.
   std::unique_ptr<runner::Session> start(const runner::Env& env) override;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/context.hpp"
+#include "core/cpu_placement.hpp"
 #include "report/render.hpp"
 
 namespace tct::cli {
@@ -131,6 +132,7 @@ void validate_common_options(const CommonOptions& o) {
     throw usage_error("--json and --markdown both print the report on stdout",
                       "choose one; write the other as a file with -o FILE.json or -o FILE.md");
   report::validate_output_paths(o.out);
+  if (!o.cpus.empty()) core::parse_cpu_list(o.cpus, core::allowed_cpus());  // a bad list: exit 2 before anything runs
   namespace fs = std::filesystem;
   for (const auto& path : o.out) {
     fs::path folder = fs::path(path).parent_path();

@@ -88,11 +88,11 @@ int int_or_zero(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<int>() : 0;
 }
 
-double number_or_nan(const nlohmann::json& obj, const char* key) {
-  if (!obj.is_object()) return NAN;
-  auto it = obj.find(key);
-  if (it == obj.end() || !it->is_number()) return NAN;
-  return it->get<double>();
+std::string verdict_counts_text(const nlohmann::json& s) {
+  std::string out = fmt::format("{} faster, {} slower", int_or_zero(s, "faster"), int_or_zero(s, "slower"));
+  if (s.is_object() && s.contains("no_clear_difference"))
+    out += fmt::format(", {} no clear difference", int_or_zero(s, "no_clear_difference"));
+  return out + fmt::format(", {} inconclusive", int_or_zero(s, "inconclusive"));
 }
 
 size_t display_width(const std::string& text) {

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_number.hpp"
+
 namespace tct::report {
 
 std::string format_duration_ns(double ns);   // "812 ns", "12.3 us", "4.56 ms", "1.23 s"; "n/a" for NaN
@@ -32,7 +34,11 @@ std::string string_or(const nlohmann::json& obj, const char* key, const std::str
 // A JSON integer field, or 0 when it is missing or not a number.
 int int_or_zero(const nlohmann::json& obj, const char* key);
 // A JSON number, or NaN when the field is null or missing (JSON has no NaN).
-double number_or_nan(const nlohmann::json& obj, const char* key);
+using core::number_or_nan;
+
+// A suite summary's verdict counts: "3 faster, 1 slower, 1 no clear difference, 0 inconclusive"
+// (documents written before no_clear_difference was counted apart omit it).
+std::string verdict_counts_text(const nlohmann::json& summary);
 
 // How many characters a UTF-8 string shows (one per code point; no wide-glyph tables).
 size_t display_width(const std::string& text);

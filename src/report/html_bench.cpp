@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/verdict.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
@@ -23,21 +24,22 @@ std::string row_label(const json& r) {
   return l;
 }
 
-// "faster" when the whole interval is above 1, "slower" when below, else "unsure".
+// The row's verdict as a colour: "faster", "slower", else "unsure".
 std::string speed_tone(const json& s) {
-  double lo = num(s, "low"), hi = num(s, "high"), est = num(s, "estimate");
-  if (!std::isfinite(est) || s.value("inconclusive", false)) return "unsure";
-  if (std::isfinite(lo) && lo > 1) return "faster";
-  if (std::isfinite(hi) && hi < 1) return "slower";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return est > 1 ? "faster" : "slower";
-  return "unsure";
+  switch (bench::verdict_of(s)) {
+    case bench::SpeedupVerdict::Faster: return "faster";
+    case bench::SpeedupVerdict::Slower: return "slower";
+    default: return "unsure";
+  }
 }
+
+bool inconclusive(const json& s) { return bench::verdict_of(s) == bench::SpeedupVerdict::Inconclusive; }
 
 std::string ci_text(const json& s) {
   double lo = num(s, "low"), hi = num(s, "high");
   if (!std::isfinite(lo) || !std::isfinite(hi)) return "";
   return fmt::format("[{}, {}]{}", format_ratio(lo), format_ratio(hi),
-                     s.value("inconclusive", false) ? " inconclusive: too wide for a verdict" : "");
+                     inconclusive(s) ? " inconclusive: too wide for a verdict" : "");
 }
 
 bool row_ok(const json& r) { return str(r, "status") == "ok" || (r.contains("speedup") && r["speedup"].is_object()); }
@@ -152,7 +154,7 @@ std::string speedup_chart(const json& rows) {
       b.high = num(s, "high");
       b.css_class = speed_tone(s);
       // Short enough for the space right of the chart: the table says why it is inconclusive.
-      b.annotation = format_speedup_interval(s) + (s.value("inconclusive", false) ? " inconclusive" : "");
+      b.annotation = format_speedup_interval(s) + (inconclusive(s) ? " inconclusive" : "");
       b.tip = b.label + ": " + b.annotation;
     }
     bars.push_back(b);
@@ -213,7 +215,7 @@ std::string rows_table(const json& rows) {
     const json& cold_be = obj_at(be_obj, "cold");
     std::string verdict = str(be_obj, "verdict");
     std::string be_s = verdict == "inconclusive" ? "not given (interval too wide)"
-                       : verdict == "no_reliable_gain" ? (num(obj_at(r, "speedup"), "high") < 1.0 ? "never (compiled is slower)" : "no reliable gain")
+                       : verdict == "no_reliable_gain" ? (bench::verdict_of(obj_at(r, "speedup")) == bench::SpeedupVerdict::Slower ? "never (compiled is slower)" : "no reliable gain")
                        : std::isfinite(num(cold_be, "estimate"))
                            ? fmt::format("{:.0f} calls ({:.0f} .. {:.0f})", num(cold_be, "estimate"), num(cold_be, "low"),
                                          num(cold_be, "high"))
@@ -334,10 +336,9 @@ std::vector<Card> cards_bench(const json& doc) {
   const json& s = obj_at(*best, "speedup");
   std::string tone = speed_tone(s);
   // An inconclusive interval says so itself (ci_text); it does not mean "no difference".
-  std::string what = tone == "faster"                 ? "faster than eager, "
-                     : tone == "slower"               ? "slower than eager, "
-                     : s.value("inconclusive", false) ? ""
-                                                      : "not clearly different from eager, ";
+  const auto verdict_of_best = bench::verdict_of(s);
+  std::string what = verdict_of_best == bench::SpeedupVerdict::Inconclusive ? ""
+                                                                            : std::string(bench::describe(verdict_of_best)) + ", ";
   cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(num(s, "estimate")),
                    fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(s)),
                    tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn", "#bench"});

@@ -148,8 +148,7 @@ std::vector<Card> cards_suite(const json& doc) {
   }
   int failed = s.value("failed", 0) + s.value("mismatch", 0);
   cards.push_back({"Entries", fmt::format("{} of {} passed", s.value("ok", 0), s.value("entries", 0)),
-                   fmt::format("{} faster, {} slower, {} inconclusive", s.value("faster", 0), s.value("slower", 0),
-                               s.value("inconclusive", 0)),
+                   verdict_counts_text(s),
                    failed ? "bad" : "good", "#suite"});
   return cards;
 }

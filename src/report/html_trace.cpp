@@ -28,6 +28,8 @@ std::string section_trace(const json& doc) {
                   {"Graph breaks", esc(str(r, "graph_break_count"))},
                   {"Recompiles", std::to_string(arr_at(r, "recompiles").size())},
                   {"Skipped frames", std::to_string(arr_at(r, "skipped_frames").size())},
+                  {"Compiles without a compile id (AOT)", std::to_string(arr_at(r, "compiles_without_id").size())},
+                  {"torch._dynamo.reset() seen", esc(str(r, "dynamo_resets"))},
                   {"Cache", esc(obj_at(r, "cache").dump())}, {"Compile time (ns)", esc(obj_at(r, "compile_time_ns").dump())}});
     std::vector<std::vector<std::string>> rows;
     for (const auto& g : arr_at(r, "graph_breaks"))
@@ -38,6 +40,8 @@ std::string section_trace(const json& doc) {
     if (!rc.empty()) out += "<h4>Recompiles</h4>" + generic(rc);
     const json& sk = arr_at(r, "skipped_frames");
     if (!sk.empty()) out += "<h4>Skipped frames (ran eagerly)</h4>" + generic(sk);
+    const json& uf = arr_at(r, "compiles_without_id");
+    if (!uf.empty()) out += "<h4>Compiles without a compile id</h4>" + generic(uf);
     const json& fl = arr_at(r, "failures");
     if (!fl.empty()) out += "<h4>Failures and restarts</h4>" + generic(fl);
   }

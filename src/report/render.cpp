@@ -1,10 +1,12 @@
 #include "report/render.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "bench/verdict.hpp"
 #include "errors.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
@@ -19,26 +21,42 @@ std::string extension(const std::string& path) {
   return path.substr(dot);
 }
 
-// Sections in the order a reader wants them: environment first, then the answers.
-std::string sections(const json& doc, bool markdown) {
+enum class Style { Brief, Verbose, Markdown };
+
+// Sections in the order a reader wants them: environment first, then the answers. An audit
+// shows its steps' sections in the order they ran.
+std::string sections(const json& doc, Style style) {
   struct Section {
     const char* key;
     std::string (*text)(const json&);
     std::string (*md)(const json&);
+    std::string (*brief)(const json&);  // the default terminal report, where it is shorter than text
   };
   static const Section all[] = {
-      {"audit", text_audit, markdown_audit},       {"probe", text_probe, markdown_probe},       {"bench", text_bench, markdown_bench},
-      {"explain", text_explain, markdown_explain}, {"diff", text_diff, markdown_diff},
-      {"expect", text_expect, markdown_expect},
-      {"suite", text_suite, markdown_suite},       {"compare", text_compare, markdown_compare},
-      {"trace", text_trace, markdown_trace},
+      {"audit", text_audit, markdown_audit, brief_audit}, {"probe", text_probe, markdown_probe, nullptr},
+      {"bench", text_bench, markdown_bench, brief_bench},  {"explain", text_explain, markdown_explain, nullptr},
+      {"diff", text_diff, markdown_diff, nullptr},         {"expect", text_expect, markdown_expect, brief_expect},
+      {"suite", text_suite, markdown_suite, nullptr},      {"compare", text_compare, markdown_compare, nullptr},
+      {"trace", text_trace, markdown_trace, nullptr},
   };
+  std::vector<const Section*> order;
+  auto add = [&](const std::string& key) {
+    for (const auto& s : all)
+      if (key == s.key && std::find(order.begin(), order.end(), &s) == order.end()) order.push_back(&s);
+  };
+  add("audit");
+  for (const auto& step : member(member(doc, "audit"), "steps"))
+    if (step.is_object()) add(step.value("name", ""));
+  for (const auto& s : all) add(s.key);
   std::string out;
-  for (const auto& s : all) {
-    if (!doc.contains(s.key) || doc[s.key].is_null()) continue;
-    std::string part = (markdown ? s.md : s.text)(doc);
+  for (const Section* s : order) {
+    if (!doc.contains(s->key) || doc[s->key].is_null()) continue;
+    auto render = style == Style::Markdown              ? s->md
+                  : style == Style::Brief && s->brief ? s->brief
+                                                        : s->text;
+    std::string part = render(doc);
     // Markdown needs a blank line between blocks, or a heading runs into the bullet before it.
-    if (markdown) {
+    if (style == Style::Markdown) {
       while (!part.empty() && part.back() == '\n') part.pop_back();
       if (!part.empty()) part += "\n\n";
     }
@@ -60,13 +78,7 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
         out.push_back({label, "failed: " + text_or(r.value("error", json()), "message", "see details")});
         continue;
       }
-      double lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
-      // An interval too wide for a verdict says nothing about "no difference": say so.
-      const char* what = s.value("inconclusive", false) || !std::isfinite(lo) || !std::isfinite(hi)
-                             ? "inconclusive (the interval is too wide for a verdict)"
-                         : lo > 1 ? "faster than eager"
-                         : hi < 1 ? "slower than eager"
-                                  : "no clear difference from eager";
+      const auto what = bench::describe(bench::verdict_of(s));
       out.push_back({label, fmt::format("{}, {}", format_speedup_interval(s), what)});
     }
   const json& suite = doc.value("suite", json());
@@ -132,9 +144,24 @@ std::string error_line(const json& doc, bool markdown) {
 // written as U+FFFD rather than failing the whole document.
 std::string render_json(const json& doc) { return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
 
-std::string render_text(const json& doc) {
-  std::string out = sections(doc, false);
-  for (const auto& w : doc.value("warnings", json::array())) out += format_warning(w) + "\n";
+// What the document answers, most decisive first, as "question: answer": the audit's first line.
+std::string headline(const json& doc) {
+  auto found = answers(doc);
+  return found.empty() ? "" : found[0].first + ": " + found[0].second;
+}
+
+std::string render_text(const json& doc, bool verbose) {
+  std::string out = sections(doc, verbose ? Style::Verbose : Style::Brief);
+  if (verbose) {
+    for (const auto& w : doc.value("warnings", json::array())) out += format_warning(w) + "\n";
+    return out;
+  }
+  auto lines = brief_warning_lines(doc.value("warnings", json::array()));
+  if (!lines.empty() && !out.empty() && out.back() == '\n' && out.size() > 1 && out[out.size() - 2] != '\n') out += "\n";
+  for (const auto& l : lines) out += l + "\n";
+  const std::string command = doc.value("command", "");
+  if (!lines.empty() || command == "bench" || command == "audit")
+    out += fmt::format("(tct {} -v: every detail, and what to do about each warning)\n", command);
   return out;
 }
 
@@ -155,7 +182,7 @@ std::string render_markdown(const json& doc) {
   out += error_line(doc, true);
   if (error.is_object()) out += "\n";
   out += "<details><summary>Details</summary>\n\n";
-  out += sections(doc, true);
+  out += sections(doc, Style::Markdown);
   auto warnings = doc.value("warnings", json::array());
   if (!warnings.empty()) {
     out += "### Warnings\n\n";

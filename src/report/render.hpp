@@ -11,8 +11,12 @@ namespace tct::report {
 using json = nlohmann::json;
 
 std::string render_json(const json& doc);
-std::string render_text(const json& doc);      // the terminal report
-std::string render_markdown(const json& doc);  // fit for a pull-request comment
+// The terminal report: by default the answer and what it rests on; `verbose` (-v) every detail.
+std::string render_text(const json& doc, bool verbose = false);
+std::string render_markdown(const json& doc);
+// The most decisive answer as "question: answer" ("speedup, inductor: 1.73x [1.64, 1.83], faster
+// than eager"), "" when the document answers nothing: the first line of an audit.
+std::string headline(const json& doc);  // fit for a pull-request comment
 std::string render_html(const json& doc);      // one self-contained file (report/html.cpp)
 
 // The files asked for with --out, each rendered by its extension (.json, .md, .html).
@@ -26,7 +30,8 @@ void validate_output_paths(const std::vector<std::string>& paths);
 // whole document and renders the command's section (doc[<command>]).
 std::string text_probe(const json& doc);
 std::string markdown_probe(const json& doc);
-std::string text_bench(const json& doc);
+std::string text_bench(const json& doc);   // every detail (-v)
+std::string brief_bench(const json& doc);  // the default: about 8 lines per configuration
 std::string markdown_bench(const json& doc);
 std::string text_explain(const json& doc);
 std::string markdown_explain(const json& doc);
@@ -34,8 +39,10 @@ std::string text_diff(const json& doc);
 std::string markdown_diff(const json& doc);
 std::string text_expect(const json& doc);
 std::string text_audit(const json& doc);
+std::string brief_audit(const json& doc);  // the audit's headline: its verdict, then its steps on one line
 std::string markdown_audit(const json& doc);
 std::string markdown_expect(const json& doc);
+std::string brief_expect(const json& doc);  // the class, the range, two reasons, three suggestions
 // What expect's predicted range assumes when the compiled run skipped a frame or broke the
 // graph ("nothing compiles: ..." / "assumes the N graph breaks stay; ... once captured"),
 // "" when the function is captured whole.

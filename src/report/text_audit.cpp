@@ -27,6 +27,16 @@ std::string text_audit(const json& doc) {
   return out + "\n";
 }
 
+// The verdict first (what a reader takes away), then the steps, one line.
+std::string brief_audit(const json& doc) {
+  const json& a = doc["audit"];
+  std::string verdict = headline(doc);
+  std::string out = fmt::format("tct audit {}: {}\n", a.value("target", ""), verdict.empty() ? "no answer" : verdict);
+  std::string steps;
+  for (const auto& s : a.value("steps", json::array())) steps += (steps.empty() ? "" : "; ") + step_line(s);
+  return out + "  steps: " + steps + "\n\n";
+}
+
 std::string markdown_audit(const json& doc) {
   const json& a = doc["audit"];
   std::string out = fmt::format("Target `{}`. Steps:\n\n", a.value("target", ""));

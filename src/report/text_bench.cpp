@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/verdict.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
 
@@ -24,10 +25,11 @@ const json& obj(const json& j, const char* key) {
 }
 
 // Each flag once: two warnings of one kind (outliers, and load while sampling) flag "! noisy" twice.
-std::string flags_for(const json& row, const char* applies_to) {
+std::string flags_for(const json& row, const char* applies_to, const char* except_code = "") {
   std::vector<std::string> seen;
   for (const auto& f : row.value("flags", json::array())) {
     std::string text = f.value("text", "");
+    if (f.value("code", "") == except_code) continue;
     if (f.value("applies_to", "") == applies_to && std::find(seen.begin(), seen.end(), text) == seen.end())
       seen.push_back(text);
   }
@@ -46,7 +48,8 @@ std::string speedup_cell(const json& row) {
   if (!std::isfinite(est)) return row.value("status", "") == "ok" ? "n/a" : "not measured";
   if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]: inconclusive";
   std::string cell = fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
-  return sp.value("inconclusive", false) ? cell + " inconclusive: too wide for a verdict" : cell;
+  return bench::verdict_of(sp) == bench::SpeedupVerdict::Inconclusive ? cell + " inconclusive: too wide for a verdict"
+                                                                     : cell;
 }
 
 std::string latency_cell(const json& row, const char* side) {
@@ -133,9 +136,14 @@ std::string compile_figure(const json& c, const char* which) {
 
 std::string compile_cell(const json& row) {
   const json& c = obj(row, "compile");
-  std::string out = fmt::format("first call {}", format_duration_ns(number_or_nan(c, "first_call_ns")));
   std::string cold = compile_figure(c, "cold"), warm = compile_figure(c, "warm");
-  if (!cold.empty()) out += ", cold " + cold;
+  // The first configuration's cold compile is its first call in the main process: one
+  // measurement, said once. Other configurations' first calls reuse the main process's caches.
+  const bool cold_is_first_call = str(c, "cold_source").rfind("main agent", 0) == 0;
+  std::string out = cold_is_first_call && !cold.empty()
+                        ? "cold " + cold + " (the first compiled call, in the main process)"
+                        : fmt::format("first call {}", format_duration_ns(number_or_nan(c, "first_call_ns"))) +
+                              (cold.empty() ? "" : ", cold " + cold + " (" + str(c, "cold_source", "fresh process") + ")");
   if (!warm.empty()) {
     out += ", warm cache " + warm;
     const json& hit = c.value("warm_cache_hit", c.value("warm_cache", json::object()).value("hit", json()));
@@ -159,12 +167,19 @@ std::string range_text(const json& r) {
 // Built on the interval: no number when it is inconclusive or includes 1.
 std::string break_even_cell(const json& row) {
   const json& be = obj(row, "break_even");
-  const std::string verdict = str(be, "verdict");
+  std::string verdict = str(be, "verdict");
+  if (verdict.empty() && row.value("break_even_calls", json()).is_null()) {
+    // A document from before break_even had its verdict: the speedup's says the same.
+    const auto sv = bench::verdict_of(obj(row, "speedup"));
+    verdict = sv == bench::SpeedupVerdict::Inconclusive ? "inconclusive"
+              : sv == bench::SpeedupVerdict::Slower || sv == bench::SpeedupVerdict::NoClearDifference ? "no_reliable_gain"
+                                                                                                       : "";
+  }
   if (verdict == "inconclusive") return "not given: the speedup interval is too wide for a verdict";
   if (verdict == "no_reliable_gain") {
-    const json& high = obj(row, "speedup").value("high", json());
-    return high.is_number() && high.get<double>() < 1.0 ? "never breaks even: compiled is slower (the whole interval is below 1)"
-                                                         : "no reliable gain: the speedup interval includes 1";
+    return bench::verdict_of(obj(row, "speedup")) == bench::SpeedupVerdict::Slower
+               ? "never breaks even: compiled is slower (the whole interval is below 1)"
+               : "no reliable gain: the speedup interval includes 1";
   }
   std::string cold = range_text(be.value("cold", json())), warm = range_text(be.value("warm", json()));
   if (verdict.empty() && row.value("break_even_calls", json()).is_number())  // a document from before ranges
@@ -271,6 +286,67 @@ std::string interval_note(const json& b) {
   return "";
 }
 
+
+// ---------------------------------------------------------------- the brief report
+// The answer and what it rests on, about 8 lines per configuration (hyperfine's result is
+// three): speedup, interval and verdict; the medians it is the ratio of; compile time;
+// break-even; memory; outputs; the row's flags. `tct bench -v` prints text_bench's detail.
+
+// "cold 11.6 s, warm cache 1.2 s": the compile time once. Row 0's cold compile *is* its
+// first call in the main process, so the first call is named only when no cold figure exists.
+std::string brief_compile(const json& row) {
+  const json& c = obj(row, "compile");
+  std::string cold = compile_figure(c, "cold"), warm = compile_figure(c, "warm");
+  std::string out = !cold.empty() ? "cold " + cold : "first call " + format_duration_ns(number_or_nan(c, "first_call_ns"));
+  if (!warm.empty()) {
+    out += ", warm cache " + warm;
+    const json& hit = c.value("warm_cache_hit", json());
+    if (hit.is_boolean() && !hit.get<bool>()) out += " (not a cache hit)";
+  }
+  return out;
+}
+
+std::string brief_memory(const json& row) {
+  const json& m = obj(row, "memory");
+  if (m.empty()) return "";
+  return fmt::format("eager {}, compiled {} ({} above the post-load baseline)",
+                     plus_bytes(number_or_nan(m, "eager_increase_bytes")),
+                     plus_bytes(number_or_nan(m, "compiled_increase_bytes")),
+                     str(m, "kind") == "cuda" ? "peak CUDA memory" : "peak RSS");
+}
+
+std::string brief_row(const json& row) {
+  const std::string label = row.value("label", str(row, "backend"));
+  std::string out = fmt::format("{}  {}", label, speedup_cell(row));
+  if (row.value("status", "") == "failed") {
+    const json& e = obj(row, "error");
+    return out + ": " + str(e, "message") + "\n";
+  }
+  const json& sp = obj(row, "speedup");
+  const auto verdict = bench::verdict_of(sp);
+  if (verdict != bench::SpeedupVerdict::Inconclusive && verdict != bench::SpeedupVerdict::NotMeasured)
+    out += fmt::format(" {}", bench::describe(verdict));
+  // Flags beside the number they concern: the speedup's and the outputs' on this line ("slower
+  // than eager" is the verdict already).
+  for (const char* what : {"speedup", "correctness"})
+    if (auto f = flags_for(row, what, "slower_than_eager"); !f.empty()) out += "  " + f;
+  out += "\n";
+  std::vector<std::pair<std::string, std::string>> lines;
+  const json& lat = obj(row, "latency");
+  if (!lat.empty())
+    lines.push_back({"per call", fmt::format("eager {}, compiled {} (medians of {} interleaved blocks)",
+                                             format_duration_ns(number_or_nan(obj(lat, "eager"), "median")),
+                                             format_duration_ns(number_or_nan(obj(lat, "compiled"), "median")),
+                                             str(row, "blocks", "0")) +
+                                     (flags_for(row, "latency").empty() ? "" : "  " + flags_for(row, "latency"))});
+  if (!row.value("warmup_curve_ns", json::array()).empty()) lines.push_back({"compile", brief_compile(row)});
+  if (!lat.empty()) lines.push_back({"break-even", break_even_cell(row)});
+  if (auto m = brief_memory(row); !m.empty()) lines.push_back({"memory", m});
+  if (row.value("status", "") == "ok") lines.push_back({"outputs", correctness_cell(row)});
+  for (const auto& [k, v] : lines) out += fmt::format("  {:<11} {}\n", k, v);
+  return out;
+}
+
 }  // namespace
 
 std::string text_bench(const json& doc) {
@@ -314,6 +390,24 @@ std::string markdown_bench(const json& doc) {
   out += pairs_md("Measurement", r.harness);
   if (auto n = interval_note(b); !n.empty()) out += "\n_" + n.substr(0, n.size() - 1) + "_\n";
   for (const auto& n : obj(b, "config").value("notes", json::array())) out += "\n_note: " + n.get<std::string>() + "_\n";
+  return out;
+}
+
+}  // namespace tct::report
+
+namespace tct::report {
+
+std::string brief_bench(const json& doc) {
+  const json& b = doc["bench"];
+  if (!b.is_object() || !b.value("target", json()).is_object()) return "";
+  std::string out = "tct bench " + header(b) + "\n\n";
+  int processes = 0;
+  for (const auto& row : b.value("rows", json::array())) {
+    out += brief_row(row);
+    processes = std::max(processes, obj(row, "speedup").value("processes", 0));
+  }
+  if (processes > 0)
+    out += fmt::format("\nintervals: 95% confidence across {} fresh processes, as a re-run meets them\n", processes);
   return out;
 }
 

@@ -100,7 +100,12 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
   std::vector<std::pair<std::string, std::string>> rows;
   const json& p = e.value("profile", json::object());
   const json& d = p.value("op_time_distribution", json::object());
-  rows.push_back({"wall per call", format_duration_ns(number_or_nan(p, "wall_per_call_ns"))});
+  // Each latency says what it measures: bench quotes medians of interleaved samples, expect
+  // reasons on its fastest plain call (the envelope its shares are fractions of).
+  rows.push_back({"eager call", fmt::format("{} ({})", format_duration_ns(number_or_nan(p, "wall_per_call_ns")),
+                                            p.value("estimator", "") == "lower_envelope"
+                                                ? "the fastest of expect's plain calls: the envelope the shares are of"
+                                                : "the median of expect's plain calls")});
   // The fixed costs the prediction used (a document from before they were recorded: the ceilings').
   const json& pred = e.value("predicted_speedup", json::object());
   const json& c = e.value("ceilings", json::object());
@@ -111,7 +116,7 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
                                              format_duration_ns(number_or_nan(fixed, "compiled_call_ns")),
                                              timed ? "a 1-element add eager and compiled, timed between the plain calls"
                                                    : "the machine's ceilings")});
-  rows.push_back({"ops per call", fmt::format("{} (median op {}, p90 {})", count(number_or_nan(p, "ops_per_call")),
+  rows.push_back({"ops per call", fmt::format("{} (every op the profiler saw in one eager call; median op {}, p90 {})", count(number_or_nan(p, "ops_per_call")),
                                               format_duration_ns(number_or_nan(d, "p50_ns")),
                                               format_duration_ns(number_or_nan(d, "p90_ns")))});
   if (std::string guarded = expect_guarded_text(e); !guarded.empty()) rows.push_back({"guarded per call", guarded});
@@ -240,6 +245,35 @@ std::string text_expect(const json& doc) {
   const json& v = e.value("validation", json());
   if (v.is_object()) out += "  validation: " + validation_line(v) + "\n\n";
   return out;
+}
+
+// The class, the range, the two strongest reasons, the top three suggestions (and the sweep
+// and validation, which are what was asked for when present): `-v` prints the evidence and the
+// model term by term.
+std::string brief_expect(const json& doc) {
+  const json& e = doc["expect"];
+  std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
+  if (e.value("class", json()).is_null()) return out;
+  out += fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]), expect_borderline_note(e),
+                     range(e.value("predicted_speedup", json::object())));
+  if (std::string note = expect_compiled_note(e); !note.empty()) out += fmt::format("    {}\n", note);
+  int n = 0;
+  for (const auto& r : e.value("decided_by", json::array()))
+    if (n++ < 2) out += fmt::format("    - {}\n", r.value("meaning", ""));
+  n = 0;
+  for (const auto& s : e.value("suggestions", json::array()))
+    if (n++ < 3) out += fmt::format("  {}. {}: {}\n", s.value("rank", 0), s.value("title", ""), s.value("how", ""));
+  const json& sw = e.value("sweep", json());
+  if (sw.is_object()) {
+    out += fmt::format("  sweep over {}:", sw.value("param", "?"));
+    for (const auto& p : sw.value("points", json::array()))
+      out += fmt::format(" {}={} {}{};", value_text(p["value"]), label(p.value("class", json())),
+                         p.value("error", json()).is_null() ? interval(p.value("speedup", json())) : "failed", "");
+    out += "\n";
+  }
+  const json& v = e.value("validation", json());
+  if (v.is_object()) out += "  validation: " + validation_line(v) + "\n";
+  return out + "\n";
 }
 
 std::string markdown_expect(const json& doc) {

@@ -16,6 +16,19 @@ std::string verdict_words(const std::string& v) {
   return v;
 }
 
+// "torch >= 2.6, tested on 2.13.0 and 2.14.1 (this release is tested)".
+std::string support_words(const json& st) {
+  std::string tested;
+  for (const auto& v : st.value("tested", json::array())) tested += (tested.empty() ? "" : " and ") + v.get<std::string>();
+  const std::string status = s(st, "status");
+  const char* which = status == "tested"     ? "this release is tested"
+                      : status == "in_range" ? "this release is in range, not tested"
+                      : status == "older"    ? "this release is OLDER than supported"
+                      : status == "newer"    ? "this release is NEWER than any tested"
+                                             : "?";
+  return fmt::format("torch >= {}, tested on {} ({})", s(st, "min"), tested, which);
+}
+
 struct Line {
   std::string label, value;
 };
@@ -39,6 +52,7 @@ std::vector<Line> facts(const json& doc, bool short_paths = false) {
   if (build == "rocm") build += " " + s(t, "hip");
   lines.push_back({"torch", fmt::format("{} ({} build), torch.compile {}", s(t, "version"), build,
                                         t.value("compile_available", false) ? "available" : "missing")});
+  if (p.contains("supported_torch")) lines.push_back({"tct supports", support_words(p["supported_torch"])});
   if (f.contains("backends") && f["backends"].contains("default")) {
     std::string names;
     for (const auto& b : f["backends"]["default"]) names += (names.empty() ? "" : ", ") + b.get<std::string>();
@@ -50,6 +64,11 @@ std::vector<Line> facts(const json& doc, bool short_paths = false) {
   for (const auto& g : d.value("cuda", json::array()))
     devices += fmt::format("; cuda:{} {} sm_{}{} {}", g.value("index", 0), s(g, "name"), g["capability"][0].get<int>(),
                            g["capability"][1].get<int>(), format_bytes(g.value("total_memory_bytes", 0.0)));
+  // A CUDA build that sees no GPU says so where the GPUs would be listed (probe's reasons say why).
+  if (s(t, "build") == "cuda" && !d.value("cuda_available", false)) {
+    const std::string why = text_or(d, "cuda_error", "");
+    devices += why.empty() ? "; no GPU visible" : fmt::format("; no GPU visible ({})", why);
+  }
   if (d.value("mps_available", false)) devices += "; mps";
   lines.push_back({"devices", devices});
   const json& tr = f.value("triton", json::object());

@@ -74,10 +74,9 @@ std::vector<std::string> summary_lines(const json& suite) {
     lines.push_back("Geometric-mean speedup: n/a (no entry passed with a measured speedup)");
   std::string failures;
   for (auto& [kind, n] : member(s, "failures_by_kind").items()) failures += (failures.empty() ? "" : ", ") + kind + " " + json_text(n);
-  lines.push_back(fmt::format("Entries: {} ok, {} failed, {} outputs differ{}; {} faster, {} slower, {} inconclusive",
+  lines.push_back(fmt::format("Entries: {} ok, {} failed, {} outputs differ{}; {}",
                               int_or_zero(s, "ok"), int_or_zero(s, "failed"), int_or_zero(s, "mismatch"),
-                              failures.empty() ? "" : " (" + failures + ")", int_or_zero(s, "faster"),
-                              int_or_zero(s, "slower"), int_or_zero(s, "inconclusive")));
+                              failures.empty() ? "" : " (" + failures + ")", verdict_counts_text(s)));
   lines.push_back(fmt::format("Total compile time {}; entries' wall time {}",
                               format_duration_ns(number_or_nan(s, "compile_ns_total")),
                               format_duration_ns(number_or_nan(s, "wall_ns_total"))));

@@ -1,6 +1,10 @@
 // The trace section: per rank a summary line, graph breaks grouped (with the fix), the
 // recompiles with the guard that failed, skipped frames, failures, compile time per phase
 // and cache; then the ranks that diverge. Markdown renders the same.
+#include <map>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "report/format.hpp"
@@ -27,6 +31,33 @@ std::string rank_text(const json& r, size_t i, bool md) {
                      md ? "" : "  ", num(r, "compile_count"), num(r, "graph_count"), num(r, "graph_break_count"),
                      r.value("recompiles", json::array()).size(), r.value("skipped_frames", json::array()).size(),
                      r.value("failures", json::array()).size());
+  if (int resets = num(r, "dynamo_resets"); resets > 0) {
+    std::vector<std::string> after;
+    for (const auto& c : r.value("compiles", json::array()))
+      if (num(c, "dynamo_resets") > 0) after.push_back(str(c, "compile_id"));
+    std::string list;
+    for (size_t k = 0; k < after.size() && k < 4; ++k) list += (k ? ", " : "") + after[k];
+    if (after.size() > 4) list += fmt::format(" and {} more", after.size() - 4);
+    out += fmt::format("{}torch._dynamo.reset() {} time(s): compile ids started over, each compile counted on its own "
+                       "({})\n",
+                       md ? "\n" : "  ", resets, list);
+  }
+  const json& unframed = r.value("compiles_without_id", json::array());
+  if (!unframed.empty()) {
+    std::map<std::string, std::pair<int, std::string>> kinds;  // kind -> (count, what)
+    for (const auto& u : unframed) {
+      auto& k = kinds[str(u, "kind")];
+      k.first++;
+      k.second = str(u, "what");
+    }
+    std::string list;
+    for (const auto& [kind, k] : kinds) list += fmt::format("{}{} {} ({})", list.empty() ? "" : ", ", k.first, kind, k.second);
+    out += fmt::format("{}{} compile(s) without a compile id: {}\n", md ? "\n" : "  ", unframed.size(), list);
+    for (const auto& u : unframed)
+      if (!str(u, "file").empty())
+        out += fmt::format("{}{} from {} at {}:{}\n", md ? "- " : "    ", str(u, "kind"), str(u, "function"), str(u, "file"),
+                           num(u, "line"));
+  }
   // File names below are relative to the rank's code folder: say which folder that is.
   if (std::string root = r.value("root", ""); !root.empty())
     out += fmt::format(fmt::runtime(md ? "code under `{}`\n" : "  code under {}\n"), root);
@@ -48,6 +79,8 @@ std::string rank_text(const json& r, size_t i, bool md) {
     for (const auto& g : groups) {
       const json& h = g.value("hint", json::object());
       std::string skip = g.value("frame_skipped", false) ? fmt::format(" (frame skipped: {})", str(g, "skip_reason")) : "";
+      if (g.value("from_restart", false))
+        skip += " (logged only as a restart reason, as torch 2.6 and older do: the place is the compiled frame's)";
       if (md)
         out += fmt::format("| `{}:{}` | {} | {} | {}{} | {} |\n", str(g, "file"), num(g, "line"), str(g, "kind"),
                            num(g, "count"), str(g, "reason"), skip, str(h, "fix"));
@@ -76,10 +109,10 @@ std::string rank_text(const json& r, size_t i, bool md) {
                        str(f, "function"), num(f, "attempts"), why.empty() ? "" : " (" + why + ")");
   }
   const json& read = r.value("read", json::object());
-  int damaged = num(read, "garbled") + num(read, "truncated") + num(read, "stray_lines");
-  if (damaged > 0)
-    out += fmt::format("{}skipped {} garbled, {} truncated, {} stray line(s)\n", md ? "\n" : "  ", num(read, "garbled"),
-                       num(read, "truncated"), num(read, "stray_lines"));
+  if (num(read, "damaged") > 0)
+    out += fmt::format("{}skipped {} garbled, {} truncated, {} stray line(s), {} payload(s) whose MD5 does not match\n",
+                       md ? "\n" : "  ", num(read, "garbled"), num(read, "truncated"), num(read, "stray_lines"),
+                       num(read, "bad_payloads"));
   return out;
 }
 
@@ -90,7 +123,9 @@ std::string render(const json& doc, bool md) {
                        : fmt::format("tct trace {} ({} log(s))\n", str(t, "path"), ranks.size());
   const json& div = t.value("divergence", json::array());
   if (ranks.size() > 1) {
-    if (div.empty()) out += "All ranks compiled alike (same compile ids, graphs, breaks, recompiles).\n";
+    if (div.empty())
+      out += "All ranks compiled alike (same compile ids, graphs, breaks, recompiles, collective schedules, graph "
+             "execution order, cache hits and misses, tensor metadata, as far as the logs record them).\n";
     else {
       out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n" : "RANKS DIVERGE (a known cause of collective hangs):\n";
       for (const auto& d : div) out += fmt::format("{}{}\n", md ? "- " : "  - ", str(d, "message"));

@@ -1,5 +1,9 @@
 #include "report/warnings.hpp"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 namespace tct::report {
 
 std::string to_string(WarningCode code) {
@@ -18,8 +22,33 @@ std::string to_string(WarningCode code) {
     case WarningCode::PartialResult: return "partial_result";
     case WarningCode::Other: return "other";
     case WarningCode::ExplainViewsDisagree: return "explain_views_disagree";
+    case WarningCode::Oversubscribed: return "oversubscribed";
   }
   return "other";
+}
+
+Severity severity_of(const std::string& code) {
+  if (code == "output_mismatch" || code == "partial_result") return Severity::Error;
+  if (code == "clock_resolution" || code == "check_skipped" || code == "environment_override") return Severity::Note;
+  return Severity::Caution;
+}
+
+std::string title_of(const std::string& code) {
+  if (code == "noisy_measurement") return "noisy measurement";
+  if (code == "precision_not_reached") return "interval wider than asked";
+  if (code == "no_steady_state") return "no steady state in warm-up";
+  if (code == "recompile_during_measurement") return "recompiled while timing";
+  if (code == "graph_breaks") return "graph breaks";
+  if (code == "output_mismatch") return "outputs differ";
+  if (code == "nondeterministic") return "nondeterministic target";
+  if (code == "check_skipped") return "output check skipped";
+  if (code == "clock_resolution") return "timed in batches";
+  if (code == "slower_than_eager") return "slower than eager";
+  if (code == "environment_override") return "environment override";
+  if (code == "partial_result") return "a step failed";
+  if (code == "explain_views_disagree") return "explain views disagree";
+  if (code == "oversubscribed") return "oversubscribed";
+  return "warning";
 }
 
 nlohmann::json make_warning(WarningCode code, std::string message, std::string hint) {
@@ -31,6 +60,38 @@ std::string format_warning(const nlohmann::json& w) {
   const std::string hint = w.value("hint", "");
   if (!hint.empty()) s += " (" + hint + ")";
   return s;
+}
+
+}  // namespace tct::report
+
+namespace tct::report {
+
+std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
+  struct Kind {
+    std::string code;
+    const nlohmann::json* first;
+    int more = 0;
+  };
+  std::vector<Kind> kinds;
+  if (warnings.is_array())
+    for (const auto& w : warnings) {
+      if (!w.is_object()) continue;
+      const std::string code = w.value("code", "other");
+      if (severity_of(code) == Severity::Note) continue;
+      auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
+      if (it == kinds.end()) kinds.push_back({code, &w});
+      else ++it->more;
+    }
+  std::stable_sort(kinds.begin(), kinds.end(), [](const Kind& a, const Kind& b) {
+    return static_cast<int>(severity_of(a.code)) < static_cast<int>(severity_of(b.code));
+  });
+  std::vector<std::string> out;
+  for (const auto& k : kinds) {
+    std::string line = "warning: " + k.first->value("message", title_of(k.code));
+    if (k.more) line += fmt::format(" (and {} more like it)", k.more);
+    out.push_back(line);
+  }
+  return out;
 }
 
 }  // namespace tct::report

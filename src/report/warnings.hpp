@@ -2,6 +2,7 @@
 // Warnings are data: one enum, one formatter. Each says what is wrong with a number and
 // what to do about it; renderers print them next to the number they concern.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,14 +23,29 @@ enum class WarningCode {
   PartialResult,           // a phase failed; what is shown was measured before it
   Other,
   ExplainViewsDisagree,    // explain and the logged compiled run report different breaks
+  Oversubscribed,          // more torch threads than the cores other processes left free
 };
 
 std::string to_string(WarningCode code);
+
+// How much a warning weighs on the answer: Error (a number is wrong or missing: outputs
+// differ, a step failed), Caution (a number holds but needs its caveat), Note (how it was
+// measured; the brief terminal report leaves notes to --verbose).
+enum class Severity { Error, Caution, Note };
+Severity severity_of(const std::string& code);
+
+// A few words naming the warning, for the brief report's one line per kind ("noisy machine").
+std::string title_of(const std::string& code);
 
 // {"code", "message", "hint"}: the shape every document's "warnings" array holds.
 nlohmann::json make_warning(WarningCode code, std::string message, std::string hint = {});
 
 // "warning: MESSAGE (HINT)" for terminals and Markdown.
 std::string format_warning(const nlohmann::json& warning);
+
+// One line per kind of warning, errors first, notes left out (they are in --verbose and the
+// JSON): "warning: MESSAGE" of the kind's first warning, "(and N more like it)" for the rest.
+// The hints are left to --verbose: the brief report names what is wrong, -v what to do.
+std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings);
 
 }  // namespace tct::report

@@ -4,6 +4,7 @@
 // verdicts and the warnings/flags of a row. No agent, no clock, no I/O.
 // Unit-tested in tests/unit/test_bench_analysis.cpp.
 #include <cstddef>
+#include <cmath>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,6 +59,27 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
 // as aot_eager), true when every lookup hit, false otherwise.
 json cache_hit_json(const json& counters);
 
+// How busy the machine was while the rows sampled (their row["load"]: load average, CPUs,
+// involuntary context switches of the timing thread) and whether torch's `threads` intra-op
+// threads outnumbered the cores other processes left free.
+struct MachineLoad {
+  double load = NAN;      // the highest 1-minute load average seen
+  double switches = NAN;  // the highest involuntary context switches per second of timing
+  int cpus = 0;
+  int threads = 0;        // torch.get_num_threads() in the target's process; 0 unknown
+  bool loaded = false;     // other processes kept at least half the CPUs busy
+  bool preempted = false;  // the timing thread was switched out as on a shared core
+  double others = NAN;     // CPUs other processes kept busy (load minus the sampler's one)
+  bool oversubscribed = false;  // more torch threads than free cores: threads wait for a core
+  int suggested_threads = 0;    // the --threads that fits the free cores
+  bool busy() const { return loaded || preempted; }
+};
+MachineLoad machine_load(const json& rows, int threads);
+
+// One warning for the section when the machine was busy: oversubscribed (with the --threads
+// that fits) or loaded; nullopt on a quiet machine.
+std::optional<json> load_warning(const MachineLoad& m);
+
 // The warnings a finished row deserves, each {code, message, hint, applies_to} where
 // applies_to names the number it spoils ("speedup", "latency", "correctness", "compile").
 // `label` prefixes messages so document-level warnings say which row they concern.
@@ -65,6 +87,7 @@ struct RowWarningInput {
   double precision = 0.02;
   bool check = true;
   double noisy_outlier_fraction = 0.05;  // our threshold: above 5% outliers on a side is noisy
+  bool busy_machine = false;  // other processes loaded the CPU: a longer --budget cannot help
 };
 std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in);
 

@@ -1,4 +1,5 @@
 #include "runner/bench_phases.hpp"
+#include "core/json_number.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/verdict.hpp"
 #include "runner/target_options.hpp"
 #include "runner/bench_analysis.hpp"
 #include "runner/sampling.hpp"
@@ -48,10 +50,6 @@ std::string stop_name(Action a) {
     case Action::Continue: return "continue";
   }
   return "unknown";
-}
-
-double number(const json& obj, const char* key) {
-  return obj.is_object() && obj.contains(key) && obj[key].is_number() ? obj[key].get<double>() : NAN;
 }
 
 }  // namespace
@@ -237,7 +235,7 @@ void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const Be
     m["compiled_peak_bytes"] = steady.value("peak_bytes", json());
     m["compiled_increase_bytes"] = steady.value("increase_bytes", json());
     m["compile_peak_increase_bytes"] = compile.value("increase_bytes", json());
-    const double kept = number(compile, "current_bytes") - number(compile, "baseline_bytes");
+    const double kept = core::number_or_nan(compile, "current_bytes") - core::number_or_nan(compile, "baseline_bytes");
     m["compiler_kept_bytes"] = std::isfinite(kept) ? json(std::max(0.0, kept)) : json(nullptr);
     m["compiled_method"] = steady.value("method", "");
   }
@@ -266,7 +264,7 @@ std::vector<double> harness_floor(const std::vector<Caller>& processes, int samp
 void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
                    const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, json& row) {
   using Clock = std::chrono::steady_clock;
-  double compiled_est = number(row["steady_state"], "estimate_ns");
+  double compiled_est = core::number_or_nan(row["steady_state"], "estimate_ns");
   // The same calls per sample on both sides of a pair (so both pay the loop the same way),
   // sized so the faster side's sample lasts >= 1000 clock ticks.
   double faster = std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY,
@@ -316,8 +314,8 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
         for (const auto& b : blocks) {
           compiled_here += b.value("frames_compiled", 0);
           switches += b.value("involuntary_switches", 0);
-          busy_s += number(b, "wall_ns") / 1e9;
-          double l = number(b, "loadavg_1m");
+          busy_s += core::number_or_nan(b, "wall_ns") / 1e9;
+          double l = core::number_or_nan(b, "loadavg_1m");
           if (std::isfinite(l)) load_max = std::isfinite(load_max) ? std::max(load_max, l) : l;
         }
         breaks_during += blocks[1].value("graph_breaks", 0);
@@ -350,7 +348,9 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
   sp["segments"] = d.interval.segments;
   sp["between_segment_sd"] = num(d.interval.between_sd);
   sp["within_sd"] = num(d.interval.within_sd);
-  sp["inconclusive"] = inconclusive(d.interval.speedup);
+  const auto verdict = tct::bench::decide(d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high);
+  sp["verdict"] = tct::bench::to_string(verdict);
+  sp["inconclusive"] = verdict == tct::bench::SpeedupVerdict::Inconclusive;  // the field documents before "verdict" had
   sp["method"] = "paired block log ratios; circular block bootstrap within processes, the spread between "
                  "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
                  "Bonferroni over planned looks";

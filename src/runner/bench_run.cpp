@@ -1,4 +1,7 @@
 #include "runner/bench_run.hpp"
+#include "core/json_number.hpp"
+
+#include "bench/verdict.hpp"
 
 #include <cmath>
 #include <memory>
@@ -25,10 +28,6 @@ std::vector<std::string> strings(const json& arr) {
     for (const auto& v : arr)
       if (v.is_string()) out.push_back(v.get<std::string>());
   return out;
-}
-
-double number(const json& obj, const char* key) {
-  return obj.is_object() && obj.contains(key) && obj[key].is_number() ? obj[key].get<double>() : NAN;
 }
 
 json config_json(const BenchConfig& cfg, const BenchPlan& plan) {
@@ -95,12 +94,14 @@ void derive_break_even(json& row) {
   std::vector<double> curve;
   for (const auto& v : row["warmup_curve_ns"]) curve.push_back(v.is_number() ? v.get<double>() : NAN);
   const json& sp = row["speedup"];
-  const double eager = number(row["latency"]["eager"], "median");
+  const double eager = core::number_or_nan(row["latency"]["eager"], "median");
   std::size_t start = row["steady_state"].is_object() && row["steady_state"]["start_index"].is_number()
                           ? row["steady_state"]["start_index"].get<std::size_t>()
                           : 1;
-  const bool no_verdict = sp.value("inconclusive", false);
-  const bool no_gain = !no_verdict && !(number(sp, "low") > 1.0);
+  const auto verdict = tct::bench::verdict_of(sp);
+  const bool no_verdict = verdict == tct::bench::SpeedupVerdict::Inconclusive ||
+                          verdict == tct::bench::SpeedupVerdict::NotMeasured;
+  const bool no_gain = !no_verdict && verdict != tct::bench::SpeedupVerdict::Faster;
   auto calls = [&](double first, double speedup) -> json {
     std::optional<double> f;
     if (std::isfinite(first)) f = first;
@@ -110,11 +111,11 @@ void derive_break_even(json& row) {
   };
   auto range = [&](double first) -> json {
     if (!std::isfinite(first) || no_verdict || no_gain) return nullptr;
-    return {{"estimate", calls(first, number(sp, "estimate"))}, {"low", calls(first, number(sp, "high"))},
-            {"high", calls(first, number(sp, "low"))}};
+    return {{"estimate", calls(first, core::number_or_nan(sp, "estimate"))}, {"low", calls(first, core::number_or_nan(sp, "high"))},
+            {"high", calls(first, core::number_or_nan(sp, "low"))}};
   };
-  const double cold = number(row["compile"], "cold_ns"), warm = number(row["compile"], "warm_ns");
-  const double first = std::isfinite(cold) ? cold : number(row["compile"], "first_call_ns");
+  const double cold = core::number_or_nan(row["compile"], "cold_ns"), warm = core::number_or_nan(row["compile"], "warm_ns");
+  const double first = std::isfinite(cold) ? cold : core::number_or_nan(row["compile"], "first_call_ns");
   json be = {{"verdict", no_verdict ? "inconclusive" : no_gain ? "no_reliable_gain" : "breaks_even"},
              {"cold", range(first)}, {"warm", range(warm)}};
   row["break_even"] = be;
@@ -132,43 +133,12 @@ json spread_json(const std::vector<double>& xs) {
   return {{"median_ns", stats::median(ok)}, {"min_ns", *lo}, {"max_ns", *hi}, {"samples_ns", ok}, {"n", ok.size()}};
 }
 
-// Involuntary context switches per second of timing above which the timing thread was
-// being preempted: with a CPU to itself a busy thread sees a handful a second; sharing one
-// with another busy task, the scheduler switches every few milliseconds (CFS slices of
-// 3-24 ms: 40-300 a second). Measured on a 2-core machine, the timing thread alone (the
-// agent counts that thread, not its intra-op workers): 2.3/s quiet, 126/s beside two busy
-// processes.
-constexpr double kBusySwitchesPerSecond = 30;
-
-// A warning for the whole section when other processes loaded the CPU while sampling.
-std::optional<json> load_warning(const json& rows) {
-  double load = NAN, switches = NAN;
-  int cpus = 0;
-  for (const auto& r : rows) {
-    const json& l = r.value("load", json());
-    if (!l.is_object()) continue;
-    load = std::fmax(std::isfinite(load) ? load : 0, number(l, "loadavg_1m_max"));
-    switches = std::fmax(std::isfinite(switches) ? switches : 0, number(l, "involuntary_switches_per_s"));
-    cpus = l.value("cpus", json()).is_number() ? l["cpus"].get<int>() : cpus;
-  }
-  // The sampling process itself keeps one CPU busy (load ~1). Beyond that: others. And a
-  // thread that has a CPU to itself is rarely preempted (a few switches a second).
-  const bool loaded = cpus > 0 && std::isfinite(load) && load - 1.0 >= 0.5 * cpus;
-  const bool preempted = std::isfinite(switches) && switches > kBusySwitchesPerSecond;
-  if (!loaded && !preempted) return std::nullopt;
-  return report::make_warning(
-      report::WarningCode::NoisyMeasurement,
-      fmt::format("other processes loaded the CPU while sampling (load average up to {:.1f} on {} CPUs, "
-                  "{:.0f} involuntary context switches/s): timings are noisier and may be biased",
-                  load, cpus, std::isfinite(switches) ? switches : 0.0),
-      "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later");
-}
-
 // Rebuilds the document's warnings: what was there before bench, plus the section's own.
 void publish(Host& host, const BenchConfig& cfg, json& section, const json& base_warnings) {
   json& doc = host.document();
   doc["warnings"] = base_warnings;
   RowWarningInput in{cfg.precision, cfg.check};
+  in.busy_machine = machine_load(section["rows"], 0).busy();
   for (auto& row : section["rows"]) {
     if (row.value("status", "") == "pending" || row.value("status", "") == "running") continue;
     row["flags"] = json::array();
@@ -216,8 +186,10 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
 
   json env = bench::query_env(agent);
   validate_plan(plan, strings(env["backends"]), strings(env["modes"]));
-  double clock_res = number(env["clock"], "resolution_ns");
+  double clock_res = core::number_or_nan(env["clock"], "resolution_ns");
   const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
+  const int threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
+  section["num_threads"] = threads > 0 ? json(threads) : json(nullptr);
   section["clock"] = env["clock"];
   section["device_type"] = env.value("device_type", "cpu");
   section["set_stance_available"] = env.value("set_stance", false);
@@ -235,7 +207,7 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   }
   json eager = bench::eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
   section["eager"] = eager;
-  double eager_est = number(eager, "steady_ns");
+  double eager_est = core::number_or_nan(eager, "steady_ns");
   section["phase"] = "rows";
   publish(host, cfg, section, base_warnings);
 
@@ -277,7 +249,7 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     publish(host, cfg, section, base_warnings);
   }
   agent.close();
-  if (auto w = load_warning(section["rows"])) section["warnings"].push_back(*w);
+  if (auto w = load_warning(machine_load(section["rows"], threads))) section["warnings"].push_back(*w);
 
   if (cfg.compile_time) {
     section["phase"] = "compile_time";
@@ -293,26 +265,26 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
         std::vector<double> cold, warm;
         json warm_hits = json::array();
         if (i == 0) {
-          cold.push_back(number(comp, "first_call_ns"));
+          cold.push_back(core::number_or_nan(comp, "first_call_ns"));
           comp["cold_source"] = "main agent, fresh caches, first compile in the process";
         } else {
           comp["cold_source"] = "fresh process, fresh caches";
         }
-        warm.push_back(number(comp, "warm_ns"));
+        warm.push_back(core::number_or_nan(comp, "warm_ns"));
         if (comp.contains("warm_cache")) warm_hits.push_back(comp["warm_cache"]);
         while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
           host.progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
                                     cfg.compile_repeats));
           bench::CacheDirs own;
           json c = bench::compile_in_fresh_process(exec, cfg, spec, own.env());
-          cold.push_back(number(c, "first_call_ns"));
+          cold.push_back(core::number_or_nan(c, "first_call_ns"));
           if (i > 0 && cold.size() == 1) comp["breakdown"] = c["breakdown"];
         }
         while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
           host.progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
                                     cfg.compile_repeats));
           json w = bench::compile_in_fresh_process(exec, cfg, spec, shared_env);
-          warm.push_back(number(w, "first_call_ns"));
+          warm.push_back(core::number_or_nan(w, "first_call_ns"));
           warm_hits.push_back(cache_hit_json(w.value("counters", json::object())));
         }
         comp["cold"] = spread_json(cold);

@@ -2,6 +2,8 @@
 // sweep's points and the validation bench. The decisions live in src/analysis/expect_*.cpp.
 #include "runner/expect_run.hpp"
 
+#include "core/json_number.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -285,15 +287,14 @@ class ExpectRun {
     out["predicted_speedup"]["assumes"] = analysis::prediction_assumes(compiled_);
     if (label.empty()) out["compiled_run"] = analysis::compiled_run_json(compiled_, captured);
     out["profile"] = analysis::profile_json(ev);
-    auto num_or_null = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
-    out["flops_per_call"] = num_or_null(ev.flops);
-    out["bytes_per_call"] = num_or_null(ev.bytes);
-    out["boundary_bytes_per_call"] = num_or_null(ev.boundary_bytes);
-    out["fused_kernel_bytes_per_call"] = num_or_null(ev.fused_kernel_bytes);
-    out["element_ops_per_call"] = num_or_null(ev.element_ops);
-    out["outside_tensors"] = num_or_null(ev.outside_tensors);
-    out["module_calls"] = num_or_null(ev.module_calls);
-    out["arithmetic_intensity"] = num_or_null(ev.arithmetic_intensity());
+    out["flops_per_call"] = core::number_or_null(ev.flops);
+    out["bytes_per_call"] = core::number_or_null(ev.bytes);
+    out["boundary_bytes_per_call"] = core::number_or_null(ev.boundary_bytes);
+    out["fused_kernel_bytes_per_call"] = core::number_or_null(ev.fused_kernel_bytes);
+    out["element_ops_per_call"] = core::number_or_null(ev.element_ops);
+    out["outside_tensors"] = core::number_or_null(ev.outside_tensors);
+    out["module_calls"] = core::number_or_null(ev.module_calls);
+    out["arithmetic_intensity"] = core::number_or_null(ev.arithmetic_intensity());
     if (!ev.flops_error.empty()) out["flops_error"] = ev.flops_error;
     out["suggestions"] = suggestions(ev, v, suggestion_context(described, params));
     if (label.empty()) {

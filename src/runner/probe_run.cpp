@@ -54,6 +54,7 @@ analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& 
 
   json& section = host.document()["probe"];
   section = {{"python", hello.python}, {"torch", hello.torch}, {"environment_variables", in.environment}};
+  if (!hello.torch.is_null()) section["supported_torch"] = analysis::supported_torch_json(hello.torch.value("version", ""));
 
   // The facts need torch 2.x imported; without it the verdict is already known.
   const bool torch_ok = !hello.torch.is_null() &&

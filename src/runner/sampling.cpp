@@ -29,10 +29,6 @@ double block_warmup_ns(double sample_ns) {
     return std::isfinite(sample_ns) && sample_ns >= kBlockWarmupNs ? 0.0 : kBlockWarmupNs;
 }
 
-bool inconclusive(const stats::Interval& iv) {
-    return !(std::isfinite(iv.low) && std::isfinite(iv.high) && iv.low > 0 && iv.high / iv.low <= kInconclusiveRatio);
-}
-
 double look_confidence(double confidence, int looks) { return 1.0 - (1.0 - confidence) / std::max(1, looks); }
 
 PairedSampler::PairedSampler(const SamplerConfig& config) : config_(config) {

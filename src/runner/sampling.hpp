@@ -50,13 +50,6 @@ inline constexpr double kBlockWarmupNs = 1e6;
 // sample already lasts as long (the ~20 us start-up is then under 2% of one sample of several).
 double block_warmup_ns(double sample_ns);
 
-// An interval wider than this (high / low) supports no verdict: the speedup is reported as
-// inconclusive, with no break-even or expectation check built on it. 1.5 is about +-20%.
-inline constexpr double kInconclusiveRatio = 1.5;
-
-// Whether an interval is too wide (or undefined) to support a verdict.
-bool inconclusive(const stats::Interval& iv);
-
 struct SamplerConfig {
     double precision = 0.02;     // stop when the interval's half-width <= this * speedup
     int processes = 2;           // fresh processes the budget is split over

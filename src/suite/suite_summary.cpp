@@ -1,33 +1,20 @@
 #include "suite/suite_summary.hpp"
+#include "core/json_number.hpp"
 
 #include <cmath>
 #include <vector>
 
 #include "analysis/log_interval.hpp"
+#include "bench/verdict.hpp"
 
 namespace tct::suite {
 namespace {
 
-double number(const json& obj, const char* key) {
-  return obj.is_object() && obj.contains(key) && obj[key].is_number() ? obj[key].get<double>() : NAN;
-}
-
-json num_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
 analysis::Interval interval_of(const json& speedup) {
-  return {number(speedup, "estimate"), number(speedup, "low"), number(speedup, "high")};
+  return {core::number_or_nan(speedup, "estimate"), core::number_or_nan(speedup, "low"), core::number_or_nan(speedup, "high")};
 }
 
 }  // namespace
-
-std::string speedup_verdict(const json& speedup) {
-  auto i = interval_of(speedup);
-  if (!std::isfinite(i.estimate)) return "not_measured";
-  if (!i.has_interval()) return "inconclusive";
-  if (i.low > 1) return "faster";
-  if (i.high < 1) return "slower";
-  return "inconclusive";
-}
 
 json entry_result(const json& bench, const json& explain) {
   json r = {{"speedup", nullptr}, {"verdict", "not_measured"}, {"compile_ns", nullptr}, {"compile_source", nullptr},
@@ -40,13 +27,13 @@ json entry_result(const json& bench, const json& explain) {
       const json& sp = (*row)["speedup"];
       r["speedup"] = {{"estimate", sp.value("estimate", json())}, {"low", sp.value("low", json())},
                       {"high", sp.value("high", json())}};
-      r["verdict"] = speedup_verdict(sp);
+      r["verdict"] = tct::bench::to_string(tct::bench::verdict_of(sp));
     }
     const json& c = row->value("compile", json::object());
-    if (std::isfinite(number(c, "cold_ns"))) {
+    if (std::isfinite(core::number_or_nan(c, "cold_ns"))) {
       r["compile_ns"] = c["cold_ns"];
       r["compile_source"] = "cold";
-    } else if (std::isfinite(number(c, "first_call_ns"))) {
+    } else if (std::isfinite(core::number_or_nan(c, "first_call_ns"))) {
       r["compile_ns"] = c["first_call_ns"];
       r["compile_source"] = "first_call";
     }
@@ -65,7 +52,7 @@ json entry_result(const json& bench, const json& explain) {
 
 json summarize(const json& entries) {
   json s = {{"entries", 0}, {"ok", 0}, {"failed", 0}, {"mismatch", 0}, {"failures_by_kind", json::object()},
-            {"faster", 0}, {"slower", 0}, {"inconclusive", 0}, {"not_measured", 0},
+            {"faster", 0}, {"slower", 0}, {"no_clear_difference", 0}, {"inconclusive", 0}, {"not_measured", 0},
             {"geomean_speedup", nullptr}, {"compile_ns_total", 0.0}, {"wall_ns_total", 0.0}};
   std::vector<analysis::Interval> passing;
   for (const auto& e : entries) {
@@ -81,14 +68,14 @@ json summarize(const json& entries) {
     std::string verdict = r.value("verdict", "not_measured");
     if (s.contains(verdict)) s[verdict] = s[verdict].get<int>() + 1;
     if (status == "ok" && r["speedup"].is_object()) passing.push_back(interval_of(r["speedup"]));
-    if (std::isfinite(number(r, "compile_ns"))) s["compile_ns_total"] = s["compile_ns_total"].get<double>() + number(r, "compile_ns");
-    if (std::isfinite(number(e, "wall_ns"))) s["wall_ns_total"] = s["wall_ns_total"].get<double>() + number(e, "wall_ns");
+    if (std::isfinite(core::number_or_nan(r, "compile_ns"))) s["compile_ns_total"] = s["compile_ns_total"].get<double>() + core::number_or_nan(r, "compile_ns");
+    if (std::isfinite(core::number_or_nan(e, "wall_ns"))) s["wall_ns_total"] = s["wall_ns_total"].get<double>() + core::number_or_nan(e, "wall_ns");
   }
   if (!passing.empty()) {
     auto g = analysis::geometric_mean(passing);
     if (std::isfinite(g.estimate))
       s["geomean_speedup"] = {
-          {"estimate", g.estimate}, {"low", num_or_null(g.low)}, {"high", num_or_null(g.high)},
+          {"estimate", g.estimate}, {"low", core::number_or_null(g.low)}, {"high", core::number_or_null(g.high)},
           {"confidence", 0.95}, {"n", passing.size()},
           {"method", "geometric mean over entries that passed, slowdowns included; interval from the entries' "
                      "95% intervals combined on the log scale (independent errors)"}};

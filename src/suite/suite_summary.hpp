@@ -11,17 +11,13 @@ namespace tct::suite {
 using json = nlohmann::json;
 
 // An entry's headline numbers from its bench section (and explain section, or null):
-// {speedup:{estimate,low,high}|null, verdict: faster|slower|inconclusive|not_measured,
+// {speedup:{estimate,low,high}|null, verdict: the bench row's (bench/verdict.hpp), copied,
 //  compile_ns, compile_source: cold|first_call|null, break_even_calls, graph_breaks,
 //  check: match|mismatch|not_checked|null}.
 json entry_result(const json& bench_section, const json& explain_section);
 
-// "faster" when the whole interval is above 1, "slower" when below, "inconclusive" when it
-// holds 1 (or has no interval), "not_measured" without an estimate.
-std::string speedup_verdict(const json& speedup);
-
 // The suite's summary over entries (each with status, error, result, wall_ns):
-// {entries, ok, failed, mismatch, failures_by_kind:{kind:n}, faster, slower, inconclusive,
+// {entries, ok, failed, mismatch, failures_by_kind:{kind:n}, faster, slower, no_clear_difference, inconclusive,
 //  not_measured, geomean_speedup:{estimate,low,high,confidence,n,method}|null,
 //  compile_ns_total, wall_ns_total}. The geometric mean is over entries with status "ok".
 json summarize(const json& entries);

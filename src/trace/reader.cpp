@@ -15,13 +15,31 @@ int64_t int_field(const simdjson::dom::object& obj, std::string_view key, int64_
   return fallback;
 }
 
+bool is_md5(std::string_view s) {
+  if (s.size() != 32) return false;
+  for (char c : s)
+    if (!is_digit(c) && !(c >= 'a' && c <= 'f')) return false;
+  return true;
+}
+
 }  // namespace
+
+ReadStats& ReadStats::operator+=(const ReadStats& o) {
+  bytes += o.bytes, lines += o.lines, records += o.records, payload_lines += o.payload_lines;
+  garbled += o.garbled, stray += o.stray, truncated += o.truncated, bad_payload += o.bad_payload;
+  verified_payloads += o.verified_payloads, oversized += o.oversized;
+  return *this;
+}
 
 std::string CompileId::str() const {
   if (!known()) return "?";
-  std::string s = autograd >= 0 ? "!" + std::to_string(autograd) + "/" : "";
-  s += std::to_string(frame) + "/" + std::to_string(frame_compile);
-  if (attempt > 0) s += "_" + std::to_string(attempt);
+  // Appends, not "a" + b chains: GCC 12 warns falsely (-Wrestrict) on those.
+  std::string s;
+  if (autograd >= 0) s.append("!").append(std::to_string(autograd)).append("/");
+  s.append(std::to_string(frame)).append("/").append(std::to_string(frame_compile));
+  if (attempt > 0) s.append("_").append(std::to_string(attempt));
+  if (resets > 0) s.append(" (after reset ").append(std::to_string(resets)).append(")");
+  if (log > 0) s.append(" (log ").append(std::to_string(log + 1)).append(")");
   return s;
 }
 
@@ -32,6 +50,8 @@ std::string CompileId::without_attempt() const {
 }
 
 bool CompileId::operator<(const CompileId& o) const {
+  if (log != o.log) return log < o.log;
+  if (resets != o.resets) return resets < o.resets;
   if (autograd != o.autograd) return autograd < o.autograd;
   if (frame != o.frame) return frame < o.frame;
   if (frame_compile != o.frame_compile) return frame_compile < o.frame_compile;
@@ -86,25 +106,36 @@ void Reader::feed(std::string_view bytes) {
 }
 
 void Reader::finish() {
+  // A last line without its newline is read like any other: a header whose JSON parses,
+  // or a payload whose MD5 matches, is whole (logs copied or trimmed lose the final '\n').
+  // What is found damaged from here on was cut off: truncated, not garbled.
   if (!partial_.empty()) {
-    ++stats_.truncated;
-    // A cut-off payload line still belongs to its record; a cut-off header is dropped
-    // (its JSON is incomplete: it would count as garbled, but it is truncation).
-    if (partial_[0] == '\t' && open_) line(partial_);
-    partial_.clear();
+    std::string last;
+    last.swap(partial_);
+    if (last[0] != '\t') flush_record();  // the record before a last header is not the cut one
+    at_end_ = true;
+    line(last);
   }
+  at_end_ = true;
   flush_record();
+  at_end_ = false;
 }
 
 void Reader::line(std::string_view text) {
   ++stats_.lines;
-  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
   if (!text.empty() && text[0] == '\t') {
     ++stats_.payload_lines;
     if (!open_) {
       ++stats_.stray;
       return;
     }
+    // torch hashes the payload as written: lines joined by '\n', each without its tab.
+    if (verify_) {
+      if (!first_payload_line_) md5_.update("\n");
+      md5_.update(text.substr(1));
+    }
+    first_payload_line_ = false;
+    if (text.back() == '\r') text.remove_suffix(1);
     if (keep_payload_) {
       if (payload_.size() + text.size() > max_payload_) {
         if (payload_.size() < max_payload_) ++stats_.oversized;
@@ -117,6 +148,7 @@ void Reader::line(std::string_view text) {
     }
     return;
   }
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
   flush_record();
   header(text);
 }
@@ -133,7 +165,7 @@ void Reader::header(std::string_view text) {
   simdjson::dom::object obj;
   if (parser_.parse(json.data(), json.size(), true).get(doc) != simdjson::SUCCESS ||
       doc.get_object().get(obj) != simdjson::SUCCESS) {
-    ++stats_.garbled;
+    ++(at_end_ ? stats_.truncated : stats_.garbled);
     return;
   }
   auto first = obj.begin();
@@ -152,7 +184,14 @@ void Reader::header(std::string_view text) {
   int64_t rank = int_field(obj, "rank", -1);
   r.rank = rank >= 0 ? std::optional<int>(static_cast<int>(rank)) : p.rank;
   r.timestamp = std::string_view(header_copy_).substr(p.timestamp.data() - text.data(), p.timestamp.size());
+  std::string_view md5;
   r.has_payload = obj["has_payload"].error() == simdjson::SUCCESS;
+  verify_ = obj["has_payload"].get_string().get(md5) == simdjson::SUCCESS && is_md5(md5);
+  if (verify_) {
+    std::memcpy(expected_md5_.data(), md5.data(), 32);
+    md5_ = Md5();
+  }
+  first_payload_line_ = true;
   r.line = stats_.lines;
   ++stats_.records;
   current_ = r;
@@ -164,6 +203,15 @@ void Reader::header(std::string_view text) {
 void Reader::flush_record() {
   if (!open_) return;
   open_ = false;
+  if (verify_) {
+    verify_ = false;
+    if (md5_.hex() == expected_md5_) {
+      ++stats_.verified_payloads;
+    } else {
+      current_.payload_damaged = true;
+      ++(at_end_ ? stats_.truncated : stats_.bad_payload);
+    }
+  }
   sink_.on_record(current_, keep_payload_ ? std::string_view(payload_) : std::string_view());
   keep_payload_ = false;
   payload_.clear();

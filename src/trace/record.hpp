@@ -18,9 +18,18 @@ struct CompileId {
   int64_t frame_compile = -1;
   int64_t attempt = 0;
   int64_t autograd = -1;
+  // Not torch's: how many times torch._dynamo.reset() started the ids over before this
+  // compile (the trace summary tells, from a compile id seen again). 0 in the reader.
+  int64_t resets = 0;
+  // Not torch's either: which of a rank's logs it is in (0: the first). Each log is its
+  // own process (torch names them dedicated_log_torch_trace_rank_R_<random>.log), so the
+  // same id in two logs of one rank (a restarted job) is two compiles.
+  int64_t log = 0;
 
   bool known() const { return frame >= 0 && frame_compile >= 0; }
-  // "0/1", "0/1_2" with an attempt, "!3/0/1" under compiled autograd (tlparse's spelling).
+  // "0/1", "0/1_2" with an attempt, "!3/0/1" under compiled autograd (tlparse's spelling);
+  // "0/1 (after reset 2)" for a compile after the second reset, "0/1 (log 2)" in a
+  // rank's second log.
   std::string str() const;
   // The frame compile without the attempt: restarts of one compile share it.
   std::string without_attempt() const;
@@ -36,6 +45,7 @@ struct Record {
   std::optional<int> rank;          // "rank" key or the `[rankN]:` prefix
   std::string_view timestamp;       // "1130 18:15:52.398000" (MMDD hh:mm:ss.us)
   bool has_payload = false;
+  bool payload_damaged = false;     // its MD5 is not the header's (set when the record ends)
   uint64_t line = 0;                // 1-based line of the header in its input
 };
 

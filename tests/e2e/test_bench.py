@@ -58,18 +58,31 @@ def test_json_document_has_every_field(tct, tmp_path):
     assert json.loads(out.read_text())["bench"]["rows"][0]["status"] == "ok"
 
 
-def test_terminal_table_leads_with_speedup(tct):
-    r = tct("bench", f"{T}:small", *FAST)
+def test_terminal_report_is_brief_and_leads_with_the_verdict(tct, tmp_path):
+    out = tmp_path / "b.json"
+    r = tct("bench", f"{T}:small", "--backend", "aot_eager", "--budget", "1", "--warmup", "5",
+            "--eager-warmup", "3", "-o", out)
     assert r.rc == 0, r
-    first = [l for l in r.out.splitlines() if l.strip()]
-    assert first[0].startswith("tct bench")
-    assert "speedup (95% CI)" in first[1]
-    assert "x [" in first[2]  # "1.02x [0.98, 1.05]"
-    for section in ("Latency per call", "Compile", "Break-even", "Memory", "Correctness"):
-        assert section in r.out
-    assert r.out.index("speedup") < r.out.index("Latency") < r.out.index("Compile") \
-        < r.out.index("Break-even") < r.out.index("Memory") < r.out.index("Correctness")
+    lines = [l for l in r.out.splitlines() if l.strip()]
+    assert lines[0].startswith("tct bench")
+    assert len(lines) <= 12, r.out
+    row = json.loads(out.read_text())["bench"]["rows"][0]
+    verdict = {"faster": "faster than eager", "slower": "slower than eager",
+               "no_clear_difference": "no clear difference from eager",
+               "inconclusive": "inconclusive"}[row["speedup"]["verdict"]]
+    assert lines[1].startswith("aot_eager  ") and "x [" in lines[1] and verdict in lines[1]  # "1.02x [0.98, 1.05]"
+    for what in ("per call", "compile", "break-even", "memory", "outputs"):
+        assert any(l.strip().startswith(what) for l in lines), what
+    # The compile time once: row 0's cold compile is its first call in the main process.
+    compile_line = [l for l in lines if l.strip().startswith("compile")][0]
+    assert "cold " in compile_line and "first call" not in compile_line
     assert r.err == ""  # no progress when stderr is not a terminal
+    # -v: every detail, in the order of the questions.
+    v = tct("bench", f"{T}:small", *FAST, "-v")
+    assert v.rc == 0, v
+    assert "speedup (95% CI)" in v.out
+    assert v.out.index("speedup") < v.out.index("Latency") < v.out.index("Compile") \
+        < v.out.index("Break-even") < v.out.index("Memory") < v.out.index("Correctness")
 
 
 def test_train_step_and_markdown(tct, tmp_path):

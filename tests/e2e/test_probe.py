@@ -1,4 +1,5 @@
 """tct probe and the foundation's failure paths, against the real binary."""
+import json
 import os
 import subprocess
 import time
@@ -18,11 +19,15 @@ def test_probe_json_reports_real_torch_and_smoke_matches(tct):
     doc = r.json()
     assert doc["schema"] == "tct/1" and doc["command"] == "probe" and doc["exit_code"] == 0
     p = doc["probe"]
-    assert p["facts"]["torch"]["version"].startswith("2.13.0")
-    assert p["facts"]["torch"]["build"] == "cpu"
+    # The interpreter's own torch (2.13.0 CPU build in .venv, 2.14.1 CUDA build in .venv-torch2.14).
+    direct = json.loads(subprocess.run(
+        [PYTHON, "-c", "import json, torch; print(json.dumps([torch.__version__, torch.version.cuda]))"],
+        capture_output=True, text=True, check=True).stdout)
+    assert p["facts"]["torch"]["version"] == direct[0]
+    assert p["facts"]["torch"]["build"] == ("cuda" if direct[1] else "cpu")
     assert p["facts"]["torch"]["compile_available"] is True
     assert "inductor" in p["facts"]["backends"]["default"]
-    assert p["facts"]["devices"]["cuda_available"] is False
+    assert p["facts"]["devices"]["cuda_available"] is False  # no GPU on the test machines
     assert p["facts"]["cpp_compiler"]["path"]
     assert p["verdict"] in ("usable", "usable_with_caveats")
     smoke = p["smoke"]

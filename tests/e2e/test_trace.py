@@ -2,7 +2,10 @@
 differs (its data makes it recompile) names that rank and the difference; one log, gzip
 input, damaged logs and bad paths."""
 import gzip
+import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -21,6 +24,24 @@ def real_trace(tmp_dir, variant):
     assert proc.returncode == 0, proc.stderr
     (log,) = out.iterdir()
     return log
+
+
+def rehash(text):
+    """The log with each payload's has_payload recomputed (torch: the MD5 of the payload
+    lines, without their tab, joined by newlines): for tests that edit a log as if torch
+    had written it so."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        j = i + 1
+        while j < len(lines) and lines[j].startswith("\t"):
+            j += 1
+        m = re.search(r'"has_payload": "([0-9a-f]{32})"', lines[i])
+        if m:
+            digest = hashlib.md5("\n".join(l[1:] for l in lines[i + 1:j]).encode()).hexdigest()
+            lines[i] = lines[i][:m.start(1)] + digest + lines[i][m.end(1):]
+        i = j
+    return "\n".join(lines)
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +86,8 @@ def test_ranks_under_different_roots_do_not_diverge(job, tmp_path):
     moved = tmp_path / "moved"
     moved.mkdir()
     (moved / "dedicated_log_torch_trace_rank_0_a.log").write_text(log)
-    (moved / "dedicated_log_torch_trace_rank_1_b.log").write_text(log.replace(str(FIXTURES), "/elsewhere/job"))
+    # As torch would have written it there: payloads and their MD5s (has_payload) alike.
+    (moved / "dedicated_log_torch_trace_rank_1_b.log").write_text(rehash(log.replace(str(FIXTURES), "/elsewhere/job")))
     r = run_tct("trace", moved, "--json")
     assert r.rc == 0, r
     t = r.json()["trace"]
@@ -115,3 +137,139 @@ def test_bad_paths(tmp_path):
     (tmp_path / "x.log").write_text("hello\nworld\n")
     r = run_tct("trace", tmp_path / "x.log")
     assert r.rc == 2 and "is not a TORCH_TRACE log" in r.err
+
+
+# --- Logs of every torch, and every rank (issue 26): fixtures with their expected facts ---
+
+TRACES = FIXTURES / "traces"
+
+
+def facts(trace):
+    """What expected.json files state, from `tct trace --json`'s trace section."""
+    ranks = []
+    for r in trace["ranks"]:
+        ranks.append({
+            "rank": r["rank"],
+            "compile_count": r["compile_count"],
+            "compile_ids": [c["compile_id"] for c in r["compiles"]],
+            "dynamo_resets": r["dynamo_resets"],
+            "recompiles": [x["compile_id"] for x in r["recompiles"]],
+            "graph_break_count": r["graph_break_count"],
+            "graph_break_kinds": sorted({g["kind"] for g in r["graph_breaks"]}),
+            "graph_breaks_from_restarts": sum(c["graph_breaks_from_restarts"] for c in r["compiles"]),
+            "compiles_without_id": [u["kind"] for u in r["compiles_without_id"]],
+            "damaged": r["read"]["damaged"],
+        })
+    divergence = sorted({(d["rank"], d["what"], d["compile_id"]) for d in trace["divergence"]}, key=str)
+    return ranks, [list(d) for d in divergence]
+
+
+def read_trace(path, *extra):
+    r = run_tct("trace", path, "--json", *extra)
+    assert r.rc == 0, r
+    doc = r.json()
+    validate(doc)
+    return doc
+
+
+def check_expected(case_dir, trace):
+    expected = json.loads((case_dir / "expected.json").read_text())
+    ranks, divergence = facts(trace)
+    assert len(ranks) == len(expected["ranks"])
+    for got, want in zip(ranks, expected["ranks"]):
+        for key, value in want.items():
+            assert got[key] == value, (case_dir.name, key, got)
+    if "divergence" in expected:
+        assert divergence == expected["divergence"]
+
+
+@pytest.mark.parametrize("case", ["reset", "aoti", "multirank", "old_restart_breaks"])
+def test_fixture_logs_read_as_expected(case):
+    check_expected(TRACES / case, read_trace(TRACES / case)["trace"])
+
+
+def gunzipped(case, tmp_path):
+    """The case's logs, uncompressed, into tmp_path (for tests that alter them)."""
+    out = tmp_path / case
+    out.mkdir()
+    for log in sorted((TRACES / case).glob("*.log*")):
+        data = gzip.decompress(log.read_bytes()) if log.suffix == ".gz" else log.read_bytes()
+        (out / log.name.removesuffix(".gz")).write_bytes(data)
+    return out
+
+
+def test_last_line_without_newline_reads_clean(tmp_path):
+    """The writer's last record, whole, in a file that lost its final newline."""
+    logs = gunzipped("reset", tmp_path)
+    (log,) = logs.iterdir()
+    data = log.read_bytes()
+    assert data.endswith(b"\n")
+    log.write_bytes(data.rstrip(b"\n"))
+    r = run_tct("trace", logs, "--json", "--strict")
+    assert r.rc == 0, r
+    assert not any("damaged" in w["message"] for w in r.json().get("warnings", []))
+    check_expected(TRACES / "reset", r.json()["trace"])
+    assert "damaged" not in run_tct("trace", logs).out
+
+
+def test_payload_missing_a_line_is_damaged(tmp_path):
+    """A line dropped from an inductor_collective_schedule payload: its JSON still parses
+    (a list lost an entry), its MD5 does not match."""
+    logs = gunzipped("multirank", tmp_path)
+    log = logs / "dedicated_log_torch_trace_rank_0_base.log"
+    lines = log.read_text().split("\n")
+    at = next(i for i, l in enumerate(lines) if '"inductor_collective_schedule"' in l)
+    assert lines[at + 2].startswith('\t"torch.ops._c10d_functional.')
+    del lines[at + 2]
+    log.write_text("\n".join(lines))
+    doc = read_trace(logs)
+    r0 = doc["trace"]["ranks"][0]
+    assert r0["read"]["bad_payloads"] == 1 and r0["read"]["damaged"] == 1 and r0["read"]["truncated"] == 0
+    assert all(r["read"]["damaged"] == 0 for r in doc["trace"]["ranks"][1:])
+    assert any("damaged" in w["message"] for w in doc["warnings"])
+    strict = run_tct("trace", logs, "--strict")
+    assert strict.rc == 2 and strict.err.startswith("tct: error: ")
+
+
+def test_reset_text_and_aoti_text():
+    out = run_tct("trace", TRACES / "reset").out
+    assert "torch._dynamo.reset() 1 time(s)" in out and "0/0 (after reset 1)" in out
+    out = run_tct("trace", TRACES / "aoti").out
+    assert "1 compile(s) without a compile id: 1 aot_inductor (AOT Inductor" in out
+    assert "aot_inductor from main_aoti at make_trace.py:" in out
+
+
+def test_multirank_checks_name_rank_and_graph(tmp_path):
+    r = run_tct("trace", TRACES / "multirank", "-o", tmp_path / "t.html")
+    assert r.rc == 0, r
+    assert "All ranks compiled alike" not in r.out and "RANKS DIVERGE" in r.out
+    assert "rank 2 issues 4 collective(s) in graph 0/0 where rank 0, rank 1 issue 6" in r.out
+    assert "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #3 ran graph 1/0, not 0/0" in r.out
+    assert "rank 4 had other cache hits and misses in graph 0/0 than rank 0, rank 1" in r.out
+    assert "rank 5's tensor metadata differs in graph 0/0 from rank 0, rank 1's" in r.out
+    assert "rank 2 issues 4 collective(s)" in (tmp_path / "t.html").read_text()
+
+
+def test_alike_ranks_say_what_was_compared(tmp_path):
+    logs = gunzipped("multirank", tmp_path)
+    for log in logs.iterdir():
+        if "rank_0_" not in log.name and "rank_1_" not in log.name:
+            log.unlink()
+    r = run_tct("trace", logs)
+    assert r.rc == 0, r
+    assert "All ranks compiled alike" in r.out and "collective schedules" in r.out
+
+
+def test_two_logs_of_one_rank_are_two_processes(tmp_path):
+    """A job restarted into the same TORCH_TRACE folder: rank 0 has two logs, each its own
+    compiles (not merged into one 0/0)."""
+    logs = tmp_path / "restarted"
+    logs.mkdir()
+    (log,) = (TRACES / "reset").glob("*.gz")
+    for name in ("dedicated_log_torch_trace_rank_0_aaaa.log.gz", "dedicated_log_torch_trace_rank_0_bbbb.log.gz"):
+        shutil.copy(log, logs / name)
+    (rank,) = read_trace(logs)["trace"]["ranks"]
+    assert rank["compile_count"] == 14 and rank["dynamo_resets"] == 2
+    ids = [c["compile_id"] for c in rank["compiles"]]
+    assert "0/0" in ids and "0/0 (log 2)" in ids and "0/0 (after reset 1) (log 2)" in ids
+    assert [c["log"] for c in rank["compiles"]].count(1) == 7

@@ -1,6 +1,7 @@
 // libFuzzer target for the TORCH_TRACE reader (src/trace/reader.cpp) and what reads its
 // records (analysis/trace_summary.cpp: break payloads, tracebacks, file names, the
-// summary `tct trace` and `tct explain` build): any bytes, fed in chunks whose sizes the
+// summary `tct trace` and `tct explain` build, payload MD5s, compile-id resets, restart
+// reasons, compiles without ids, the multi-rank checks' payloads): any bytes, fed in chunks whose sizes the
 // input picks, must neither crash nor trip ASan/UBSan. Built only with -DTCT_FUZZ=ON and
 // clang (see CMakeLists.txt); corpus: tests/fuzz/corpus/.
 #include <cstddef>
@@ -19,7 +20,7 @@ class Touch : public tct::trace::Sink {
   bool wants_payload(const tct::trace::Record& r) override { return r.kind.size() % 2 == 0; }
   void on_record(const tct::trace::Record& r, std::string_view payload) override {
     // Read everything the record exposes, as a consumer would.
-    sum += r.kind.size() + payload.size() + r.timestamp.size() + r.id.str().size();
+    sum += r.kind.size() + payload.size() + r.timestamp.size() + r.id.str().size() + r.payload_damaged;
     std::string_view s;
     if (r.body.get_string().get(s) == simdjson::SUCCESS) sum += s.size();
   }
@@ -35,12 +36,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tct::trace::Reader reader(sink, 4096);
   for (size_t i = 0; i < text.size(); i += chunk) reader.feed(text.substr(i, chunk));
   reader.finish();
-  // The same bytes through the summary's collector (whole payloads), then the summary.
+  // The same bytes through the summary's collector (whole payloads), then the summary:
+  // rank 0 reads them all, rank 1 the first half, so the cross-rank checks (compile ids,
+  // collective schedules, execution order, cache sequences, tensor metadata) compare two
+  // summaries that differ.
   std::vector<tct::analysis::RankSummary> ranks(2);
-  tct::analysis::RankCollector collector(ranks[0]);
-  tct::trace::Reader summary_reader(collector, 4096);
-  summary_reader.feed(text);
-  summary_reader.finish();
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    ranks[i].rank = static_cast<int>(i);
+    tct::analysis::RankCollector collector(ranks[i]);
+    tct::trace::Reader summary_reader(collector, 4096);
+    summary_reader.feed(i == 0 ? text : text.substr(0, text.size() / 2));
+    summary_reader.finish();
+  }
   // As report::render_json writes it (invalid UTF-8 replaced).
   sink.sum += tct::analysis::trace_section("fuzz", ranks).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).size();
   return 0;

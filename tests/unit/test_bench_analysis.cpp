@@ -95,7 +95,7 @@ TEST(BenchAnalysis, RowWarningsEachCondition) {
   auto ws = row_warnings(r, "inductor", {});
   auto c = codes(ws);
   for (const char* want : {"recompile_during_measurement", "graph_breaks", "no_steady_state", "noisy_measurement",
-                           "precision_not_reached", "slower_than_eager", "clock_resolution", "output_mismatch"})
+                           "slower_than_eager", "clock_resolution", "output_mismatch"})
     EXPECT_NE(std::find(c.begin(), c.end(), want), c.end()) << want;
   for (const auto& w : ws) {
     EXPECT_EQ(w["message"].get<std::string>().rfind("inductor: ", 0), 0u);
@@ -104,6 +104,45 @@ TEST(BenchAnalysis, RowWarningsEachCondition) {
   // the noisy hint says what to do
   for (const auto& w : ws)
     if (w["code"] == "noisy_measurement") EXPECT_NE(w["hint"].get<std::string>().find("--budget"), std::string::npos);
+}
+
+// The budget ran out before --precision: said only when the interval is too wide for the
+// verdict, not for a clear 1.73x [1.64, 1.83] that misses a 5% aim by a few tenths.
+TEST(BenchAnalysis, PrecisionNotReachedOnlyWhenTheVerdictIsOpen) {
+  auto r = ok_row();
+  r["stop_reason"] = "budget";
+  r["speedup"] = {{"estimate", 1.73}, {"low", 1.64}, {"high", 1.83}, {"verdict", "faster"}};
+  EXPECT_TRUE(row_warnings(r, "", {}).empty());
+  r["speedup"] = {{"estimate", 1.02}, {"low", 0.95}, {"high", 1.09}, {"verdict", "no_clear_difference"}};
+  EXPECT_EQ(codes(row_warnings(r, "", {})), std::vector<std::string>{"precision_not_reached"});
+  r["speedup"] = {{"estimate", 2.07}, {"low", 0.88}, {"high", 4.44}, {"verdict", "inconclusive"}};
+  auto c = codes(row_warnings(r, "", {}));
+  EXPECT_NE(std::find(c.begin(), c.end(), "precision_not_reached"), c.end());
+}
+
+// Two torch threads on 2 CPUs beside a job that keeps one busy: oversubscribed, and the fix
+// is --threads 1; the same load with one thread is only "loaded"; a quiet machine says nothing.
+TEST(BenchAnalysis, OversubscriptionNamesTheThreadsThatFit) {
+  json busy = json::array({{{"load", {{"loadavg_1m_max", 2.3}, {"cpus", 2}, {"involuntary_switches_per_s", 140.0}}}}});
+  auto m = machine_load(busy, 2);
+  EXPECT_TRUE(m.busy() && m.oversubscribed);
+  EXPECT_EQ(m.suggested_threads, 1);
+  auto w = load_warning(m);
+  ASSERT_TRUE(w);
+  EXPECT_EQ((*w)["code"], "oversubscribed");
+  EXPECT_NE((*w)["hint"].get<std::string>().find("--threads 1"), std::string::npos);
+  EXPECT_NE((*w)["hint"].get<std::string>().find("does not help"), std::string::npos);
+  auto one = machine_load(busy, 1);
+  EXPECT_TRUE(one.busy() && !one.oversubscribed);
+  EXPECT_EQ((*load_warning(one))["code"], "noisy_measurement");
+  json quiet = json::array({{{"load", {{"loadavg_1m_max", 1.1}, {"cpus", 2}, {"involuntary_switches_per_s", 3.0}}}}});
+  EXPECT_FALSE(load_warning(machine_load(quiet, 2)));
+  // While the machine is busy, no warning tells the user to raise --budget.
+  auto r = ok_row();
+  r["outliers"]["eager"]["fraction"] = 0.3;
+  RowWarningInput in;
+  in.busy_machine = true;
+  for (const auto& x : row_warnings(r, "", in)) EXPECT_EQ(x["hint"].get<std::string>().find("raise --budget"), std::string::npos);
 }
 
 TEST(BenchAnalysis, MismatchNotWarnedWithoutCheckAndNondeterminismWarned) {

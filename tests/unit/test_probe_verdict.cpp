@@ -120,3 +120,52 @@ TEST(ProbeVerdict, SmokeFailureOnCpuBlocksOnGpuIsACaveat) {
   EXPECT_EQ(v.verdict, "usable_with_caveats");
   EXPECT_TRUE(has(v, "smoke_mismatch", "caveat"));
 }
+
+TEST(ProbeSupportedTorch, TestedInRangeOlderNewer) {
+  EXPECT_EQ(supported_torch_json("2.13.0+cpu")["status"], "tested");
+  EXPECT_EQ(supported_torch_json("2.14.1+cu130")["status"], "tested");
+  EXPECT_EQ(supported_torch_json("2.14.0")["status"], "in_range");
+  EXPECT_EQ(supported_torch_json("2.6.0")["status"], "in_range");
+  EXPECT_EQ(supported_torch_json("2.11.0+cu128")["status"], "in_range");
+  EXPECT_EQ(supported_torch_json("2.5.1")["status"], "older");
+  EXPECT_EQ(supported_torch_json("2.15.0.dev20260101")["status"], "newer");
+  EXPECT_EQ(supported_torch_json("3.0.0")["status"], "newer");
+  auto j = supported_torch_json("2.13.0");
+  EXPECT_EQ(j["min"], "2.6");
+  EXPECT_EQ(j["tested"], json({"2.13.0", "2.14.1"}));
+}
+
+TEST(ProbeSupportedTorch, OutsideTheRangeIsACaveatInsideIsSilent) {
+  auto in = healthy();
+  in.torch_hello = {{"version", "2.4.1"}};
+  auto v = decide_probe(in);
+  EXPECT_EQ(v.verdict, "usable_with_caveats");
+  ASSERT_TRUE(has(v, "torch_unsupported", "caveat"));
+  EXPECT_NE(v.reasons[0].message.find("tested on 2.13.0 and 2.14.1"), std::string::npos) << v.reasons[0].message;
+  EXPECT_NE(v.reasons[0].fix.find("'torch>=2.6'"), std::string::npos);
+  in.torch_hello = {{"version", "2.15.0"}};
+  EXPECT_TRUE(has(decide_probe(in), "torch_untested", "caveat"));
+  for (const char* ok : {"2.6.0", "2.11.0", "2.14.1"}) {
+    in.torch_hello = {{"version", ok}};
+    EXPECT_EQ(decide_probe(in).verdict, "usable") << ok;
+  }
+}
+
+TEST(ProbeVerdict, CudaBuildWithoutAGpuSaysSoAndWhy) {
+  auto in = healthy();
+  in.facts["torch"]["build"] = "cuda";
+  in.facts["torch"]["cuda"] = "13.0";
+  in.facts["devices"]["cuda_error"] = "Found no NVIDIA driver on your system";
+  auto v = decide_probe(in);
+  EXPECT_EQ(v.verdict, "usable");  // the CPU still works: information, not a caveat
+  ASSERT_TRUE(has(v, "cuda_no_gpu", "info"));
+  EXPECT_EQ(v.reasons[0].message,
+            "torch is a CUDA 13.0 build but sees no GPU (Found no NVIDIA driver on your system): only the CPU is measured");
+  // A CPU build without a GPU, or a CUDA build that sees one, says nothing about it.
+  in.facts["torch"]["build"] = "cpu";
+  EXPECT_FALSE(has(decide_probe(in), "cuda_no_gpu", "info"));
+  in.facts["torch"]["build"] = "cuda";
+  in.facts["devices"] = {{"cuda_available", true}, {"cuda", json::array({{{"index", 0}, {"capability", {9, 0}}}})}};
+  in.facts["triton"] = {{"installed", true}};
+  EXPECT_FALSE(has(decide_probe(in), "cuda_no_gpu", "info"));
+}

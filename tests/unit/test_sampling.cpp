@@ -1,4 +1,5 @@
 // Unit tests for src/runner/sampling: batching rule and the PairedSampler (looks, stopping, coverage).
+#include "bench/verdict.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -108,14 +109,35 @@ TEST(SamplingPairedSampler, UndefinedIntervalIsNeverPrecise) {
     Decision d = s.look();
     EXPECT_TRUE(std::isnan(d.relative_half_width));
     EXPECT_EQ(d.action, Action::Stop_Budget);
-    EXPECT_TRUE(inconclusive(d.interval.speedup));
+    EXPECT_EQ(tct::bench::decide(d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high),
+              tct::bench::SpeedupVerdict::Inconclusive);
 }
 
-TEST(SamplingPairedSampler, InconclusiveWhenTooWide) {
-    EXPECT_TRUE(inconclusive({0.91, 0.01, 99.92}));
-    EXPECT_TRUE(inconclusive({1.0, 0.8, 1.3}));
-    EXPECT_FALSE(inconclusive({1.0, 0.9, 1.1}));
-    EXPECT_TRUE(inconclusive({1.0, kNaN, 1.1}));
+TEST(SpeedupVerdict, DecidedOnceFromTheInterval) {
+    using tct::bench::decide;
+    using V = tct::bench::SpeedupVerdict;
+    EXPECT_EQ(decide(0.91, 0.01, 99.92), V::Inconclusive);
+    EXPECT_EQ(decide(1.0, 0.8, 1.3), V::Inconclusive);     // 1.625 > 1.5 (high / low)
+    EXPECT_EQ(decide(1.0, 0.9, 1.1), V::NoClearDifference);
+    EXPECT_EQ(decide(1.0, kNaN, 1.1), V::Inconclusive);    // an estimate without an interval says nothing
+    EXPECT_EQ(decide(1.73, 1.64, 1.83), V::Faster);
+    EXPECT_EQ(decide(0.66, 0.60, 0.71), V::Slower);
+    EXPECT_EQ(decide(kNaN, kNaN, kNaN), V::NotMeasured);
+}
+
+TEST(SpeedupVerdict, ReadFromTheDocumentOrDecidedForOldOnes) {
+    using tct::bench::verdict_of;
+    using V = tct::bench::SpeedupVerdict;
+    // The stored field wins: renderers never decide again.
+    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}, {"verdict", "no_clear_difference"}}),
+              V::NoClearDifference);
+    // A document written before the field: decided by the same rule, its own flag kept.
+    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}}), V::Faster);
+    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}, {"inconclusive", true}}), V::Inconclusive);
+    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", nullptr}, {"high", nullptr}}), V::Inconclusive);
+    EXPECT_EQ(verdict_of(nullptr), V::NotMeasured);
+    for (auto v : {V::Faster, V::Slower, V::NoClearDifference, V::Inconclusive, V::NotMeasured})
+        EXPECT_EQ(tct::bench::parse_verdict(tct::bench::to_string(v)), v);
 }
 
 // The promise under test: over many simulated runs of the whole schedule (2 fresh

@@ -1,5 +1,6 @@
 // Suite logic: TOML expansion and stable ids, settings, sharding, recording, resume, merge,
 // summary statistics and the interval arithmetic behind them.
+#include "bench/verdict.hpp"
 #include <cmath>
 #include <set>
 
@@ -37,9 +38,12 @@ std::string usage_message(const std::string& toml) {
   return "";
 }
 
+// A bench section of one row with this speedup object.
+json bench_with(json sp) { return {{"rows", json::array({json{{"speedup", std::move(sp)}}})}}; }
+
 json entry(const std::string& id, const std::string& status, double est, double lo, double hi, double wall = 1e9) {
   json sp = std::isfinite(est) ? json{{"estimate", est}, {"low", lo}, {"high", hi}} : json(nullptr);
-  json r = {{"speedup", sp}, {"verdict", speedup_verdict(sp)}, {"compile_ns", 2e9}};
+  json r = {{"speedup", sp}, {"verdict", tct::bench::to_string(tct::bench::verdict_of(sp))}, {"compile_ns", 2e9}};
   json e = {{"id", id}, {"status", status}, {"result", r}, {"wall_ns", wall}, {"error", nullptr}};
   if (status != "ok") e["error"] = {{"kind", status == "mismatch" ? "output_mismatch" : "timeout"}, {"message", "m"}};
   return e;
@@ -301,8 +305,8 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
   EXPECT_EQ(r["compile_source"], "first_call");
   EXPECT_EQ(r["graph_breaks"], 2);
   EXPECT_EQ(r["check"], "mismatch");
-  EXPECT_EQ(speedup_verdict({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}}), "inconclusive");
-  EXPECT_EQ(speedup_verdict({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}}), "slower");
+  EXPECT_EQ(entry_result(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}}), nullptr)["verdict"], "no_clear_difference");
+  EXPECT_EQ(entry_result(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}}), nullptr)["verdict"], "slower");
   EXPECT_EQ(entry_result(nullptr, nullptr)["verdict"], "not_measured");
 }
 

@@ -65,9 +65,28 @@ def _backends(torch):
     return {"default": default, "all": everything}
 
 
+def _cuda_error(torch):
+    """Why a CUDA build sees no GPU, in torch's own words: torch.cuda.is_available() only says
+    False, while torch.cuda.init() raises the reason (no driver, no device visible, a driver
+    too old for this build). None for a CPU build. The first sentence only: the rest is a URL."""
+    if not getattr(torch.version, "cuda", None):
+        return None
+    init = getattr(torch.cuda, "init", None)
+    if init is None:
+        return None
+    try:
+        init()
+    except Exception as exc:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        return text.split(". ")[0].rstrip(".")[:300]
+    return "torch.cuda.init() succeeded but torch.cuda.is_available() is False"
+
+
 def _devices(torch):
-    out = {"cuda_available": False, "cuda": [], "mps_available": False}
+    out = {"cuda_available": False, "cuda": [], "mps_available": False, "cuda_error": None}
     out["cuda_available"] = bool(_try(torch.cuda.is_available, False))
+    if not out["cuda_available"]:
+        out["cuda_error"] = _try(lambda: _cuda_error(torch), None)
     if out["cuda_available"]:
         for i in range(torch.cuda.device_count()):
             p = torch.cuda.get_device_properties(i)

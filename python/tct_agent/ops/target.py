@@ -10,9 +10,20 @@ compiled objects of the previous one (`session.compiled`).
 """
 from __future__ import annotations
 
+import os
+
 from .. import timing
 from ..errors import TctError
 from ..target import load_target, make_train_step
+
+
+def _apply_threads() -> None:
+    """--threads: OMP_NUM_THREADS already sized torch's pool at import; set it explicitly too,
+    in case the user's environment or a library set it otherwise."""
+    n = os.environ.get("TCT_THREADS")
+    if n:
+        import torch
+        torch.set_num_threads(int(n))
 
 
 def op_load(params: dict, session) -> dict:
@@ -29,6 +40,7 @@ def op_load(params: dict, session) -> dict:
             raise TctError("bad_param", f"{key} must be a string",
                            f"e.g. --{key} {'cuda' if key == 'device' else 'bfloat16'}")
     timing.settle_allocator()  # before the target allocates: every agent's malloc alike
+    _apply_threads()
     loaded = load_target(spec, factory_params, device=params.get("device"),
                          dtype=params.get("dtype"))
     if params.get("train"):

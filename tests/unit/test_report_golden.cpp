@@ -1,0 +1,102 @@
+// The default terminal report, held against golden files: saved documents (tests/e2e/fixtures)
+// rendered by render_text and compared line by line with tests/unit/fixtures/golden/. After a
+// deliberate change, TCT_GOLDEN_UPDATE=1 build/tct_unit --gtest_filter='ReportGolden*' rewrites
+// them; review the diff like code. Also: the brief report's size limits, and one verdict across
+// text, Markdown, HTML and JSON.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/verdict.hpp"
+#include "report/render.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+fs::path source() { return fs::path(TCT_SOURCE_DIR); }
+
+json load(const std::string& name) {
+  std::ifstream f(source() / "tests" / "e2e" / "fixtures" / (name + ".json"));
+  return json::parse(f);
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> non_empty_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    if (l.find_first_not_of(' ') != std::string::npos) out.push_back(l);
+  return out;
+}
+
+void expect_golden(const std::string& name, const std::string& text) {
+  const fs::path golden = source() / "tests" / "unit" / "fixtures" / "golden" / (name + ".txt");
+  if (std::getenv("TCT_GOLDEN_UPDATE")) {
+    std::ofstream(golden) << text;
+    return;
+  }
+  ASSERT_TRUE(fs::exists(golden)) << golden << " is missing: run with TCT_GOLDEN_UPDATE=1";
+  EXPECT_EQ(text, read(golden)) << "the default report of " << name << " changed";
+}
+
+}  // namespace
+
+TEST(ReportGolden, BenchDefaultReport) {
+  const json doc = load("html_bench");
+  const std::string text = tct::report::render_text(doc);
+  expect_golden("bench_default", text);
+  EXPECT_LE(non_empty_lines(text).size(), 12u) << text;
+  // -v keeps every detail the report had before it was layered.
+  const std::string verbose = tct::report::render_text(doc, true);
+  for (const char* section : {"Latency per call", "Compile", "Break-even", "Memory", "Correctness"})
+    EXPECT_NE(verbose.find(section), std::string::npos) << section;
+  EXPECT_GT(non_empty_lines(verbose).size(), non_empty_lines(text).size());
+}
+
+TEST(ReportGolden, AuditDefaultReportLeadsWithItsVerdict) {
+  for (const char* name : {"html_audit_tiny_ops", "html_audit_transformer_block"}) {
+    const json doc = load(name);
+    const std::string text = tct::report::render_text(doc);
+    expect_golden(std::string(name).substr(5) + "_default", text);
+    auto lines = non_empty_lines(text);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines[0].rfind("tct audit ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find(tct::report::headline(doc)), std::string::npos) << lines[0];
+    std::size_t warning_lines = 0;
+    for (const auto& l : lines) warning_lines += l.rfind("warning: ", 0) == 0;
+    EXPECT_LE(warning_lines, 4u) << text;
+  }
+}
+
+// The verdict is a field: text, Markdown and HTML print that field's words, and a stored
+// verdict that disagrees with the numbers still wins (nothing decides it again).
+TEST(ReportGolden, OneVerdictAcrossRenderings) {
+  json doc = load("html_bench");
+  json& sp = doc["bench"]["rows"][0]["speedup"];
+  for (auto v : {tct::bench::SpeedupVerdict::Faster, tct::bench::SpeedupVerdict::Slower,
+                 tct::bench::SpeedupVerdict::NoClearDifference}) {
+    sp["estimate"] = 1.2;
+    sp["low"] = 1.1;
+    sp["high"] = 1.3;
+    sp["verdict"] = tct::bench::to_string(v);
+    const std::string words(tct::bench::describe(v));
+    EXPECT_NE(tct::report::render_text(doc).find(words), std::string::npos) << words;
+    EXPECT_NE(tct::report::render_markdown(doc).find(words), std::string::npos) << words;
+    EXPECT_NE(tct::report::render_html(doc).find(words), std::string::npos) << words;
+  }
+}

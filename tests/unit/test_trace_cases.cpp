@@ -1,0 +1,313 @@
+// The TORCH_TRACE cases other torch versions write (issue 26): a last line without its
+// newline, payloads checked by their MD5, compile ids that start over after
+// torch._dynamo.reset(), graph breaks known only as restart reasons (torch 2.6 and older),
+// compiles without a compile id (AOT Inductor), and tlparse's four multi-rank checks.
+// The logs here are hand-written in the formats torch writes (torch/_logging/_internal.py),
+// each case small enough to read; tests/e2e/test_trace_logs.py reads real ones.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "analysis/trace_summary.hpp"
+#include "trace/md5.hpp"
+#include "trace/reader.hpp"
+
+namespace {
+
+using namespace tct;
+
+std::string md5(std::string_view s) {
+  trace::Md5 m;
+  m.update(s);
+  auto h = m.hex();
+  return std::string(h.data(), h.size());
+}
+
+// A header line: the glog prefix, then the metadata.
+std::string header(const std::string& metadata) { return "V1130 18:15:52.398000 13781 torch/x.py:1] " + metadata + "\n"; }
+
+std::string ids(int frame, int compile, int attempt = 0) {
+  return fmt::format("\"frame_id\": {}, \"frame_compile_id\": {}, \"attempt\": {}", frame, compile, attempt);
+}
+
+// A record with a payload, its has_payload the payload's MD5 as torch writes it.
+std::string with_payload(const std::string& kind_json, const std::string& id_json, const std::string& payload) {
+  std::string out = header("{" + kind_json + (id_json.empty() ? "" : ", " + id_json) + ", \"has_payload\": \"" +
+                           md5(payload) + "\"}");
+  size_t start = 0;
+  for (;;) {
+    size_t nl = payload.find('\n', start);
+    out += "\t" + payload.substr(start, nl == std::string::npos ? nl : nl - start) + "\n";
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string artifact(const std::string& name, const std::string& id_json, const std::string& payload) {
+  return with_payload("\"artifact\": {\"name\": \"" + name + "\", \"encoding\": \"json\"}", id_json, payload);
+}
+
+std::string start(int frame, int compile, int attempt = 0) {
+  return header("{\"dynamo_start\": {\"stack\": [{\"line\": 3, \"name\": \"f\", \"filename\": 0}]}, " +
+                ids(frame, compile, attempt) + "}");
+}
+
+std::string metrics(int frame, int compile, const std::string& extra = "") {
+  return header(fmt::format("{{\"compilation_metrics\": {{\"compile_id\": \"{}/{}\", \"co_name\": \"f\", "
+                            "\"co_filename\": \"/job/model.py\", \"co_firstlineno\": 3{}}}, {}}}",
+                            frame, compile, extra, ids(frame, compile)));
+}
+
+struct Read {
+  analysis::RankSummary summary;
+  trace::ReadStats stats;
+};
+
+Read read(const std::string& text, size_t chunk = 7) {
+  Read out;
+  analysis::RankCollector c(out.summary);
+  trace::Reader reader(c);
+  for (size_t i = 0; i < text.size(); i += chunk) reader.feed(std::string_view(text).substr(i, chunk));
+  reader.finish();
+  out.stats = reader.stats();
+  out.summary.stats = out.stats;
+  return out;
+}
+
+const std::string kStr = header("{\"str\": [\"/job/model.py\", 0]}");
+
+TEST(TraceMd5, Rfc1321Vectors) {
+  EXPECT_EQ(md5(""), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(md5("abc"), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(md5("message digest"), "f96b697d7cb7938d525a2f31aaf161d0");
+  EXPECT_EQ(md5("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
+            "57edf4a22be3c955ac49da2e2107b67a");
+  // Fed in pieces of any size, the same digest.
+  std::string text(1000, 'x');
+  trace::Md5 m;
+  for (size_t i = 0; i < text.size(); i += 13) m.update(std::string_view(text).substr(i, 13));
+  auto h = m.hex();
+  EXPECT_EQ(std::string(h.data(), 32), md5(text));
+}
+
+// The writer's last record, complete, but the file lost its final newline (copied, trimmed,
+// concatenated): read clean, nothing "damaged".
+TEST(TraceCases, LastLineWithoutNewlineIsWhole) {
+  std::string log = kStr + start(0, 0) + artifact("recompile_reasons", ids(0, 0), "[\n\"a guard\"\n]") + metrics(0, 0);
+  for (const std::string& text : {log.substr(0, log.size() - 1),  // a header last
+                                  kStr + start(0, 0) + artifact("recompile_reasons", ids(0, 0), "[\n\"g\"\n]")}) {
+    std::string cut = text.back() == '\n' ? text.substr(0, text.size() - 1) : text;
+    Read r = read(cut);
+    EXPECT_EQ(r.stats.damaged(), 0u) << cut;
+    EXPECT_EQ(r.stats.verified_payloads, 1u);
+    EXPECT_EQ(r.summary.compiles.size(), 1u);
+  }
+}
+
+// A payload that lost a line still parses as JSON; only its MD5 tells.
+TEST(TraceCases, PayloadMissingALineIsDamaged) {
+  std::string payload = "{\n\"graph_execution_order\": [\n{\"compile_id\": \"0/0\"},\n{\"compile_id\": \"1/0\"}\n]\n}";
+  std::string good = artifact("graph_execution", "", payload);
+  std::string bad = good;
+  bad.erase(bad.find("\t{\"compile_id\": \"0/0\"},\n"), std::string("\t{\"compile_id\": \"0/0\"},\n").size());
+  Read ok = read(kStr + good + metrics(0, 0));
+  EXPECT_EQ(ok.stats.damaged(), 0u);
+  EXPECT_EQ(ok.summary.execution_order, (std::vector<std::string>{"0/0", "1/0"}));
+  Read r = read(kStr + bad + metrics(0, 0));
+  EXPECT_EQ(r.stats.bad_payload, 1u);
+  EXPECT_EQ(r.stats.truncated, 0u);
+  EXPECT_FALSE(r.summary.has_execution_order);  // a damaged payload is not used
+  // A has_payload that is not an MD5 (other writers) cannot be checked: not damaged.
+  Read other = read(kStr + header("{\"artifact\": {\"name\": \"x\"}, \"has_payload\": \"abc\"}") + "\tanything\n");
+  EXPECT_EQ(other.stats.damaged(), 0u);
+  EXPECT_EQ(other.stats.verified_payloads, 0u);
+}
+
+// Cut off inside the last payload or the last header: truncated (once), not garbled.
+TEST(TraceCases, CutOffLastRecordIsTruncated) {
+  std::string log = kStr + start(0, 0) + artifact("recompile_reasons", ids(0, 0), "[\n\"first\",\n\"second\"\n]");
+  Read payload_cut = read(log.substr(0, log.size() - 8));
+  EXPECT_EQ(payload_cut.stats.truncated, 1u);
+  EXPECT_EQ(payload_cut.stats.bad_payload + payload_cut.stats.garbled, 0u);
+  // Cut exactly after a payload line's newline: the MD5 still says lines are missing.
+  Read line_cut = read(log.substr(0, log.rfind("\t]\n")));
+  EXPECT_EQ(line_cut.stats.truncated, 1u);
+  std::string m = metrics(0, 0);
+  Read header_cut = read(kStr + m.substr(0, m.size() / 2));
+  EXPECT_EQ(header_cut.stats.truncated, 1u);
+  EXPECT_EQ(header_cut.stats.garbled, 0u);
+}
+
+// torch._dynamo.reset() between compiles: the ids start over at 0/0 in one log. Each
+// compile is its own, with its own cache hits and misses.
+TEST(TraceCases, ResetStartsCompileIdsOver) {
+  auto cache = [](const char* name, int frame, int compile) {
+    return artifact(name, ids(frame, compile), "{}");
+  };
+  std::string log = kStr + start(0, 0) + cache("fx_graph_cache_miss", 0, 0) + metrics(0, 0) + start(1, 0) +
+                    cache("fx_graph_cache_miss", 1, 0) + metrics(1, 0) + start(0, 1) + metrics(0, 1) +
+                    // torch._dynamo.reset()
+                    start(0, 0) + cache("fx_graph_cache_hit", 0, 0) + metrics(0, 0) + start(1, 0) +
+                    cache("fx_graph_cache_hit", 1, 0) + metrics(1, 0) + start(0, 1) + metrics(0, 1);
+  Read r = read(log);
+  EXPECT_EQ(r.summary.resets, 1);
+  ASSERT_EQ(r.summary.compiles.size(), 6u);
+  std::vector<std::string> names;
+  for (const auto& [id, c] : r.summary.compiles) names.push_back(id.str());
+  EXPECT_EQ(names, (std::vector<std::string>{"0/0", "0/1", "1/0", "0/0 (after reset 1)", "0/1 (after reset 1)",
+                                             "1/0 (after reset 1)"}));
+  const auto& first = r.summary.compiles.begin()->second;
+  EXPECT_EQ(first.cache.at("fx_graph_cache_miss"), 1);
+  EXPECT_EQ(first.cache.count("fx_graph_cache_hit"), 0u);
+  trace::CompileId again{0, 0, 0, -1, 1};
+  EXPECT_EQ(r.summary.compiles.at(again).cache.at("fx_graph_cache_hit"), 1);
+  // Without compilation_metrics (a crash), a dynamo_start seen again is the sign.
+  Read bare = read(kStr + start(0, 0) + start(1, 0) + start(0, 0));
+  EXPECT_EQ(bare.summary.resets, 1);
+  EXPECT_EQ(bare.summary.compiles.size(), 3u);
+  // Nor any dynamo_start: compilation_metrics alone, an id finished twice.
+  Read metrics_only = read(kStr + metrics(0, 0) + metrics(1, 0) + metrics(0, 1) + metrics(0, 0) + metrics(1, 0) +
+                           metrics(0, 1));
+  EXPECT_EQ(metrics_only.summary.resets, 1);
+  EXPECT_EQ(metrics_only.summary.compiles.size(), 6u);
+  // A restart of one compile (attempt 1) is not a reset.
+  Read restart = read(kStr + start(0, 0) + start(0, 0, 1) + metrics(0, 0));
+  EXPECT_EQ(restart.summary.resets, 0);
+  EXPECT_EQ(restart.summary.compiles.begin()->second.attempts, 2);
+}
+
+// Two logs of one rank are two processes (a job restarted into the same folder): the same
+// compile id in each is two compiles, and a reset in the second counts from there.
+TEST(TraceCases, TwoLogsOfOneRankKeepTheirCompiles) {
+  analysis::RankSummary rank;
+  std::string first = kStr + start(0, 0) + metrics(0, 0), second = kStr + start(0, 0) + metrics(0, 0) + start(0, 0);
+  for (int log = 0; log < 2; ++log) {
+    analysis::RankCollector c(rank, log);
+    trace::Reader reader(c);
+    reader.feed(log == 0 ? first : second);
+    reader.finish();
+  }
+  std::vector<std::string> names;
+  for (const auto& [id, c] : rank.compiles) names.push_back(id.str());
+  EXPECT_EQ(names, (std::vector<std::string>{"0/0", "0/0 (log 2)", "0/0 (after reset 1) (log 2)"}));
+  EXPECT_EQ(rank.resets, 1);
+}
+
+// Imitates torch 2.6 and older: a torch._dynamo.graph_break() logged with no
+// dynamo_graph_break_reason payload, only as the reason the analysis restarted (attempt 1).
+TEST(TraceCases, GraphBreaksKnownOnlyAsRestartsCount) {
+  std::string log =
+      kStr + start(0, 0) + start(0, 0, 1) +
+      header("{\"dynamo_output_graph\": {\"sizes\": {}}, " + ids(0, 0, 1) + "}") +
+      metrics(0, 0,
+              ", \"restart_reasons\": [\"skip function graph_break in file "
+              "/venv/lib/python3.10/site-packages/torch/_dynamo/decorators.py\"]") +
+      start(1, 0) + metrics(1, 0, ", \"restart_reasons\": [\"<class 'torch._dynamo.exc.UnspecializeRestartAnalysis'>\"]");
+  Read r = read(log);
+  ASSERT_EQ(r.summary.breaks.size(), 1u);
+  const auto& b = r.summary.breaks[0];
+  EXPECT_TRUE(b.from_restart);
+  EXPECT_EQ(b.kind, analysis::BreakKind::ExplicitGraphBreak);
+  EXPECT_EQ(b.file, "/job/model.py");
+  EXPECT_EQ(b.compile_id, "0/0");
+  EXPECT_EQ(r.summary.compiles.begin()->second.breaks_from_restarts, 1);
+  nlohmann::json t = analysis::trace_section("/t", {r.summary});
+  EXPECT_EQ(t["ranks"][0]["graph_break_count"], 1);
+  EXPECT_EQ(t["ranks"][0]["graph_breaks"][0]["from_restart"], true);
+  EXPECT_EQ(t["ranks"][0]["graph_breaks"][0]["kind"], "explicit_graph_break");
+  // torch 2.13 logs the payload and the restart reason: one break, not two.
+  std::string payload = "Graph break in user code at /job/model.py:5\nGraph Break Reason: Call to `torch._dynamo.graph_break()`";
+  Read both = read(kStr + start(0, 0) +
+                   with_payload("\"artifact\": {\"name\": \"dynamo_graph_break_reason\", \"encoding\": \"string\"}",
+                                ids(0, 0), payload) +
+                   metrics(0, 0, ", \"restart_reasons\": [\"Call to `torch._dynamo.graph_break()`\"]"));
+  ASSERT_EQ(both.summary.breaks.size(), 1u);
+  EXPECT_FALSE(both.summary.breaks[0].from_restart);
+  EXPECT_EQ(both.summary.breaks[0].line, 5);
+}
+
+// AOT Inductor (torch 2.13's aoti_compile_and_package): AOTAutograd's graph, then the AOT
+// wrapper code, all with a stack and no compile id.
+TEST(TraceCases, CompilesWithoutIdAreCounted) {
+  std::string stack = "\"stack\": [{\"line\": 9, \"name\": \"export_it\", \"filename\": 0}, {\"line\": 1, \"name\": "
+                      "\"aoti_compile_and_package\", \"filename\": 1}]";
+  std::string log = kStr + header("{\"str\": [\"/venv/site-packages/torch/_inductor/__init__.py\", 1]}") +
+                    header("{\"aot_inference_graph\": {}, " + stack + ", \"has_payload\": \"" + md5("g") + "\"}") +
+                    "\tg\n" +
+                    header("{\"graph_dump\": {\"name\": \"inductor_aot_wrapper_code\", \"type\": \"cpp\"}, " + stack +
+                           "}") +
+                    header("{\"graph_dump\": {\"name\": \"inductor_aot_kernel_code\", \"type\": \"cpp\"}, " + stack +
+                           "}") +
+                    header("{\"aot_joint_graph\": {}, " + stack + "}");  // a second, AOTAutograd only
+  Read r = read(log);
+  EXPECT_EQ(r.stats.damaged(), 0u);
+  ASSERT_EQ(r.summary.unframed.size(), 2u);
+  EXPECT_EQ(r.summary.unframed[0].kind, "aot_inductor");
+  EXPECT_EQ(r.summary.unframed[0].function, "export_it");
+  EXPECT_EQ(r.summary.unframed[0].line, 9);
+  EXPECT_EQ(r.summary.unframed[1].kind, "aot_autograd");
+  EXPECT_TRUE(r.summary.compiles.empty());
+  nlohmann::json t = analysis::trace_section("/t", {r.summary});
+  EXPECT_EQ(t["ranks"][0]["compiles_without_id"].size(), 2u);
+}
+
+// tlparse's four multi-rank checks, each naming the rank and the graph.
+std::string rank_log(int collectives, const char* order, const char* cache, int rows) {
+  std::string sched = "[\n";
+  for (int i = 0; i < collectives; ++i) sched += std::string(i ? ",\n" : "") + "\"torch.ops._c10d_functional.all_reduce_.default\"";
+  sched += "\n]";
+  std::string meta = fmt::format("{{\n\"ops\": [\n{{\"name\": \"buf0\", \"type\": \"compute\", \"estimated_runtime_ns\": "
+                                 "{}, \"outputs\": [{{\"shape\": [{}, 8], \"stride\": [8, 1], \"dtype\": \"float32\"}}]}}\n]\n}}",
+                                 rows * 10, rows);
+  std::string exec = std::string("{\n\"graph_execution_order\": [\n") + order + "\n]\n}";
+  return kStr + start(0, 0) + artifact(cache, ids(0, 0), "{}") + artifact("inductor_collective_schedule", ids(0, 0), sched) +
+         artifact("inductor_runtime_and_tensor_meta", ids(0, 0), meta) + metrics(0, 0) + start(1, 0) + metrics(1, 0) +
+         artifact("graph_execution", "", exec);
+}
+
+TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
+  const char* fg = "{\"compile_id\": \"0/0\"},\n{\"compile_id\": \"1/0\"}";
+  const char* gf = "{\"compile_id\": \"1/0\"},\n{\"compile_id\": \"0/0\"}";
+  std::vector<std::string> logs = {rank_log(6, fg, "fx_graph_cache_miss", 4), rank_log(6, fg, "fx_graph_cache_miss", 4),
+                                   rank_log(4, fg, "fx_graph_cache_miss", 4), rank_log(6, gf, "fx_graph_cache_miss", 4),
+                                   rank_log(6, fg, "fx_graph_cache_hit", 4), rank_log(6, fg, "fx_graph_cache_miss", 6)};
+  std::vector<analysis::RankSummary> ranks;
+  for (size_t i = 0; i < logs.size(); ++i) {
+    ranks.push_back(read(logs[i]).summary);
+    ranks.back().rank = static_cast<int>(i);
+  }
+  nlohmann::json d = analysis::divergence(ranks);
+  auto find = [&](const char* what) {
+    std::vector<nlohmann::json> out;
+    for (const auto& x : d)
+      if (x["what"] == what) out.push_back(x);
+    return out;
+  };
+  auto coll = find("collective_schedule");
+  ASSERT_EQ(coll.size(), 1u);
+  EXPECT_EQ(coll[0]["rank"], 2);
+  EXPECT_EQ(coll[0]["compile_id"], "0/0");
+  EXPECT_EQ(coll[0]["message"].get<std::string>().rfind("rank 2 issues 4 collective(s) in graph 0/0 where rank 0, "
+                                                        "rank 1 issue 6", 0), 0u);
+  auto order = find("graph_execution_order");
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_EQ(order[0]["rank"], 3);
+  EXPECT_EQ(order[0]["message"], "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #1 ran "
+                                 "graph 1/0, not 0/0");
+  auto cache = find("cache");
+  ASSERT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache[0]["rank"], 4);
+  EXPECT_EQ(cache[0]["compile_id"], "0/0");
+  auto meta = find("tensor_meta");
+  ASSERT_EQ(meta.size(), 1u);
+  EXPECT_EQ(meta[0]["rank"], 5);
+  EXPECT_NE(meta[0]["message"].get<std::string>().find("shape [6, 8]"), std::string::npos);
+  // Estimated runtimes are estimates: rank 2's schedule differs, its tensor metadata not.
+  for (const auto& x : d) EXPECT_NE(x["what"], "compile_ids");
+  EXPECT_EQ(d.size(), 4u);
+}
+
+}  // namespace
