@@ -193,12 +193,22 @@ std::string expect_borderline_note(const json& e) {
   return fmt::format(" (borderline: the fixed-cost share is near the threshold, a re-run may say {})", label(other));
 }
 
-std::string text_expect(const json& doc) {
-  const json& e = doc["expect"];
+namespace {
+
+// "tct expect: TARGET", then the class and the predicted range: the first lines of both reports.
+std::string expect_head(const json& e) {
   std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
   if (e.value("class", json()).is_null()) return out;
-  out += fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]), expect_borderline_note(e),
-                     range(e.value("predicted_speedup", json::object())));
+  return out + fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]),
+                           expect_borderline_note(e), range(e.value("predicted_speedup", json::object())));
+}
+
+}  // namespace
+
+std::string text_expect(const json& doc) {
+  const json& e = doc["expect"];
+  std::string out = expect_head(e);
+  if (e.value("class", json()).is_null()) return out;
   // The model's terms describe the captured function: said so when the run was not that.
   if (std::string note = expect_compiled_note(e); !note.empty()) {
     std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "      ");
@@ -252,10 +262,8 @@ std::string text_expect(const json& doc) {
 // model term by term.
 std::string brief_expect(const json& doc) {
   const json& e = doc["expect"];
-  std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
+  std::string out = expect_head(e);
   if (e.value("class", json()).is_null()) return out;
-  out += fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]), expect_borderline_note(e),
-                     range(e.value("predicted_speedup", json::object())));
   if (std::string note = expect_compiled_note(e); !note.empty()) out += fmt::format("    {}\n", note);
   int n = 0;
   for (const auto& r : e.value("decided_by", json::array()))

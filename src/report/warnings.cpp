@@ -1,6 +1,7 @@
 #include "report/warnings.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -34,21 +35,33 @@ Severity severity_of(const std::string& code) {
 }
 
 std::string title_of(const std::string& code) {
-  if (code == "noisy_measurement") return "noisy measurement";
-  if (code == "precision_not_reached") return "interval wider than asked";
+  if (code == "noisy_measurement") return "noisy";
+  if (code == "precision_not_reached") return "precision not reached";
   if (code == "no_steady_state") return "no steady state in warm-up";
-  if (code == "recompile_during_measurement") return "recompiled while timing";
+  if (code == "recompile_during_measurement") return "recompiled during measurement";
   if (code == "graph_breaks") return "graph breaks";
-  if (code == "output_mismatch") return "outputs differ";
+  if (code == "output_mismatch") return "output mismatch";
   if (code == "nondeterministic") return "nondeterministic target";
   if (code == "check_skipped") return "output check skipped";
-  if (code == "clock_resolution") return "timed in batches";
+  if (code == "clock_resolution") return "batched";
   if (code == "slower_than_eager") return "slower than eager";
   if (code == "environment_override") return "environment override";
-  if (code == "partial_result") return "a step failed";
+  if (code == "partial_result") return "failed";
   if (code == "explain_views_disagree") return "explain views disagree";
   if (code == "oversubscribed") return "oversubscribed";
   return "warning";
+}
+
+std::string flag_of(const std::string& code) {
+  std::string title = title_of(code);
+  switch (severity_of(code)) {
+    case Severity::Error:
+      for (auto& c : title) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return "!! " + title;
+    case Severity::Caution: return "! " + title;
+    case Severity::Note: return "(" + title + ")";
+  }
+  return "! " + title;
 }
 
 nlohmann::json make_warning(WarningCode code, std::string message, std::string hint) {

@@ -34,8 +34,12 @@ std::string to_string(WarningCode code);
 enum class Severity { Error, Caution, Note };
 Severity severity_of(const std::string& code);
 
-// A few words naming the warning, for the brief report's one line per kind ("noisy machine").
+// A few words naming the warning ("noisy", "output mismatch").
 std::string title_of(const std::string& code);
+
+// The flag printed beside the number a warning concerns: "! noisy", "!! OUTPUT MISMATCH" for
+// an error, "(batched)" for a note.
+std::string flag_of(const std::string& code);
 
 // {"code", "message", "hint"}: the shape every document's "warnings" array holds.
 nlohmann::json make_warning(WarningCode code, std::string message, std::string hint = {});

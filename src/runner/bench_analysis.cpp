@@ -306,20 +306,6 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
   return out;
 }
 
-std::string flag_text(const json& w) {
-  const std::string code = w.value("code", "");
-  if (code == "recompile_during_measurement") return "!! recompiled during measurement";
-  if (code == "graph_breaks") return "! graph breaks";
-  if (code == "noisy_measurement") return "! noisy";
-  if (code == "precision_not_reached") return "! precision not reached";
-  if (code == "slower_than_eager") return "! slower than eager";
-  if (code == "output_mismatch") return "!! OUTPUT MISMATCH";
-  if (code == "nondeterministic") return "! nondeterministic target";
-  if (code == "no_steady_state") return "! no steady state in warm-up";
-  if (code == "clock_resolution") return "(batched)";
-  if (code == "partial_result") return "!! failed";
-  if (code == "oversubscribed") return "! oversubscribed";
-  return "!";
-}
+std::string flag_text(const json& w) { return report::flag_of(w.value("code", "")); }
 
 }  // namespace tct::runner
