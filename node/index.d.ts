@@ -181,6 +181,29 @@ export interface BreakGroup {
   count: number;
   reason: string;
   hint: Hint | null;
+  /** Every distinct immediate caller of the place (a helper called from three lines has three). */
+  call_sites?: Frame[];
+  [key: string]: unknown;
+}
+
+/** A frame dynamo gave up on in the compiled run (it ran eagerly); not a graph break. */
+export interface SkippedFrame {
+  /** The code's name: "forward". */
+  function: string;
+  /** Its qualified name: "MoE.forward" (what the reports name it by). */
+  qualname?: string;
+  /** "MoE.forward at model.py:12" */
+  title?: string;
+  file: string;
+  line: number;
+  /** The break that made dynamo give up: its kind, place, registry id and fix. */
+  kind: string;
+  break_file?: string;
+  break_line?: number;
+  registry_id?: string;
+  reason: string;
+  skip_reason: string;
+  hint?: Hint;
   [key: string]: unknown;
 }
 
@@ -192,8 +215,14 @@ export interface ExplainSection {
   ops_per_graph?: number[];
   guard_count?: number;
   capturable?: boolean;
+  verdict?: 'capturable' | 'graph_breaks' | 'frame_skipped';
+  counts_from?: 'compiled_run' | 'explain';
+  /** One per frame; graph_break_count does not count the breaks that caused them. */
+  skipped_frames?: SkippedFrame[];
   breaks: GraphBreak[];
+  /** Their counts add up to graph_break_count. */
   groups: BreakGroup[];
+  kinds?: Array<{ kind: string; label?: string; count: number }>;
   [key: string]: unknown;
 }
 
@@ -207,6 +236,10 @@ export interface DiffSection {
   unchanged: Array<{ kind: string; matched_by: string; before: BreakGroup; after: BreakGroup; line_shift?: number; count_delta?: number }>;
   break_count?: { before: number; after: number; delta: number };
   graph_count?: { before: number; after: number; delta: number };
+  frames_skipped?: { before: number; after: number; delta: number };
+  /** Skipped frames that compile now / are skipped now, by title ("MoE.forward at model.py:12"). */
+  skipped_fixed?: string[];
+  skipped_added?: string[];
   [key: string]: unknown;
 }
 export interface DiffDocument extends Document { command: 'diff'; diff: DiffSection }

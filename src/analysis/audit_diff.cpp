@@ -60,6 +60,37 @@ int skipped_of(const json& section) {
   return count_of(section, "graph_break_count") < 0 ? 1 : 0;
 }
 
+// The names of the frames dynamo skipped ("MoE.forward at model.py:12"; an older
+// document: "forward at model.py:12" from its fields).
+std::vector<std::string> skipped_names(const json& section) {
+  std::vector<std::string> out;
+  if (!section.contains("skipped_frames") || !section["skipped_frames"].is_array()) return out;
+  for (const auto& f : section["skipped_frames"]) {
+    if (!f.is_object()) continue;
+    std::string title = f.value("title", "");
+    if (title.empty())
+      title = f.value("function", "?") + " at " + base_name(f.value("file", "")) + ":" + std::to_string(f.value("line", 0));
+    out.push_back(title);
+  }
+  return out;
+}
+
+// Frames skipped before and not after (fixed), and after but not before (added), by name
+// without the line (an edit above a function moves it).
+void skipped_changes(const std::vector<std::string>& before, const std::vector<std::string>& after, json& fixed,
+                     json& added) {
+  auto key = [](const std::string& t) { return t.substr(0, t.rfind(':')); };
+  std::vector<bool> taken(after.size(), false);
+  for (const auto& b : before) {
+    bool found = false;
+    for (size_t i = 0; i < after.size() && !found; ++i)
+      if (!taken[i] && key(after[i]) == key(b)) taken[i] = found = true;
+    if (!found) fixed.push_back(b);
+  }
+  for (size_t i = 0; i < after.size(); ++i)
+    if (!taken[i]) added.push_back(after[i]);
+}
+
 json change(int before, int after) { return {{"before", before}, {"after", after}, {"delta", after - before}}; }
 
 json brief(const Item& it) {
@@ -156,6 +187,10 @@ json diff_audits(const json& before, const json& after, const std::string& befor
   out["break_count"] = change(bb, ab);
   out["capturable"] = {{"before", before.value("capturable", false)}, {"after", after.value("capturable", false)}};
   out["frames_skipped"] = change(bs, as);
+  json skip_fixed = json::array(), skip_added = json::array();
+  skipped_changes(skipped_names(before), skipped_names(after), skip_fixed, skip_added);
+  out["skipped_fixed"] = skip_fixed;
+  out["skipped_added"] = skip_added;
   // Fixing a skipped frame is progress even when more breaks show afterwards: they were
   // there before, hidden behind the skip. A regression is a new skip, or more breaks
   // where nothing was hidden.

@@ -21,34 +21,25 @@ std::string str_or(const json& j, const char* key, const std::string& fallback =
   return j[key].get<std::string>();
 }
 
-std::vector<Frame> parse_frames(const json& frames) {
+// The user's frames of a break's stack (the agent sends them all, outermost first).
+std::vector<Frame> parse_frames(const json& frames, const CodeDirs& dirs) {
   std::vector<Frame> out;
   if (!frames.is_array()) return out;
   for (const auto& f : frames) {
     if (!f.is_object()) continue;
-    out.push_back({str_or(f, "file"), int_or(f, "line", 0), str_or(f, "function", "?"), str_or(f, "source")});
+    Frame fr{str_or(f, "file"), int_or(f, "line", 0), str_or(f, "function", "?"), str_or(f, "source")};
+    if (is_user_file(fr.file, dirs)) out.push_back(std::move(fr));
   }
   return out;
-}
-
-// The registry id of a reason's own text ("... /gb/gb0059.html"); the agent's id may come
-// from another part of a combined message.
-std::string registry_id_in(const std::string& reason) {
-  static const std::regex id(R"(/gb/(gb\d{4})\.html)", std::regex::icase);
-  std::smatch m;
-  if (!std::regex_search(reason, m, id)) return "";
-  std::string s = m[1];
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // {id, type, explanation, hints, url} for a break: the reason's own explanation and hints
 // (specific: they name the function and argument types) first, the registry entry's
 // templates ("{fn.__name__}") only where the reason has none. id: the reason's own (the
 // registry id in its text), else the one the agent found.
-json registry_for(const std::string& reason, std::string id, std::string url, const json& registry) {
+json registry_for(const std::string& reason, const json& registry) {
   ReasonParts parts = split_reason(reason);
-  if (std::string own = registry_id_in(reason); !own.empty()) id = own;
+  std::string id = registry_id_of(reason), url = parts.url;
   if (id.empty()) return nullptr;
   json entry = registry.is_object() && registry.contains(id) ? registry[id] : json();
   json hints = json::array();
@@ -60,7 +51,6 @@ json registry_for(const std::string& reason, std::string id, std::string url, co
       if (h.is_string()) joined += h.get<std::string>();
     if (!joined.empty()) hints.push_back(joined);
   }
-  if (url.empty()) url = parts.url;
   return {{"id", id},
           {"type", entry.is_object() && entry.contains("gb_type") && entry["gb_type"].is_string()
                        ? entry["gb_type"].get<std::string>()
@@ -72,21 +62,19 @@ json registry_for(const std::string& reason, std::string id, std::string url, co
 
 // A break classified from its own text: for a skipped frame that is the break that started
 // it (the print), not the loop message that followed.
-Break make_break(const std::string& reason, std::vector<Frame> frames, const std::string& registry_id,
-                 const std::string& url, const json& registry) {
+Break make_break(const std::string& reason, std::vector<Frame> frames, const json& registry) {
   Break b;
   b.reason = reason;
   b.kind = classify_reason(reason);
-  b.registry = registry_for(reason, registry_id, url, registry);
+  b.registry = registry_for(reason, registry);
   b.frames = std::move(frames);
   b.hint = hint_for(b.kind, b.registry);
   return b;
 }
 
 // One of explain's break_reasons (the agent's raw facts).
-Break explain_break(const json& raw, const json& registry) {
-  return make_break(str_or(raw, "reason"), parse_frames(raw.value("frames", json::array())), str_or(raw, "registry_id"),
-                    str_or(raw, "url"), registry);
+Break explain_break(const json& raw, const json& registry, const CodeDirs& dirs) {
+  return make_break(str_or(raw, "reason"), parse_frames(raw.value("frames", json::array()), dirs), registry);
 }
 
 std::string trim_text(const std::string& s) {
@@ -109,33 +97,50 @@ void parse_explanation_counts(const std::string& text, std::optional<int>& graph
 
 std::string loc_key(const std::string& file, int line) { return file + ":" + std::to_string(line); }
 
-// Frames dynamo gave up on in the compiled run, one per frame: where, the break that made
-// it give up (kind, full reason) and torch's own words on why it could not resume.
-json skipped_frames(const LoggedModel& lg) {
-  // "Developer debug context: frame skipped: forward (/path/model.py line 11)", or
-  // convert_frame.py's "torch.compile will skip tracing the frame forward (/path line 11)"
-  static const std::regex ctx(R"((?:frame skipped:|skip tracing the frame) (\S+) \((.+) line (\d+)\))");
+// "MoE.forward at model.py:22": the qualified name and where the frame's code starts.
+std::string frame_title(const SkippedFrame& f) {
+  std::string file = f.file;
+  if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  return fmt::format("{} at {}:{}", f.qualname, file, f.line);
+}
+
+json skipped_to_json(const std::vector<SkippedFrame>& frames) {
   json out = json::array();
-  std::set<std::string> seen;
-  for (const auto& b : lg.breaks) {
-    if (!b.frame_skipped) continue;
-    Frame where = b.brk.frames.empty() ? Frame{b.file, b.line, "?", ""} : b.brk.frames.back();
-    std::string function = where.function, file = where.file;
-    int line = where.line;
-    std::smatch m;
-    if (std::regex_search(b.skip_reason, m, ctx)) function = m[1], file = m[2], line = std::stoi(m[3]);
-    if (!seen.insert(loc_key(file, line) + function).second) continue;
-    out.push_back({{"function", function},
-                   {"file", file},
-                   {"line", line},
-                   {"break_file", b.file},
-                   {"break_line", b.line},
-                   {"kind", to_string(b.brk.kind)},
-                   {"reason", reason_headline(b.brk.reason)},
-                   {"skip_reason", b.skip_reason.empty() ? std::string("dynamo could not resume after this break")
-                                                         : reason_headline(b.skip_reason)},
-                   {"skip_reason_full", b.skip_reason}});
+  for (const auto& f : frames) {
+    const LoggedBreak& c = f.cause;
+    Hint hint = f.cause_known ? c.brk.hint : catalog_hint(BreakKind::Other);
+    out.push_back({{"function", f.name},
+                   {"qualname", f.qualname},
+                   {"title", frame_title(f)},
+                   {"file", f.file},
+                   {"line", f.line},
+                   {"break_file", c.file},
+                   {"break_line", c.line},
+                   {"kind", to_string(f.cause_known ? c.brk.kind : BreakKind::Other)},
+                   {"registry_id", c.brk.registry.is_object() ? c.brk.registry.value("id", "") : ""},
+                   {"reason", f.cause_known ? reason_headline(c.brk.reason) : std::string("(torch logged no break)")},
+                   {"skip_reason", c.skip_reason.empty() ? std::string("dynamo could not resume after this break")
+                                                         : reason_headline(c.skip_reason)},
+                   {"skip_reason_full", c.skip_reason},
+                   {"hint", to_json(hint)}});
   }
+  return out;
+}
+
+// The compile id of a break without its attempt ("0/1_2" -> "0/1"): restarts of one
+// frame's compile are one compile.
+std::string compile_key(const std::string& id) {
+  size_t slash = id.rfind('/'), under = id.rfind('_');
+  return under != std::string::npos && (slash == std::string::npos || under > slash) ? id.substr(0, under) : id;
+}
+
+// (file, first line, co_name) -> co_qualname, from the agent's code_names.
+std::map<std::tuple<std::string, int, std::string>, std::string> qualnames(const json& code_names) {
+  std::map<std::tuple<std::string, int, std::string>, std::string> out;
+  if (!code_names.is_array()) return out;
+  for (const auto& c : code_names)
+    if (c.is_object() && c.contains("qualname") && c["qualname"].is_string())
+      out[{str_or(c, "file"), int_or(c, "line", 0), str_or(c, "name")}] = c["qualname"].get<std::string>();
   return out;
 }
 
@@ -175,7 +180,7 @@ std::string reason_headline(const std::string& reason) {
   return h;
 }
 
-ExplainModel parse_explain(const json& facts, const json& registry) {
+ExplainModel parse_explain(const json& facts, const json& registry, const CodeDirs& dirs) {
   ExplainModel m;
   if (!facts.is_object()) return m;
   m.form = str_or(facts, "form", "object");
@@ -185,7 +190,7 @@ ExplainModel parse_explain(const json& facts, const json& registry) {
       for (const auto& o : ops) names.push_back(o.is_string() ? o.get<std::string>() : o.dump());
     m.ops_per_graph.push_back(std::move(names));
   }
-  for (const auto& b : facts.value("break_reasons", json::array())) m.breaks.push_back(explain_break(b, registry));
+  for (const auto& b : facts.value("break_reasons", json::array())) m.breaks.push_back(explain_break(b, registry, dirs));
   int ops_sum = 0;
   for (const auto& g : m.ops_per_graph) ops_sum += static_cast<int>(g.size());
   if (m.form == "tuple") {
@@ -223,24 +228,53 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
     std::vector<Frame> frames;
     for (const auto& f : full.frames)
       if (is_user_file(f.file, dirs)) frames.push_back(f);
-    lb.brk = make_break(full.reason_full, std::move(frames), "", "", registry);
+    lb.brk = make_break(full.reason_full, std::move(frames), registry);
     lb.frame_skipped = tb.frame_skipped;
     lb.skip_reason = full.skip_reason;
     lb.file = tb.file;
     lb.line = tb.line;
     lb.duplicate = tb.duplicate;
+    lb.compile_id = tb.compile_id;
     lb.user_file = is_user_file(tb.file, dirs);
     // The break is where torch says it is: make sure the innermost frame is that spot.
     if (lb.user_file && (lb.brk.frames.empty() || lb.brk.frames.back().file != lb.file ||
                          lb.brk.frames.back().line != lb.line))
       lb.brk.frames.push_back({lb.file, lb.line, "?", ""});
+    if (!lb.frame_skipped) ++m.graph_breaks;
     m.breaks.push_back(std::move(lb));
   }
+  // Skipped frames: one per compiled frame dynamo gave up on (not one per break record:
+  // two frames skipped at the same break, as an inlined loop and its caller are, are two),
+  // each named by its code's qualified name.
+  auto names = qualnames(logged.value("code_names", json()));
+  std::set<std::tuple<std::string, int, std::string>> seen_frames;
   int graphs = 0;
   for (const auto& [id, c] : trace.compiles) {
     graphs += c.graphs;
     ++m.frames_total;
     if (!c.skipped && c.fail_type.empty()) ++m.frames_ok;
+    // Dynamo fell back to eager for the frame: it gave up after a break (skipped), or its
+    // compile failed (fail_type; without suppress_errors the run would have raised) --
+    // what torch's counters["frames"] count as total - ok.
+    if ((c.skipped || !c.fail_type.empty()) && seen_frames.emplace(c.file, c.line, c.function).second) {
+      SkippedFrame f;
+      f.name = c.function, f.file = c.file, f.line = c.line;
+      auto q = names.find({c.file, c.line, c.function});
+      f.qualname = q != names.end() ? q->second : c.function;
+      std::string key = id.str();
+      for (const auto& b : m.breaks)
+        if (b.frame_skipped && compile_key(b.compile_id) == key) {
+          f.cause = b;
+          f.cause_known = true;
+          break;
+        }
+      if (!f.cause_known && !c.fail_reason.empty()) {
+        // Dynamo gave up without a break record: its compile's failure says why.
+        f.cause.brk = make_break(c.fail_reason, {}, registry);
+        f.cause_known = true;
+      }
+      m.skipped.push_back(std::move(f));
+    }
     if (c.recompile_reasons.empty()) continue;
     Recompile r{c.function, c.file, c.line, {}, BreakKind::Other};
     // Each reason: the failed guard on its first line, then torch's source attribution.
@@ -254,12 +288,29 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
   return m;
 }
 
-std::vector<std::string> registry_ids(const RankSummary& trace) {
+std::vector<std::string> registry_ids(const RankSummary* trace, const json& explain_facts) {
   std::set<std::string> ids;
-  for (const auto& b : trace.breaks)
-    if (std::string id = registry_id_in(b.reason_full); !id.empty()) ids.insert(id);
+  if (trace)
+    for (const auto& b : trace->breaks)
+      if (std::string id = registry_id_of(b.reason_full); !id.empty()) ids.insert(id);
+  if (explain_facts.is_object())
+    for (const auto& b : explain_facts.value("break_reasons", json::array()))
+      if (std::string id = registry_id_of(str_or(b, "reason")); !id.empty()) ids.insert(id);
   return {ids.begin(), ids.end()};
 }
+
+namespace {
+
+// The break's immediate caller joins its group's call sites, once per place.
+void add_call_site(Group& g, const Break& b) {
+  if (b.frames.size() < 2) return;
+  const Frame& c = b.frames[b.frames.size() - 2];
+  for (const auto& s : g.call_sites)
+    if (s.file == c.file && s.line == c.line) return;
+  g.call_sites.push_back(c);
+}
+
+}  // namespace
 
 std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
   std::vector<Group> groups;
@@ -270,6 +321,7 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
     auto it = index.find(key);
     if (it != index.end()) {
       groups[it->second].count++;
+      add_call_site(groups[it->second], b);
       continue;
     }
     Group g;
@@ -278,9 +330,11 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
     if (b.frames.size() > 1) g.callers.assign(b.frames.begin(), b.frames.end() - 1);
     g.count = 1;
     g.reason = reason_headline(b.reason);
+    g.reason_full = b.reason;
     g.hint = b.hint;
     g.registry = b.registry;
     g.views = {"explain"};
+    add_call_site(g, b);
     index[key] = groups.size();
     groups.push_back(std::move(g));
   }
@@ -292,7 +346,7 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
   return groups;
 }
 
-json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vector<Group>& groups) {
+json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vector<Group>&) {
   json out = json::array();
   if (!lg.ran) return out;
   auto add = [&](const std::string& kind, const std::string& message) {
@@ -300,96 +354,104 @@ json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vec
   };
   if (!lg.error.empty())
     add("logged_run_failed", fmt::format("the compiled run (backend=eager) raised where explain did not: {}", lg.error));
-  std::set<std::string> explain_locs, logged_locs;
-  for (const auto& g : groups)
-    if (std::find(g.views.begin(), g.views.end(), "explain") != g.views.end())
-      explain_locs.insert(loc_key(g.where.file, g.where.line));
-  int logged_distinct = 0;
+  // Places, in the order each view met them: explain's break at its innermost user frame,
+  // the run's where torch says it broke (a break that skipped a frame is a place too, but
+  // not a graph break: explain cannot see past a skip).
+  std::vector<std::pair<std::string, std::string>> explain_places, run_places;  // (key, kind)
+  std::set<std::string> explain_keys, run_keys, run_break_keys;
+  for (const auto& b : ex.breaks) {
+    Frame where = b.frames.empty() ? Frame{"<unknown>", 0, "?", ""} : b.frames.back();
+    std::string k = loc_key(where.file, where.line);
+    if (explain_keys.insert(k).second) explain_places.emplace_back(k, to_string(b.kind));
+  }
   for (const auto& b : lg.breaks) {
     if (!b.user_file) continue;
-    if (logged_locs.insert(loc_key(b.file, b.line)).second) ++logged_distinct;
+    std::string k = loc_key(b.file, b.line);
+    run_keys.insert(k);
+    if (!b.frame_skipped && run_break_keys.insert(k).second) run_places.emplace_back(k, to_string(b.brk.kind));
   }
-  for (const auto& g : groups) {
-    std::string k = loc_key(g.where.file, g.where.line);
-    bool in_explain = explain_locs.count(k) > 0, in_logged = logged_locs.count(k) > 0;
-    if (in_explain && !in_logged && lg.error.empty())
-      add("only_in_explain", fmt::format("{}:{} ({}) is a break in explain but not in the compiled run's log",
-                                         g.where.file, g.where.line, to_string(g.kind)));
-    if (!in_explain && in_logged)
-      add("only_in_logged", fmt::format("{}:{} ({}) breaks in the compiled run but explain did not report it",
-                                        g.where.file, g.where.line, to_string(g.kind)));
-  }
-  int explain_distinct = static_cast<int>(explain_locs.size());
-  int run_breaks = static_cast<int>(lg.breaks.size());
-  if (lg.error.empty() && ex.graph_break_count != run_breaks)
+  for (const auto& [k, kind] : explain_places)
+    if (!run_keys.count(k) && lg.error.empty())
+      add("only_in_explain", fmt::format("{} ({}) is a break in explain but not in the compiled run's log", k, kind));
+  for (const auto& [k, kind] : run_places)
+    if (!explain_keys.count(k))
+      add("only_in_logged", fmt::format("{} ({}) breaks in the compiled run but explain did not report it", k, kind));
+  int skipped = static_cast<int>(lg.skipped.size());
+  if (lg.error.empty() && ex.graph_break_count != lg.graph_breaks)
     add("break_count", ex.graph_break_count < 0
-                           ? fmt::format("explain gives up on the frame (graph_break_count -1); the compiled run "
-                                         "logged {} graph break(s)", run_breaks)
-                           : fmt::format("explain counts {} graph break(s), the compiled run {}; the headline "
-                                         "uses the compiled run", ex.graph_break_count, run_breaks));
+                           ? fmt::format("torch._dynamo.explain alone gives up on the frame (graph_break_count -1); "
+                                         "the compiled run counts {} graph break(s) and {} skipped frame(s)",
+                                         lg.graph_breaks, skipped)
+                           : fmt::format("torch._dynamo.explain alone says {} graph break(s); the compiled run counts "
+                                         "{}, the count used here", ex.graph_break_count, lg.graph_breaks));
   if (ex.graph_count > 0 && ex.graph_break_count != static_cast<int>(ex.breaks.size()))
     add("count_mismatch", fmt::format("explain counts {} graph breaks but lists {} break reasons",
                                       ex.graph_break_count, ex.breaks.size()));
-  if (logged_distinct != explain_distinct && lg.error.empty())
-    add("location_count", fmt::format("explain shows breaks at {} location(s), the compiled run's log at {}",
-                                      explain_distinct, logged_distinct));
+  if (run_places.size() != explain_places.size() && lg.error.empty())
+    add("location_count", fmt::format("explain shows breaks at {} location(s), the compiled run at {}",
+                                      explain_places.size(), run_places.size()));
   if (!lg.recompiles.empty()) {
-    std::string where;
-    for (const auto& r : lg.recompiles) {
-      where = fmt::format("{} in {}:{}", r.function, r.file, r.line);
-      break;
-    }
-    add("recompiles", fmt::format("the compiled run recompiled {} time(s) in {} call(s) (first: {}); one explain "
-                                  "call cannot show recompiles",
-                                  lg.recompiles.size(), lg.calls, where));
+    const Recompile& r = lg.recompiles.front();
+    add("recompiles", fmt::format("the compiled run recompiled {} time(s) in {} call(s) (first: {} in {}:{}); one "
+                                  "explain call cannot show recompiles",
+                                  lg.recompiles.size(), lg.calls, r.function, r.file, r.line));
   }
-  int skipped = lg.frames_total - lg.frames_ok;
-  if (skipped > 0)
-    add("frames_skipped", fmt::format("dynamo skipped {} of {} frame(s) in the compiled run (they ran eagerly)",
-                                      skipped, lg.frames_total));
+  if (skipped > 0) {
+    std::string names;
+    for (const auto& f : lg.skipped) names += (names.empty() ? "" : ", ") + frame_title(f);
+    add("frames_skipped", fmt::format("dynamo skipped {} of {} frame(s) in the compiled run (they ran eagerly): {}",
+                                      skipped, lg.frames_total, names));
+  }
   return out;
 }
 
 json build_explain_section(const json& facts, const RankSummary* trace, const json& target,
                            std::optional<int> max_graph_breaks) {
   const json& registry = facts.value("registry", json::object());
-  ExplainModel ex = parse_explain(facts.value("explain", json::object()), registry);
-  LoggedModel lg = trace ? logged_from_trace(facts.value("logged", json::object()), *trace, registry,
-                                             CodeDirs::from_json(facts.value("code_dirs", json())))
+  CodeDirs dirs = CodeDirs::from_json(facts.value("code_dirs", json()));
+  ExplainModel ex = parse_explain(facts.value("explain", json::object()), registry, dirs);
+  LoggedModel lg = trace ? logged_from_trace(facts.value("logged", json::object()), *trace, registry, dirs)
                          : LoggedModel{};
+  bool from_run = lg.ran && lg.error.empty();
 
-  std::vector<Group> groups = group_breaks(ex.breaks);
-  // Logged breaks: mark groups seen in both views, add the ones only the compiled run shows.
-  std::vector<Break> logged_only;
-  for (const auto& b : lg.breaks) {
-    if (!b.user_file) continue;
-    bool matched = false;
+  // The groups are what the counts count: the compiled run's graph breaks (each record
+  // once, so the groups' counts add up to graph_break_count; a break that made dynamo skip
+  // its frame is a skipped frame, not a group), marked "explain" where explain broke at the
+  // same place too. Without the run (--no-logged, or it raised): explain's breaks.
+  std::vector<Group> groups;
+  if (from_run) {
+    std::vector<Break> run_breaks;
+    for (const auto& b : lg.breaks)
+      if (!b.frame_skipped) run_breaks.push_back(b.brk);
+    std::set<std::string> explain_keys;
+    for (const auto& b : ex.breaks)
+      if (!b.frames.empty()) explain_keys.insert(loc_key(b.frames.back().file, b.frames.back().line));
+    groups = group_breaks(run_breaks);
     for (auto& g : groups) {
-      if (g.where.file == b.file && g.where.line == b.line) {
-        if (std::find(g.views.begin(), g.views.end(), "logged") == g.views.end()) g.views.push_back("logged");
-        matched = true;
-      }
+      g.views = explain_keys.count(loc_key(g.where.file, g.where.line)) ? std::vector<std::string>{"explain", "logged"}
+                                                                         : std::vector<std::string>{"logged"};
+      // The trace keeps one traceback per place; explain's breaks there name the other
+      // lines the code was reached from.
+      for (const auto& b : ex.breaks)
+        if (!b.frames.empty() && b.kind == g.kind && b.frames.back().file == g.where.file &&
+            b.frames.back().line == g.where.line)
+          add_call_site(g, b);
     }
-    if (!matched && !b.duplicate) logged_only.push_back(b.brk);
-  }
-  for (auto& g : group_breaks(logged_only)) {
-    g.views = {"logged"};
-    groups.push_back(std::move(g));
+  } else {
+    groups = group_breaks(ex.breaks);
   }
 
   // The headline counts and the gate come from what the compiled run did (explain can miss a
   // break before the first op, count one where the run breaks twice, and says -1 for a
   // skipped frame); explain's own figures are kept beside them (explain_view).
-  bool from_run = lg.ran && lg.error.empty();
-  json skipped = skipped_frames(lg);
-  int run_breaks = static_cast<int>(lg.breaks.size());
+  json skipped = skipped_to_json(lg.skipped);
   json section;
   section["target"] = target;
   section["torch_version"] = facts.value("torch_version", "");
   section["form"] = ex.form;
   section["counts_from"] = from_run ? "compiled_run" : "explain";
   section["graph_count"] = from_run && lg.unique_graphs ? *lg.unique_graphs : std::max(0, ex.graph_count);
-  section["graph_break_count"] = from_run ? run_breaks : std::max(0, ex.graph_break_count);
+  section["graph_break_count"] = from_run ? lg.graph_breaks : std::max(0, ex.graph_break_count);
   section["op_count"] = ex.op_count;
   section["skipped_frames"] = skipped;
   section["explain_view"] = {{"graph_count", ex.graph_count},
@@ -424,16 +486,19 @@ json build_explain_section(const json& facts, const RankSummary* trace, const js
   json gj = json::array();
   std::map<std::string, int> by_kind;
   for (const auto& g : groups) {
-    json callers = json::array();
+    json callers = json::array(), sites = json::array();
     for (const auto& f : g.callers) callers.push_back(frame_to_json(f));
+    for (const auto& f : g.call_sites) sites.push_back(frame_to_json(f));
     gj.push_back({{"kind", to_string(g.kind)},
                   {"file", g.where.file},
                   {"line", g.where.line},
                   {"function", g.where.function},
                   {"source", g.where.source},
                   {"callers", callers},
+                  {"call_sites", sites},
                   {"count", g.count},
                   {"reason", g.reason},
+                  {"reason_full", g.reason_full},
                   {"registry_id", g.registry.is_object() ? g.registry.value("id", "") : ""},
                   {"hint", to_json(g.hint)},
                   {"views", g.views}});
@@ -469,7 +534,7 @@ json build_explain_section(const json& facts, const RankSummary* trace, const js
                          {"recompiles", rc},
                          {"frames_total", lg.frames_total},
                          {"frames_ok", lg.frames_ok},
-                         {"frames_skipped", std::max(0, lg.frames_total - lg.frames_ok)},
+                         {"frames_skipped", lg.skipped.size()},
                          {"warnings", lg.warnings},
                          {"error", lg.error.empty() ? json(nullptr) : json(lg.error)}};
   } else {

@@ -35,10 +35,12 @@ struct ExplainModel {
   std::string form;  // "object" (torch >= 2.1 ExplainOutput) or "tuple" (torch 2.0)
 };
 
-// facts: the agent's facts["explain"]; registry: facts["registry"] ({id: entry}).
-// The torch 2.0 tuple form gives its counts in the explanation string ("Dynamo produced
-// 4 graphs with 3 graph break and 6 ops"); missing numbers are derived from the lists.
-ExplainModel parse_explain(const json& facts, const json& registry = json::object());
+// facts: the agent's facts["explain"]; registry: facts["registry"] ({id: entry}); dirs:
+// what is user code (the agent sends every frame of a break's stack; only the user's are
+// kept). The torch 2.0 tuple form gives its counts in the explanation string ("Dynamo
+// produced 4 graphs with 3 graph break and 6 ops"); missing numbers are derived from the
+// lists.
+ExplainModel parse_explain(const json& facts, const json& registry = json::object(), const CodeDirs& dirs = {});
 
 // torch's text when a break could not be resumed: "Failed to handle graph break gracefully.
 // Skipping the function and falling back to eager. Graph break encountered:\n<the break>
@@ -60,6 +62,7 @@ struct LoggedBreak {
   int line = 0;
   bool duplicate = false;  // torch suppressed the stack: same break seen before
   bool user_file = true;
+  std::string compile_id;  // the compile that logged it ("0/1", "0/1_2" for an attempt)
 };
 
 struct Recompile {
@@ -69,9 +72,23 @@ struct Recompile {
   BreakKind kind = BreakKind::Other;
 };
 
+// A frame dynamo gave up on in the compiled run (it ran eagerly), one per code object.
+struct SkippedFrame {
+  std::string qualname;  // "MoE.forward" (co_qualname, Python 3.11+), else the code's name
+  std::string name;      // co_name: "forward"
+  std::string file;
+  int line = 0;          // co_firstlineno
+  LoggedBreak cause;     // the break that made dynamo give up (kind, place, skip reason)
+  bool cause_known = false;
+};
+
 struct LoggedModel {
   bool ran = false;
-  std::vector<LoggedBreak> breaks;
+  std::vector<LoggedBreak> breaks;  // every break record, skips included
+  // The count of the compiled run: breaks dynamo resumed after (not the ones that made it
+  // skip a frame), as torch counts them in counters["graph_break"].
+  int graph_breaks = 0;
+  std::vector<SkippedFrame> skipped;
   std::vector<Recompile> recompiles;
   int frames_total = 0, frames_ok = 0;
   std::optional<int> unique_graphs;  // dynamo's counters["stats"]["unique_graphs"]
@@ -81,20 +98,24 @@ struct LoggedModel {
 };
 
 // The compiled run: its breaks, recompiles, frames and graphs from its trace; logged: the
-// agent's facts beside it (calls, error, dynamo's warnings); dirs: what is user code.
+// agent's facts beside it (calls, error, dynamo's warnings, code_names: the qualified
+// name of each code object dynamo saw); dirs: what is user code.
 LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry,
                               const CodeDirs& dirs);
 
-// The graph-break registry ids (GB0059 ...) the trace's break reasons name.
-std::vector<std::string> registry_ids(const RankSummary& trace);
+// The graph-break registry ids (GB0059 ...) the trace's break reasons (trace may be null)
+// and explain's break reasons (explain_facts: the agent's facts["explain"]) name.
+std::vector<std::string> registry_ids(const RankSummary* trace, const json& explain_facts);
 
 // One location + kind, duplicates folded.
 struct Group {
   BreakKind kind = BreakKind::Other;
   Frame where;                  // innermost user frame
   std::vector<Frame> callers;   // outer user frames of the first occurrence
+  std::vector<Frame> call_sites;  // every distinct immediate caller (a helper called from 3 lines: 3)
   int count = 0;
   std::string reason;           // headline of the reason
+  std::string reason_full;      // torch's whole message (of the first occurrence)
   Hint hint;
   json registry;
   std::vector<std::string> views;  // "explain", "logged"

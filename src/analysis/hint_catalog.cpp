@@ -51,6 +51,7 @@ std::string to_string(BreakKind k) {
   switch (k) {
     case BreakKind::PrintLogging: return "print_logging";
     case BreakKind::ItemScalar: return "item_scalar";
+    case BreakKind::DynamicShapeOperator: return "dynamic_shape_operator";
     case BreakKind::DataDependentControlFlow: return "data_dependent_control_flow";
     case BreakKind::Numpy: return "numpy";
     case BreakKind::UnsupportedBuiltin: return "unsupported_builtin";
@@ -64,7 +65,8 @@ std::string to_string(BreakKind k) {
 }
 
 std::optional<BreakKind> break_kind_from_string(std::string_view name) {
-  static constexpr std::array all = {BreakKind::PrintLogging, BreakKind::ItemScalar, BreakKind::DataDependentControlFlow,
+  static constexpr std::array all = {BreakKind::PrintLogging, BreakKind::ItemScalar, BreakKind::DynamicShapeOperator,
+                                     BreakKind::DataDependentControlFlow,
                                      BreakKind::Numpy, BreakKind::UnsupportedBuiltin, BreakKind::Generator,
                                      BreakKind::ExplicitGraphBreak, BreakKind::NonTensorArgument,
                                      BreakKind::DynamicShapeRecompile, BreakKind::Other};
@@ -77,6 +79,7 @@ std::string kind_label(BreakKind k) {
   switch (k) {
     case BreakKind::PrintLogging: return "print / logging";
     case BreakKind::ItemScalar: return ".item() / data-dependent scalar";
+    case BreakKind::DynamicShapeOperator: return "dynamic-shape operator (nonzero, unique, ...)";
     case BreakKind::DataDependentControlFlow: return "data-dependent control flow";
     case BreakKind::Numpy: return "NumPy call";
     case BreakKind::UnsupportedBuiltin: return "unsupported builtin / C function";
@@ -89,7 +92,72 @@ std::string kind_label(BreakKind k) {
   return "other";
 }
 
+std::string registry_id_of(std::string_view reason) {
+  // torch >= 2.6: "For more details about this graph break, please visit:
+  // https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0036.html"; some
+  // messages name the id alone ("GB0036").
+  static const std::regex link(R"(/gb/gb(\d{4})\.html)", std::regex::icase), bare(R"(\bGB(\d{4})\b)");
+  std::string r(reason);
+  std::smatch m;
+  if (std::regex_search(r, m, link) || std::regex_search(r, m, bare)) return "GB" + m[1].str();
+  return "";
+}
+
+std::optional<BreakKind> registry_kind(std::string_view registry_id, std::string_view gb_type) {
+  // Ids and gb_types from torch/_dynamo/graph_break_registry.json (torch 2.13). Only the
+  // ones whose kind the registry decides; GB0059 ("Failed to trace builtin operator")
+  // covers print and every other builtin, so its text decides.
+  struct Entry {
+    const char* id;
+    const char* gb_type;
+    BreakKind kind;
+  };
+  static const Entry table[] = {
+      {"GB0025", "Call to `torch._dynamo.graph_break()`", BreakKind::ExplicitGraphBreak},
+      {"GB0291", "logging.Logger method not supported for non-export cases", BreakKind::PrintLogging},
+      {"GB0124", "Unsupported Tensor.item() call with capture_scalar_outputs=False", BreakKind::ItemScalar},
+      {"GB0109", "Tensor.tolist() with non-integer tensor", BreakKind::ItemScalar},
+      {"GB0033", "Data dependent operator", BreakKind::ItemScalar},
+      {"GB0036", "Dynamic shape operator", BreakKind::DynamicShapeOperator},
+      {"GB0037", "Dynamic shape operator (no meta kernel)", BreakKind::DynamicShapeOperator},
+      {"GB0246", "Attempted to use `torch.nn.functional.one_hot` with data-dependent output shape",
+       BreakKind::DynamicShapeOperator},
+      {"GB0170", "Data-dependent branching", BreakKind::DataDependentControlFlow},
+      {"GB0035", "Data-dependent branching with non-constant __bool__", BreakKind::DataDependentControlFlow},
+      {"GB0034", "Data-dependent assertion failed (cannot compile partial graph)", BreakKind::DataDependentControlFlow},
+      {"GB0360", "torch.fx.experimental.symbolic_shapes.guard_scalar branch not supported",
+       BreakKind::DataDependentControlFlow},
+      {"GB0105", "Tensor.numpy() with trace_numpy=False", BreakKind::Numpy},
+      {"GB0106", "Tensor.numpy() without NumPy installed", BreakKind::Numpy},
+      {"GB0185", "failed to convert numpy.ndarray to Tensor", BreakKind::Numpy},
+      {"GB0231", "call `torch.from_numpy` with `torch._dynamo.config.trace_numpy=False`", BreakKind::Numpy},
+      {"GB0290", "attempted to trace numpy.* function as a method", BreakKind::Numpy},
+      {"GB0293", "attempted to trace numpy function with config.trace_numpy=False", BreakKind::Numpy},
+      {"GB0294", "attempted to trace numpy function unsupported by PyTorch", BreakKind::Numpy},
+      {"GB0003", "Attempt to trace generator", BreakKind::Generator},
+      {"GB0253", "call_method on generator", BreakKind::Generator},
+      {"GB2549", "infinite generator detected", BreakKind::Generator},
+      {"GB0007", "Attempted to call function marked as skipped", BreakKind::UnsupportedBuiltin},
+      {"GB0008", "Attempted to inline function marked as skipped", BreakKind::UnsupportedBuiltin},
+      {"GB0009", "Attempted to inline function marked as skipped (SkipFunctionVariable)", BreakKind::UnsupportedBuiltin},
+      {"GB0098", "Skip calling `torch.compiler.disable()`d function", BreakKind::UnsupportedBuiltin},
+      {"GB0099", "Skip inlining `torch.compiler.disable()`d function", BreakKind::UnsupportedBuiltin},
+      {"GB0213", "unimplemented builtin op on tensor arguments", BreakKind::UnsupportedBuiltin},
+  };
+  for (const auto& e : table)
+    if (!registry_id.empty() && registry_id == e.id) return e.kind;
+  std::string type = trim(gb_type);
+  for (const auto& e : table)
+    if (!type.empty() && type == e.gb_type) return e.kind;
+  return std::nullopt;
+}
+
 BreakKind classify_reason(std::string_view reason) {
+  // torch's own classification first: the registry id in the reason's link, else its
+  // first line as a gb_type (registry-era reasons start with it, after the logged
+  // run's "Encountered graph break when attempting to trace ..." preamble).
+  if (auto k = registry_kind(registry_id_of(reason), split_reason(reason).headline))
+    return *k;
   const std::string h = lower(head_of(reason));
   // Order matters: the most specific causes first. Each pattern cites the message it
   // matches (registry gb_type in torch >= 2.6, or the older free-form reason).
@@ -100,12 +168,14 @@ BreakKind classify_reason(std::string_view reason) {
   // "call_function BuiltinVariable(print)".
   static const std::regex print_re(R"((`print`|builtinvariable\(print\)|\bprint\b.*builtin|builtin print|logging\.logger|\blogger\b|logging function))");
   if (std::regex_search(h, print_re)) return BreakKind::PrintLogging;
+  // Older torch without registry ids: "dynamic shape operator", nonzero-like ops.
+  if (has(h, "dynamic shape operator") || has(h, "capture_dynamic_output_shape_ops") ||
+      has(h, "one_hot` with data-dependent"))
+    return BreakKind::DynamicShapeOperator;
   // GB0124 "Unsupported Tensor.item() call with capture_scalar_outputs=False"; GB0033
-  // "Data dependent operator"; GB0036/37 "Dynamic shape operator"; older "Tensor.item",
-  // "tolist".
+  // "Data dependent operator"; older "Tensor.item", "tolist".
   if (has(h, "item()") || has(h, "tensor.item") || has(h, "capture_scalar_outputs") || has(h, "tolist") ||
-      has(h, "data dependent operator") || has(h, "dynamic shape operator") ||
-      has(h, "capture_dynamic_output_shape_ops") || has(h, "one_hot` with data-dependent"))
+      has(h, "data dependent operator"))
     return BreakKind::ItemScalar;
   // GB0170 "Data-dependent branching", GB0035 "... with non-constant __bool__"; older
   // "generic_jump TensorVariable()", "data dependent jump".
@@ -159,10 +229,16 @@ const Hint& catalog_hint(BreakKind k) {
       kTroubleshooting};
   static const Hint item_scalar{
       ".item() (also float(t), int(t), .tolist()) turns a tensor into a Python number, which a graph does not "
-      "hold by default; ops whose output shape depends on data (nonzero, unique) break the same way",
-      "keep the value a tensor (torch.where, masking) or set torch._dynamo.config.capture_scalar_outputs = True "
-      "(and capture_dynamic_output_shape_ops = True for nonzero-like ops)",
+      "hold by default",
+      "keep the value a tensor (torch.where, masking) or set torch._dynamo.config.capture_scalar_outputs = True",
       kTroubleshooting};
+  static const Hint dynamic_shape_op{
+      "an operator whose output shape depends on the input's values (torch.nonzero, unique, masked_select, "
+      "boolean-mask indexing) has no shape Dynamo can trace ahead of the data",
+      "set torch._dynamo.config.capture_dynamic_output_shape_ops = True, or keep shapes fixed: a mask with "
+      "torch.where / multiplication instead of indexing by nonzero (in a mixture of experts: compute every expert "
+      "on every token and weight by the routing mask, or sort tokens by expert outside the compiled region)",
+      "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html"};
   static const Hint control_flow{
       "a Python if/while on a tensor's value: which branch runs depends on the data, so one graph cannot hold both",
       "write the branch as torch.where(cond, a, b) or torch.cond(pred, true_fn, false_fn, operands), or decide "
@@ -203,6 +279,7 @@ const Hint& catalog_hint(BreakKind k) {
   switch (k) {
     case BreakKind::PrintLogging: return print_logging;
     case BreakKind::ItemScalar: return item_scalar;
+    case BreakKind::DynamicShapeOperator: return dynamic_shape_op;
     case BreakKind::DataDependentControlFlow: return control_flow;
     case BreakKind::Numpy: return numpy;
     case BreakKind::UnsupportedBuiltin: return builtin;
@@ -233,10 +310,14 @@ ReasonParts split_reason(std::string_view reason) {
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }
-  static const std::regex url_re(R"((https?://\S+/gb/gb\d+\.html))");
-  std::smatch m;
+  // The documentation link is the one that carries the registry id (registry_id_of).
+  static const std::regex url_re(R"(https?://\S+)");
   std::string r(reason);
-  if (std::regex_search(r, m, url_re)) p.url = m[1];
+  for (std::sregex_iterator it(r.begin(), r.end(), url_re), end; it != end; ++it)
+    if (!registry_id_of(it->str()).empty()) {
+      p.url = it->str();
+      break;
+    }
   return p;
 }
 

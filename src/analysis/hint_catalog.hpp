@@ -15,6 +15,7 @@ namespace tct::analysis {
 enum class BreakKind {
   PrintLogging,
   ItemScalar,
+  DynamicShapeOperator,  // nonzero, unique, masked_select: the output's shape depends on data
   DataDependentControlFlow,
   Numpy,
   UnsupportedBuiltin,  // builtins, C functions, functions dynamo skips
@@ -30,10 +31,22 @@ std::optional<BreakKind> break_kind_from_string(std::string_view name);
 // A short noun phrase for people: "print / logging", ".item() / data-dependent scalar".
 std::string kind_label(BreakKind kind);
 
-// What a break's reason is, from torch's text. Works on the registry-era messages
-// ("Failed to trace builtin operator\n  Explanation: ... `print` ...") and on the older
-// ones ("call_function BuiltinVariable(print) [...]", "generic_jump TensorVariable()").
-// Hint lines are ignored: torch puts the same generic hints under many kinds.
+// The graph-break registry id a reason names ("GB0036"), from torch's documentation link
+// (".../gb/gb0036.html") or a bare "GB0036"; "" when it names none. The one place the
+// id's pattern is written (the agent sends reasons as torch wrote them).
+std::string registry_id_of(std::string_view reason);
+
+// The kind torch's own registry says a break is: by registry id first, else by gb_type
+// (the first line of a registry-era reason, e.g. "Dynamic shape operator"). nullopt when
+// the id or type is unknown, or names a kind the text must decide (GB0059 "Failed to
+// trace builtin operator" is print for `print`, a builtin otherwise).
+std::optional<BreakKind> registry_kind(std::string_view registry_id, std::string_view gb_type);
+
+// What a break's reason is: torch's registry id / gb_type first (registry_kind), then its
+// text. The text match works on the registry-era messages ("Failed to trace builtin
+// operator\n  Explanation: ... `print` ...") and on the older ones ("call_function
+// BuiltinVariable(print) [...]", "generic_jump TensorVariable()"). Hint lines are
+// ignored: torch puts the same generic hints under many kinds.
 BreakKind classify_reason(std::string_view reason);
 // A recompile from its guard failures: shape/stride guards -> DynamicShapeRecompile,
 // guards on Python values (== constant, id, type) -> NonTensorArgument, else Other.

@@ -40,9 +40,11 @@ class ExplainCommand : public Command {
   tct explain model.py:make_model --param batch=8 --json > before.json
   tct explain model.py:make_model --max-graph-breaks 0     CI: fail on any break
   tct explain model.py:make_model --markdown               for a pull-request comment
-Counts, groups and the gate come from the compiled run (what torch.compile really does);
-explain's own figures are shown beside them where they differ. A frame dynamo skipped
-(it fell back to eager) fails any --max-graph-breaks limit.
+Counts, groups and the gate come from the compiled run (what torch.compile really does,
+as torch's own counters count it); explain's own figures are shown beside them where they
+differ ("explain alone says N"). A break dynamo could not resume from is not a graph break:
+the frame it was in is skipped (it falls back to eager), named by its qualified name, and
+fails any --max-graph-breaks limit.
 Exit codes: 0 ok, 1 more breaks than --max-graph-breaks or a skipped frame, 2 bad usage or target spec,
 3 the target raised, hung past --timeout or failed to trace, 4 internal error.)");
     return cmd;

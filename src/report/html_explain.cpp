@@ -50,6 +50,27 @@ std::string group_row_html(const json& explain, const json& g, size_t i) {
                      hint_html(g.value("hint", json())));
 }
 
+// "MoE.forward at model.py:12" (an older document has no title: built from its fields).
+std::string skipped_title(const json& f) {
+  if (!str(f, "title").empty()) return str(f, "title");
+  std::string file = str(f, "file");
+  if (auto slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  return str(f, "function") + " at " + file + ":" + str(f, "line");
+}
+
+// One row per skipped frame: which frame, why dynamo gave up, the break that caused it and
+// its fix.
+std::string skipped_table(const json& skipped) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& f : skipped) {
+    std::string cause = "<span class=\"pill\">" + esc(str(f, "kind")) + "</span> " + esc(str(f, "reason")) +
+                        " <span class=\"loc\">" + esc(str(f, "break_file")) + ":" + esc(str(f, "break_line")) + "</span>";
+    rows.push_back({"<code>" + esc(skipped_title(f)) + "</code>", esc(str(f, "skip_reason")), cause,
+                    hint_html(f.value("hint", json()))});
+  }
+  return table({"Frame (runs eagerly)", "Why dynamo gave up", "Caused by", "What to change"}, rows);
+}
+
 std::string brief_list(const json& items, const char* cls) {
   if (items.empty()) return "<p class=\"muted\">none</p>";
   std::string out = "<ul class=\"" + std::string(cls) + "\">";
@@ -84,11 +105,14 @@ std::vector<Card> cards_explain(const json& doc) {
     where += " (" + kind_label(e, str(g, "kind")) + ")";
   }
   const json& skipped = arr_at(e, "skipped_frames");
-  if (!skipped.empty())
-    return {{"Graph breaks", "frame skipped",
-             fmt::format("torch.compile skipped {} and ran it eagerly ({}); {:.0f} break(s) seen so far",
-                         str(skipped[0], "function"), str(skipped[0], "skip_reason"), breaks),
+  if (!skipped.empty()) {
+    std::string names;
+    for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + skipped_title(f);
+    return {{"Graph breaks", skipped.size() == 1 ? "1 frame skipped" : fmt::format("{} frames skipped", skipped.size()),
+             fmt::format("torch.compile skipped {} and ran {} eagerly ({}); {:.0f} graph break(s) elsewhere", names,
+                         skipped.size() == 1 ? "it" : "them", str(skipped[0], "skip_reason"), breaks),
              "bad", "#explain"}};
+  }
   return {{"Graph breaks", fmt::format("{:.0f}", breaks),
            breaks == 0 ? "the target compiles as one graph"
                        : fmt::format("{:.0f} graphs; {}", graphs, where),
@@ -100,9 +124,11 @@ std::string section_explain(const json& doc) {
   const json& e = doc["explain"];
   std::string out = R"(<section id="explain"><h2>Graph breaks: what stops torch.compile</h2>)";
   std::vector<std::pair<std::string, std::string>> items;
+  const json& skipped = arr_at(e, "skipped_frames");
   if (e.contains("graph_break_count"))
     items.push_back({"Graph breaks", fmt::format("<strong>{}</strong> in {} graphs", esc(str(e, "graph_break_count")),
                                                  esc(str(e, "graph_count", "?")))});
+  if (!skipped.empty()) items.push_back({"Skipped frames", fmt::format("<strong class=\"bad\">{}</strong>", skipped.size())});
   if (e.contains("capturable"))
     items.push_back({"One graph", e.value("capturable", false) ? "<span class=\"good\">yes: fullgraph=True would work</span>"
                                                                : "<span class=\"warn\">no</span>"});
@@ -110,18 +136,21 @@ std::string section_explain(const json& doc) {
   if (e.contains("guard_count")) items.push_back({"Guards", esc(str(e, "guard_count"))});
   const json& logged = obj_at(e, "logged");
   if (!logged.empty()) {
-    std::string s = fmt::format("backend {}, {} calls: {} graph breaks logged, {} recompiles, {} frames skipped",
-                                str(logged, "backend", "?"), str(logged, "calls", "?"), arr_at(logged, "graph_breaks").size(),
-                                arr_at(logged, "recompiles").size(), str(logged, "frames_skipped", "0"));
+    // The headline's own fields: the run's list of break records is not counted here.
+    std::string s = fmt::format("backend {}, {} calls: {}{} recompiles, {} frames skipped", str(logged, "backend", "?"),
+                                str(logged, "calls", "?"),
+                                str(e, "counts_from") != "explain"
+                                    ? fmt::format("{} graph breaks, ", str(e, "graph_break_count"))
+                                    : std::string(),
+                                arr_at(logged, "recompiles").size(), skipped.size());
     if (!str(logged, "error").empty()) s += "; error: " + str(logged, "error");
     items.push_back({"Logged run", esc(s)});
   }
   out += facts(items);
-  const json& skipped = arr_at(e, "skipped_frames");
   if (!skipped.empty())
     out += "<h3 class=\"bad\">Frames torch.compile skipped (they run eagerly)</h3><p>Fix the break that made Dynamo "
            "skip the frame first: breaks after the skip point are not visible until it compiles.</p>" +
-           generic(skipped);
+           skipped_table(skipped);
 
   const json& groups = arr_at(e, "groups");
   if (!groups.empty()) {
@@ -129,6 +158,10 @@ std::string section_explain(const json& doc) {
            "<th>Why</th><th class=\"num\">Count</th><th>What to change</th></tr></thead><tbody>";
     for (size_t i = 0; i < groups.size(); ++i) out += group_row_html(e, groups[i], i);
     out += "</tbody></table>";
+    std::string kinds;
+    for (const auto& k : arr_at(e, "kinds"))
+      kinds += (kinds.empty() ? "" : ", ") + esc(str(k, "label")) + " " + esc(str(k, "count"));
+    out += "<p><strong>By kind:</strong> " + kinds + "</p>";
   }
   const json& recompiles = arr_at(logged, "recompiles");
   if (!recompiles.empty()) out += "<h3>Recompiles</h3>" + generic(recompiles);
@@ -136,9 +169,10 @@ std::string section_explain(const json& doc) {
   if (!dis.empty())
     out += "<h3>Where the two views disagree</h3><p class=\"muted\">explain() and the logged compiled run saw different "
            "breaks.</p>" + generic(dis);
+  // explain's own list (its view, not the count above: the two differ where the views do).
   const json& breaks = arr_at(e, "breaks");
   if (!breaks.empty()) {
-    out += "<details><summary>Every graph break, with torch's full message (" + std::to_string(breaks.size()) + ")</summary><ol>";
+    out += "<details><summary>torch._dynamo.explain's break reasons, with torch's full message</summary><ol>";
     for (const auto& b : breaks) {
       out += "<li><span class=\"pill\">" + esc(kind_label(e, str(b, "kind"))) + "</span> ";
       const json& frames = arr_at(b, "frames");
@@ -169,7 +203,7 @@ std::string section_diff(const json& doc) {
   std::vector<std::pair<std::string, std::string>> items;
   items.push_back({"Before", "<span class=\"loc\">" + esc(str(obj_at(d, "before"), "file")) + "</span>"});
   items.push_back({"After", "<span class=\"loc\">" + esc(str(obj_at(d, "after"), "file")) + "</span>"});
-  for (const char* k : {"break_count", "graph_count", "op_count"}) {
+  for (const char* k : {"break_count", "frames_skipped", "graph_count", "op_count"}) {
     const json& c = obj_at(d, k);
     if (c.empty()) continue;
     double delta = num(c, "delta");
@@ -180,6 +214,14 @@ std::string section_diff(const json& doc) {
   out += "<h3 class=\"bad\">Added (" + std::to_string(arr_at(d, "added").size()) + ")</h3>" + brief_list(arr_at(d, "added"), "added");
   out += "<h3>Unchanged (" + std::to_string(arr_at(d, "unchanged").size()) + ")</h3>" +
          brief_list(arr_at(d, "unchanged"), "unchanged");
+  for (const auto& [key, title] : {std::pair{"skipped_fixed", "Skipped frames that compile now"},
+                                   {"skipped_added", "Frames skipped now"}}) {
+    const json& names = arr_at(d, key);
+    if (names.empty()) continue;
+    out += std::string("<h3>") + title + "</h3><ul>";
+    for (const auto& n : names) out += "<li><code>" + esc(text_of(n)) + "</code></li>";
+    out += "</ul>";
+  }
   return out + "</section>";
 }
 

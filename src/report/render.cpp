@@ -102,9 +102,12 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
                                               diverging ? "ranks diverge (see details)" : "no rank diverges")});
   }
   const json& explain = doc.value("explain", json());
-  if (explain.is_object() && explain.contains("graph_break_count"))
-    out.push_back({"graph breaks", fmt::format("{} in {} graph(s)", int_or_zero(explain, "graph_break_count"),
-                                               int_or_zero(explain, "graph_count"))});
+  if (explain.is_object() && explain.contains("graph_break_count")) {
+    const std::size_t skipped = member(explain, "skipped_frames").is_array() ? explain["skipped_frames"].size() : 0;
+    out.push_back({"graph breaks", fmt::format("{} in {} graph(s){}", int_or_zero(explain, "graph_break_count"),
+                                               int_or_zero(explain, "graph_count"),
+                                               skipped ? fmt::format(", {} frame(s) skipped (run eagerly)", skipped) : "")});
+  }
   const json& diff = doc.value("diff", json());
   if (diff.is_object() && diff.contains("break_count"))
     out.push_back({"graph breaks", fmt::format("{} before, {} after", text_or(diff["break_count"], "before"),

@@ -34,6 +34,9 @@ std::string text_diff(const json& doc) {
   out += summary(d) + "\n";
   if (d.contains("frames_skipped") && (num(d["frames_skipped"], "before") > 0 || num(d["frames_skipped"], "after") > 0))
     out += fmt::format("frames dynamo skipped (ran eagerly) {}\n", change(d["frames_skipped"]));
+  for (const auto& [key, what] : {std::pair{"skipped_fixed", "compiles now"}, {"skipped_added", "skipped now"}})
+    for (const auto& name : d.value(key, json::array()))
+      if (name.is_string()) out += fmt::format("  {} {}\n", what, name.get<std::string>());
   if (d.value("skip_fixed", false))
     out += "A skipped frame is fixed: it compiles now. Breaks that appear after it were hidden behind the skip "
            "before; they are not a regression.\n";
@@ -69,6 +72,8 @@ std::string text_diff(const json& doc) {
 std::string markdown_diff(const json& doc) {
   const json& d = doc["diff"];
   std::string out = fmt::format("**{}**\n\n", summary(d));
+  if (d.contains("frames_skipped") && (num(d["frames_skipped"], "before") > 0 || num(d["frames_skipped"], "after") > 0))
+    out += fmt::format("Frames dynamo skipped (ran eagerly) {}\n\n", change(d["frames_skipped"]));
   auto cell = [](std::string s) {
     std::string o;
     for (char c : s) o += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);

@@ -24,34 +24,54 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// explain's own figures where they differ from the compiled run's ("" when they agree or
-// the headline already is explain's).
+// "explain alone says 3 graph breaks" where torch._dynamo.explain's own figures differ from
+// the compiled run's ("" when they agree or the headline already is explain's).
 std::string explain_aside(const json& e) {
   const json& v = e.value("explain_view", json());
   if (!v.is_object() || str(e, "counts_from") != "compiled_run") return "";
   if (v.value("frame_skipped", false)) return "torch._dynamo.explain alone: no graph, graph_break_count -1";
   int b = num(v, "graph_break_count"), g = num(v, "graph_count");
-  if (b == num(e, "graph_break_count") && g == num(e, "graph_count")) return "";
-  return fmt::format("torch._dynamo.explain alone: {} in {}", plural(b, "graph break", "graph breaks"),
+  bool breaks_differ = b != num(e, "graph_break_count"), graphs_differ = g != num(e, "graph_count");
+  if (!breaks_differ && !graphs_differ) return "";
+  if (!graphs_differ) return "explain alone says " + plural(b, "graph break", "graph breaks");
+  return fmt::format("explain alone says {} in {}", plural(b, "graph break", "graph breaks"),
                      plural(g, "graph", "graphs"));
+}
+
+// "MoE.forward" (an older document has no qualname: the code's name).
+std::string qualname_of(const json& f) { return str(f, "qualname", str(f, "function")); }
+
+// "MoE.forward at model.py:12" (an older document has no title: built from its fields).
+std::string title_of(const json& f) {
+  return str(f, "title").empty() ? fmt::format("{} at {}:{}", str(f, "function"), base_name(str(f, "file")), num(f, "line"))
+                                 : str(f, "title");
+}
+
+// "Net.forward at model.py:26, MoE.forward at model.py:12"
+std::string skipped_names(const json& skipped) {
+  std::string out;
+  for (const auto& f : skipped) out += (out.empty() ? "" : ", ") + title_of(f);
+  return out;
 }
 
 }  // namespace
 
-// "3 graph breaks in 4 graphs; not capturable as one graph", or the skipped frame first.
+// "3 graph breaks in 4 graphs; not capturable as one graph", or the skipped frames first.
+// Every count here is a field of the section (graph_break_count, graph_count, the
+// skipped_frames list: one entry per frame), the fields every other rendering reads.
 std::string explain_summary(const json& e) {
   int breaks = num(e, "graph_break_count"), graphs = num(e, "graph_count");
   std::string s;
   const json& skipped = e.value("skipped_frames", json::array());
   if (!skipped.empty()) {
     const json& f = skipped[0];
-    s = fmt::format("torch.compile SKIPPED {} ({}:{}) and fell back to eager: nothing of it is compiled ({}, after a "
-                    "{} break at line {})",
-                    str(f, "function"), base_name(str(f, "file")), num(f, "line"), str(f, "skip_reason"),
-                    str(f, "kind"), num(f, "break_line"));
-    if (skipped.size() > 1) s += fmt::format(" and {} more skipped frame(s)", skipped.size() - 1);
-    s += fmt::format("; {} in the compiled run. Breaks after the skip point are not visible until it is fixed",
-                     plural(breaks, "graph break", "graph breaks"));
+    int n = static_cast<int>(skipped.size());
+    s = fmt::format("torch.compile SKIPPED {} ({}) and ran {} eagerly: nothing of {} is compiled ({}, after a [{}] "
+                    "break at line {})",
+                    plural(n, "frame", "frames"), skipped_names(skipped), n == 1 ? "it" : "them",
+                    n == 1 ? "it" : "them", str(f, "skip_reason"), str(f, "kind"), num(f, "break_line"));
+    s += fmt::format("; {} in {} elsewhere. Breaks after the skip point are not visible until it is fixed",
+                     plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
   } else if (graphs == 0 && !e.value("capturable", false) && e.value("explain_view", json()).is_null()) {
     s = "explain captured no graph: dynamo skipped the code (a break it could not resume from); not capturable "
         "as one graph";
@@ -66,6 +86,23 @@ std::string explain_summary(const json& e) {
   if (std::string aside = explain_aside(e); !aside.empty()) s += " (" + aside + ")";
   return s;
 }
+
+namespace {
+
+// "print / logging 3, other 1 (together 4 graph breaks)": the groups' counts by kind, the
+// sum written out when there is more than one kind so that it reads against the headline.
+std::string kinds_line(const json& e) {
+  std::string kinds;
+  int total = 0, n = 0;
+  for (const auto& k : e.value("kinds", json::array())) {
+    kinds += (kinds.empty() ? "" : ", ") + fmt::format("{} {}", str(k, "label"), num(k, "count"));
+    total += num(k, "count"), ++n;
+  }
+  if (n > 1) kinds += fmt::format(" (together {})", plural(total, "graph break", "graph breaks"));
+  return kinds;
+}
+
+}  // namespace
 
 std::string text_explain(const json& doc) {
   const json& e = doc["explain"];
@@ -91,10 +128,17 @@ std::string text_explain(const json& doc) {
                          str(g, "kind"), count);
       if (!str(g, "source").empty()) out += fmt::format("       {}\n", str(g, "source"));
       const json callers = g.value("callers", json::array());
-      for (auto it = callers.rbegin(); it != callers.rend(); ++it) {  // innermost caller first
-        const json& c = *it;
-        out += fmt::format("       called from {}:{} in {}: {}\n", str(c, "file"), num(c, "line"), str(c, "function"),
-                           str(c, "source"));
+      const json sites = g.value("call_sites", json::array());
+      if (sites.size() > 1) {  // one place reached from several lines: the count is theirs together
+        std::string where;
+        for (const auto& c : sites) where += (where.empty() ? "" : ", ") + fmt::format("{}:{}", str(c, "function"), num(c, "line"));
+        out += fmt::format("       called from {} places: {}\n", sites.size(), where);
+      } else {
+        for (auto it = callers.rbegin(); it != callers.rend(); ++it) {  // innermost caller first
+          const json& c = *it;
+          out += fmt::format("       called from {}:{} in {}: {}\n", str(c, "file"), num(c, "line"), str(c, "function"),
+                             str(c, "source"));
+        }
       }
       out += fmt::format("     reason: {}\n", str(g, "reason"));
       const json& h = g.value("hint", json::object());
@@ -105,28 +149,30 @@ std::string text_explain(const json& doc) {
       auto views = g.value("views", json::array());
       if (views.size() == 1 && views[0] == "logged") out += "     (seen only in the logged compiled run)\n";
     }
-    std::string kinds;
-    for (const auto& k : e.value("kinds", json::array()))
-      kinds += (kinds.empty() ? "" : ", ") + fmt::format("{} {}", str(k, "label"), num(k, "count"));
-    out += fmt::format("\nBy kind: {}\n", kinds);
+    out += fmt::format("\nBy kind: {}\n", kinds_line(e));
   }
 
-  for (const auto& f : e.value("skipped_frames", json::array()))
+  for (const auto& f : e.value("skipped_frames", json::array())) {
     out += fmt::format("\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
-                       "by:  the [{}] break at line {}: {}\n  fix that break first; breaks after it appear only then "
-                       "(rerun tct explain).\n",
-                       str(f, "function"), str(f, "file"), num(f, "line"), str(f, "skip_reason"), str(f, "kind"),
-                       num(f, "break_line"), str(f, "reason"));
+                       "by:  the [{}] break at {}:{}: {}\n",
+                       qualname_of(f), str(f, "file"), num(f, "line"), str(f, "skip_reason"), str(f, "kind"),
+                       base_name(str(f, "break_file")), num(f, "break_line"), str(f, "reason"));
+    const json& h = f.value("hint", json());
+    if (h.is_object() && !str(h, "fix").empty()) out += fmt::format("  fix:    {}\n", str(h, "fix"));
+    out += "  fix that break first; breaks after it appear only then (rerun tct explain).\n";
+  }
 
   const json& lg = e.value("logged", json());
   if (lg.is_object()) {
-    int located = 0;
-    for (const auto& b : lg.value("graph_breaks", json::array())) located += b.value("duplicate", false) ? 0 : 1;
-    out += fmt::format("\nLogged compiled run (backend={}, {}): {} logged, {}, {} skipped",
-                       str(lg, "backend", "eager"), plural(num(lg, "calls"), "call", "calls"),
-                       plural(located, "graph break", "graph breaks"),
+    // The same fields as the headline: the run's own list of records is not counted here.
+    bool from_run = str(e, "counts_from") != "explain";  // older documents: the run's counts too
+    std::string counted = from_run ? fmt::format("{} at {}, ", plural(num(e, "graph_break_count"), "graph break", "graph breaks"),
+                                                 plural(static_cast<int>(groups.size()), "location", "locations"))
+                                   : std::string();
+    out += fmt::format("\nLogged compiled run (backend={}, {}): {}{}, {} skipped", str(lg, "backend", "eager"),
+                       plural(num(lg, "calls"), "call", "calls"), counted,
                        plural(static_cast<int>(lg.value("recompiles", json::array()).size()), "recompile", "recompiles"),
-                       plural(num(lg, "frames_skipped"), "frame", "frames"));
+                       plural(static_cast<int>(e.value("skipped_frames", json::array()).size()), "frame", "frames"));
     const json& dis = e.value("disagreements", json::array());
     if (dis.empty()) out += "; agrees with explain\n";
     else {
@@ -178,6 +224,18 @@ std::string markdown_explain(const json& doc) {
     for (const auto& g : groups)
       out += fmt::format("{}. `{}:{}`: {}\n", ++i, cell(str(g, "file")), num(g, "line"), cell(str(g, "reason")));
     out += "\n</details>\n";
+    out += fmt::format("\nBy kind: {}\n", kinds_line(e));
+  }
+  const json& skipped = e.value("skipped_frames", json::array());
+  if (!skipped.empty()) {
+    out += fmt::format("\n**Frames torch.compile skipped ({}; they run eagerly):**\n\n", skipped.size());
+    for (const auto& f : skipped) {
+      const json& h = f.value("hint", json());
+      out += fmt::format("- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", cell(title_of(f)),
+                         cell(str(f, "skip_reason")), str(f, "kind"), cell(base_name(str(f, "break_file"))),
+                         num(f, "break_line"), cell(str(f, "reason")),
+                         h.is_object() && !str(h, "fix").empty() ? ". Fix: " + cell(str(h, "fix")) : "");
+    }
   }
   const json& dis = e.value("disagreements", json::array());
   if (!dis.empty()) {

@@ -25,12 +25,13 @@ analysis::RankSummary read_run_trace(const std::string& path) {
   return summary;
 }
 
-// Registry entries for the ids the trace names that explain's facts did not bring.
-void add_registry_entries(Session& agent, json& facts, const analysis::RankSummary& trace) {
+// torch's registry entries for the ids the breaks name (explain's and the trace's): the
+// agent sends reasons as torch wrote them, the id is read here (registry_id_of).
+void add_registry_entries(Session& agent, json& facts, const analysis::RankSummary* trace) {
   json& registry = facts["registry"];
   if (!registry.is_object()) registry = json::object();
   json missing = json::array();
-  for (const auto& id : analysis::registry_ids(trace))
+  for (const auto& id : analysis::registry_ids(trace, facts.value("explain", json())))
     if (!registry.contains(id)) missing.push_back(id);
   if (missing.empty()) return;
   // Named: a range-for over .items() of a temporary would read it after its destruction.
@@ -58,10 +59,8 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : std::filesystem::absolute(cfg.trace_dir).string();
   json facts = agent.call("explain.run", params);
   std::optional<analysis::RankSummary> trace;
-  if (facts["logged"].is_object()) {
-    trace = read_run_trace(facts["logged"].value("trace_file", ""));
-    add_registry_entries(agent, facts, *trace);
-  }
+  if (facts["logged"].is_object()) trace = read_run_trace(facts["logged"].value("trace_file", ""));
+  add_registry_entries(agent, facts, trace ? &*trace : nullptr);
   json section = analysis::build_explain_section(facts, trace ? &*trace : nullptr, description, cfg.max_graph_breaks);
   host.document()["explain"] = section;
   if (!cfg.warn) return section;
@@ -80,15 +79,18 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
                                                  dis.size(), dis[0].value("message", "")),
                                      "the logged run is what torch.compile really does; see 'disagreements'"));
   const json& skipped = section["skipped_frames"];
-  if (!skipped.empty())
+  if (!skipped.empty()) {
+    // Every skipped frame by name: two different forwards that ran eagerly are two frames.
+    std::string names;
+    for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + f.value("title", f.value("function", "?"));
     host.warn(report::make_warning(
-                                     report::WarningCode::GraphBreaks,
-                                     fmt::format("torch.compile skipped {} frame(s) and ran them eagerly (first: {} "
-                                                 "at {}:{}, {})",
-                                                 skipped.size(), skipped[0].value("function", "?"),
-                                                 skipped[0].value("file", "?"), skipped[0].value("line", 0),
-                                                 skipped[0].value("skip_reason", "")),
-                                     "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"));
+        report::WarningCode::GraphBreaks,
+        fmt::format("torch.compile skipped {} frame{} and ran {} eagerly: {} ({}, after a [{}] break at line {})",
+                    skipped.size(), skipped.size() == 1 ? "" : "s", skipped.size() == 1 ? "it" : "them", names,
+                    skipped[0].value("skip_reason", ""), skipped[0].value("kind", "other"),
+                    skipped[0].value("break_line", 0)),
+        "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"));
+  }
   const json& gate = section["gate"];
   if (gate.is_object() && !gate.value("passed", true))
     host.warn(report::make_warning(

@@ -1,6 +1,6 @@
 """ops/explain.py: the raw facts (no interpretation), the logged run's TORCH_TRACE file
-(tct reads it), user-frame filtering, the registry lookup, and the torch 2.0 tuple form
-passed on as it is."""
+(tct reads it), every frame of a break (tct keeps the user's), the code objects dynamo saw
+(qualified names), the registry lookup, and the torch 2.0 tuple form passed on as it is."""
 import os
 from types import SimpleNamespace
 
@@ -34,16 +34,16 @@ def test_op_run_gathers_both_views(tmp_path):
     assert (e["form"], e["graph_count"], e["graph_break_count"]) == ("object", 2, 1)
     assert e["op_count"] == 2 and e["guard_count"] > 0
     br = e["break_reasons"][0]
-    assert br["frames"] == [{"file": HERE, "line": PRINT_LINE, "function": "_fn", "source": 'print("agent test print")'}]
+    assert br["frames"][-1] == {"file": HERE, "line": PRINT_LINE, "function": "_fn", "source": 'print("agent test print")'}
+    assert set(br) == {"reason", "frames"}  # raw: the registry id is read by tct
     logged = facts["logged"]
     assert logged["error"] is None and logged["calls"] == 2
     # the break is in the run's trace, for tct's reader (no second parser here)
     text = open(logged["trace_file"], encoding="utf-8").read()
     assert f"Graph break in user code at {HERE}:{PRINT_LINE}" in text
     assert facts["code_dirs"]["torch"] == os.path.dirname(torch.__file__)
-    if facts["registry_available"]:
-        assert br["registry_id"] == "GB0059"
-        assert facts["registry"]["GB0059"]["gb_type"]
+    # the code objects dynamo was handed, with their qualified names
+    assert {"file": HERE, "line": _fn.__code__.co_firstlineno, "name": "_fn", "qualname": "_fn"} in logged["code_names"]
 
 
 def test_logged_view_captures_without_printing(capfd, tmp_path):
@@ -65,15 +65,15 @@ def test_first_call_failure_is_target_raised():
     assert info.value.kind == "target_raised"
 
 
-def test_user_frames_drop_torch_and_agent_but_keep_examples():
+def test_stack_frames_are_every_frame_raw():
+    # Which frames are the user's is decided in C++ (is_user_file): the agent sends them all.
     tdir = os.path.dirname(torch.__file__)
     stack = [SimpleNamespace(filename=os.path.join(tdir, "nn", "modules", "module.py"), lineno=1, name="_call_impl", line="x"),
-             SimpleNamespace(filename=os.path.join(ex._AGENT_DIR, "ops", "explain.py"), lineno=2, name="op_run", line="y"),
              SimpleNamespace(filename=os.path.join(ex._EXAMPLES_DIR, "models.py"), lineno=3, name="forward", line="z"),
              SimpleNamespace(filename=HERE, lineno=PRINT_LINE, name="_fn", line=None)]
-    frames = ex.user_frames(stack)
-    assert [f["function"] for f in frames] == ["forward", "_fn"]
-    assert frames[1]["source"] == 'print("agent test print")'  # read with linecache
+    frames = ex.stack_frames(stack)
+    assert [f["function"] for f in frames] == ["_call_impl", "forward", "_fn"]
+    assert frames[2]["source"] == 'print("agent test print")'  # read with linecache
 
 
 def test_logged_run_needs_a_trace_dir():
@@ -106,9 +106,3 @@ def test_registry_op_answers_the_ids_asked():
     assert set(out) == {"GB0059", "GB9999"} and out["GB9999"] is None
     if ex._registry():
         assert out["GB0059"]["gb_type"]
-
-
-def test_registry_ids():
-    assert ex.registry_ids("x\n please visit: https://a.b/gb/gb0124.html") == ("GB0124", "https://a.b/gb/gb0124.html")
-    assert ex.registry_ids("Graph break under GB0033") == ("GB0033", None)
-    assert ex.registry_ids("old torch reason") == (None, None)

@@ -123,8 +123,8 @@ def test_break_explain_cannot_show_is_reported():
     # A graph break inside a loop: dynamo skips the whole frame; explain sees no graph.
     r = run_tct("explain", spec("breaks_explicit.py:make"), "-q")
     assert r.rc == 0, r
-    assert "torch.compile SKIPPED stages" in r.out and "explain alone: no graph" in r.out
-    assert "breaks_explicit.py:8 in stages  [explicit_graph_break]" in r.out
+    assert "torch.compile SKIPPED 1 frame (stages at breaks_explicit.py:5)" in r.out and "explain alone: no graph" in r.out
+    assert "caused by:  the [explicit_graph_break] break at breaks_explicit.py:8" in r.out
     assert "differs from explain" in r.out and "skipped 1 of 1 frame" in r.out
 
 

@@ -40,7 +40,12 @@ def test_print_in_loop_is_a_skipped_frame_that_fails_any_gate():
     assert e["graph_break_count"] >= 0 and e["explain_view"]["graph_break_count"] is None
     assert e["explain_view"]["frame_skipped"] is True
     (skip,) = e["skipped_frames"]
-    assert skip["function"] == "forward" and skip["file"].endswith("breaks_print_loop.py")
+    # named by its qualified name; the break that caused it is no graph break (torch's
+    # counters["graph_break"] does not count it) and no group
+    assert (skip["function"], skip["qualname"]) == ("forward", "Stack.forward")
+    assert skip["file"].endswith("breaks_print_loop.py")
+    assert skip["title"] == "Stack.forward at breaks_print_loop.py:11"
+    assert e["graph_break_count"] == 0 and e["groups"] == []
     assert skip["skip_reason"] == "graph break in loop"
     # classified from the break's own text (the print), not from the loop message
     assert skip["kind"] == "print_logging" and skip["break_line"] == 13
@@ -57,9 +62,10 @@ def test_skipped_frame_is_said_loudly_in_text(tmp_path):
     r = run_tct("report", tmp_path / "doc.json")
     assert r.rc == 0, r
     head = r.out.splitlines()[1]
-    assert head.startswith("torch.compile SKIPPED forward (breaks_print_loop.py:11) and fell back to eager")
+    assert head.startswith("torch.compile SKIPPED 1 frame (Stack.forward at breaks_print_loop.py:11) and ran it "
+                           "eagerly"), head
     assert "not visible until it is fixed" in head and "graph_break_count -1" in head
-    assert "SKIPPED FRAME: forward" in r.out
+    assert "SKIPPED FRAME: Stack.forward" in r.out
     assert "Gate --max-graph-breaks 0: FAILED (a frame dynamo skipped fails any limit)" in r.out
 
 
@@ -83,7 +89,8 @@ def test_fixing_the_skip_reveals_the_item_break_and_diff_calls_it_a_fix(tmp_path
     _, before = explain("breaks_loop_item.py:make")
     _, after = explain("breaks_loop_item.py:make_fixed")
     b, a = before["explain"], after["explain"]
-    assert b["verdict"] == "frame_skipped" and [g["kind"] for g in b["groups"]] == ["print_logging"]
+    assert b["verdict"] == "frame_skipped" and b["groups"] == []
+    assert [f["kind"] for f in b["skipped_frames"]] == ["print_logging"]
     assert a["verdict"] == "graph_breaks" and a["skipped_frames"] == []
     assert "item_scalar" in [g["kind"] for g in a["groups"]]
     (tmp_path / "before.json").write_text(json.dumps(before))
@@ -96,6 +103,7 @@ def test_fixing_the_skip_reveals_the_item_break_and_diff_calls_it_a_fix(tmp_path
     validate(r.json())
     text = run_tct("diff", tmp_path / "before.json", tmp_path / "after.json")
     assert "A skipped frame is fixed" in text.out and "More graph breaks" not in text.out
+    assert "compiles now Net.forward at breaks_loop_item.py:" in text.out
     # and the other way round is a regression
     back = run_tct("diff", tmp_path / "after.json", tmp_path / "before.json")
     assert back.rc == 1 and "skipped now" in back.out

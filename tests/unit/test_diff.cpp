@@ -89,6 +89,19 @@ TEST(Diff, BreaksIncreased) {
   EXPECT_EQ(d["capturable"]["before"], true);
 }
 
+// Skipped frames by name: fixed, still skipped (a moved line is the same frame), added.
+TEST(Diff, SkippedFramesByName) {
+  json before = audit(0, 0, 0, json::array()), after = audit(1, 0, 3, json::array());
+  before["skipped_frames"] = {{{"title", "Net.forward at m.py:26"}}, {{"title", "MoE.forward at m.py:12"}}};
+  after["skipped_frames"] = {{{"function", "MoE.forward"}, {"file", "/a/m.py"}, {"line", 14}},
+                             {{"title", "Gate.forward at m.py:40"}}};
+  json d = diff_audits(before, after, "b", "a");
+  EXPECT_EQ(d["frames_skipped"]["before"], 2);
+  EXPECT_EQ(d["frames_skipped"]["after"], 2);
+  EXPECT_EQ(d["skipped_fixed"], json({"Net.forward at m.py:26"}));
+  EXPECT_EQ(d["skipped_added"], json({"Gate.forward at m.py:40"}));
+}
+
 TEST(Diff, ExplainSectionOf) {
   std::string why;
   EXPECT_TRUE(explain_section_of({{"command", "explain"}, {"explain", audit(1, 0, 1, json::array())}}, why));

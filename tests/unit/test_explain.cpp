@@ -31,10 +31,10 @@ std::string record(const std::string& kind, const json& body, int frame, int fc,
 
 // A compile of function in file (one compilation_metrics record), with its graphs.
 std::string compile(int frame, int fc, const std::string& function, const std::string& file, int graphs = 1,
-                    const std::string& fail_reason = "") {
+                    const std::string& fail_reason = "", int first_line = 1) {
   std::string out;
   for (int i = 0; i < graphs; ++i) out += record("dynamo_output_graph", json::object(), frame, fc);
-  json m = {{"co_name", function}, {"co_filename", file}, {"co_firstlineno", 1}};
+  json m = {{"co_name", function}, {"co_filename", file}, {"co_firstlineno", first_line}};
   if (!fail_reason.empty()) m["fail_type"] = "Unsupported", m["fail_reason"] = fail_reason;
   return out + record("compilation_metrics", m, frame, fc);
 }
@@ -275,18 +275,24 @@ TEST(Explain, SkippedFrameIsAStateAndFailsTheGate) {
   f["logged"] = kLogged;
   RankSummary run = read_trace(graph_break(0, "/m/model.py", 13, skip,
                                            "  File \"/m/model.py\", line 13, in forward\n    print(i)\n") +
-                               compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip));
+                               compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip, 11));
   json s = build_explain_section(f, &run, "t", 5);
   EXPECT_EQ(s["verdict"], "frame_skipped");
-  EXPECT_EQ(s["graph_break_count"], 1);
+  // A break dynamo could not resume from is not a graph break (torch's counters["graph_break"]
+  // does not count it): it is the skipped frame's cause, and no group.
+  EXPECT_EQ(s["graph_break_count"], 0);
+  EXPECT_TRUE(s["groups"].empty());
   EXPECT_EQ(s["graph_count"], 0);
   EXPECT_TRUE(s["explain_view"]["graph_break_count"].is_null());
   ASSERT_EQ(s["skipped_frames"].size(), 1u);
   EXPECT_EQ(s["skipped_frames"][0]["function"], "forward");
+  EXPECT_EQ(s["skipped_frames"][0]["qualname"], "forward");  // no code_names: the code's own name
   EXPECT_EQ(s["skipped_frames"][0]["line"], 11);
   EXPECT_EQ(s["skipped_frames"][0]["skip_reason"], "graph break in loop");
-  EXPECT_EQ(s["groups"][0]["kind"], "print_logging");
-  EXPECT_EQ(s["groups"][0]["registry_id"], "GB0059");
+  EXPECT_EQ(s["skipped_frames"][0]["kind"], "print_logging");
+  EXPECT_EQ(s["skipped_frames"][0]["registry_id"], "GB0059");
+  EXPECT_EQ(s["skipped_frames"][0]["break_line"], 13);
+  EXPECT_EQ(s["logged"]["frames_skipped"], 1);
   EXPECT_FALSE(s["gate"]["passed"].get<bool>());
   EXPECT_FALSE(s["capturable"].get<bool>());
 }
@@ -321,6 +327,100 @@ TEST(Explain, UserFramesFromTheTraceAndRepeatsBorrowTheFirst) {
   }
   EXPECT_TRUE(logged[1]["duplicate"].get<bool>());
   EXPECT_EQ(s["graph_break_count"], 2);
+}
+
+// The mixture of experts: a nonzero (GB0036) in a loop over experts, inlined into the outer
+// loop of Net.forward. Dynamo skips Net.forward, then MoE.forward when it runs eagerly: two
+// frames, named by their qualified names, one break place, no graph break.
+TEST(Explain, TwoFramesSkippedAtOneBreakAreTwoNamedFrames) {
+  const std::string nonzero =
+      "Dynamic shape operator\n  Explanation: Operator `aten.nonzero.default`'s output shape depends on input "
+      "Tensor data.\n  Hint: Enable tracing of dynamic shape operators with "
+      "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`\n\n For more details about this graph break, "
+      "please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0036.html";
+  auto skip = [&](int line) {
+    return "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break "
+           "encountered:\n\n" + nonzero + "\n\n*** While handling this graph break, another graph break occurred: "
+           "***\n\ngraph break in loop\n  Explanation: Skipping the frame and falling back to eager.\n\n  Developer "
+           "debug context: frame skipped: forward (/m/model.py line " + std::to_string(line) + ")";
+  };
+  json f = object_facts();
+  f["explain"] = {{"form", "object"}, {"graph_count", 0}, {"graph_break_count", -1}, {"op_count", 0},
+                  {"ops_per_graph", json::array()}, {"break_reasons", json::array()}};
+  f["logged"] = kLogged;
+  f["logged"]["code_names"] = {{{"file", "/m/model.py"}, {"line", 26}, {"name", "forward"}, {"qualname", "Net.forward"}},
+                               {{"file", "/m/model.py"}, {"line", 12}, {"name", "forward"}, {"qualname", "MoE.forward"}}};
+  std::string tb = "  File \"/m/model.py\", line 16, in forward\n    idx = torch.nonzero(choice == i)\n";
+  RankSummary run = read_trace(graph_break(0, "/m/model.py", 16, skip(26), tb) +
+                               compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip(26), 26) +
+                               graph_break(1, "/m/model.py", 16, skip(12), tb) +
+                               compile(1, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip(12), 12));
+  json s = build_explain_section(f, &run, "t", std::nullopt);
+  EXPECT_EQ(s["graph_break_count"], 0);
+  EXPECT_TRUE(s["groups"].empty());
+  ASSERT_EQ(s["skipped_frames"].size(), 2u);
+  EXPECT_EQ(s["skipped_frames"][0]["title"], "Net.forward at model.py:26");
+  EXPECT_EQ(s["skipped_frames"][1]["title"], "MoE.forward at model.py:12");
+  EXPECT_EQ(s["skipped_frames"][1]["qualname"], "MoE.forward");
+  EXPECT_EQ(s["skipped_frames"][1]["function"], "forward");
+  for (const auto& sf : s["skipped_frames"]) {
+    EXPECT_EQ(sf["kind"], "dynamic_shape_operator");  // GB0036, not .item()
+    EXPECT_EQ(sf["registry_id"], "GB0036");
+    EXPECT_NE(sf["hint"]["fix"].get<std::string>().find("capture_dynamic_output_shape_ops"), std::string::npos);
+  }
+  EXPECT_EQ(s["logged"]["frames_skipped"], 2);
+  bool named = false;
+  for (const auto& d : s["disagreements"])
+    if (d["kind"] == "frames_skipped")
+      named = d["message"].get<std::string>().find("Net.forward at model.py:26, MoE.forward at model.py:12") !=
+              std::string::npos;
+  EXPECT_TRUE(named) << s["disagreements"].dump();
+}
+
+// One helper called three times, breaking at its print each time, and a fourth time when
+// dynamo resumes inside it: the groups' counts, the kinds and the headline are one number,
+// the compiled run's; explain's own figure stays in explain_view.
+TEST(Explain, GroupsCountTheCompiledRunsBreaks) {
+  json f = object_facts();
+  f["explain"] = {{"form", "object"}, {"graph_count", 4}, {"graph_break_count", 3}, {"op_count", 3},
+                  {"ops_per_graph", json::array()},
+                  {"break_reasons", {{{"reason", kPrintReason}, {"frames", {frame("/m/model.py", 13, "f", "a = _log(x)"),
+                                                                            frame("/m/model.py", 8, "_log", "print(t)")}}},
+                                     {{"reason", kPrintReason}, {"frames", {frame("/m/model.py", 14, "f", "b = _log(x)"),
+                                                                            frame("/m/model.py", 8, "_log", "print(t)")}}},
+                                     {{"reason", kPrintReason}, {"frames", {frame("/m/model.py", 15, "f", "c = _log(x)"),
+                                                                            frame("/m/model.py", 8, "_log", "print(t)")}}}}}};
+  f["logged"] = kLogged;
+  std::string tb = "  File \"/m/model.py\", line 13, in f\n    a = _log(x)\n  File \"/m/model.py\", line 8, in _log\n"
+                   "    print(t)\n";
+  std::string log;
+  for (int i = 0; i < 4; ++i) log += graph_break(i, "/m/model.py", 8, kPrintReason, tb) + compile(i, 0, "f", "/m/model.py");
+  RankSummary run = read_trace(log);
+  json s = build_explain_section(f, &run, "t", std::nullopt);
+  EXPECT_EQ(s["graph_break_count"], 4);
+  EXPECT_EQ(s["explain_view"]["graph_break_count"], 3);
+  ASSERT_EQ(s["groups"].size(), 1u);
+  EXPECT_EQ(s["groups"][0]["count"], 4);
+  EXPECT_EQ(s["groups"][0]["views"], json({"explain", "logged"}));
+  // the three lines the helper is called from (the trace keeps one traceback, explain has all)
+  std::vector<int> sites;
+  for (const auto& c : s["groups"][0]["call_sites"]) sites.push_back(c["line"]);
+  EXPECT_EQ(sites, (std::vector<int>{13, 14, 15}));
+  ASSERT_EQ(s["kinds"].size(), 1u);
+  EXPECT_EQ(s["kinds"][0]["count"], 4);
+  EXPECT_TRUE(s["skipped_frames"].empty());
+}
+
+// explain's frames arrive whole: the user's are kept here (is_user_file), not in the agent.
+TEST(Explain, ExplainFramesAreFilteredHere) {
+  json f = object_facts();
+  f["code_dirs"] = {{"torch", "/t/torch"}, {"agent", "/a/tct_agent"}, {"examples", "/a/tct_agent/examples"}};
+  f["explain"]["break_reasons"][0]["frames"].insert(f["explain"]["break_reasons"][0]["frames"].begin(),
+                                                    frame("/t/torch/nn/modules/module.py", 1789, "_call_impl", "x"));
+  ExplainModel m = parse_explain(f["explain"], f["registry"], CodeDirs::from_json(f["code_dirs"]));
+  ASSERT_EQ(m.breaks[0].frames.size(), 2u);
+  EXPECT_EQ(m.breaks[0].frames[0].function, "forward");
+  EXPECT_EQ(m.breaks[0].registry["id"], "GB0059");  // read from the reason's link here
 }
 
 TEST(UserCode, LibraryFilesAndPortableNames) {

@@ -28,6 +28,36 @@ TEST(Hints, ClassifiesRegistryEraReasons) {
   EXPECT_EQ(classify_reason("something new and strange"), BreakKind::Other);
 }
 
+// torch's registry decides first: GB0036 "Dynamic shape operator" (torch.nonzero) is its
+// own kind with its own fix, not .item(); the text match only where the registry is silent.
+TEST(Hints, RegistryIdAndGbTypeDecideFirst) {
+  const std::string nonzero =
+      "Dynamic shape operator\n  Explanation: Operator `aten.nonzero.default`'s output shape depends on input "
+      "Tensor data.\n  Hint: Enable tracing of dynamic shape operators with "
+      "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`\n\n For more details about this graph break, "
+      "please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0036.html";
+  EXPECT_EQ(classify_reason(nonzero), BreakKind::DynamicShapeOperator);
+  EXPECT_EQ(classify_reason("Dynamic shape operator (no meta kernel)\n  Explanation: x"), BreakKind::DynamicShapeOperator);
+  EXPECT_EQ(registry_kind("GB0036", ""), BreakKind::DynamicShapeOperator);
+  EXPECT_EQ(registry_kind("", "Data-dependent branching"), BreakKind::DataDependentControlFlow);
+  EXPECT_EQ(registry_kind("GB0059", "Failed to trace builtin operator"), std::nullopt);  // the text decides
+  EXPECT_EQ(registry_kind("GB9999", "new"), std::nullopt);
+  EXPECT_NE(catalog_hint(BreakKind::DynamicShapeOperator).fix.find("capture_dynamic_output_shape_ops"),
+            std::string::npos);
+  EXPECT_EQ(catalog_hint(BreakKind::ItemScalar).fix.find("capture_dynamic_output_shape_ops"), std::string::npos);
+  // The id wins over misleading text: an explicit break whose message mentions print.
+  EXPECT_EQ(classify_reason("Call to `torch._dynamo.graph_break()`\n  Explanation: msg print `print`\n please visit: "
+                            "https://x/gb/gb0025.html"),
+            BreakKind::ExplicitGraphBreak);
+}
+
+TEST(Hints, RegistryIdOfReadsTheLinkOrABareId) {
+  EXPECT_EQ(registry_id_of("x\n please visit: https://a.b/gb/gb0124.html"), "GB0124");
+  EXPECT_EQ(registry_id_of("Graph break under GB0033"), "GB0033");
+  EXPECT_EQ(registry_id_of("old torch reason"), "");
+  EXPECT_EQ(split_reason("Data dependent\n please visit: https://a.b/gb/gb0033.html\n").url, "https://a.b/gb/gb0033.html");
+}
+
 TEST(Hints, GenericHintLinesDoNotDecideTheKind) {
   // torch adds "e.g. `print`" to hints of many builtins: only the head counts.
   EXPECT_EQ(classify_reason("Failed to trace builtin operator\n  Explanation: Dynamo does not know how to trace "

@@ -12,9 +12,10 @@ Two views, both gathered here and compared in C++ (src/analysis/graph_breaks.cpp
            trace_dir tct gives; tct reads that file with its own trace reader
            (src/trace/), the one source of the run's breaks, recompiles and graphs.
 
-Facts only: which kind of break a reason is, grouping, hints, the verdict and the
-comparison of the two views are C++. Python extracts raw strings from explain's objects
-(file, line, reason text, the graph-break registry id) and nothing more.
+Facts only: which kind of break a reason is, which frames are the user's, the
+graph-break registry id a reason names, grouping, hints, the verdict and the comparison
+of the two views are C++. Python extracts raw strings from explain's objects (file,
+line, function, source line, reason text) and torch's own records, and nothing more.
 
 params: {logged: bool = true, logged_calls: int = 2, trace_dir: str (required when logged)}
 Op `explain.registry` {ids: [...]}: registry entries for ids tct found in the trace.
@@ -34,27 +35,11 @@ from ..protocol import progress
 
 _AGENT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _EXAMPLES_DIR = os.path.join(_AGENT_DIR, "examples")
-# "For more details about this graph break, please visit: .../gb/gb0059.html"
-_GB_URL = re.compile(r"(https?://\S+/gb/(gb\d+)\.html)", re.IGNORECASE)
-_GB_UNDER = re.compile(r"\b(GB\d{4})\b")
 
 
 def _torch_dir() -> str:
     torch = sys.modules.get("torch")
     return os.path.dirname(os.path.abspath(torch.__file__)) if torch is not None else ""
-
-
-def is_user_file(filename: str | None) -> bool:
-    """User code: not torch's own files, not the agent's (its examples are user code)."""
-    if not filename or filename.startswith("<"):
-        return False
-    path = os.path.abspath(filename)
-    tdir = _torch_dir()
-    if tdir and (path == tdir or path.startswith(tdir + os.sep)):
-        return False
-    if path.startswith(_AGENT_DIR + os.sep) and not path.startswith(_EXAMPLES_DIR + os.sep):
-        return False
-    return True
 
 
 def _source(filename: str, lineno: int, given: str | None = None) -> str:
@@ -71,25 +56,12 @@ def _frame(filename, lineno, name, line=None) -> dict:
             "function": str(name), "source": _source(str(filename), lineno or 0, line)}
 
 
-def user_frames(stack) -> list[dict]:
-    """FrameSummary-like objects (filename, lineno, name, line) -> user-code frames."""
-    out = []
-    for fs in stack or []:
-        filename = getattr(fs, "filename", None)
-        if not is_user_file(filename):
-            continue
-        out.append(_frame(filename, getattr(fs, "lineno", None), getattr(fs, "name", "?"),
-                          getattr(fs, "line", None)))
-    return out
-
-
-def registry_ids(text: str) -> tuple[str | None, str | None]:
-    """(id like 'GB0059', documentation url) from a reason's text, when torch put them there."""
-    m = _GB_URL.search(text or "")
-    if m:
-        return m.group(2).upper(), m.group(1)
-    m = _GB_UNDER.search(text or "")
-    return (m.group(1), None) if m else (None, None)
+def stack_frames(stack) -> list[dict]:
+    """FrameSummary-like objects (filename, lineno, name, line) -> every frame, outermost
+    first. All of them: tct keeps the user's (src/analysis/user_code.cpp); a break's
+    user_stack is the few frames dynamo was tracing, so nothing needs cutting for size."""
+    return [_frame(getattr(fs, "filename", None) or "", getattr(fs, "lineno", None), getattr(fs, "name", "?"),
+                   getattr(fs, "line", None)) for fs in stack or []]
 
 
 _REGISTRY: dict | None = None
@@ -121,9 +93,7 @@ def registry_entry(gb_id: str | None) -> dict | None:
 
 
 def _break(reason: str, stack) -> dict:
-    gb_id, url = registry_ids(reason)
-    return {"reason": reason, "frames": user_frames(stack), "registry_id": gb_id, "url": url,
-            "stack_depth": len(stack or [])}
+    return {"reason": reason, "frames": stack_frames(stack)}
 
 
 def op_name(target: Any) -> str:
@@ -303,11 +273,26 @@ def logged_view(loaded, calls: int, trace_dir: str) -> dict:
                 set_logs()
             except Exception:
                 pass
+    names = code_names()
     torch._dynamo.reset()
     # The trace has no record of dynamo's warnings (e.g. a recompile limit reached): those
     # come from the captured log, and nothing else does.
     warnings = [m.strip()[:4000] for _, level, m in capture.records if level in ("WARNING", "ERROR", "CRITICAL")]
-    return {"trace_file": path, "calls": calls, "error": error, "warnings": warnings}
+    return {"trace_file": path, "calls": calls, "error": error, "warnings": warnings, "code_names": names}
+
+
+def code_names() -> list[dict]:
+    """Every code object dynamo was handed in this run (its input_codes, cleared by
+    torch._dynamo.reset()): file, first line, co_name and co_qualname (Python 3.11+), so
+    tct names a skipped frame "MoE.forward", not "forward". [] where torch keeps no such
+    record."""
+    try:
+        from torch._dynamo import convert_frame
+        seen = [ref() for ref in getattr(convert_frame.input_codes, "seen", [])]
+    except Exception:
+        return []
+    return [{"file": c.co_filename, "line": c.co_firstlineno, "name": c.co_name,
+             "qualname": getattr(c, "co_qualname", None)} for c in seen if c is not None]
 
 
 def code_dirs() -> dict:
@@ -321,7 +306,6 @@ def op_run(params: dict, session) -> dict:
     import torch
     progress("running torch._dynamo.explain")
     facts = {"torch_version": torch.__version__, "explain": explain_view(loaded), "code_dirs": code_dirs()}
-    ids = {b.get("registry_id") for b in facts["explain"]["break_reasons"]}
     if params.get("logged", True) and not _writes_trace():
         # Older torch has no structured trace: tct's only source of the compiled run.
         facts["logged"] = None
@@ -335,7 +319,7 @@ def op_run(params: dict, session) -> dict:
         facts["logged"] = logged_view(loaded, int(params.get("logged_calls", 2)), trace_dir)
     else:
         facts["logged"] = None
-    facts["registry"] = op_registry({"ids": sorted(x for x in ids if x)}, session)
+    # Registry entries come from explain.registry: tct reads the ids from the reasons.
     facts["registry_available"] = bool(_registry())
     return facts
 
