@@ -30,7 +30,10 @@ std::string to_string(WarningCode code) {
 
 Severity severity_of(const std::string& code) {
   if (code == "output_mismatch" || code == "partial_result") return Severity::Error;
-  if (code == "clock_resolution" || code == "check_skipped" || code == "environment_override") return Severity::Note;
+  // explain_views_disagree: explain's report says "explain alone says N" beside the count already.
+  if (code == "clock_resolution" || code == "check_skipped" || code == "environment_override" ||
+      code == "explain_views_disagree")
+    return Severity::Note;
   return Severity::Caution;
 }
 
