@@ -286,7 +286,6 @@ std::string interval_note(const json& b) {
   return "";
 }
 
-
 // ---------------------------------------------------------------- the brief report
 // The answer and what it rests on, about 8 lines per configuration (hyperfine's result is
 // three): speedup, interval and verdict; the medians it is the ratio of; compile time;
