@@ -47,7 +47,7 @@ EOF
 
 step "tct bench builtin:mlp"
 run_clean "$VENV/bin/tct" bench builtin:mlp --backend aot_eager --budget 1 --no-compile-time --no-memory --quiet \
-  | grep 'speedup' >/dev/null || fail "tct bench printed no speedup"
+  | grep -E 'speedup [0-9.]+x \[' >/dev/null || fail "tct bench printed no speedup"
 
 step "the Python API and the pytest plugin, under plain pytest"
 cat > test_speedup.py <<'EOF'

@@ -316,11 +316,9 @@ std::string brief_memory(const json& row) {
 
 std::string brief_row(const json& row) {
   const std::string label = row.value("label", str(row, "backend"));
-  std::string out = fmt::format("{}  {}", label, speedup_cell(row));
-  if (row.value("status", "") == "failed") {
-    const json& e = obj(row, "error");
-    return out + ": " + str(e, "message") + "\n";
-  }
+  if (row.value("status", "") == "failed")
+    return fmt::format("{}  {}: {}\n", label, speedup_cell(row), str(obj(row, "error"), "message"));
+  std::string out = fmt::format("{}  speedup {}", label, speedup_cell(row));
   const json& sp = obj(row, "speedup");
   const auto verdict = bench::verdict_of(sp);
   if (verdict != bench::SpeedupVerdict::Inconclusive && verdict != bench::SpeedupVerdict::NotMeasured)
