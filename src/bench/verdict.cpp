@@ -13,34 +13,38 @@ SpeedupVerdict decide(double estimate, double low, double high) {
   return SpeedupVerdict::NoClearDifference;
 }
 
-std::string_view to_string(SpeedupVerdict v) {
-  switch (v) {
-    case SpeedupVerdict::Faster: return "faster";
-    case SpeedupVerdict::Slower: return "slower";
-    case SpeedupVerdict::NoClearDifference: return "no_clear_difference";
-    case SpeedupVerdict::Inconclusive: return "inconclusive";
-    case SpeedupVerdict::NotMeasured: return "not_measured";
-  }
-  return "not_measured";
+namespace {
+
+// Each verdict once: its JSON value and what a reader is told.
+struct Words {
+  SpeedupVerdict verdict;
+  std::string_view json, reader;
+};
+constexpr Words kWords[] = {
+    {SpeedupVerdict::Faster, "faster", "faster than eager"},
+    {SpeedupVerdict::Slower, "slower", "slower than eager"},
+    {SpeedupVerdict::NoClearDifference, "no_clear_difference", "no clear difference from eager"},
+    {SpeedupVerdict::Inconclusive, "inconclusive", "inconclusive (the interval is too wide for a verdict)"},
+    {SpeedupVerdict::NotMeasured, "not_measured", "not measured"},
+};
+
+const Words& words_of(SpeedupVerdict v) {
+  for (const auto& w : kWords)
+    if (w.verdict == v) return w;
+  return kWords[4];  // not measured
 }
 
+}  // namespace
+
+std::string_view to_string(SpeedupVerdict v) { return words_of(v).json; }
+
 std::optional<SpeedupVerdict> parse_verdict(std::string_view s) {
-  for (auto v : {SpeedupVerdict::Faster, SpeedupVerdict::Slower, SpeedupVerdict::NoClearDifference,
-                 SpeedupVerdict::Inconclusive, SpeedupVerdict::NotMeasured})
-    if (to_string(v) == s) return v;
+  for (const auto& w : kWords)
+    if (w.json == s) return w.verdict;
   return std::nullopt;
 }
 
-std::string_view describe(SpeedupVerdict v) {
-  switch (v) {
-    case SpeedupVerdict::Faster: return "faster than eager";
-    case SpeedupVerdict::Slower: return "slower than eager";
-    case SpeedupVerdict::NoClearDifference: return "no clear difference from eager";
-    case SpeedupVerdict::Inconclusive: return "inconclusive (the interval is too wide for a verdict)";
-    case SpeedupVerdict::NotMeasured: return "not measured";
-  }
-  return "not measured";
-}
+std::string_view describe(SpeedupVerdict v) { return words_of(v).reader; }
 
 SpeedupVerdict verdict_of(const nlohmann::json& speedup) {
   if (!speedup.is_object()) return SpeedupVerdict::NotMeasured;

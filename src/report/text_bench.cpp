@@ -12,6 +12,7 @@
 #include "bench/verdict.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
+#include "report/warnings.hpp"
 
 namespace tct::report {
 namespace {
@@ -25,11 +26,13 @@ const json& obj(const json& j, const char* key) {
 }
 
 // Each flag once: two warnings of one kind (outliers, and load while sampling) flag "! noisy" twice.
-std::string flags_for(const json& row, const char* applies_to, const char* except_code = "") {
+// The row's flags on one aspect (speedup, latency, correctness); `beside_verdict` leaves out
+// the ones the verdict printed next to them already says.
+std::string flags_for(const json& row, const char* applies_to, bool beside_verdict = false) {
   std::vector<std::string> seen;
   for (const auto& f : row.value("flags", json::array())) {
     std::string text = f.value("text", "");
-    if (f.value("code", "") == except_code) continue;
+    if (beside_verdict && report::implied_by_verdict(f.value("code", ""))) continue;
     if (f.value("applies_to", "") == applies_to && std::find(seen.begin(), seen.end(), text) == seen.end())
       seen.push_back(text);
   }
@@ -326,7 +329,7 @@ std::string brief_row(const json& row) {
   // Flags beside the number they concern: the speedup's and the outputs' on this line ("slower
   // than eager" is the verdict already).
   for (const char* what : {"speedup", "correctness"})
-    if (auto f = flags_for(row, what, "slower_than_eager"); !f.empty()) out += "  " + f;
+    if (auto f = flags_for(row, what, true); !f.empty()) out += "  " + f;
   out += "\n";
   std::vector<std::pair<std::string, std::string>> lines;
   const json& lat = obj(row, "latency");

@@ -2,58 +2,68 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 #include <fmt/format.h>
 
 namespace tct::report {
 
-std::string to_string(WarningCode code) {
-  switch (code) {
-    case WarningCode::NoisyMeasurement: return "noisy_measurement";
-    case WarningCode::PrecisionNotReached: return "precision_not_reached";
-    case WarningCode::NoSteadyState: return "no_steady_state";
-    case WarningCode::RecompileDuringMeasure: return "recompile_during_measurement";
-    case WarningCode::GraphBreaks: return "graph_breaks";
-    case WarningCode::OutputMismatch: return "output_mismatch";
-    case WarningCode::Nondeterministic: return "nondeterministic";
-    case WarningCode::CheckSkipped: return "check_skipped";
-    case WarningCode::ClockResolution: return "clock_resolution";
-    case WarningCode::SlowerThanEager: return "slower_than_eager";
-    case WarningCode::EnvironmentOverride: return "environment_override";
-    case WarningCode::PartialResult: return "partial_result";
-    case WarningCode::Other: return "other";
-    case WarningCode::ExplainViewsDisagree: return "explain_views_disagree";
-    case WarningCode::Oversubscribed: return "oversubscribed";
+namespace {
+
+// The catalog: one row per warning. `implied_by_verdict`: the speedup verdict every report
+// leads with already says it, so no brief line or flag repeats it.
+struct Entry {
+  WarningCode code;
+  std::string_view name;  // the JSON "code"
+  Severity severity;
+  std::string_view title;
+  bool implied_by_verdict = false;
+};
+
+// Severity: Error for a wrong or missing number; Note for how it was measured (and for
+// explain_views_disagree, whose "explain alone says N" sits beside the count already).
+constexpr Entry kCatalog[] = {
+    {WarningCode::NoisyMeasurement, "noisy_measurement", Severity::Caution, "noisy"},
+    {WarningCode::PrecisionNotReached, "precision_not_reached", Severity::Caution, "precision not reached"},
+    {WarningCode::NoSteadyState, "no_steady_state", Severity::Caution, "no steady state in warm-up"},
+    {WarningCode::RecompileDuringMeasure, "recompile_during_measurement", Severity::Caution,
+     "recompiled during measurement"},
+    {WarningCode::GraphBreaks, "graph_breaks", Severity::Caution, "graph breaks"},
+    {WarningCode::OutputMismatch, "output_mismatch", Severity::Error, "output mismatch"},
+    {WarningCode::Nondeterministic, "nondeterministic", Severity::Caution, "nondeterministic target"},
+    {WarningCode::CheckSkipped, "check_skipped", Severity::Note, "output check skipped"},
+    {WarningCode::ClockResolution, "clock_resolution", Severity::Note, "batched"},
+    {WarningCode::SlowerThanEager, "slower_than_eager", Severity::Caution, "slower than eager", true},
+    {WarningCode::EnvironmentOverride, "environment_override", Severity::Note, "environment override"},
+    {WarningCode::PartialResult, "partial_result", Severity::Error, "failed"},
+    {WarningCode::Other, "other", Severity::Caution, "warning"},
+    {WarningCode::ExplainViewsDisagree, "explain_views_disagree", Severity::Note, "explain views disagree"},
+    {WarningCode::Oversubscribed, "oversubscribed", Severity::Caution, "oversubscribed"},
+};
+
+// The entry of a JSON code; a code this version does not know reads as "other".
+const Entry& entry_of(std::string_view name) {
+  const Entry* other = nullptr;
+  for (const auto& e : kCatalog) {
+    if (e.name == name) return e;
+    if (e.code == WarningCode::Other) other = &e;
   }
+  return *other;
+}
+
+}  // namespace
+
+std::string to_string(WarningCode code) {
+  for (const auto& e : kCatalog)
+    if (e.code == code) return std::string(e.name);
   return "other";
 }
 
-Severity severity_of(const std::string& code) {
-  if (code == "output_mismatch" || code == "partial_result") return Severity::Error;
-  // explain_views_disagree: explain's report says "explain alone says N" beside the count already.
-  if (code == "clock_resolution" || code == "check_skipped" || code == "environment_override" ||
-      code == "explain_views_disagree")
-    return Severity::Note;
-  return Severity::Caution;
-}
+Severity severity_of(const std::string& code) { return entry_of(code).severity; }
 
-std::string title_of(const std::string& code) {
-  if (code == "noisy_measurement") return "noisy";
-  if (code == "precision_not_reached") return "precision not reached";
-  if (code == "no_steady_state") return "no steady state in warm-up";
-  if (code == "recompile_during_measurement") return "recompiled during measurement";
-  if (code == "graph_breaks") return "graph breaks";
-  if (code == "output_mismatch") return "output mismatch";
-  if (code == "nondeterministic") return "nondeterministic target";
-  if (code == "check_skipped") return "output check skipped";
-  if (code == "clock_resolution") return "batched";
-  if (code == "slower_than_eager") return "slower than eager";
-  if (code == "environment_override") return "environment override";
-  if (code == "partial_result") return "failed";
-  if (code == "explain_views_disagree") return "explain views disagree";
-  if (code == "oversubscribed") return "oversubscribed";
-  return "warning";
-}
+std::string title_of(const std::string& code) { return std::string(entry_of(code).title); }
+
+bool implied_by_verdict(const std::string& code) { return entry_of(code).implied_by_verdict; }
 
 std::string flag_of(const std::string& code) {
   std::string title = title_of(code);
@@ -93,8 +103,8 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
     for (const auto& w : warnings) {
       if (!w.is_object()) continue;
       const std::string code = w.value("code", "other");
-      // Notes are details; "slower than eager" is the verdict every brief report leads with.
-      if (severity_of(code) == Severity::Note || code == "slower_than_eager") continue;
+      // Notes are details; what the verdict says is not said twice.
+      if (severity_of(code) == Severity::Note || implied_by_verdict(code)) continue;
       auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
       if (it == kinds.end()) kinds.push_back({code, &w});
       else ++it->more;

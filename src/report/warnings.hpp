@@ -37,6 +37,10 @@ Severity severity_of(const std::string& code);
 // A few words naming the warning ("noisy", "output mismatch").
 std::string title_of(const std::string& code);
 
+// The speedup verdict a report leads with already says it ("slower than eager"): no flag or
+// brief line repeats it.
+bool implied_by_verdict(const std::string& code);
+
 // The flag printed beside the number a warning concerns: "! noisy", "!! OUTPUT MISMATCH" for
 // an error, "(batched)" for a note.
 std::string flag_of(const std::string& code);
@@ -47,8 +51,7 @@ nlohmann::json make_warning(WarningCode code, std::string message, std::string h
 // "warning: MESSAGE (HINT)" for terminals and Markdown.
 std::string format_warning(const nlohmann::json& warning);
 
-// One line per kind of warning, errors first, notes and slower_than_eager (the verdict says
-// it) left out (they are in --verbose and the JSON): "warning: MESSAGE" of the kind's first warning, "(and N more like it)" for the rest.
+// One line per kind of warning, errors first, notes and what the verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the kind's first warning, "(and N more like it)" for the rest.
 // The hints are left to --verbose: the brief report names what is wrong, -v what to do.
 std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings);
 
