@@ -1,5 +1,5 @@
 // tct compare BASELINE.json CURRENT.json: bench, audit or suite documents entry by entry;
-// regressions and improvements only where the intervals say so (src/analysis/compare.cpp).
+// regressions and improvements only where the intervals say so (src/compare/compare.cpp).
 // --max-regression makes it a CI gate. Needs no agent or torch.
 #include <cmath>
 #include <string>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/compare.hpp"
+#include "compare/compare.hpp"
 #include "cli/command.hpp"
 #include "cli/precision.hpp"
 #include "cli/read_json_file.hpp"
@@ -27,15 +27,14 @@ double parse_max_regression(const std::string& text) {
 
 // Exit 1, naming the entries that failed the gate (regressed past --max-regression, now
 // fail, or now differ from eager) on the error line.
-Error gate_failure(const json& cmp) {
+Error gate_failure(const compare::CompareResult& cmp) {
   std::vector<std::string> failed;
-  for (const auto& i : cmp["items"])
-    if (i["gate_failed"].get<bool>())
-      failed.push_back(fmt::format("{} ({})", i["id"].get<std::string>(), i["change"].get<std::string>()));
+  for (const auto& i : cmp.items)
+    if (i.gate_failed) failed.push_back(fmt::format("{} ({})", i.id, compare::to_string(i.change)));
   std::string named;
   for (std::size_t k = 0; k < failed.size() && k < 3; ++k) named += (k ? ", " : "") + failed[k];
   if (failed.size() > 3) named += fmt::format(" and {} more", failed.size() - 3);
-  return check_failed("gate", fmt::format("{} of {} entries failed the check: {}", failed.size(), cmp["items"].size(), named),
+  return check_failed("gate", fmt::format("{} of {} entries failed the check: {}", failed.size(), cmp.items.size(), named),
                       "the table shows each change with its interval; --max-regression sets how large a confident "
                       "drop fails");
 }
@@ -70,8 +69,9 @@ not a tct document, or the two are of different kinds.)");
     const char* hint = "write it with tct bench, audit or suite (--json > FILE or -o FILE.json)";
     json baseline = read_json_file(baseline_, hint);
     json current = read_json_file(current_, hint);
-    ctx.doc["compare"] = analysis::compare_documents(baseline, baseline_, current, current_, max);
-    if (!ctx.doc["compare"]["passed"].get<bool>()) throw gate_failure(ctx.doc["compare"]);
+    const compare::CompareResult result = compare::compare_documents(baseline, baseline_, current, current_, max);
+    ctx.doc["compare"] = compare::to_json(result);
+    if (!result.passed) throw gate_failure(result);
     return 0;
   }
 

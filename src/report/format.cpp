@@ -40,18 +40,24 @@ std::string format_percent(double f) {
 }
 
 std::string format_speedup_interval(const nlohmann::json& s) {
-  double est = number_or_nan(s, "estimate"), lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
-  if (!std::isfinite(est)) return "n/a";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return format_ratio(est) + " [interval n/a]";
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+  return format_speedup_interval(analysis::Interval{number_or_nan(s, "estimate"), number_or_nan(s, "low"), number_or_nan(s, "high")});
+}
+
+std::string format_speedup_interval(const analysis::Interval& s) {
+  if (!std::isfinite(s.estimate)) return "n/a";
+  if (!std::isfinite(s.low) || !std::isfinite(s.high)) return format_ratio(s.estimate) + " [interval n/a]";
+  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(s.estimate), s.low, s.high);
 }
 
 std::string format_change_interval(const nlohmann::json& r) {
-  double est = number_or_nan(r, "estimate"), lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high");
+  return format_change_interval(analysis::Interval{number_or_nan(r, "estimate"), number_or_nan(r, "low"), number_or_nan(r, "high")});
+}
+
+std::string format_change_interval(const analysis::Interval& r) {
   auto pct = [](double x) { return fmt::format("{:+.1f}%", (x - 1) * 100); };
-  if (!std::isfinite(est)) return "n/a";
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return pct(est) + " [interval n/a]";
-  return fmt::format("{} [{}, {}]", pct(est), pct(lo), pct(hi));
+  if (!std::isfinite(r.estimate)) return "n/a";
+  if (!std::isfinite(r.low) || !std::isfinite(r.high)) return pct(r.estimate) + " [interval n/a]";
+  return fmt::format("{} [{}, {}]", pct(r.estimate), pct(r.low), pct(r.high));
 }
 
 std::string short_path(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/verdict.hpp"
+#include "compare/compare.hpp"
 #include "errors.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
@@ -88,12 +89,13 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
                                                                          format_speedup_interval(g), text_or(g, "n"))
                                                            : "n/a: no entry passed with a measured speedup"});
   }
-  const json& cmp = doc.value("compare", json());
-  if (cmp.is_object() && cmp.contains("counts")) {
-    auto n = [&](const char* k) { return int_or_zero(cmp["counts"], k); };
+  if (const json& section = doc.value("compare", json()); section.is_object() && section.contains("items")) {
+    const compare::CompareResult cmp = compare::compare_from_json(section);
+    using compare::Change;
     out.push_back({"compared with the baseline",
-                   fmt::format("{}: {} regressed, {} improved, {} newly failing", cmp.value("passed", false) ? "pass" : "FAIL",
-                               n("regression"), n("improvement"), n("broken") + n("new_mismatch"))});
+                   fmt::format("{}: {} regressed, {} improved, {} newly failing", cmp.passed ? "pass" : "FAIL",
+                               cmp.count(Change::Regression), cmp.count(Change::Improvement),
+                               cmp.count(Change::Broken) + cmp.count(Change::NewMismatch))});
   }
   const json& trace = doc.value("trace", json());
   if (trace.is_object() && trace.contains("ranks")) {

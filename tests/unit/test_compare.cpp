@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/compare.hpp"
+#include "compare/compare.hpp"
 #include "errors.hpp"
 
 using namespace tct;
@@ -30,19 +30,24 @@ json bench_doc(double est, double lo, double hi, bool match = true) {
   return {{"command", "bench"}, {"bench", {{"target", {{"spec", "builtin:mlp"}}}, {"rows", json::array({row})}}}};
 }
 
-const json& item(const json& cmp, const std::string& id) {
+// An item as its JSON (compare::to_json, the section a document holds): the assertions read
+// what a user's document says.
+json item(const json& cmp, const std::string& id) {
   for (const auto& i : cmp["items"])
     if (i["id"] == id) return i;
-  static const json none;
   ADD_FAILURE() << "no item " << id;
-  return none;
+  return json();
+}
+
+json compare_json(const json& base, const std::string& bp, const json& cur, const std::string& cp, double max) {
+  return compare::to_json(compare::compare_documents(base, bp, cur, cp, max));
 }
 
 }  // namespace
 
 TEST(Compare, ADocumentAgainstItselfPasses) {
   json doc = suite_doc({suite_entry("a", "ok", 1.5, 1.4, 1.6), suite_entry("b", "failed", NAN, 0, 0)});
-  json cmp = analysis::compare_documents(doc, "x.json", doc, "x.json", 0.0);
+  json cmp = compare_json(doc, "x.json", doc, "x.json", 0.0);
   EXPECT_TRUE(cmp["passed"].get<bool>());
   EXPECT_EQ(item(cmp, "a")["change"], "unchanged");
   EXPECT_EQ(item(cmp, "b")["change"], "still_failing");
@@ -54,7 +59,7 @@ TEST(Compare, OnlyIntervalsMakeARegression) {
   // "noisy" dropped 20% in its point estimate, but its intervals overlap a lot: not a regression.
   json cur = suite_doc({suite_entry("noisy", "ok", 1.2, 0.8, 1.8), suite_entry("tight", "ok", 1.2, 1.15, 1.25),
                         suite_entry("up", "ok", 1.5, 1.45, 1.55)});
-  json cmp = analysis::compare_documents(base, "b.json", cur, "c.json", 0.0);
+  json cmp = compare_json(base, "b.json", cur, "c.json", 0.0);
   EXPECT_EQ(item(cmp, "noisy")["change"], "unchanged");
   EXPECT_EQ(item(cmp, "tight")["change"], "regression");
   EXPECT_EQ(item(cmp, "up")["change"], "improvement");
@@ -62,8 +67,8 @@ TEST(Compare, OnlyIntervalsMakeARegression) {
   EXPECT_FALSE(cmp["passed"].get<bool>());
   EXPECT_EQ(cmp["items"][0]["id"], "tight");  // regressions first
   // A 20% drop known to within a few percent does not cross a 50% gate.
-  EXPECT_TRUE(analysis::compare_documents(base, "b.json", cur, "c.json", 0.5)["passed"].get<bool>());
-  EXPECT_TRUE(item(analysis::compare_documents(base, "b", cur, "c", 0.05), "tight")["gate_failed"].get<bool>());
+  EXPECT_TRUE(compare::compare_documents(base, "b.json", cur, "c.json", 0.5).passed);
+  EXPECT_TRUE(item(compare_json(base, "b", cur, "c", 0.05), "tight")["gate_failed"].get<bool>());
 }
 
 TEST(Compare, FailuresAndMismatchesFailTheGate) {
@@ -71,7 +76,7 @@ TEST(Compare, FailuresAndMismatchesFailTheGate) {
                          suite_entry("c", "ok", 1.5, 1.4, 1.6), suite_entry("gone", "ok", 1, 1, 1)});
   json cur = suite_doc({suite_entry("a", "failed", NAN, 0, 0), suite_entry("b", "ok", 1.5, 1.4, 1.6),
                         suite_entry("c", "mismatch", 1.5, 1.4, 1.6), suite_entry("new", "ok", 1, 1, 1)});
-  json cmp = analysis::compare_documents(base, "b.json", cur, "c.json", 0.5);
+  json cmp = compare_json(base, "b.json", cur, "c.json", 0.5);
   EXPECT_EQ(item(cmp, "a")["change"], "broken");
   EXPECT_TRUE(item(cmp, "a")["gate_failed"].get<bool>());
   EXPECT_EQ(item(cmp, "b")["change"], "fixed");
@@ -88,18 +93,31 @@ TEST(Compare, BenchRowsMatchByLabelAndAuditsCompareWithBench) {
   json cur = bench_doc(1.0, 0.95, 1.05);
   json audit = cur;
   audit["command"] = "audit";
-  json cmp = analysis::compare_documents(base, "b.json", audit, "a.json", 0.05);
+  json cmp = compare_json(base, "b.json", audit, "a.json", 0.05);
   EXPECT_EQ(cmp["kind"], "bench");
   EXPECT_EQ(item(cmp, "inductor")["change"], "regression");
   EXPECT_TRUE(item(cmp, "inductor")["gate_failed"].get<bool>());
   EXPECT_EQ(item(cmp, "inductor")["current"]["graph_breaks"], 1);
   EXPECT_EQ(cmp["baseline"]["target"], "builtin:mlp");
-  EXPECT_EQ(item(analysis::compare_documents(base, "b", bench_doc(2.0, 1.9, 2.1, false), "c", 0), "inductor")["change"],
+  EXPECT_EQ(item(compare_json(base, "b", bench_doc(2.0, 1.9, 2.1, false), "c", 0), "inductor")["change"],
             "new_mismatch");
 }
 
 TEST(Compare, RefusesDocumentsOfDifferentKinds) {
   json s = suite_doc({suite_entry("a", "ok", 1, 1, 1)});
-  EXPECT_THROW(analysis::compare_documents(s, "s.json", bench_doc(1, 1, 1), "b.json", 0), Error);
-  EXPECT_THROW(analysis::compare_documents(json{{"command", "probe"}}, "p.json", s, "s.json", 0), Error);
+  EXPECT_THROW(compare::compare_documents(s, "s.json", bench_doc(1, 1, 1), "b.json", 0), Error);
+  EXPECT_THROW(compare::compare_documents(json{{"command", "probe"}}, "p.json", s, "s.json", 0), Error);
+}
+
+TEST(Compare, TheSectionReadsBackAsTheSameResult) {
+  json base = suite_doc({suite_entry("a", "ok", 1.5, 1.4, 1.6), suite_entry("b", "failed", NAN, 0, 0),
+                         suite_entry("tight", "ok", 1.5, 1.45, 1.55)});
+  base["suite"]["summary"]["geomean_speedup"] = {{"estimate", 1.5}, {"low", 1.4}, {"high", 1.6}, {"n", 2}};
+  json cur = suite_doc({suite_entry("a", "ok", 1.5, 1.4, 1.6, 2), suite_entry("b", "ok", 1.5, 1.4, 1.6),
+                        suite_entry("tight", "ok", 1.2, 1.15, 1.25), suite_entry("new", "mismatch", 1, 0.9, 1.1)});
+  const json section = compare_json(base, "b.json", cur, "c.json", 0.05);
+  EXPECT_EQ(compare::to_json(compare::compare_from_json(section)), section);
+  EXPECT_EQ(section["counts"]["regression"], 1);
+  EXPECT_EQ(section["geomean"]["baseline"]["n"], 2);
+  EXPECT_TRUE(section["geomean"]["current"].is_null());
 }

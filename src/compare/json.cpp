@@ -1,0 +1,170 @@
+// The compare section of a document, made from a CompareResult in one place, and read back
+// (for `tct report` of a saved document) into the same value.
+#include <cmath>
+
+#include "compare/compare.hpp"
+#include "core/json_number.hpp"
+
+namespace tct::compare {
+namespace {
+
+using json = nlohmann::json;
+
+// Each change once: its JSON value and what a reader is told.
+struct Words {
+  Change change;
+  std::string_view json, reader;
+};
+constexpr Words kWords[] = {
+    {Change::Broken, "broken", "BROKEN (passed, now fails)"},
+    {Change::NewMismatch, "new_mismatch", "OUTPUTS NOW DIFFER"},
+    {Change::Regression, "regression", "REGRESSION"},
+    {Change::StillFailing, "still_failing", "still failing"},
+    {Change::Improvement, "improvement", "improvement"},
+    {Change::Fixed, "fixed", "fixed (failed, now passes)"},
+    {Change::MismatchFixed, "mismatch_fixed", "outputs match again"},
+    {Change::Unchanged, "unchanged", "no change (within noise)"},
+    {Change::NoInterval, "no_interval", "not judged (no interval)"},
+    {Change::OnlyBaseline, "only_baseline", "only in baseline"},
+    {Change::OnlyCurrent, "only_current", "only in current"},
+};
+
+const Words& words_of(Change c) {
+  for (const auto& w : kWords)
+    if (w.change == c) return w;
+  return kWords[7];  // unchanged
+}
+
+constexpr std::string_view kStatus[] = {"ok", "failed", "mismatch", "not_run"};  // EntryStatus's order
+
+json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+std::string string_of(const json& o, const char* key) {
+  const json& v = o.is_object() ? o.value(key, json()) : json();
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+json interval_json(const analysis::Interval& i, bool with_confidence) {
+  if (!std::isfinite(i.estimate)) return nullptr;
+  json out = {{"estimate", i.estimate}, {"low", core::number_or_null(i.low)}, {"high", core::number_or_null(i.high)}};
+  if (with_confidence) out["confidence"] = 0.95;
+  return out;
+}
+analysis::Interval interval_from(const json& o) {
+  return {core::number_or_nan(o, "estimate"), core::number_or_nan(o, "low"), core::number_or_nan(o, "high")};
+}
+
+json entry_json(const std::optional<Entry>& e) {
+  if (!e) return nullptr;
+  auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  return {{"id", e->id},
+          {"status", kStatus[static_cast<int>(e->status)]},
+          {"speedup", interval_json(e->speedup, false)},
+          {"verdict", bench::to_string(e->verdict)},
+          {"compile_ns", e->compile ? json(e->compile->count()) : json(nullptr)},
+          {"break_even_calls", opt(e->break_even_calls)},
+          {"graph_breaks", opt(e->graph_breaks)},
+          {"check", null_if_empty(e->check)},
+          {"error_kind", null_if_empty(e->error_kind)}};
+}
+std::optional<Entry> entry_from(const json& o) {
+  if (!o.is_object()) return std::nullopt;
+  Entry e;
+  e.id = string_of(o, "id");
+  const std::string status = string_of(o, "status");
+  e.status = EntryStatus::Failed;
+  for (int k = 0; k < 4; ++k)
+    if (kStatus[k] == status) e.status = static_cast<EntryStatus>(k);
+  e.speedup = interval_from(o.value("speedup", json()));
+  e.verdict = bench::parse_verdict(string_of(o, "verdict")).value_or(bench::SpeedupVerdict::NotMeasured);
+  if (double ns = core::number_or_nan(o, "compile_ns"); std::isfinite(ns)) e.compile = Nanoseconds(ns);
+  if (double c = core::number_or_nan(o, "break_even_calls"); std::isfinite(c)) e.break_even_calls = c;
+  if (o.value("graph_breaks", json()).is_number_integer()) e.graph_breaks = o["graph_breaks"].get<int>();
+  e.check = string_of(o, "check");
+  e.error_kind = string_of(o, "error_kind");
+  return e;
+}
+
+json side_json(const Side& s) {
+  return {{"path", s.path}, {"command", null_if_empty(s.command)}, {"created", null_if_empty(s.created)},
+          {"torch", null_if_empty(s.torch)}, {"target", null_if_empty(s.target)}};
+}
+Side side_from(const json& o) {
+  return {string_of(o, "path"), string_of(o, "command"), string_of(o, "created"), string_of(o, "torch"),
+          string_of(o, "target")};
+}
+
+json geomean_json(const analysis::Interval& g, const std::optional<int>& n) {
+  json out = interval_json(g, true);
+  if (out.is_object() && n) out["n"] = *n;
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Change c) { return words_of(c).json; }
+std::string_view describe(Change c) { return words_of(c).reader; }
+std::optional<Change> parse_change(std::string_view s) {
+  for (const auto& w : kWords)
+    if (w.json == s) return w.change;
+  return std::nullopt;
+}
+
+json to_json(const CompareResult& r) {
+  json items = json::array();
+  json counts = json::object();
+  for (const auto& i : r.items) {
+    items.push_back({{"id", i.id},
+                     {"change", to_string(i.change)},
+                     {"gate_failed", i.gate_failed},
+                     {"ratio", interval_json(i.ratio, true)},
+                     {"baseline", entry_json(i.baseline)},
+                     {"current", entry_json(i.current)}});
+    const std::string c(to_string(i.change));
+    counts[c] = counts.value(c, 0) + 1;
+  }
+  return {{"kind", r.kind},
+          {"baseline", side_json(r.baseline)},
+          {"current", side_json(r.current)},
+          {"max_regression", r.max_regression},
+          {"items", items},
+          {"counts", counts},
+          {"passed", r.passed},
+          {"geomean", r.geomean ? json{{"baseline", geomean_json(r.geomean->baseline, r.geomean->baseline_n)},
+                                       {"current", geomean_json(r.geomean->current, r.geomean->current_n)}}
+                                : json(nullptr)},
+          {"method", "ratio current/baseline of the speedups, its 95% interval from both intervals combined on the "
+                     "log scale; a regression or improvement only when that interval excludes 1"}};
+}
+
+CompareResult compare_from_json(const json& s) {
+  CompareResult r;
+  if (!s.is_object()) return r;
+  r.kind = string_of(s, "kind");
+  r.baseline = side_from(s.value("baseline", json()));
+  r.current = side_from(s.value("current", json()));
+  r.max_regression = core::number_or_nan(s, "max_regression");
+  for (const auto& o : s.value("items", json::array())) {
+    Item i;
+    i.id = string_of(o, "id");
+    i.change = parse_change(string_of(o, "change")).value_or(Change::NoInterval);
+    i.gate_failed = o.value("gate_failed", false);
+    i.ratio = interval_from(o.value("ratio", json()));
+    i.baseline = entry_from(o.value("baseline", json()));
+    i.current = entry_from(o.value("current", json()));
+    r.items.push_back(std::move(i));
+  }
+  r.passed = s.value("passed", false);
+  if (const json& g = s.value("geomean", json()); g.is_object()) {
+    CompareResult::Geomean out;
+    auto side = [](const json& o, analysis::Interval& i, std::optional<int>& n) {
+      i = interval_from(o);
+      if (o.is_object() && o.value("n", json()).is_number_integer()) n = o["n"].get<int>();
+    };
+    side(g.value("baseline", json()), out.baseline, out.baseline_n);
+    side(g.value("current", json()), out.current, out.current_n);
+    r.geomean = out;
+  }
+  return r;
+}
+
+}  // namespace tct::compare

@@ -1,0 +1,102 @@
+// The compare section as terminal text and Markdown: the verdict, then the before/after
+// table with regressions first (the order compare.cpp gives), then entries found in one
+// document only. Rendered from the CompareResult; nothing is decided here.
+#include <string>
+
+#include <fmt/format.h>
+
+#include "compare/compare.hpp"
+#include "report/format.hpp"
+#include "report/render.hpp"
+
+namespace tct::report {
+namespace {
+
+using compare::Change;
+using compare::CompareResult;
+using compare::Entry;
+using compare::EntryStatus;
+using compare::Item;
+
+std::string speedup_text(const std::optional<Entry>& e) {
+  if (!e) return "-";
+  if (e->status == EntryStatus::Failed) return "failed (" + (e->error_kind.empty() ? "?" : e->error_kind) + ")";
+  if (e->status == EntryStatus::NotRun) return "not run";
+  std::string out = format_speedup_interval(e->speedup);
+  if (e->status == EntryStatus::Mismatch) out += " (outputs differ)";
+  return out;
+}
+
+// "3 -> 1", or "2" when both sides agree; "-" for a side without the figure.
+template <typename Get>
+std::string pair_text(const Item& item, Get get) {
+  auto one = [&](const std::optional<Entry>& e) { return e ? get(*e) : std::string("-"); };
+  std::string b = one(item.baseline), c = one(item.current);
+  return b == c ? b : b + " -> " + c;
+}
+
+std::string graph_breaks_text(const Entry& e) { return e.graph_breaks ? std::to_string(*e.graph_breaks) : "-"; }
+std::string compile_text(const Entry& e) { return e.compile ? format_duration_ns(e.compile->count()) : "-"; }
+
+std::string change_text(const Item& item) {
+  std::string words(compare::describe(item.change));
+  if (item.gate_failed) words += " (past --max-regression)";
+  return words;
+}
+
+Table items_table(const CompareResult& cmp) {
+  Table t({"entry", "change", "speedup before", "speedup after", "ratio [95% CI]", "graph breaks", "compile"});
+  for (const auto& i : cmp.items)
+    t.add({i.id, change_text(i), speedup_text(i.baseline), speedup_text(i.current), format_change_interval(i.ratio),
+           pair_text(i, graph_breaks_text), pair_text(i, compile_text)});
+  return t;
+}
+
+std::string verdict(const CompareResult& cmp) {
+  auto n = [&](Change c) { return cmp.count(c); };
+  std::string out = fmt::format("{}: {} regressed, {} improved, {} unchanged within noise", cmp.passed ? "PASS" : "FAIL",
+                                n(Change::Regression), n(Change::Improvement), n(Change::Unchanged));
+  if (n(Change::Broken) + n(Change::NewMismatch))
+    out += fmt::format(", {} newly failing, {} with outputs that now differ", n(Change::Broken), n(Change::NewMismatch));
+  if (n(Change::Fixed)) out += fmt::format(", {} fixed", n(Change::Fixed));
+  if (n(Change::NoInterval)) out += fmt::format(", {} not judged (no interval)", n(Change::NoInterval));
+  if (n(Change::OnlyBaseline) + n(Change::OnlyCurrent))
+    out += fmt::format(", {} only in baseline, {} only in current", n(Change::OnlyBaseline), n(Change::OnlyCurrent));
+  out += fmt::format(" (gate: a confident drop over {:.1f}%)", cmp.max_regression * 100);
+  return out;
+}
+
+std::string sides(const CompareResult& cmp, bool markdown) {
+  auto one = [](const compare::Side& s) {
+    return fmt::format("{} ({}{})", s.path, s.created, s.torch.empty() ? "" : ", torch " + s.torch);
+  };
+  return "baseline " + one(cmp.baseline) + (markdown ? "; current " : "\ncurrent  ") + one(cmp.current);
+}
+
+std::string geomean_line(const CompareResult& cmp) {
+  if (!cmp.geomean) return "";
+  return fmt::format("Geometric-mean speedup: {} -> {}", format_speedup_interval(cmp.geomean->baseline),
+                     format_speedup_interval(cmp.geomean->current));
+}
+
+}  // namespace
+
+std::string text_compare(const json& doc) {
+  const CompareResult cmp = compare::compare_from_json(member(doc, "compare"));
+  std::string out = verdict(cmp) + "\n" + sides(cmp, false) + "\n";
+  std::string g = geomean_line(cmp);
+  if (!g.empty()) out += g + "\n";
+  return out + "\n" + items_table(cmp).str();
+}
+
+std::string markdown_compare(const json& doc) {
+  const CompareResult cmp = compare::compare_from_json(member(doc, "compare"));
+  std::string out = "**" + verdict(cmp) + "**\n\n";
+  out += sides(cmp, true) + "\n\n";
+  std::string g = geomean_line(cmp);
+  if (!g.empty()) out += g + "\n\n";
+  return out + items_table(cmp).markdown() + "\n\nSpeedups with 95% intervals; a change is called a regression or "
+                                              "improvement only when the interval of after/before excludes 1.\n";
+}
+
+}  // namespace tct::report
