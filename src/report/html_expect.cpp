@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/verdict.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/render.hpp"
@@ -156,7 +157,9 @@ std::string measured_gain_note(const json& doc) {
   for (const auto& r : bench.value("rows", json::array())) {
     const json& s = obj_at(r, "speedup");
     if (str(r, "status") != "ok" || !std::isfinite(num(s, "high"))) continue;
-    if (num(s, "high") >= 1.05) return "";
+    // The verdict bench stored: a speedup that is faster than eager, or not yet known, is a gain to keep.
+    const auto verdict = bench::verdict_of(s);
+    if (verdict != bench::SpeedupVerdict::Slower && verdict != bench::SpeedupVerdict::NoClearDifference) return "";
     return "<p class=\"muted\">" +
            esc(fmt::format("Compiling as it is was measured at {} [{:.2f}, {:.2f}] ({}): no real gain, so what is left "
                            "to try is below.",

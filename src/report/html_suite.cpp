@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/verdict.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
@@ -140,7 +141,8 @@ std::vector<Card> cards_suite(const json& doc) {
   std::vector<Card> cards;
   if (!g.empty()) {
     double lo = num(g, "low"), hi = num(g, "high");
-    std::string t = lo > 1 ? "good" : hi < 1 ? "bad" : "warn";
+    const auto verdict = bench::verdict_of(g);
+    std::string t = verdict == bench::SpeedupVerdict::Faster ? "good" : verdict == bench::SpeedupVerdict::Slower ? "bad" : "warn";
     cards.push_back({"Geometric-mean speedup", format_ratio(num(g, "estimate")),
                      (std::isfinite(lo) ? fmt::format("95% CI {:.2f}x .. {:.2f}x, ", lo, hi) : std::string("no interval, ")) +
                          fmt::format("{} passing entries", str(g, "n")),

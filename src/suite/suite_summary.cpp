@@ -77,6 +77,8 @@ json summarize(const json& entries) {
       s["geomean_speedup"] = {
           {"estimate", g.estimate}, {"low", core::number_or_null(g.low)}, {"high", core::number_or_null(g.high)},
           {"confidence", 0.95}, {"n", passing.size()},
+          // The same rule as a row's speedup, decided here once: the card's colour and the text read it.
+          {"verdict", tct::bench::to_string(tct::bench::decide(g.estimate, g.low, g.high))},
           {"method", "geometric mean over entries that passed, slowdowns included; interval from the entries' "
                      "95% intervals combined on the log scale (independent errors)"}};
   }

@@ -282,6 +282,7 @@ TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
   EXPECT_LT(s["geomean_speedup"]["low"].get<double>(), 1.0);
   EXPECT_GT(s["geomean_speedup"]["high"].get<double>(), 1.0);
   EXPECT_EQ(s["geomean_speedup"]["n"], 2);  // only entries that passed
+  EXPECT_EQ(s["geomean_speedup"]["verdict"], "no_clear_difference");  // decided here, read by every rendering
   EXPECT_EQ(s["ok"], 2);
   EXPECT_EQ(s["failed"], 1);
   EXPECT_EQ(s["mismatch"], 1);
