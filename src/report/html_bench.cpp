@@ -38,8 +38,8 @@ bool inconclusive(const json& s) { return bench::verdict_of(s) == bench::Speedup
 std::string ci_text(const json& s) {
   double lo = num(s, "low"), hi = num(s, "high");
   if (!std::isfinite(lo) || !std::isfinite(hi)) return "";
-  return fmt::format("[{}, {}]{}", format_ratio(lo), format_ratio(hi),
-                     inconclusive(s) ? " inconclusive: too wide for a verdict" : "");
+  // The bounds as every other rendering prints them ("1.73x [1.64, 1.83]").
+  return fmt::format("[{:.2f}, {:.2f}]{}", lo, hi, inconclusive(s) ? " inconclusive: too wide for a verdict" : "");
 }
 
 bool row_ok(const json& r) { return str(r, "status") == "ok" || (r.contains("speedup") && r["speedup"].is_object()); }
@@ -197,7 +197,9 @@ std::string rows_table(const json& rows) {
     for (const auto& f : arr_at(r, "flags"))
       if (std::find(flags.begin(), flags.end(), str(f, "text")) == flags.end()) flags.push_back(str(f, "text"));
     for (const auto& f : flags) sp += " <span class=\"pill warn\">" + esc(f) + "</span>";
-    std::string compile = "<span class=\"nw\">first call " + esc(dur(num(comp, "first_call_ns"))) + "</span>";
+    // The compile time once: the first row's cold compile *is* its first call in the main
+    // process, so the first call is named only when no cold figure exists (as in the terminal).
+    std::string compile;
     auto spread = [&](const char* which) {
       const json& sp = obj_at(comp, which);
       return num(sp, "n") > 1 ? fmt::format(" ({} .. {}, {} runs)", dur(num(sp, "min_ns")), dur(num(sp, "max_ns")),
@@ -205,9 +207,11 @@ std::string rows_table(const json& rows) {
                               : std::string(" (single measurement)");
     };
     if (std::isfinite(num(comp, "cold_ns")))
-      compile += "<br><span class=\"nw\">cold " + esc(dur(num(comp, "cold_ns")) + spread("cold")) + "</span>";
+      compile = "<span class=\"nw\">cold " + esc(dur(num(comp, "cold_ns")) + spread("cold")) + "</span>";
+    else
+      compile = "<span class=\"nw\">first call " + esc(dur(num(comp, "first_call_ns"))) + "</span>";
     if (std::isfinite(num(comp, "warm_ns"))) {
-      compile += "<br><span class=\"nw\">warm " + esc(dur(num(comp, "warm_ns")) + spread("warm")) + "</span>";
+      compile += "<br><span class=\"nw\">warm cache " + esc(dur(num(comp, "warm_ns")) + spread("warm")) + "</span>";
       const json& hit = comp.value("warm_cache_hit", json());
       if (hit.is_boolean() && !hit.get<bool>()) compile += " <span class=\"pill warn\">not a cache hit</span>";
     }
