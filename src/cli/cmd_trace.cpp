@@ -2,10 +2,10 @@
 // (a file, plain or gzip, or the directory TORCH_TRACE pointed at: one log per rank).
 // Needs no agent or torch: the reader (src/trace/) streams each log in constant memory and
 // src/analysis/trace_summary.cpp turns the records into the summary and the divergence.
-#include <map>
 
 #include <fmt/format.h>
 
+#include "analysis/trace_ranks.hpp"
 #include "analysis/trace_summary.hpp"
 #include "cli/command.hpp"
 #include "errors.hpp"
@@ -42,34 +42,14 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
   }
 
   int run(RunContext& ctx) override {
-    auto files = trace::list_trace_files(path_);
-    // One summary per rank: the logs of one rank (a job restarted into the same folder) are
-    // read into the same one, each log's compiles its own.
-    std::map<int, size_t> by_rank;
-    std::vector<analysis::RankSummary> ranks;
-    for (const auto& f : files) {
-      ctx.progress(fmt::format("reading {}", f.path));
-      size_t index = ranks.size();
-      if (f.rank) {
-        auto [it, fresh] = by_rank.try_emplace(*f.rank, ranks.size());
-        index = it->second;
-        if (fresh) ranks.emplace_back();
-      } else {
-        ranks.emplace_back();
-      }
-      analysis::RankSummary& r = ranks[index];
-      if (f.rank) r.rank = f.rank;
-      r.files.push_back(f.path);
-      // Each log of a rank is its own process: its compile ids are its own.
-      analysis::RankCollector collector(r, static_cast<int>(r.files.size()) - 1);
-      trace::Reader reader(collector);
-      trace::read_file(f.path, reader);
-      const auto& s = reader.stats();
-      r.stats += s;
+    analysis::RankLogs logs = analysis::read_rank_logs(
+        trace::list_trace_files(path_), [&](const trace::TraceFile& f) { ctx.progress(fmt::format("reading {}", f.path)); });
+    if (logs.unreadable) throw *logs.unreadable;
+    for (const auto& [path, s] : logs.logs)
       if (s.records == 0 && s.bytes > 0)
-        throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", f.path, s.bytes),
+        throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", path, s.bytes),
                           "give the file TORCH_TRACE=DIR wrote (dedicated_log_torch_trace_*.log)");
-    }
+    const auto& ranks = logs.ranks;
     ctx.doc["trace"] = analysis::trace_section(path_, ranks);
     uint64_t damaged = 0;
     for (const auto& r : ranks) damaged += r.stats.damaged();
