@@ -6,7 +6,9 @@
 // (max_regression) fails for an entry whose ratio interval lies wholly below 1 - max, for an
 // entry that passed and now fails, and for one whose outputs matched and now differ.
 // Pure functions over documents; unit-tested in tests/unit/test_compare.cpp.
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,5 +29,14 @@ CompareResult compare_documents(const nlohmann::json& baseline, const std::strin
 // The section a document holds (json.cpp): made from the result, and read back for `tct report`.
 nlohmann::json to_json(const CompareResult& result);
 CompareResult compare_from_json(const nlohmann::json& section);
+
+// The cells of the before/after table (words.cpp), the same in every rendering: a side as
+// "1.52x [1.48, 1.56]", "failed (timeout)", "not run" or "... (outputs differ)"; a figure of
+// both sides as "3 -> 1" (`arrow` between), or once when they agree ("-" for a side without it).
+std::string entry_text(const Entry& e);
+std::string before_after(const Item& item, const std::function<std::string(const Entry&)>& figure,
+                         std::string_view arrow);
+std::string graph_breaks_text(const Entry& e);
+std::string compile_text(const Entry& e);
 
 }  // namespace tct::compare

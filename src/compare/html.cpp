@@ -14,21 +14,14 @@ using compare::Entry;
 using compare::EntryStatus;
 using compare::Item;
 
-std::string speedup(const std::optional<Entry>& e) {
+// A side's cell: its words, coloured by what happened to it.
+std::string side(const std::optional<Entry>& e) {
   if (!e) return "<span class=\"muted\">-</span>";
-  if (e->status == EntryStatus::Failed)
-    return "<span class=\"bad\">failed (" + esc(e->error_kind.empty() ? "?" : e->error_kind) + ")</span>";
-  if (e->status == EntryStatus::NotRun) return "<span class=\"muted\">not run</span>";
-  std::string out = esc(format_speedup_interval(e->speedup));
-  if (e->status == EntryStatus::Mismatch) out += " <span class=\"warn\">(outputs differ)</span>";
-  return out;
-}
-
-template <typename Get>
-std::string both(const Item& item, Get get) {
-  auto one = [&](const std::optional<Entry>& e) { return e ? get(*e) : std::string("-"); };
-  std::string b = one(item.baseline), c = one(item.current);
-  return esc(b == c ? b : b + " → " + c);
+  const char* tone = e->status == EntryStatus::Failed     ? "bad"
+                     : e->status == EntryStatus::NotRun   ? "muted"
+                     : e->status == EntryStatus::Mismatch ? "warn"
+                                                          : "";
+  return fmt::format(R"(<span class="{}">{}</span>)", tone, esc(compare::entry_text(*e)));
 }
 
 // The pill's colour: red for what fails the gate or regressed, green for what got better.
@@ -48,14 +41,13 @@ std::string section_compare(const json& doc) {
   out += fmt::format(R"(<p><span class="pill {}">{}</span> baseline <span class="loc">{}</span>, current <span class="loc">{}</span>; gate: a confident drop over {:.1f}%</p>)",
                      cmp.passed ? "good" : "bad", cmp.passed ? "pass" : "fail", esc(cmp.baseline.path),
                      esc(cmp.current.path), cmp.max_regression * 100);
-  auto breaks = [](const Entry& e) { return e.graph_breaks ? std::to_string(*e.graph_breaks) : std::string("-"); };
-  auto compile = [](const Entry& e) { return e.compile ? format_duration_ns(e.compile->count()) : std::string("-"); };
   std::vector<std::vector<std::string>> rows;
   for (const auto& i : cmp.items)
     rows.push_back({"<span class=\"loc\">" + esc(i.id) + "</span>",
                     fmt::format(R"(<span class="pill {}">{}</span>)", tone(i), esc(std::string(compare::to_string(i.change)))),
-                    speedup(i.baseline), speedup(i.current), esc(format_change_interval(i.ratio)), both(i, breaks),
-                    both(i, compile)});
+                    side(i.baseline), side(i.current), esc(format_change_interval(i.ratio)),
+                    esc(compare::before_after(i, compare::graph_breaks_text, "→")),
+                    esc(compare::before_after(i, compare::compile_text, "→"))});
   out += table({"Entry", "Change", "Speedup before", "Speedup after", "Ratio [95% CI]", "Graph breaks", "Compile"}, rows, "rows");
   return out + "<p class=\"muted\">A change is a regression or improvement only when the 95% interval of after/before "
                "excludes 1.</p></section>";

@@ -10,31 +10,6 @@ namespace {
 
 using json = nlohmann::json;
 
-// Each change once: its JSON value and what a reader is told.
-struct Words {
-  Change change;
-  std::string_view json, reader;
-};
-constexpr Words kWords[] = {
-    {Change::Broken, "broken", "BROKEN (passed, now fails)"},
-    {Change::NewMismatch, "new_mismatch", "OUTPUTS NOW DIFFER"},
-    {Change::Regression, "regression", "REGRESSION"},
-    {Change::StillFailing, "still_failing", "still failing"},
-    {Change::Improvement, "improvement", "improvement"},
-    {Change::Fixed, "fixed", "fixed (failed, now passes)"},
-    {Change::MismatchFixed, "mismatch_fixed", "outputs match again"},
-    {Change::Unchanged, "unchanged", "no change (within noise)"},
-    {Change::NoInterval, "no_interval", "not judged (no interval)"},
-    {Change::OnlyBaseline, "only_baseline", "only in baseline"},
-    {Change::OnlyCurrent, "only_current", "only in current"},
-};
-
-const Words& words_of(Change c) {
-  for (const auto& w : kWords)
-    if (w.change == c) return w;
-  return kWords[7];  // unchanged
-}
-
 constexpr std::string_view kStatus[] = {"ok", "failed", "mismatch", "not_run"};  // EntryStatus's order
 
 json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
@@ -100,14 +75,6 @@ json geomean_json(const analysis::Interval& g, const std::optional<int>& n) {
 }
 
 }  // namespace
-
-std::string_view to_string(Change c) { return words_of(c).json; }
-std::string_view describe(Change c) { return words_of(c).reader; }
-std::optional<Change> parse_change(std::string_view s) {
-  for (const auto& w : kWords)
-    if (w.json == s) return w.change;
-  return std::nullopt;
-}
 
 json to_json(const CompareResult& r) {
   json items = json::array();

@@ -15,28 +15,9 @@ namespace {
 using compare::Change;
 using compare::CompareResult;
 using compare::Entry;
-using compare::EntryStatus;
 using compare::Item;
 
-std::string speedup_text(const std::optional<Entry>& e) {
-  if (!e) return "-";
-  if (e->status == EntryStatus::Failed) return "failed (" + (e->error_kind.empty() ? "?" : e->error_kind) + ")";
-  if (e->status == EntryStatus::NotRun) return "not run";
-  std::string out = format_speedup_interval(e->speedup);
-  if (e->status == EntryStatus::Mismatch) out += " (outputs differ)";
-  return out;
-}
-
-// "3 -> 1", or "2" when both sides agree; "-" for a side without the figure.
-template <typename Get>
-std::string pair_text(const Item& item, Get get) {
-  auto one = [&](const std::optional<Entry>& e) { return e ? get(*e) : std::string("-"); };
-  std::string b = one(item.baseline), c = one(item.current);
-  return b == c ? b : b + " -> " + c;
-}
-
-std::string graph_breaks_text(const Entry& e) { return e.graph_breaks ? std::to_string(*e.graph_breaks) : "-"; }
-std::string compile_text(const Entry& e) { return e.compile ? format_duration_ns(e.compile->count()) : "-"; }
+std::string side_text(const std::optional<Entry>& e) { return e ? compare::entry_text(*e) : "-"; }
 
 std::string change_text(const Item& item) {
   std::string words(compare::describe(item.change));
@@ -47,8 +28,8 @@ std::string change_text(const Item& item) {
 Table items_table(const CompareResult& cmp) {
   Table t({"entry", "change", "speedup before", "speedup after", "ratio [95% CI]", "graph breaks", "compile"});
   for (const auto& i : cmp.items)
-    t.add({i.id, change_text(i), speedup_text(i.baseline), speedup_text(i.current), format_change_interval(i.ratio),
-           pair_text(i, graph_breaks_text), pair_text(i, compile_text)});
+    t.add({i.id, change_text(i), side_text(i.baseline), side_text(i.current), format_change_interval(i.ratio),
+           compare::before_after(i, compare::graph_breaks_text, "->"), compare::before_after(i, compare::compile_text, "->")});
   return t;
 }
 
