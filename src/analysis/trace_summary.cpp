@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/graph_breaks.hpp"
+#include "explain/audit.hpp"
 
 namespace tct::analysis {
 namespace {

@@ -31,7 +31,7 @@
 #include "runner/bench_run.hpp"
 #include "runner/probe_run.hpp"
 #include "runner/expect_run.hpp"
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 #include "runner/sweep.hpp"
 
 namespace tct::cli {

@@ -2,7 +2,7 @@
 // two `tct explain --json` documents. Reads the files itself; needs no agent or torch.
 #include <fmt/format.h>
 
-#include "analysis/audit_diff.hpp"
+#include "explain/diff.hpp"
 #include "cli/command.hpp"
 #include "cli/read_json_file.hpp"
 #include "errors.hpp"

@@ -10,7 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 
 namespace tct::cli {
 namespace {

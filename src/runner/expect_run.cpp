@@ -25,7 +25,7 @@
 #include "report/document.hpp"
 #include "report/warnings.hpp"
 #include "runner/bench_run.hpp"
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 
 namespace tct::runner {
 namespace {

@@ -7,7 +7,7 @@
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "runner/bench_run.hpp"
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 #include "runner/target_options.hpp"
 #include "suite/suite_settings.hpp"
 #include "suite/suite_summary.hpp"

@@ -1,7 +1,7 @@
 // tct diff matching: fixed / added / unchanged, tolerant of line shifts.
 #include <gtest/gtest.h>
 
-#include "analysis/audit_diff.hpp"
+#include "explain/diff.hpp"
 
 using namespace tct::analysis;
 using json = nlohmann::json;

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/graph_breaks.hpp"
+#include "explain/audit.hpp"
 #include "trace/reader.hpp"
 
 using namespace tct::analysis;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/graph_breaks.hpp"
+#include "explain/audit.hpp"
 #include "analysis/trace_summary.hpp"
 #include "trace/reader.hpp"
 #include "report/render.hpp"

@@ -1,4 +1,4 @@
-#include "analysis/graph_breaks.hpp"
+#include "explain/audit.hpp"
 
 #include <algorithm>
 #include <map>

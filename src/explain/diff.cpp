@@ -1,4 +1,4 @@
-#include "analysis/audit_diff.hpp"
+#include "explain/diff.hpp"
 
 #include <cctype>
 #include <algorithm>

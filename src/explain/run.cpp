@@ -1,11 +1,11 @@
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 
 #include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
 
-#include "analysis/graph_breaks.hpp"
+#include "explain/audit.hpp"
 #include "errors.hpp"
 #include "report/warnings.hpp"
 #include "runner/temp_dir.hpp"
