@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "explain/audit.hpp"
+#include "analysis/graph_breaks.hpp"
 
 namespace tct::analysis {
 namespace {

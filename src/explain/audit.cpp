@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "explain/json.hpp"
+
 namespace tct::analysis {
 namespace {
 
@@ -77,11 +79,6 @@ Break explain_break(const json& raw, const json& registry, const CodeDirs& dirs)
   return make_break(str_or(raw, "reason"), parse_frames(raw.value("frames", json::array()), dirs), registry);
 }
 
-std::string trim_text(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
 // "Dynamo produced 4 graphs with 3 graph break and 6 ops" (torch 2.0's explanation).
 void parse_explanation_counts(const std::string& text, std::optional<int>& graphs, std::optional<int>& breaks,
                               std::optional<int>& ops) {
@@ -104,26 +101,25 @@ std::string frame_title(const SkippedFrame& f) {
   return fmt::format("{} at {}:{}", f.qualname, file, f.line);
 }
 
-json skipped_to_json(const std::vector<SkippedFrame>& frames) {
-  json out = json::array();
-  for (const auto& f : frames) {
-    const LoggedBreak& c = f.cause;
-    Hint hint = f.cause_known ? c.brk.hint : catalog_hint(BreakKind::Other);
-    out.push_back({{"function", f.name},
-                   {"qualname", f.qualname},
-                   {"title", frame_title(f)},
-                   {"file", f.file},
-                   {"line", f.line},
-                   {"break_file", c.file},
-                   {"break_line", c.line},
-                   {"kind", to_string(f.cause_known ? c.brk.kind : BreakKind::Other)},
-                   {"registry_id", c.brk.registry.is_object() ? c.brk.registry.value("id", "") : ""},
-                   {"reason", f.cause_known ? reason_headline(c.brk.reason) : std::string("(torch logged no break)")},
-                   {"skip_reason", c.skip_reason.empty() ? std::string("dynamo could not resume after this break")
-                                                         : reason_headline(c.skip_reason)},
-                   {"skip_reason_full", c.skip_reason},
-                   {"hint", to_json(hint)}});
-  }
+// The result's entry of a frame the compiled run skipped: named by its qualified name, its
+// cause's kind, place, reason and fix (catalog's "other" when torch logged no break).
+explain::SkippedFrame skipped_entry(const SkippedFrame& f) {
+  const LoggedBreak& c = f.cause;
+  explain::SkippedFrame out;
+  out.function = f.name;
+  out.qualname = f.qualname;
+  out.title = frame_title(f);
+  out.file = f.file;
+  out.line = f.line;
+  out.break_file = c.file;
+  out.break_line = c.line;
+  out.kind = f.cause_known ? c.brk.kind : BreakKind::Other;
+  out.registry_id = c.brk.registry.is_object() ? c.brk.registry.value("id", "") : "";
+  out.reason = f.cause_known ? reason_headline(c.brk.reason) : std::string("(torch logged no break)");
+  out.skip_reason = c.skip_reason.empty() ? std::string("dynamo could not resume after this break")
+                                          : reason_headline(c.skip_reason);
+  out.skip_reason_full = c.skip_reason;
+  out.hint = f.cause_known ? c.brk.hint : catalog_hint(BreakKind::Other);
   return out;
 }
 
@@ -146,38 +142,8 @@ std::map<std::tuple<std::string, int, std::string>, std::string> qualnames(const
 
 }  // namespace
 
-SkipSplit split_skip(const std::string& reason) {
-  // Markers from torch/_dynamo/symbolic_convert.py and exc.py (torch 2.6+).
-  static const std::string encountered = "Graph break encountered:";
-  static const std::string another = "*** While handling this graph break, another graph break occurred: ***";
-  SkipSplit out;
-  out.cause = reason;
-  bool falls_back = reason.find("falling back to eager") != std::string::npos ||
-                    reason.find("Skipping frame") != std::string::npos;
-  size_t enc = reason.find(encountered);
-  if (enc != std::string::npos) out.cause = reason.substr(enc + encountered.size());
-  size_t second = out.cause.find(another);
-  if (second != std::string::npos) {
-    out.skip_reason = trim_text(out.cause.substr(second + another.size()));
-    out.cause = out.cause.substr(0, second);
-  }
-  out.cause = trim_text(out.cause);
-  if (out.cause.empty()) out.cause = trim_text(reason);
-  out.skipped = falls_back || out.skip_reason.find("Skipping the frame") != std::string::npos ||
-                out.skip_reason.find("falling back to eager") != std::string::npos;
-  return out;
-}
-
 json frame_to_json(const Frame& f) {
   return {{"file", f.file}, {"line", f.line}, {"function", f.function}, {"source", f.source}};
-}
-
-std::string reason_headline(const std::string& reason) {
-  ReasonParts p = split_reason(reason);
-  std::string h = p.headline.empty() ? reason : p.headline;
-  if (auto nl = h.find('\n'); nl != std::string::npos) h = h.substr(0, nl);
-  if (h.size() > 240) h = h.substr(0, 237) + "...";
-  return h;
 }
 
 ExplainModel parse_explain(const json& facts, const json& registry, const CodeDirs& dirs) {
@@ -346,12 +312,10 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
   return groups;
 }
 
-json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vector<Group>&) {
-  json out = json::array();
+std::vector<explain::Disagreement> compare_views(const ExplainModel& ex, const LoggedModel& lg) {
+  std::vector<explain::Disagreement> out;
   if (!lg.ran) return out;
-  auto add = [&](const std::string& kind, const std::string& message) {
-    out.push_back({{"kind", kind}, {"message", message}});
-  };
+  auto add = [&](const std::string& kind, const std::string& message) { out.push_back({kind, message}); };
   if (!lg.error.empty())
     add("logged_run_failed", fmt::format("the compiled run (backend=eager) raised where explain did not: {}", lg.error));
   // Places, in the order each view met them: explain's break at its innermost user frame,
@@ -405,8 +369,47 @@ json compare_views(const ExplainModel& ex, const LoggedModel& lg, const std::vec
   return out;
 }
 
-json build_explain_section(const json& facts, const RankSummary* trace, const json& target,
-                           std::optional<int> max_graph_breaks) {
+namespace {
+
+explain::Registry registry_entry(const json& r) {
+  explain::Registry out{r.value("id", ""), r.value("type", ""), r.value("explanation", ""), {}, r.value("url", "")};
+  for (const auto& h : r.value("hints", json::array()))
+    if (h.is_string()) out.hints.push_back(h.get<std::string>());
+  return out;
+}
+
+// explain's ops of one graph, each name once with its count, most frequent first.
+explain::GraphOps graph_ops(const std::vector<std::string>& ops) {
+  explain::GraphOps out;
+  out.op_count = static_cast<int>(ops.size());
+  for (const auto& o : ops) {
+    auto it = std::find_if(out.ops.begin(), out.ops.end(), [&](const auto& p) { return p.name == o; });
+    if (it == out.ops.end()) out.ops.push_back({o, 1});
+    else it->count++;
+  }
+  std::stable_sort(out.ops.begin(), out.ops.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
+  return out;
+}
+
+explain::CompiledRun compiled_run(const LoggedModel& lg) {
+  explain::CompiledRun out;
+  out.calls = lg.calls;
+  for (const auto& b : lg.breaks)
+    out.graph_breaks.push_back({b.file, b.line, b.brk.kind, reason_headline(b.brk.reason), b.brk.reason,
+                                b.frame_skipped, b.skip_reason, b.duplicate, b.user_file, b.brk.frames});
+  for (const auto& r : lg.recompiles)
+    out.recompiles.push_back({r.function, r.file, r.line, r.kind, r.guard_failures, catalog_hint(r.kind)});
+  out.frames_total = lg.frames_total;
+  out.frames_ok = lg.frames_ok;
+  out.warnings = lg.warnings;
+  if (!lg.error.empty()) out.error = lg.error;
+  return out;
+}
+
+}  // namespace
+
+explain::ExplainResult build_explain(const json& facts, const RankSummary* trace, const json& target,
+                                     std::optional<int> max_graph_breaks) {
   const json& registry = facts.value("registry", json::object());
   CodeDirs dirs = CodeDirs::from_json(facts.value("code_dirs", json()));
   ExplainModel ex = parse_explain(facts.value("explain", json::object()), registry, dirs);
@@ -444,120 +447,68 @@ json build_explain_section(const json& facts, const RankSummary* trace, const js
   // The headline counts and the gate come from what the compiled run did (explain can miss a
   // break before the first op, count one where the run breaks twice, and says -1 for a
   // skipped frame); explain's own figures are kept beside them (explain_view).
-  json skipped = skipped_to_json(lg.skipped);
-  json section;
-  section["target"] = target;
-  section["torch_version"] = facts.value("torch_version", "");
-  section["form"] = ex.form;
-  section["counts_from"] = from_run ? "compiled_run" : "explain";
-  section["graph_count"] = from_run && lg.unique_graphs ? *lg.unique_graphs : std::max(0, ex.graph_count);
-  section["graph_break_count"] = from_run ? lg.graph_breaks : std::max(0, ex.graph_break_count);
-  section["op_count"] = ex.op_count;
-  section["skipped_frames"] = skipped;
-  section["explain_view"] = {{"graph_count", ex.graph_count},
-                             {"graph_break_count", ex.graph_break_count < 0 ? json(nullptr) : json(ex.graph_break_count)},
-                             {"frame_skipped", ex.graph_break_count < 0},
-                             {"op_count", ex.op_count}};
-  json opg = json::array();
-  for (const auto& ops : ex.ops_per_graph) {
-    std::vector<std::pair<std::string, int>> counts;
-    for (const auto& o : ops) {
-      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& p) { return p.first == o; });
-      if (it == counts.end()) counts.emplace_back(o, 1);
-      else it->second++;
-    }
-    std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    json list = json::array();
-    for (const auto& [name, n] : counts) list.push_back({{"name", name}, {"count", n}});
-    opg.push_back({{"op_count", ops.size()}, {"ops", list}});
-  }
-  section["ops_per_graph"] = opg;
-  section["guard_count"] = ex.guard_count ? json(*ex.guard_count) : json(nullptr);
+  explain::ExplainResult r;
+  r.target = target;
+  r.finished = true;
+  r.torch_version = facts.value("torch_version", "");
+  r.form = ex.form;
+  r.counts_from = from_run ? explain::CountsFrom::CompiledRun : explain::CountsFrom::Explain;
+  r.graph_count = from_run && lg.unique_graphs ? *lg.unique_graphs : std::max(0, ex.graph_count);
+  r.graph_break_count = from_run ? lg.graph_breaks : std::max(0, ex.graph_break_count);
+  r.op_count = ex.op_count;
+  for (const auto& f : lg.skipped) r.skipped_frames.push_back(skipped_entry(f));
+  r.explain_view = explain::ExplainView{ex.graph_count,
+                                        ex.graph_break_count < 0 ? std::nullopt : std::optional<int>(ex.graph_break_count),
+                                        ex.graph_break_count < 0, ex.op_count};
+  for (const auto& ops : ex.ops_per_graph) r.ops_per_graph.push_back(graph_ops(ops));
+  r.guard_count = ex.guard_count;
+  for (const auto& b : ex.breaks)
+    r.breaks.push_back({b.reason, b.kind,
+                        b.registry.is_object() ? std::optional<explain::Registry>(registry_entry(b.registry))
+                                               : std::nullopt,
+                        b.frames, b.hint});
 
-  json breaks = json::array();
-  for (const auto& b : ex.breaks) {
-    json frames = json::array();
-    for (const auto& f : b.frames) frames.push_back(frame_to_json(f));
-    breaks.push_back({{"reason", b.reason}, {"kind", to_string(b.kind)}, {"registry", b.registry}, {"frames", frames},
-                      {"hint", to_json(b.hint)}});
-  }
-  section["breaks"] = breaks;
-
-  json gj = json::array();
-  std::map<std::string, int> by_kind;
+  std::map<BreakKind, int> by_kind;
   for (const auto& g : groups) {
-    json callers = json::array(), sites = json::array();
-    for (const auto& f : g.callers) callers.push_back(frame_to_json(f));
-    for (const auto& f : g.call_sites) sites.push_back(frame_to_json(f));
-    gj.push_back({{"kind", to_string(g.kind)},
-                  {"file", g.where.file},
-                  {"line", g.where.line},
-                  {"function", g.where.function},
-                  {"source", g.where.source},
-                  {"callers", callers},
-                  {"call_sites", sites},
-                  {"count", g.count},
-                  {"reason", g.reason},
-                  {"reason_full", g.reason_full},
-                  {"registry_id", g.registry.is_object() ? g.registry.value("id", "") : ""},
-                  {"hint", to_json(g.hint)},
-                  {"views", g.views}});
-    by_kind[to_string(g.kind)] += g.count;
+    explain::BreakGroup out;
+    out.kind = g.kind;
+    out.where = g.where;
+    out.callers = g.callers;
+    out.call_sites = g.call_sites;
+    out.count = g.count;
+    out.reason = g.reason;
+    out.reason_full = g.reason_full;
+    out.registry_id = g.registry.is_object() ? g.registry.value("id", "") : "";
+    out.hint = g.hint;
+    out.seen_by_explain = std::find(g.views.begin(), g.views.end(), "explain") != g.views.end();
+    out.seen_by_logged = std::find(g.views.begin(), g.views.end(), "logged") != g.views.end();
+    r.groups.push_back(std::move(out));
+    by_kind[g.kind] += g.count;
   }
-  section["groups"] = gj;
-  std::vector<std::pair<std::string, int>> kinds(by_kind.begin(), by_kind.end());
-  std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  json kj = json::array();
-  for (const auto& [k, n] : kinds) {
-    auto kind = break_kind_from_string(k).value_or(BreakKind::Other);
-    kj.push_back({{"kind", k}, {"label", kind_label(kind)}, {"count", n}});
-  }
-  section["kinds"] = kj;
+  // Kinds most frequent first; a tie in the order of the kinds' names (as they were sorted
+  // when the JSON name was the key).
+  std::vector<std::pair<std::string, explain::KindCount>> kinds;
+  for (const auto& [k, n] : by_kind) kinds.push_back({to_string(k), {k, n}});
+  std::sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
+  for (const auto& [name, k] : kinds) r.kinds.push_back(k);
 
-  if (lg.ran) {
-    json lb = json::array();
-    for (const auto& b : lg.breaks) {
-      json frames = json::array();
-      for (const auto& f : b.brk.frames) frames.push_back(frame_to_json(f));
-      lb.push_back({{"file", b.file}, {"line", b.line}, {"kind", to_string(b.brk.kind)},
-                    {"reason", reason_headline(b.brk.reason)}, {"reason_full", b.brk.reason},
-                    {"frame_skipped", b.frame_skipped}, {"skip_reason", b.skip_reason}, {"duplicate", b.duplicate},
-                    {"user_code", b.user_file}, {"frames", frames}});
-    }
-    json rc = json::array();
-    for (const auto& r : lg.recompiles)
-      rc.push_back({{"function", r.function}, {"file", r.file}, {"line", r.line}, {"kind", to_string(r.kind)},
-                    {"guard_failures", r.guard_failures}, {"hint", to_json(catalog_hint(r.kind))}});
-    section["logged"] = {{"backend", "eager"},
-                         {"calls", lg.calls},
-                         {"graph_breaks", lb},
-                         {"recompiles", rc},
-                         {"frames_total", lg.frames_total},
-                         {"frames_ok", lg.frames_ok},
-                         {"frames_skipped", lg.skipped.size()},
-                         {"warnings", lg.warnings},
-                         {"error", lg.error.empty() ? json(nullptr) : json(lg.error)}};
-  } else {
-    section["logged"] = nullptr;
-  }
-  section["disagreements"] = compare_views(ex, lg, groups);
-  bool logged_breaks = std::any_of(groups.begin(), groups.end(), [](const Group& g) {
-    return std::find(g.views.begin(), g.views.end(), "explain") == g.views.end();
-  });
-  int counted = section["graph_break_count"].get<int>();
-  bool capturable = counted == 0 && skipped.empty() && ex.graph_break_count == 0 && ex.breaks.empty() && !logged_breaks;
-  section["capturable"] = capturable;
-  section["verdict"] = !skipped.empty() ? "frame_skipped" : capturable ? "capturable" : "graph_breaks";
-  if (max_graph_breaks) {
+  if (lg.ran) r.logged = compiled_run(lg);
+  r.disagreements = compare_views(ex, lg);
+  bool logged_only = std::any_of(r.groups.begin(), r.groups.end(), [](const auto& g) { return !g.seen_by_explain; });
+  r.verdict = explain::decide(r.skipped_frames.size(), r.graph_break_count, ex.graph_break_count, ex.breaks.size(),
+                              logged_only);
+  if (max_graph_breaks)
     // A skipped frame fails any limit: nothing of it was compiled, and breaks after the
     // skip point are not visible until it is fixed.
-    bool passed = skipped.empty() && counted <= *max_graph_breaks;
-    section["gate"] = {{"max_graph_breaks", *max_graph_breaks}, {"graph_break_count", counted},
-                       {"frames_skipped", skipped.size()}, {"passed", passed}};
-  } else {
-    section["gate"] = nullptr;
-  }
-  return section;
+    r.gate = explain::Gate{*max_graph_breaks, r.skipped_frames.empty() && r.graph_break_count <= *max_graph_breaks};
+  return r;
+}
+
+json build_explain_section(const json& facts, const RankSummary* trace, const json& target,
+                           std::optional<int> max_graph_breaks) {
+  return explain::to_json(build_explain(facts, trace, target, max_graph_breaks));
 }
 
 }  // namespace tct::analysis

@@ -1,7 +1,7 @@
 #pragma once
 // The graph-break audit: the agent's `explain.run` facts (torch._dynamo.explain's view)
-// and the compiled run as its TORCH_TRACE shows it (trace_summary's RankSummary) in, the
-// doc["explain"] section out. Classification, grouping, hints, the comparison of the two
+// and the compiled run as its TORCH_TRACE shows it (trace_summary's RankSummary) in, an
+// explain::ExplainResult out. Classification, grouping, hints, the comparison of the two
 // views and the capturable verdict live here; nothing prints.
 #include <optional>
 #include <string>
@@ -9,9 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/graph_breaks.hpp"
 #include "analysis/hint_catalog.hpp"
 #include "analysis/trace_summary.hpp"
 #include "analysis/user_code.hpp"
+#include "explain/result.hpp"
 
 namespace tct::analysis {
 
@@ -41,18 +43,6 @@ struct ExplainModel {
 // produced 4 graphs with 3 graph break and 6 ops"); missing numbers are derived from the
 // lists.
 ExplainModel parse_explain(const json& facts, const json& registry = json::object(), const CodeDirs& dirs = {});
-
-// torch's text when a break could not be resumed: "Failed to handle graph break gracefully.
-// Skipping the function and falling back to eager. Graph break encountered:\n<the break>
-// \n*** While handling this graph break, another graph break occurred: ***\n<why it could
-// not resume, e.g. "graph break in loop">". cause: the break itself (what to fix);
-// skip_reason: why the frame was skipped (empty when torch did not say).
-struct SkipSplit {
-  bool skipped = false;
-  std::string cause;
-  std::string skip_reason;
-};
-SkipSplit split_skip(const std::string& reason);
 
 struct LoggedBreak {
   Break brk;               // classified from the break's own text (the cause, not the skip)
@@ -124,16 +114,17 @@ struct Group {
 // Groups by (kind, file, line), most frequent first, then by file and line.
 std::vector<Group> group_breaks(const std::vector<Break>& breaks);
 
-// Where the two views disagree, each {kind, message}.
-json compare_views(const ExplainModel& explain, const LoggedModel& logged, const std::vector<Group>& groups);
+// Where the two views disagree.
+std::vector<explain::Disagreement> compare_views(const ExplainModel& explain, const LoggedModel& logged);
 
-// The whole doc["explain"] section. trace: the logged compiled run's records (null when
-// it did not run: --no-logged); max_graph_breaks: the --max-graph-breaks gate.
+// The audit as a value: counts, groups, skipped frames and the verdict, each made here once.
+// trace: the logged compiled run's records (null when it did not run: --no-logged);
+// max_graph_breaks: the --max-graph-breaks gate.
+explain::ExplainResult build_explain(const json& facts, const RankSummary* trace, const json& target_description,
+                                     std::optional<int> max_graph_breaks);
+// The same as doc["explain"] (explain::to_json of it).
 json build_explain_section(const json& facts, const RankSummary* trace, const json& target_description,
                            std::optional<int> max_graph_breaks);
-
-// The short headline of a reason (registry gb_type, or its first line).
-std::string reason_headline(const std::string& reason);
 
 json frame_to_json(const Frame& f);
 

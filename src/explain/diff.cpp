@@ -1,18 +1,20 @@
 #include "explain/diff.hpp"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <limits>
-#include <vector>
 
-namespace tct::analysis {
+#include "explain/json.hpp"
+
+namespace tct::explain {
 namespace {
 
+using json = nlohmann::json;
+
 struct Item {
-  json group;
-  std::string kind, file, base, function, source;
-  int line = 0, count = 1;
+  DiffBreak brk;
+  std::string base;  // the file's base name: a checkout elsewhere is the same file
   bool taken = false;
 };
 
@@ -28,57 +30,36 @@ std::string trimmed(std::string s) {
   return s.substr(b);
 }
 
-std::vector<Item> items_of(const json& section) {
+std::vector<Item> items_of(const ExplainResult& r) {
   std::vector<Item> out;
-  for (const auto& g : section.value("groups", json::array())) {
-    if (!g.is_object()) continue;
+  for (const auto& g : r.groups) {
     Item it;
-    it.group = g;
-    it.kind = g.value("kind", "other");
-    it.file = g.value("file", "");
-    it.base = base_name(it.file);
-    it.function = g.value("function", "");
-    it.source = trimmed(g.value("source", ""));
-    it.line = g.value("line", 0);
-    it.count = g.value("count", 1);
+    it.brk = {g.kind, g.where, g.count, g.reason, g.hint};
+    it.brk.where.source = trimmed(g.where.source);
+    it.base = base_name(g.where.file);
     out.push_back(std::move(it));
   }
   return out;
 }
 
-bool same_file(const Item& a, const Item& b) { return a.file == b.file || (!a.base.empty() && a.base == b.base); }
-
-int count_of(const json& section, const char* key) {
-  return section.contains(key) && section[key].is_number() ? section[key].get<int>() : 0;
+bool same_file(const Item& a, const Item& b) {
+  return a.brk.where.file == b.brk.where.file || (!a.base.empty() && a.base == b.base);
+}
+bool same_function(const Item& a, const Item& b) {
+  return a.brk.kind == b.brk.kind && same_file(a, b) && a.brk.where.function == b.brk.where.function;
 }
 
-// Frames dynamo skipped: the skipped_frames list, or an older document's
-// graph_break_count of -1 (explain's way of saying the same).
-int skipped_of(const json& section) {
-  if (section.contains("skipped_frames") && section["skipped_frames"].is_array())
-    return static_cast<int>(section["skipped_frames"].size());
-  return count_of(section, "graph_break_count") < 0 ? 1 : 0;
-}
-
-// The names of the frames dynamo skipped ("MoE.forward at model.py:12"; an older
-// document: "forward at model.py:12" from its fields).
-std::vector<std::string> skipped_names(const json& section) {
+// The names of the frames dynamo skipped ("MoE.forward at model.py:12").
+std::vector<std::string> skipped_names(const ExplainResult& r) {
   std::vector<std::string> out;
-  if (!section.contains("skipped_frames") || !section["skipped_frames"].is_array()) return out;
-  for (const auto& f : section["skipped_frames"]) {
-    if (!f.is_object()) continue;
-    std::string title = f.value("title", "");
-    if (title.empty())
-      title = f.value("function", "?") + " at " + base_name(f.value("file", "")) + ":" + std::to_string(f.value("line", 0));
-    out.push_back(title);
-  }
+  for (const auto& f : r.skipped_frames) out.push_back(f.title);
   return out;
 }
 
 // Frames skipped before and not after (fixed), and after but not before (added), by name
 // without the line (an edit above a function moves it).
-void skipped_changes(const std::vector<std::string>& before, const std::vector<std::string>& after, json& fixed,
-                     json& added) {
+void skipped_changes(const std::vector<std::string>& before, const std::vector<std::string>& after,
+                     std::vector<std::string>& fixed, std::vector<std::string>& added) {
   auto key = [](const std::string& t) { return t.substr(0, t.rfind(':')); };
   std::vector<bool> taken(after.size(), false);
   for (const auto& b : before) {
@@ -91,15 +72,52 @@ void skipped_changes(const std::vector<std::string>& before, const std::vector<s
     if (!taken[i]) added.push_back(after[i]);
 }
 
-json change(int before, int after) { return {{"before", before}, {"after", after}, {"delta", after - before}}; }
+json change_json(const Change& c) { return {{"before", c.before}, {"after", c.after}, {"delta", c.delta()}}; }
+Change change_of(const json& j) {
+  return {j.is_object() && j.value("before", json()).is_number() ? j["before"].get<int>() : 0,
+          j.is_object() && j.value("after", json()).is_number() ? j["after"].get<int>() : 0};
+}
 
-json brief(const Item& it) {
-  return {{"kind", it.kind},           {"file", it.file},   {"line", it.line},
-          {"function", it.function},   {"source", it.source}, {"count", it.count},
-          {"reason", it.group.value("reason", "")}, {"hint", it.group.value("hint", json())}};
+json brief_json(const DiffBreak& b) {
+  return {{"kind", analysis::to_string(b.kind)}, {"file", b.where.file},     {"line", b.where.line},
+          {"function", b.where.function},        {"source", b.where.source}, {"count", b.count},
+          {"reason", b.reason},                  {"hint", analysis::to_json(b.hint)}};
+}
+DiffBreak brief_of(const json& j) {
+  DiffBreak b;
+  if (!j.is_object()) return b;
+  b.kind = analysis::break_kind_from_string(j.value("kind", json()).is_string() ? j["kind"].get<std::string>() : "")
+               .value_or(BreakKind::Other);
+  b.where = frame_from_json(j);
+  b.count = j.value("count", json()).is_number() ? j["count"].get<int>() : 1;
+  b.reason = j.value("reason", json()).is_string() ? j["reason"].get<std::string>() : "";
+  const json& h = j.value("hint", json());
+  if (h.is_object())
+    b.hint = {h.value("text", json()).is_string() ? h["text"].get<std::string>() : "",
+              h.value("fix", json()).is_string() ? h["fix"].get<std::string>() : "",
+              h.value("url", json()).is_string() ? h["url"].get<std::string>() : ""};
+  return b;
+}
+
+std::vector<std::string> strings_of(const json& j) {
+  std::vector<std::string> out;
+  if (j.is_array())
+    for (const auto& s : j)
+      if (s.is_string()) out.push_back(s.get<std::string>());
+  return out;
 }
 
 }  // namespace
+
+std::string_view to_string(MatchedBy m) {
+  switch (m) {
+    case MatchedBy::Location: return "location";
+    case MatchedBy::Source: return "source";
+    case MatchedBy::NearestLine: return "nearest_line";
+    case MatchedBy::SourceAnywhere: return "source_anywhere";
+  }
+  return "location";
+}
 
 std::optional<json> explain_section_of(const json& doc, std::string& why) {
   if (!doc.is_object()) {
@@ -121,24 +139,24 @@ std::optional<json> explain_section_of(const json& doc, std::string& why) {
   return *s;
 }
 
-json diff_audits(const json& before, const json& after, const std::string& before_name, const std::string& after_name) {
+DiffResult diff(const ExplainResult& before, const ExplainResult& after, const std::string& before_name,
+                const std::string& after_name) {
   auto b = items_of(before), a = items_of(after);
-  json unchanged = json::array();
-  auto pair_up = [&](Item& x, Item& y, const char* how) {
+  DiffResult d;
+  auto pair_up = [&](Item& x, Item& y, MatchedBy how) {
     x.taken = y.taken = true;
-    json u = {{"kind", x.kind}, {"matched_by", how}, {"before", brief(x)}, {"after", brief(y)},
-              {"line_shift", y.line - x.line}, {"count_delta", y.count - x.count}};
-    unchanged.push_back(std::move(u));
+    d.unchanged.push_back({how, x.brk, y.brk});
   };
   // Pass 1-2: exact location, then identical source text in the same function.
   for (int pass = 0; pass < 2; ++pass)
     for (auto& x : b) {
       if (x.taken) continue;
       for (auto& y : a) {
-        if (y.taken || x.kind != y.kind || !same_file(x, y) || x.function != y.function) continue;
-        bool ok = pass == 0 ? x.line == y.line : (!x.source.empty() && x.source == y.source);
+        if (y.taken || !same_function(x, y)) continue;
+        bool ok = pass == 0 ? x.brk.where.line == y.brk.where.line
+                            : (!x.brk.where.source.empty() && x.brk.where.source == y.brk.where.source);
         if (ok) {
-          pair_up(x, y, pass == 0 ? "location" : "source");
+          pair_up(x, y, pass == 0 ? MatchedBy::Location : MatchedBy::Source);
           break;
         }
       }
@@ -151,52 +169,102 @@ json diff_audits(const json& before, const json& after, const std::string& befor
     for (auto& x : b) {
       if (x.taken) continue;
       for (auto& y : a) {
-        if (y.taken || x.kind != y.kind || !same_file(x, y) || x.function != y.function) continue;
-        int d = std::abs(x.line - y.line);
-        if (d < best) best = d, bx = &x, by = &y;
+        if (y.taken || !same_function(x, y)) continue;
+        int dist = std::abs(x.brk.where.line - y.brk.where.line);
+        if (dist < best) best = dist, bx = &x, by = &y;
       }
     }
     if (bx == nullptr) break;
-    pair_up(*bx, *by, "nearest_line");
+    pair_up(*bx, *by, MatchedBy::NearestLine);
   }
   // Pass 4: the same source text anywhere (code moved to another function or file).
   for (auto& x : b) {
-    if (x.taken || x.source.empty()) continue;
+    if (x.taken || x.brk.where.source.empty()) continue;
     for (auto& y : a)
-      if (!y.taken && x.kind == y.kind && x.source == y.source) {
-        pair_up(x, y, "source_anywhere");
+      if (!y.taken && x.brk.kind == y.brk.kind && x.brk.where.source == y.brk.where.source) {
+        pair_up(x, y, MatchedBy::SourceAnywhere);
         break;
       }
   }
-  json fixed = json::array(), added = json::array();
   for (const auto& x : b)
-    if (!x.taken) fixed.push_back(brief(x));
+    if (!x.taken) d.fixed.push_back(x.brk);
   for (const auto& y : a)
-    if (!y.taken) added.push_back(brief(y));
+    if (!y.taken) d.added.push_back(y.brk);
 
-  int bb = std::max(0, count_of(before, "graph_break_count")), ab = std::max(0, count_of(after, "graph_break_count"));
-  int bs = skipped_of(before), as = skipped_of(after);
-  json out;
-  out["before"] = {{"file", before_name}, {"target", before.value("target", json())}};
-  out["after"] = {{"file", after_name}, {"target", after.value("target", json())}};
-  out["fixed"] = fixed;
-  out["added"] = added;
-  out["unchanged"] = unchanged;
-  out["graph_count"] = change(count_of(before, "graph_count"), count_of(after, "graph_count"));
-  out["op_count"] = change(count_of(before, "op_count"), count_of(after, "op_count"));
-  out["break_count"] = change(bb, ab);
-  out["capturable"] = {{"before", before.value("capturable", false)}, {"after", after.value("capturable", false)}};
-  out["frames_skipped"] = change(bs, as);
-  json skip_fixed = json::array(), skip_added = json::array();
-  skipped_changes(skipped_names(before), skipped_names(after), skip_fixed, skip_added);
-  out["skipped_fixed"] = skip_fixed;
-  out["skipped_added"] = skip_added;
+  d.before = {before_name, before.target};
+  d.after = {after_name, after.target};
+  d.graph_count = {before.graph_count, after.graph_count};
+  d.op_count = {before.op_count, after.op_count};
+  d.break_count = {before.graph_break_count, after.graph_break_count};
+  d.capturable_before = before.capturable();
+  d.capturable_after = after.capturable();
+  const int bs = before.frames_skipped(), as = after.frames_skipped();
+  d.frames_skipped = {bs, as};
+  skipped_changes(skipped_names(before), skipped_names(after), d.skipped_fixed, d.skipped_added);
   // Fixing a skipped frame is progress even when more breaks show afterwards: they were
   // there before, hidden behind the skip. A regression is a new skip, or more breaks
   // where nothing was hidden.
-  out["skip_fixed"] = bs > 0 && as < bs;
-  out["breaks_increased"] = as > bs || (bs == 0 && ab > bb);
+  d.skip_fixed = bs > 0 && as < bs;
+  d.breaks_increased = as > bs || (bs == 0 && d.break_count.after > d.break_count.before);
+  return d;
+}
+
+json to_json(const DiffResult& d) {
+  json fixed = json::array(), added = json::array(), unchanged = json::array();
+  for (const auto& x : d.fixed) fixed.push_back(brief_json(x));
+  for (const auto& x : d.added) added.push_back(brief_json(x));
+  for (const auto& u : d.unchanged)
+    unchanged.push_back({{"kind", analysis::to_string(u.before.kind)}, {"matched_by", to_string(u.matched_by)},
+                         {"before", brief_json(u.before)}, {"after", brief_json(u.after)},
+                         {"line_shift", u.line_shift()}, {"count_delta", u.count_delta()}});
+  json out;
+  out["before"] = {{"file", d.before.file}, {"target", d.before.target}};
+  out["after"] = {{"file", d.after.file}, {"target", d.after.target}};
+  out["fixed"] = fixed;
+  out["added"] = added;
+  out["unchanged"] = unchanged;
+  out["graph_count"] = change_json(d.graph_count);
+  out["op_count"] = change_json(d.op_count);
+  out["break_count"] = change_json(d.break_count);
+  out["capturable"] = {{"before", d.capturable_before}, {"after", d.capturable_after}};
+  out["frames_skipped"] = change_json(d.frames_skipped);
+  out["skipped_fixed"] = d.skipped_fixed;
+  out["skipped_added"] = d.skipped_added;
+  out["skip_fixed"] = d.skip_fixed;
+  out["breaks_increased"] = d.breaks_increased;
   return out;
 }
 
-}  // namespace tct::analysis
+DiffResult diff_from_json(const json& s) {
+  DiffResult d;
+  if (!s.is_object()) return d;
+  auto input = [](const json& j) {
+    return DiffInput{j.is_object() && j.value("file", json()).is_string() ? j["file"].get<std::string>() : "",
+                     j.is_object() ? j.value("target", json()) : json()};
+  };
+  d.before = input(s.value("before", json()));
+  d.after = input(s.value("after", json()));
+  for (const auto& x : s.value("fixed", json::array())) d.fixed.push_back(brief_of(x));
+  for (const auto& x : s.value("added", json::array())) d.added.push_back(brief_of(x));
+  for (const auto& u : s.value("unchanged", json::array())) {
+    if (!u.is_object()) continue;
+    Unchanged m{MatchedBy::Location, brief_of(u.value("before", json())), brief_of(u.value("after", json()))};
+    for (MatchedBy how : {MatchedBy::Location, MatchedBy::Source, MatchedBy::NearestLine, MatchedBy::SourceAnywhere})
+      if (u.value("matched_by", json()) == json(std::string(to_string(how)))) m.matched_by = how;
+    d.unchanged.push_back(std::move(m));
+  }
+  d.graph_count = change_of(s.value("graph_count", json()));
+  d.op_count = change_of(s.value("op_count", json()));
+  d.break_count = change_of(s.value("break_count", json()));
+  d.frames_skipped = change_of(s.value("frames_skipped", json()));
+  const json& cap = s.value("capturable", json());
+  d.capturable_before = cap.is_object() && cap.value("before", false);
+  d.capturable_after = cap.is_object() && cap.value("after", false);
+  d.skipped_fixed = strings_of(s.value("skipped_fixed", json()));
+  d.skipped_added = strings_of(s.value("skipped_added", json()));
+  d.skip_fixed = s.value("skip_fixed", false);
+  d.breaks_increased = s.value("breaks_increased", false);
+  return d;
+}
+
+}  // namespace tct::explain

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "explain/audit.hpp"
+#include "analysis/graph_breaks.hpp"
 #include "core/json_number.hpp"
 #include "bench/verdict.hpp"
 

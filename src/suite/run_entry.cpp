@@ -49,7 +49,7 @@ json run_entry(const Entry& entry, const cli::CommonOptions& common, double time
       stage = "explain";
       // As `tct explain` does, in a fresh agent.
       auto agent = ctx.start({});
-      runner::run_explain(ctx, *agent, {cfg.target, true, 2, std::nullopt, ""});
+      explain::run_explain(ctx, *agent, {cfg.target, true, 2, std::nullopt, ""});
       agent->close();
     }
   } catch (const Error& e) {

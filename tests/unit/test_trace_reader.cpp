@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "explain/audit.hpp"
+#include "analysis/graph_breaks.hpp"
 #include "analysis/trace_summary.hpp"
 #include "trace/reader.hpp"
 #include "report/render.hpp"
