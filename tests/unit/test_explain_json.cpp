@@ -110,3 +110,18 @@ TEST(ExplainJson, VerdictIsDecidedByOneRule) {
     EXPECT_EQ(parse_verdict(to_string(v)), v);
   EXPECT_FALSE(parse_verdict("maybe"));
 }
+
+// The renderings print the verdict the result holds; none decides it again from the counts.
+TEST(ExplainJson, RenderingsPrintTheStoredVerdict) {
+  ExplainResult r = from_json(load(fixtures() / "explain" / "none.json")["explain"]);
+  ASSERT_EQ(r.verdict, Verdict::Capturable);
+  ASSERT_EQ(r.graph_break_count, 0);
+  EXPECT_NE(summary(r).find("capturable as one graph (fullgraph=True would work)"), std::string::npos);
+  EXPECT_EQ(html_cards(r).at(0).tone, "good");
+  // The same counts with the verdict a disagreeing explain view leads to (audit.cpp decides it).
+  r.verdict = Verdict::GraphBreaks;
+  EXPECT_NE(summary(r).find("not capturable as one graph"), std::string::npos) << summary(r);
+  EXPECT_NE(html_section(r).find("<span class=\"warn\">no</span>"), std::string::npos);
+  EXPECT_EQ(html_cards(r).at(0).tone, "warn");
+  EXPECT_EQ(to_json(r)["capturable"], false);
+}
