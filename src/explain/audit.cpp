@@ -10,7 +10,11 @@
 
 #include "explain/json.hpp"
 
-namespace tct::analysis {
+namespace tct::explain {
+
+// What explain's audit reads of the shared analysis: kinds, hints, reasons, user code.
+using namespace analysis;
+
 namespace {
 
 int int_or(const json& j, const char* key, int fallback) {
@@ -95,7 +99,7 @@ void parse_explanation_counts(const std::string& text, std::optional<int>& graph
 std::string loc_key(const std::string& file, int line) { return file + ":" + std::to_string(line); }
 
 // "MoE.forward at model.py:22": the qualified name and where the frame's code starts.
-std::string frame_title(const SkippedFrame& f) {
+std::string frame_title(const RunSkip& f) {
   std::string file = f.file;
   if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
   return fmt::format("{} at {}:{}", f.qualname, file, f.line);
@@ -103,8 +107,8 @@ std::string frame_title(const SkippedFrame& f) {
 
 // The result's entry of a frame the compiled run skipped: named by its qualified name, its
 // cause's kind, place, reason and fix (catalog's "other" when torch logged no break).
-explain::SkippedFrame skipped_entry(const SkippedFrame& f) {
-  const LoggedBreak& c = f.cause;
+explain::SkippedFrame skipped_entry(const RunSkip& f) {
+  const RunBreak& c = f.cause;
   explain::SkippedFrame out;
   out.function = f.name;
   out.qualname = f.qualname;
@@ -141,10 +145,6 @@ std::map<std::tuple<std::string, int, std::string>, std::string> qualnames(const
 }
 
 }  // namespace
-
-json frame_to_json(const Frame& f) {
-  return {{"file", f.file}, {"line", f.line}, {"function", f.function}, {"source", f.source}};
-}
 
 ExplainModel parse_explain(const json& facts, const json& registry, const CodeDirs& dirs) {
   ExplainModel m;
@@ -190,7 +190,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
   for (const auto& tb : trace.breaks) {
     auto key = std::make_tuple(static_cast<int>(tb.kind), tb.file, tb.line);
     const TraceBreak& full = *first.try_emplace(key, &tb).first->second;
-    LoggedBreak lb;
+    RunBreak lb;
     std::vector<Frame> frames;
     for (const auto& f : full.frames)
       if (is_user_file(f.file, dirs)) frames.push_back(f);
@@ -223,7 +223,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
     // compile failed (fail_type; without suppress_errors the run would have raised) --
     // what torch's counters["frames"] count as total - ok.
     if ((c.skipped || !c.fail_type.empty()) && seen_frames.emplace(c.file, c.line, c.function).second) {
-      SkippedFrame f;
+      RunSkip f;
       f.name = c.function, f.file = c.file, f.line = c.line;
       auto q = names.find({c.file, c.line, c.function});
       f.qualname = q != names.end() ? q->second : c.function;
@@ -242,7 +242,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
       m.skipped.push_back(std::move(f));
     }
     if (c.recompile_reasons.empty()) continue;
-    Recompile r{c.function, c.file, c.line, {}, BreakKind::Other};
+    RunRecompile r{c.function, c.file, c.line, {}, BreakKind::Other};
     // Each reason: the failed guard on its first line, then torch's source attribution.
     for (const auto& reason : c.recompile_reasons) r.guard_failures.push_back(reason.substr(0, reason.find('\n')));
     r.kind = classify_recompile(r.guard_failures);
@@ -355,7 +355,7 @@ std::vector<explain::Disagreement> compare_views(const ExplainModel& ex, const L
     add("location_count", fmt::format("explain shows breaks at {} location(s), the compiled run at {}",
                                       explain_places.size(), run_places.size()));
   if (!lg.recompiles.empty()) {
-    const Recompile& r = lg.recompiles.front();
+    const RunRecompile& r = lg.recompiles.front();
     add("recompiles", fmt::format("the compiled run recompiled {} time(s) in {} call(s) (first: {} in {}:{}); one "
                                   "explain call cannot show recompiles",
                                   lg.recompiles.size(), lg.calls, r.function, r.file, r.line));
@@ -511,4 +511,4 @@ json build_explain_section(const json& facts, const RankSummary* trace, const js
   return explain::to_json(build_explain(facts, trace, target, max_graph_breaks));
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::explain

@@ -15,9 +15,11 @@
 #include "analysis/user_code.hpp"
 #include "explain/result.hpp"
 
-namespace tct::analysis {
+namespace tct::explain {
 
 using json = nlohmann::json;
+using analysis::CodeDirs;
+using analysis::RankSummary;
 
 struct Break {
   std::string reason;
@@ -44,7 +46,7 @@ struct ExplainModel {
 // lists.
 ExplainModel parse_explain(const json& facts, const json& registry = json::object(), const CodeDirs& dirs = {});
 
-struct LoggedBreak {
+struct RunBreak {
   Break brk;               // classified from the break's own text (the cause, not the skip)
   bool frame_skipped = false;  // dynamo gave up on the whole frame: it runs eagerly
   std::string skip_reason;
@@ -55,7 +57,7 @@ struct LoggedBreak {
   std::string compile_id;  // the compile that logged it ("0/1", "0/1_2" for an attempt)
 };
 
-struct Recompile {
+struct RunRecompile {
   std::string function, file;
   int line = 0;
   std::vector<std::string> guard_failures;
@@ -63,23 +65,23 @@ struct Recompile {
 };
 
 // A frame dynamo gave up on in the compiled run (it ran eagerly), one per code object.
-struct SkippedFrame {
+struct RunSkip {
   std::string qualname;  // "MoE.forward" (co_qualname, Python 3.11+), else the code's name
   std::string name;      // co_name: "forward"
   std::string file;
   int line = 0;          // co_firstlineno
-  LoggedBreak cause;     // the break that made dynamo give up (kind, place, skip reason)
+  RunBreak cause;        // the break that made dynamo give up (kind, place, skip reason)
   bool cause_known = false;
 };
 
 struct LoggedModel {
   bool ran = false;
-  std::vector<LoggedBreak> breaks;  // every break record, skips included
+  std::vector<RunBreak> breaks;  // every break record, skips included
   // The count of the compiled run: breaks dynamo resumed after (not the ones that made it
   // skip a frame), as torch counts them in counters["graph_break"].
   int graph_breaks = 0;
-  std::vector<SkippedFrame> skipped;
-  std::vector<Recompile> recompiles;
+  std::vector<RunSkip> skipped;
+  std::vector<RunRecompile> recompiles;
   int frames_total = 0, frames_ok = 0;
   std::optional<int> unique_graphs;  // dynamo's counters["stats"]["unique_graphs"]
   std::vector<std::string> warnings;  // other WARNING records from dynamo
@@ -126,6 +128,5 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
 json build_explain_section(const json& facts, const RankSummary* trace, const json& target_description,
                            std::optional<int> max_graph_breaks);
 
-json frame_to_json(const Frame& f);
 
-}  // namespace tct::analysis
+}  // namespace tct::explain

@@ -36,7 +36,7 @@ void add_registry_entries(Session& agent, json& facts, const analysis::RankSumma
   json& registry = facts["registry"];
   if (!registry.is_object()) registry = json::object();
   json missing = json::array();
-  for (const auto& id : analysis::registry_ids(trace, facts.value("explain", json())))
+  for (const auto& id : registry_ids(trace, facts.value("explain", json())))
     if (!registry.contains(id)) missing.push_back(id);
   if (missing.empty()) return;
   // Named: a range-for over .items() of a temporary would read it after its destruction.
@@ -67,7 +67,7 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
   if (facts["logged"].is_object()) trace = read_run_trace(facts["logged"].value("trace_file", ""));
   add_registry_entries(agent, facts, trace ? &*trace : nullptr);
   ExplainResult result =
-      analysis::build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
+      build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
   // Written without a checkpoint, as before: the caller's next checkpoint (or the final
   // write) persists it.
   host.document()["explain"] = to_json(result);

@@ -10,6 +10,7 @@
 #include "trace/reader.hpp"
 
 using namespace tct::analysis;
+using namespace tct::explain;
 using json = nlohmann::json;
 
 namespace {
@@ -63,7 +64,7 @@ RankSummary read_trace(const std::string& text) {
 // (explain::from_json then to_json), so a saved document re-renders from the same result.
 json section_of(const json& facts, const RankSummary* trace, const json& target,
                 std::optional<int> max_graph_breaks) {
-  json s = tct::analysis::build_explain_section(facts, trace, target, max_graph_breaks);
+  json s = tct::explain::build_explain_section(facts, trace, target, max_graph_breaks);
   EXPECT_EQ(tct::explain::to_json(tct::explain::from_json(s)), s);
   return s;
 }
