@@ -1,8 +1,9 @@
 // tct explain: what stops the compiler, where in the user's code, and what to change.
 // The agent gathers raw facts (torch._dynamo.explain, plus a torch.compile run that writes
 // torch's TORCH_TRACE log, which explain::run_explain reads with src/trace/ as `tct trace`
-// does); src/explain/audit.cpp turns them into the audit (an ExplainResult). --max-graph-breaks N makes it a
-// CI gate (exit 1 above N breaks in the compiled run, or any skipped frame).
+// does); src/explain/audit.cpp turns them into the audit (an ExplainResult, which every
+// rendering reads). --max-graph-breaks N makes it a CI gate (exit 1 above N breaks in the
+// compiled run, or any skipped frame).
 #include <optional>
 
 #include <fmt/format.h>
