@@ -1,46 +1,10 @@
 #pragma once
-// The graph-break audit: the agent's `explain.run` facts (torch._dynamo.explain's view)
-// and the compiled run as its TORCH_TRACE shows it (trace_summary's RankSummary) in, the
-// doc["explain"] section out. Classification, grouping, hints, the comparison of the two
-// views and the capturable verdict live here; nothing prints.
-#include <optional>
+// A graph break's text as torch writes it, read the same way by `tct explain`
+// (explain/audit.cpp), `tct trace` (trace_summary.cpp) and bench's warnings: the headline of
+// a reason, and the cause and skip reason of a break dynamo could not resume from.
 #include <string>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "analysis/hint_catalog.hpp"
-#include "analysis/trace_summary.hpp"
-#include "analysis/user_code.hpp"
 
 namespace tct::analysis {
-
-using json = nlohmann::json;
-
-struct Break {
-  std::string reason;
-  BreakKind kind = BreakKind::Other;
-  json registry;              // {id, type, explanation, hints, url} or null
-  std::vector<Frame> frames;  // user code only, outermost first; the break is at back()
-  Hint hint;
-};
-
-struct ExplainModel {
-  int graph_count = 0;
-  int graph_break_count = 0;
-  int op_count = 0;
-  std::optional<int> guard_count;
-  std::vector<std::vector<std::string>> ops_per_graph;
-  std::vector<Break> breaks;
-  std::string form;  // "object" (torch >= 2.1 ExplainOutput) or "tuple" (torch 2.0)
-};
-
-// facts: the agent's facts["explain"]; registry: facts["registry"] ({id: entry}); dirs:
-// what is user code (the agent sends every frame of a break's stack; only the user's are
-// kept). The torch 2.0 tuple form gives its counts in the explanation string ("Dynamo
-// produced 4 graphs with 3 graph break and 6 ops"); missing numbers are derived from the
-// lists.
-ExplainModel parse_explain(const json& facts, const json& registry = json::object(), const CodeDirs& dirs = {});
 
 // torch's text when a break could not be resumed: "Failed to handle graph break gracefully.
 // Skipping the function and falling back to eager. Graph break encountered:\n<the break>
@@ -54,87 +18,7 @@ struct SkipSplit {
 };
 SkipSplit split_skip(const std::string& reason);
 
-struct LoggedBreak {
-  Break brk;               // classified from the break's own text (the cause, not the skip)
-  bool frame_skipped = false;  // dynamo gave up on the whole frame: it runs eagerly
-  std::string skip_reason;
-  std::string file;  // where torch says the break is ("Graph break in user code at F:L")
-  int line = 0;
-  bool duplicate = false;  // torch suppressed the stack: same break seen before
-  bool user_file = true;
-  std::string compile_id;  // the compile that logged it ("0/1", "0/1_2" for an attempt)
-};
-
-struct Recompile {
-  std::string function, file;
-  int line = 0;
-  std::vector<std::string> guard_failures;
-  BreakKind kind = BreakKind::Other;
-};
-
-// A frame dynamo gave up on in the compiled run (it ran eagerly), one per code object.
-struct SkippedFrame {
-  std::string qualname;  // "MoE.forward" (co_qualname, Python 3.11+), else the code's name
-  std::string name;      // co_name: "forward"
-  std::string file;
-  int line = 0;          // co_firstlineno
-  LoggedBreak cause;     // the break that made dynamo give up (kind, place, skip reason)
-  bool cause_known = false;
-};
-
-struct LoggedModel {
-  bool ran = false;
-  std::vector<LoggedBreak> breaks;  // every break record, skips included
-  // The count of the compiled run: breaks dynamo resumed after (not the ones that made it
-  // skip a frame), as torch counts them in counters["graph_break"].
-  int graph_breaks = 0;
-  std::vector<SkippedFrame> skipped;
-  std::vector<Recompile> recompiles;
-  int frames_total = 0, frames_ok = 0;
-  std::optional<int> unique_graphs;  // dynamo's counters["stats"]["unique_graphs"]
-  std::vector<std::string> warnings;  // other WARNING records from dynamo
-  std::string error;                  // the compiled run raised (empty: it did not)
-  int calls = 0;
-};
-
-// The compiled run: its breaks, recompiles, frames and graphs from its trace; logged: the
-// agent's facts beside it (calls, error, dynamo's warnings, code_names: the qualified
-// name of each code object dynamo saw); dirs: what is user code.
-LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry,
-                              const CodeDirs& dirs);
-
-// The graph-break registry ids (GB0059 ...) the trace's break reasons (trace may be null)
-// and explain's break reasons (explain_facts: the agent's facts["explain"]) name.
-std::vector<std::string> registry_ids(const RankSummary* trace, const json& explain_facts);
-
-// One location + kind, duplicates folded.
-struct Group {
-  BreakKind kind = BreakKind::Other;
-  Frame where;                  // innermost user frame
-  std::vector<Frame> callers;   // outer user frames of the first occurrence
-  std::vector<Frame> call_sites;  // every distinct immediate caller (a helper called from 3 lines: 3)
-  int count = 0;
-  std::string reason;           // headline of the reason
-  std::string reason_full;      // torch's whole message (of the first occurrence)
-  Hint hint;
-  json registry;
-  std::vector<std::string> views;  // "explain", "logged"
-};
-
-// Groups by (kind, file, line), most frequent first, then by file and line.
-std::vector<Group> group_breaks(const std::vector<Break>& breaks);
-
-// Where the two views disagree, each {kind, message}.
-json compare_views(const ExplainModel& explain, const LoggedModel& logged, const std::vector<Group>& groups);
-
-// The whole doc["explain"] section. trace: the logged compiled run's records (null when
-// it did not run: --no-logged); max_graph_breaks: the --max-graph-breaks gate.
-json build_explain_section(const json& facts, const RankSummary* trace, const json& target_description,
-                           std::optional<int> max_graph_breaks);
-
 // The short headline of a reason (registry gb_type, or its first line).
 std::string reason_headline(const std::string& reason);
-
-json frame_to_json(const Frame& f);
 
 }  // namespace tct::analysis

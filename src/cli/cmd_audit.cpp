@@ -31,7 +31,7 @@
 #include "runner/bench_run.hpp"
 #include "runner/probe_run.hpp"
 #include "runner/expect_run.hpp"
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 #include "runner/sweep.hpp"
 
 namespace tct::cli {
@@ -107,7 +107,7 @@ are reported); 4 internal error.)");
         step(ctx, "explain", first_failure, [&] {
           if (!agent) agent = ctx.start({});
           try {
-            runner::run_explain(ctx, *agent, {bench_.target, true, 2, std::nullopt, trace_subdir("explain")});
+            explain::run_explain(ctx, *agent, {bench_.target, true, 2, std::nullopt, trace_subdir("explain")});
           } catch (const Error& e) {
             if (agent_lost(e)) agent.reset();  // expect then starts an agent of its own
             throw;

@@ -2,22 +2,23 @@
 // two `tct explain --json` documents. Reads the files itself; needs no agent or torch.
 #include <fmt/format.h>
 
-#include "analysis/audit_diff.hpp"
 #include "cli/command.hpp"
 #include "cli/read_json_file.hpp"
 #include "errors.hpp"
+#include "explain/diff.hpp"
+#include "explain/json.hpp"
 
 namespace tct::cli {
 namespace {
 
-json read_audit(const std::string& path) {
+explain::ExplainResult read_audit(const std::string& path) {
   json doc = read_json_file(path, "write it with 'tct explain TARGET --json > FILE'");
   std::string why;
-  auto section = analysis::explain_section_of(doc, why);
+  auto section = explain::explain_section_of(doc, why);
   if (!section)
     throw usage_error(fmt::format("{} is not a tct explain audit: {}", path, why),
                       "write it with 'tct explain TARGET --json > FILE'");
-  return *section;
+  return explain::from_json(*section);
 }
 
 class DiffCommand : public Command {
@@ -40,18 +41,17 @@ missing or not a tct explain audit.)");
   }
 
   int run(RunContext& ctx) override {
-    json before = read_audit(before_);
-    json after = read_audit(after_);
-    json d = analysis::diff_audits(before, after, before_, after_);
-    ctx.doc["diff"] = d;
-    if (d.value("breaks_increased", false)) {
-      const json& n = d["break_count"];
+    const explain::DiffResult d = explain::diff(read_audit(before_), read_audit(after_), before_, after_);
+    ctx.doc["diff"] = explain::to_json(d);
+    if (!d.breaks_increased) return 0;
+    if (d.frames_skipped.delta() > 0)  // the breaks may even go down: the skipped frame hides its own
       throw check_failed("breaks_increased",
-                         fmt::format("graph breaks went up from {} to {}", n.value("before", json()).dump(),
-                                     n.value("after", json()).dump()),
-                         "see the added breaks below, with where they are and what to change");
-    }
-    return 0;
+                         fmt::format("torch.compile skips {} frame(s) now, {} before", d.frames_skipped.after,
+                                     d.frames_skipped.before),
+                         "see the frames skipped now below, with the break that made Dynamo give up");
+    throw check_failed("breaks_increased",
+                       fmt::format("graph breaks went up from {} to {}", d.break_count.before, d.break_count.after),
+                       "see the added breaks below, with where they are and what to change");
   }
 
  private:

@@ -1,8 +1,9 @@
 // tct explain: what stops the compiler, where in the user's code, and what to change.
 // The agent gathers raw facts (torch._dynamo.explain, plus a torch.compile run that writes
-// torch's TORCH_TRACE log, which runner::run_explain reads with src/trace/ as `tct trace`
-// does); src/analysis/graph_breaks.cpp turns them into the audit. --max-graph-breaks N makes it a
-// CI gate (exit 1 above N breaks in the compiled run, or any skipped frame).
+// torch's TORCH_TRACE log, which explain::run_explain reads with src/trace/ as `tct trace`
+// does); src/explain/audit.cpp turns them into the audit (an ExplainResult, which every
+// rendering reads). --max-graph-breaks N makes it a CI gate (exit 1 above N breaks in the
+// compiled run, or any skipped frame).
 #include <optional>
 
 #include <fmt/format.h>
@@ -10,7 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 
 namespace tct::cli {
 namespace {
@@ -52,18 +53,17 @@ Exit codes: 0 ok, 1 more breaks than --max-graph-breaks or a skipped frame, 2 ba
 
   int run(RunContext& ctx) override {
     auto agent = ctx.start({});
-    runner::ExplainConfig cfg{target_, !no_logged_, calls_, max_breaks_, trace_dir_};
-    json section = runner::run_explain(ctx, *agent, cfg);
+    explain::ExplainConfig cfg{target_, !no_logged_, calls_, max_breaks_, trace_dir_};
+    explain::ExplainResult result = explain::run_explain(ctx, *agent, cfg);
     agent->close();
-    if (runner::explain_exit_code(section) == 0) return 0;
-    const json& gate = section["gate"];
-    int skipped = gate.value("frames_skipped", 0);
-    if (skipped > 0)
+    if (explain::exit_code(result) == 0) return 0;
+    const int limit = result.gate->max_graph_breaks;
+    if (!result.skipped_frames.empty())
       throw check_failed("gate", fmt::format("torch.compile skipped {} frame(s) and ran them eagerly, which fails "
-                                             "--max-graph-breaks {}", skipped, gate.value("max_graph_breaks", 0)),
+                                             "--max-graph-breaks {}", result.skipped_frames.size(), limit),
                          "fix the break that made Dynamo skip the frame (see SKIPPED FRAME in the report)");
     throw check_failed("gate", fmt::format("{} graph break(s), more than --max-graph-breaks {}",
-                                           gate.value("graph_break_count", 0), gate.value("max_graph_breaks", 0)),
+                                           result.graph_break_count, limit),
                        "fix the breaks listed in the report, or raise the limit");
   }
 

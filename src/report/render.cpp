@@ -9,6 +9,8 @@
 #include "bench/verdict.hpp"
 #include "compare/compare.hpp"
 #include "errors.hpp"
+#include "explain/json.hpp"
+#include "explain/render.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
 
@@ -104,16 +106,11 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
                                               diverging ? "ranks diverge (see details)" : "no rank diverges")});
   }
   const json& explain = doc.value("explain", json());
-  if (explain.is_object() && explain.contains("graph_break_count")) {
-    const std::size_t skipped = member(explain, "skipped_frames").is_array() ? explain["skipped_frames"].size() : 0;
-    out.push_back({"graph breaks", fmt::format("{} in {} graph(s){}", int_or_zero(explain, "graph_break_count"),
-                                               int_or_zero(explain, "graph_count"),
-                                               skipped ? fmt::format(", {} frame(s) skipped (run eagerly)", skipped) : "")});
-  }
+  if (explain.is_object() && explain.contains("graph_break_count"))
+    out.push_back({"graph breaks", explain::answer(explain::from_json(explain))});
   const json& diff = doc.value("diff", json());
   if (diff.is_object() && diff.contains("break_count"))
-    out.push_back({"graph breaks", fmt::format("{} before, {} after", text_or(diff["break_count"], "before"),
-                                               text_or(diff["break_count"], "after"))});
+    out.push_back({"graph breaks", explain::answer(explain::diff_from_json(diff))});
   const json& expect = doc.value("expect", json());
   if (expect.is_object() && expect.contains("class")) {
     std::string cls = text_or(expect, "class");

@@ -22,10 +22,11 @@
 #include "analysis/expect_evidence.hpp"
 #include "analysis/expect_suggestions.hpp"
 #include "errors.hpp"
+#include "explain/json.hpp"
+#include "explain/run.hpp"
 #include "report/document.hpp"
 #include "report/warnings.hpp"
 #include "runner/bench_run.hpp"
-#include "runner/explain_run.hpp"
 
 namespace tct::runner {
 namespace {
@@ -189,14 +190,15 @@ class ExpectRun {
 
   // What torch.compile really does with the target: the explain section the document
   // already has (audit ran explain first), or the logged compiled run of our own
-  // (runner::run_explain, the section then removed: expect's document keeps a summary).
+  // (explain::run_explain, the section then removed: expect's document keeps a summary).
   // Unknown when that run fails: the prediction then assumes the function is captured.
   analysis::CompiledRun compiled_run() {
     json& doc = host_.document();
     if (doc.contains("explain")) return analysis::compiled_run_from_explain(doc["explain"]);
     analysis::CompiledRun run;
     try {
-      run = analysis::compiled_run_from_explain(run_explain(host_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
+      run = analysis::compiled_run_from_explain(
+          explain::to_json(explain::run_explain(host_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false})));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       if (e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol") {

@@ -18,6 +18,13 @@ class Host {
   virtual void progress(const std::string& message) = 0;
   // The document is in a consistent state: persist it.
   virtual void checkpoint() = 0;
+  // A runner's result so far, as its section (made by the result's own to_json, the one
+  // place its JSON is written): it replaces doc[section], then the document is persisted.
+  // A crash after this still leaves what was measured.
+  virtual void checkpoint(const std::string& section, nlohmann::json value) {
+    document()[section] = std::move(value);
+    checkpoint();
+  }
   // Adds a warning (report::make_warning's shape) to the document's warnings.
   virtual void warn(const nlohmann::json& warning) = 0;
 };

@@ -7,7 +7,7 @@
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "runner/bench_run.hpp"
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 #include "runner/target_options.hpp"
 #include "suite/suite_settings.hpp"
 #include "suite/suite_summary.hpp"
@@ -49,7 +49,7 @@ json run_entry(const Entry& entry, const cli::CommonOptions& common, double time
       stage = "explain";
       // As `tct explain` does, in a fresh agent.
       auto agent = ctx.start({});
-      runner::run_explain(ctx, *agent, {cfg.target, true, 2, std::nullopt, ""});
+      explain::run_explain(ctx, *agent, {cfg.target, true, 2, std::nullopt, ""});
       agent->close();
     }
   } catch (const Error& e) {

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tct_run import run_tct
+from tct_run import FIXTURES, run_tct
 
 BEFORE = '''import torch
 
@@ -102,3 +102,16 @@ def test_bad_files(audits, tmp_path):
         assert first.startswith("tct: error:") and text in first, r
     r = run_tct("diff", audits["before"])
     assert r.rc == 2
+
+
+def test_a_newly_skipped_frame_is_named_as_the_failure():
+    # Saved documents of this version (no torch needed): the breaks went down from 3 to 0
+    # only because dynamo now skips the frames they were in.
+    saved = FIXTURES / "explain"
+    r = run_tct("diff", saved / "builtin.json", saved / "moe.json")
+    assert r.rc == 1, r
+    assert r.err.startswith("tct: error: torch.compile skips 2 frame(s) now, 0 before"), r
+    assert "A frame dynamo compiled before is skipped now." in r.out
+    assert "skipped now MoE.forward at breaks_moe.py:12" in r.out
+    r = run_tct("diff", saved / "moe.json", saved / "builtin.json")
+    assert r.rc == 0 and "A skipped frame is fixed" in r.out, r

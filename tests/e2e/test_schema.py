@@ -2,7 +2,8 @@
 
 The commands run on built-in examples with the aot_eager backend and tiny budgets, so the
 whole file takes well under a minute on two cores. Documents saved from real runs in
-tests/e2e/fixtures/html_*.json (a sweep is slow to produce) are validated too.
+tests/e2e/fixtures/html_*.json (a sweep is slow to produce) and tests/e2e/fixtures/explain/*.json
+are validated too.
 """
 import json
 
@@ -146,7 +147,8 @@ def test_audit_failure_keeps_a_valid_partial_document():
 
 
 def test_saved_real_documents():
-    paths = sorted(FIXTURES.glob("html_*.json"))
-    assert paths
+    # explain/: this version's explain documents, which the C++ round-trip test reads back.
+    paths = sorted(FIXTURES.glob("html_*.json")) + sorted((FIXTURES / "explain").glob("*.json"))
+    assert len(paths) > 5
     for path in paths:
         validate(json.loads(path.read_text()))

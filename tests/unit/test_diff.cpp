@@ -1,12 +1,21 @@
-// tct diff matching: fixed / added / unchanged, tolerant of line shifts.
+// tct diff matching: fixed / added / unchanged, tolerant of line shifts; the DiffResult's JSON.
 #include <gtest/gtest.h>
 
-#include "analysis/audit_diff.hpp"
+#include "explain/diff.hpp"
+#include "explain/json.hpp"
 
-using namespace tct::analysis;
+using namespace tct::explain;
 using json = nlohmann::json;
 
 namespace {
+
+// The diff of two sections as `tct diff` writes it; it reads back to itself (tct report of a
+// saved diff renders the same result).
+json diff_audits(const json& before, const json& after, const std::string& before_name, const std::string& after_name) {
+  json d = to_json(diff(from_json(before), from_json(after), before_name, after_name));
+  EXPECT_EQ(to_json(diff_from_json(d)), d);
+  return d;
+}
 
 json group(const std::string& kind, const std::string& file, int line, const std::string& fn, const std::string& src,
            int count = 1) {

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/graph_breaks.hpp"
+#include "explain/audit.hpp"
+#include "explain/json.hpp"
 #include "trace/reader.hpp"
 
 using namespace tct::analysis;
+using namespace tct::explain;
 using json = nlohmann::json;
 
 namespace {
@@ -56,6 +58,15 @@ RankSummary read_trace(const std::string& text) {
   reader.feed(text);
   reader.finish();
   return out;
+}
+
+// The section as run_explain writes it; every test's section also reads back to itself
+// (explain::from_json then to_json), so a saved document re-renders from the same result.
+json section_of(const json& facts, const RankSummary* trace, const json& target,
+                std::optional<int> max_graph_breaks) {
+  json s = tct::explain::build_explain_section(facts, trace, target, max_graph_breaks);
+  EXPECT_EQ(tct::explain::to_json(tct::explain::from_json(s)), s);
+  return s;
 }
 
 const json kLogged = {{"calls", 2}, {"error", nullptr}, {"warnings", json::array()}};
@@ -173,7 +184,7 @@ TEST(Explain, GroupsFoldDuplicatesMostFrequentFirst) {
 }
 
 TEST(Explain, SectionHasStableFieldsAndVerdict) {
-  json s = build_explain_section(object_facts(), nullptr, {{"spec", "m.py:make"}}, std::nullopt);
+  json s = section_of(object_facts(), nullptr, {{"spec", "m.py:make"}}, std::nullopt);
   for (const char* k : {"target", "graph_count", "graph_break_count", "op_count", "ops_per_graph", "guard_count",
                         "capturable", "breaks", "groups", "logged", "disagreements", "gate", "kinds"})
     EXPECT_TRUE(s.contains(k)) << k;
@@ -194,7 +205,7 @@ TEST(Explain, NoBreakIsCapturable) {
                          {"ops_per_graph", {{"a", "b"}}}, {"guard_count", 3}, {"break_reasons", json::array()}}},
             {"logged", kLogged}};
   RankSummary run = read_trace(compile(0, 0, "f", "/m/model.py"));
-  json s = build_explain_section(f, &run, "t", 0);
+  json s = section_of(f, &run, "t", 0);
   EXPECT_EQ(s["counts_from"], "compiled_run");
   EXPECT_EQ(s["graph_count"], 1);
   EXPECT_TRUE(s["capturable"].get<bool>());
@@ -203,9 +214,9 @@ TEST(Explain, NoBreakIsCapturable) {
 }
 
 TEST(Explain, GateFailsAboveLimit) {
-  json s = build_explain_section(object_facts(), nullptr, "t", 2);
+  json s = section_of(object_facts(), nullptr, "t", 2);
   EXPECT_FALSE(s["gate"]["passed"].get<bool>());
-  s = build_explain_section(object_facts(), nullptr, "t", 3);
+  s = section_of(object_facts(), nullptr, "t", 3);
   EXPECT_TRUE(s["gate"]["passed"].get<bool>());
 }
 
@@ -221,7 +232,7 @@ TEST(Explain, ViewsDisagreementsAreNamed) {
              "0/0: tensor 'x' size mismatch at index 0. expected 4, actual 8\nUser stack trace:\n  File ...") +
       compile(0, 1, "forward", "/m/model.py") + compile(1, 0, "a", "/m/model.py") + compile(2, 0, "b", "/m/model.py") +
       compile(3, 0, "c", "/m/model.py", 0, "Unsupported: something"));
-  json s = build_explain_section(f, &run, "t", std::nullopt);
+  json s = section_of(f, &run, "t", std::nullopt);
   std::set<std::string> kinds;
   for (const auto& d : s["disagreements"]) kinds.insert(d["kind"]);
   EXPECT_TRUE(kinds.count("only_in_explain"));  // model.py:40 (.item()) is not in the log
@@ -254,7 +265,7 @@ TEST(Explain, ReasonHeadlineSkipsLoggedPrefix) {
 TEST(Explain, ToleratesJunk) {
   ExplainModel m = parse_explain(json("nonsense"));
   EXPECT_EQ(m.graph_count, 0);
-  json s = build_explain_section(json::object(), nullptr, nullptr, std::nullopt);
+  json s = section_of(json::object(), nullptr, nullptr, std::nullopt);
   EXPECT_TRUE(s["breaks"].empty());
   EXPECT_TRUE(s["logged"].is_null());
 }
@@ -276,7 +287,7 @@ TEST(Explain, SkippedFrameIsAStateAndFailsTheGate) {
   RankSummary run = read_trace(graph_break(0, "/m/model.py", 13, skip,
                                            "  File \"/m/model.py\", line 13, in forward\n    print(i)\n") +
                                compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip, 11));
-  json s = build_explain_section(f, &run, "t", 5);
+  json s = section_of(f, &run, "t", 5);
   EXPECT_EQ(s["verdict"], "frame_skipped");
   // A break dynamo could not resume from is not a graph break (torch's counters["graph_break"]
   // does not count it): it is the skipped frame's cause, and no group.
@@ -315,7 +326,7 @@ TEST(Explain, UserFramesFromTheTraceAndRepeatsBorrowTheFirst) {
   ASSERT_EQ(run.breaks.size(), 2u);
   EXPECT_TRUE(run.breaks[1].duplicate);
   EXPECT_TRUE(run.breaks[1].frames.empty());  // kept once
-  json s = build_explain_section(f, &run, "t", std::nullopt);
+  json s = section_of(f, &run, "t", std::nullopt);
   const json& logged = s["logged"]["graph_breaks"];
   ASSERT_EQ(logged.size(), 2u);
   for (const auto& b : logged) {
@@ -355,7 +366,7 @@ TEST(Explain, TwoFramesSkippedAtOneBreakAreTwoNamedFrames) {
                                compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip(26), 26) +
                                graph_break(1, "/m/model.py", 16, skip(12), tb) +
                                compile(1, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip(12), 12));
-  json s = build_explain_section(f, &run, "t", std::nullopt);
+  json s = section_of(f, &run, "t", std::nullopt);
   EXPECT_EQ(s["graph_break_count"], 0);
   EXPECT_TRUE(s["groups"].empty());
   ASSERT_EQ(s["skipped_frames"].size(), 2u);
@@ -396,7 +407,7 @@ TEST(Explain, GroupsCountTheCompiledRunsBreaks) {
   std::string log;
   for (int i = 0; i < 4; ++i) log += graph_break(i, "/m/model.py", 8, kPrintReason, tb) + compile(i, 0, "f", "/m/model.py");
   RankSummary run = read_trace(log);
-  json s = build_explain_section(f, &run, "t", std::nullopt);
+  json s = section_of(f, &run, "t", std::nullopt);
   EXPECT_EQ(s["graph_break_count"], 4);
   EXPECT_EQ(s["explain_view"]["graph_break_count"], 3);
   ASSERT_EQ(s["groups"].size(), 1u);

@@ -1,6 +1,6 @@
 """Op `explain.run`: raw graph-break facts about the loaded target (session.target).
 
-Two views, both gathered here and compared in C++ (src/analysis/graph_breaks.cpp):
+Two views, both gathered here and compared in C++ (src/explain/audit.cpp):
 
   explain  one `torch._dynamo.explain(fn)(*args, **kwargs)` call: graph/break/op counts,
            ops per graph, guards, and each break's reason with its user-code frames.

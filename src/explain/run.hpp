@@ -4,18 +4,15 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "explain/result.hpp"
 #include "runner/executor.hpp"
 #include "runner/host.hpp"
 #include "runner/target_options.hpp"
 
-namespace tct::runner {
-
-using json = nlohmann::json;
+namespace tct::explain {
 
 struct ExplainConfig {
-  TargetOptions target;
+  runner::TargetOptions target;
   bool logged = true;                   // the compiled run with logging (the source of the verdict)
   int calls = 2;                        // calls of that run (recompiles show from the second)
   std::optional<int> max_graph_breaks;  // the gate
@@ -23,11 +20,9 @@ struct ExplainConfig {
   bool warn = true;                     // add the section's warnings (skip, disagreement, gate) to the document
 };
 
-// Fills the document's "explain" section (checkpointing after the load) and its warnings;
-// returns the section.
-json run_explain(Host& host, Session& agent, const ExplainConfig& cfg);
+// The audit as a value. The host gets it as the document's "explain" section (the target
+// alone, checkpointed, once it is loaded; then the whole result) and the section's warnings
+// (cfg.warn). exit_code(result) says whether the gate failed.
+ExplainResult run_explain(runner::Host& host, runner::Session& agent, const ExplainConfig& cfg);
 
-// 1 when the gate failed (more breaks than the limit, or a frame dynamo skipped), else 0.
-int explain_exit_code(const json& section);
-
-}  // namespace tct::runner
+}  // namespace tct::explain

@@ -1,18 +1,23 @@
-#include "runner/explain_run.hpp"
+#include "explain/run.hpp"
 
 #include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
 
-#include "analysis/graph_breaks.hpp"
 #include "errors.hpp"
+#include "explain/audit.hpp"
+#include "explain/json.hpp"
 #include "report/warnings.hpp"
 #include "runner/temp_dir.hpp"
 #include "trace/source.hpp"
 
-namespace tct::runner {
+namespace tct::explain {
 namespace {
+
+using json = nlohmann::json;
+using runner::Host;
+using runner::Session;
 
 // The logged run's TORCH_TRACE file through the trace reader (as `tct trace` reads it).
 analysis::RankSummary read_run_trace(const std::string& path) {
@@ -31,7 +36,7 @@ void add_registry_entries(Session& agent, json& facts, const analysis::RankSumma
   json& registry = facts["registry"];
   if (!registry.is_object()) registry = json::object();
   json missing = json::array();
-  for (const auto& id : analysis::registry_ids(trace, facts.value("explain", json())))
+  for (const auto& id : registry_ids(trace, facts.value("explain", json())))
     if (!registry.contains(id)) missing.push_back(id);
   if (missing.empty()) return;
   // Named: a range-for over .items() of a temporary would read it after its destruction.
@@ -41,17 +46,17 @@ void add_registry_entries(Session& agent, json& facts, const analysis::RankSumma
 
 }  // namespace
 
-json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
+ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   // The logged run always writes its trace: to --trace DIR, kept, or to a folder of our own.
-  std::unique_ptr<TempDir> scratch;
-  if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<TempDir>("tct-explain-trace");
+  std::unique_ptr<runner::TempDir> scratch;
+  if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<runner::TempDir>("tct-explain-trace");
   if (std::error_code ec; cfg.logged && !scratch && !std::filesystem::create_directories(cfg.trace_dir, ec) && ec)
     throw usage_error(fmt::format("cannot create the --trace folder {}: {}", cfg.trace_dir, ec.message()),
                       "give a folder that can be written");
   host.progress(fmt::format("loading {}", cfg.target.target));
-  json description = agent.call("target.load", to_load_params(cfg.target));
-  host.document()["explain"] = {{"target", description}};
-  host.checkpoint();
+  ExplainResult loaded;
+  loaded.target = agent.call("target.load", to_load_params(cfg.target));
+  host.checkpoint("explain", to_json(loaded));  // the partial result: the target is loaded
 
   host.progress("running torch._dynamo.explain");
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
@@ -61,9 +66,12 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   std::optional<analysis::RankSummary> trace;
   if (facts["logged"].is_object()) trace = read_run_trace(facts["logged"].value("trace_file", ""));
   add_registry_entries(agent, facts, trace ? &*trace : nullptr);
-  json section = analysis::build_explain_section(facts, trace ? &*trace : nullptr, description, cfg.max_graph_breaks);
-  host.document()["explain"] = section;
-  if (!cfg.warn) return section;
+  ExplainResult result =
+      build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
+  // Written without a checkpoint, as before: the caller's next checkpoint (or the final
+  // write) persists it.
+  host.document()["explain"] = to_json(result);
+  if (!cfg.warn) return result;
 
   if (facts.value("logged_unsupported", json()).is_string())
     host.warn(report::make_warning(report::WarningCode::PartialResult,
@@ -71,41 +79,32 @@ json run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
                                        ": the counts come from torch._dynamo.explain alone, which can miss breaks",
                                    "use a newer torch for the compiled run's counts"));
 
-  const json& dis = section["disagreements"];
+  const auto& dis = result.disagreements;
   if (!dis.empty())
-    host.warn(report::make_warning(
-                                     report::WarningCode::ExplainViewsDisagree,
-                                     fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
-                                                 dis.size(), dis[0].value("message", "")),
-                                     "the logged run is what torch.compile really does; see 'disagreements'"));
-  const json& skipped = section["skipped_frames"];
+    host.warn(report::make_warning(report::WarningCode::ExplainViewsDisagree,
+                                   fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
+                                               dis.size(), dis[0].message),
+                                   "the logged run is what torch.compile really does; see 'disagreements'"));
+  const auto& skipped = result.skipped_frames;
   if (!skipped.empty()) {
     // Every skipped frame by name: two different forwards that ran eagerly are two frames.
     std::string names;
-    for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + f.value("title", f.value("function", "?"));
+    for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + f.title;
     host.warn(report::make_warning(
         report::WarningCode::GraphBreaks,
         fmt::format("torch.compile skipped {} frame{} and ran {} eagerly: {} ({}, after a [{}] break at line {})",
                     skipped.size(), skipped.size() == 1 ? "" : "s", skipped.size() == 1 ? "it" : "them", names,
-                    skipped[0].value("skip_reason", ""), skipped[0].value("kind", "other"),
-                    skipped[0].value("break_line", 0)),
+                    skipped[0].skip_reason, analysis::to_string(skipped[0].kind), skipped[0].break_line),
         "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"));
   }
-  const json& gate = section["gate"];
-  if (gate.is_object() && !gate.value("passed", true))
-    host.warn(report::make_warning(
-                                     report::WarningCode::GraphBreaks,
-                                     fmt::format("{} graph break(s) and {} skipped frame(s) in the compiled run; "
-                                                 "--max-graph-breaks {} allows no skipped frame and at most {} break(s)",
-                                                 gate.value("graph_break_count", 0), gate.value("frames_skipped", 0),
-                                                 gate.value("max_graph_breaks", 0), gate.value("max_graph_breaks", 0)),
-                                     "fix the breaks listed above, or raise the limit"));
-  return section;
+  if (result.gate && !result.gate->passed)
+    host.warn(report::make_warning(report::WarningCode::GraphBreaks,
+                                   fmt::format("{} graph break(s) and {} skipped frame(s) in the compiled run; "
+                                               "--max-graph-breaks {} allows no skipped frame and at most {} break(s)",
+                                               result.graph_break_count, skipped.size(), result.gate->max_graph_breaks,
+                                               result.gate->max_graph_breaks),
+                                   "fix the breaks listed above, or raise the limit"));
+  return result;
 }
 
-int explain_exit_code(const json& section) {
-  const json& gate = section.value("gate", json());
-  return gate.is_object() && !gate.value("passed", true) ? 1 : 0;
-}
-
-}  // namespace tct::runner
+}  // namespace tct::explain
