@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "explain/json.hpp"
+
 namespace tct::analysis {
 namespace {
 
@@ -14,15 +16,14 @@ std::string base_name(const std::string& path) { return path.substr(path.find_la
 
 }  // namespace
 
-CompiledRun compiled_run_from_explain(const json& e) {
+CompiledRun compiled_run_of(const explain::ExplainResult& e) {
   CompiledRun run;
-  if (!e.is_object() || e.value("counts_from", "") != "compiled_run") return run;
+  if (e.counts_from != explain::CountsFrom::CompiledRun) return run;
   run.known = true;
-  run.graphs = e.value("graph_count", 0);
-  run.graph_breaks = e.value("graph_break_count", 0);
-  run.skipped_frames = e.value("skipped_frames", json::array());
-  const json& groups = e.value("groups", json::array());
-  if (!groups.empty()) run.top_group = groups[0];
+  run.graphs = e.graph_count;
+  run.graph_breaks = e.graph_break_count;
+  run.skipped_frames = e.skipped_frames;
+  if (!e.groups.empty()) run.top_group = e.groups.front();
   return run;
 }
 
@@ -42,9 +43,11 @@ std::string prediction_assumes(const CompiledRun& run) {
 
 json compiled_run_json(const CompiledRun& run, const SpeedupRange& captured) {
   if (!run.known) return nullptr;
+  json skipped = json::array();
+  for (const auto& f : run.skipped_frames) skipped.push_back(explain::to_json(f));
   return {{"graph_count", run.graphs},
           {"graph_break_count", run.graph_breaks},
-          {"skipped_frames", run.skipped_frames},
+          {"skipped_frames", skipped},
           {"nothing_compiled", run.nothing_compiled()},
           {"if_captured", {{"low", or_null(captured.low)}, {"point", or_null(captured.point)},
                            {"high", or_null(captured.high)}}}};
@@ -53,22 +56,20 @@ json compiled_run_json(const CompiledRun& run, const SpeedupRange& captured) {
 json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
   std::string how = fmt::format("`tct explain {}` shows where and what to change; then rerun tct expect", target);
   if (run.nothing_compiled()) {
-    const json& f = run.skipped_frames[0];
-    return {{"title", fmt::format("Nothing compiles yet: fix what makes Dynamo skip {}", f.value("function", "?"))},
+    const explain::SkippedFrame& f = run.skipped_frames.front();
+    return {{"title", fmt::format("Nothing compiles yet: fix what makes Dynamo skip {}", f.function)},
             {"why", fmt::format("torch.compile skipped {} ({}:{}) and runs it eagerly: {} at line {} ({}), then {}. "
                                 "No gain until it is fixed; the other suggestions assume it is",
-                                f.value("function", "?"), base_name(f.value("file", "?")), f.value("line", 0),
-                                f.value("kind", "?"), f.value("break_line", 0), f.value("reason", ""),
-                                f.value("skip_reason", ""))},
+                                f.function, base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason,
+                                f.skip_reason)},
             {"how", how},
             {"expected_gain", nullptr}};
   }
   if (!run.known || (run.graph_breaks == 0 && run.skipped_frames.empty())) return nullptr;
   std::string first;
-  if (run.top_group.is_object())
-    first = fmt::format(" (most frequent: {} at {}:{}, {})", run.top_group.value("kind", "?"),
-                        base_name(run.top_group.value("file", "?")), run.top_group.value("line", 0),
-                        run.top_group.value("reason", ""));
+  if (const auto& g = run.top_group)
+    first = fmt::format(" (most frequent: {} at {}:{}, {})", to_string(g->kind), base_name(g->where.file), g->where.line,
+                        g->reason);
   std::string skipped = run.skipped_frames.empty()
                             ? ""
                             : fmt::format(", and skipped {} frame(s) (they run eagerly)", run.skipped_frames.size());

@@ -5,11 +5,14 @@
 // (no gain until it is fixed), and graph breaks split the function into pieces with Python
 // between them (the gain can fall to nothing). The model itself is untouched: this file
 // only bounds and labels its range, and ranks the fix first.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/expect_classifier.hpp"
+#include "explain/result.hpp"
 
 namespace tct::analysis {
 
@@ -19,14 +22,14 @@ struct CompiledRun {
   bool known = false;  // the compiled run was logged (else nothing is folded)
   int graphs = 0;
   int graph_breaks = 0;
-  json skipped_frames = json::array();  // explain's skipped_frames
-  json top_group;                       // the most frequent break group, or null
+  std::vector<explain::SkippedFrame> skipped_frames;
+  std::optional<explain::BreakGroup> top_group;  // the most frequent break group
   bool nothing_compiled() const { return known && graphs == 0 && !skipped_frames.empty(); }
 };
 
-// From doc["explain"] (runner::run_explain's section); unknown when its counts are not
-// from the compiled run.
-CompiledRun compiled_run_from_explain(const json& explain_section);
+// From explain's result (explain::run_explain's, or the audit's section read back); unknown
+// when its counts are not from the compiled run.
+CompiledRun compiled_run_of(const explain::ExplainResult& explain);
 
 // The range the model predicts for a fully captured function, as the run bounds it:
 // nothing compiled -> exactly 1.0x; graph breaks -> the low end down to 1.0x (the breaks

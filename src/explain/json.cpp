@@ -293,4 +293,6 @@ ExplainResult from_json(const json& s) {
   return r;
 }
 
+json to_json(const SkippedFrame& frame) { return skipped_json(frame); }
+
 }  // namespace tct::explain

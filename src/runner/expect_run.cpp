@@ -194,11 +194,10 @@ class ExpectRun {
   // Unknown when that run fails: the prediction then assumes the function is captured.
   analysis::CompiledRun compiled_run() {
     json& doc = host_.document();
-    if (doc.contains("explain")) return analysis::compiled_run_from_explain(doc["explain"]);
+    if (doc.contains("explain")) return analysis::compiled_run_of(explain::from_json(doc["explain"]));
     analysis::CompiledRun run;
     try {
-      run = analysis::compiled_run_from_explain(
-          explain::to_json(explain::run_explain(host_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false})));
+      run = analysis::compiled_run_of(explain::run_explain(host_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       if (e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol") {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/expect_compiled.hpp"
+#include "explain/json.hpp"
 
 using namespace tct::analysis;
 using json = nlohmann::json;
@@ -20,6 +21,11 @@ json explain_section(int graphs, int breaks, json skipped = json::array()) {
                             : json::array()}};
 }
 
+// The run as expect takes it: explain's section read back into its result.
+CompiledRun compiled_run_from_explain_section(const json& section) {
+  return compiled_run_of(tct::explain::from_json(section));
+}
+
 const SpeedupRange kModel{1.4, 4.0, 2.2};  // low, high, point
 
 }  // namespace
@@ -28,7 +34,7 @@ TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
   json skip = {{{"function", "forward"}, {"file", "/m/model.py"}, {"line", 11}, {"break_line", 13},
                 {"kind", "print_logging"}, {"reason", "Failed to trace builtin operator"},
                 {"skip_reason", "graph break in loop"}}};
-  CompiledRun run = compiled_run_from_explain(explain_section(0, 1, skip));
+  CompiledRun run = compiled_run_from_explain_section(explain_section(0, 1, skip));
   ASSERT_TRUE(run.nothing_compiled());
   SpeedupRange r = bound_prediction(kModel, run);
   EXPECT_EQ(r.low, 1.0);
@@ -45,7 +51,7 @@ TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
 }
 
 TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
-  CompiledRun run = compiled_run_from_explain(explain_section(3, 2));
+  CompiledRun run = compiled_run_from_explain_section(explain_section(3, 2));
   EXPECT_FALSE(run.nothing_compiled());
   SpeedupRange r = bound_prediction(kModel, run);
   EXPECT_EQ(r.low, 1.0);
@@ -64,12 +70,12 @@ TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
 TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
   for (const json& section : {explain_section(1, 0), json({{"counts_from", "explain"}, {"graph_break_count", 4}}),
                               json(nullptr)}) {
-    CompiledRun run = compiled_run_from_explain(section);
+    CompiledRun run = compiled_run_from_explain_section(section);
     SpeedupRange r = bound_prediction(kModel, run);
     EXPECT_EQ(r.low, 1.4);
     EXPECT_EQ(prediction_assumes(run), "captured");
     EXPECT_TRUE(fix_first_suggestion(run, "t").is_null());
     EXPECT_EQ(put_first(nullptr, json::array({{{"rank", 1}}})).size(), 1u);
   }
-  EXPECT_TRUE(compiled_run_json(compiled_run_from_explain(nullptr), kModel).is_null());
+  EXPECT_TRUE(compiled_run_json(compiled_run_from_explain_section(nullptr), kModel).is_null());
 }
