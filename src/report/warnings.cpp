@@ -24,6 +24,7 @@ std::string to_string(WarningCode code) {
     case WarningCode::Other: return "other";
     case WarningCode::ExplainViewsDisagree: return "explain_views_disagree";
     case WarningCode::Oversubscribed: return "oversubscribed";
+    case WarningCode::AllocatorMovesResult: return "allocator_moves_result";
   }
   return "other";
 }
@@ -52,6 +53,7 @@ std::string title_of(const std::string& code) {
   if (code == "partial_result") return "failed";
   if (code == "explain_views_disagree") return "explain views disagree";
   if (code == "oversubscribed") return "oversubscribed";
+  if (code == "allocator_moves_result") return "allocator moves the result";
   return "warning";
 }
 
