@@ -46,13 +46,21 @@ std::vector<State> measured_states(const json& allocator, const json& headline_s
   return out;
 }
 
-// The per-process speedups of the headline, when it ran in more than one process.
-std::vector<double> process_speedups(const json& headline_speedup) {
-  std::vector<double> out;
+// The per-process speedups of the headline, when it ran in more than one process, with the
+// range of each process's segments (its stretches between looks).
+struct Process {
+  double speedup, low, high;
+};
+std::vector<Process> process_speedups(const json& headline_speedup) {
+  std::vector<Process> out;
   if (!headline_speedup.is_object()) return out;
   for (const auto& p : headline_speedup.value("per_process", json::array())) {
     const double s = core::number_or_nan(p, "speedup");
-    if (std::isfinite(s) && s > 0) out.push_back(s);
+    if (!(std::isfinite(s) && s > 0)) continue;
+    Process proc{s, s, s};
+    for (const auto& seg : p.value("segment_speedups", json::array()))
+      if (seg.is_number()) proc.low = std::min(proc.low, seg.get<double>()), proc.high = std::max(proc.high, seg.get<double>());
+    out.push_back(proc);
   }
   return out;
 }
@@ -82,10 +90,13 @@ AllocatorFinding find_allocator_effect(const json& allocator, const json& headli
     const bool own_apart = !(std::isfinite(s.low) && std::isfinite(s.high)) || s.high < lo || s.low > hi;
     if (outside && own_apart) f.differs = true;
   }
+  // Two states, not noise: far apart, and each process steady in its own (its segments'
+  // ranges do not overlap). A loaded machine moves every process's segments over time.
   const auto per_process = process_speedups(headline_speedup);
   if (per_process.size() >= 2) {
-    auto [mn, mx] = std::minmax_element(per_process.begin(), per_process.end());
-    f.processes_disagree = *mx / *mn > kProcessDisagreement;
+    auto by = [](const Process& a, const Process& b) { return a.speedup < b.speedup; };
+    auto [mn, mx] = std::minmax_element(per_process.begin(), per_process.end(), by);
+    f.processes_disagree = mx->speedup / mn->speedup > kProcessDisagreement && mn->high < mx->low;
   }
   auto best = std::min_element(states.begin(), states.end(), [](const State& a, const State& b) {
     const double x = std::isfinite(a.compiled) ? a.compiled : INFINITY, y = std::isfinite(b.compiled) ? b.compiled : INFINITY;
@@ -110,7 +121,7 @@ AllocatorFinding find_allocator_effect(const json& allocator, const json& headli
   }
   if (f.processes_disagree) {
     std::string each;
-    for (double s : per_process) each += (each.empty() ? "" : ", ") + report::format_ratio(s);
+    for (const auto& p : per_process) each += (each.empty() ? "" : ", ") + report::format_ratio(p.speedup);
     message += fmt::format("{}the headline's processes disagreed ({}) in the {} state: its result depends on "
                            "the process's history",
                            message.empty() ? "" : "; ", each, head->name);
@@ -126,7 +137,8 @@ AllocatorFinding find_allocator_effect(const json& allocator, const json& headli
   }
   if (f.processes_disagree && head->name == "system")
     hint += std::string(hint.empty() ? "" : "; ") + "--allocator settled measures glibc in one state";
-  f.warning = report::make_warning(report::WarningCode::AllocatorMovesResult, message, hint + "; -v shows the table");
+  hint += std::string(hint.empty() ? "" : "; ") + "-v shows the table";
+  f.warning = report::make_warning(report::WarningCode::AllocatorMovesResult, message, hint);
   return f;
 }
 

@@ -14,7 +14,8 @@ namespace tct::bench {
 // different allocator states (glibc's mmap threshold follows the history of each process:
 // rmsnorm on 2048 x 512 floats gave 0.5 ms or 6 ms per eager call, process by process).
 // Honest noise moves one process's speedup a few percent (bench/calibration/README.md), so
-// 20% is far outside it.
+// 20% is far outside it; and each process must be steady in its own state (the ranges of its
+// segments' speedups do not overlap), since load that comes and goes moves them all.
 inline constexpr double kProcessDisagreement = 1.2;
 
 struct AllocatorFinding {

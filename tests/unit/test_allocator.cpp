@@ -35,9 +35,10 @@ json state(const std::string& name, const std::string& status, double eager_ns, 
           {"speedup", {{"estimate", est}, {"low", lo}, {"high", hi}}}};
 }
 
-json speedup(double est, double lo, double hi, std::vector<double> per_process = {}) {
+json speedup(double est, double lo, double hi, std::vector<double> per_process = {}, double segment_spread = 0.02) {
   json pp = json::array();
-  for (double s : per_process) pp.push_back({{"speedup", s}});
+  for (double s : per_process)
+    pp.push_back({{"speedup", s}, {"segment_speedups", {s * (1 - segment_spread), s, s * (1 + segment_spread)}}});
   return {{"estimate", est}, {"low", lo}, {"high", hi}, {"per_process", pp}};
 }
 
@@ -167,6 +168,8 @@ TEST(AllocatorFinding, ProcessesThatDisagreeAreReported) {
   ASSERT_TRUE(f.warning);
   EXPECT_NE((*f.warning)["message"].get<std::string>().find("processes disagreed (0.50x, 4.00x)"), std::string::npos);
   EXPECT_NE((*f.warning)["hint"].get<std::string>().find("--allocator settled"), std::string::npos);
+  // The same two figures from processes whose segments wander over both: load, not two states.
+  EXPECT_FALSE(bench::find_allocator_effect(a, speedup(1.5, 0.4, 6.0, {0.5, 4.0}, 0.9)).processes_disagree);
 }
 
 TEST(AllocatorFinding, NothingWithoutAHeadline) {
