@@ -10,8 +10,9 @@ compile and 30 compiled calls (the warm-up), then alternating rounds of eager an
 calls; the speedup is the ratio of the round medians. Then `tct bench --allocator STATE`
 (the system run with the comparison on, so its warnings show the allocator finding; the
 others with --no-allocator-compare). Printed per state: the plain loop's eager, compiled and
-speedup, tct's speedup and interval, and whether they agree (within 5%, or the loop's speedup
-inside tct's interval). The aim (issue 27): tct's headline matches a plain loop in the state
+speedup, tct's speedup and interval, whether they agree (within 5%, or the loop's speedup
+inside tct's interval), and the speedup in each of tct's two processes (the first ran eager
+before compiling, like the plain loop; the second compiled first). The aim (issue 27): tct's headline matches a plain loop in the state
 it names, and the finding appears when the states differ.
 Usage: bench/allocator.py [--tct build/tct] [--python .venv/bin/python] [--budget 6]
        [--rounds 20] [--batch 2] [--size 64] [--threads 1]
@@ -104,7 +105,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
     cache = tempfile.mkdtemp(prefix="tct-bench-allocator-")
-    print(f"{'state':>12} {'eager':>9} {'compiled':>9} {'loop':>7}   {'tct speedup [95% CI]':>22}  {'agree':>5}")
+    print(f"{'state':>12} {'eager':>9} {'compiled':>9} {'loop':>7}   {'tct speedup [95% CI]':>22}  {'agree':>5}  "
+          f"tct per process")
     finding = None
     for state in ("system", "settled", "settled-env", "tcmalloc", "jemalloc"):
         if state in LIBS and not library(state):
@@ -120,8 +122,10 @@ def main():
         sp = doc["bench"]["rows"][0]["speedup"] or {}
         est, lo, hi = sp.get("estimate"), sp.get("low"), sp.get("high")
         agree = est is not None and (abs(est / plain - 1) <= 0.05 or lo <= plain <= hi)
+        # The row's processes: the first ran eager before compiling, the second compiled first.
+        per = ", ".join(f"{p['speedup']:.2f}x" for p in sp.get("per_process", []))
         print(f"{state:>12} {e:>7.2f}ms {c:>7.2f}ms {plain:>6.2f}x   {est:>8.2f}x [{lo:.2f}, {hi:.2f}]  "
-              f"{'yes' if agree else 'NO':>5}")
+              f"{'yes' if agree else 'NO':>5}  {per}")
         if state == "system":
             finding = doc
     if finding:
