@@ -149,11 +149,41 @@ export interface BenchRow {
   [key: string]: unknown;
 }
 
+export type AllocatorState = 'system' | 'settled' | 'tcmalloc' | 'jemalloc';
+
+/** One malloc state of the allocator comparison (bench.allocator.states). */
+export interface AllocatorStateFigures {
+  state: AllocatorState;
+  status: 'headline' | 'measured' | 'skipped' | 'failed';
+  library?: string | null;
+  reason?: string | null;
+  detected?: string | null;
+  eager_ns?: number | null;
+  compiled_ns?: number | null;
+  speedup?: { estimate: number | null; low: number | null; high: number | null } | null;
+  [key: string]: unknown;
+}
+
+/** bench.allocator: the state the headline is measured in and the other states' figures (CPU). */
+export interface AllocatorSection {
+  state: AllocatorState;
+  library: string | null;
+  settled: boolean;
+  detected: { kind: 'glibc' | 'tcmalloc' | 'jemalloc' | 'unknown'; library: string | null; [key: string]: unknown };
+  compare: { enabled: boolean; skipped_reason: string | null; budget_s: number | null; row: string | null };
+  states: AllocatorStateFigures[];
+  differs: boolean | null;
+  best_state: AllocatorState | null;
+  [key: string]: unknown;
+}
+
 export interface BenchSection {
   target: Json;
   config: Record<string, Json>;
   eager: Record<string, Json>;
   rows: BenchRow[];
+  /** Absent in documents from a tct without --allocator. */
+  allocator?: AllocatorSection;
   [key: string]: unknown;
 }
 
@@ -313,6 +343,10 @@ export interface AuditOptions extends TargetOptions {
   noMemory?: boolean;
   noCheck?: boolean;
   raw?: boolean;
+  /** --allocator: the malloc state the headline is measured in (default 'system'). */
+  allocator?: AllocatorState;
+  /** --no-allocator-compare: skip timing the other states. */
+  noAllocatorCompare?: boolean;
   /** NAME=V1,V2,...: expect's sweep. */
   sweep?: string;
   /** Steps to leave out: 'explain', 'expect', 'bench' (comma-separated). */
@@ -367,6 +401,10 @@ export interface BenchOptions extends TargetOptions {
   noCompileTime?: boolean;
   noMemory?: boolean;
   raw?: boolean;
+  /** --allocator: the malloc state the headline is measured in (default 'system'). */
+  allocator?: AllocatorState;
+  /** --no-allocator-compare: skip timing the other states. */
+  noAllocatorCompare?: boolean;
 }
 
 export declare const ExitCode: Readonly<{

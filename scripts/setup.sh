@@ -10,8 +10,11 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 # 1. Debian packages: only the missing ones, so a warm machine skips apt entirely.
+# libtcmalloc-minimal4 and libjemalloc2: the allocators `tct bench --allocator` preloads (and
+# compares) and its e2e tests use.
 need=()
-for pkg in cmake g++ make pkg-config ccache libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libtomlplusplus-dev libsimdjson-dev zlib1g-dev chromium; do
+for pkg in cmake g++ make pkg-config ccache libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libtomlplusplus-dev libsimdjson-dev zlib1g-dev chromium \
+           libtcmalloc-minimal4 libjemalloc2; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v python3 >/dev/null || need+=(python3)

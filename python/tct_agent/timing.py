@@ -33,6 +33,7 @@ collection triggered by one side's allocations is not charged to the other side.
 from __future__ import annotations
 
 import gc
+import os
 import time
 from typing import Callable
 
@@ -42,6 +43,9 @@ perf_counter_ns = time.perf_counter_ns
 # glibc's largest dynamic mmap threshold is 32 MiB (on 64-bit); a freed mmapped block below it
 # raises the threshold to the block's size.
 _SETTLING_BLOCK_BYTES = 30 << 20
+
+
+_settled = False
 
 
 def settle_allocator() -> None:
@@ -56,6 +60,31 @@ def settle_allocator() -> None:
     block = torch.empty(_SETTLING_BLOCK_BYTES, dtype=torch.uint8)
     block[::4096] = 1  # touch it, so that it is really mapped
     del block
+    global _settled
+    _settled = True
+
+
+# Allocators that replace malloc when preloaded (LD_PRELOAD), by the file name of their library.
+_ALLOCATOR_LIBRARIES = (("tcmalloc", "libtcmalloc"), ("jemalloc", "libjemalloc"))
+
+
+def allocator_facts() -> dict:
+    """What serves malloc in this process, as raw facts: the allocator libraries mapped into it
+    (from /proc/self/maps; none means glibc's malloc), whether LD_PRELOAD was set, and whether
+    settle_allocator ran. tct decides what they mean."""
+    mapped: list[dict] = []
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+            paths = {line.split(None, 5)[5].strip() for line in f if len(line.split(None, 5)) == 6}
+    except OSError:
+        paths = None
+    for path in sorted(paths or ()):
+        name = path.rsplit("/", 1)[-1]
+        for kind, prefix in _ALLOCATOR_LIBRARIES:
+            if name.startswith(prefix):
+                mapped.append({"kind": kind, "path": path})
+    return {"mapped": mapped, "maps_readable": paths is not None,
+            "ld_preload": os.environ.get("LD_PRELOAD"), "settled": _settled}
 
 
 def clock_resolution_ns(reads: int = 20000) -> dict:

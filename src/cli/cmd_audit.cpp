@@ -21,6 +21,7 @@
 
 #include "analysis/expect_classifier.hpp"
 #include "analysis/probe_verdict.hpp"
+#include "cli/allocator_option.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
@@ -57,6 +58,7 @@ class AuditCommand : public Command {
     cmd->add_flag("--no-memory", no_memory_, "Skip peak memory");
     cmd->add_flag("--no-check", no_check_, "Do not compare compiled outputs with eager");
     cmd->add_flag("--raw", bench_.raw, "Keep bench's raw samples (the HTML report then draws them)");
+    add_allocator_options(*cmd, bench_);
     cmd->add_option("--sweep", sweep_, "NAME=V1,V2,...: expect's sweep of a factory parameter (speedup against it)");
     cmd->add_option("--trace", trace_dir_, "Keep the TORCH_TRACE logs in DIR: explain's compiled run in DIR/explain, "
                                            "bench's measured compiles in DIR/bench (read each with `tct trace`)")

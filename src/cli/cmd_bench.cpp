@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/allocator_option.hpp"
 #include "cli/command.hpp"
 #include "cli/precision.hpp"
 #include "cli/usage.hpp"
@@ -70,6 +71,7 @@ class BenchCommand : public Command {
                                                    "compiled object under set_stance('force_eager') (stance)")
         ->capture_default_str()->check(CLI::IsMember({"original", "stance"}));
     cmd->add_option("--seed", cfg_.seed, "Seed of the bootstrap (intervals are reproducible)");
+    add_allocator_options(*cmd, cfg_);
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   tct bench builtin:mlp
@@ -82,7 +84,11 @@ processes: the typical (median) result of re-runs lies inside it 95% of the time
 two fresh processes, resampled in runs of neighbouring blocks, with the drift between
 processes and over time (what a re-run meets) included; it is looked at 3 planned times
 at a corrected level, so stopping early keeps the 95%. Wider than 1.5x (high/low): "inconclusive", and no verdict or
-break-even is built on it. Memory: peak above the post-load baseline, eager and compiled
+break-even is built on it. Allocator (CPU): the headline runs in the --allocator state (system:
+malloc as your program's process starts it); the other states (settled glibc, tcmalloc and
+jemalloc where installed) are timed briefly in fresh processes on 30% of the first row's
+budget, and a warning names the fastest, with the LD_PRELOAD or MALLOC_* line, when the
+speedup moves outside the interval. Memory: peak above the post-load baseline, eager and compiled
 each in a fresh process; the compiler's own memory on its own line.
 Exit codes: 0 ok; 1 compiled outputs differ from eager (unless --no-check); 2 bad usage or
 input (target, --param, backend, mode, device); 3 the target failed (raised, hung, crashed,

@@ -8,6 +8,7 @@
 
 #include "bench/verdict.hpp"
 #include "report/format.hpp"
+#include "report/allocator_rows.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
 
@@ -380,6 +381,18 @@ std::string section_bench(const json& doc) {
   }
   out += speedup_chart(rows);
   out += "<div class=\"scroll\">" + rows_table(rows) + "</div>";
+  if (auto at = allocator_table(b); !at.rows.empty()) {
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& r : at.rows) {
+      std::vector<std::string> escaped;
+      for (const auto& c : r) escaped.push_back(esc(c));
+      cells.push_back(escaped);
+    }
+    out += "<h3>Allocator</h3><p class=\"muted\">" +
+           esc("The headline is measured in " + allocator_state_label(b) + "; the first row in each state:") + "</p>" +
+           "<div class=\"scroll\">" + table(at.header, cells) + "</div>";
+    if (!at.note.empty()) out += "<p class=\"muted\">" + esc(at.note) + "</p>";
+  }
   std::string charts;
   size_t shown = 0;
   for (const auto& r : rows)

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "bench/verdict.hpp"
+#include "report/allocator_rows.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
 #include "report/warnings.hpp"
@@ -317,7 +318,14 @@ std::string brief_memory(const json& row) {
                      str(m, "kind") == "cuda" ? "peak CUDA memory" : "peak RSS");
 }
 
-std::string brief_row(const json& row) {
+// The allocator states, for -v and Markdown: each state's medians and speedup.
+Table allocator_text_table(const AllocatorTable& t) {
+  Table out(t.header);
+  for (const auto& r : t.rows) out.add(r);
+  return out;
+}
+
+std::string brief_row(const json& row, const std::string& allocator) {
   const std::string label = row.value("label", str(row, "backend"));
   if (row.value("status", "") == "failed")
     return fmt::format("{}  {}: {}\n", label, speedup_cell(row), str(obj(row, "error"), "message"));
@@ -326,6 +334,8 @@ std::string brief_row(const json& row) {
   const auto verdict = bench::verdict_of(sp);
   if (verdict != bench::SpeedupVerdict::Inconclusive && verdict != bench::SpeedupVerdict::NotMeasured)
     out += fmt::format(" {}", bench::describe(verdict));
+  // The malloc state the number holds for: on CPU it can move the verdict (--allocator).
+  if (!allocator.empty() && !sp.empty()) out += fmt::format(" (allocator: {})", allocator);
   // Flags beside the number they concern: the speedup's and the outputs' on this line ("slower
   // than eager" is the verdict already).
   for (const char* what : {"speedup", "correctness"})
@@ -356,6 +366,12 @@ std::string text_bench(const json& doc) {
   auto r = render_rows(b);
   out += r.speed.str() + "\n";
   out += "Latency per call\n" + r.latency.str() + "\n";
+  if (auto at = allocator_table(b); !at.rows.empty()) {
+    out += "Allocator (first row; the headline is measured in " + allocator_state_label(b) + ")\n" +
+           allocator_text_table(at).str();
+    if (!at.note.empty()) out += "  " + at.note + "\n";
+    out += "\n";
+  }
   std::string el = eager_line(b);
   out += pairs_text("Compile (first compiled call, cold and warm caches)", r.compile);
   if (!el.empty()) out += "  " + el + "\n";
@@ -381,6 +397,11 @@ std::string markdown_bench(const json& doc) {
   auto r = render_rows(b);
   out += r.speed.markdown() + "\n";
   out += "\n**Latency per call**\n\n" + r.latency.markdown() + "\n";
+  if (auto at = allocator_table(b); !at.rows.empty()) {
+    out += "\n**Allocator** (first row; the headline is measured in " + allocator_state_label(b) + ")\n\n" +
+           allocator_text_table(at).markdown() + "\n";
+    if (!at.note.empty()) out += "\n_" + at.note + "_\n";
+  }
   out += pairs_md("Compile", r.compile);
   std::string el = eager_line(b);
   if (!el.empty()) out += "\n" + el + "\n";
@@ -397,7 +418,8 @@ std::string brief_bench(const json& doc) {
   const json& b = doc["bench"];
   if (!b.is_object() || !b.value("target", json()).is_object()) return "";
   std::string out = "tct bench " + header(b) + "\n\n";
-  for (const auto& row : b.value("rows", json::array())) out += brief_row(row);
+  const std::string allocator = allocator_state_label(b);
+  for (const auto& row : b.value("rows", json::array())) out += brief_row(row, allocator);
   return out + "\n";
 }
 

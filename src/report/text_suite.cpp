@@ -96,6 +96,16 @@ std::vector<std::string> failure_lines(const json& suite) {
   return out;
 }
 
+// Each entry's allocator finding (the bench warning allocator_moves_result), one line each.
+std::vector<std::string> allocator_lines(const json& suite) {
+  std::vector<std::string> out;
+  for (const auto& e : member(suite, "entries"))
+    for (const auto& w : e.value("warnings", json::array()))
+      if (string_or(w, "code") == "allocator_moves_result")
+        out.push_back(fmt::format("{}: {} ({})", string_or(e, "id"), string_or(w, "message"), string_or(w, "hint")));
+  return out;
+}
+
 bool any_first_call(const json& suite) {
   for (const auto& e : member(suite, "entries"))
     if (string_or(member(e, "result"), "compile_source") == "first_call") return true;
@@ -114,6 +124,10 @@ std::string text_suite(const json& doc) {
   out += "\n";
   out += entries_table(suite).str();
   if (any_first_call(suite)) out += fmt::format("  {}\n", kFirstCallNote);
+  if (auto al = allocator_lines(suite); !al.empty()) {
+    out += "\nAllocator:\n";
+    for (const auto& l : al) out += "  " + l + "\n";
+  }
   auto failures = failure_lines(suite);
   if (!failures.empty()) {
     out += "\nFailures:\n";
@@ -130,6 +144,10 @@ std::string markdown_suite(const json& doc) {
   out += "\n";
   out += entries_table(suite).markdown() + "\n";
   if (any_first_call(suite)) out += fmt::format("\n{}\n", kFirstCallNote);
+  if (auto al = allocator_lines(suite); !al.empty()) {
+    out += "\n**Allocator**\n\n";
+    for (const auto& l : al) out += "- " + l + "\n";
+  }
   auto failures = failure_lines(suite);
   if (!failures.empty()) {
     out += "\n**Failures**\n\n";

@@ -39,6 +39,7 @@ constexpr Entry kCatalog[] = {
     {WarningCode::Other, "other", Severity::Caution, "warning"},
     {WarningCode::ExplainViewsDisagree, "explain_views_disagree", Severity::Note, "explain views disagree"},
     {WarningCode::Oversubscribed, "oversubscribed", Severity::Caution, "oversubscribed"},
+    {WarningCode::AllocatorMovesResult, "allocator_moves_result", Severity::Caution, "allocator moves the result"},
 };
 
 // The entry of a JSON code; a code this version does not know reads as "other".

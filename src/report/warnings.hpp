@@ -24,6 +24,7 @@ enum class WarningCode {
   Other,
   ExplainViewsDisagree,    // explain and the logged compiled run report different breaks
   Oversubscribed,          // more torch threads than the cores other processes left free
+  AllocatorMovesResult,    // the malloc state (glibc fresh/settled, tcmalloc, jemalloc) moves the speedup
 };
 
 std::string to_string(WarningCode code);

@@ -10,6 +10,7 @@
 
 #include "report/document.hpp"
 #include "report/warnings.hpp"
+#include "runner/bench_allocator.hpp"
 #include "runner/bench_analysis.hpp"
 #include "runner/bench_phases.hpp"
 #include "runner/bench_plan.hpp"
@@ -43,6 +44,7 @@ json config_json(const BenchConfig& cfg, const BenchPlan& plan) {
           {"atol", cfg.atol ? json(*cfg.atol) : json(nullptr)},
           {"compile_time", cfg.compile_time}, {"memory", cfg.memory},
           {"raw", cfg.raw},                 {"eager_via", cfg.eager_via},
+          {"allocator", cfg.allocator},     {"allocator_compare", cfg.allocator_compare},
           {"train", cfg.target.train},      {"params", cfg.target.params},
           {"device", cfg.target.device ? json(*cfg.target.device) : json(nullptr)},
           {"dtype", cfg.target.dtype ? json(*cfg.target.dtype) : json(nullptr)},
@@ -172,7 +174,12 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   // row's warm-up curve starts with a cold compile in a process that compiled nothing yet.
   std::unique_ptr<bench::CacheDirs> main_cache;
   if (cfg.compile_time) main_cache = std::make_unique<bench::CacheDirs>();
-  const Env shared_env = main_cache ? main_cache->env() : Env{};
+  // Every process of the headline runs in the --allocator state (a missing library is a usage
+  // error before anything starts).
+  const AllocatorSetup alloc = resolve_allocator(cfg);
+  const Env cache_env = main_cache ? main_cache->env() : Env{};
+  Env shared_env = cache_env;
+  for (auto& kv : state_env(alloc.state, alloc.library)) shared_env.push_back(kv);
   // Row 0's second process starts now, so its interpreter start, torch import and target
   // load overlap the main agent's (all unmeasured). It is settled (idle) before the first
   // timed call, and compiles only after the main agent's cold compile filled the caches.
@@ -193,6 +200,15 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   section["clock"] = env["clock"];
   section["device_type"] = env.value("device_type", "cpu");
   section["set_stance_available"] = env.value("set_stance", false);
+  // The allocator comparison: CPU only (a GPU's memory comes from torch's caching allocator,
+  // not malloc), and only when another state exists here. It takes a share of row 0's budget.
+  std::string compare_reason;
+  if (!cfg.allocator_compare) compare_reason = "--no-allocator-compare";
+  else if (section["device_type"] != "cpu") compare_reason = "not on the CPU: device memory does not come from malloc";
+  else if (alloc.others.empty()) compare_reason = "no other allocator state on this machine";
+  const bool compare = compare_reason.empty();
+  const double compare_budget_s = compare ? cfg.budget_s * kCompareShare / static_cast<double>(alloc.others.size()) : 0;
+  section["allocator"] = allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
   for (const auto& spec : plan.rows) section["rows"].push_back(new_row(spec, clock_res));
   if (!cfg.check)
     section["warnings"].push_back(report::make_warning(report::WarningCode::CheckSkipped,
@@ -235,7 +251,9 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
       stage = "measurement";
       bench::prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
       publish(host, cfg, section, base_warnings);
-      bench::sample_paired(host, {agent.caller(), peer->caller()}, cfg, spec, clock_res, eager_est, cpus, row);
+      BenchConfig row_cfg = cfg;  // row 0 shares its budget with the allocator comparison
+      if (i == 0 && compare) row_cfg.budget_s = cfg.budget_s * (1 - kCompareShare);
+      bench::sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
       peer->close();
       row["status"] = "ok";
     } catch (const Error& e) {
@@ -250,6 +268,21 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   }
   agent.close();
   if (auto w = load_warning(machine_load(section["rows"], threads))) section["warnings"].push_back(*w);
+
+  json& alloc_json = section["allocator"];
+  if (!plan.rows.empty() && section["rows"][0]["status"] == "ok") {
+    add_headline_state(alloc_json, section["rows"][0]);
+    if (compare) {
+      section["phase"] = "allocator";
+      publish(host, cfg, section, base_warnings);
+      // Warm compiles on the caches the main agent filled, as the row's second process.
+      compare_allocator_states(host, exec, cfg, plan.rows[0], alloc, cache_env, section["rows"][0], clock_res, eager_est,
+                               cpus, compare_budget_s, alloc_json);
+    }
+  }
+  if (auto w = conclude_allocator(alloc_json, section["rows"].empty() ? json() : section["rows"][0].value("speedup", json())))
+    section["warnings"].push_back(*w);
+  publish(host, cfg, section, base_warnings);
 
   if (cfg.compile_time) {
     section["phase"] = "compile_time";

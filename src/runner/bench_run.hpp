@@ -60,6 +60,11 @@ struct BenchConfig {
   std::uint64_t seed = 0x7c75eed2024ULL;
   std::string section = "bench";  // where in the document the section is written
   std::string trace_dir;          // --trace DIR: TORCH_TRACE=DIR for the measuring agent ("" = none)
+  // --allocator: the malloc state the headline is measured in (core/allocator.hpp). "system",
+  // the state a user's own process starts in, is the default: the speedup is then the one the
+  // user meets. The comparison (runner/bench_allocator.hpp) measures the other states on CPU.
+  std::string allocator = "system";
+  bool allocator_compare = true;  // --no-allocator-compare turns the comparison off
 };
 
 // Runs the benchmark in agents started through `exec`, writing host.document()[cfg.section]

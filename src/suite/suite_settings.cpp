@@ -70,6 +70,12 @@ json precision_value(const json& v) {
   bad("a fraction (0.02) or a percentage (\"2%\")");
 }
 
+json allocator_value(const json& v) {
+  if (v != "system" && v != "settled" && v != "tcmalloc" && v != "jemalloc")
+    bad("\"system\", \"settled\", \"tcmalloc\" or \"jemalloc\"");
+  return v;
+}
+
 json eager_via_value(const json& v) {
   if (v != "original" && v != "stance") bad("\"original\" or \"stance\"");
   return v;
@@ -97,6 +103,8 @@ const std::vector<Spec>& specs() {
       {"raw", Kind::Measurement, a_bool},
       {"eager-via", Kind::Measurement, eager_via_value},
       {"seed", Kind::Measurement, an_int(0, INT64_MAX)},
+      {"allocator", Kind::Measurement, allocator_value},
+      {"no-allocator-compare", Kind::Measurement, a_bool},
       {"timeout", Kind::Measurement, a_number(0, true)},
       {"explain", Kind::Measurement, a_bool},
   };
@@ -188,6 +196,8 @@ runner::BenchConfig bench_config(const std::string& target, const json& params, 
   if (auto v = get("raw")) cfg.raw = v->get<bool>();
   if (auto v = get("eager-via")) cfg.eager_via = v->get<std::string>();
   if (auto v = get("seed")) cfg.seed = v->get<std::uint64_t>();
+  if (auto v = get("allocator")) cfg.allocator = v->get<std::string>();
+  if (auto v = get("no-allocator-compare")) cfg.allocator_compare = !v->get<bool>();
   return cfg;
 }
 

@@ -45,6 +45,11 @@ json entry_result(const json& bench, const json& explain) {
     else if (bench.contains("config") && bench["config"].value("check", true) == false)
       r["check"] = "not_checked";
   }
+  // The malloc state of the speedup, and the fastest state when the allocator moved it.
+  const json& alloc = bench.is_object() ? bench.value("allocator", json()) : json();
+  r["allocator"] = alloc.is_object() ? alloc.value("state", json()) : json();
+  const bool moved = alloc.is_object() && (alloc.value("differs", json()) == true || alloc.value("processes_disagree", json()) == true);
+  r["allocator_best"] = moved ? alloc.value("best_state", json()) : json();
   if (r["graph_breaks"].is_null() && explain.is_object() && explain.contains("graph_break_count"))
     r["graph_breaks"] = explain["graph_break_count"];
   return r;

@@ -282,3 +282,43 @@ def test_settle_allocator_puts_big_blocks_on_the_heap():
     assert p.returncode == 0, p.stderr
     none, settled = (int(v) for v in p.stdout.split())
     assert none >= 4 << 20 and settled == 0, (none, settled)
+
+
+# A fresh interpreter loads a target with TCT_SETTLE_ALLOCATOR as tct sets it, then reports
+# the allocator facts bench.env and bench.allocator return.
+_FACTS_AFTER_LOAD = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from tct_agent.ops.bench import op_allocator
+from tct_agent.ops.target import op_load
+from tct_agent.session import Session
+s = Session()
+op_load({"target": "builtin:mlp", "params": {"batch": 2, "width": 16, "depth": 1}}, s)
+print(json.dumps(op_allocator({}, s)))
+"""
+
+
+@pytest.mark.parametrize("settle, preload, kind", [("1", None, None), ("0", None, None),
+                                                   ("0", "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4",
+                                                    "tcmalloc")])
+def test_allocator_facts_follow_the_environment(settle, preload, kind):
+    """--allocator reaches the agent as TCT_SETTLE_ALLOCATOR and LD_PRELOAD; the agent reports
+    the allocator library mapped into it (/proc/self/maps) and whether it settled."""
+    import json
+    import os
+    import subprocess
+    import sys
+    if preload and not os.path.exists(preload):
+        pytest.skip("scripts/setup.sh installs libtcmalloc-minimal4")
+    env = dict(os.environ, TCT_SETTLE_ALLOCATOR=settle)
+    env.pop("LD_PRELOAD", None)
+    if preload:
+        env["LD_PRELOAD"] = preload
+    p = subprocess.run([sys.executable, "-c", _FACTS_AFTER_LOAD, str(Path(bench.__file__).resolve().parents[2])],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    facts = json.loads(p.stdout.splitlines()[-1])
+    assert facts["settled"] is (settle == "1")
+    assert facts["maps_readable"] is True
+    assert facts["ld_preload"] == preload
+    assert [m["kind"] for m in facts["mapped"]] == ([kind] if kind else [])

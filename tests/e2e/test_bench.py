@@ -9,7 +9,7 @@ from tct_run import FIXTURES
 T = str(FIXTURES / "bench_targets.py")
 # Fast settings: the statistics are exercised, not the machine's patience.
 FAST = ["--backend", "aot_eager", "--budget", "1", "--warmup", "5", "--eager-warmup", "3",
-        "--no-compile-time"]
+        "--no-compile-time", "--no-allocator-compare"]  # the comparison: tests/e2e/test_allocator.py
 
 
 def error_line(r):

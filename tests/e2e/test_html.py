@@ -17,7 +17,8 @@ import pytest
 from tct_run import run_tct
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FAST_AUDIT = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "6", "--no-compile-time", "--quiet"]
+FAST_AUDIT = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "6", "--no-compile-time", "--quiet",
+              "--no-allocator-compare"]
 PAYLOAD = "<script>console.error('tct-xss')</script>"
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed (scripts/setup.sh installs it)")

@@ -16,7 +16,8 @@ from tct_run import FIXTURES, ROOT, run_tct
 SCHEMA_DIR = ROOT / "schema"
 FAST_BENCH = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "4", "--eager-warmup", "2",
               "--min-blocks", "2", "--no-compile-time", "--quiet"]
-FAST_AUDIT = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "4", "--no-compile-time", "--quiet"]
+FAST_AUDIT = ["--backend", "aot_eager", "--budget", "0.3", "--warmup", "4", "--no-compile-time", "--quiet",
+              "--no-allocator-compare"]
 
 
 def _registry():

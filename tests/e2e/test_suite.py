@@ -19,6 +19,7 @@ eager-warmup = 2
 min-blocks = 2
 no-compile-time = true
 no-memory = true
+no-allocator-compare = true
 
 [[target]]
 name = "ok"

@@ -11,7 +11,7 @@ from tct_run import FIXTURES
 
 T = str(FIXTURES / "bench_targets.py")
 FAST = ["--backend", "aot_eager", "--budget", "1", "--warmup", "5", "--eager-warmup", "3",
-        "--no-compile-time", "--no-memory", "--no-check"]
+        "--no-compile-time", "--no-memory", "--no-check", "--no-allocator-compare"]
 
 
 def test_threads_reach_torch_and_the_document(tct):

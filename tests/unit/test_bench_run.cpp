@@ -8,6 +8,7 @@
 
 #include "errors.hpp"
 #include "fake_agent.hpp"
+#include "runner/bench_allocator.hpp"
 #include "runner/bench_run.hpp"
 #include "runner/sampling.hpp"
 
@@ -71,6 +72,7 @@ tct::runner::BenchConfig quick_config() {
   cfg.check = false;
   cfg.memory = false;
   cfg.compile_time = false;
+  cfg.allocator_compare = false;  // its processes: RunBench.ComparesTheOtherAllocatorStates
   return cfg;
 }
 
@@ -195,3 +197,56 @@ TEST(RunBench, AFailingCompileFailsTheRowNotTheRun) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string env_of(const tct::runner::Env& env, const std::string& key) {
+  for (const auto& [k, v] : env)
+    if (k == key) return v;
+  return "";
+}
+
+}  // namespace
+
+// The headline's processes run in the --allocator state; after the row, each other state
+// available on this machine gets one fresh process of its own, in its own state, and its
+// figures land in section.allocator.states beside the headline's.
+TEST(RunBench, ComparesTheOtherAllocatorStates) {
+  ScriptedTarget target;
+  FakeExecutor exec([&](int i, const std::string& op, const json& p) {
+    if (op == "bench.allocator") return json{{"mapped", json::array()}, {"maps_readable", true}, {"settled", true}};
+    return target(i, op, p);
+  });
+  FakeHost host;
+  auto cfg = quick_config();
+  cfg.allocator_compare = true;
+  cfg.allocator = "settled";
+  const auto setup = tct::runner::resolve_allocator(cfg);  // what this machine has installed
+  json section = tct::runner::run_bench(host, exec, cfg);
+  ASSERT_EQ(exec.processes().size(), 2u + setup.others.size());
+  for (std::size_t i = 0; i < 2; ++i) {  // the headline's two processes settle, preload nothing
+    EXPECT_EQ(env_of(exec.processes()[i].env, "TCT_SETTLE_ALLOCATOR"), "1");
+    EXPECT_EQ(env_of(exec.processes()[i].env, "LD_PRELOAD"), "");
+  }
+  const json& a = section["allocator"];
+  EXPECT_EQ(a["state"], "settled");
+  EXPECT_EQ(a["compare"]["enabled"], true);
+  EXPECT_NEAR(a["compare"]["budget_s"].get<double>(), cfg.budget_s * tct::runner::kCompareShare / setup.others.size(), 1e-9);
+  ASSERT_EQ(a["states"].size(), 4u);  // every state: headline, measured or skipped
+  EXPECT_EQ(a["states"][0]["status"], "headline");
+  std::size_t measured = 0;
+  for (const auto& s : a["states"])
+    if (s["status"] == "measured") {
+      ++measured;
+      EXPECT_GT(s["compiled_ns"].get<double>(), 0);
+      EXPECT_NEAR(s["speedup"]["estimate"].get<double>(), 4.0, 0.4);
+    }
+  EXPECT_EQ(measured, setup.others.size());
+  // Every state ran at the scripted 4x: no finding.
+  EXPECT_EQ(a["differs"], false);
+  for (const auto& w : section["warnings"]) EXPECT_NE(w["code"], "allocator_moves_result");
+  // The state processes: system first (no settling), then the preloaded ones with their library.
+  EXPECT_EQ(env_of(exec.processes()[2].env, "TCT_SETTLE_ALLOCATOR"), "0");
+  for (std::size_t i = 3; i < exec.processes().size(); ++i)
+    EXPECT_NE(env_of(exec.processes()[i].env, "LD_PRELOAD"), "");
+}

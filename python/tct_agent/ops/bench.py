@@ -80,6 +80,7 @@ def op_env(params, session) -> dict:
         "num_threads": torch.get_num_threads(),
         "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "pid": os.getpid(),
+        "allocator": timing.allocator_facts(),
     }
 
 
@@ -517,6 +518,12 @@ def op_memory(params, session) -> dict:
 
 
 _MARK = "memory_mark"
+
+
+def op_allocator(params, session) -> dict:
+    """The allocator facts of this process (timing.allocator_facts): which allocator library is
+    mapped, LD_PRELOAD, whether the settling block ran. tct names the state."""
+    return timing.allocator_facts()
 
 
 def op_memory_mark(params, session) -> dict:

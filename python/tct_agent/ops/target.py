@@ -39,7 +39,10 @@ def op_load(params: dict, session) -> dict:
         if params.get(key) is not None and not isinstance(params.get(key), str):
             raise TctError("bad_param", f"{key} must be a string",
                            f"e.g. --{key} {'cuda' if key == 'device' else 'bfloat16'}")
-    timing.settle_allocator()  # before the target allocates: every agent's malloc alike
+    # Before the target allocates: every agent's malloc alike. tct bench --allocator system
+    # (TCT_SETTLE_ALLOCATOR=0) measures the state a user's own process starts in instead.
+    if os.environ.get("TCT_SETTLE_ALLOCATOR", "1") != "0":
+        timing.settle_allocator()
     _apply_threads()
     loaded = load_target(spec, factory_params, device=params.get("device"),
                          dtype=params.get("dtype"))

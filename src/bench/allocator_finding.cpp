@@ -1,0 +1,145 @@
+#include "bench/allocator_finding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/allocator.hpp"
+#include "core/json_number.hpp"
+#include "report/format.hpp"
+#include "report/warnings.hpp"
+
+namespace tct::bench {
+namespace {
+
+using json = nlohmann::json;
+
+struct State {
+  std::string name;
+  bool headline = false;
+  double eager = NAN, compiled = NAN, speedup = NAN, low = NAN, high = NAN;
+  std::string library;
+};
+
+std::vector<State> measured_states(const json& allocator, const json& headline_speedup) {
+  std::vector<State> out;
+  for (const auto& s : allocator.value("states", json::array())) {
+    if (!s.is_object()) continue;
+    const std::string status = s.value("status", "");
+    if (status != "measured" && status != "headline") continue;
+    State st;
+    st.name = s.value("state", "");
+    st.headline = status == "headline";
+    st.eager = core::number_or_nan(s, "eager_ns");
+    st.compiled = core::number_or_nan(s, "compiled_ns");
+    const json& sp = st.headline ? headline_speedup : s.value("speedup", json());
+    if (sp.is_object()) {
+      st.speedup = core::number_or_nan(sp, "estimate");
+      st.low = core::number_or_nan(sp, "low");
+      st.high = core::number_or_nan(sp, "high");
+    }
+    st.library = s.value("library", json()).is_string() ? s["library"].get<std::string>() : "";
+    if (std::isfinite(st.speedup)) out.push_back(st);
+  }
+  return out;
+}
+
+// The per-process speedups of the headline, when it ran in more than one process, with the
+// range of each process's segments (its stretches between looks).
+struct Process {
+  double speedup, low, high;
+};
+std::vector<Process> process_speedups(const json& headline_speedup) {
+  std::vector<Process> out;
+  if (!headline_speedup.is_object()) return out;
+  for (const auto& p : headline_speedup.value("per_process", json::array())) {
+    const double s = core::number_or_nan(p, "speedup");
+    if (!(std::isfinite(s) && s > 0)) continue;
+    Process proc{s, s, s};
+    for (const auto& seg : p.value("segment_speedups", json::array()))
+      if (seg.is_number()) proc.low = std::min(proc.low, seg.get<double>()), proc.high = std::max(proc.high, seg.get<double>());
+    out.push_back(proc);
+  }
+  return out;
+}
+
+std::string state_words(const std::string& name) {
+  try {
+    return core::describe(core::parse_allocator(name));
+  } catch (...) {
+    return name;
+  }
+}
+
+}  // namespace
+
+AllocatorFinding find_allocator_effect(const json& allocator, const json& headline_speedup) {
+  AllocatorFinding f;
+  if (!allocator.is_object()) return f;
+  const auto states = measured_states(allocator, headline_speedup);
+  auto head = std::find_if(states.begin(), states.end(), [](const State& s) { return s.headline; });
+  if (head == states.end()) return f;
+
+  const double lo = head->low, hi = head->high;
+  const bool interval = std::isfinite(lo) && std::isfinite(hi);
+  for (const auto& s : states) {
+    if (s.headline || !interval) continue;
+    const bool outside = s.speedup < lo || s.speedup > hi;
+    const bool own_apart = !(std::isfinite(s.low) && std::isfinite(s.high)) || s.high < lo || s.low > hi;
+    if (outside && own_apart) f.differs = true;
+  }
+  // Two states, not noise: far apart, and each process steady in its own (its segments'
+  // ranges do not overlap). A loaded machine moves every process's segments over time.
+  const auto per_process = process_speedups(headline_speedup);
+  if (per_process.size() >= 2) {
+    auto by = [](const Process& a, const Process& b) { return a.speedup < b.speedup; };
+    auto [mn, mx] = std::minmax_element(per_process.begin(), per_process.end(), by);
+    f.processes_disagree = mx->speedup / mn->speedup > kProcessDisagreement && mn->high < mx->low;
+  }
+  auto best = std::min_element(states.begin(), states.end(), [](const State& a, const State& b) {
+    const double x = std::isfinite(a.compiled) ? a.compiled : INFINITY, y = std::isfinite(b.compiled) ? b.compiled : INFINITY;
+    return x < y;
+  });
+  if (best != states.end() && std::isfinite(best->compiled)) f.best_state = best->name;
+  if (!f.differs && !f.processes_disagree) return f;
+
+  // The figures: each state's speedup, the headline's first, then the compiled call's range.
+  std::string figures = fmt::format("{} {} (the headline)", report::format_ratio(head->speedup), head->name);
+  double fastest = INFINITY, slowest = 0;
+  for (const auto& s : states) {
+    if (std::isfinite(s.compiled)) fastest = std::min(fastest, s.compiled), slowest = std::max(slowest, s.compiled);
+    if (!s.headline) figures += fmt::format(", {} {}", report::format_ratio(s.speedup), s.name);
+  }
+  std::string message;
+  if (f.differs) {
+    message = fmt::format("the allocator moves the result: speedup {}", figures);
+    if (std::isfinite(fastest) && slowest > 0 && fastest > 0)
+      message += fmt::format("; compiled per call {} to {} ({:.1f}x)", report::format_duration_ns(fastest),
+                             report::format_duration_ns(slowest), slowest / fastest);
+  }
+  if (f.processes_disagree) {
+    std::string each;
+    for (const auto& p : per_process) each += (each.empty() ? "" : ", ") + report::format_ratio(p.speedup);
+    message += fmt::format("{}the headline's processes disagreed ({}) in the {} state: its result depends on "
+                           "the process's history",
+                           message.empty() ? "" : "; ", each, head->name);
+  }
+
+  std::string hint;
+  if (best != states.end() && !f.best_state.empty()) {
+    const std::string fix = core::allocator_fix(core::parse_allocator(best->name), best->library);
+    hint = fmt::format("fastest compiled call with {}: {} per call, speedup {}", state_words(best->name),
+                       report::format_duration_ns(best->compiled), report::format_ratio(best->speedup));
+    if (!fix.empty()) hint += fmt::format("; run your program with {}", fix);
+    if (!best->headline) hint += fmt::format("; --allocator {} measures that state", best->name);
+  }
+  if (f.processes_disagree && head->name == "system")
+    hint += std::string(hint.empty() ? "" : "; ") + "--allocator settled measures glibc in one state";
+  hint += std::string(hint.empty() ? "" : "; ") + "-v shows the table";
+  f.warning = report::make_warning(report::WarningCode::AllocatorMovesResult, message, hint);
+  return f;
+}
+
+}  // namespace tct::bench

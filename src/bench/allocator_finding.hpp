@@ -1,0 +1,36 @@
+#pragma once
+// Does the allocator move bench's answer? Decided once, from the section's "allocator"
+// object (the headline's state and the per-state figures the comparison measured, see
+// runner/bench_allocator.hpp), and stored there ("differs", "best_state"); the warning it
+// makes is the one every report prints. Pure: unit-tested in tests/unit/test_allocator_finding.cpp.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::bench {
+
+// Two processes of the headline whose speedups differ by more than this factor landed in
+// different allocator states (glibc's mmap threshold follows the history of each process:
+// rmsnorm on 2048 x 512 floats gave 0.5 ms or 6 ms per eager call, process by process).
+// Honest noise moves one process's speedup a few percent (bench/calibration/README.md), so
+// 20% is far outside it; and each process must be steady in its own state (the ranges of its
+// segments' speedups do not overlap), since load that comes and goes moves them all.
+inline constexpr double kProcessDisagreement = 1.2;
+
+struct AllocatorFinding {
+  bool differs = false;            // a state's speedup lies outside the headline's interval
+  bool processes_disagree = false;  // the headline's own processes landed in different states
+  std::string best_state;          // the measured state with the fastest compiled call ("" none)
+  std::optional<nlohmann::json> warning;  // {code: allocator_moves_result, message, hint}
+};
+
+// `allocator`: {state, states: [{state, status, library, eager_ns, compiled_ns,
+// speedup: {estimate, low, high}}]}, the headline's own entry among them (status
+// "headline"); `headline_speedup`: the headline row's speedup object (its interval and
+// per_process). A state differs when its speedup estimate lies outside the headline's
+// interval and its own interval (when it has one) does not reach the headline's: the
+// comparison samples briefly, and its own noise must not make a finding.
+AllocatorFinding find_allocator_effect(const nlohmann::json& allocator, const nlohmann::json& headline_speedup);
+
+}  // namespace tct::bench

@@ -1,0 +1,13 @@
+#pragma once
+// --allocator and --no-allocator-compare: one definition for bench and audit (suite reads the
+// same names from its settings, suite/suite_settings.cpp). What they mean: core/allocator.hpp
+// and runner/bench_allocator.hpp.
+#include <CLI/CLI.hpp>
+
+#include "runner/bench_run.hpp"
+
+namespace tct::cli {
+
+void add_allocator_options(CLI::App& cmd, runner::BenchConfig& cfg);
+
+}  // namespace tct::cli

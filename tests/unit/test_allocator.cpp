@@ -1,0 +1,222 @@
+// --allocator: the states and their child environment, finding the libraries, and the
+// decision whether the allocator moves bench's answer (canned figures, no agent).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "bench/allocator_finding.hpp"
+#include "core/allocator.hpp"
+#include "errors.hpp"
+#include "report/allocator_rows.hpp"
+#include "runner/bench_allocator.hpp"
+#include "suite/suite_settings.hpp"
+#include "suite/suite_summary.hpp"
+
+using namespace tct;
+using core::AllocatorState;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kTc = "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4";
+const std::string kJe = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
+
+core::FileExists only(std::set<std::string> files) {
+  return [files](const std::string& p) { return files.count(p) > 0; };
+}
+
+json state(const std::string& name, const std::string& status, double eager_ns, double compiled_ns, double est,
+           double lo, double hi, const std::string& library = "") {
+  return {{"state", name},
+          {"status", status},
+          {"library", library.empty() ? json(nullptr) : json(library)},
+          {"eager_ns", eager_ns},
+          {"compiled_ns", compiled_ns},
+          {"speedup", {{"estimate", est}, {"low", lo}, {"high", hi}}}};
+}
+
+json speedup(double est, double lo, double hi, std::vector<double> per_process = {}, double segment_spread = 0.02) {
+  json pp = json::array();
+  for (double s : per_process)
+    pp.push_back({{"speedup", s}, {"segment_speedups", {s * (1 - segment_spread), s, s * (1 + segment_spread)}}});
+  return {{"estimate", est}, {"low", lo}, {"high", hi}, {"per_process", pp}};
+}
+
+}  // namespace
+
+TEST(Allocator, ParsesTheFourStatesAndRefusesOthers) {
+  for (auto s : core::all_allocator_states()) EXPECT_EQ(core::parse_allocator(core::to_string(s)), s);
+  try {
+    core::parse_allocator("bogus");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Usage);
+    EXPECT_NE(std::string(e.what()).find("bogus"), std::string::npos);
+  }
+}
+
+TEST(Allocator, FindsDebianLibrariesByKnownNames) {
+  EXPECT_EQ(core::find_allocator_library(AllocatorState::Tcmalloc, only({kTc, kJe})), kTc);
+  EXPECT_EQ(core::find_allocator_library(AllocatorState::Jemalloc, only({kTc, kJe})), kJe);
+  EXPECT_FALSE(core::find_allocator_library(AllocatorState::Jemalloc, only({kTc})));
+  EXPECT_FALSE(core::find_allocator_library(AllocatorState::System, only({kTc, kJe})));  // needs none
+  // The full tcmalloc serves when the minimal one is absent.
+  EXPECT_EQ(core::find_allocator_library(AllocatorState::Tcmalloc, only({"/usr/lib64/libtcmalloc.so.4"})),
+            "/usr/lib64/libtcmalloc.so.4");
+}
+
+TEST(Allocator, ChildEnvironmentAndFix) {
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(core::allocator_env(AllocatorState::System, ""), (Env{{"TCT_SETTLE_ALLOCATOR", "0"}}));
+  EXPECT_EQ(core::allocator_env(AllocatorState::Settled, ""), (Env{{"TCT_SETTLE_ALLOCATOR", "1"}}));
+  EXPECT_EQ(core::allocator_env(AllocatorState::Tcmalloc, kTc),
+            (Env{{"TCT_SETTLE_ALLOCATOR", "0"}, {"LD_PRELOAD", kTc}}));
+  EXPECT_EQ(core::allocator_fix(AllocatorState::Tcmalloc, kTc), "LD_PRELOAD=" + kTc);
+  EXPECT_EQ(core::allocator_fix(AllocatorState::Settled, ""),
+            "MALLOC_MMAP_THRESHOLD_=31457280 MALLOC_TRIM_THRESHOLD_=62914560");
+  EXPECT_EQ(core::allocator_fix(AllocatorState::System, ""), "");
+}
+
+TEST(Allocator, ResolveRefusesAMissingLibraryAndSkipsAbsentStates) {
+  runner::BenchConfig cfg;
+  cfg.allocator = "jemalloc";
+  try {
+    runner::resolve_allocator(cfg, only({kTc}));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::Usage);
+    EXPECT_NE(e.hint().find("libjemalloc2"), std::string::npos);
+  }
+  cfg.allocator = "system";
+  auto setup = runner::resolve_allocator(cfg, only({kTc}));
+  EXPECT_EQ(setup.state, AllocatorState::System);
+  EXPECT_EQ(setup.others, (std::vector<AllocatorState>{AllocatorState::Settled, AllocatorState::Tcmalloc}));
+  ASSERT_EQ(setup.skipped.size(), 1u);
+  EXPECT_EQ(setup.skipped[0]["state"], "jemalloc");
+  EXPECT_EQ(setup.skipped[0]["status"], "skipped");
+  cfg.allocator = "tcmalloc";
+  setup = runner::resolve_allocator(cfg, only({kTc, kJe}));
+  EXPECT_EQ(setup.library, kTc);
+  EXPECT_EQ(setup.others.size(), 3u);
+}
+
+TEST(Allocator, DetectedFromTheAgentsFacts) {
+  json tc = {{"mapped", {{{"kind", "tcmalloc"}, {"path", kTc}}}}, {"maps_readable", true}, {"settled", false}};
+  EXPECT_EQ(runner::detected_allocator(tc)["kind"], "tcmalloc");
+  EXPECT_EQ(runner::detected_allocator(tc)["library"], kTc);
+  json glibc = {{"mapped", json::array()}, {"maps_readable", true}, {"settled", true}};
+  EXPECT_EQ(runner::detected_allocator(glibc)["kind"], "glibc");
+  EXPECT_EQ(runner::detected_allocator(json())["kind"], "unknown");
+}
+
+// The resnet18 figures: the headline (system) at 0.38x, the others at 0.60-0.68x.
+TEST(AllocatorFinding, StatesOutsideTheIntervalMakeAFindingNamingTheFastest) {
+  json a = {{"state", "system"},
+            {"states",
+             {state("system", "headline", 6.0e6, 15.5e6, 0.38, 0.35, 0.41),
+              state("settled", "measured", 7.0e6, 10.5e6, 0.67, 0.62, 0.72),
+              state("tcmalloc", "measured", 5.9e6, 8.5e6, 0.68, 0.63, 0.73, kTc),
+              state("jemalloc", "measured", 13.5e6, 22.2e6, 0.60, 0.55, 0.65, kJe)}}};
+  auto f = bench::find_allocator_effect(a, speedup(0.38, 0.35, 0.41, {0.38, 0.39}));
+  EXPECT_TRUE(f.differs);
+  EXPECT_FALSE(f.processes_disagree);
+  EXPECT_EQ(f.best_state, "tcmalloc");
+  ASSERT_TRUE(f.warning);
+  const std::string msg = (*f.warning)["message"], hint = (*f.warning)["hint"];
+  EXPECT_EQ((*f.warning)["code"], "allocator_moves_result");
+  EXPECT_NE(msg.find("0.38x system"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("0.68x tcmalloc"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(2.6x)"), std::string::npos) << msg;  // 22.2 ms / 8.5 ms
+  EXPECT_NE(hint.find("LD_PRELOAD=" + kTc), std::string::npos) << hint;
+  EXPECT_NE(hint.find("--allocator tcmalloc"), std::string::npos) << hint;
+}
+
+TEST(AllocatorFinding, NoFindingWhenEveryStateIsInsideTheInterval) {
+  json a = {{"state", "system"},
+            {"states",
+             {state("system", "headline", 1e6, 0.5e6, 2.0, 1.9, 2.1),
+              state("settled", "measured", 1e6, 0.5e6, 2.05, 1.95, 2.15),
+              state("tcmalloc", "measured", 1e6, 0.52e6, 1.92, 1.8, 2.0, kTc),
+              {{"state", "jemalloc"}, {"status", "skipped"}, {"reason", "not installed"}}}}};
+  auto f = bench::find_allocator_effect(a, speedup(2.0, 1.9, 2.1, {2.0, 2.02}));
+  EXPECT_FALSE(f.differs);
+  EXPECT_FALSE(f.warning);
+  EXPECT_EQ(f.best_state, "system");
+}
+
+// A state's estimate just outside the headline's interval, but its own (short) interval
+// reaches it: the comparison's own noise, not a finding.
+TEST(AllocatorFinding, OverlappingIntervalsAreNotAFinding) {
+  json a = {{"state", "system"},
+            {"states",
+             {state("system", "headline", 1e6, 0.5e6, 2.0, 1.9, 2.1),
+              state("settled", "measured", 1e6, 0.45e6, 2.2, 2.0, 2.4)}}};
+  EXPECT_FALSE(bench::find_allocator_effect(a, speedup(2.0, 1.9, 2.1)).differs);
+  a["states"][1]["speedup"]["low"] = 2.15;
+  EXPECT_TRUE(bench::find_allocator_effect(a, speedup(2.0, 1.9, 2.1)).differs);
+}
+
+// The rmsnorm case: the headline's two processes landed in different glibc states.
+TEST(AllocatorFinding, ProcessesThatDisagreeAreReported) {
+  json a = {{"state", "system"},
+            {"states",
+             {state("system", "headline", 3e6, 1e6, 1.5, 0.4, 6.0),
+              state("settled", "measured", 0.5e6, 0.4e6, 1.25, 1.2, 1.3)}}};
+  auto f = bench::find_allocator_effect(a, speedup(1.5, 0.4, 6.0, {0.5, 4.0}));
+  EXPECT_FALSE(f.differs);  // 1.25 is inside [0.4, 6.0]
+  EXPECT_TRUE(f.processes_disagree);
+  ASSERT_TRUE(f.warning);
+  EXPECT_NE((*f.warning)["message"].get<std::string>().find("processes disagreed (0.50x, 4.00x)"), std::string::npos);
+  EXPECT_NE((*f.warning)["hint"].get<std::string>().find("--allocator settled"), std::string::npos);
+  // The same two figures from processes whose segments wander over both: load, not two states.
+  EXPECT_FALSE(bench::find_allocator_effect(a, speedup(1.5, 0.4, 6.0, {0.5, 4.0}, 0.9)).processes_disagree);
+}
+
+TEST(AllocatorFinding, NothingWithoutAHeadline) {
+  EXPECT_FALSE(bench::find_allocator_effect(json(), json()).warning);
+  json a = {{"state", "system"}, {"states", {state("tcmalloc", "measured", 1, 1, 1, 1, 1)}}};
+  EXPECT_FALSE(bench::find_allocator_effect(a, speedup(1, 1, 1)).warning);
+}
+
+TEST(AllocatorRows, OneRowPerStateHeadlineFirst) {
+  json b = {{"allocator",
+             {{"state", "system"},
+              {"detected", {{"kind", "glibc"}}},
+              {"best_state", "tcmalloc"},
+              {"compare", {{"enabled", true}, {"budget_s", 1.0}, {"skipped_reason", nullptr}}},
+              {"states",
+               {state("system", "headline", 6.0e6, 15.5e6, 0.38, 0.35, 0.41),
+                state("tcmalloc", "measured", 5.9e6, 8.5e6, 0.68, 0.63, 0.73, kTc),
+                {{"state", "jemalloc"}, {"status", "skipped"}, {"reason", "not installed"}}}}}}};
+  EXPECT_EQ(report::allocator_state_label(b), "system (glibc)");
+  auto t = report::allocator_table(b);
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0][0], "system (headline)");
+  EXPECT_EQ(t.rows[1][0], "tcmalloc fastest");
+  EXPECT_EQ(t.rows[1][3], "0.68x [0.63, 0.73]");
+  EXPECT_EQ(t.rows[2][4], "skipped: not installed");
+  EXPECT_FALSE(t.note.empty());
+}
+
+// A suite entry carries the same names as bench's flags.
+TEST(AllocatorSuite, SettingsReachTheBenchConfig) {
+  auto cfg = suite::bench_config("builtin:mlp", json::object(),
+                                 {{"allocator", "tcmalloc"}, {"no-allocator-compare", true}});
+  EXPECT_EQ(cfg.allocator, "tcmalloc");
+  EXPECT_FALSE(cfg.allocator_compare);
+  EXPECT_EQ(suite::bench_config("builtin:mlp", json::object(), json::object()).allocator, "system");
+  EXPECT_THROW(suite::check_setting("allocator", "bogus", "suite.toml"), Error);
+  EXPECT_EQ(suite::check_setting("allocator", "settled", "suite.toml"), "settled");
+}
+
+TEST(AllocatorSuite, EntryResultNamesTheStateAndTheFastestWhenMoved) {
+  json bench = {{"rows", json::array()},
+                {"allocator", {{"state", "system"}, {"differs", true}, {"processes_disagree", false},
+                               {"best_state", "tcmalloc"}}}};
+  json r = suite::entry_result(bench, nullptr);
+  EXPECT_EQ(r["allocator"], "system");
+  EXPECT_EQ(r["allocator_best"], "tcmalloc");
+  bench["allocator"]["differs"] = false;
+  EXPECT_TRUE(suite::entry_result(bench, nullptr)["allocator_best"].is_null());
+  EXPECT_TRUE(suite::entry_result(json{{"rows", json::array()}}, nullptr)["allocator"].is_null());
+}
