@@ -37,7 +37,7 @@ std::string sections(const json& doc, Style style) {
       {"bench", text_bench, markdown_bench, brief_bench},  {"explain", text_explain, markdown_explain, nullptr},
       {"diff", text_diff, markdown_diff, nullptr},         {"expect", text_expect, markdown_expect, brief_expect},
       {"suite", text_suite, markdown_suite, nullptr},      {"compare", text_compare, markdown_compare, nullptr},
-      {"trace", text_trace, markdown_trace, nullptr},
+      {"trace", text_trace, markdown_trace, nullptr},     {"run", text_run, markdown_run, brief_run},
   };
   std::vector<const Section*> order;
   auto add = [&](const std::string& key) {
