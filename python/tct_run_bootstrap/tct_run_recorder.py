@@ -138,15 +138,22 @@ def _timed(fn, site):
 
 def _wrap_result(compiled, model, torch, where):
     site = _site_for(model, torch, where)
-    if isinstance(compiled, torch.nn.Module):
-        fwd = compiled.__dict__.get("forward")
-        if fwd is not None:
-            compiled.forward = _timed(fwd, site)
+    is_module = isinstance(compiled, torch.nn.Module)
+    if _force_eager:
+        # --compare-eager's eager run: each call goes straight to what torch.compile was
+        # given, as if the job never compiled it (what the user weighs compile against);
+        # the object returned keeps its type, so the job's code runs unchanged.
+        target = model.__call__ if isinstance(model, torch.nn.Module) else model
+    else:
+        target = compiled.__dict__.get("forward") if is_module else compiled
+    if is_module:
+        if target is not None and "forward" in compiled.__dict__:
+            compiled.forward = _timed(target, site)
         return compiled
     if callable(compiled):
         import functools
 
-        timed = _timed(compiled, site)
+        timed = _timed(target, site)
         try:
             functools.update_wrapper(timed, compiled)
         except Exception:
@@ -264,7 +271,8 @@ def _setup_dynamo(torch):
     global _ready, _stance, _graph_counting
     _ready = True
     if _force_eager:
-        # The nearest a torch offers: set_stance (2.6+), else Dynamo disabled outright.
+        # Call sites are bypassed (_wrap_result); anything compiled another way is forced
+        # eager too: set_stance (2.6+), else Dynamo disabled outright.
         set_stance = getattr(getattr(torch, "compiler", None), "set_stance", None)
         if set_stance is not None:
             set_stance("force_eager")

@@ -47,7 +47,8 @@ class RunCommand : public Command {
                "site, what compile cost and gained there: calls, time per call, breaks, recompiles, fallbacks");
     cmd->add_option("-m", module_, "Run a module as `python -m MODULE ARGS...`")->type_name("MODULE");
     cmd->add_flag("--compare-eager", compare_eager_,
-                  "Run the job again with every call site forced eager (torch.compiler.set_stance) and report eager "
+                  "Run the job again with every call site bypassed (its calls go straight to the uncompiled code; "
+                  "torch.compiler.set_stance(\"force_eager\") for the rest) and report eager "
                   "against compiled time per call, what compile cost and after how many calls it paid back");
     cmd->add_option("--repeat", repeat_, "With --compare-eager: run the job N times each way (the interval then "
                                          "covers run-to-run variation)")

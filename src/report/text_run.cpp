@@ -144,7 +144,7 @@ std::string run_text(const json& doc, bool md, bool verbose) {
   }
   const json& cmp = member(r, "compare_eager");
   if (cmp.is_object())
-    out += fmt::format("\neager runs: {} ({}), each forced eager with torch.compiler.set_stance\n", text_or(cmp, "runs_each"),
+    out += fmt::format("\neager runs: {} ({}), each call site bypassed (calls go straight to the uncompiled code)\n", text_or(cmp, "runs_each"),
                        string_or(cmp, "stance"));
   for (const auto& n : member(r, "notes")) out += fmt::format("{}note: {}\n", md ? "\n" : "", n.get<std::string>());
   out += fmt::format(fmt::runtime(md ? "\nLogs: `{}` (`tct trace {}` for every detail)\n" : "\nlogs: {} (tct trace {} for every detail)\n"),

@@ -196,12 +196,22 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const analys
   return out;
 }
 
+std::string relative(const std::string& path, const std::string& cwd) {
+  if (!cwd.empty() && path.size() > cwd.size() + 1 && path.compare(0, cwd.size(), cwd) == 0 && path[cwd.size()] == '/')
+    return path.substr(cwd.size() + 1);
+  return path;
+}
+
 // Ranks whose compile counts for a call site differ from the most common count.
 void site_divergence(RunResult& r) {
   std::map<std::string, std::map<int, size_t>> compiles;  // site key -> rank -> compiles
+  std::map<std::string, std::string> label;               // site key -> "step (train.py:25)"
   for (const auto& p : r.processes) {
     if (!p.rank) continue;
-    for (const auto& s : p.sites) compiles[s.key][*p.rank] = std::max(s.compiles.size(), s.compiling_calls);
+    for (const auto& s : p.sites) {
+      compiles[s.key][*p.rank] = std::max(s.compiles.size(), s.compiling_calls);
+      label[s.key] = fmt::format("{} ({}:{})", s.name, relative(s.site_file, r.cwd), s.site_line);
+    }
   }
   for (const auto& [key, per_rank] : compiles) {
     if (per_rank.size() < 2) continue;
@@ -214,7 +224,7 @@ void site_divergence(RunResult& r) {
         r.divergence.push_back({rank, "site_compiles",
                                 fmt::format("rank {} compiled {} {} time(s), the other ranks {}: it sees other "
                                             "shapes or values there (its recompiles say which guard)",
-                                            rank, key, n, common)});
+                                            rank, label[key], n, common)});
   }
 }
 
