@@ -101,6 +101,25 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
     out.push_back({"TORCH_TRACE", fmt::format("{} log(s); {}", trace["ranks"].size(),
                                               diverging ? "ranks diverge (see details)" : "no rank diverges")});
   }
+  const json& run = doc.value("run", json());
+  if (run.is_object() && run.contains("processes")) {
+    size_t sites = 0, fallbacks = 0, faster = 0, compared = 0;
+    for (const auto& p : run["processes"])
+      for (const auto& s : p.value("sites", json::array())) {
+        ++sites;
+        if (s.value("fallback", json()).is_object()) ++fallbacks;
+        const json& e = s.value("eager", json());
+        if (e.is_object()) {
+          ++compared;
+          if (e.value("verdict", "") == "faster") ++faster;
+        }
+      }
+    std::string answer = fmt::format("{} call site(s) in {} process(es)", sites, run["processes"].size());
+    if (fallbacks) answer += fmt::format(", {} SILENT FALLBACK(S) to eager", fallbacks);
+    if (compared) answer += fmt::format(", {} of {} faster than eager", faster, compared);
+    if (!run.value("divergence", json::array()).empty()) answer += ", ranks diverge";
+    out.push_back({"torch.compile in this job", answer});
+  }
   const json& explain = doc.value("explain", json());
   if (explain.is_object() && explain.contains("graph_break_count")) {
     const std::size_t skipped = member(explain, "skipped_frames").is_array() ? explain["skipped_frames"].size() : 0;

@@ -86,9 +86,9 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
     out += fmt::format("{}compile (trace): no compile of this site's frames in the TORCH_TRACE logs\n", b);
   }
   for (const auto& br : member(s, "breaks"))
-    out += fmt::format(fmt::runtime(md ? "{}graph break at `{}:{}` ({}, x{}): {}; fix: {}\n" : "{}graph break at {}:{} ({}, x{}): {}\n{}  fix: {}\n"),
+    out += fmt::format(fmt::runtime(md ? "{}graph break at `{}:{}` ({}, x{}): {}; fix: {}\n" : "{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n"),
                        b, rel(string_or(br, "file"), cwd), text_or(br, "line"), string_or(br, "kind"),
-                       text_or(br, "count"), string_or(br, "reason"), md ? "" : b, string_or(br, "fix"));
+                       text_or(br, "count"), string_or(br, "reason"), md ? string_or(br, "fix") : b, md ? "" : string_or(br, "fix"));
   for (const auto& c : compiles)
     for (const auto& g : member(c, "recompile_reasons"))
       out += fmt::format(fmt::runtime(md ? "{}recompile (frame {}): guard failed: `{}`\n" : "{}recompile (frame {}): guard failed: {}\n"), b,
