@@ -36,11 +36,13 @@ def only_site(doc):
 @pytest.fixture(scope="module")
 def train(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("train")
-    return run_doc(tmp, PYTHON, TRAIN, "--backend", "aot_eager", "--steps", "24", "--width", "64")
+    r, doc = run_doc(tmp, PYTHON, TRAIN, "--backend", "aot_eager", "--steps", "24", "--width", "64",
+                     flags=("-o", tmp / "run.md", "-o", tmp / "run.html"))
+    return r, doc, tmp
 
 
 def test_train_loop_site_break_recompile(train):
-    r, doc = train
+    r, doc, _ = train
     assert "train_loop: 24 steps, compiled" in r.out  # the job's stdout is its own
     assert "tct run:" in r.err and "tct run:" not in r.out  # the report goes to stderr
     s = only_site(doc)
@@ -63,10 +65,15 @@ def test_train_loop_site_break_recompile(train):
 
 
 def test_text_report_names_the_break_and_guard(train):
-    r, _ = train
+    r, _, tmp = train
     assert "MLP at examples/train_loop.py:" in r.err or "MLP at " in r.err, r.err
     assert "graph break at" in r.err
     assert "guard failed" in r.err and "size mismatch" in r.err
+    md = (tmp / "run.md").read_text()
+    assert md.startswith("## tct run: 1 call site(s) in 1 process(es)")
+    assert "graph break at `examples/train_loop.py:" in md and "fix: move the print" in md
+    html = (tmp / "run.html").read_text()
+    assert 'id="run"' in html and "MLP" in html and "size mismatch" in html
 
 
 def test_job_failure_passes_through_and_still_reports(tmp_path):
@@ -116,12 +123,16 @@ def test_user_sitecustomize_still_runs(tmp_path):
     assert "no process of the job imported torch" in r.err
 
 
-def test_short_form_script(tmp_path):
+def test_short_form_script_and_module(tmp_path):
     script = tmp_path / "hello.py"
     script.write_text("import sys\nprint('args', sys.argv[1:])\n")
-    r = run_tct("run", "--python", PYTHON, "--dir", tmp_path / "run", script, "--flag", "x")
+    r = run_tct("run", "--python", PYTHON, "--dir", tmp_path / "run", script, "--flag", "x", "-o", "y")
     assert r.rc == 0, r
-    assert "args ['--flag', 'x']" in r.out
+    assert "args ['--flag', 'x', '-o', 'y']" in r.out  # the job's flags are the job's
+    r = run_tct("run", "--python", PYTHON, "--dir", tmp_path / "run2", "-m", "hello", "--json",
+                env={"PYTHONPATH": str(tmp_path)})
+    assert r.rc == 0, r
+    assert "args ['--json']" in r.out
 
 
 def test_command_not_found_and_no_command(tmp_path):
@@ -133,7 +144,8 @@ def test_command_not_found_and_no_command(tmp_path):
     assert "no command to run" in r.err
 
 
-def test_sigterm_reaches_the_job_and_records_survive(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_reaches_the_job_and_records_survive(tmp_path, sig):
     script = tmp_path / "loop.py"
     script.write_text("import torch, time\n"
                       "f = torch.compile(lambda x: x + 1, backend='eager')\n"
@@ -146,9 +158,9 @@ def test_sigterm_reaches_the_job_and_records_survive(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     line = p.stdout.readline()
     assert "ready" in line
-    p.send_signal(signal.SIGTERM)
+    p.send_signal(sig)  # to tct alone (not from a terminal): it forwards it to the job
     _, err = p.communicate(timeout=120)
-    assert p.returncode == 128 + signal.SIGTERM, err
+    assert p.returncode == 128 + sig, err
     doc = json.loads(out.read_text())
     assert only_site(doc)["calls"] == 5
 
