@@ -75,7 +75,8 @@ Every Python the job starts records its call sites (torchrun's workers too), thr
 sitecustomize that chains to your own and costs nothing where torch is never imported
 (python -S or -I skip it). A call's time is host time: on CUDA, what the caller waited.
 The job's stdout and stderr are its own; the report follows on stderr (--json and
---markdown print on stdout after the job; -o FILE keeps them apart).
+--markdown print on stdout after the job; -o FILE keeps them apart, and is rewritten
+every 10 s while the job runs, with exit "still running").
 Exit codes: the job's own status when it failed (128+N when killed by signal N), else 0;
 2 bad usage or a command that cannot be started; 4 internal error.)");
     return cmd;
@@ -104,6 +105,26 @@ Exit codes: the job's own status when it failed (128+N when killed by signal N),
     std::string pythonpath = bootstrap;
     if (auto old = lookup("PYTHONPATH"); old && !old->empty()) pythonpath += ":" + *old;
 
+    run::RunInputs in;
+    // -o files are rewritten as the job runs (records so far), so a long job can be watched
+    // and a killed tct still leaves a report.
+    auto tick = [&](std::chrono::nanoseconds so_far) {
+      try {
+        run::RunInputs partial;
+        partial.command = job;
+        partial.cwd = fs::current_path().string();
+        partial.record_dir = (fs::path(dir) / "compiled" / "records").string();
+        partial.trace_dir = (fs::path(dir) / "compiled" / "trace").string();
+        partial.finished.wall = so_far;
+        partial.records = run::read_records(partial.record_dir);
+        run::RunResult r = run::analyze(partial);
+        r.exit_text = "still running";
+        ctx.doc["run"] = run::to_json(r);
+        ctx.checkpoint();
+      } catch (const std::exception&) {
+        // A half-written record or an unwritable file: the final report will say.
+      }
+    };
     auto one_run = [&](const std::string& sub, bool eager) {
       fs::create_directories(fs::path(dir) / sub / "records");
       fs::create_directories(fs::path(dir) / sub / "trace");
@@ -113,10 +134,10 @@ Exit codes: the job's own status when it failed (128+N when killed by signal N),
                {"TCT_RUN_RECORD_DIR", (fs::path(dir) / sub / "records").string()},
                {"TORCH_TRACE", (fs::path(dir) / sub / "trace").string()},
                {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"}};
-      return run::run_command(l);
+      const bool watch = !eager && sub == "compiled" && !common.out.empty();
+      return watch ? run::run_command(l, tick) : run::run_command(l);
     };
 
-    run::RunInputs in;
     in.command = job;
     in.cwd = fs::current_path().string();
     in.record_dir = (fs::path(dir) / "compiled" / "records").string();

@@ -48,7 +48,8 @@ std::vector<std::string> merged_environment(const std::vector<std::pair<std::str
 
 int shell_status(const agent::ExitInfo& e) { return e.signaled ? 128 + e.signal : e.code; }
 
-Finished run_command(const Launch& launch) {
+Finished run_command(const Launch& launch, const std::function<void(std::chrono::nanoseconds)>& tick,
+                     std::chrono::milliseconds every) {
   if (launch.argv.empty()) throw usage_error("no command to run", "give it after --: tct run -- python train.py");
   std::vector<char*> argv;
   for (const auto& a : launch.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -87,7 +88,20 @@ Finished run_command(const Launch& launch) {
   }
   g_child.store(pid);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  auto next_tick = start + every;
+  while (true) {
+    pid_t r = ::waitpid(pid, &status, tick ? WNOHANG : 0);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) break;
+    if (r == 0) {  // still running: poll every 50 ms, tick when due
+      ::usleep(50 * 1000);
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= next_tick) {
+        next_tick = now + every;
+        tick(now - start);
+      }
+    }
+  }
   g_child.store(0);
   Finished out;
   out.wall = std::chrono::steady_clock::now() - start;

@@ -3,6 +3,7 @@
 // not piped), it stays in tct's process group so a Ctrl-C typed at the terminal reaches it
 // directly, and a SIGINT or SIGTERM sent to tct alone is forwarded to it. tct waits.
 #include <chrono>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,8 +24,10 @@ struct Finished {
 };
 
 // Throws tct::Error (usage, exit 2) when the command cannot be started (not found, not
-// executable); otherwise returns once the command has ended.
-Finished run_command(const Launch& launch);
+// executable); otherwise returns once the command has ended. While it runs, `tick` (if any)
+// is called every `every` with the time so far (tct run rewrites its -o files there).
+Finished run_command(const Launch& launch, const std::function<void(std::chrono::nanoseconds)>& tick = {},
+                     std::chrono::milliseconds every = std::chrono::seconds(10));
 
 // The exit status a shell would show: the code, or 128 + signal.
 int shell_status(const agent::ExitInfo& e);

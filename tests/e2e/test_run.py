@@ -203,3 +203,34 @@ def test_documents_match_the_schema(train):
     from test_schema import validate  # the one validator of schema/ (draft 2020-12)
 
     validate(train[1])
+
+
+def test_out_files_are_rewritten_while_the_job_runs(tmp_path):
+    stop = tmp_path / "stop"
+    script = tmp_path / "serve.py"
+    script.write_text("import torch, time, os\n"
+                      "f = torch.compile(lambda x: x + 1, backend='eager')\n"
+                      "for _ in range(3): f(torch.ones(2))\n"
+                      "print('ready', flush=True)\n"
+                      f"while not os.path.exists({str(stop)!r}): time.sleep(0.1)\n")
+    out = tmp_path / "run.json"
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=CACHE, TCT_RUN_FLUSH_S="1")
+    p = subprocess.Popen([str(TCT), "run", "-o", str(out), "--dir", str(tmp_path / "run"), "--", PYTHON, str(script)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert "ready" in p.stdout.readline()
+        deadline = time.time() + 60
+        doc = None
+        while time.time() < deadline:
+            if out.exists():
+                doc = json.loads(out.read_text())
+                if doc["run"]["processes"]:
+                    break
+            time.sleep(0.5)
+        assert doc is not None and doc["exit_code"] is None and doc["run"]["exit"] == "still running", doc
+        assert only_site(doc)["calls"] == 3
+    finally:
+        stop.write_text("")
+        p.communicate(timeout=120)
+    assert p.returncode == 0
+    assert json.loads(out.read_text())["exit_code"] == 0
