@@ -8,8 +8,10 @@ come from Dynamo's own warning. One JSON file per process in TCT_RUN_RECORD_DIR,
 at exit, on SIGTERM and every TCT_RUN_FLUSH_S seconds, so a crash keeps most of it.
 
 Raw facts only: tct computes every statistic. Calls are timed on the host with
-perf_counter_ns and no synchronize is added to the user's loop: on CUDA a call's time is
-what the host waited, which equals the device time only where the caller synchronizes.
+perf_counter_ns and no synchronize is added to the user's loop. Where CUDA is in use when
+torch.compile is called, each call also records a pair of CUDA events on the current stream;
+they are resolved later (the flush thread takes those already complete, the exit waits for
+the rest), so the device time of each call is known without stalling the job.
 """
 import array
 import atexit
@@ -31,11 +33,13 @@ _record_dir = ""
 _pid = os.getpid()
 _force_eager = False
 _lock = threading.Lock()
+# CUDA event pairs kept per site at most (each holds two events until resolved).
+_CUDA_PENDING_CAP = 100000
 
 
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
-                 "times", "compile_calls", "eager_calls", "objects")
+                 "times", "compile_calls", "eager_calls", "objects", "pending", "device")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -50,12 +54,32 @@ class _Site:
         self.compile_calls = []         # call indexes during which Dynamo compiled
         self.eager_calls = []           # call indexes that ran no compiled graph
         self.objects = 0                # compiled objects made at this site
+        self.pending = []               # (call index, start event, end event), in call order
+        self.device = []                # [call index, device ns] of resolved CUDA event pairs
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
                 "code_file": self.code_file, "code_line": self.code_line, "site_file": self.site_file,
                 "site_line": self.site_line, "objects": self.objects, "durations_ns": self.times.tolist(),
-                "compile_calls": list(self.compile_calls), "eager_calls": list(self.eager_calls)}
+                "compile_calls": list(self.compile_calls), "eager_calls": list(self.eager_calls),
+                "device_ns": list(self.device)}
+
+    def resolve(self, wait):
+        """Device time of the event pairs that completed (all of them when wait). Runs beside
+        the job's thread: it reads a prefix and deletes it, and appends only go to the end."""
+        pending = self.pending
+        done = 0
+        for index, start, end in pending[:len(pending)]:
+            try:
+                if wait:
+                    end.synchronize()
+                elif not end.query():
+                    break
+                self.device.append([index, int(start.elapsed_time(end) * 1e6)])
+            except Exception:  # a context torn down, an event never recorded: drop it
+                pass
+            done += 1
+        del pending[:done]
 
 
 def _caller():
@@ -109,6 +133,8 @@ def _timed(fn, site):
     counts = _counts
     compile_calls = site.compile_calls
     eager_calls = site.eager_calls
+    if _cuda_in_use():
+        return _timed_cuda(fn, site)
     if _force_eager:  # everything runs eagerly: only durations mean anything
 
         def timed_eager(*args, **kwargs):
@@ -132,6 +158,51 @@ def _timed(fn, site):
                 compile_calls.append(len(times) - 1)
             if counts[0] == graphs:
                 eager_calls.append(len(times) - 1)
+
+    return timed
+
+
+def _cuda_in_use():
+    """CUDA already initialised when torch.compile is called: time its calls with events too.
+    TCT_RUN_CUDA_EVENTS=0 turns it off."""
+    if os.environ.get("TCT_RUN_CUDA_EVENTS") == "0" or _torch is None:
+        return False
+    try:
+        return bool(_torch.cuda.is_available() and _torch.cuda.is_initialized())
+    except Exception:
+        return False
+
+
+def _timed_cuda(fn, site):
+    times = site.times
+    append = times.append
+    clock = _clock
+    counts = _counts
+    compile_calls = site.compile_calls
+    eager_calls = site.eager_calls
+    pending = site.pending
+    Event = _torch.cuda.Event
+    force_eager = _force_eager
+
+    def timed(*args, **kwargs):
+        graphs = counts[0]
+        compiles = counts[1]
+        start = Event(enable_timing=True)
+        start.record()
+        t0 = clock()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            append(clock() - t0)
+            end = Event(enable_timing=True)
+            end.record()
+            if len(pending) < _CUDA_PENDING_CAP:
+                pending.append((len(times) - 1, start, end))
+            if not force_eager:
+                if counts[1] != compiles:
+                    compile_calls.append(len(times) - 1)
+                if counts[0] == graphs:
+                    eager_calls.append(len(times) - 1)
 
     return timed
 
@@ -224,11 +295,17 @@ class _LimitHandler(logging.Handler):
                             "message": text[:2000]})
 
 
-def flush(final=False):
+def flush(final=False, wait=False):
+    """wait: resolve every CUDA event pair, waiting for the device (at exit only: never in
+    the job's loop, never in a signal handler)."""
     if os.getpid() != _pid or not _record_dir:  # a forked child: the parent owns the file
         return
     with _lock:
-        sites = [s.to_json() for s in _sites.values()]
+        all_sites = list(_sites.values())
+    for s in all_sites:
+        if s.pending:
+            s.resolve(wait=wait)
+    sites = [s.to_json() for s in all_sites]
     doc = {"version": 1, "pid": _pid, "ppid": os.getppid(), "rank": os.environ.get("RANK"),
            "local_rank": os.environ.get("LOCAL_RANK"), "world_size": os.environ.get("WORLD_SIZE"),
            "argv": list(sys.argv), "python": sys.version.split()[0], "torch": _torch_version,
@@ -257,6 +334,7 @@ def _on_sigterm(signum, frame):
     os.kill(os.getpid(), signal.SIGTERM)
 
 
+_torch = None
 _torch_version = ""
 _stance = "default"
 _graph_counting = False
@@ -294,7 +372,8 @@ def _setup_dynamo(torch):
 
 
 def hook_torch(torch, record_dir):
-    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting
+    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch
+    _torch = torch
     _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
     _record_dir = record_dir
     _torch_version = str(getattr(torch, "__version__", ""))
@@ -315,7 +394,7 @@ def hook_torch(torch, record_dir):
     compile.__doc__ = original.__doc__
     compile.__wrapped__ = original
     torch.compile = compile
-    atexit.register(flush, True)
+    atexit.register(flush, True, True)
     try:
         if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
             signal.signal(signal.SIGTERM, _on_sigterm)

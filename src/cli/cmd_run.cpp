@@ -73,7 +73,8 @@ Examples:
 Use run for a real job as it runs; use bench for a controlled A/B of one function.
 Every Python the job starts records its call sites (torchrun's workers too), through a
 sitecustomize that chains to your own and costs nothing where torch is never imported
-(python -S or -I skip it). A call's time is host time: on CUDA, what the caller waited.
+(python -S or -I skip it). A call's time is host time; where CUDA is in use at
+torch.compile, CUDA events time each call too, resolved after the fact (no synchronize).
 The job's stdout and stderr are its own; the report follows on stderr (--json and
 --markdown print on stdout after the job; -o FILE keeps them apart, and is rewritten
 every 10 s while the job runs, with exit "still running").

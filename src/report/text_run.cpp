@@ -67,6 +67,10 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
   if (int_or_zero(steady, "calls") > 0)
     out += fmt::format("{}per call (steady, {} calls): median {}, p90 {}\n", b, text_or(steady, "calls"),
                        dur(steady, "median_ns"), dur(steady, "p90_ns"));
+  const json& device = member(s, "device_steady_calls");
+  if (device.is_object() && int_or_zero(device, "calls") > 0)
+    out += fmt::format("{}device time per call (CUDA events, {} steady calls): median {}, p90 {}\n", b,
+                       text_or(device, "calls"), dur(device, "median_ns"), dur(device, "p90_ns"));
   const json& compiles = member(s, "compiles");
   if (compiles.is_array() && !compiles.empty()) {
     std::string cache;
@@ -98,7 +102,8 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
     const json& sp = member(e, "speedup");
     std::string verdict = string_or(e, "verdict");
     for (auto& ch : verdict) ch = ch == '_' ? ' ' : ch;
-    out += fmt::format("{}vs eager: {} [{}, {}] {}; eager {} vs compiled {} per call (95% interval; covers {})\n", b,
+    out += fmt::format("{}vs eager{}: {} [{}, {}] {}; eager {} vs compiled {} per call (95% interval; covers {})\n", b,
+                       string_or(e, "clock") == "cuda_events" ? " (CUDA event time)" : "",
                        format_ratio(number_or_nan(sp, "estimate")), format_ratio(number_or_nan(sp, "low")),
                        format_ratio(number_or_nan(sp, "high")), verdict == "inconclusive" ? "INCONCLUSIVE" : verdict,
                        dur(member(e, "eager"), "median_ns"), dur(member(e, "compiled"), "median_ns"), string_or(sp, "covers"));

@@ -188,6 +188,7 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const analys
   std::vector<double> all(s.durations_ns.begin(), s.durations_ns.end());
   out.all = call_times(all);
   out.steady = call_times(steady_durations(s, false));
+  if (!s.device_ns.empty()) out.device_steady = call_times(steady_durations(s, false, true));
   for (size_t i : s.compile_calls)
     if (i < s.durations_ns.size()) out.compiling_time += Ns(static_cast<double>(s.durations_ns[i]));
   out.job_share = wall.count() > 0 ? out.all.total / wall : 0.0;
@@ -234,11 +235,11 @@ struct SiteKey {
   bool operator<(const SiteKey& o) const { return std::tie(rank, key) < std::tie(o.rank, o.key); }
 };
 
-std::map<SiteKey, std::vector<double>> steady_by_site(const RecordSet& set, bool eager_run) {
+std::map<SiteKey, std::vector<double>> steady_by_site(const RecordSet& set, bool eager_run, bool device) {
   std::map<SiteKey, std::vector<double>> out;
   for (const auto& p : set.processes)
     for (const auto& s : p.sites) {
-      auto v = steady_durations(s, eager_run);
+      auto v = steady_durations(s, eager_run, device);
       auto& dst = out[{p.rank, s.key()}];
       dst.insert(dst.end(), v.begin(), v.end());
     }
@@ -246,20 +247,37 @@ std::map<SiteKey, std::vector<double>> steady_by_site(const RecordSet& set, bool
 }
 
 void compare_eager(RunResult& r, const RunInputs& in) {
-  std::vector<std::map<SiteKey, std::vector<double>>> compiled_runs, eager_runs;
-  compiled_runs.push_back(steady_by_site(in.records, false));
-  for (const auto& set : in.compiled_repeats) compiled_runs.push_back(steady_by_site(set, false));
-  for (const auto& set : in.eager_runs) eager_runs.push_back(steady_by_site(set, true));
+  // Host time always; CUDA event time too, used where every run has it for the site (on a
+  // GPU the host time of a call is its launch, unless the job synchronizes).
+  std::vector<std::map<SiteKey, std::vector<double>>> compiled_runs, eager_runs, compiled_dev, eager_dev;
+  compiled_runs.push_back(steady_by_site(in.records, false, false));
+  compiled_dev.push_back(steady_by_site(in.records, false, true));
+  for (const auto& set : in.compiled_repeats) {
+    compiled_runs.push_back(steady_by_site(set, false, false));
+    compiled_dev.push_back(steady_by_site(set, false, true));
+  }
+  for (const auto& set : in.eager_runs) {
+    eager_runs.push_back(steady_by_site(set, true, false));
+    eager_dev.push_back(steady_by_site(set, true, true));
+  }
+  auto collect = [](std::vector<std::map<SiteKey, std::vector<double>>>& runs, const SiteKey& k) {
+    std::vector<std::vector<double>> out;
+    for (auto& run : runs)
+      if (auto it = run.find(k); it != run.end() && !it->second.empty()) out.push_back(thin(it->second));
+    return out;
+  };
   for (auto& p : r.processes)
     for (auto& s : p.sites) {
       SiteKey k{p.rank, s.key};
-      std::vector<std::vector<double>> c, e;
-      for (auto& run : compiled_runs)
-        if (auto it = run.find(k); it != run.end() && !it->second.empty()) c.push_back(thin(it->second));
-      for (auto& run : eager_runs)
-        if (auto it = run.find(k); it != run.end() && !it->second.empty()) e.push_back(thin(it->second));
+      std::vector<std::vector<double>> c = collect(compiled_dev, k), e = collect(eager_dev, k);
+      const bool device = c.size() == compiled_dev.size() && e.size() == eager_dev.size() && !c.empty() && !e.empty();
+      if (!device) {
+        c = collect(compiled_runs, k);
+        e = collect(eager_runs, k);
+      }
       if (c.empty() || e.empty()) continue;
       EagerComparison cmp;
+      cmp.clock = device ? "cuda_events" : "host";
       std::vector<double> pooled_c, pooled_e;
       for (const auto& v : c) pooled_c.insert(pooled_c.end(), v.begin(), v.end());
       for (const auto& v : e) pooled_e.insert(pooled_e.end(), v.begin(), v.end());
@@ -282,7 +300,7 @@ void compare_eager(RunResult& r, const RunInputs& in) {
 
 }  // namespace
 
-std::vector<double> steady_durations(const SiteRecord& s, bool eager_run) {
+std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device) {
   std::vector<double> out;
   const size_t n = s.durations_ns.size();
   std::vector<bool> skip(n, false);
@@ -294,6 +312,11 @@ std::vector<double> steady_durations(const SiteRecord& s, bool eager_run) {
       if (i + 1 < n) skip[i + 1] = true;
     }
     if (n > 0) skip[0] = true;
+  }
+  if (device) {
+    for (const auto& [i, ns] : s.device_ns)
+      if (i < n && !skip[i]) out.push_back(static_cast<double>(ns));
+    return out;
   }
   for (size_t i = 0; i < n; ++i)
     if (!skip[i]) out.push_back(static_cast<double>(s.durations_ns[i]));

@@ -28,7 +28,8 @@ RunResult analyze(const RunInputs& in);
 // Steady calls: the calls with no compile in them, less the one right after each compile
 // (it pays lazy work: the backward's compile, allocator warm-up). Eager runs: all but the
 // first two calls (lazy initialisation), the same count the examples exclude.
-std::vector<double> steady_durations(const SiteRecord& s, bool eager_run);
+// device: the CUDA event times of those calls (the calls without one are left out).
+std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device = false);
 
 // Per-call timing summary; NaN-free (zeros) when there is no call.
 CallTimes call_times(const std::vector<double>& ns);

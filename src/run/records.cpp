@@ -61,6 +61,9 @@ ProcessRecord parse_record(const std::string& text) {
     r.durations_ns = s.value("durations_ns", std::vector<int64_t>{});
     r.compile_calls = s.value("compile_calls", std::vector<size_t>{});
     r.eager_calls = s.value("eager_calls", std::vector<size_t>{});
+    for (const auto& d : s.value("device_ns", json::array()))
+      if (d.is_array() && d.size() == 2 && d[0].is_number_integer() && d[1].is_number_integer())
+        r.device_ns.emplace_back(d[0].get<size_t>(), d[1].get<int64_t>());
     p.sites.push_back(std::move(r));
   }
   for (const auto& h : j.value("recompile_limit_hits", json::array())) {

@@ -23,6 +23,8 @@ struct SiteRecord {
   std::vector<int64_t> durations_ns;  // every call, in order
   std::vector<size_t> compile_calls;  // indexes of calls during which Dynamo compiled
   std::vector<size_t> eager_calls;    // indexes of calls that ran no compiled graph
+  // CUDA event time of calls (call index, ns), where CUDA was in use at torch.compile.
+  std::vector<std::pair<size_t, int64_t>> device_ns;
 
   // "train.py:44 MLP": one site across processes and runs.
   std::string key() const;

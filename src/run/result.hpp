@@ -62,6 +62,7 @@ struct EagerComparison {
   std::optional<double> break_even_calls;
   bool paid_back = false;         // this job made at least break_even_calls calls
   std::string verdict;            // faster / slower / no_difference / inconclusive
+  std::string clock = "host";     // "cuda_events" when both runs timed the site's calls on the device
 };
 
 struct SiteResult {
@@ -73,6 +74,7 @@ struct SiteResult {
   std::optional<size_t> first_eager_call;  // the first of those after the first call
   bool eager_known = false;       // the bootstrap could count compiled graphs here
   CallTimes all, steady;
+  std::optional<CallTimes> device_steady;  // CUDA event time of the steady calls
   Ns compiling_time{0};           // the compiling calls' total time
   double job_share = 0;           // all.total / the job's wall time
   // From the trace.

@@ -48,7 +48,8 @@ json site(const SiteResult& s) {
              {"compile_cost_ns", ns(e.compile_cost)},
              {"break_even_calls", e.break_even_calls ? json(std::ceil(*e.break_even_calls)) : json(nullptr)},
              {"paid_back", e.paid_back},
-             {"verdict", e.verdict}};
+             {"verdict", e.verdict},
+             {"clock", e.clock}};
   }
   return {{"key", s.key},
           {"kind", s.kind},
@@ -61,6 +62,7 @@ json site(const SiteResult& s) {
           {"first_eager_call", opt(s.first_eager_call)},
           {"all_calls", times(s.all)},
           {"steady_calls", times(s.steady)},
+          {"device_steady_calls", s.device_steady ? times(*s.device_steady) : json(nullptr)},
           {"compiling_calls_ns", ns(s.compiling_time)},
           {"job_share", num(s.job_share)},
           {"compile_time_ns", ns(s.compile_time)},

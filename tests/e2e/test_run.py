@@ -234,3 +234,30 @@ def test_out_files_are_rewritten_while_the_job_runs(tmp_path):
         p.communicate(timeout=120)
     assert p.returncode == 0
     assert json.loads(out.read_text())["exit_code"] == 0
+
+
+FAKE_CUDA = '''import time, torch
+class FakeEvent:  # stands for torch.cuda.Event: host clock, always complete
+    def __init__(self, enable_timing=False): self.t = None
+    def record(self, stream=None): self.t = time.perf_counter_ns()
+    def query(self): return True
+    def synchronize(self): pass
+    def elapsed_time(self, other): return (other.t - self.t) / 1e6
+real = torch.cuda.is_available, torch.cuda.is_initialized, torch.cuda.Event
+torch.cuda.is_available, torch.cuda.is_initialized, torch.cuda.Event = (lambda: True), (lambda: True), FakeEvent
+f = torch.compile(lambda x: x * 2, backend="eager")  # tct's wrapper sees CUDA in use here
+torch.cuda.is_available, torch.cuda.is_initialized, torch.cuda.Event = real  # Dynamo must see the CPU
+for _ in range(12): f(torch.ones(3))
+'''
+
+
+def test_cuda_events_time_each_call_and_feed_the_comparison(tmp_path):
+    """No GPU here: torch.cuda.Event is faked, the path from events to the report is real."""
+    script = tmp_path / "fake_cuda.py"
+    script.write_text(FAKE_CUDA)
+    r, doc = run_doc(tmp_path, PYTHON, script, flags=("--compare-eager",))
+    s = only_site(doc)
+    assert s["device_steady_calls"]["calls"] == s["steady_calls"]["calls"] > 0
+    assert s["eager"]["clock"] == "cuda_events"
+    assert "device time per call (CUDA events" in r.err
+    assert "vs eager (CUDA event time)" in r.err
