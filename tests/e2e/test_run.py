@@ -18,11 +18,14 @@ TRAIN = ROOT / "examples" / "train_loop.py"
 
 
 def run_doc(tmp_path, *job, flags=(), ok=(0,)):
+    from test_schema import validate  # the one validator of schema/ (draft 2020-12)
+
     out = tmp_path / "run.json"
     r = run_tct("run", "-o", out, "--dir", tmp_path / "run", *flags, "--", *job)
     assert r.rc in ok, r
     doc = json.loads(out.read_text())
     assert doc["exit_code"] == r.rc
+    validate(doc)
     return r, doc
 
 
