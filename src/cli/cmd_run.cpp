@@ -75,6 +75,8 @@ Every Python the job starts records its call sites (torchrun's workers too), thr
 sitecustomize that chains to your own and costs nothing where torch is never imported
 (python -S or -I skip it). A call's time is host time; where CUDA is in use at
 torch.compile, CUDA events time each call too, resolved after the fact (no synchronize).
+What is timed is the call inside the object torch.compile returned (for a module: its
+forward, hooks included), the same in the compiled and the eager run.
 The job's stdout and stderr are its own; the report follows on stderr (--json and
 --markdown print on stdout after the job; -o FILE keeps them apart, and is rewritten
 every 10 s while the job runs, with exit "still running").
