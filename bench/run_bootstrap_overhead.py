@@ -4,7 +4,9 @@
    bootstrap on PYTHONPATH, median of N interleaved runs each (aim: under 5 ms).
 2. The timing wrapper alone, in process: a trivial function bare and wrapped (the wrapper's
    fixed cost per call, without torch's noise).
-3. Per compiled call: a tiny function compiled with backend="eager" (so the call is mostly
+3. The wrapper on a real compiled call, in one process: through it and around it
+   (its __wrapped__), interleaved.
+4. Per compiled call, in separate processes: a tiny function compiled with backend="eager" (so the call is mostly
    Python, the worst case for a fixed cost), called M times, in a fresh interpreter with and
    without the bootstrap; median ns per call, interleaved processes (aim: under 1 us, or 1%).
    The difference holds the timing wrapper and the compiled-graph run counter.
@@ -39,6 +41,37 @@ for rep in range(5):
     best.append((time.perf_counter_ns() - t0) / n)
 print(min(best))
 """
+
+
+# With the bootstrap on: the same compiled call through tct's timing wrapper and around it
+# (its __wrapped__), interleaved in one process: the wrapper's cost on a real compiled call,
+# free of the process-to-process noise of the comparison above.
+SAME_PROCESS = r"""
+import sys, time, torch
+torch.set_num_threads(1)
+g = torch.compile(lambda x: x + 1, backend="eager")
+x = torch.ones(4)
+for _ in range(50):
+    g(x)
+inner = g.__wrapped__
+n = int(sys.argv[1])
+def loop(fn):
+    t0 = time.perf_counter_ns()
+    for _ in range(n):
+        fn(x)
+    return (time.perf_counter_ns() - t0) / n
+a, b = [], []
+for _ in range(9):
+    a.append(loop(inner))
+    b.append(loop(g))
+print(min(a), min(b))
+"""
+
+
+def same_process(python, calls, record_dir):
+    p = subprocess.run([python, "-c", SAME_PROCESS, str(calls)], env=env_with(True, record_dir), check=True,
+                       capture_output=True, text=True)
+    return tuple(map(float, p.stdout.split()))
 
 
 def env_with(bootstrap, record_dir):
@@ -114,6 +147,10 @@ def main():
         f, g = wrapper_only(a.python, 200000)
         print(f"timing wrapper alone (in process, best of 7 x 200000 calls of a trivial function): {f:.0f} ns "
               f"bare, {g:.0f} ns wrapped: +{g - f:.0f} ns per call")
+        inner, outer = same_process(a.python, a.calls, rec)
+        print(f"per compiled call, same process (backend=eager, x + 1, best of 9 x {a.calls} interleaved): "
+              f"{inner:.0f} ns around tct's wrapper, {outer:.0f} ns through it: +{outer - inner:.0f} ns per call "
+              f"({(outer - inner) / inner * 100:.1f}%)")
         b, w = per_call(a.python, a.call_runs, a.calls, rec)
         print(f"per compiled call (backend=eager, x + 1 on 4 floats, best of 5 x {a.calls} calls, median of "
               f"{a.call_runs} processes): {b:.0f} ns without, {w:.0f} ns with: +{w - b:.0f} ns per call "
