@@ -75,7 +75,7 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
   if (compiles.is_array() && !compiles.empty()) {
     std::string cache;
     for (const auto& [k, v] : member(s, "cache").items()) cache += fmt::format("{}{} {}", cache.empty() ? "" : ", ", k, json_text(v));
-    out += fmt::format("{}compile (trace): {} frame compile(s), {} cold, {} recompile(s), {} graph break(s){}\n", b,
+    out += fmt::format("{}compile (trace): {} frame compile(s) taking {}, {} recompile(s), {} graph break(s){}\n", b,
                        compiles.size(), dur(s, "compile_time_ns"), text_or(s, "recompiles"), text_or(s, "graph_breaks"),
                        cache.empty() ? "" : "; cache: " + cache);
     if (verbose || md)
