@@ -13,6 +13,7 @@
 
 #include "agent/child_process.hpp"
 #include "cli/command.hpp"
+#include "cli/run_args.hpp"
 #include "cli/usage.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
@@ -32,6 +33,7 @@ constexpr const char* kExamples = R"(Examples:
   tct report audit.json -o audit.html           re-render a saved JSON document
   tct suite zoo.toml --shard 1/2 -o s1.json     many models; shard, merge, compare
   tct compare baseline.json current.json --max-regression 5%
+  tct run -- python train.py                 a real job: per torch.compile call site, what it gained
 
 Exit codes: 0 ok, 1 check failed (not usable, mismatch, gate crossed), 2 bad usage or input,
 3 the target failed (raised, crashed, hung, compile failed), 4 internal error, 130 interrupted.)";
@@ -68,11 +70,18 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_merge_command());
   commands.push_back(cli::make_compare_command());
   commands.push_back(cli::make_trace_command());
+  commands.push_back(cli::make_run_command());
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 
+  // tct run's job (its command and its flags) is split off before CLI11 sees it.
+  auto [own_args, job] = cli::split_run_args(std::vector<std::string>(argv + 1, argv + argc));
+  for (auto& c : commands)
+    if (c->report_on_stderr()) c->trailing = job;
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> reversed(own_args.rbegin(), own_args.rend());  // CLI11 parses a reversed vector
+    app.name(argv[0]);  // as parse(argc, argv) would
+    app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -134,7 +143,7 @@ int main(int argc, char** argv) {
   try {
     if (ctx.options.json) std::cout << report::render_json(ctx.doc);
     else if (ctx.options.markdown) std::cout << report::render_markdown(ctx.doc);
-    else std::cout << report::render_text(ctx.doc, ctx.options.verbose > 0);
+    else (command.report_on_stderr() ? std::cerr : std::cout) << report::render_text(ctx.doc, ctx.options.verbose > 0);
   } catch (const std::exception& e) {
     // A renderer bug must not lose the measurement: fall back to the canonical JSON.
     fmt::print(stderr, "tct: error: internal error while rendering the report ({}). The JSON document "

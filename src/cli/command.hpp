@@ -19,7 +19,11 @@ class Command {
   // Fills ctx.doc[<command>]; returns 0, or 1 when the check asked for failed. Throws
   // tct::Error for anything that ends the run early (ctx.doc keeps what was measured).
   virtual int run(RunContext& ctx) = 0;
+  // The terminal report goes to stderr (tct run: stdout belongs to the job it ran).
+  virtual bool report_on_stderr() const { return false; }
   CommonOptions common;
+  // tct run: the job's command line, split off before parsing (cli/run_args.hpp).
+  std::vector<std::string> trailing;
 };
 
 std::unique_ptr<Command> make_probe_command();
@@ -33,5 +37,6 @@ std::unique_ptr<Command> make_suite_command();
 std::unique_ptr<Command> make_merge_command();
 std::unique_ptr<Command> make_compare_command();
 std::unique_ptr<Command> make_trace_command();
+std::unique_ptr<Command> make_run_command();
 
 }  // namespace tct::cli

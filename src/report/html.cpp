@@ -410,9 +410,9 @@ std::string render_html(const json& doc) {
   body += render_error(doc);
   body += render_warnings(doc);
   std::string bench = section_bench(doc), explain = section_explain(doc), diff = section_diff(doc),
-              expect = section_expect(doc), trace = section_trace(doc);
+              expect = section_expect(doc), trace = section_trace(doc), run = section_run(doc);
   std::string suite = section_suite(doc), compare = section_compare(doc);
-  body += suite + compare + bench + explain + diff + expect + trace;
+  body += run + suite + compare + bench + explain + diff + expect + trace;
   body += render_audit_extra(doc);
   body += render_environment(doc);
 
@@ -421,6 +421,7 @@ std::string render_html(const json& doc) {
     if (present) toc += fmt::format(R"(<a href="#{}">{}</a>)", id, label);
   };
   add_toc(!arr_at(doc, "warnings").empty(), "warnings", "Warnings");
+  add_toc(!run.empty(), "run", "Call sites");
   add_toc(!suite.empty(), "suite", "Suite");
   add_toc(!compare.empty(), "compare", "Compare");
   add_toc(!bench.empty(), "bench", "Speed");

@@ -52,6 +52,7 @@ std::string section_expect(const json& doc);
 std::string section_suite(const json& doc);
 std::string section_compare(const json& doc);
 std::string section_trace(const json& doc);
+std::string section_run(const json& doc);
 
 // One-line answers for the summary cards at the top of the page.
 struct Card {

@@ -40,7 +40,7 @@ std::string sections(const json& doc, Style style) {
       {"bench", text_bench, markdown_bench, brief_bench},  {"explain", text_explain, markdown_explain, nullptr},
       {"diff", text_diff, markdown_diff, nullptr},         {"expect", text_expect, markdown_expect, brief_expect},
       {"suite", text_suite, markdown_suite, nullptr},      {"compare", text_compare, markdown_compare, nullptr},
-      {"trace", text_trace, markdown_trace, nullptr},
+      {"trace", text_trace, markdown_trace, nullptr},     {"run", text_run, markdown_run, brief_run},
   };
   std::vector<const Section*> order;
   auto add = [&](const std::string& key) {
@@ -104,6 +104,25 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
     std::size_t diverging = trace.value("divergence", json::array()).size();
     out.push_back({"TORCH_TRACE", fmt::format("{} log(s); {}", trace["ranks"].size(),
                                               diverging ? "ranks diverge (see details)" : "no rank diverges")});
+  }
+  const json& run = doc.value("run", json());
+  if (run.is_object() && run.contains("processes")) {
+    size_t sites = 0, fallbacks = 0, faster = 0, compared = 0;
+    for (const auto& p : run["processes"])
+      for (const auto& s : p.value("sites", json::array())) {
+        ++sites;
+        if (s.value("fallback", json()).is_object()) ++fallbacks;
+        const json& e = s.value("eager", json());
+        if (e.is_object()) {
+          ++compared;
+          if (e.value("verdict", "") == "faster") ++faster;
+        }
+      }
+    std::string answer = fmt::format("{} call site(s) in {} process(es)", sites, run["processes"].size());
+    if (fallbacks) answer += fmt::format(", {} SILENT FALLBACK(S) to eager", fallbacks);
+    if (compared) answer += fmt::format(", {} of {} faster than eager", faster, compared);
+    if (!run.value("divergence", json::array()).empty()) answer += ", ranks diverge";
+    out.push_back({"torch.compile in this job", answer});
   }
   const json& explain = doc.value("explain", json());
   if (explain.is_object() && explain.contains("graph_break_count"))

@@ -61,5 +61,8 @@ std::string text_compare(const json& doc);
 std::string markdown_compare(const json& doc);
 std::string text_trace(const json& doc);
 std::string markdown_trace(const json& doc);
+std::string text_run(const json& doc);      // every detail (-v)
+std::string brief_run(const json& doc);     // the default
+std::string markdown_run(const json& doc);
 
 }  // namespace tct::report

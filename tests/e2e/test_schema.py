@@ -59,7 +59,7 @@ def test_schema_files_are_valid_draft_2020_12():
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema", path
         jsonschema.Draft202012Validator.check_schema(schema)
     # Every section the envelope names has its file.
-    for section in ("probe", "bench", "explain", "diff", "expect", "audit", "suite", "compare"):
+    for section in ("probe", "bench", "explain", "diff", "expect", "audit", "suite", "compare", "run"):
         assert ROOT_SCHEMA["properties"][section]["$ref"] == f"{section}.schema.json"
 
 

@@ -1,0 +1,161 @@
+"""What tct run's bootstrap (python/tct_run_bootstrap) costs the job it records.
+
+1. Startup of a Python that never imports torch: `python -c pass` with and without the
+   bootstrap on PYTHONPATH, median of N interleaved runs each (aim: under 5 ms).
+2. The timing wrapper alone, in process: a trivial function bare and wrapped (the wrapper's
+   fixed cost per call, without torch's noise).
+3. The wrapper on a real compiled call, in one process: through it and around it
+   (its __wrapped__), interleaved.
+4. Per compiled call, in separate processes: a tiny function compiled with backend="eager" (so the call is mostly
+   Python, the worst case for a fixed cost), called M times, in a fresh interpreter with and
+   without the bootstrap; median ns per call, interleaved processes (aim: under 1 us, or 1%).
+   The difference holds the timing wrapper and the compiled-graph run counter.
+
+    python bench/run_bootstrap_overhead.py [--runs 21] [--calls 20000] [--python .venv/bin/python]
+"""
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+from tool_paths import ROOT, parser
+
+BOOTSTRAP = ROOT / "python" / "tct_run_bootstrap"
+
+CALLS = r"""
+import sys, time, torch
+torch.set_num_threads(1)
+def f(x):
+    return x + 1
+g = torch.compile(f, backend="eager")
+x = torch.ones(4)
+for _ in range(50):
+    g(x)
+n = int(sys.argv[1])
+best = []
+for rep in range(5):
+    t0 = time.perf_counter_ns()
+    for _ in range(n):
+        g(x)
+    best.append((time.perf_counter_ns() - t0) / n)
+print(min(best))
+"""
+
+
+# With the bootstrap on: the same compiled call through tct's timing wrapper and around it
+# (its __wrapped__), interleaved in one process: the wrapper's cost on a real compiled call,
+# free of the process-to-process noise of the comparison above.
+SAME_PROCESS = r"""
+import sys, time, torch
+torch.set_num_threads(1)
+g = torch.compile(lambda x: x + 1, backend="eager")
+x = torch.ones(4)
+for _ in range(50):
+    g(x)
+inner = g.__wrapped__
+n = int(sys.argv[1])
+def loop(fn):
+    t0 = time.perf_counter_ns()
+    for _ in range(n):
+        fn(x)
+    return (time.perf_counter_ns() - t0) / n
+a, b = [], []
+for _ in range(9):
+    a.append(loop(inner))
+    b.append(loop(g))
+print(min(a), min(b))
+"""
+
+
+def same_process(python, calls, record_dir):
+    p = subprocess.run([python, "-c", SAME_PROCESS, str(calls)], env=env_with(True, record_dir), check=True,
+                       capture_output=True, text=True)
+    return tuple(map(float, p.stdout.split()))
+
+
+def env_with(bootstrap, record_dir):
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env["TCT_RUN_FLUSH_S"] = "0"
+    if bootstrap:
+        env["PYTHONPATH"] = str(BOOTSTRAP)
+        env["TCT_RUN_RECORD_DIR"] = record_dir
+    return env
+
+
+def startup(python, runs, record_dir):
+    base, boot = [], []
+    for _ in range(runs):
+        for with_bootstrap, out in ((False, base), (True, boot)):
+            t0 = time.perf_counter()
+            subprocess.run([python, "-c", "pass"], env=env_with(with_bootstrap, record_dir), check=True)
+            out.append(time.perf_counter() - t0)
+    return statistics.median(base), statistics.median(boot)
+
+
+def per_call(python, runs, calls, record_dir):
+    base, boot = [], []
+    for _ in range(runs):
+        for with_bootstrap, out in ((False, base), (True, boot)):
+            p = subprocess.run([python, "-c", CALLS, str(calls)], env=env_with(with_bootstrap, record_dir),
+                               check=True, capture_output=True, text=True)
+            out.append(float(p.stdout.split()[-1]))
+    return statistics.median(base), statistics.median(boot)
+
+
+WRAPPER = r"""
+import sys, time
+sys.path.insert(0, sys.argv[2])
+import tct_run_recorder as r
+class Site(r._Site):
+    pass
+site = r._Site(0, "function", "f", None, "", 0)
+r._counts[0] = 0
+def f(x):
+    r._counts[0] += 1  # stands for the compiled graph's run counter, which the recorder adds
+    return x
+g = r._timed(f, site)
+n = int(sys.argv[1])
+def loop(fn):
+    t0 = time.perf_counter_ns()
+    for i in range(n):
+        fn(i)
+    return (time.perf_counter_ns() - t0) / n
+best_f = min(loop(f) for _ in range(7))
+best_g = min(loop(g) for _ in range(7))
+print(best_f, best_g)
+"""
+
+
+def wrapper_only(python, calls):
+    p = subprocess.run([python, "-c", WRAPPER, str(calls), str(BOOTSTRAP)], check=True, capture_output=True, text=True)
+    f, g = map(float, p.stdout.split())
+    return f, g
+
+
+def main():
+    ap = parser()
+    ap.add_argument("--runs", type=int, default=21, help="interleaved runs each, for startup")
+    ap.add_argument("--call-runs", type=int, default=5, help="interleaved processes each, for the per-call cost")
+    ap.add_argument("--calls", type=int, default=20000)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as rec:
+        b, w = startup(a.python, a.runs, rec)
+        print(f"startup, no torch (python -c pass, median of {a.runs}): {b * 1e3:.2f} ms without, "
+              f"{w * 1e3:.2f} ms with the bootstrap: +{(w - b) * 1e3:.2f} ms (aim < 5 ms)")
+        f, g = wrapper_only(a.python, 200000)
+        print(f"timing wrapper alone (in process, best of 7 x 200000 calls of a trivial function): {f:.0f} ns "
+              f"bare, {g:.0f} ns wrapped: +{g - f:.0f} ns per call")
+        inner, outer = same_process(a.python, a.calls, rec)
+        print(f"per compiled call, same process (backend=eager, x + 1, best of 9 x {a.calls} interleaved): "
+              f"{inner:.0f} ns around tct's wrapper, {outer:.0f} ns through it: +{outer - inner:.0f} ns per call "
+              f"({(outer - inner) / inner * 100:.1f}%)")
+        b, w = per_call(a.python, a.call_runs, a.calls, rec)
+        print(f"per compiled call (backend=eager, x + 1 on 4 floats, best of 5 x {a.calls} calls, median of "
+              f"{a.call_runs} processes): {b:.0f} ns without, {w:.0f} ns with: +{w - b:.0f} ns per call "
+              f"({(w - b) / b * 100:.1f}%; aim < 1000 ns or 1%)")
+
+
+if __name__ == "__main__":
+    main()

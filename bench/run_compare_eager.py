@@ -1,0 +1,55 @@
+"""Does `tct run --compare-eager` agree with the job's own timing? examples/train_loop.py
+prints the median of its own steady calls of the model; run it compiled and --eager (N
+interleaved runs each, median of those medians) and compare that speedup with the one tct
+reports for the same call site. The issue asks for agreement within 5%.
+
+    python bench/run_compare_eager.py [--runs 3] [--backend inductor] [--steps 60]
+"""
+import json
+import re
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+from tool_paths import ROOT, parser
+
+TRAIN = ROOT / "examples" / "train_loop.py"
+
+
+def own_median_us(python, extra):
+    out = subprocess.run([python, str(TRAIN), *extra], capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"median steady call ([0-9.]+) us", out).group(1))
+
+
+def main():
+    ap = parser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--backend", default="inductor")
+    ap.add_argument("--steps", default="60")
+    ap.add_argument("--width", default="256")
+    a = ap.parse_args()
+    job = ["--backend", a.backend, "--steps", a.steps, "--width", a.width]
+    compiled, eager = [], []
+    for _ in range(a.runs):
+        compiled.append(own_median_us(a.python, job))
+        eager.append(own_median_us(a.python, job + ["--eager"]))
+    own = statistics.median(eager) / statistics.median(compiled)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "run.json"
+        subprocess.run([a.tct, "run", "--compare-eager", "--repeat", str(a.runs), "-q", "-o", str(out), "--dir",
+                        str(Path(tmp) / "run"), "--", a.python, str(TRAIN), *job],
+                       check=True, capture_output=True, text=True)
+        site = json.loads(out.read_text())["run"]["processes"][0]["sites"][0]
+    sp = site["eager"]["speedup"]
+    diff = (sp["estimate"] - own) / own * 100
+    print(f"job's own timing ({a.runs} runs each, median of medians): eager {statistics.median(eager):.1f} us, "
+          f"compiled {statistics.median(compiled):.1f} us, speedup {own:.3f}x")
+    print(f"tct run --compare-eager --repeat {a.runs}: speedup {sp['estimate']:.3f}x [{sp['low']:.3f}, {sp['high']:.3f}] "
+          f"({site['eager']['verdict']}); eager {site['eager']['eager']['median_ns'] / 1e3:.1f} us, "
+          f"compiled {site['eager']['compiled']['median_ns'] / 1e3:.1f} us")
+    print(f"difference: {diff:+.1f}% (aim: within 5%)")
+
+
+if __name__ == "__main__":
+    main()

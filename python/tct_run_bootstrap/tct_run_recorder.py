@@ -1,0 +1,405 @@
+"""The recorder behind tct run's bootstrap, imported only once torch is (see sitecustomize.py).
+
+It wraps torch.compile so that each object it returns (a function, or an OptimizedModule
+whose forward is wrapped) appends the duration of every call to its call site's array, and
+notes, sparsely, the calls during which Dynamo compiled (a compile-start callback) and the
+calls that ran no compiled graph (every compiled graph counts its runs). Recompile-limit hits
+come from Dynamo's own warning. One JSON file per process in TCT_RUN_RECORD_DIR, rewritten
+at exit, on SIGTERM and every TCT_RUN_FLUSH_S seconds, so a crash keeps most of it.
+
+Raw facts only: tct computes every statistic. Calls are timed on the host with
+perf_counter_ns and no synchronize is added to the user's loop. Where CUDA is in use when
+torch.compile is called, each call also records a pair of CUDA events on the current stream;
+they are resolved later (the flush thread takes those already complete, the exit waits for
+the rest), so the device time of each call is known without stalling the job.
+"""
+import array
+import atexit
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+
+_clock = time.perf_counter_ns
+# [compiled graphs run, compiles started]: read before and after each call (cheap list reads).
+_counts = [0, 0]
+_sites = {}  # key -> _Site
+_limit_hits = []
+_torch_dir = ""
+_record_dir = ""
+_pid = os.getpid()
+_force_eager = False
+_lock = threading.Lock()
+# CUDA event pairs kept per site at most (each holds two events until resolved).
+_CUDA_PENDING_CAP = 100000
+
+
+class _Site:
+    __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
+                 "times", "compile_calls", "eager_calls", "objects", "pending", "device")
+
+    def __init__(self, index, kind, name, code, site_file, site_line):
+        self.index = index
+        self.kind = kind
+        self.name = name
+        self.code_name = code.co_name if code else ""
+        self.code_file = code.co_filename if code else ""
+        self.code_line = code.co_firstlineno if code else 0
+        self.site_file = site_file
+        self.site_line = site_line
+        self.times = array.array("q")   # ns per call, in call order
+        self.compile_calls = []         # call indexes during which Dynamo compiled
+        self.eager_calls = []           # call indexes that ran no compiled graph
+        self.objects = 0                # compiled objects made at this site
+        self.pending = []               # (call index, start event, end event), in call order
+        self.device = []                # [call index, device ns] of resolved CUDA event pairs
+
+    def to_json(self):
+        return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
+                "code_file": self.code_file, "code_line": self.code_line, "site_file": self.site_file,
+                "site_line": self.site_line, "objects": self.objects, "durations_ns": self.times.tolist(),
+                "compile_calls": list(self.compile_calls), "eager_calls": list(self.eager_calls),
+                "device_ns": list(self.device)}
+
+    def resolve(self, wait):
+        """Device time of the event pairs that completed (all of them when wait). Runs beside
+        the job's thread: it reads a prefix and deletes it, and appends only go to the end."""
+        pending = self.pending
+        done = 0
+        for index, start, end in pending[:len(pending)]:
+            try:
+                if wait:
+                    end.synchronize()
+                elif not end.query():
+                    break
+                self.device.append([index, int(start.elapsed_time(end) * 1e6)])
+            except Exception:  # a context torn down, an event never recorded: drop it
+                pass
+            done += 1
+        del pending[:done]
+
+
+def _caller():
+    """file:line of the first frame outside torch and this file: where torch.compile was called
+    (module.compile() calls torch.compile from inside torch)."""
+    f = sys._getframe(2)
+    here = os.path.dirname(os.path.abspath(__file__))
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not (fn.startswith(_torch_dir) or fn.startswith(here)):
+            return fn, f.f_lineno
+        f = f.f_back
+    return "", 0
+
+
+def _target_code(model, torch):
+    """(kind, name, code object Dynamo compiles) for what torch.compile was given."""
+    nn = torch.nn
+    if isinstance(model, nn.Module):
+        fwd = getattr(type(model), "forward", None)
+        return "module", type(model).__name__, getattr(fwd, "__code__", None)
+    owner = getattr(model, "__self__", None)
+    if isinstance(owner, nn.Module):  # module.compile(): torch.compile(self._call_impl)
+        fwd = getattr(type(owner), "forward", None)
+        return "module", type(owner).__name__, getattr(fwd, "__code__", None)
+    inner = model
+    for _ in range(8):  # functools.wraps chains
+        if not hasattr(inner, "__wrapped__"):
+            break
+        inner = inner.__wrapped__
+    code = getattr(inner, "__code__", None) or getattr(getattr(inner, "__func__", None), "__code__", None)
+    name = getattr(inner, "__qualname__", None) or getattr(inner, "__name__", None) or type(inner).__name__
+    return "function", name, code
+
+
+def _site_for(model, torch, where):
+    kind, name, code = _target_code(model, torch)
+    key = (where, kind, name, code.co_filename if code else "", code.co_firstlineno if code else 0)
+    with _lock:
+        site = _sites.get(key)
+        if site is None:
+            site = _sites[key] = _Site(len(_sites), kind, name, code, where[0], where[1])
+        site.objects += 1
+    return site
+
+
+def _timed(fn, site):
+    times = site.times
+    append = times.append
+    clock = _clock
+    counts = _counts
+    compile_calls = site.compile_calls
+    eager_calls = site.eager_calls
+    if _cuda_in_use():
+        return _timed_cuda(fn, site)
+    if _force_eager:  # everything runs eagerly: only durations mean anything
+
+        def timed_eager(*args, **kwargs):
+            t0 = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                append(clock() - t0)
+
+        return timed_eager
+
+    def timed(*args, **kwargs):
+        graphs = counts[0]
+        compiles = counts[1]
+        t0 = clock()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            append(clock() - t0)
+            if counts[1] != compiles:
+                compile_calls.append(len(times) - 1)
+            if counts[0] == graphs:
+                eager_calls.append(len(times) - 1)
+
+    return timed
+
+
+def _cuda_in_use():
+    """CUDA already initialised when torch.compile is called: time its calls with events too.
+    TCT_RUN_CUDA_EVENTS=0 turns it off."""
+    if os.environ.get("TCT_RUN_CUDA_EVENTS") == "0" or _torch is None:
+        return False
+    try:
+        return bool(_torch.cuda.is_available() and _torch.cuda.is_initialized())
+    except Exception:
+        return False
+
+
+def _timed_cuda(fn, site):
+    times = site.times
+    append = times.append
+    clock = _clock
+    counts = _counts
+    compile_calls = site.compile_calls
+    eager_calls = site.eager_calls
+    pending = site.pending
+    Event = _torch.cuda.Event
+    force_eager = _force_eager
+
+    def timed(*args, **kwargs):
+        graphs = counts[0]
+        compiles = counts[1]
+        start = Event(enable_timing=True)
+        start.record()
+        t0 = clock()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            append(clock() - t0)
+            end = Event(enable_timing=True)
+            end.record()
+            if len(pending) < _CUDA_PENDING_CAP:
+                pending.append((len(times) - 1, start, end))
+            if not force_eager:
+                if counts[1] != compiles:
+                    compile_calls.append(len(times) - 1)
+                if counts[0] == graphs:
+                    eager_calls.append(len(times) - 1)
+
+    return timed
+
+
+def _wrap_result(compiled, model, torch, where):
+    site = _site_for(model, torch, where)
+    is_module = isinstance(compiled, torch.nn.Module)
+    if _force_eager:
+        # --compare-eager's eager run: each call goes straight to what torch.compile was
+        # given, as if the job never compiled it (what the user weighs compile against);
+        # the object returned keeps its type, so the job's code runs unchanged.
+        target = model.__call__ if isinstance(model, torch.nn.Module) else model
+    else:
+        target = compiled.__dict__.get("forward") if is_module else compiled
+    if is_module:
+        if target is not None and "forward" in compiled.__dict__:
+            compiled.forward = _timed(target, site)
+        return compiled
+    if callable(compiled):
+        import functools
+
+        timed = _timed(target, site)
+        try:
+            functools.update_wrapper(timed, compiled)
+        except Exception:
+            pass
+        return timed
+    return compiled
+
+
+def _count_graph_runs(torch):
+    """Every compiled graph Dynamo installs counts its runs: a call with none ran eagerly."""
+    try:
+        from torch._dynamo.eval_frame import skip_code
+        from torch._dynamo.output_graph import OutputGraph
+    except Exception:
+        return False
+    original = OutputGraph.install_global_unsafe
+    counts = _counts
+
+    def make_counted(fn):
+        def counted(*args, **kwargs):
+            counts[0] += 1
+            return fn(*args, **kwargs)
+
+        return counted
+
+    # Dynamo must not try to compile the counter: its bytecode runs while the frame
+    # evaluation hook is still on.
+    skip_code(make_counted(None).__code__)
+
+    def install_global_unsafe(self, name, value):
+        if name.startswith("__compiled_fn") and callable(value):
+            value = make_counted(value)
+        return original(self, name, value)
+
+    OutputGraph.install_global_unsafe = install_global_unsafe
+    return True
+
+
+def _on_compile_start(args):
+    _counts[1] += 1
+
+
+class _LimitHandler(logging.Handler):
+    """Dynamo's 'hit config.recompile_limit' warning: the frame runs eagerly from now on
+    whenever no compiled entry's guards pass."""
+
+    def emit(self, record):
+        msg = str(record.msg)
+        if "hit config." not in msg:
+            return
+        try:
+            text = record.getMessage()
+        except Exception:
+            text = msg
+        args = record.args if isinstance(record.args, tuple) else ()
+        function = str(args[2]) if len(args) > 2 else ""
+        # "'f' (/path/train.py:4)": the frame's code, which names its call site; the call in
+        # progress there is the one that hit the limit. Not tracked per call: a rare event
+        # must not cost every call.
+        site = None
+        with _lock:
+            for s in _sites.values():
+                if s.code_file and f"({s.code_file}:{s.code_line})" in function and f"'{s.code_name}'" in function:
+                    site = s
+        _limit_hits.append({"site": site.index if site else None, "call": len(site.times) if site else None,
+                            "limit": str(args[0]) if args else "", "value": args[1] if len(args) > 1 else None,
+                            "function": function, "last_reason": str(args[3]) if len(args) > 3 else "",
+                            "message": text[:2000]})
+
+
+def flush(final=False, wait=False):
+    """wait: resolve every CUDA event pair, waiting for the device (at exit only: never in
+    the job's loop, never in a signal handler)."""
+    if os.getpid() != _pid or not _record_dir:  # a forked child: the parent owns the file
+        return
+    with _lock:
+        all_sites = list(_sites.values())
+    for s in all_sites:
+        if s.pending:
+            s.resolve(wait=wait)
+    sites = [s.to_json() for s in all_sites]
+    doc = {"version": 1, "pid": _pid, "ppid": os.getppid(), "rank": os.environ.get("RANK"),
+           "local_rank": os.environ.get("LOCAL_RANK"), "world_size": os.environ.get("WORLD_SIZE"),
+           "argv": list(sys.argv), "python": sys.version.split()[0], "torch": _torch_version,
+           "force_eager": _force_eager, "stance": _stance, "graph_counting": _graph_counting, "final": final,
+           "sites": sites, "recompile_limit_hits": list(_limit_hits)}
+    path = os.path.join(_record_dir, f"process-{_pid}.json")
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w") as f:
+            json.dump(doc, f, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _periodic(interval):
+    while True:
+        time.sleep(interval)
+        if _sites:
+            flush()
+
+
+def _on_sigterm(signum, frame):
+    flush(final=True)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+_torch = None
+_torch_version = ""
+_stance = "default"
+_graph_counting = False
+
+
+_ready = False
+
+
+def _setup_dynamo(torch):
+    """At the first torch.compile, not at import: a job that never compiles pays nothing
+    for torch._dynamo."""
+    global _ready, _stance, _graph_counting
+    _ready = True
+    if _force_eager:
+        # Call sites are bypassed (_wrap_result); anything compiled another way is forced
+        # eager too: set_stance (2.6+), else Dynamo disabled outright.
+        set_stance = getattr(getattr(torch, "compiler", None), "set_stance", None)
+        if set_stance is not None:
+            set_stance("force_eager")
+            _stance = "force_eager"
+        else:
+            import torch._dynamo
+
+            torch._dynamo.config.disable = True
+            _stance = "dynamo_disabled"
+        return
+    try:
+        import torch._dynamo
+
+        torch._dynamo.callback_handler.register_start_callback(_on_compile_start)
+        _graph_counting = _count_graph_runs(torch)
+        logging.getLogger("torch._dynamo.convert_frame").addHandler(_LimitHandler(logging.WARNING))
+    except Exception:
+        pass
+
+
+def hook_torch(torch, record_dir):
+    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch
+    _torch = torch
+    _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
+    _record_dir = record_dir
+    _torch_version = str(getattr(torch, "__version__", ""))
+    _force_eager = os.environ.get("TCT_RUN_FORCE_EAGER") == "1"
+    original = torch.compile
+
+    def compile_at(where, model, args, kwargs):
+        return _wrap_result(original(model, *args, **kwargs), model, torch, where)
+
+    def compile(model=None, *args, **kwargs):
+        where = _caller()
+        if not _ready:
+            _setup_dynamo(torch)
+        if model is None:  # @torch.compile(mode=...): the decorator compiles through us, once
+            return lambda fn: compile_at(where, fn, args, kwargs)
+        return compile_at(where, model, args, kwargs)
+
+    compile.__doc__ = original.__doc__
+    compile.__wrapped__ = original
+    torch.compile = compile
+    atexit.register(flush, True, True)
+    try:
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # torch imported outside the main thread
+        pass
+    interval = float(os.environ.get("TCT_RUN_FLUSH_S", "5"))
+    if interval > 0:
+        threading.Thread(target=_periodic, args=(interval,), name="tct-run-flush", daemon=True).start()

@@ -1,0 +1,33 @@
+#include "cli/run_args.hpp"
+
+#include <set>
+
+namespace tct::cli {
+
+std::pair<std::vector<std::string>, std::vector<std::string>> split_run_args(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "run") return {args, {}};
+  // tct run's options that take a value (cmd_run.cpp and add_output_options).
+  static const std::set<std::string> with_value = {"-m", "--repeat", "--dir", "--python", "-o", "--out"};
+  std::vector<std::string> mine = {args[0]}, job;
+  size_t i = 1;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-') break;  // the job's first word
+    mine.push_back(a);
+    if (with_value.count(a) && i + 1 < args.size()) {
+      mine.push_back(args[++i]);
+      if (a == "-m") {  // python -m MODULE: what follows is the module's
+        ++i;
+        break;
+      }
+    }
+  }
+  for (; i < args.size(); ++i) job.push_back(args[i]);
+  return {mine, job};
+}
+
+}  // namespace tct::cli

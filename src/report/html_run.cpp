@@ -1,0 +1,69 @@
+// tct run's section of the HTML report: silent fallbacks first, then per process (rank) a
+// table of call sites (calls, per-call time, share of the job, compile time, breaks,
+// recompiles, eager comparison), the breaks and recompiles with their fix, and divergence.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/format.hpp"
+#include "report/html_util.hpp"
+
+namespace tct::report::html {
+
+namespace {
+std::string d(const json& j, const char* key) {
+  return format_duration_ns(j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN);
+}
+}  // namespace
+
+std::string section_run(const json& doc) {
+  if (!doc.contains("run") || !doc["run"].is_object()) return "";
+  const json& r = doc["run"];
+  std::string cmd;
+  for (const auto& a : arr_at(r, "command")) cmd += (cmd.empty() ? "" : " ") + text_of(a);
+  std::string out = R"(<section id="run"><h2>tct run: per torch.compile call site</h2>)";
+  out += facts({{"Command", "<code>" + esc(cmd) + "</code>"}, {"Exit", esc(str(r, "exit"))}, {"Wall time", d(r, "wall_ns")},
+                {"Logs", "<code>" + esc(str(r, "trace_dir")) + "</code>"}});
+  for (const auto& p : arr_at(r, "processes"))
+    for (const auto& s : arr_at(p, "sites")) {
+      const json& f = obj_at(s, "fallback");
+      if (f.empty()) continue;
+      out += fmt::format("<h3 class=\"warn\">Silent fallback: {} ({}:{}) hit the recompile limit</h3><p>{} of the {} calls "
+                         "since ran eagerly. Guard that kept failing: <code>{}</code>. Fix: {}</p>",
+                         esc(str(s, "name")), esc(short_path(str(obj_at(s, "site"), "file"))), esc(str(obj_at(s, "site"), "line")),
+                         esc(str(f, "eager_calls_after")), esc(str(f, "calls_after")), esc(str(f, "guard")), esc(str(f, "fix")));
+    }
+  const json& div = arr_at(r, "divergence");
+  if (!div.empty()) {
+    out += "<h3 class=\"warn\">Ranks diverge</h3><ul>";
+    for (const auto& v : div) out += "<li>" + esc(str(v, "message")) + "</li>";
+    out += "</ul>";
+  }
+  for (const auto& p : arr_at(r, "processes")) {
+    out += "<h3>" + esc(p["rank"].is_number() ? fmt::format("Rank {}", p["rank"].get<int>()) : "Process " + str(p, "pid")) + "</h3>";
+    std::vector<std::vector<std::string>> rows, details;
+    for (const auto& s : arr_at(p, "sites")) {
+      const json& e = obj_at(s, "eager");
+      std::string vs = e.empty() ? "" : fmt::format("{} [{}, {}] {}", format_ratio(number_or_nan(obj_at(e, "speedup"), "estimate")),
+                                                    format_ratio(number_or_nan(obj_at(e, "speedup"), "low")),
+                                                    format_ratio(number_or_nan(obj_at(e, "speedup"), "high")), str(e, "verdict"));
+      rows.push_back({esc(str(s, "name")), esc(short_path(str(obj_at(s, "site"), "file")) + ":" + str(obj_at(s, "site"), "line")),
+                      esc(str(s, "calls")), esc(d(obj_at(s, "steady_calls"), "median_ns")), esc(d(obj_at(s, "steady_calls"), "p90_ns")),
+                      esc(format_percent(number_or_nan(s, "job_share"))), esc(d(s, "compile_time_ns")), esc(str(s, "graph_breaks")),
+                      esc(str(s, "recompiles")), esc(vs)});
+      for (const auto& b : arr_at(s, "breaks"))
+        details.push_back({esc(str(s, "name")), "graph break", esc(short_path(str(b, "file")) + ":" + str(b, "line") + " " + str(b, "reason")),
+                           esc(str(b, "fix"))});
+      for (const auto& c : arr_at(s, "compiles"))
+        for (const auto& g : arr_at(c, "recompile_reasons"))
+          details.push_back({esc(str(s, "name")), "recompile " + esc(str(c, "compile_id")), esc(text_of(g)), ""});
+    }
+    out += table({"Call site", "Where", "Calls", "Median/call", "p90/call", "Share of job", "Compile time", "Breaks",
+                   "Recompiles", "vs eager"},
+                  rows, "sites");
+    if (!details.empty()) out += table({"Call site", "What", "Where / guard", "Fix"}, details, "details");
+  }
+  return out + "</section>";
+}
+
+}  // namespace tct::report::html

@@ -1,0 +1,425 @@
+#include "run/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/hint_catalog.hpp"
+#include "stats/break_even.hpp"
+#include "stats/summary.hpp"
+
+namespace tct::run {
+namespace {
+
+constexpr int kResamples = 2000;
+// Above this many calls a run's steady calls are thinned (every k-th) before the bootstrap:
+// 2000 medians of millions of calls would take minutes, and consecutive calls are not
+// independent anyway, so the thinned interval is, if anything, the more honest one.
+constexpr size_t kMaxBootstrapCalls = 20000;
+
+std::vector<double> thin(const std::vector<double>& xs) {
+  if (xs.size() <= kMaxBootstrapCalls) return xs;
+  std::vector<double> out;
+  const double step = static_cast<double>(xs.size()) / kMaxBootstrapCalls;
+  for (size_t i = 0; i < kMaxBootstrapCalls; ++i) out.push_back(xs[static_cast<size_t>(i * step)]);
+  return out;
+}
+
+double median_of(std::vector<double>& xs) {
+  if (xs.empty()) return NAN;
+  auto mid = xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2);
+  std::nth_element(xs.begin(), mid, xs.end());
+  double hi = *mid;
+  if (xs.size() % 2 == 1) return hi;
+  double lo = *std::max_element(xs.begin(), mid);
+  return (lo + hi) / 2;
+}
+
+// One bootstrap draw of a mode's pooled median: runs drawn with replacement (when there are
+// several), then calls within each drawn run.
+double draw_median(const std::vector<std::vector<double>>& runs, std::mt19937_64& rng, std::vector<double>& buf) {
+  buf.clear();
+  std::uniform_int_distribution<size_t> pick_run(0, runs.size() - 1);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const auto& run = runs.size() > 1 ? runs[pick_run(rng)] : runs[r];
+    if (run.empty()) continue;
+    std::uniform_int_distribution<size_t> pick(0, run.size() - 1);
+    for (size_t i = 0; i < run.size(); ++i) buf.push_back(run[pick(rng)]);
+  }
+  return median_of(buf);
+}
+
+bool contains(const std::vector<size_t>& sorted_or_not, size_t i) {
+  return std::find(sorted_or_not.begin(), sorted_or_not.end(), i) != sorted_or_not.end();
+}
+
+// Does this compiled frame belong to the site? Its own code object, or a resume function
+// Dynamo made of it after a graph break (torch_dynamo_resume_in_<name>_at_<line>).
+bool belongs(const analysis::CompileSummary& c, const SiteRecord& s) {
+  if (c.file != s.code_file || s.code_name.empty()) return false;
+  if (c.function == s.code_name && c.line == s.code_line) return true;
+  return c.function.rfind("torch_dynamo_resume_in_" + s.code_name + "_at_", 0) == 0;
+}
+
+const analysis::RankSummary* trace_for(const ProcessRecord& p, const std::vector<analysis::RankSummary>& ranks) {
+  if (p.rank) {
+    for (const auto& r : ranks)
+      if (r.rank == p.rank) return &r;
+    return nullptr;
+  }
+  const analysis::RankSummary* only = nullptr;
+  int unranked = 0;
+  for (const auto& r : ranks)
+    if (!r.rank) {
+      only = &r;
+      ++unranked;
+    }
+  return unranked == 1 ? only : nullptr;
+}
+
+void join_trace(SiteResult& out, const SiteRecord& s, const analysis::RankSummary& rank) {
+  std::set<std::string> ids;
+  for (const auto& [id, c] : rank.compiles) {
+    if (!belongs(c, s)) continue;
+    ids.insert(id.str());
+    FrameCompile f;
+    f.compile_id = id.str();
+    f.function = c.function;
+    f.line = c.line;
+    for (const auto& [p, sec] : c.phase_s) f.phases[p] = Ns(sec * 1e9);
+    f.recompile_reasons = c.recompile_reasons;
+    f.cache = c.cache;
+    f.graph_breaks = c.breaks;
+    f.skipped = c.skipped;
+    f.fail_reason = c.fail_reason;
+    if (auto it = c.phase_s.find("entire_frame"); it != c.phase_s.end()) out.compile_time += Ns(it->second * 1e9);
+    if (!c.recompile_reasons.empty()) ++out.recompiles;
+    out.graph_breaks += c.breaks;
+    for (const auto& [k, v] : c.cache) out.cache[k] += v;
+    out.compiles.push_back(std::move(f));
+  }
+  std::map<std::tuple<std::string, int, std::string>, size_t> where;  // (file, line, kind) -> breaks index
+  for (const auto& b : rank.breaks) {
+    if (!ids.count(b.compile_id)) continue;
+    auto key = std::make_tuple(b.file, b.line, std::string(analysis::to_string(b.kind)));
+    auto [it, fresh] = where.try_emplace(key, out.breaks.size());
+    if (fresh) {
+      SiteBreak sb;
+      sb.file = b.file;
+      sb.line = b.line;
+      sb.kind = std::get<2>(key);
+      sb.reason = b.reason;
+      sb.fix = analysis::catalog_hint(b.kind).fix;
+      out.breaks.push_back(std::move(sb));
+    }
+    SiteBreak& sb = out.breaks[it->second];
+    ++sb.count;
+    if (sb.reason.empty()) sb.reason = b.reason;
+  }
+}
+
+bool mentions_limit(const std::string& text) {
+  return text.find("recompile_limit") != std::string::npos || text.find("recompile limit") != std::string::npos ||
+         text.find("cache_size_limit") != std::string::npos;
+}
+
+void find_fallback(SiteResult& out, const SiteRecord& s, const ProcessRecord& p) {
+  std::optional<Fallback> fb;
+  for (const auto& h : p.limit_hits) {
+    if (h.site != s.index) continue;
+    fb = Fallback{};
+    fb->at_call = h.call;
+    fb->limit = h.limit;
+    fb->value = h.value;
+    fb->guard = h.last_reason;
+    break;
+  }
+  // Older bootstraps or a missed log record: the trace's frame that failed on the limit.
+  if (!fb)
+    for (const auto& c : out.compiles)
+      if (mentions_limit(c.fail_reason)) {
+        fb = Fallback{};
+        fb->limit = "recompile_limit";
+        break;
+      }
+  if (!fb) return;
+  if (fb->guard.empty())
+    for (const auto& c : out.compiles)
+      if (!c.recompile_reasons.empty()) fb->guard = c.recompile_reasons.back();
+  // "last reason" is torch's repr of the guard text; keep its first line.
+  while (!fb->guard.empty() && (fb->guard.front() == '\'' || fb->guard.front() == '"')) fb->guard.erase(0, 1);
+  while (!fb->guard.empty() && (fb->guard.back() == '\'' || fb->guard.back() == '"')) fb->guard.pop_back();
+  if (auto nl = fb->guard.find("\\n"); nl != std::string::npos) fb->guard.resize(nl);
+  auto kind = analysis::classify_recompile({fb->guard});
+  fb->kind = analysis::to_string(kind);
+  fb->fix = analysis::catalog_hint(kind).fix;
+  const size_t from = fb->at_call.value_or(0);
+  fb->calls_after = s.durations_ns.size() > from ? s.durations_ns.size() - from : 0;
+  for (size_t i : s.eager_calls)
+    if (i >= from) ++fb->eager_after;
+  out.fallback = fb;
+}
+
+SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const analysis::RankSummary* trace, Ns wall) {
+  SiteResult out;
+  out.key = s.key();
+  out.kind = s.kind;
+  out.name = s.name;
+  out.site_file = s.site_file;
+  out.site_line = s.site_line;
+  out.code_name = s.code_name;
+  out.code_file = s.code_file;
+  out.code_line = s.code_line;
+  out.calls = s.durations_ns.size();
+  out.compiling_calls = s.compile_calls.size();
+  out.eager_known = p.graph_counting;
+  if (p.graph_counting) {
+    out.eager_calls = s.eager_calls.size();
+    for (size_t i : s.eager_calls)
+      if (i > 0 && !contains(s.compile_calls, i)) {
+        out.first_eager_call = i;
+        break;
+      }
+  }
+  std::vector<double> all(s.durations_ns.begin(), s.durations_ns.end());
+  out.all = call_times(all);
+  out.steady = call_times(steady_durations(s, false));
+  if (!s.device_ns.empty()) out.device_steady = call_times(steady_durations(s, false, true));
+  for (size_t i : s.compile_calls)
+    if (i < s.durations_ns.size()) out.compiling_time += Ns(static_cast<double>(s.durations_ns[i]));
+  out.job_share = wall.count() > 0 ? out.all.total / wall : 0.0;
+  if (trace) join_trace(out, s, *trace);
+  find_fallback(out, s, p);
+  return out;
+}
+
+std::string relative(const std::string& path, const std::string& cwd) {
+  if (!cwd.empty() && path.size() > cwd.size() + 1 && path.compare(0, cwd.size(), cwd) == 0 && path[cwd.size()] == '/')
+    return path.substr(cwd.size() + 1);
+  return path;
+}
+
+// Ranks whose compile counts for a call site differ from the most common count.
+void site_divergence(RunResult& r) {
+  std::map<std::string, std::map<int, size_t>> compiles;  // site key -> rank -> compiles
+  std::map<std::string, std::string> label;               // site key -> "step (train.py:25)"
+  for (const auto& p : r.processes) {
+    if (!p.rank) continue;
+    for (const auto& s : p.sites) {
+      compiles[s.key][*p.rank] = std::max(s.compiles.size(), s.compiling_calls);
+      label[s.key] = fmt::format("{} ({}:{})", s.name, relative(s.site_file, r.cwd), s.site_line);
+    }
+  }
+  for (const auto& [key, per_rank] : compiles) {
+    if (per_rank.size() < 2) continue;
+    std::map<size_t, int> votes;
+    for (const auto& [rank, n] : per_rank) ++votes[n];
+    if (votes.size() < 2) continue;
+    size_t common = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    for (const auto& [rank, n] : per_rank)
+      if (n != common)
+        r.divergence.push_back({rank, "site_compiles",
+                                fmt::format("rank {} compiled {} {} time(s), the other ranks {}: it sees other "
+                                            "shapes or values there (its recompiles say which guard)",
+                                            rank, label[key], n, common)});
+  }
+}
+
+struct SiteKey {
+  std::optional<int> rank;
+  std::string key;
+  bool operator<(const SiteKey& o) const { return std::tie(rank, key) < std::tie(o.rank, o.key); }
+};
+
+std::map<SiteKey, std::vector<double>> steady_by_site(const RecordSet& set, bool eager_run, bool device) {
+  std::map<SiteKey, std::vector<double>> out;
+  for (const auto& p : set.processes)
+    for (const auto& s : p.sites) {
+      auto v = steady_durations(s, eager_run, device);
+      auto& dst = out[{p.rank, s.key()}];
+      dst.insert(dst.end(), v.begin(), v.end());
+    }
+  return out;
+}
+
+void compare_eager(RunResult& r, const RunInputs& in) {
+  // Host time always; CUDA event time too, used where every run has it for the site (on a
+  // GPU the host time of a call is its launch, unless the job synchronizes).
+  std::vector<std::map<SiteKey, std::vector<double>>> compiled_runs, eager_runs, compiled_dev, eager_dev;
+  compiled_runs.push_back(steady_by_site(in.records, false, false));
+  compiled_dev.push_back(steady_by_site(in.records, false, true));
+  for (const auto& set : in.compiled_repeats) {
+    compiled_runs.push_back(steady_by_site(set, false, false));
+    compiled_dev.push_back(steady_by_site(set, false, true));
+  }
+  for (const auto& set : in.eager_runs) {
+    eager_runs.push_back(steady_by_site(set, true, false));
+    eager_dev.push_back(steady_by_site(set, true, true));
+  }
+  auto collect = [](std::vector<std::map<SiteKey, std::vector<double>>>& runs, const SiteKey& k) {
+    std::vector<std::vector<double>> out;
+    for (auto& run : runs)
+      if (auto it = run.find(k); it != run.end() && !it->second.empty()) out.push_back(thin(it->second));
+    return out;
+  };
+  for (auto& p : r.processes)
+    for (auto& s : p.sites) {
+      SiteKey k{p.rank, s.key};
+      std::vector<std::vector<double>> c = collect(compiled_dev, k), e = collect(eager_dev, k);
+      const bool device = c.size() == compiled_dev.size() && e.size() == eager_dev.size() && !c.empty() && !e.empty();
+      if (!device) {
+        c = collect(compiled_runs, k);
+        e = collect(eager_runs, k);
+      }
+      if (c.empty() || e.empty()) continue;
+      EagerComparison cmp;
+      cmp.clock = device ? "cuda_events" : "host";
+      std::vector<double> pooled_c, pooled_e;
+      for (const auto& v : c) pooled_c.insert(pooled_c.end(), v.begin(), v.end());
+      for (const auto& v : e) pooled_e.insert(pooled_e.end(), v.begin(), v.end());
+      cmp.compiled = call_times(pooled_c);
+      cmp.eager = call_times(pooled_e);
+      cmp.runs_each = static_cast<int>(std::min(c.size(), e.size()));
+      cmp.speedup = speedup_interval(e, c);
+      cmp.covers = cmp.runs_each > 1
+                       ? fmt::format("{} runs each: run-to-run and call-to-call variation", cmp.runs_each)
+                       : "call-to-call variation within one compiled and one eager run; not run-to-run (use "
+                         "--repeat N)";
+      cmp.verdict = speedup_verdict(cmp.speedup);
+      const double compiled_ns = cmp.compiled.median.count(), eager_ns = cmp.eager.median.count();
+      cmp.compile_cost = s.compiling_time - Ns(compiled_ns * static_cast<double>(s.compiling_calls));
+      cmp.break_even_calls = stats::break_even_calls(cmp.compile_cost.count(), eager_ns, compiled_ns);
+      cmp.paid_back = cmp.break_even_calls && static_cast<double>(s.calls) >= *cmp.break_even_calls;
+      s.eager = cmp;
+    }
+}
+
+}  // namespace
+
+std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device) {
+  std::vector<double> out;
+  const size_t n = s.durations_ns.size();
+  std::vector<bool> skip(n, false);
+  if (eager_run) {
+    for (size_t i = 0; i < std::min<size_t>(2, n); ++i) skip[i] = true;
+  } else {
+    for (size_t i : s.compile_calls) {
+      if (i < n) skip[i] = true;
+      if (i + 1 < n) skip[i + 1] = true;
+    }
+    if (n > 0) skip[0] = true;
+  }
+  if (device) {
+    for (const auto& [i, ns] : s.device_ns)
+      if (i < n && !skip[i]) out.push_back(static_cast<double>(ns));
+    return out;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!skip[i]) out.push_back(static_cast<double>(s.durations_ns[i]));
+  return out;
+}
+
+CallTimes call_times(const std::vector<double>& ns) {
+  CallTimes t;
+  t.calls = ns.size();
+  if (ns.empty()) return t;
+  auto sorted = stats::finite_sorted(ns);
+  t.median = Ns(stats::quantile_sorted(sorted, 0.5));
+  t.p90 = Ns(stats::quantile_sorted(sorted, 0.9));
+  double total = 0;
+  for (double x : sorted) total += x;
+  t.total = Ns(total);
+  return t;
+}
+
+stats::Interval speedup_interval(const std::vector<std::vector<double>>& eager_runs,
+                                 const std::vector<std::vector<double>>& compiled_runs) {
+  auto pooled_median = [](const std::vector<std::vector<double>>& runs) {
+    std::vector<double> all;
+    for (const auto& r : runs) all.insert(all.end(), r.begin(), r.end());
+    return median_of(all);
+  };
+  stats::Interval iv{NAN, NAN, NAN};
+  if (eager_runs.empty() || compiled_runs.empty()) return iv;
+  iv.estimate = pooled_median(eager_runs) / pooled_median(compiled_runs);
+  std::mt19937_64 rng(stats::kDefaultBootstrapSeed);
+  std::vector<double> ratios, buf;
+  ratios.reserve(kResamples);
+  for (int i = 0; i < kResamples; ++i) {
+    double e = draw_median(eager_runs, rng, buf), c = draw_median(compiled_runs, rng, buf);
+    if (std::isfinite(e) && std::isfinite(c) && c > 0) ratios.push_back(e / c);
+  }
+  if (ratios.size() < 10) return iv;
+  std::sort(ratios.begin(), ratios.end());
+  iv.low = stats::quantile_sorted(ratios, 0.025);
+  iv.high = stats::quantile_sorted(ratios, 0.975);
+  return iv;
+}
+
+std::string speedup_verdict(const stats::Interval& iv) {
+  if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return "inconclusive";
+  if (iv.low > 1.0) return "faster";
+  if (iv.high < 1.0) return "slower";
+  if (iv.low >= 0.98 && iv.high <= 1.02) return "no_difference";
+  return "inconclusive";
+}
+
+RunResult analyze(const RunInputs& in) {
+  RunResult r;
+  r.command = in.command;
+  r.exit_status = shell_status(in.finished.exit);
+  r.exit_text = in.finished.exit.describe();
+  r.interrupted = in.finished.interrupted;
+  r.wall = in.finished.wall;
+  r.record_dir = in.record_dir;
+  r.trace_dir = in.trace_dir;
+  r.cwd = in.cwd;
+  r.trace = in.trace_section;
+  for (const auto& u : in.records.unreadable) r.notes.push_back("skipped a record file: " + u);
+  for (const auto& p : in.records.processes) {
+    ++r.processes_with_torch;
+    if (r.torch.empty()) r.torch = p.torch;
+    if (p.sites.empty()) continue;
+    ProcessResult pr;
+    pr.rank = p.rank;
+    pr.pid = p.pid;
+    pr.final = p.final;
+    if (!p.final)
+      r.notes.push_back(fmt::format("process {}{} ended before writing its records at exit: its last calls (up to "
+                                    "a few seconds) are missing",
+                                    p.pid, p.rank ? fmt::format(" (rank {})", *p.rank) : ""));
+    const analysis::RankSummary* trace = trace_for(p, in.trace_ranks);
+    for (const auto& s : p.sites) pr.sites.push_back(site_result(s, p, trace, r.wall));
+    // The site that cost the job the most first.
+    std::stable_sort(pr.sites.begin(), pr.sites.end(),
+                     [](const SiteResult& a, const SiteResult& b) { return a.all.total > b.all.total; });
+    r.processes.push_back(std::move(pr));
+  }
+  site_divergence(r);
+  const nlohmann::json no_divergence = nlohmann::json::array();
+  const nlohmann::json& trace_divergence =
+      in.trace_section.is_object() && in.trace_section.contains("divergence") ? in.trace_section["divergence"] : no_divergence;
+  for (const auto& d : trace_divergence) {
+    Divergence dv;
+    if (d.contains("rank") && d["rank"].is_number_integer()) dv.rank = d["rank"].get<int>();
+    dv.what = d.value("what", "");
+    dv.message = d.value("message", "");
+    r.divergence.push_back(std::move(dv));
+  }
+  if (!in.eager_runs.empty()) {
+    r.compared = true;
+    r.repeat = static_cast<int>(in.eager_runs.size());
+    r.eager_exit_statuses = in.eager_exit_statuses;
+    for (const auto& set : in.eager_runs)
+      for (const auto& p : set.processes)
+        if (!p.stance.empty() && r.stance.empty()) r.stance = p.stance;
+    compare_eager(r, in);
+  }
+  return r;
+}
+
+}  // namespace tct::run

@@ -1,0 +1,45 @@
+#pragma once
+// The run's facts (bootstrap records, TORCH_TRACE summaries, the command's exit) -> RunResult.
+// Pure: no I/O. Every statistic, join and verdict of `tct run` is made here, once.
+#include <vector>
+
+#include "analysis/trace_summary.hpp"
+#include "run/launch.hpp"
+#include "run/records.hpp"
+#include "run/result.hpp"
+
+namespace tct::run {
+
+struct RunInputs {
+  std::vector<std::string> command;
+  Finished finished;
+  std::string record_dir, trace_dir;
+  std::string cwd;                                // where the job ran: paths are shown relative to it
+  RecordSet records;                              // the (first) compiled run
+  std::vector<analysis::RankSummary> trace_ranks; // its TORCH_TRACE, per rank
+  nlohmann::json trace_section;                   // tct trace's section of the same logs
+  std::vector<RecordSet> compiled_repeats;        // --repeat: the other compiled runs
+  std::vector<RecordSet> eager_runs;              // --compare-eager: the forced-eager runs
+  std::vector<int> eager_exit_statuses;
+};
+
+RunResult analyze(const RunInputs& in);
+
+// Steady calls: the calls with no compile in them, less the one right after each compile
+// (it pays lazy work: the backward's compile, allocator warm-up). Eager runs: all but the
+// first two calls (lazy initialisation), the same count the examples exclude.
+// device: the CUDA event times of those calls (the calls without one are left out).
+std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device = false);
+
+// Per-call timing summary; NaN-free (zeros) when there is no call.
+CallTimes call_times(const std::vector<double>& ns);
+
+// eager / compiled ratio of medians with a 95% percentile bootstrap: one run each resamples
+// calls within each run; several runs resample runs, then calls within them.
+stats::Interval speedup_interval(const std::vector<std::vector<double>>& eager_runs,
+                                 const std::vector<std::vector<double>>& compiled_runs);
+
+// faster / slower / no_difference (inside +-2%) / inconclusive (straddles 1, wider).
+std::string speedup_verdict(const stats::Interval& iv);
+
+}  // namespace tct::run

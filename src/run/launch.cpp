@@ -1,0 +1,118 @@
+#include "run/launch.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "errors.hpp"
+
+extern char** environ;
+
+namespace tct::run {
+namespace {
+
+std::atomic<pid_t> g_child{0};
+std::atomic<bool> g_signaled{false};
+
+// A signal typed at the terminal (si_code SI_KERNEL) already reached the command, which
+// shares our process group: forwarding it would deliver it twice (two KeyboardInterrupts).
+// One sent to tct alone (kill, a job scheduler: SI_USER/SI_QUEUE) is passed on.
+void forward(int sig, siginfo_t* info, void*) {
+  g_signaled.store(true);
+  pid_t child = g_child.load();
+  bool from_terminal = info && info->si_code == SI_KERNEL;
+  if (child > 0 && !from_terminal) ::kill(child, sig);
+}
+
+std::vector<std::string> merged_environment(const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    bool overridden = false;
+    for (const auto& [k, v] : extra)
+      if (entry.size() > k.size() && entry.substr(0, k.size()) == k && entry[k.size()] == '=') overridden = true;
+    if (!overridden) env.emplace_back(entry);
+  }
+  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
+  return env;
+}
+
+}  // namespace
+
+int shell_status(const agent::ExitInfo& e) { return e.signaled ? 128 + e.signal : e.code; }
+
+Finished run_command(const Launch& launch, const std::function<void(std::chrono::nanoseconds)>& tick,
+                     std::chrono::milliseconds every) {
+  if (launch.argv.empty()) throw usage_error("no command to run", "give it after --: tct run -- python train.py");
+  std::vector<char*> argv;
+  for (const auto& a : launch.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  auto env_strings = merged_environment(launch.env);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  struct sigaction sa {}, old_int {}, old_term {};
+  sa.sa_sigaction = forward;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  // The command gets default signal dispositions, whatever tct's are.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), envp.data());
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    throw Error(ExitCode::Usage, "command_not_found", fmt::format("cannot run {}: {}", launch.argv[0], std::strerror(rc)),
+                rc == ENOENT ? "check the command's name, or give its path" : "");
+  }
+  g_child.store(pid);
+  int status = 0;
+  auto next_tick = start + every;
+  while (true) {
+    pid_t r = ::waitpid(pid, &status, tick ? WNOHANG : 0);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) break;
+    if (r == 0) {  // still running: poll every 50 ms, tick when due
+      ::usleep(50 * 1000);
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= next_tick) {
+        next_tick = now + every;
+        tick(now - start);
+      }
+    }
+  }
+  g_child.store(0);
+  Finished out;
+  out.wall = std::chrono::steady_clock::now() - start;
+  out.exit.exited = WIFEXITED(status);
+  out.exit.code = out.exit.exited ? WEXITSTATUS(status) : 0;
+  out.exit.signaled = WIFSIGNALED(status);
+  out.exit.signal = out.exit.signaled ? WTERMSIG(status) : 0;
+  out.interrupted = g_signaled.exchange(false);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  return out;
+}
+
+}  // namespace tct::run

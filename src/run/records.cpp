@@ -1,0 +1,106 @@
+#include "run/records.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace tct::run {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+// RANK and friends arrive as environment strings (or null).
+std::optional<int> int_field(const json& j, const char* key) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  if (j[key].is_number_integer()) return j[key].get<int>();
+  if (j[key].is_string()) {
+    try {
+      return std::stoi(j[key].get<std::string>());
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string SiteRecord::key() const { return fmt::format("{}:{} {}", site_file, site_line, name); }
+
+ProcessRecord parse_record(const std::string& text) {
+  json j = json::parse(text);
+  ProcessRecord p;
+  p.pid = j.value("pid", int64_t{0});
+  p.rank = int_field(j, "rank");
+  p.local_rank = int_field(j, "local_rank");
+  p.world_size = int_field(j, "world_size");
+  p.torch = j.value("torch", "");
+  p.python = j.value("python", "");
+  p.stance = j.value("stance", "");
+  p.force_eager = j.value("force_eager", false);
+  p.graph_counting = j.value("graph_counting", false);
+  p.final = j.value("final", false);
+  if (j.contains("argv") && j["argv"].is_array())
+    for (const auto& a : j["argv"]) p.argv.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+  for (const auto& s : j.value("sites", json::array())) {
+    SiteRecord r;
+    r.index = s.value("index", 0);
+    r.kind = s.value("kind", "");
+    r.name = s.value("name", "");
+    r.code_name = s.value("code_name", "");
+    r.code_file = s.value("code_file", "");
+    r.code_line = s.value("code_line", 0);
+    r.site_file = s.value("site_file", "");
+    r.site_line = s.value("site_line", 0);
+    r.objects = s.value("objects", 0);
+    r.durations_ns = s.value("durations_ns", std::vector<int64_t>{});
+    r.compile_calls = s.value("compile_calls", std::vector<size_t>{});
+    r.eager_calls = s.value("eager_calls", std::vector<size_t>{});
+    for (const auto& d : s.value("device_ns", json::array()))
+      if (d.is_array() && d.size() == 2 && d[0].is_number_integer() && d[1].is_number_integer())
+        r.device_ns.emplace_back(d[0].get<size_t>(), d[1].get<int64_t>());
+    p.sites.push_back(std::move(r));
+  }
+  for (const auto& h : j.value("recompile_limit_hits", json::array())) {
+    LimitHit l;
+    if (h.contains("site") && h["site"].is_number_integer()) l.site = h["site"].get<int>();
+    if (h.contains("call") && h["call"].is_number_integer()) l.call = h["call"].get<size_t>();
+    l.limit = h.value("limit", "");
+    if (h.contains("value") && h["value"].is_number_integer()) l.value = h["value"].get<int>();
+    l.function = h.value("function", "");
+    l.last_reason = h.value("last_reason", "");
+    l.message = h.value("message", "");
+    p.limit_hits.push_back(std::move(l));
+  }
+  return p;
+}
+
+RecordSet read_records(const std::string& dir) {
+  RecordSet out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("process-", 0) != 0 || entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    try {
+      ProcessRecord p = parse_record(ss.str());
+      p.path = entry.path().string();
+      out.processes.push_back(std::move(p));
+    } catch (const std::exception& e) {
+      out.unreadable.push_back(fmt::format("{}: {}", entry.path().string(), e.what()));
+    }
+  }
+  std::sort(out.processes.begin(), out.processes.end(), [](const ProcessRecord& a, const ProcessRecord& b) {
+    return std::make_pair(a.rank.value_or(-1), a.pid) < std::make_pair(b.rank.value_or(-1), b.pid);
+  });
+  return out;
+}
+
+}  // namespace tct::run

@@ -1,0 +1,65 @@
+#pragma once
+// What the bootstrap (python/tct_run_bootstrap) wrote: one JSON file per Python process
+// that imported torch, raw facts only (per call site the duration of every call, the calls
+// during which Dynamo compiled, the calls that ran no compiled graph, recompile-limit hits).
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tct::run {
+
+struct SiteRecord {
+  int index = 0;
+  std::string kind;        // "function" or "module"
+  std::string name;        // the function's qualname, the module's class
+  std::string code_name;   // the code object Dynamo compiles (joins the trace's frames)
+  std::string code_file;
+  int code_line = 0;
+  std::string site_file;   // where torch.compile was called
+  int site_line = 0;
+  int objects = 0;         // compiled objects made there
+  std::vector<int64_t> durations_ns;  // every call, in order
+  std::vector<size_t> compile_calls;  // indexes of calls during which Dynamo compiled
+  std::vector<size_t> eager_calls;    // indexes of calls that ran no compiled graph
+  // CUDA event time of calls (call index, ns), where CUDA was in use at torch.compile.
+  std::vector<std::pair<size_t, int64_t>> device_ns;
+
+  // "train.py:44 MLP": one site across processes and runs.
+  std::string key() const;
+};
+
+struct LimitHit {
+  std::optional<int> site;   // SiteRecord::index of the call in progress
+  std::optional<size_t> call;
+  std::string limit;         // "recompile_limit", "accumulated_recompile_limit"
+  std::optional<int> value;
+  std::string function, last_reason, message;
+};
+
+struct ProcessRecord {
+  std::string path;
+  int64_t pid = 0;
+  std::optional<int> rank, local_rank, world_size;
+  std::string torch, python, stance;
+  bool force_eager = false;
+  bool graph_counting = false;  // eager_calls can be trusted
+  bool final = false;           // written at exit (not only a periodic flush)
+  std::vector<std::string> argv;
+  std::vector<SiteRecord> sites;
+  std::vector<LimitHit> limit_hits;
+};
+
+struct RecordSet {
+  std::vector<ProcessRecord> processes;  // sorted by rank, then pid
+  std::vector<std::string> unreadable;   // files skipped: "path: why"
+};
+
+// Reads every process-*.json under dir. Tolerant: a file that does not parse (a process
+// killed mid-write leaves only its .tmp, never a torn file) is listed, not fatal.
+RecordSet read_records(const std::string& dir);
+// One file's text -> record; throws std::exception on malformed JSON.
+ProcessRecord parse_record(const std::string& text);
+
+}  // namespace tct::run

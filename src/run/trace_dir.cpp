@@ -1,0 +1,28 @@
+#include "run/trace_dir.hpp"
+
+#include <filesystem>
+
+#include "analysis/trace_ranks.hpp"
+#include "errors.hpp"
+#include "trace/source.hpp"
+
+namespace tct::run {
+
+TraceRead read_trace_dir(const std::string& dir) {
+  TraceRead out;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec) || std::filesystem::is_empty(dir, ec)) return out;
+  std::vector<trace::TraceFile> files;
+  try {
+    files = trace::list_trace_files(dir);
+  } catch (const Error&) {
+    return out;
+  }
+  // As `tct trace` reads them; a log cut mid-gzip (a job killed while writing) keeps what
+  // was read of it, and the job's report goes on.
+  out.ranks = analysis::read_rank_logs(files).ranks;
+  out.section = analysis::trace_section(dir, out.ranks);
+  return out;
+}
+
+}  // namespace tct::run

@@ -1,0 +1,20 @@
+#pragma once
+// The TORCH_TRACE folder of a run, read as `tct trace DIR` reads it: one summary per rank.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/trace_summary.hpp"
+
+namespace tct::run {
+
+struct TraceRead {
+  std::vector<analysis::RankSummary> ranks;
+  nlohmann::json section;  // analysis::trace_section, null when the folder holds no log
+};
+
+// An empty or missing folder (torch never compiled anything) is no trace, not an error.
+TraceRead read_trace_dir(const std::string& dir);
+
+}  // namespace tct::run

@@ -1,0 +1,185 @@
+// tct run's analysis: which calls are steady, the speedup interval and its verdict, the
+// bootstrap's record format, a silent fallback and its guard, and the per-rank divergence.
+#include <gtest/gtest.h>
+
+#include "report/render.hpp"
+#include "run/analysis.hpp"
+#include "run/to_json.hpp"
+
+namespace tct::run {
+namespace {
+
+SiteRecord site(std::vector<int64_t> ns, std::vector<size_t> compiles = {}, std::vector<size_t> eager = {}) {
+  SiteRecord s;
+  s.kind = "module";
+  s.name = "MLP";
+  s.code_name = "forward";
+  s.code_file = "/job/train.py";
+  s.code_line = 10;
+  s.site_file = "/job/train.py";
+  s.site_line = 40;
+  s.durations_ns = std::move(ns);
+  s.compile_calls = std::move(compiles);
+  s.eager_calls = std::move(eager);
+  return s;
+}
+
+TEST(RunSteady, DropsCompilingCallsAndTheCallAfterEach) {
+  auto s = site({1000, 50, 10, 10, 900, 40, 10}, {0, 4});
+  EXPECT_EQ(steady_durations(s, false), (std::vector<double>{10, 10, 10}));
+  // Eager runs: all but the first two (lazy initialisation).
+  EXPECT_EQ(steady_durations(s, true), (std::vector<double>{10, 10, 900, 40, 10}));
+  EXPECT_TRUE(steady_durations(site({}), false).empty());
+}
+
+TEST(RunSteady, CallTimes) {
+  auto t = call_times({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  EXPECT_EQ(t.calls, 10u);
+  EXPECT_DOUBLE_EQ(t.median.count(), 5.5);
+  EXPECT_NEAR(t.p90.count(), 9.1, 1e-9);
+  EXPECT_DOUBLE_EQ(t.total.count(), 55);
+  EXPECT_EQ(call_times({}).calls, 0u);
+}
+
+TEST(RunSpeedup, IntervalAndVerdict) {
+  std::vector<double> eager, compiled;
+  for (int i = 0; i < 200; ++i) {
+    eager.push_back(200 + i % 7);
+    compiled.push_back(100 + i % 5);
+  }
+  auto iv = speedup_interval({eager}, {compiled});
+  EXPECT_NEAR(iv.estimate, 2.0, 0.05);
+  EXPECT_LE(iv.low, iv.estimate);
+  EXPECT_GE(iv.high, iv.estimate);
+  EXPECT_EQ(speedup_verdict(iv), "faster");
+  EXPECT_EQ(speedup_verdict({1.0, 0.995, 1.005}), "no_difference");
+  EXPECT_EQ(speedup_verdict({1.0, 0.7, 1.4}), "inconclusive");
+  EXPECT_EQ(speedup_verdict({0.8, 0.7, 0.9}), "slower");
+  EXPECT_EQ(speedup_verdict({NAN, NAN, NAN}), "inconclusive");
+  // Several runs: runs are resampled too; still an interval around the estimate.
+  auto iv2 = speedup_interval({eager, eager}, {compiled, compiled});
+  EXPECT_LE(iv2.low, iv2.estimate);
+}
+
+TEST(RunRecords, ParsesTheBootstrapsFile) {
+  auto p = parse_record(R"({"version":1,"pid":42,"rank":"1","local_rank":"1","world_size":"2","torch":"2.13.0",
+    "graph_counting":true,"final":true,"sites":[{"index":0,"kind":"function","name":"f","code_name":"f",
+    "code_file":"/a.py","code_line":3,"site_file":"/a.py","site_line":3,"objects":1,"durations_ns":[5,6],
+    "compile_calls":[0],"eager_calls":[1]}],"recompile_limit_hits":[{"site":0,"call":1,"limit":"recompile_limit",
+    "value":8,"function":"'f'","last_reason":"0/7: tensor 'x' size mismatch at index 0. expected 3, actual 4"}]})");
+  EXPECT_EQ(p.pid, 42);
+  EXPECT_EQ(p.rank, 1);
+  ASSERT_EQ(p.sites.size(), 1u);
+  EXPECT_EQ(p.sites[0].durations_ns, (std::vector<int64_t>{5, 6}));
+  EXPECT_EQ(p.sites[0].key(), "/a.py:3 f");
+  ASSERT_EQ(p.limit_hits.size(), 1u);
+  EXPECT_EQ(p.limit_hits[0].value, 8);
+  EXPECT_THROW(parse_record("{not json"), std::exception);
+}
+
+RunInputs inputs_with(std::vector<ProcessRecord> procs) {
+  RunInputs in;
+  in.command = {"python", "train.py"};
+  in.finished.exit.exited = true;
+  in.finished.wall = std::chrono::seconds(1);
+  in.records.processes = std::move(procs);
+  return in;
+}
+
+TEST(RunAnalysis, SilentFallbackWithItsGuardAndFix) {
+  ProcessRecord p;
+  p.pid = 1;
+  p.graph_counting = true;
+  p.final = true;
+  p.sites.push_back(site({100, 100, 100, 10, 10, 10}, {0, 1, 2}, {3, 4}));
+  LimitHit h;
+  h.site = 0;
+  h.call = 3;
+  h.limit = "recompile_limit";
+  h.value = 8;
+  h.last_reason = "0/7: tensor 'x' size mismatch at index 0. expected 3, actual 4";
+  p.limit_hits.push_back(h);
+  RunResult r = analyze(inputs_with({p}));
+  ASSERT_EQ(r.processes.size(), 1u);
+  const SiteResult& s = r.processes[0].sites[0];
+  ASSERT_TRUE(s.fallback);
+  EXPECT_EQ(s.fallback->calls_after, 3u);
+  EXPECT_EQ(s.fallback->eager_after, 2u);
+  EXPECT_NE(s.fallback->guard.find("size mismatch"), std::string::npos);
+  EXPECT_FALSE(s.fallback->fix.empty());
+  EXPECT_EQ(s.eager_calls, 2u);
+  EXPECT_EQ(s.first_eager_call, 3u);
+  // The report says it first.
+  nlohmann::json doc = {{"command", "run"}, {"run", to_json(r)}};
+  std::string text = report::render_text(doc);
+  EXPECT_NE(text.find("SILENT FALLBACK"), std::string::npos) << text;
+  EXPECT_LT(text.find("SILENT FALLBACK"), text.find("per call"));
+}
+
+TEST(RunAnalysis, NamesTheRankThatCompilesDifferently) {
+  std::vector<ProcessRecord> procs;
+  for (int rank = 0; rank < 3; ++rank) {
+    ProcessRecord p;
+    p.pid = 10 + rank;
+    p.rank = rank;
+    p.final = true;
+    p.sites.push_back(site({5, 5, 5, 5}, rank == 2 ? std::vector<size_t>{0, 2} : std::vector<size_t>{0}));
+    procs.push_back(p);
+  }
+  RunResult r = analyze(inputs_with(procs));
+  ASSERT_EQ(r.divergence.size(), 1u);
+  EXPECT_EQ(r.divergence[0].rank, 2);
+  EXPECT_NE(r.divergence[0].message.find("rank 2"), std::string::npos);
+}
+
+TEST(RunAnalysis, CompareEagerBreakEven) {
+  ProcessRecord c;
+  c.pid = 1;
+  c.final = true;
+  std::vector<int64_t> ns = {100000};
+  for (int i = 0; i < 100; ++i) ns.push_back(100 + i % 3);
+  c.sites.push_back(site(ns, {0}));
+  ProcessRecord e = c;
+  e.sites[0].compile_calls.clear();
+  for (auto& x : e.sites[0].durations_ns) x = 200 + (&x - e.sites[0].durations_ns.data()) % 3;
+  RunInputs in = inputs_with({c});
+  RecordSet eager;
+  eager.processes.push_back(e);
+  in.eager_runs.push_back(eager);
+  RunResult r = analyze(in);
+  const SiteResult& s = r.processes[0].sites[0];
+  ASSERT_TRUE(s.eager);
+  EXPECT_EQ(s.eager->verdict, "faster");
+  EXPECT_NEAR(s.eager->speedup.estimate, 2.0, 0.05);
+  ASSERT_TRUE(s.eager->break_even_calls);
+  EXPECT_NEAR(*s.eager->break_even_calls, (100000 - 101) / 100.0, 5);
+  EXPECT_TRUE(s.eager->paid_back == (101 >= *s.eager->break_even_calls));
+}
+
+}  // namespace
+}  // namespace tct::run
+
+#include "cli/run_args.hpp"
+
+namespace tct::cli {
+namespace {
+
+using V = std::vector<std::string>;
+
+TEST(RunArgs, TheJobsFlagsStayTheJobs) {
+  auto [mine, job] = split_run_args(V{"run", "--compare-eager", "-o", "r.json", "--", "python", "t.py", "--json"});
+  EXPECT_EQ(mine, (V{"run", "--compare-eager", "-o", "r.json"}));
+  EXPECT_EQ(job, (V{"python", "t.py", "--json"}));
+  std::tie(mine, job) = split_run_args(V{"run", "-q", "train.py", "-o", "x", "-v"});
+  EXPECT_EQ(mine, (V{"run", "-q"}));
+  EXPECT_EQ(job, (V{"train.py", "-o", "x", "-v"}));
+  std::tie(mine, job) = split_run_args(V{"run", "-m", "pkg.serve", "--port", "1"});
+  EXPECT_EQ(mine, (V{"run", "-m", "pkg.serve"}));
+  EXPECT_EQ(job, (V{"--port", "1"}));
+  std::tie(mine, job) = split_run_args(V{"bench", "builtin:mlp", "--", "x"});
+  EXPECT_EQ(mine, (V{"bench", "builtin:mlp", "--", "x"}));
+  EXPECT_TRUE(job.empty());
+}
+
+}  // namespace
+}  // namespace tct::cli
