@@ -343,7 +343,7 @@ export interface AuditOptions extends TargetOptions {
   noMemory?: boolean;
   noCheck?: boolean;
   raw?: boolean;
-  /** --allocator: the malloc state the headline is measured in (default 'system'). */
+  /** --allocator: the malloc state the headline is measured in (default 'settled'). */
   allocator?: AllocatorState;
   /** --no-allocator-compare: skip timing the other states. */
   noAllocatorCompare?: boolean;
@@ -401,7 +401,7 @@ export interface BenchOptions extends TargetOptions {
   noCompileTime?: boolean;
   noMemory?: boolean;
   raw?: boolean;
-  /** --allocator: the malloc state the headline is measured in (default 'system'). */
+  /** --allocator: the malloc state the headline is measured in (default 'settled'). */
   allocator?: AllocatorState;
   /** --no-allocator-compare: skip timing the other states. */
   noAllocatorCompare?: boolean;

@@ -4,9 +4,10 @@ namespace tct::cli {
 
 void add_allocator_options(CLI::App& cmd, runner::BenchConfig& cfg) {
   cmd.add_option("--allocator", cfg.allocator,
-                 "The malloc state the headline speedup is measured in (CPU): system (as a process starts; "
-                 "what a user's program meets), settled (glibc after one 30 MiB block is freed), tcmalloc or "
-                 "jemalloc (LD_PRELOAD of the installed library)")
+                 "The malloc state the headline speedup is measured in (CPU): settled (glibc after one 30 MiB "
+                 "block is freed: one state in every process; MALLOC_MMAP_THRESHOLD_ puts a program there), "
+                 "system (as a fresh process starts: its history decides), tcmalloc or jemalloc (LD_PRELOAD of "
+                 "the installed library)")
       ->capture_default_str()
       ->check(CLI::IsMember({"system", "settled", "tcmalloc", "jemalloc"}));
   cmd.add_flag_callback("--no-allocator-compare", [&cfg] { cfg.allocator_compare = false; },

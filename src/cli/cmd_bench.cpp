@@ -84,8 +84,8 @@ processes: the typical (median) result of re-runs lies inside it 95% of the time
 two fresh processes, resampled in runs of neighbouring blocks, with the drift between
 processes and over time (what a re-run meets) included; it is looked at 3 planned times
 at a corrected level, so stopping early keeps the 95%. Wider than 1.5x (high/low): "inconclusive", and no verdict or
-break-even is built on it. Allocator (CPU): the headline runs in the --allocator state (system:
-malloc as your program's process starts it); the other states (settled glibc, tcmalloc and
+break-even is built on it. Allocator (CPU): the headline runs in the --allocator state (settled
+glibc by default: one state in every process); the other states (settled glibc, tcmalloc and
 jemalloc where installed) are timed briefly in fresh processes on 30% of the first row's
 budget, and a warning names the fastest, with the LD_PRELOAD or MALLOC_* line, when the
 speedup moves outside the interval. Memory: peak above the post-load baseline, eager and compiled

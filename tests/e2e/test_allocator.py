@@ -36,15 +36,15 @@ def test_tcmalloc_reaches_the_child(tct):
 
 
 def test_settled_and_system_states(tct):
-    r = tct("bench", f"{T}:small", *FAST, "--allocator", "settled", "--no-allocator-compare", "--json")
+    r = tct("bench", f"{T}:small", *FAST, "--allocator", "system", "--no-allocator-compare", "--json")
     assert r.rc == 0, r
     a = r.json()["bench"]["allocator"]
-    assert a["state"] == "settled" and a["detected"] == {"kind": "glibc", "library": None, "settled": True,
-                                                         "ld_preload": None}
+    assert a["state"] == "system" and a["detected"] == {"kind": "glibc", "library": None, "settled": False,
+                                                        "ld_preload": None}
     r = tct("bench", f"{T}:small", *FAST, "--no-allocator-compare")
     assert r.rc == 0, r
-    # The brief report's headline names the state it holds for.
-    assert "(allocator: system (glibc))" in r.out, r.out
+    # The default, settled glibc; the brief report's headline names the state it holds for.
+    assert "(allocator: settled (glibc))" in r.out, r.out
 
 
 @needs_libs
@@ -53,13 +53,13 @@ def test_comparison_records_every_state(tct):
     assert r.rc == 0, r
     doc = r.json()
     a = doc["bench"]["allocator"]
-    assert a["state"] == "system" and a["compare"]["enabled"] is True
+    assert a["state"] == "settled" and a["compare"]["enabled"] is True
     assert a["compare"]["budget_s"] == pytest.approx(0.1)  # 30% of --budget 1 over three states
     by_state = {s["state"]: s for s in a["states"]}
-    assert [s["state"] for s in a["states"]][0] == "system"
+    assert [s["state"] for s in a["states"]][0] == "settled"
     assert set(by_state) == {"system", "settled", "tcmalloc", "jemalloc"}
-    assert by_state["system"]["status"] == "headline"
-    for name in ("settled", "tcmalloc", "jemalloc"):
+    assert by_state["settled"]["status"] == "headline"
+    for name in ("system", "tcmalloc", "jemalloc"):
         s = by_state[name]
         assert s["status"] == "measured", s
         assert s["eager_ns"] > 0 and s["compiled_ns"] > 0 and s["speedup"]["estimate"] > 0
@@ -67,7 +67,7 @@ def test_comparison_records_every_state(tct):
     # Each state's own process found its own allocator.
     assert by_state["tcmalloc"]["detected"] == "tcmalloc" and by_state["tcmalloc"]["library"] == TCMALLOC
     assert by_state["jemalloc"]["detected"] == "jemalloc"
-    assert by_state["settled"]["detected"] == "glibc"
+    assert by_state["system"]["detected"] == "glibc"
     assert a["differs"] in (True, False) and a["best_state"] in by_state
     # A finding, when there is one, is the one warning of its kind and carries the fix.
     found = [w for w in doc["warnings"] if w["code"] == "allocator_moves_result"]

@@ -204,7 +204,7 @@ TEST(AllocatorSuite, SettingsReachTheBenchConfig) {
                                  {{"allocator", "tcmalloc"}, {"no-allocator-compare", true}});
   EXPECT_EQ(cfg.allocator, "tcmalloc");
   EXPECT_FALSE(cfg.allocator_compare);
-  EXPECT_EQ(suite::bench_config("builtin:mlp", json::object(), json::object()).allocator, "system");
+  EXPECT_EQ(suite::bench_config("builtin:mlp", json::object(), json::object()).allocator, "settled");  // the default
   EXPECT_THROW(suite::check_setting("allocator", "bogus", "suite.toml"), Error);
   EXPECT_EQ(suite::check_setting("allocator", "settled", "suite.toml"), "settled");
 }

@@ -39,8 +39,8 @@ def op_load(params: dict, session) -> dict:
         if params.get(key) is not None and not isinstance(params.get(key), str):
             raise TctError("bad_param", f"{key} must be a string",
                            f"e.g. --{key} {'cuda' if key == 'device' else 'bfloat16'}")
-    # Before the target allocates: every agent's malloc alike. tct bench --allocator system
-    # (TCT_SETTLE_ALLOCATOR=0) measures the state a user's own process starts in instead.
+    # Before the target allocates: every agent's malloc alike (tct's default, --allocator
+    # settled). --allocator system (TCT_SETTLE_ALLOCATOR=0) leaves malloc as a process starts.
     if os.environ.get("TCT_SETTLE_ALLOCATOR", "1") != "0":
         timing.settle_allocator()
     _apply_threads()
