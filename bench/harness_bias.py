@@ -12,7 +12,7 @@ one's by ~8% (sd of log speedups), which hides a bias of a few percent.
 `cps`, `spb` and the warm-up follow tct's rules at default settings: a sample lasts >= 1000
 clock ticks of the faster side, a block holds 3 to 10 samples, fewer when a chunk would not
 hold 4 pairs, and a block of samples shorter than 1 ms starts with 1 ms of untimed calls
-(runner/sampling.cpp calls_per_sample and block_warmup_ns, runner/bench_analysis.cpp
+(bench/sampling.cpp calls_per_sample and block_warmup_ns, bench/analysis.cpp
 samples_per_block).
 Usage: bench/harness_bias.py [--rounds 90] [--calls 1000]   (run with the repository's venv)
 """
@@ -47,13 +47,13 @@ def block_path(n_ops: int, size: int):
         p = {"which": which, "samples": samples, "calls_per_sample": cps, "key": "k", "warmup_ns": warmup_ns}
         return bench.op_time_block(p, s)["samples_ns"]
 
-    # tct's sizing (runner/sampling.cpp calls_per_sample, bench_analysis.cpp samples_per_block)
+    # tct's sizing (bench/sampling.cpp calls_per_sample, bench_analysis.cpp samples_per_block)
     res = timing.clock_resolution_ns()["resolution_ns"]
     e1, c1 = statistics.fmean(block("eager", 5, 10)), statistics.fmean(block("k", 5, 10))
     cps = max(1, math.ceil(1000 * res / min(e1, c1)))
     # default --budget 10 over 2 processes x 3 looks, --min-blocks 5: one pair per chunk at least
     spb = max(3, min(10, int(10 / 6 * 1e9 / (4 * max(e1, c1) * cps))))
-    # 1 ms of untimed calls before a block whose samples are shorter (runner/sampling.hpp kBlockWarmupNs)
+    # 1 ms of untimed calls before a block whose samples are shorter (bench/sampling.hpp kBlockWarmupNs)
     warmup = {which: 0.0 if est * cps >= 1e6 else 1e6 for which, est in (("eager", e1), ("k", c1))}
     return s.target.fn, s.target.args, s.compiled["k"], block, cps, spb, warmup
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What one element of each plain pointwise op costs inside a fused compiled kernel, relative
 to an add: the weights of `tct expect`'s elementwise-work share (kElementOpWeights in
-src/analysis/expect_ops.cpp). Inductor's CPU code makes some ops far dearer than others (a
+src/expect/ops.cpp). Inductor's CPU code makes some ops far dearer than others (a
 clamp is a NaN-propagating min and max: ~7 adds), so counting elements alone would take a
 chain of clamps for a chain of adds.
 

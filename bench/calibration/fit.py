@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Fit the constants of `tct expect`'s prediction on the calibration rows of measure.py's
 output, then report how the interval does on both sets, and write the constants to
-src/analysis/expect_calibration.hpp (with the date, torch version and machine).
+src/expect/calibration.hpp (with the date, torch version and machine).
 
     python bench/calibration/fit.py [--measured bench/calibration/measured.json]
-                                    [--header src/analysis/expect_calibration.hpp]
+                                    [--header src/expect/calibration.hpp]
                                     [--record bench/calibration/fit.json] [--dry-run]
 
-The model (src/analysis/expect_classifier.hpp): compiled time / eager time = the sum over
+The model (src/expect/classifier.hpp): compiled time / eager time = the sum over
 the prediction's terms of share * weight, predicted speedup = 1 / that. tct computes each
 term's share from the evidence and prints them (`predicted_speedup.terms`); measure.py
 records them, so the formulas that make the shares live in C++ alone and this script fits
@@ -169,7 +169,7 @@ def header_text(k, spread, n_cal, n_val, val_inside, val_width, machine, measure
 // Fitted on {measured_at}, torch {machine.get('torch')}, {machine.get('processor')} ({machine.get('cores')} cores,
 // OMP_NUM_THREADS={machine.get('omp_num_threads') or 'unset'}), {machine.get('platform')}. Refit (see bench/calibration/README.md):
 //   python bench/calibration/measure.py && python bench/calibration/fit.py
-// The model these constants belong to: src/analysis/expect_classifier.hpp.
+// The model these constants belong to: src/expect/classifier.hpp.
 namespace tct::analysis::calibration {{
 
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";

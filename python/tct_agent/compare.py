@@ -1,5 +1,5 @@
 """Raw facts about how two outputs differ, leaf by leaf. Never a verdict: the C++ side
-(src/analysis/correctness.cpp) chooses the tolerances, sends them, and decides.
+(src/bench/correctness.cpp) chooses the tolerances, sends them, and decides.
 
 Outputs are walked the way torch walks them: `torch.utils._pytree` enumerates the children
 of every registered node (tuples, lists, dicts, namedtuples, torch.return_types, Hugging

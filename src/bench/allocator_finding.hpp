@@ -1,7 +1,7 @@
 #pragma once
 // Does the allocator move bench's answer? Decided once, from the section's "allocator"
 // object (the headline's state and the per-state figures the comparison measured, see
-// runner/bench_allocator.hpp), and stored there ("differs", "best_state"); the warning it
+// bench/allocator.hpp), and stored there ("differs", "best_state"); the warning it
 // makes is the one every report prints. Pure: unit-tested in tests/unit/test_allocator_finding.cpp.
 #include <optional>
 #include <string>

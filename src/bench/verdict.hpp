@@ -1,5 +1,5 @@
 #pragma once
-// The speedup's verdict, decided once, where the interval is made (runner/bench_phases.cpp),
+// The speedup's verdict, decided once, where the interval is made (bench/phases.cpp),
 // and stored in the row's speedup object ("verdict"). Every report, the suite summary, the
 // break-even and the warnings read it from there: none decides again.
 #include <optional>

@@ -1,10 +1,10 @@
 #pragma once
 // --allocator and --no-allocator-compare: one definition for bench and audit (suite reads the
-// same names from its settings, suite/suite_settings.cpp). What they mean: core/allocator.hpp
-// and runner/bench_allocator.hpp.
+// same names from its settings, suite/settings.cpp). What they mean: core/allocator.hpp
+// and bench/allocator.hpp.
 #include <CLI/CLI.hpp>
 
-#include "runner/bench_run.hpp"
+#include "bench/run.hpp"
 
 namespace tct::cli {
 

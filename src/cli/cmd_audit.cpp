@@ -19,8 +19,8 @@
 
 #include <fmt/format.h>
 
-#include "analysis/expect_classifier.hpp"
-#include "analysis/probe_verdict.hpp"
+#include "expect/classifier.hpp"
+#include "probe/verdict.hpp"
 #include "cli/allocator_option.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
@@ -28,12 +28,12 @@
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "report/warnings.hpp"
-#include "runner/bench_plan.hpp"
-#include "runner/bench_run.hpp"
-#include "runner/probe_run.hpp"
-#include "runner/expect_run.hpp"
+#include "bench/plan.hpp"
+#include "bench/run.hpp"
+#include "probe/run.hpp"
+#include "expect/run.hpp"
 #include "explain/run.hpp"
-#include "runner/sweep.hpp"
+#include "expect/sweep.hpp"
 
 namespace tct::cli {
 namespace {

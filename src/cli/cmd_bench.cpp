@@ -1,6 +1,6 @@
 // tct bench: eager vs torch.compile, with warm-up, steady-state statistics, compile time
 // (cold and warm), break-even, peak memory and an output check. The measurement itself is
-// runner::run_bench (src/runner/bench_run.hpp); this file is flags and exit codes.
+// runner::run_bench (src/bench/run.hpp); this file is flags and exit codes.
 #include <cmath>
 #include <string>
 
@@ -12,8 +12,8 @@
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
-#include "runner/bench_plan.hpp"
-#include "runner/bench_run.hpp"
+#include "bench/plan.hpp"
+#include "bench/run.hpp"
 
 namespace tct::cli {
 namespace {

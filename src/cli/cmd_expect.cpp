@@ -2,16 +2,16 @@
 // the gain? Profile + FLOPs/bytes + the machine's ceilings -> class (overhead, memory or
 // compute bound), predicted speedup range, ranked suggestions; optionally a sweep over one
 // factory parameter and a validation against a real bench. The orchestration lives in
-// src/runner/expect_run.cpp, the decisions in src/analysis/expect_*.cpp; this file is flags
+// src/expect/run.cpp, the decisions in src/expect/; this file is flags
 // and the exit code.
 #include <fmt/format.h>
 
-#include "analysis/expect_calibration.hpp"
+#include "expect/calibration.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
-#include "runner/expect_run.hpp"
-#include "runner/sweep.hpp"
+#include "expect/run.hpp"
+#include "expect/sweep.hpp"
 
 namespace tct::cli {
 namespace {

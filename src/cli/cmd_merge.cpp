@@ -1,9 +1,9 @@
 // tct merge A.json B.json ... -o ALL.json: joins the documents of `tct suite --shard I/N`
 // runs into one suite document, refusing shards of different suites, an entry in two files
-// or an entry in none (src/suite/suite_doc.cpp). Needs no agent or torch.
+// or an entry in none (src/suite/doc.cpp). Needs no agent or torch.
 #include "cli/command.hpp"
 #include "cli/read_json_file.hpp"
-#include "suite/suite_doc.hpp"
+#include "suite/doc.hpp"
 
 namespace tct::cli {
 namespace {

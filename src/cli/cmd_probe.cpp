@@ -1,6 +1,6 @@
 // tct probe: can torch.compile run here, and if not, why and how to fix it.
 #include "cli/command.hpp"
-#include "runner/probe_run.hpp"
+#include "probe/run.hpp"
 
 namespace tct::cli {
 namespace {

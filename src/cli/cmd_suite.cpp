@@ -16,8 +16,8 @@
 #include "report/warnings.hpp"
 #include "suite/run_entry.hpp"
 #include "suite/shard.hpp"
-#include "suite/suite_doc.hpp"
-#include "suite/suite_file.hpp"
+#include "suite/doc.hpp"
+#include "suite/file.hpp"
 
 namespace tct::cli {
 namespace {

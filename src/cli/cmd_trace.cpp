@@ -1,12 +1,12 @@
 // tct trace PATH: what torch.compile really did in any run, read from its TORCH_TRACE log
 // (a file, plain or gzip, or the directory TORCH_TRACE pointed at: one log per rank).
 // Needs no agent or torch: the reader (src/trace/) streams each log in constant memory and
-// src/analysis/trace_summary.cpp turns the records into the summary and the divergence.
+// src/trace/summary.cpp turns the records into the summary and the divergence.
 
 #include <fmt/format.h>
 
-#include "analysis/trace_ranks.hpp"
-#include "analysis/trace_summary.hpp"
+#include "trace/ranks.hpp"
+#include "trace/summary.hpp"
 #include "cli/command.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"

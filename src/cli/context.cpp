@@ -10,7 +10,7 @@
 #include "cli/usage.hpp"
 #include "report/document.hpp"
 #include "report/render.hpp"
-#include "runner/agent_session.hpp"
+#include "core/agent_session.hpp"
 
 namespace tct::cli {
 

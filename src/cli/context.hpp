@@ -14,8 +14,8 @@
 
 #include "agent/agent.hpp"
 #include "core/cpu_placement.hpp"
-#include "runner/executor.hpp"
-#include "runner/host.hpp"
+#include "core/executor.hpp"
+#include "core/host.hpp"
 
 namespace tct::cli {
 

@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "runner/target_options.hpp"
+#include "core/target_options.hpp"
 
 namespace tct::cli {
 

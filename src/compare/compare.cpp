@@ -8,7 +8,7 @@
 
 #include "core/json_number.hpp"
 #include "errors.hpp"
-#include "suite/suite_summary.hpp"
+#include "suite/summary.hpp"
 
 namespace tct::compare {
 namespace {

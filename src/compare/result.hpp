@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/log_interval.hpp"
+#include "stats/log_interval.hpp"
 #include "bench/verdict.hpp"
 
 namespace tct::compare {

@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/graph_breaks.hpp"
-#include "analysis/hint_catalog.hpp"
-#include "analysis/trace_summary.hpp"
-#include "analysis/user_code.hpp"
+#include "core/graph_breaks.hpp"
+#include "core/hint_catalog.hpp"
+#include "trace/summary.hpp"
+#include "core/user_code.hpp"
 #include "explain/result.hpp"
 
 namespace tct::explain {

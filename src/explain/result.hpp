@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/hint_catalog.hpp"
-#include "analysis/user_code.hpp"
+#include "core/hint_catalog.hpp"
+#include "core/user_code.hpp"
 
 namespace tct::explain {
 

@@ -9,7 +9,7 @@
 #include "explain/audit.hpp"
 #include "explain/json.hpp"
 #include "report/warnings.hpp"
-#include "runner/temp_dir.hpp"
+#include "core/temp_dir.hpp"
 #include "trace/source.hpp"
 
 namespace tct::explain {

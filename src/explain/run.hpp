@@ -5,9 +5,9 @@
 #include <string>
 
 #include "explain/result.hpp"
-#include "runner/executor.hpp"
-#include "runner/host.hpp"
-#include "runner/target_options.hpp"
+#include "core/executor.hpp"
+#include "core/host.hpp"
+#include "core/target_options.hpp"
 
 namespace tct::explain {
 

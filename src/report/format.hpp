@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/log_interval.hpp"
+#include "stats/log_interval.hpp"
 #include "core/json_number.hpp"
 
 namespace tct::report {

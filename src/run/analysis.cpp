@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/hint_catalog.hpp"
+#include "core/hint_catalog.hpp"
 #include "stats/break_even.hpp"
 #include "stats/summary.hpp"
 

@@ -3,7 +3,7 @@
 // Pure: no I/O. Every statistic, join and verdict of `tct run` is made here, once.
 #include <vector>
 
-#include "analysis/trace_summary.hpp"
+#include "trace/summary.hpp"
 #include "run/launch.hpp"
 #include "run/records.hpp"
 #include "run/result.hpp"

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "analysis/trace_ranks.hpp"
+#include "trace/ranks.hpp"
 #include "errors.hpp"
 #include "trace/source.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/trace_summary.hpp"
+#include "trace/summary.hpp"
 
 namespace tct::run {
 

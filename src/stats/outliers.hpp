@@ -24,7 +24,7 @@ struct OutlierParams {
     // clock or batched timings that round to the same tick): the z-score is undefined, so a
     // value is an outlier when |x - median| > relative_threshold * |median|. Our own choice,
     // not from the literature: 10% is well above the quantisation of a clock tick relative
-    // to a sample of >= 1000 ticks (see runner/sampling.hpp), yet catches real disturbances.
+    // to a sample of >= 1000 ticks (see bench/sampling.hpp), yet catches real disturbances.
     double relative_threshold = 0.10;
 };
 

@@ -6,11 +6,11 @@
 
 #include "errors.hpp"
 #include "report/document.hpp"
-#include "runner/bench_run.hpp"
+#include "bench/run.hpp"
 #include "explain/run.hpp"
-#include "runner/target_options.hpp"
-#include "suite/suite_settings.hpp"
-#include "suite/suite_summary.hpp"
+#include "core/target_options.hpp"
+#include "suite/settings.hpp"
+#include "suite/summary.hpp"
 
 namespace tct::suite {
 namespace {

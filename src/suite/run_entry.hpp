@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/context.hpp"
-#include "suite/suite_file.hpp"
+#include "suite/file.hpp"
 
 namespace tct::suite {
 

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "report/document.hpp"
-#include "runner/executor.hpp"
-#include "runner/host.hpp"
+#include "core/executor.hpp"
+#include "core/host.hpp"
 
 namespace tct::testing {
 

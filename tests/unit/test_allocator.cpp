@@ -7,10 +7,10 @@
 #include "bench/allocator_finding.hpp"
 #include "core/allocator.hpp"
 #include "errors.hpp"
-#include "report/allocator_rows.hpp"
-#include "runner/bench_allocator.hpp"
-#include "suite/suite_settings.hpp"
-#include "suite/suite_summary.hpp"
+#include "bench/allocator_rows.hpp"
+#include "bench/allocator.hpp"
+#include "suite/settings.hpp"
+#include "suite/summary.hpp"
 
 using namespace tct;
 using core::AllocatorState;

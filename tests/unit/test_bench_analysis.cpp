@@ -1,10 +1,10 @@
-// Pure statistics and decisions of bench (src/runner/bench_analysis.hpp), including
+// Pure statistics and decisions of bench (src/bench/analysis.hpp), including
 // degenerate inputs.
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "runner/bench_analysis.hpp"
+#include "bench/analysis.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 

@@ -1,8 +1,8 @@
-// Planning the bench matrix and validating names (src/runner/bench_plan.hpp).
+// Planning the bench matrix and validating names (src/bench/plan.hpp).
 #include <gtest/gtest.h>
 
 #include "errors.hpp"
-#include "runner/bench_plan.hpp"
+#include "bench/plan.hpp"
 
 using namespace tct::runner;
 

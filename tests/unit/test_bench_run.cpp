@@ -8,9 +8,9 @@
 
 #include "errors.hpp"
 #include "fake_agent.hpp"
-#include "runner/bench_allocator.hpp"
-#include "runner/bench_run.hpp"
-#include "runner/sampling.hpp"
+#include "bench/allocator.hpp"
+#include "bench/run.hpp"
+#include "bench/sampling.hpp"
 
 namespace {
 

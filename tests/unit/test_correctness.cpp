@@ -1,4 +1,4 @@
-#include "analysis/correctness.hpp"
+#include "bench/correctness.hpp"
 
 #include <gtest/gtest.h>
 

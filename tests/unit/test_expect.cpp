@@ -3,14 +3,14 @@
 
 #include <cmath>
 
-#include "analysis/expect_ceilings.hpp"
-#include "analysis/expect_calibration.hpp"
-#include "analysis/expect_classifier.hpp"
-#include "analysis/expect_evidence.hpp"
-#include "analysis/expect_ops.hpp"
-#include "analysis/expect_suggestions.hpp"
+#include "expect/ceilings.hpp"
+#include "expect/calibration.hpp"
+#include "expect/classifier.hpp"
+#include "expect/evidence.hpp"
+#include "expect/ops.hpp"
+#include "expect/suggestions.hpp"
 #include "errors.hpp"
-#include "runner/sweep.hpp"
+#include "expect/sweep.hpp"
 
 using nlohmann::json;
 using namespace tct::analysis;

@@ -3,7 +3,7 @@
 // first), a function captured whole keeps the model's range.
 #include <gtest/gtest.h>
 
-#include "analysis/expect_compiled.hpp"
+#include "expect/compiled.hpp"
 #include "explain/json.hpp"
 
 using namespace tct::analysis;

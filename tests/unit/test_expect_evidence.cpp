@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/expect_classifier.hpp"
-#include "analysis/expect_evidence.hpp"
-#include "analysis/expect_ops.hpp"
+#include "expect/classifier.hpp"
+#include "expect/evidence.hpp"
+#include "expect/ops.hpp"
 
 using nlohmann::json;
 using namespace tct::analysis;

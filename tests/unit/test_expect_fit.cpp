@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "analysis/expect_calibration.hpp"
-#include "analysis/expect_classifier.hpp"
+#include "expect/calibration.hpp"
+#include "expect/classifier.hpp"
 
 using nlohmann::json;
 using namespace tct::analysis;

@@ -2,7 +2,7 @@
 // the hint catalog.
 #include <gtest/gtest.h>
 
-#include "analysis/hint_catalog.hpp"
+#include "core/hint_catalog.hpp"
 
 using namespace tct::analysis;
 

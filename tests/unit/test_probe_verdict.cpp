@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analysis/probe_verdict.hpp"
+#include "probe/verdict.hpp"
 
 using namespace tct::analysis;
 using json = nlohmann::json;

@@ -1,4 +1,4 @@
-// Unit tests for src/runner/sampling: batching rule and the PairedSampler (looks, stopping, coverage).
+// Unit tests for src/bench/sampling: batching rule and the PairedSampler (looks, stopping, coverage).
 #include "bench/verdict.hpp"
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "runner/sampling.hpp"
+#include "bench/sampling.hpp"
 
 namespace {
 

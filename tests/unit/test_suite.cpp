@@ -6,13 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/log_interval.hpp"
+#include "stats/log_interval.hpp"
 #include "errors.hpp"
 #include "suite/shard.hpp"
-#include "suite/suite_doc.hpp"
-#include "suite/suite_file.hpp"
-#include "suite/suite_settings.hpp"
-#include "suite/suite_summary.hpp"
+#include "suite/doc.hpp"
+#include "suite/file.hpp"
+#include "suite/settings.hpp"
+#include "suite/summary.hpp"
 
 using namespace tct;
 using namespace tct::suite;

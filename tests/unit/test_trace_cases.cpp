@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/trace_summary.hpp"
+#include "trace/summary.hpp"
 #include "trace/md5.hpp"
 #include "trace/reader.hpp"
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/graph_breaks.hpp"
-#include "analysis/trace_summary.hpp"
+#include "core/graph_breaks.hpp"
+#include "trace/summary.hpp"
 #include "trace/reader.hpp"
 #include "report/render.hpp"
 #include "trace/source.hpp"

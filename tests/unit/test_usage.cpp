@@ -5,7 +5,7 @@
 #include "cli/usage.hpp"
 #include "errors.hpp"
 #include "report/format.hpp"
-#include "runner/expect_run.hpp"
+#include "expect/run.hpp"
 
 using namespace tct;
 

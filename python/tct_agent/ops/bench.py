@@ -1,6 +1,6 @@
 """Ops for `tct bench`: raw samples (ns) and facts, never a statistic or a verdict.
 
-The C++ side (src/runner/bench_*.cpp) drives them: what to time, how many calls, when to
+The C++ side (src/bench/) drives them: what to time, how many calls, when to
 stop. Every op expects `target.load` to have run (session.target).
 
   bench.env          clock resolution, backends, modes, set_stance, device

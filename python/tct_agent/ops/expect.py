@@ -1,6 +1,6 @@
 """Ops `expect.*`: raw evidence for `tct expect` (is the workload overhead, memory or
 compute bound?). Facts only: op classes, aggregates, the class, the predicted speedup
-and every suggestion are decided in C++ (src/analysis/expect_*.cpp).
+and every suggestion are decided in C++ (src/expect/).
 
   expect.profile      after warm-up, plain timed calls with calls under torch.profiler
                       paced among them over 4 s: per-call wall, the top-level operator
@@ -130,7 +130,7 @@ def op_profile(params: dict, session) -> dict:
     the device kernels' intervals relative to the call's start (`calls[i].kernels_ns`).
     Calls whose events would pass the cap are sent without them (`events_truncated`).
     `op_names` carries each name's schema facts (tags, is_view) and its total self time.
-    The C++ side classifies and aggregates (src/analysis/expect_evidence.cpp).
+    The C++ side classifies and aggregates (src/expect/evidence.cpp).
     """
     import torch
     from torch.profiler import ProfilerActivity, profile, record_function

@@ -58,7 +58,7 @@ def _frame(filename, lineno, name, line=None) -> dict:
 
 def stack_frames(stack) -> list[dict]:
     """FrameSummary-like objects (filename, lineno, name, line) -> every frame, outermost
-    first. All of them: tct keeps the user's (src/analysis/user_code.cpp); a break's
+    first. All of them: tct keeps the user's (src/core/user_code.cpp); a break's
     user_stack is the few frames dynamo was tracing, so nothing needs cutting for size."""
     return [_frame(getattr(fs, "filename", None) or "", getattr(fs, "lineno", None), getattr(fs, "name", "?"),
                    getattr(fs, "line", None)) for fs in stack or []]

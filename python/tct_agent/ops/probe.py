@@ -1,5 +1,5 @@
 """`probe`: facts about this interpreter's torch.compile setup. Facts only: the verdict
-and every fix are decided in C++ (src/analysis/probe_verdict.cpp)."""
+and every fix are decided in C++ (src/probe/verdict.cpp)."""
 from __future__ import annotations
 
 import os

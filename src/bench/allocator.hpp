@@ -1,0 +1,72 @@
+#pragma once
+// The allocator as a measured fact (CPU). The headline row runs in the state --allocator
+// names (core/allocator.hpp); after the rows, a short comparison times eager and compiled
+// calls of the first row in each other state that is available, each in a fresh process
+// (LD_PRELOAD for tcmalloc and jemalloc, with or without the settling block), on a fixed
+// share of the first row's sampling budget (kCompareShare: the comparison costs those
+// processes' start-up and warm compile, not more sampling). bench/allocator_finding.hpp
+// decides whether the states differ; this file measures and records.
+//
+// JSON: section["allocator"] = {state, description, library, ld_preload, settled,
+// detected: {kind, library, settled} (what the measuring agent found mapped in its own
+// process), compare: {enabled, skipped_reason, budget_s, row}, states: [{state, description,
+// status: headline|measured|skipped|failed, library, reason, detected, eager_ns, compiled_ns,
+// speedup, blocks, sampling_s}], differs, processes_disagree, best_state}.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/allocator.hpp"
+#include "bench/plan.hpp"
+#include "bench/run.hpp"
+#include "core/executor.hpp"
+#include "core/host.hpp"
+
+namespace tct::runner {
+
+using json = nlohmann::json;
+
+// The share of the first row's sampling budget the comparison takes (split over the states
+// it measures). 30%: each of three states then gets a tenth of --budget, enough for a
+// resnet18-sized call (10 ms) to give dozens of paired blocks.
+inline constexpr double kCompareShare = 0.3;
+
+struct AllocatorSetup {
+  core::AllocatorState state = core::AllocatorState::System;
+  std::string library;                 // the preloaded library ("" for system, settled)
+  std::vector<core::AllocatorState> others;  // states the comparison may measure (library found)
+  json skipped = json::array();        // states left out: {state, status: skipped, reason}
+};
+
+// The headline's state and library, and which other states exist on this machine. Throws
+// tct::Error (usage, exit 2) when --allocator names a library that is not installed.
+AllocatorSetup resolve_allocator(const BenchConfig& cfg, const core::FileExists& exists);
+AllocatorSetup resolve_allocator(const BenchConfig& cfg);
+
+// The child's environment for a state (core::allocator_env).
+Env state_env(core::AllocatorState s, const std::string& library);
+
+// "tcmalloc", "jemalloc" or "glibc" (no allocator library mapped), "unknown" (maps unreadable),
+// with its library: {kind, library, settled, ld_preload} from the agent's raw allocator facts.
+json detected_allocator(const json& facts);
+
+// section["allocator"] before the comparison: the headline state, what the agent detected,
+// and the compare plan. `compare_reason`: why the comparison does not run ("" when it does).
+json allocator_section(const AllocatorSetup& setup, const json& facts, bool compare, const std::string& compare_reason,
+                       double compare_budget_s);
+
+// After the first row is measured: the headline's own entry in states (its medians and speedup).
+void add_headline_state(json& allocator, const json& row);
+
+// The comparison: each of setup.others in a fresh process, `budget_s` of sampling each; appends
+// to allocator["states"]. A state that fails is recorded (status failed, reason), not thrown,
+// unless the run was interrupted.
+void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+                              const AllocatorSetup& setup, const Env& shared_env, const json& row, double clock_res,
+                              double eager_est, int cpus, double budget_s, json& allocator);
+
+// Decides (bench/allocator_finding.hpp) and records differs/best_state; the warning, if any.
+std::optional<json> conclude_allocator(json& allocator, const json& headline_speedup);
+
+}  // namespace tct::runner

@@ -1,0 +1,312 @@
+#include "bench/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/graph_breaks.hpp"
+#include "core/json_number.hpp"
+#include "bench/verdict.hpp"
+
+#include "report/warnings.hpp"
+
+namespace tct::runner {
+
+json num(double x) { return core::number_or_null(x); }
+
+json summary_json(const stats::Summary& s) {
+  return {{"n", s.n},         {"non_finite", s.non_finite}, {"min", num(s.min)},   {"max", num(s.max)},
+          {"mean", num(s.mean)}, {"median", num(s.median)},   {"p05", num(s.p05)},   {"p25", num(s.p25)},
+          {"p75", num(s.p75)}, {"p95", num(s.p95)},           {"mad", num(s.mad)},   {"robust_cv", num(s.robust_cv)}};
+}
+
+json interval_json(const stats::Interval& iv, double confidence) {
+  return {{"estimate", num(iv.estimate)}, {"low", num(iv.low)}, {"high", num(iv.high)}, {"confidence", confidence}};
+}
+
+std::string steady_reason_name(stats::SteadyStateReason r) {
+  switch (r) {
+    case stats::SteadyStateReason::Found: return "found";
+    case stats::SteadyStateReason::TooFewPoints: return "too_few_points";
+    case stats::SteadyStateReason::NonFinite: return "non_finite";
+    case stats::SteadyStateReason::Trending: return "trending";
+    case stats::SteadyStateReason::NeverInBand: return "never_in_band";
+  }
+  return "unknown";
+}
+
+json steady_state_json(const stats::SteadyState& ss) {
+  return {{"found", ss.found},
+          {"start_index", ss.found ? json(ss.start_index) : json(nullptr)},
+          {"level_ns", ss.found ? num(ss.level) : json(nullptr)},
+          {"reason", steady_reason_name(ss.reason)}};
+}
+
+double warmup_level_ns(std::span<const double> curve, const stats::SteadyState& ss) {
+  if (ss.found && std::isfinite(ss.level)) return ss.level;
+  if (curve.empty()) return NAN;
+  if (curve.size() == 1) return curve[0];
+  return stats::median(curve.subspan(curve.size() / 2));
+}
+
+double first_call_extra_ns(std::span<const double> curve, std::size_t steady_start, double steady_ns,
+                           std::optional<double> first_call_ns) {
+  if (curve.empty() || !std::isfinite(steady_ns)) return NAN;
+  std::size_t end = std::clamp<std::size_t>(steady_start, 1, curve.size());
+  double extra = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    double x = (i == 0 && first_call_ns && std::isfinite(*first_call_ns)) ? *first_call_ns : curve[i];
+    if (std::isfinite(x)) extra += x - steady_ns;
+  }
+  return extra;
+}
+
+int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min_samples, int max_samples) {
+  if (!(sample_ns > 0) || !std::isfinite(sample_ns) || !(budget_s > 0)) return max_samples;
+  double n = budget_s * 1e9 / (4.0 * std::max(1, min_blocks) * sample_ns);
+  if (!(n < max_samples)) return max_samples;
+  return std::max(min_samples, static_cast<int>(n));
+}
+
+json cache_hit_json(const json& counters) {
+  auto count = [&](const char* k) { return counters.is_object() ? counters.value(k, 0) : 0; };
+  const int hit = count("fxgraph_cache_hit"), miss = count("fxgraph_cache_miss");
+  const int ahit = count("autograd_cache_hit"), amiss = count("autograd_cache_miss");
+  json out = {{"fxgraph_cache_hit", hit}, {"fxgraph_cache_miss", miss},
+              {"autograd_cache_hit", ahit}, {"autograd_cache_miss", amiss}};
+  if (hit + miss + ahit + amiss == 0) out["hit"] = nullptr;
+  else out["hit"] = miss == 0 && amiss == 0;
+  return out;
+}
+
+// Involuntary context switches per second of timing above which the timing thread was
+// being preempted: with a CPU to itself a busy thread sees a handful a second; sharing one
+// with another busy task, the scheduler switches every few milliseconds (CFS slices of
+// 3-24 ms: 40-300 a second). Measured on a 2-core machine, the timing thread alone (the
+// agent counts that thread, not its intra-op workers): 2.3/s quiet, 126/s beside two busy
+// processes.
+constexpr double kBusySwitchesPerSecond = 30;
+
+MachineLoad machine_load(const json& rows, int threads) {
+  MachineLoad m;
+  m.threads = threads;
+  for (const auto& r : rows) {
+    const json& l = r.value("load", json());
+    if (!l.is_object()) continue;
+    m.load = std::fmax(std::isfinite(m.load) ? m.load : 0, core::number_or_nan(l, "loadavg_1m_max"));
+    m.switches = std::fmax(std::isfinite(m.switches) ? m.switches : 0, core::number_or_nan(l, "involuntary_switches_per_s"));
+    m.cpus = l.value("cpus", json()).is_number() ? l["cpus"].get<int>() : m.cpus;
+  }
+  // The sampling process itself keeps one CPU busy (load ~1). Beyond that: others. And a
+  // thread that has a CPU to itself is rarely preempted (a few switches a second).
+  m.loaded = m.cpus > 0 && std::isfinite(m.load) && m.load - 1.0 >= 0.5 * m.cpus;
+  m.preempted = std::isfinite(m.switches) && m.switches > kBusySwitchesPerSecond;
+  if (std::isfinite(m.load)) m.others = std::max(0.0, m.load - 1.0);
+  if (m.busy() && m.cpus > 0 && threads > 1 && std::isfinite(m.others)) {
+    // Intra-op threads that outnumber the free cores wait for one at every parallel region:
+    // a call lasts as long as its slowest thread (OpenMP's barrier), so a core taken by
+    // another process slows every call, and unevenly (pyperf pins workers for this reason).
+    const double free = std::max(1.0, m.cpus - m.others);
+    m.suggested_threads = std::max(1, static_cast<int>(std::floor(free)));
+    m.oversubscribed = threads > m.suggested_threads;
+  }
+  return m;
+}
+
+std::optional<json> load_warning(const MachineLoad& m) {
+  if (!m.busy()) return std::nullopt;
+  const std::string figures = fmt::format("load average up to {:.1f}, {:.0f} involuntary context switches/s", m.load,
+                                          std::isfinite(m.switches) ? m.switches : 0.0);
+  if (m.oversubscribed)
+    return report::make_warning(
+        report::WarningCode::Oversubscribed,
+        fmt::format("oversubscribed: torch ran {} threads on {} CPUs while other processes kept about {:.1f} busy "
+                    "({}): its threads waited for a core, and the timings with them",
+                    m.threads, m.cpus, m.others, figures),
+        fmt::format("rerun with --threads {} (or --cpus to pin the target to free cores), or on a quieter machine; "
+                    "a longer --budget does not help",
+                    m.suggested_threads));
+  return report::make_warning(
+      report::WarningCode::NoisyMeasurement,
+      fmt::format("other processes loaded the CPU while sampling ({} CPUs, {}): timings are noisier and may be biased",
+                  m.cpus, figures),
+      "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later");
+}
+
+namespace {
+
+json warn(report::WarningCode code, std::string message, std::string hint, const char* applies_to) {
+  json w = report::make_warning(code, std::move(message), std::move(hint));
+  w["applies_to"] = applies_to;
+  return w;
+}
+
+double field(const json& obj, const char* k1, const char* k2 = nullptr) {
+  const json* p = &obj;
+  if (!p->is_object() || !p->contains(k1)) return NAN;
+  p = &(*p)[k1];
+  if (k2) {
+    if (!p->is_object() || !p->contains(k2)) return NAN;
+    p = &(*p)[k2];
+  }
+  return p->is_number() ? p->get<double>() : NAN;
+}
+
+}  // namespace
+
+std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in) {
+  using report::WarningCode;
+  std::vector<json> out;
+  const std::string who = label.empty() ? "" : label + ": ";
+  if (row.value("status", "") != "ok") {
+    const json& e = row.value("error", json::object());
+    if (row.value("status", "") == "failed")
+      out.push_back(warn(WarningCode::PartialResult,
+                         fmt::format("{}failed at {} ({}); the numbers shown were measured before it", who,
+                                     e.is_object() ? e.value("stage", "?") : "?",
+                                     e.is_object() ? e.value("message", "") : ""),
+                         e.is_object() ? e.value("hint", "") : "", "speedup"));
+    return out;
+  }
+  int recompiles = row.value("recompiles_during_measurement", 0);
+  if (recompiles > 0)
+    out.push_back(warn(WarningCode::RecompileDuringMeasure,
+                       fmt::format("{}recompiled during measurement ({} time{}): {} block pair{} dropped and "
+                                   "resampled, but the target keeps recompiling in real use too",
+                                   who, recompiles, recompiles == 1 ? "" : "s",
+                                   row.value("blocks_dropped_for_recompile", 0),
+                                   row.value("blocks_dropped_for_recompile", 0) == 1 ? "" : "s"),
+                       "inputs or globals change between calls; try --dynamic true or run `tct explain` "
+                       "to see the guard that failed",
+                       "speedup"));
+  // Nothing compiled: the "compiled" row timed eager code; any speedup is noise, and
+  // advice about backends or modes would be beside the point.
+  bool nothing_compiled = row.value("graphs", -1) == 0 && row.value("frames_compiled_in_warmup", 0) > 0;
+  if (nothing_compiled) {
+    const json& skips = row.value("skip_reasons", json::array());
+    std::string why;
+    if (!skips.empty() && skips[0].is_string()) {
+      analysis::SkipSplit split = analysis::split_skip(skips[0].get<std::string>());
+      why = fmt::format(" ({}, after: {})", analysis::reason_headline(split.skip_reason.empty() ? split.cause : split.skip_reason),
+                        analysis::reason_headline(split.cause));
+    }
+    out.push_back(warn(WarningCode::GraphBreaks,
+                       fmt::format("{}0 graphs compiled: Dynamo skipped this function{}; the compiled timings are "
+                                   "eager code",
+                                   who, why),
+                       "run `tct explain` on the target to see the break that made it skip and what to change",
+                       "speedup"));
+  }
+  int breaks = row.value("graph_breaks", 0);
+  if (breaks > 0)
+    out.push_back(warn(WarningCode::GraphBreaks,
+                       fmt::format("{}{} graph break{}: parts of the target run eagerly", who, breaks,
+                                   breaks == 1 ? "" : "s"),
+                       "run `tct explain` on the target to see where and what to change", "speedup"));
+  const json& ss = row.value("steady_state", json::object());
+  if (ss.is_object() && !ss.value("found", false))
+    out.push_back(warn(WarningCode::NoSteadyState,
+                       fmt::format("{}the warm-up curve did not settle ({}); steady state taken from the "
+                                   "interleaved blocks after it",
+                                   who, ss.value("reason", "?")),
+                       "raise --warmup so that more first calls are timed one by one", "latency"));
+  // Noise: outliers on either side.
+  double worst_fraction = 0;
+  for (const char* side : {"eager", "compiled"}) {
+    double f = field(row.value("outliers", json::object()), side, "fraction");
+    if (std::isfinite(f)) worst_fraction = std::max(worst_fraction, f);
+  }
+  if (worst_fraction > in.noisy_outlier_fraction)
+    out.push_back(warn(WarningCode::NoisyMeasurement,
+                       fmt::format("{}noisy machine: {:.0f}% outliers", who, worst_fraction * 100),
+                       in.busy_machine ? "close other programs (a longer --budget does not help while they run)"
+                                       : "close other programs or raise --budget",
+                       "speedup"));
+  const std::string stop = row.value("stop_reason", "");
+  const json& sp = row.value("speedup", json::object());
+  double est = field(sp, "estimate"), lo = field(sp, "low"), hi = field(sp, "high");
+  const auto verdict = tct::bench::verdict_of(sp);
+  // A budget that ran out before --precision matters only when the interval is too wide for
+  // the verdict: 1.73x [1.64, 1.83] at +-5.3% against a 5% aim is "faster" all the same.
+  const bool verdict_open = verdict == tct::bench::SpeedupVerdict::Inconclusive ||
+                            verdict == tct::bench::SpeedupVerdict::NoClearDifference;
+  if (stop == "budget" && verdict_open) {
+    double half = (std::isfinite(lo) && std::isfinite(hi) && est != 0) ? (hi - lo) / 2 / std::fabs(est) : NAN;
+    out.push_back(warn(WarningCode::PrecisionNotReached,
+                       std::isfinite(half)
+                           ? fmt::format("{}interval is ±{:.1f}%, wider than the ±{:.1f}% asked for", who,
+                                         half * 100, in.precision * 100)
+                           : fmt::format("{}too few samples for a confidence interval", who),
+                       stop == "budget" ? "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer "
+                                             "--budget narrows only this run's own noise; loosen --precision or rerun on a quieter machine"
+                                        : "loosen --precision; the machine may be too noisy for it",
+                       "speedup"));
+  }
+  if (verdict == tct::bench::SpeedupVerdict::Inconclusive)
+    out.push_back(warn(WarningCode::NoisyMeasurement,
+                       fmt::format("{}speedup inconclusive: the interval [{:.2f}, {:.2f}] is too wide for a verdict; "
+                                   "no break-even is given",
+                                   who, lo, hi),
+                       in.busy_machine ? "rerun on a quieter machine (see the warning on load: a longer --budget does not help)"
+                                       : "rerun on a quieter machine or raise --budget",
+                       "speedup"));
+  else if (verdict == tct::bench::SpeedupVerdict::Slower && !nothing_compiled)
+    out.push_back(warn(WarningCode::SlowerThanEager,
+                       fmt::format("{}compiled is slower than eager ({:.2f}x)", who, est),
+                       "try another --mode or --backend, a larger input, or do not compile this target",
+                       "speedup"));
+  const json& comp = row.value("compile", json::object());
+  if (comp.is_object() && comp.value("warm_cache_hit", json()).is_boolean() && !comp["warm_cache_hit"].get<bool>())
+    out.push_back(warn(WarningCode::Other,
+                       fmt::format("{}the warm compile was not a cache hit (torch counted cache misses): the "
+                                   "warm figure includes compiling",
+                                   who),
+                       "check TORCHINDUCTOR_FX_GRAPH_CACHE and whether the target's graph depends on "
+                       "run-specific values", "compile"));
+  int skips = row.value("cudagraph_skips", 0);
+  if (skips > 0 && row.value("mode", "").find("reduce-overhead") != std::string::npos)
+    out.push_back(warn(WarningCode::Other,
+                       fmt::format("{}CUDA graphs were skipped {} time{} (torch's cudagraph_skips counter): "
+                                   "reduce-overhead ran without them",
+                                   who, skips, skips == 1 ? "" : "s"),
+                       "run with TORCH_LOGS=perf_hints to see why (CPU tensors, mutated inputs, dynamic shapes)",
+                       "speedup"));
+  int cps_e = row.value("calls_per_sample", json::object()).value("eager", 1);
+  int cps_c = row.value("calls_per_sample", json::object()).value("compiled", 1);
+  // Every sample is a tight loop sized to >= 1000 clock ticks, so a batch of a few calls is
+  // the harness working as designed (a 1 ms call gets 2); only a batch of many short calls
+  // hides the per-call spread enough to say so.
+  constexpr int kBatchWorthSaying = 10;
+  if (std::max(cps_e, cps_c) >= kBatchWorthSaying)
+    out.push_back(warn(WarningCode::ClockResolution,
+                       fmt::format("{}calls are short next to the clock's resolution: timed in batches "
+                                   "of {} (eager) and {} (compiled) calls",
+                                   who, cps_e, cps_c),
+                       "per-call times are batch means; spread within a batch is not seen", "latency"));
+  const json& c = row.value("correctness", json::object());
+  if (in.check && c.is_object() && c.value("checked", false)) {
+    if (c.value("nondeterministic", false))
+      out.push_back(warn(WarningCode::Nondeterministic,
+                         fmt::format("{}eager differs from itself under identical seeds; compiled was judged "
+                                     "against eager's own spread, a weaker check",
+                                     who),
+                         "make the target deterministic (no unseeded or time-dependent randomness) "
+                         "for a check element by element",
+                         "correctness"));
+    else if (c.contains("match") && c["match"].is_boolean() && !c["match"].get<bool>()) {
+      const auto& mm = c.value("mismatches", json::array());
+      std::string first = mm.empty() ? "" : fmt::format(": {} {}", mm[0].value("path", ""), mm[0].value("reason", ""));
+      out.push_back(warn(WarningCode::OutputMismatch,
+                         fmt::format("{}compiled outputs differ from eager in {} leaf/leaves{}", who, mm.size(), first),
+                         "loosen --rtol/--atol if the difference is acceptable rounding, else report it to "
+                         "PyTorch; --no-check skips the check",
+                         "correctness"));
+    }
+  }
+  return out;
+}
+
+std::string flag_text(const json& w) { return report::flag_of(w.value("code", "")); }
+
+}  // namespace tct::runner

@@ -1,0 +1,467 @@
+#include "bench/correctness.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+namespace tct::analysis {
+namespace {
+
+using nlohmann::json;
+
+// ---------------------------------------------------------------------------------------
+// Tolerances and why.
+//
+// Criterion, element by element: |compiled - eager| <= atol + rtol * |eager|, the rule of
+// torch.allclose / torch.testing.assert_close. A scale taken from the tensor's largest
+// magnitude would let an error of 1e-3 in an element of size 1 pass beside elements of
+// size 1e6; per element it cannot hide.
+//
+// Compiled code legitimately reorders and fuses floating point work: a reordered sum's
+// rounding error is bounded by ~n*eps*sum|terms| (Higham, "Accuracy and Stability of
+// Numerical Algorithms", 2nd ed., sec. 4.2), i.e. by the size of the operands, not of a
+// result that cancelled to near zero. Such elements fail a per-element test although
+// compiled is as accurate as eager. PyTorch's own compiler accuracy check,
+// torch._dynamo.utils.same, settles them with a float64 reference (fp64_ref): compiled
+// passes when its RMS error against float64 is at most 2x eager's (3x in half precision).
+// We apply that idea element by element, so it cannot hide a small element either:
+//   |compiled - ref| <= atol + rtol*|ref| + multiplier * max(|eager - ref|, eager RMS error)
+// (eager's RMS error over the leaf is the floor of eager's own noise, so an element where
+// eager happens to round exactly does not demand more of compiled than eager delivers).
+//
+// Values (rtol, atol, multiplier):
+//   float64   1e-7, 1e-7, 2   torch.testing's float64 defaults
+//                             (torch/testing/_comparison.py, _DTYPE_PRECISIONS).
+//   float32   1e-4, 1e-5, 2   torch._dynamo.utils.same's default tol (1e-4, used as rtol
+//                             and atol by torch's benchmark accuracy checks); atol 1e-5
+//                             is torch.testing's float32 atol. Looser than torch.testing's
+//                             1.3e-6 because a fused program reorders many ops, not one;
+//                             what 1e-4 rejects and float64 shows to be as accurate as
+//                             eager passes through the reference rule.
+//   float16   1e-2, 1e-4, 3   eps(fp16) = 9.8e-4 (torch.testing: rtol 1e-3 = 1 ulp). Eager
+//                             rounds every intermediate to fp16 while inductor's fused
+//                             kernels keep them in float32: a few ulps over a program.
+//   bfloat16  3e-2, 1e-3, 3   eps(bf16) = 7.8e-3 (torch.testing: rtol 1.6e-2 = 2 ulps for
+//                             one op); same intermediate-rounding argument, about 4 ulps.
+//   float8_e4m3*  0.25, 1e-2, 3 and float8_e5m2*  0.5, 1e-2, 3: 2 ulps of their 3/2-bit
+//                             mantissas.
+//   complexN  the tolerance of its component float type.
+//   Python float scalars: float32's (they usually come from .item() of a float32 tensor).
+//   integers, bool: exact.
+// Unknown dtype names: float32's. Multipliers 2 and 3 are torch._dynamo.utils.same's.
+// ---------------------------------------------------------------------------------------
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+std::string shape_str(const json& shape) {
+    if (!shape.is_array()) return "?";
+    std::string out = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) out += ", ";
+        out += shape[i].is_number_integer() ? std::to_string(shape[i].get<long long>()) : "?";
+    }
+    return out + "]";
+}
+
+std::string join(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) {
+        if (!out.empty()) out += "; ";
+        out += p;
+    }
+    return out;
+}
+
+std::string str_field(const json& fact, const char* key) {
+    auto it = fact.find(key);
+    return (it != fact.end() && it->is_string()) ? it->get<std::string>() : std::string{};
+}
+
+std::optional<double> num_field(const json& fact, const char* key) {
+    auto it = fact.find(key);
+    if (it == fact.end() || !it->is_number()) return std::nullopt;
+    return it->get<double>();
+}
+
+long long count_field(const json& fact, const char* key) {
+    auto it = fact.find(key);
+    return (it != fact.end() && it->is_number()) ? it->get<long long>() : 0;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+// Checks shared by the verdict and the nondeterminism test: everything but the numeric
+// tolerance. Returns the reasons found.
+std::vector<std::string> structural_reasons(const json& fact) {
+    std::vector<std::string> reasons;
+    if (fact.contains("shape_expected") && fact.contains("shape_actual") &&
+        fact["shape_expected"] != fact["shape_actual"]) {
+        reasons.push_back("shape " + shape_str(fact["shape_actual"]) + ", expected " +
+                          shape_str(fact["shape_expected"]));
+    }
+    const auto dte = str_field(fact, "dtype_expected");
+    const auto dta = str_field(fact, "dtype_actual");
+    if (dte != dta) reasons.push_back("dtype " + dta + ", expected " + dte);
+    if (auto err = str_field(fact, "error"); !err.empty())
+        reasons.push_back("could not compare: " + err);
+    const long long nan_e = count_field(fact, "nan_expected");
+    const long long nan_a = count_field(fact, "nan_actual");
+    long long nan_mis = count_field(fact, "nan_mismatch");
+    if (!fact.contains("nan_mismatch") && nan_e != nan_a) nan_mis = std::llabs(nan_a - nan_e);
+    if (nan_mis > 0) {
+        if (nan_e == 0)
+            reasons.push_back(std::to_string(nan_a) + " NaN where expected has none");
+        else
+            reasons.push_back(std::to_string(nan_mis) + " NaN position(s) differ (" +
+                              std::to_string(nan_a) + " NaN, expected " +
+                              std::to_string(nan_e) + ")");
+    }
+    if (long long inf = count_field(fact, "inf_mismatch"); inf > 0)
+        reasons.push_back(std::to_string(inf) + " inf value(s) differ");
+    return reasons;
+}
+
+bool shapes_differ(const json& fact) {
+    return fact.contains("shape_expected") && fact.contains("shape_actual") &&
+           fact["shape_expected"] != fact["shape_actual"];
+}
+
+// Values at the worst element: 7 significant digits (float32's), so that 2 and 2.001 read
+// as different numbers.
+std::string value_str(const json& v) {
+    auto one = [](double x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.7g", x);
+        return std::string(buf);
+    };
+    if (v.is_number()) return one(v.get<double>());
+    if (v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number())
+        return one(v[0].get<double>()) + (v[1].get<double>() < 0 ? "" : "+") +
+               one(v[1].get<double>()) + "j";
+    return "?";
+}
+
+// "at [1]: expected 2, got 2.001" (the element first: it is what a reader looks for).
+std::string worst_prefix(const json& fact) {
+    auto idx = fact.find("worst_index");
+    auto e = fact.find("expected_at_worst");
+    auto a = fact.find("actual_at_worst");
+    if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null())
+        return {};
+    std::string at = idx->is_array() && !idx->empty() ? "at " + shape_str(*idx) + ": " : "";
+    return at + "expected " + value_str(*e) + ", got " + value_str(*a) + "; ";
+}
+
+std::string worst_suffix(const json& fact) {
+    auto idx = fact.find("worst_index");
+    auto e = fact.find("expected_at_worst");
+    auto a = fact.find("actual_at_worst");
+    if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null())
+        return {};
+    std::string at = idx->is_array() && !idx->empty() ? " at " + shape_str(*idx) : "";
+    return at + " (expected " + value_str(*e) + ", got " + value_str(*a) + ")";
+}
+
+Tolerance tolerance_for(const std::string& dtype, const ToleranceOverride& over) {
+    Tolerance tol = default_tolerance(dtype);
+    if (is_exact_dtype(dtype)) return tol;
+    if (over.rtol) tol.rtol = *over.rtol;
+    if (over.atol) tol.atol = *over.atol;
+    return tol;
+}
+
+std::string percent(long long part, long long whole) {
+    if (whole <= 0) return "?";
+    char buf[32];
+    const double p = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+    std::snprintf(buf, sizeof buf, p < 0.1 ? "%.2g%%" : "%.1f%%", p);
+    return buf;
+}
+
+// Which rule a numeric leaf passed by, or the reasons it failed.
+struct LeafJudgement {
+    std::vector<std::string> reasons;
+    std::string basis;  // exact, tolerance, float64_reference, eager_spread
+};
+
+LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
+                            std::optional<double> eager_spread) {
+    LeafJudgement j;
+    j.reasons = structural_reasons(fact);
+    if (shapes_differ(fact) || fact.contains("error")) return j;
+    const auto dtype = str_field(fact, "dtype_expected");
+    const auto diff = num_field(fact, "max_abs_diff");
+    if (!diff) {
+        // null diff with no NaN/inf explanation is malformed; with one, the NaN/inf reason
+        // already says it.
+        if (j.reasons.empty()) j.reasons.push_back("malformed fact: no max_abs_diff");
+        return j;
+    }
+    if (is_exact_dtype(dtype)) {
+        j.basis = "exact";
+        if (*diff > 0.0)
+            j.reasons.push_back("values differ (max abs diff " + num(*diff) + ", " + dtype +
+                                " must match exactly)" + worst_suffix(fact));
+        return j;
+    }
+    const Tolerance tol = tolerance_for(dtype, over);
+    if (eager_spread) {
+        // Eager moves under identical seeds: compiled is held to eager's own spread.
+        j.basis = "eager_spread";
+        const double scale = num_field(fact, "max_abs_expected").value_or(0.0);
+        const double allowed = tol.atol + tol.rtol * scale + tol.ref_multiplier * *eager_spread;
+        if (*diff > allowed)
+            j.reasons.push_back("max abs diff " + num(*diff) + " > " + num(allowed) + " allowed by " +
+                                "eager's own spread " + num(*eager_spread) + " (x" +
+                                num(tol.ref_multiplier) + ") + atol + rtol x max |expected|" +
+                                worst_suffix(fact));
+        return j;
+    }
+    auto out = num_field(fact, "out_of_tolerance");
+    if (!out) {
+        j.reasons.push_back("malformed fact: no out_of_tolerance");
+        return j;
+    }
+    j.basis = "tolerance";
+    if (*out <= 0) return j;
+    const long long n_out = static_cast<long long>(*out);
+    const long long numel = count_field(fact, "numel");
+    std::string why = worst_prefix(fact) + std::to_string(n_out) + " of " + std::to_string(numel) +
+                      " elements (" + percent(n_out, numel) + ") beyond atol " + num(tol.atol) +
+                      " + rtol " + num(tol.rtol) + " x |expected| (" + dtype + ")";
+    auto ref = fact.find("reference");
+    if (ref != fact.end() && ref->is_object()) {
+        auto ref_out = num_field(*ref, "out_of_tolerance");
+        if (ref_out && *ref_out <= 0) {
+            j.basis = "float64_reference";
+            return j;
+        }
+        why += "; against float64 compiled errs by up to " +
+               num(num_field(*ref, "compiled_max_error").value_or(NAN)) + ", eager by " +
+               num(num_field(*ref, "eager_max_error").value_or(NAN));
+    }
+    j.reasons.push_back(why);
+    return j;
+}
+
+// One fact -> the reasons it fails (empty: it passes).
+std::vector<std::string> judge_fact(const json& fact, const ToleranceOverride& over) {
+    if (!fact.is_object()) return {"malformed fact: not an object"};
+    const auto kind = str_field(fact, "kind");
+    if (kind == "structure") {
+        auto d = str_field(fact, "description");
+        return {"structure differs: " + (d.empty() ? std::string("different containers") : d)};
+    }
+    if (kind == "not_compared") return {};
+    if (kind == "other") {
+        auto it = fact.find("equal");
+        if (it == fact.end() || !it->is_boolean()) return {"malformed fact: no 'equal'"};
+        if (it->get<bool>()) return {};
+        return {"value " + str_field(fact, "repr_actual") + ", expected " +
+                str_field(fact, "repr_expected")};
+    }
+    if (kind != "tensor" && kind != "scalar")
+        return {"malformed fact: unknown kind '" + kind + "'"};
+    return judge_numeric(fact, over, std::nullopt).reasons;
+}
+
+json leaf_result(const json& fact, const LeafJudgement& j, const ToleranceOverride& over) {
+    const auto dtype = str_field(fact, "dtype_expected");
+    const Tolerance tol = tolerance_for(dtype, over);
+    const long long numel = count_field(fact, "numel");
+    auto get = [&](const char* k) { return fact.contains(k) ? fact[k] : json(nullptr); };
+    json out = {{"path", str_field(fact, "path")},
+                {"dtype", dtype},
+                {"numel", numel},
+                {"match", j.reasons.empty()},
+                {"basis", j.basis.empty() ? json(nullptr) : json(j.basis)},
+                {"rtol", tol.rtol},
+                {"atol", tol.atol},
+                {"max_abs_diff", get("max_abs_diff")},
+                {"max_rel_diff", get("max_rel_diff")},
+                {"out_of_tolerance", get("out_of_tolerance")},
+                {"fraction_out_of_tolerance", nullptr},
+                {"worst_index", get("worst_index")},
+                {"expected_at_worst", get("expected_at_worst")},
+                {"actual_at_worst", get("actual_at_worst")}};
+    if (auto o = num_field(fact, "out_of_tolerance"); o && numel > 0)
+        out["fraction_out_of_tolerance"] = *o / static_cast<double>(numel);
+    if (fact.contains("reference") && fact["reference"].is_object()) out["reference"] = fact["reference"];
+    return out;
+}
+
+// Largest eager-vs-eager difference per path, for the leaves where eager moved.
+std::map<std::string, double> spreads(const json& eager_self) {
+    std::map<std::string, double> out;
+    if (!eager_self.is_array()) return out;
+    for (const auto& f : eager_self) {
+        if (!f.is_object()) continue;
+        if (auto d = num_field(f, "max_abs_diff"); d && *d > 0.0) out[str_field(f, "path")] = *d;
+    }
+    return out;
+}
+
+// `grad['fc.weight']` -> fc.weight (the parameter a training leaf belongs to).
+std::optional<std::string> parameter_of(const std::string& path) {
+    for (std::string_view prefix : {"grad['", "param_after_step['"}) {
+        if (!starts_with(path, prefix)) continue;
+        auto end = path.find("']", prefix.size());
+        if (end != std::string::npos) return path.substr(prefix.size(), end - prefix.size());
+    }
+    return std::nullopt;
+}
+
+int basis_rank(const std::string& b) {
+    if (b == "eager_spread") return 2;
+    if (b == "float64_reference") return 1;
+    return 0;
+}
+
+}  // namespace
+
+bool is_exact_dtype(std::string_view dtype) {
+    if (dtype == "bool" || dtype == "int") return true;
+    return starts_with(dtype, "int") || starts_with(dtype, "uint");
+}
+
+Tolerance default_tolerance(std::string_view dtype) {
+    if (is_exact_dtype(dtype)) return {0.0, 0.0, 0.0};
+    if (dtype == "float64" || dtype == "complex128" || dtype == "double") return {1e-7, 1e-7, 2.0};
+    if (dtype == "float16" || dtype == "complex32" || dtype == "half") return {1e-2, 1e-4, 3.0};
+    if (dtype == "bfloat16") return {3e-2, 1e-3, 3.0};
+    if (starts_with(dtype, "float8_e4m3")) return {0.25, 1e-2, 3.0};
+    if (starts_with(dtype, "float8_e5m2")) return {0.5, 1e-2, 3.0};
+    // float32, complex64, Python "float"/"complex", unknown names.
+    return {1e-4, 1e-5, 2.0};
+}
+
+json tolerance_table(const ToleranceOverride& over) {
+    static const char* const names[] = {
+        "float64", "float32", "float16", "bfloat16", "complex128", "complex64", "complex32",
+        "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float",
+        "complex", "bool", "int", "int8", "int16", "int32", "int64", "uint8", "uint16",
+        "uint32", "uint64"};
+    json table = json::object();
+    auto entry = [&](std::string_view dtype) {
+        Tolerance t = tolerance_for(std::string(dtype), over);
+        return json{{"rtol", t.rtol}, {"atol", t.atol}, {"ref_multiplier", t.ref_multiplier}};
+    };
+    for (const char* n : names) table[n] = entry(n);
+    table["default"] = entry("float32");
+    return table;
+}
+
+CorrectnessVerdict judge_outputs(const json& facts, const ToleranceOverride& override_tol,
+                                 const json& eager_self) {
+    if (!facts.is_array())
+        throw std::invalid_argument("correctness facts must be a JSON array");
+    const auto spread = spreads(eager_self);
+    CorrectnessVerdict verdict;
+    for (const auto& fact : facts) {
+        ++verdict.leaves;
+        std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
+        const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
+        std::vector<std::string> reasons;
+        if (kind == "tensor" || kind == "scalar") {
+            auto s = spread.find(path);
+            auto j = judge_numeric(fact, override_tol,
+                                   s == spread.end() ? std::nullopt : std::optional<double>(s->second));
+            reasons = j.reasons;
+            verdict.leaf_results.push_back(leaf_result(fact, j, override_tol));
+            if (reasons.empty() && basis_rank(j.basis) > basis_rank(verdict.basis)) verdict.basis = j.basis;
+        } else {
+            reasons = judge_fact(fact, override_tol);
+            if (kind == "not_compared")
+                verdict.not_compared.push_back({{"path", path}, {"type", str_field(fact, "type")}});
+        }
+        if (reasons.empty()) continue;
+        verdict.match = false;
+        verdict.mismatches.push_back({path.empty() ? "?" : path, join(reasons)});
+    }
+    return verdict;
+}
+
+NondeterminismCheck eager_self_difference(const json& facts, double atol) {
+    if (!facts.is_array())
+        throw std::invalid_argument("correctness facts must be a JSON array");
+    NondeterminismCheck check;
+    for (const auto& fact : facts) {
+        std::vector<std::string> reasons;
+        const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
+        if (kind == "tensor" || kind == "scalar") {
+            reasons = structural_reasons(fact);
+            if (auto d = num_field(fact, "max_abs_diff")) {
+                check.max_abs_diff = std::max(check.max_abs_diff, *d);
+                if (*d > atol)
+                    reasons.push_back("eager differs from itself by up to " + num(*d) +
+                                      worst_suffix(fact));
+            }
+        } else {
+            // structure / other / not compared / malformed: the same rule as the verdict.
+            reasons = judge_fact(fact, {});
+        }
+        if (reasons.empty()) continue;
+        check.nondeterministic = true;
+        std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
+        check.differing.push_back({path.empty() ? "?" : path, join(reasons)});
+    }
+    return check;
+}
+
+json correctness_report(const json& reply, const ToleranceOverride& override_tol) {
+    const json self_facts = reply.value("eager_vs_eager", json::array());
+    const json facts = reply.value("compiled_vs_eager", json::array());
+    auto self = eager_self_difference(self_facts);
+    auto verdict = judge_outputs(facts, override_tol, self.nondeterministic ? self_facts : json::array());
+    json out = {{"checked", true},
+                {"match", verdict.match},
+                {"basis", verdict.basis},
+                {"mismatches", json::array()},
+                {"differing_parameters", json::array()},
+                {"leaves", verdict.leaves},
+                {"leaf_results", verdict.leaf_results},
+                {"not_compared", verdict.not_compared},
+                {"nondeterministic", self.nondeterministic},
+                {"eager_differing", json::array()},
+                {"seeded", reply.contains("seed")},
+                {"eager_used_rng", reply.value("eager_used_rng", false)},
+                {"reference", reply.value("reference", json::object())},
+                {"fallback_random", reply.value("fallback_random", false)},
+                {"agent_cost_ns", reply.value("cost_ns", json::object())}};
+    for (const auto& m : verdict.mismatches) {
+        out["mismatches"].push_back({{"path", m.path}, {"reason", m.reason}});
+        if (auto p = parameter_of(m.path)) {
+            bool seen = false;
+            for (const auto& q : out["differing_parameters"]) seen = seen || q == *p;
+            if (!seen) out["differing_parameters"].push_back(*p);
+        }
+    }
+    if (self.nondeterministic) {
+        out["eager_max_self_diff"] = self.max_abs_diff;
+        for (const auto& m : self.differing) out["eager_differing"].push_back({{"path", m.path}, {"reason", m.reason}});
+        // A structural or non-numeric self-difference leaves no spread to judge by.
+        bool numeric_only = true;
+        for (const auto& f : self_facts)
+            if (f.is_object() && str_field(f, "kind") != "tensor" && str_field(f, "kind") != "scalar" &&
+                !judge_fact(f, {}).empty())
+                numeric_only = false;
+        if (!numeric_only && !verdict.match) out["match"] = nullptr;
+    }
+    return out;
+}
+
+bool recheck_with_fallback_random(const json& report) {
+    const json& m = report.value("match", json());
+    return m.is_boolean() && !m.get<bool>() && report.value("eager_used_rng", false) &&
+           !report.value("fallback_random", false);
+}
+
+}  // namespace tct::analysis

@@ -1,0 +1,417 @@
+#include "bench/phases.hpp"
+#include "core/json_number.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "bench/verdict.hpp"
+#include "core/target_options.hpp"
+#include "bench/analysis.hpp"
+#include "bench/sampling.hpp"
+#include "stats/outliers.hpp"
+#include "stats/summary.hpp"
+#include "stats/paired.hpp"
+
+namespace tct::runner::bench {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<double> doubles(const json& arr) {
+  std::vector<double> out;
+  if (!arr.is_array()) return out;
+  out.reserve(arr.size());
+  for (const auto& v : arr) out.push_back(v.is_number() ? v.get<double>() : NAN);
+  return out;
+}
+
+json compile_params(const BenchRowSpec& spec) {
+  return {{"key", spec.key()}, {"backend", spec.backend}, {"mode", spec.mode},
+          {"dynamic", spec.dynamic}, {"fullgraph", spec.fullgraph}};
+}
+
+json outliers_json(const std::vector<double>& xs) {
+  auto o = stats::detect_outliers(xs);
+  return {{"count", o.count}, {"fraction", o.fraction}, {"high", o.high.size()}, {"low", o.low.size()},
+          {"relative_fallback", o.used_relative_fallback}};
+}
+
+std::string stop_name(Action a) {
+  switch (a) {
+    case Action::Stop_Precise: return "precision";
+    case Action::Stop_Budget: return "budget";
+    case Action::Continue: return "continue";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------ cache dirs
+
+CacheDirs::CacheDirs() : dir_("tct-cache") {
+  fs::create_directories(fs::path(root()) / "inductor");
+  fs::create_directories(fs::path(root()) / "triton");
+}
+
+Env CacheDirs::env() const {
+  return {{"TORCHINDUCTOR_CACHE_DIR", (fs::path(root()) / "inductor").string()},
+          {"TRITON_CACHE_DIR", (fs::path(root()) / "triton").string()}};
+}
+
+// ---------------------------------------------------------------------- target agent
+
+TargetAgent::TargetAgent(Host& host, Executor& exec, const BenchConfig& cfg, Env env)
+    : host_(host), exec_(exec), cfg_(cfg), env_(std::move(env)) {
+  start();
+}
+
+void TargetAgent::start() {
+  agent_ = exec_.start(env_);
+  host_.progress(fmt::format("loading {}", cfg_.target.target));
+  described_ = agent_->call("target.load", to_load_params(cfg_.target));
+}
+
+json TargetAgent::call(const std::string& op, const json& params) {
+  return agent_->call(op, params);
+}
+
+void TargetAgent::restart() {
+  agent_.reset();  // kills the old process group
+  start();
+}
+
+void TargetAgent::close() {
+  if (agent_) close_quickly(*agent_);
+}
+
+void close_quickly(Session& agent) {
+  try {
+    agent.send("bench.exit", json::object());
+  } catch (const Error&) {
+    // already gone: close() below reaps it
+  }
+  agent.close();
+}
+
+// ------------------------------------------------------------------- fresh agents
+
+FreshAgent::FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env,
+                       bool mark_memory)
+    : spec_(spec) {
+  try {
+    agent_ = exec.spawn(env);
+    queued_.emplace_back(agent_->send("target.load", to_load_params(cfg.target)), "target.load");
+    if (mark_memory) queued_.emplace_back(agent_->send("bench.memory_mark", json::object()), "bench.memory_mark");
+    queued_.emplace_back(agent_->send("bench.compile", compile_params(spec)), "bench.compile");
+  } catch (const Error& e) {
+    error_ = e;
+    agent_.reset();
+    settled_ = true;
+  }
+}
+
+void FreshAgent::settle() {
+  if (settled_) return;
+  settled_ = true;
+  try {
+    for (const auto& [id, op] : queued_) agent_->receive(id, op);
+  } catch (const Error& e) {
+    error_ = e;
+    agent_.reset();  // kills its process group
+  }
+}
+
+json FreshAgent::call(const std::string& op, const json& params) {
+  settle();
+  if (error_) throw *error_;
+  return agent_->call(op, params);
+}
+
+json FreshAgent::first_call() {
+  json r = call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}});
+  auto t = doubles(r["times_ns"]);
+  return {{"first_call_ns", t.empty() ? json(nullptr) : num(t[0])},
+          {"breakdown", r.value("compile_times_ns", json::object())},
+          {"counters", r.value("counters", json::object())}};
+}
+
+void FreshAgent::close() {
+  if (agent_) close_quickly(*agent_);
+  agent_.reset();
+}
+
+json compile_in_fresh_process(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env) {
+  FreshAgent fresh(exec, cfg, spec, env);
+  json r = fresh.first_call();
+  fresh.close();
+  return r;
+}
+
+json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object()); }
+
+// ------------------------------------------------------------------------- eager
+
+json eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg) {
+  host.progress("eager warm-up (next: compile)");
+  // Warm-up may not eat the sampling budget: a slow target stops after half of it.
+  // With memory on, the agent also reports eager's peak above the memory held before the
+  // first call (the post-load baseline: this process has done nothing else yet).
+  json r = agent.call("bench.eager_warmup",
+                      {{"n", cfg.eager_warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}, {"memory", cfg.memory}});
+  auto times = doubles(r["times_ns"]);
+  json out = {{"warmup_ns", r["times_ns"]},
+              {"first_call_ns", times.empty() ? json(nullptr) : num(times[0])},
+              {"steady_ns", num(times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
+                                                 : (times.empty() ? NAN : times[0]))},
+              {"memory", nullptr}};
+  if (cfg.memory)
+    out["memory"] = r.contains("memory") && r["memory"].is_object()
+                        ? r["memory"]
+                        : agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}});  // no resettable peak
+  return out;
+}
+
+// ------------------------------------------------------------------ compile/warm-up
+
+void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+                         const BenchRowSpec& spec, json& row) {
+  host.progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
+  agent.call("bench.compile", compile_params(spec));
+  json r = agent.call("bench.first_calls", {{"key", spec.key()},
+                                            {"backend", spec.backend},
+                                            {"n", cfg.warmup_calls},
+                                            {"max_ns", cfg.budget_s * 0.5e9}});
+  auto curve = doubles(r["times_ns"]);
+  row["warmup_curve_ns"] = r["times_ns"];
+  auto ss = stats::detect_steady_state(curve);
+  row["steady_state"] = steady_state_json(ss);
+  row["steady_state"]["estimate_ns"] = num(warmup_level_ns(curve, ss));
+  row["compile"]["first_call_ns"] = curve.empty() ? json(nullptr) : num(curve[0]);
+  row["compile"]["breakdown"] = r.value("compile_times_ns", json::object());
+  const json& counters = r.value("counters", json::object());
+  row["graph_breaks"] = counters.value("graph_breaks", 0);
+  row["graph_break_reasons"] = counters.value("graph_break_reasons", json::array());
+  row["graphs"] = counters.value("unique_graphs", 0);
+  row["frames_compiled_in_warmup"] = counters.value("frames_total", 0);
+  row["skip_reasons"] = counters.value("skip_reasons", json::array());
+  row["cudagraph_skips"] = counters.value("cudagraph_skips", 0);
+}
+
+// ------------------------------------------------------------------ second process
+
+void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
+                  bool warm_compile, json& row) {
+  host.progress(fmt::format("{}: {} (next: timing)", spec.label(),
+                            warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
+  json first = peer.first_call();
+  if (warm_compile) {
+    row["compile"]["warm_ns"] = first["first_call_ns"];
+    row["compile"]["warm_breakdown"] = first["breakdown"];
+    row["compile"]["warm_cache"] = cache_hit_json(first["counters"]);
+  }
+  // Past the warm-up curve's steady start (and CUDA graphs' warm-up and recording calls,
+  // which reduce-overhead makes on the first calls) before anything is timed or weighed.
+  const json& ss = row["steady_state"];
+  int start = ss.is_object() && ss["start_index"].is_number() ? ss["start_index"].get<int>() : 3;
+  const json warm_up = {{"key", spec.key()}, {"backend", spec.backend},
+                        {"n", std::clamp(start + 2, 3, std::max(3, cfg.warmup_calls))},
+                        {"max_ns", cfg.budget_s * 0.25e9}};
+  peer.call("bench.first_calls", warm_up);
+  if (cfg.memory) {
+    // This process never ran eager: its memory is the compiled model's and the compiler's.
+    json compile = peer.call("bench.memory_peak", {{"over", "compile and the first compiled calls"}});
+    peer.call("bench.memory_mark", json::object());
+    peer.call("bench.first_calls", {{"key", spec.key()}, {"backend", spec.backend}, {"n", 3}});
+    json steady = peer.call("bench.memory_peak", {{"over", "3 steady compiled calls"}});
+    json& m = row["memory"];
+    m["compiled_peak_bytes"] = steady.value("peak_bytes", json());
+    m["compiled_increase_bytes"] = steady.value("increase_bytes", json());
+    m["compile_peak_increase_bytes"] = compile.value("increase_bytes", json());
+    const double kept = core::number_or_nan(compile, "current_bytes") - core::number_or_nan(compile, "baseline_bytes");
+    m["compiler_kept_bytes"] = std::isfinite(kept) ? json(std::max(0.0, kept)) : json(nullptr);
+    m["compiled_method"] = steady.value("method", "");
+  }
+  peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});
+}
+
+// ------------------------------------------------------------------------- sampling
+
+namespace {
+
+// Every process's harness floor, before its first pair: the empty callable through the
+// same tight loop, calls per sample as the target's.
+std::vector<double> harness_floor(const std::vector<Caller>& processes, int samples, int cps) {
+  std::vector<double> all;
+  for (const auto& call : processes) {
+    json f = call("bench.time_block", {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps},
+                                       {"warmup_ns", kBlockWarmupNs}});
+    auto xs = doubles(f["samples_ns"]);
+    all.insert(all.end(), xs.begin(), xs.end());
+  }
+  return all;
+}
+
+}  // namespace
+
+void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
+                   const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, json& row) {
+  using Clock = std::chrono::steady_clock;
+  double compiled_est = core::number_or_nan(row["steady_state"], "estimate_ns");
+  // The same calls per sample on both sides of a pair (so both pay the loop the same way),
+  // sized so the faster side's sample lasts >= 1000 clock ticks.
+  double faster = std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY,
+                            std::isfinite(compiled_est) ? compiled_est : INFINITY);
+  const int cps = calls_per_sample(std::isfinite(faster) ? faster : NAN, clock_res, 0.0);
+  double slower = std::fmax(std::isfinite(eager_est) ? eager_est : 0.0, std::isfinite(compiled_est) ? compiled_est : 0.0);
+  SamplerConfig sc;
+  sc.precision = cfg.precision;
+  sc.processes = static_cast<int>(processes.size());
+  sc.looks = cfg.looks;
+  sc.resamples = 2000;
+  sc.seed = cfg.seed;
+  PairedSampler sampler(sc);
+  const double chunk_s = cfg.budget_s / (sc.processes * sc.looks);
+  // Blocks short enough that a chunk holds several pairs; at least min_blocks pairs over the
+  // run, and at least one per chunk (a slow target then overruns a chunk by one pair at most).
+  const int min_pairs = std::max(1, (cfg.min_blocks + sc.processes * sc.looks - 1) / (sc.processes * sc.looks));
+  const int spb = samples_per_block(chunk_s, min_pairs, slower * cps);
+  row["calls_per_sample"] = {{"eager", cps}, {"compiled", cps}};
+  row["samples_per_block"] = spb;
+  const double warmup[2] = {block_warmup_ns(eager_est * cps), block_warmup_ns(compiled_est * cps)};
+  row["block_warmup_ns"] = {{"eager", warmup[0]}, {"compiled", warmup[1]}};
+
+  auto floor = harness_floor(processes, spb, cps);
+  std::mt19937_64 order_rng(cfg.seed ^ 0x9e3779b97f4a7c15ULL);
+  int dropped = 0, recompiles = 0, breaks_during = 0, cudagraph_skips = 0;
+  double switches = 0, load_max = NAN, busy_s = 0;
+  const auto start = Clock::now();
+  Decision d;
+  do {
+    for (int p = 0; p < sc.processes; ++p) {
+      const auto chunk_start = Clock::now();
+      int pairs = 0;
+      auto spent = [&] { return std::chrono::duration<double>(Clock::now() - chunk_start).count(); };
+      // At least min_pairs per chunk; a chunk of recompiling blocks gives up at 3x its time.
+      while ((pairs < min_pairs || spent() < chunk_s) && spent() < 3 * chunk_s + 1) {
+        const bool eager_first = (order_rng() & 1) != 0;  // random pair order
+        json blocks[2];
+        for (int k = 0; k < 2; ++k) {
+          const bool eager = (k == 0) == eager_first;
+          json params = {{"which", eager ? "eager" : spec.key()}, {"samples", spb}, {"calls_per_sample", cps},
+                         {"warmup_ns", warmup[eager ? 0 : 1]}};
+          if (eager) params.update({{"eager_via", cfg.eager_via}, {"key", spec.key()}});
+          blocks[eager ? 0 : 1] = processes[static_cast<std::size_t>(p)]("bench.time_block", params);
+        }
+        int compiled_here = 0;
+        for (const auto& b : blocks) {
+          compiled_here += b.value("frames_compiled", 0);
+          switches += b.value("involuntary_switches", 0);
+          busy_s += core::number_or_nan(b, "wall_ns") / 1e9;
+          double l = core::number_or_nan(b, "loadavg_1m");
+          if (std::isfinite(l)) load_max = std::isfinite(load_max) ? std::max(load_max, l) : l;
+        }
+        breaks_during += blocks[1].value("graph_breaks", 0);
+        cudagraph_skips += blocks[1].value("cudagraph_skips", 0);
+        if (compiled_here > 0) {  // the pair timed a compile: dropped, and another one runs
+          ++dropped;
+          recompiles += compiled_here;
+          continue;
+        }
+        sampler.add_pair(p, doubles(blocks[0]["samples_ns"]), doubles(blocks[1]["samples_ns"]));
+        ++pairs;
+      }
+    }
+    d = sampler.look();
+    double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    // The phase, where the estimate stands, and the time left (sampling stops earlier once
+    // the interval is as tight as --precision asks).
+    host.progress(fmt::format("{}: sampling, look {}/{}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left", spec.label(),
+                              d.look, sc.looks, d.interval.speedup.estimate,
+                              std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
+                              std::max(0.0, cfg.budget_s - elapsed)));
+  } while (d.action == Action::Continue);
+
+  const auto& eager = sampler.eager_samples();
+  const auto& compiled = sampler.compiled_samples();
+  json sp = interval_json(d.interval.speedup, sc.confidence);
+  sp["look_confidence"] = look_confidence(sc.confidence, sc.looks);
+  sp["looks"] = d.look;
+  sp["processes"] = d.interval.processes;
+  sp["segments"] = d.interval.segments;
+  sp["between_segment_sd"] = num(d.interval.between_sd);
+  sp["within_sd"] = num(d.interval.within_sd);
+  const auto verdict = tct::bench::decide(d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high);
+  sp["verdict"] = tct::bench::to_string(verdict);
+  sp["inconclusive"] = verdict == tct::bench::SpeedupVerdict::Inconclusive;  // the field documents before "verdict" had
+  sp["method"] = "paired block log ratios; circular block bootstrap within processes, the spread between "
+                 "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
+                 "Bonferroni over planned looks";
+  // Each process's speedup, and each of its segments' (one per look, in time order): how
+  // much the speedup moves between processes and over time, the evidence behind the interval.
+  auto speedup = [](const std::vector<double>& r) { return r.empty() ? json(nullptr) : num(std::exp(stats::mean(r))); };
+  json per_process = json::array();
+  for (const auto& segments : sampler.segments()) {
+    std::vector<double> all;
+    json by_segment = json::array();
+    for (const auto& seg : segments) {
+      all.insert(all.end(), seg.begin(), seg.end());
+      by_segment.push_back(speedup(seg));
+    }
+    per_process.push_back({{"blocks", all.size()}, {"speedup", speedup(all)}, {"segment_speedups", by_segment}});
+  }
+  sp["per_process"] = per_process;
+  row["speedup"] = sp;
+  row["latency"] = {{"eager", summary_json(stats::summarize(eager))},
+                    {"compiled", summary_json(stats::summarize(compiled))}};
+  row["outliers"] = {{"eager", outliers_json(eager)}, {"compiled", outliers_json(compiled)}};
+  row["harness_floor_ns"] = num(stats::median(floor));
+  row["blocks"] = sampler.pairs();
+  row["blocks_dropped_for_recompile"] = dropped;
+  row["stop_reason"] = stop_name(d.action);
+  row["sampling_s"] = std::chrono::duration<double>(Clock::now() - start).count();
+  row["recompiles_during_measurement"] = recompiles;
+  row["graph_breaks_during_measurement"] = breaks_during;
+  row["cudagraph_skips"] = row.value("cudagraph_skips", 0) + cudagraph_skips;
+  row["load"] = {{"loadavg_1m_max", num(load_max)},
+                 {"cpus", cpus > 0 ? json(cpus) : json(nullptr)},
+                 {"involuntary_switches_per_s", num(busy_s > 0 ? switches / busy_s : NAN)}};
+  if (cfg.raw) row["samples"] = {{"eager", eager}, {"compiled", compiled}, {"calls_per_sample", row["calls_per_sample"]}};
+}
+
+// ---------------------------------------------------------------------- correctness
+
+void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+                       const BenchRowSpec& spec, json& row) {
+  if (!cfg.check) {
+    row["correctness"] = {{"checked", false}, {"match", nullptr}, {"mismatches", json::array()},
+                          {"nondeterministic", nullptr}};
+    return;
+  }
+  host.progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
+  const auto start = std::chrono::steady_clock::now();
+  const analysis::ToleranceOverride tol{cfg.rtol, cfg.atol};
+  json params = {{"key", spec.key()}, {"tolerances", analysis::tolerance_table(tol)}, {"reference", true}};
+  json report = analysis::correctness_report(agent.call("bench.check", params), tol);
+  if (analysis::recheck_with_fallback_random(report)) {
+    // Inductor draws its own random numbers: compare again with a copy compiled with
+    // fallback_random, whose random ops draw eager's.
+    host.progress(fmt::format("{}: outputs differ and the target draws random numbers; checking again "
+                             "with inductor's fallback_random",
+                             spec.label()));
+    params["fallback_random"] = true;
+    json again = agent.call("bench.check", params);
+    if (again.value("fallback_random", false)) report = analysis::correctness_report(again, tol);
+  }
+  report["check_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  row["correctness"] = report;
+}
+
+}  // namespace tct::runner::bench

@@ -1,0 +1,127 @@
+#pragma once
+// The phases of `bench` that talk to the agent, one function each. They fill parts of a
+// row (or of the section) and leave statistics to bench_analysis.hpp and sampling.hpp.
+// Orchestrated by bench_run.cpp; each throws tct::Error when the agent reports a failure.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/plan.hpp"
+#include "bench/run.hpp"
+#include "core/executor.hpp"
+#include "core/host.hpp"
+#include "core/temp_dir.hpp"
+
+namespace tct::runner::bench {
+
+using json = nlohmann::json;
+
+// Fresh TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR under the system temp folder, removed
+// when the object goes away.
+class CacheDirs {
+ public:
+  CacheDirs();
+  Env env() const;
+  const std::string& root() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+};
+
+// One request to one agent: how the sampling loop talks to any of its processes.
+using Caller = std::function<json(const std::string& op, const json& params)>;
+
+// An agent with the target loaded; restart() replaces a dead one (same env, same target).
+class TargetAgent {
+ public:
+  TargetAgent(Host& host, Executor& exec, const BenchConfig& cfg, Env env);
+  json call(const std::string& op, const json& params);
+  Caller caller() { return [this](const std::string& op, const json& p) { return call(op, p); }; }
+  void restart();
+  void close();
+  const json& described() const { return described_; }
+
+ private:
+  void start();
+  Host& host_;
+  Executor& exec_;
+  const BenchConfig& cfg_;
+  Env env_;
+  std::unique_ptr<Session> agent_;
+  json described_;
+};
+
+// A fresh agent process, started early: spawning it queues target.load, (with
+// `mark_memory`) bench.memory_mark, and bench.compile at once without waiting, so the
+// interpreter start, the torch import and the target load overlap whatever the caller does
+// next. Only those unmeasured steps run early; the compile itself happens in first_call(),
+// the process's first compiled call, which the caller issues when the caches are in the
+// state it wants. Failures are kept and thrown by the first request after settle().
+class FreshAgent {
+ public:
+  FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env,
+             bool mark_memory = false);
+  FreshAgent(const FreshAgent&) = delete;
+  FreshAgent& operator=(const FreshAgent&) = delete;
+  // Waits until the queued requests are done, so the process is idle (blocked on its next
+  // request) from then on. Never throws; a failure is kept for the next request.
+  void settle();
+  // settle(), then the first compiled call: {first_call_ns, breakdown, counters}.
+  json first_call();
+  json call(const std::string& op, const json& params);
+  Caller caller() { return [this](const std::string& op, const json& p) { return call(op, p); }; }
+  // Ends the process (quickly, see close_quickly).
+  void close();
+
+ private:
+  const BenchRowSpec spec_;
+  std::unique_ptr<Session> agent_;
+  std::vector<std::pair<long, std::string>> queued_;
+  bool settled_ = false;
+  std::optional<Error> error_;
+};
+
+// Ends an agent whose results are all in: runs its atexit handlers and exits without the
+// interpreter's teardown (seconds of CPU with torch loaded), then reaps it.
+void close_quickly(Session& agent);
+
+// {clock, backends, modes, set_stance, device, cpus, ...} from bench.env.
+json query_env(TargetAgent& agent);
+
+// Eager warm-up calls and eager memory (peak above the post-load baseline, in a process
+// that has compiled nothing): {warmup_ns, first_call_ns, steady_ns, memory}.
+json eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg);
+
+// Compile (lazily) and time the first calls one by one: fills row.warmup_curve_ns,
+// steady_state, compile.first_call_ns, compile.breakdown, graph_breaks.
+void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+                         const BenchRowSpec& spec, json& row);
+
+// The second sampling process of a row, before it samples: its first compiled call (the
+// warm compile when `warm_compile`; its cache counters say whether it was a cache hit),
+// compiled warm-up calls, the compiled memory figures (compile peak, what the compiler
+// keeps, the peak of steady compiled calls; all in a process that never ran eager), then
+// eager warm-up calls. Fills row.compile.warm_* and row.memory's compiled side.
+void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
+                  bool warm_compile, json& row);
+
+// Paired block sampling over `processes` (sampling.hpp's schedule): fills speedup, latency,
+// blocks, stop_reason, outliers, calls_per_sample, harness floor, load, blocks dropped for a
+// recompile, recompiles_during_measurement (and samples with --raw).
+void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
+                   const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns, int cpus,
+                   json& row);
+
+// Eager twice and compiled once, judged in C++: fills row.correctness.
+void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+                       const BenchRowSpec& spec, json& row);
+
+// A compile in a fresh process that exits afterwards: {first_call_ns, breakdown, counters}.
+json compile_in_fresh_process(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);
+
+}  // namespace tct::runner::bench

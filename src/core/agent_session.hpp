@@ -1,0 +1,33 @@
+#pragma once
+// runner::Session over a real agent::Agent, with the timeout and progress callback the
+// host chose for every request.
+#include <chrono>
+#include <memory>
+
+#include "agent/agent.hpp"
+#include "core/executor.hpp"
+
+namespace tct::runner {
+
+class AgentSession : public Session {
+ public:
+  AgentSession(std::unique_ptr<agent::Agent> agent, std::chrono::milliseconds timeout,
+               agent::ProgressFn on_progress)
+      : agent_(std::move(agent)), timeout_(timeout), on_progress_(std::move(on_progress)) {}
+  long send(const std::string& op, const nlohmann::json& params) override { return agent_->send(op, params); }
+  nlohmann::json receive(long id, const std::string& op) override {
+    return agent_->receive(id, op, timeout_, on_progress_);
+  }
+  const agent::Hello& hello() override {
+    agent_->handshake();
+    return agent_->hello();
+  }
+  void close() override { agent_->close(); }
+
+ private:
+  std::unique_ptr<agent::Agent> agent_;
+  std::chrono::milliseconds timeout_;
+  agent::ProgressFn on_progress_;
+};
+
+}  // namespace tct::runner

@@ -1,0 +1,45 @@
+#include "core/graph_breaks.hpp"
+
+#include "core/hint_catalog.hpp"
+
+namespace tct::analysis {
+namespace {
+
+std::string trim_text(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+SkipSplit split_skip(const std::string& reason) {
+  // Markers from torch/_dynamo/symbolic_convert.py and exc.py (torch 2.6+).
+  static const std::string encountered = "Graph break encountered:";
+  static const std::string another = "*** While handling this graph break, another graph break occurred: ***";
+  SkipSplit out;
+  out.cause = reason;
+  bool falls_back = reason.find("falling back to eager") != std::string::npos ||
+                    reason.find("Skipping frame") != std::string::npos;
+  size_t enc = reason.find(encountered);
+  if (enc != std::string::npos) out.cause = reason.substr(enc + encountered.size());
+  size_t second = out.cause.find(another);
+  if (second != std::string::npos) {
+    out.skip_reason = trim_text(out.cause.substr(second + another.size()));
+    out.cause = out.cause.substr(0, second);
+  }
+  out.cause = trim_text(out.cause);
+  if (out.cause.empty()) out.cause = trim_text(reason);
+  out.skipped = falls_back || out.skip_reason.find("Skipping the frame") != std::string::npos ||
+                out.skip_reason.find("falling back to eager") != std::string::npos;
+  return out;
+}
+
+std::string reason_headline(const std::string& reason) {
+  ReasonParts p = split_reason(reason);
+  std::string h = p.headline.empty() ? reason : p.headline;
+  if (auto nl = h.find('\n'); nl != std::string::npos) h = h.substr(0, nl);
+  if (h.size() > 240) h = h.substr(0, 237) + "...";
+  return h;
+}
+
+}  // namespace tct::analysis

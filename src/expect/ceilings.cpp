@@ -1,0 +1,46 @@
+#include "expect/ceilings.hpp"
+
+#include <fmt/format.h>
+
+namespace tct::analysis {
+
+std::string ceilings_cache_path(const char* xdg, const char* home) {
+  if (xdg && *xdg) return fmt::format("{}/tct/ceilings.json", xdg);
+  if (home && *home) return fmt::format("{}/.cache/tct/ceilings.json", home);
+  return "";
+}
+
+std::string ceilings_cache_key(const json& info) {
+  std::string key = fmt::format("{}|{}|{}|torch {}", info.value("device_type", "?"), info.value("device_name", "?"),
+                                info.value("dtype", "?"), info.value("torch_version", "?"));
+  // CPU ceilings depend on how many threads torch uses.
+  if (info.value("device_type", "") == "cpu") key += fmt::format("|threads {}", info.value("num_threads", 0));
+  return key;
+}
+
+std::optional<Ceilings> lookup_ceilings(const json& cache, const std::string& key) {
+  if (!cache.is_object() || !cache.contains("entries") || !cache["entries"].is_object()) return std::nullopt;
+  const json& entries = cache["entries"];
+  if (!entries.contains(key) || !entries[key].is_object()) return std::nullopt;
+  Ceilings c = ceilings_from_json(entries[key], "cache");
+  // An entry without a figure (written by an older tct) is measured again.
+  if (!(c.peak_flops > 0) || !(c.peak_bandwidth > 0) || !(c.op_floor_ns > 0) || !(c.compiled_call_ns > 0))
+    return std::nullopt;
+  return c;
+}
+
+void store_ceilings(json& cache, const std::string& key, const json& m, const std::string& created) {
+  if (!cache.is_object()) cache = json::object();
+  cache["schema"] = "tct-ceilings/1";
+  if (!cache.contains("entries") || !cache["entries"].is_object()) cache["entries"] = json::object();
+  json entry = {{"peak_flops", m.value("peak_flops", json())},
+                {"peak_bandwidth_bytes_per_s", m.value("peak_bandwidth_bytes_per_s", json())},
+                {"op_floor_ns", m.value("op_floor_ns", json())},
+                {"compiled_call_ns", m.value("compiled_call_ns", json())},
+                {"copy_bytes", m.value("copy_bytes", json())},
+                {"matmul_n", m.value("matmul_n", json())},
+                {"measured_at", created}};
+  cache["entries"][key] = entry;
+}
+
+}  // namespace tct::analysis

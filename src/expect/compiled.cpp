@@ -1,0 +1,93 @@
+#include "expect/compiled.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "explain/json.hpp"
+
+namespace tct::analysis {
+namespace {
+
+json or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
+
+}  // namespace
+
+CompiledRun compiled_run_of(const explain::ExplainResult& e) {
+  CompiledRun run;
+  if (e.counts_from != explain::CountsFrom::CompiledRun) return run;
+  run.known = true;
+  run.graphs = e.graph_count;
+  run.graph_breaks = e.graph_break_count;
+  run.skipped_frames = e.skipped_frames;
+  if (!e.groups.empty()) run.top_group = e.groups.front();
+  return run;
+}
+
+SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run) {
+  if (run.nothing_compiled()) return {1.0, 1.0, 1.0};
+  SpeedupRange out = captured;
+  if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty()) && std::isfinite(out.low))
+    out.low = std::min(out.low, 1.0);
+  return out;
+}
+
+std::string prediction_assumes(const CompiledRun& run) {
+  if (run.nothing_compiled()) return "nothing_compiled";
+  if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty())) return "graph_breaks_stay";
+  return "captured";
+}
+
+json compiled_run_json(const CompiledRun& run, const SpeedupRange& captured) {
+  if (!run.known) return nullptr;
+  json skipped = json::array();
+  for (const auto& f : run.skipped_frames) skipped.push_back(explain::to_json(f));
+  return {{"graph_count", run.graphs},
+          {"graph_break_count", run.graph_breaks},
+          {"skipped_frames", skipped},
+          {"nothing_compiled", run.nothing_compiled()},
+          {"if_captured", {{"low", or_null(captured.low)}, {"point", or_null(captured.point)},
+                           {"high", or_null(captured.high)}}}};
+}
+
+json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
+  std::string how = fmt::format("`tct explain {}` shows where and what to change; then rerun tct expect", target);
+  if (run.nothing_compiled()) {
+    const explain::SkippedFrame& f = run.skipped_frames.front();
+    return {{"title", fmt::format("Nothing compiles yet: fix what makes Dynamo skip {}", f.function)},
+            {"why", fmt::format("torch.compile skipped {} ({}:{}) and runs it eagerly: {} at line {} ({}), then {}. "
+                                "No gain until it is fixed; the other suggestions assume it is",
+                                f.function, base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason,
+                                f.skip_reason)},
+            {"how", how},
+            {"expected_gain", nullptr}};
+  }
+  if (!run.known || (run.graph_breaks == 0 && run.skipped_frames.empty())) return nullptr;
+  std::string first;
+  if (const auto& g = run.top_group)
+    first = fmt::format(" (most frequent: {} at {}:{}, {})", to_string(g->kind), base_name(g->where.file), g->where.line,
+                        g->reason);
+  std::string skipped = run.skipped_frames.empty()
+                            ? ""
+                            : fmt::format(", and skipped {} frame(s) (they run eagerly)", run.skipped_frames.size());
+  return {{"title", fmt::format("Fix the {} graph break(s) first", run.graph_breaks)},
+          {"why", fmt::format("the compiled run broke the graph {} time(s){}{}: each break ends a graph, fusion cannot "
+                              "cross it and Python runs between the pieces, so the predicted range reaches down to "
+                              "1.0x while they stay",
+                              run.graph_breaks, first, skipped)},
+          {"how", how},
+          {"expected_gain", nullptr}};
+}
+
+json put_first(const json& first, const json& suggestions) {
+  json out = json::array();
+  if (first.is_object()) out.push_back(first);
+  for (const auto& s : suggestions) out.push_back(s);
+  for (size_t i = 0; i < out.size(); ++i) out[i]["rank"] = static_cast<int>(i + 1);
+  return out;
+}
+
+}  // namespace tct::analysis

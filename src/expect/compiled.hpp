@@ -1,0 +1,53 @@
+#pragma once
+// What torch.compile really did with the target (the logged compiled run that `tct
+// explain` reads through the trace reader), folded into expect's answer. The expect model
+// predicts the gain of a fully captured function; a frame Dynamo skips compiles nothing
+// (no gain until it is fixed), and graph breaks split the function into pieces with Python
+// between them (the gain can fall to nothing). The model itself is untouched: this file
+// only bounds and labels its range, and ranks the fix first.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "expect/classifier.hpp"
+#include "explain/result.hpp"
+
+namespace tct::analysis {
+
+using json = nlohmann::json;
+
+struct CompiledRun {
+  bool known = false;  // the compiled run was logged (else nothing is folded)
+  int graphs = 0;
+  int graph_breaks = 0;
+  std::vector<explain::SkippedFrame> skipped_frames;
+  std::optional<explain::BreakGroup> top_group;  // the most frequent break group
+  bool nothing_compiled() const { return known && graphs == 0 && !skipped_frames.empty(); }
+};
+
+// From explain's result (explain::run_explain's, or the audit's section read back); unknown
+// when its counts are not from the compiled run.
+CompiledRun compiled_run_of(const explain::ExplainResult& explain);
+
+// The range the model predicts for a fully captured function, as the run bounds it:
+// nothing compiled -> exactly 1.0x; graph breaks -> the low end down to 1.0x (the breaks
+// may eat the gain); else as it is.
+SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run);
+
+// What predicted_speedup assumes: "nothing_compiled", "graph_breaks_stay" or "captured".
+std::string prediction_assumes(const CompiledRun& run);
+
+// doc["expect"]["compiled_run"]: the run's counts, the skipped frames, and the model's
+// range for the captured function (what fixing the breaks could bring).
+json compiled_run_json(const CompiledRun& run, const SpeedupRange& captured);
+
+// The suggestion that comes before any other when the run skipped a frame or broke the
+// graph (null when neither), for target (the spec `tct explain` takes).
+json fix_first_suggestion(const CompiledRun& run, const std::string& target);
+
+// suggestions with first in front, ranks renumbered 1..n.
+json put_first(const json& first, const json& suggestions);
+
+}  // namespace tct::analysis

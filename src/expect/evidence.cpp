@@ -1,0 +1,308 @@
+#include "expect/evidence.hpp"
+#include "core/json_number.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+#include "expect/ops.hpp"
+
+#include "stats/summary.hpp"
+
+namespace tct::analysis {
+namespace {
+
+std::vector<double> numbers(const json& j, const char* key) {
+  std::vector<double> out;
+  if (!j.is_object() || !j.contains(key) || !j[key].is_array()) return out;
+  for (const auto& v : j[key]) out.push_back(v.is_number() ? v.get<double>() : NAN);
+  return out;
+}
+
+json or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+}  // namespace
+
+Ceilings ceilings_from_json(const json& j, const std::string& source) {
+  Ceilings c;
+  c.peak_flops = core::number_or_nan(j, "peak_flops");
+  c.peak_bandwidth = core::number_or_nan(j, "peak_bandwidth_bytes_per_s");
+  c.op_floor_ns = core::number_or_nan(j, "op_floor_ns");
+  c.compiled_call_ns = core::number_or_nan(j, "compiled_call_ns");
+  c.source = source;
+  return c;
+}
+
+json to_json(const Ceilings& c) {
+  return {{"peak_flops", or_null(c.peak_flops)},
+          {"peak_bandwidth_bytes_per_s", or_null(c.peak_bandwidth)},
+          {"op_floor_ns", or_null(c.op_floor_ns)},
+          {"compiled_call_ns", or_null(c.compiled_call_ns)},
+          {"balance_flops_per_byte", or_null(c.balance())},
+          {"source", c.source}};
+}
+
+namespace {
+
+// One operator name of the profile: its class and summed figures over the profiled calls.
+struct OpName {
+  std::string name, cls;
+  double self_ns_total = 0, count = 0, total_ns = 0;
+  bool kept_arithmetic = false;  // expect_ops.hpp's keeps_arithmetic
+  bool fused_kernel = false;     // expect_ops.hpp's is_fused_kernel
+};
+
+std::vector<std::string> tags_of(const json& j) {
+  std::vector<std::string> out;
+  for (const auto& t : j.value("tags", json::array()))
+    if (t.is_string()) out.push_back(t.get<std::string>());
+  return out;
+}
+
+// Length of the union of [start, end) intervals.
+double union_length(std::vector<std::pair<double, double>> iv) {
+  std::sort(iv.begin(), iv.end());
+  double total = 0, cur_s = 0, cur_e = -INFINITY;
+  for (auto [s, e] : iv) {
+    if (s > cur_e) {
+      if (cur_e > cur_s) total += cur_e - cur_s;
+      cur_s = s;
+      cur_e = e;
+    } else {
+      cur_e = std::max(cur_e, e);
+    }
+  }
+  if (cur_e > cur_s) total += cur_e - cur_s;
+  return total;
+}
+
+}  // namespace
+
+Evidence evidence_from_agent(const json& profile, const json& flops) {
+  Evidence e;
+  e.device_type = profile.value("device_type", "cpu");
+  e.events_truncated = profile.value("events_truncated", false);
+  e.compiled_call_ns = core::number_or_nan(profile, "compiled_call_ns");
+  e.op_floor_ns = core::number_or_nan(profile, "op_floor_ns");
+  std::vector<OpName> names;
+  for (const auto& n : profile.value("op_names", json::array())) {
+    std::string name = n.value("name", "");
+    names.push_back({name, op_class(name, tags_of(n), n.value("is_view", false)), n.value("self_ns_total", 0.0), 0, 0,
+                     keeps_arithmetic(name), is_fused_kernel(name)});
+  }
+  auto wall = numbers(profile, "wall_samples_ns");
+  const json& calls = profile.value("calls", json::array());
+  if (wall.empty() && calls.empty()) throw std::invalid_argument("the profile holds no timed call");
+
+  // Per profiled call: wall, then (for calls sent with their events) the time inside the
+  // top-level operators, by class; the ops in order.
+  std::vector<double> pwall, pwall_with_events, in_frac, lib_frac, conv_frac, kept_frac, fused_frac, busy, launches, ops,
+      in_op;
+  std::vector<std::vector<std::size_t>> call_ops;  // name index per op, per call with events
+  std::size_t with_events = 0;
+  for (const auto& c : calls) {
+    double w = c.value("wall_ns", json()).is_number() ? c["wall_ns"].get<double>() : NAN;
+    pwall.push_back(w);
+    if (c.contains("kernels_ns") && c["kernels_ns"].is_array() && w > 0) {
+      std::vector<std::pair<double, double>> iv;
+      for (const auto& k : c["kernels_ns"])
+        if (k.is_array() && k.size() == 2 && k[0].is_number() && k[1].is_number())
+          iv.push_back({k[0].get<double>(), k[1].get<double>()});
+      busy.push_back(std::min(1.0, union_length(iv) / w));
+      launches.push_back(static_cast<double>(iv.size()));
+    }
+    if (!c.contains("op") || !c.contains("ns") || !c["op"].is_array() || !c["ns"].is_array() ||
+        c["op"].size() != c["ns"].size())
+      continue;
+    ++with_events;
+    double total = 0, lib = 0, conv = 0, kept = 0, fused = 0;
+    std::vector<std::size_t> idx;
+    for (std::size_t i = 0; i < c["op"].size(); ++i) {
+      std::int64_t at = c["op"][i].is_number_integer() ? c["op"][i].get<std::int64_t>() : -1;
+      std::size_t k = at >= 0 ? static_cast<std::size_t>(at) : names.size();
+      double d = c["ns"][i].is_number() ? c["ns"][i].get<double>() : NAN;
+      if (k >= names.size() || !std::isfinite(d)) continue;
+      OpName& n = names[k];
+      n.count += 1;
+      n.total_ns += d;
+      total += d;
+      if (is_library_class(n.cls)) lib += d;
+      if (n.cls == "conv") conv += d;
+      if (n.kept_arithmetic) kept += d;
+      if (n.fused_kernel) fused += d;
+      idx.push_back(k);
+      e.op_durations_ns.push_back(d);
+      e.op_is_library.push_back(is_library_class(n.cls));
+    }
+    call_ops.push_back(idx);
+    pwall_with_events.push_back(w);
+    ops.push_back(static_cast<double>(idx.size()));
+    in_op.push_back(total);
+    if (w > 0) {
+      in_frac.push_back(std::min(1.0, total / w));
+      lib_frac.push_back(std::min(1.0, lib / w));
+      conv_frac.push_back(std::min(1.0, conv / w));
+      kept_frac.push_back(std::min(1.0, kept / w));
+      fused_frac.push_back(std::min(1.0, fused / w));
+    }
+  }
+  e.in_op_fraction_p10 = stats::quantile(in_frac, 0.10);
+  e.in_op_fraction_p90 = stats::quantile(in_frac, 0.90);
+  if (!busy.empty()) e.device_busy_fraction = stats::median(busy);
+  if (!launches.empty()) e.kernel_launches = stats::median(launches);
+
+  bool same = !call_ops.empty() && !call_ops.front().empty();
+  for (const auto& c : call_ops) same = same && c == call_ops.front();
+  if (same) {
+    // Every call ran the same ops in the same order (the usual case): a lower envelope.
+    // Other processes only ever add time, so each op's fastest run and the fastest gap
+    // between ops (wall minus time in ops, per call) are what the workload itself takes;
+    // medians would move with the machine's load (GPT-2 on a 2-core machine at load 20:
+    // the median share outside ops anywhere from 32% to 84% over 5 runs).
+    const auto& first = call_ops.front();
+    std::size_t per_call = first.size();
+    double in_op_env = 0, lib_env = 0, conv_env = 0, kept_env = 0, fused_env = 0;
+    for (std::size_t k = 0; k < per_call; ++k) {
+      double fastest = INFINITY;
+      for (std::size_t c = 0; c < call_ops.size(); ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
+      e.typical_op_ns.push_back(fastest);
+      e.typical_op_is_library.push_back(e.op_is_library[k]);
+      in_op_env += fastest;
+      if (e.op_is_library[k]) lib_env += fastest;
+      if (names[first[k]].cls == "conv") conv_env += fastest;
+      if (names[first[k]].kept_arithmetic) kept_env += fastest;
+      if (names[first[k]].fused_kernel) fused_env += fastest;
+    }
+    // The fastest gap between ops (wall minus time in ops) of calls [from, to).
+    auto fastest_outside = [&](std::size_t from, std::size_t to) {
+      double fastest = INFINITY;
+      for (std::size_t c = from; c < to; ++c)
+        if (pwall_with_events[c] > 0) fastest = std::min(fastest, std::max(0.0, pwall_with_events[c] - in_op[c]));
+      return fastest;
+    };
+    // The share outside ops of the envelope of calls [from, to), each op at its fastest there.
+    auto outside_share = [&](std::size_t from, std::size_t to) {
+      double ops_env = 0;
+      for (std::size_t k = 0; k < per_call; ++k) {
+        double fastest = INFINITY;
+        for (std::size_t c = from; c < to; ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
+        ops_env += fastest;
+      }
+      double outside = fastest_outside(from, to);
+      return outside / (outside + ops_env);
+    };
+    double outside_env = fastest_outside(0, call_ops.size());
+    if (call_ops.size() >= 4) {
+      // The profiled calls run in time order, spread over the profile's seconds.
+      std::size_t half = call_ops.size() / 2;
+      e.outside_fraction_halves = {outside_share(0, half), outside_share(half, call_ops.size())};
+    }
+    if (std::isfinite(outside_env) && outside_env + in_op_env > 0) {
+      e.envelope = true;
+      e.profiled_wall_ns = outside_env + in_op_env;
+      e.in_op_ns = in_op_env;
+      e.in_op_fraction = in_op_env / e.profiled_wall_ns;
+      e.library_fraction = lib_env / e.profiled_wall_ns;
+      e.conv_fraction = conv_env / e.profiled_wall_ns;
+      e.kept_arithmetic_fraction = kept_env / e.profiled_wall_ns;
+      e.fused_kernel_fraction = fused_env / e.profiled_wall_ns;
+      e.ops_per_call = static_cast<double>(per_call);
+      e.wall_ns = wall.empty() ? e.profiled_wall_ns : *std::min_element(wall.begin(), wall.end());
+    }
+  }
+  if (!e.envelope) {
+    // Calls differ in their ops (data-dependent control flow) or came without events:
+    // medians of each call's own ratios, so one preempted call cannot skew a ratio.
+    e.wall_ns = stats::median(wall.empty() ? pwall : wall);
+    e.profiled_wall_ns = stats::median(pwall);
+    e.in_op_ns = stats::median(in_op);
+    e.ops_per_call = stats::median(ops);
+    e.in_op_fraction = stats::median(in_frac);
+    e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
+    e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
+    e.kept_arithmetic_fraction = kept_frac.empty() ? 0.0 : stats::median(kept_frac);
+    e.fused_kernel_fraction = fused_frac.empty() ? 0.0 : std::min(e.kept_arithmetic_fraction, stats::median(fused_frac));
+    e.typical_op_ns = e.op_durations_ns;
+    e.typical_op_is_library = e.op_is_library;
+  }
+
+  // The heaviest operators per call.
+  std::vector<const OpName*> order;
+  for (const auto& n : names) order.push_back(&n);
+  std::stable_sort(order.begin(), order.end(), [](const OpName* a, const OpName* b) { return a->total_ns > b->total_ns; });
+  double per = with_events > 0 ? static_cast<double>(with_events) : 1.0;
+  double all_calls = calls.empty() ? 1.0 : static_cast<double>(calls.size());
+  for (const OpName* n : order) {
+    if (e.top_ops.size() >= 10 || n->count == 0) break;
+    e.top_ops.push_back({{"name", n->name}, {"class", n->cls}, {"count_per_call", n->count / per},
+                         {"ns_per_call", n->total_ns / per}, {"self_ns_per_call", n->self_ns_total / all_calls}});
+  }
+
+  if (flops.is_object()) {
+    e.flops = core::number_or_nan(flops, "flops_per_call");
+    e.bytes = core::number_or_nan(flops, "bytes_per_call");
+    e.boundary_bytes = core::number_or_nan(flops, "boundary_bytes");
+    e.outside_tensors = core::number_or_nan(flops, "outside_tensors");
+    e.module_calls = core::number_or_nan(flops, "module_calls");
+    if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
+    double lib_bytes = 0, fused_bytes = 0, elements = 0;
+    for (const auto& op : flops.value("ops", json::array())) {
+      std::string name = op.value("name", "");
+      std::string cls = op_class(name, tags_of(op), op.value("is_view", false));
+      int count = op.value("count", 0);
+      if (!is_library_class(cls) && is_fused_kernel(name)) fused_bytes += op.value("bytes", 0.0);
+      if (is_library_class(cls)) {
+        lib_bytes += op.value("bytes", 0.0);
+        e.library_ops += count;
+      } else if (cls == "pointwise") {
+        e.pointwise_ops += count;
+        if (!keeps_arithmetic(name)) elements += element_op_weight(name) * op.value("elements", 0.0);
+      } else if (cls == "reduction") {
+        e.reduction_ops += count;
+      }
+    }
+    e.library_bytes = std::isfinite(e.bytes) ? lib_bytes : NAN;
+    e.fused_kernel_bytes = std::isfinite(e.bytes) ? fused_bytes : NAN;
+    e.element_ops = std::isfinite(e.bytes) ? elements : NAN;
+  }
+  return e;
+}
+
+json profile_json(const Evidence& e) {
+  auto s = stats::summarize(e.op_durations_ns);
+  json dist = {{"n", s.n},
+               {"min_ns", or_null(s.min)},
+               {"p50_ns", or_null(s.median)},
+               {"p90_ns", or_null(stats::quantile(e.op_durations_ns, 0.90))},
+               {"p99_ns", or_null(stats::quantile(e.op_durations_ns, 0.99))},
+               {"max_ns", or_null(s.max)},
+               {"mean_ns", or_null(s.mean)}};
+  json out = {{"ops_per_call", or_null(e.ops_per_call)},
+              {"op_time_distribution", dist},
+              {"wall_per_call_ns", or_null(e.wall_ns)},
+              {"profiled_wall_per_call_ns", or_null(e.profiled_wall_ns)},
+              {"in_op_per_call_ns", or_null(e.in_op_ns)},
+              {"estimator", e.envelope ? "lower_envelope" : "median"},
+              {"in_op_fraction", or_null(e.in_op_fraction)},
+              {"in_op_fraction_p10", or_null(e.in_op_fraction_p10)},
+              {"in_op_fraction_p90", or_null(e.in_op_fraction_p90)},
+              {"overhead_fraction", std::isfinite(e.in_op_fraction) ? json(1.0 - e.in_op_fraction) : json(nullptr)},
+              {"overhead_fraction_halves", e.outside_fraction_halves
+                                               ? json::array({e.outside_fraction_halves->first,
+                                                              e.outside_fraction_halves->second})
+                                               : json(nullptr)},
+              {"library_fraction", or_null(e.library_fraction)},
+              {"conv_fraction", or_null(e.conv_fraction)},
+              {"kept_arithmetic_fraction", or_null(e.kept_arithmetic_fraction)},
+              {"fused_kernel_fraction", or_null(e.fused_kernel_fraction)},
+              {"device_busy_fraction", e.device_busy_fraction ? json(*e.device_busy_fraction) : json(nullptr)},
+              {"kernel_launches", e.kernel_launches ? json(*e.kernel_launches) : json(nullptr)},
+              {"pointwise_ops_per_call", e.pointwise_ops},
+              {"reduction_ops_per_call", e.reduction_ops},
+              {"library_ops_per_call", e.library_ops},
+              {"events_truncated", e.events_truncated},
+              {"top_ops", e.top_ops}};
+  return out;
+}
+
+}  // namespace tct::analysis

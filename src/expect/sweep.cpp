@@ -1,0 +1,83 @@
+#include "expect/sweep.hpp"
+
+#include <fmt/format.h>
+
+#include "errors.hpp"
+
+namespace tct::runner {
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.erase(0, 1);
+  return s;
+}
+
+const char* kHint = "write --sweep NAME=V1,V2,..., e.g. --sweep batch=1,8,64";
+
+}  // namespace
+
+SweepSpec parse_sweep(const std::string& text) {
+  auto eq = text.find('=');
+  if (eq == std::string::npos) throw usage_error(fmt::format("--sweep '{}' has no '='", text), kHint);
+  SweepSpec spec;
+  spec.param = trim(text.substr(0, eq));
+  if (spec.param.empty()) throw usage_error(fmt::format("--sweep '{}' has an empty name", text), kHint);
+  std::string rest = text.substr(eq + 1);
+  std::size_t start = 0;
+  while (true) {
+    auto comma = rest.find(',', start);
+    std::string v = trim(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (v.empty()) throw usage_error(fmt::format("--sweep '{}' has an empty value", text), kHint);
+    // Like --param: a JSON literal when it parses as one, else the string as typed.
+    json parsed = json::parse(v, nullptr, false);
+    spec.values.push_back(parsed.is_discarded() ? json(v) : parsed);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return spec;
+}
+
+json run_sweep(const SweepSpec& spec, const std::function<json(const json&)>& measure,
+               const std::function<void(const json&)>& on_point) {
+  json points = json::array();
+  for (const auto& value : spec.values) {
+    json point = {{"value", value}, {"error", nullptr}};
+    try {
+      json fields = measure(value);
+      for (auto& [k, v] : fields.items())
+        if (k != "value") point[k] = v;
+      if (!fields.contains("error")) point["error"] = nullptr;
+    } catch (const Error& e) {
+      if (e.code() == ExitCode::Interrupted) throw;
+      point["error"] = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()},
+                        {"stage", e.stage.empty() ? json(nullptr) : json(e.stage)},
+                        {"exit_code", static_cast<int>(e.code())}};
+    }
+    points.push_back(point);
+    if (on_point) on_point(points);
+  }
+  return points;
+}
+
+void name_point_in_warnings(json& warnings, std::size_t from, const std::string& label) {
+  if (!warnings.is_array()) return;
+  for (std::size_t i = from; i < warnings.size(); ++i)
+    if (warnings[i].contains("message") && warnings[i]["message"].is_string())
+      warnings[i]["message"] = label + ": " + warnings[i]["message"].get<std::string>();
+}
+
+json class_changes(const json& points) {
+  json out = json::array();
+  const json* prev = nullptr;
+  for (const auto& p : points) {
+    if (!p.value("error", json()).is_null() || !p.contains("class") || !p["class"].is_string()) continue;
+    if (prev && (*prev)["class"] != p["class"])
+      out.push_back({{"from_value", (*prev)["value"]}, {"to_value", p["value"]},
+                     {"from_class", (*prev)["class"]}, {"to_class", p["class"]}});
+    prev = &p;
+  }
+  return out;
+}
+
+}  // namespace tct::runner

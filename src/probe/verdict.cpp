@@ -1,0 +1,239 @@
+#include "probe/verdict.hpp"
+
+#include <charconv>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace tct::analysis {
+namespace {
+
+bool truthy(const std::string& v) { return !v.empty() && v != "0" && v != "false" && v != "False"; }
+
+std::string str(const json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return "";
+  return j[key].get<std::string>();
+}
+
+}  // namespace
+
+Version parse_version(const std::string& text) {
+  Version v;
+  int* parts[] = {&v.major, &v.minor, &v.patch};
+  const char* p = text.data();
+  const char* end = text.data() + text.size();
+  for (int i = 0; i < 3 && p < end; ++i) {
+    auto [next, ec] = std::from_chars(p, end, *parts[i]);
+    if (ec != std::errc()) break;
+    p = next;
+    if (p < end && *p == '.') ++p;
+    else break;
+  }
+  return v;
+}
+
+bool at_least(const Version& v, int major, int minor) {
+  return v.major > major || (v.major == major && v.minor >= minor);
+}
+
+const SupportedTorch& supported_torch() {
+  // 2.6 is the oldest release with everything the agent feature-detects (torch.compiler.set_stance
+  // for bench's eager-through-the-compiled-function mode; dynamo's explain, counters and
+  // TORCH_TRACE records in their present shape). Releases between 2.6 and 2.12 are claimed,
+  // not tested: the README says so, and so does this list.
+  static const SupportedTorch s{{2, 6, 0}, {"2.13.0", "2.14.1"}};
+  return s;
+}
+
+namespace {
+
+// "tested": a release the suite runs on (any local build: +cpu, +cu130); "in_range": claimed,
+// not tested; "older"/"newer": outside what tct supports or was tested on.
+std::string support_status(const Version& v) {
+  const auto& s = supported_torch();
+  for (const auto& t : s.tested) {
+    Version tv = parse_version(t);
+    if (tv.major == v.major && tv.minor == v.minor && tv.patch == v.patch) return "tested";
+  }
+  if (!at_least(v, s.min.major, s.min.minor)) return "older";
+  Version newest = parse_version(s.tested.back());
+  if (v.major > newest.major || (v.major == newest.major && v.minor > newest.minor)) return "newer";
+  return "in_range";
+}
+
+std::string tested_list() {
+  std::string out;
+  for (const auto& t : supported_torch().tested) out += (out.empty() ? "" : " and ") + t;
+  return out;
+}
+
+}  // namespace
+
+json supported_torch_json(const std::string& version) {
+  const auto& s = supported_torch();
+  return {{"min", fmt::format("{}.{}", s.min.major, s.min.minor)},
+          {"tested", s.tested},
+          {"status", support_status(parse_version(version))}};
+}
+
+const std::vector<CompileEnvVar>& compile_env_vars() {
+  static const std::vector<CompileEnvVar> vars = {
+      {"TORCH_COMPILE_DISABLE", "turns torch.compile into a no-op"},
+      {"TORCHDYNAMO_DISABLE", "turns torch.compile into a no-op"},
+      {"TORCHINDUCTOR_CACHE_DIR", "where inductor caches compiled kernels (warm compiles)"},
+      {"TRITON_CACHE_DIR", "where Triton caches GPU kernels"},
+      {"TORCHINDUCTOR_FORCE_DISABLE_CACHES", "every compile is cold"},
+      {"TORCHINDUCTOR_FX_GRAPH_CACHE", "inductor's graph cache on/off"},
+      {"TORCHINDUCTOR_AUTOGRAD_CACHE", "AOTAutograd cache on/off"},
+      {"TORCHINDUCTOR_MAX_AUTOTUNE", "autotuning for every compile: much slower compiles"},
+      {"TORCHINDUCTOR_FREEZING", "constant-folds weights for inference"},
+      {"TORCHINDUCTOR_COMPILE_THREADS", "parallel compile workers"},
+      {"TORCH_LOGS", "compile logging (slows compiles, floods stderr)"},
+      {"TORCH_COMPILE_DEBUG", "writes debug artifacts on every compile"},
+      {"TORCHDYNAMO_VERBOSE", "full tracebacks from dynamo"},
+      {"CXX", "the C++ compiler inductor uses on CPU"},
+      {"OMP_NUM_THREADS", "threads for eager and inductor CPU kernels"},
+      {"CUDA_VISIBLE_DEVICES", "which GPUs torch sees"},
+  };
+  return vars;
+}
+
+ProbeVerdict decide_probe(const ProbeInput& in) {
+  ProbeVerdict out;
+  auto add = [&](const char* severity, std::string code, std::string message, std::string fix) {
+    out.reasons.push_back({severity, std::move(code), std::move(message), std::move(fix)});
+  };
+  const std::string pip = fmt::format("{} -m pip install", in.python_path);
+
+  // 1. torch itself.
+  if (in.torch_hello.is_null()) {
+    add("blocker", "torch_missing", fmt::format("torch is not installed in {}", in.python_path),
+        fmt::format("{} torch (or choose another interpreter with --python)", pip));
+  } else {
+    Version v = parse_version(str(in.torch_hello, "version"));
+    if (!at_least(v, 2, 0))
+      add("blocker", "torch_too_old",
+          fmt::format("torch {} has no torch.compile (it needs torch 2.0 or newer)", str(in.torch_hello, "version")),
+          fmt::format("{} 'torch>=2.0'", pip));
+    else {
+      const std::string version = str(in.torch_hello, "version");
+      const std::string status = support_status(v);
+      const auto& s = supported_torch();
+      if (status == "older")
+        add("caveat", "torch_unsupported",
+            fmt::format("torch {} is older than tct supports (torch {}.{} or newer; tested on {}): some facts "
+                        "may be missing and some figures wrong",
+                        version, s.min.major, s.min.minor, tested_list()),
+            fmt::format("{} 'torch>={}.{}'", pip, s.min.major, s.min.minor));
+      else if (status == "newer")
+        add("caveat", "torch_untested",
+            fmt::format("torch {} is newer than any release tct was tested on ({}): torch's internals may "
+                        "have moved under it",
+                        version, tested_list()),
+            fmt::format("check one figure against a direct measurement, or use torch {}", s.tested.back()));
+    }
+  }
+  const json& f = in.facts;
+  if (f.is_object()) {
+    const json& t = f.value("torch", json::object());
+    if (!t.value("compile_available", false))
+      add("blocker", "compile_missing", "this torch has no torch.compile", fmt::format("{} 'torch>=2.0'", pip));
+    if (!t.value("dynamo_supported", true))
+      add("blocker", "python_unsupported",
+          fmt::format("torch.compile does not support this Python: {}", str(t, "dynamo_error")),
+          "use a Python version this torch release supports (see the torch release notes), or upgrade torch");
+    if (t.value("debug", false))
+      add("caveat", "debug_build", "torch is a debug build: timings will not reflect a release build",
+          "install a release build of torch");
+
+    // 2. The CPU compiler and OpenMP, which inductor's CPU backend needs.
+    const json& cxx = f.value("cpp_compiler", json::object());
+    if (cxx.value("path", json()).is_null()) {
+      add("caveat", "no_cpp_compiler",
+          fmt::format("no C++ compiler for inductor on CPU ({})", str(cxx, "error")),
+          "install one (Debian/Ubuntu: apt-get install g++) or set CXX; backend=aot_eager still works");
+    } else if (cxx.contains("openmp") && cxx["openmp"].is_boolean() && !cxx["openmp"].get<bool>()) {
+      add("caveat", "no_openmp",
+          fmt::format("{} cannot build OpenMP code ({}): inductor's CPU kernels will be slow or fail",
+                      str(cxx, "path"), str(cxx, "openmp_error")),
+          "install the OpenMP runtime headers (Debian: libgomp1 with g++; macOS: brew install libomp)");
+    }
+
+    // 3. GPUs and Triton.
+    const json& dev = f.value("devices", json::object());
+    const json& triton = f.value("triton", json::object());
+    // A CUDA build on a machine whose driver or CUDA_VISIBLE_DEVICES shows it no GPU: usable
+    // on CPU, but a user who installed the CUDA build expects a GPU, and tct measures none.
+    if (str(t, "build") == "cuda" && !dev.value("cuda_available", false)) {
+      const std::string why = str(dev, "cuda_error");
+      add("info", "cuda_no_gpu",
+          fmt::format("torch is a CUDA {} build but sees no GPU{}: only the CPU is measured", str(t, "cuda"),
+                      why.empty() ? "" : fmt::format(" ({})", why)),
+          "check the driver (nvidia-smi) and CUDA_VISIBLE_DEVICES; on a machine without a GPU the CPU build "
+          "of torch is the smaller install");
+    }
+    if (dev.value("cuda_available", false)) {
+      if (!triton.value("installed", false))
+        add("caveat", "triton_missing", "CUDA is available but Triton is not installed: inductor cannot generate GPU kernels",
+            fmt::format("{} triton (the version your torch release pins)", pip));
+      else if (!str(triton, "error").empty())
+        add("caveat", "triton_broken", fmt::format("Triton fails to import: {}", str(triton, "error")),
+            "reinstall the Triton version your torch release pins");
+      for (const auto& gpu : dev.value("cuda", json::array())) {
+        auto cap = gpu.value("capability", json::array({0, 0}));
+        int major = cap.size() > 0 ? cap[0].get<int>() : 0;
+        // Triton (and so inductor on GPU) needs compute capability 7.0+ (Volta or newer).
+        if (major < 7)
+          add("caveat", "gpu_too_old",
+              fmt::format("GPU {} ({}) has compute capability {}.{}; Triton needs 7.0 or newer",
+                          gpu.value("index", 0), str(gpu, "name"), major, cap.size() > 1 ? cap[1].get<int>() : 0),
+              "use backend=aot_eager or cudagraphs on this GPU, or a newer GPU");
+      }
+    }
+  }
+
+  // 4. Environment variables that change what is measured.
+  for (const char* name : {"TORCH_COMPILE_DISABLE", "TORCHDYNAMO_DISABLE"})
+    if (in.environment.contains(name) && truthy(in.environment[name].get<std::string>()))
+      add("blocker", "compile_disabled", fmt::format("{}={} turns torch.compile into a no-op", name,
+                                                     in.environment[name].get<std::string>()),
+          fmt::format("unset {}", name));
+  if (in.environment.contains("TORCH_LOGS"))
+    add("info", "torch_logs", "TORCH_LOGS is set: compiles log heavily and run slower",
+        "unset TORCH_LOGS when timing compiles");
+  if (in.environment.contains("TORCHINDUCTOR_FORCE_DISABLE_CACHES") &&
+      truthy(in.environment["TORCHINDUCTOR_FORCE_DISABLE_CACHES"].get<std::string>()))
+    add("info", "caches_disabled", "inductor caches are disabled: every compile is cold",
+        "unset TORCHINDUCTOR_FORCE_DISABLE_CACHES for warm compiles");
+
+  // 5. Smoke compiles.
+  for (const auto& s : in.smoke) {
+    const std::string where = fmt::format("{} with backend {}", str(s, "device"), str(s, "backend"));
+    const bool on_cpu = str(s, "device") == "cpu";
+    if (!s.value("ok", false))
+      add(on_cpu ? "blocker" : "caveat", "smoke_failed",
+          fmt::format("a small compile failed on {}: {}", where, str(s, "error")),
+          "rerun with --verbose for the traceback; see the reasons above for a missing compiler or Triton");
+    else if (!s.value("match", false))
+      add(on_cpu ? "blocker" : "caveat", "smoke_mismatch",
+          fmt::format("a small compile on {} gave different results from eager", where),
+          "report it to PyTorch with the torch version; try another backend meanwhile");
+  }
+
+  bool blocker = false, caveat = false;
+  for (const auto& r : out.reasons) {
+    blocker |= r.severity == "blocker";
+    caveat |= r.severity == "caveat";
+  }
+  out.verdict = blocker ? "not_usable" : caveat ? "usable_with_caveats" : "usable";
+  return out;
+}
+
+json to_json(const ProbeVerdict& v) {
+  json reasons = json::array();
+  for (const auto& r : v.reasons)
+    reasons.push_back({{"severity", r.severity}, {"code", r.code}, {"message", r.message}, {"fix", r.fix}});
+  return {{"verdict", v.verdict}, {"reasons", reasons}};
+}
+
+}  // namespace tct::analysis

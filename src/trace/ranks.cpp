@@ -1,0 +1,38 @@
+#include "trace/ranks.hpp"
+
+#include <map>
+
+namespace tct::analysis {
+
+RankLogs read_rank_logs(const std::vector<trace::TraceFile>& files,
+                        const std::function<void(const trace::TraceFile&)>& before_each) {
+  RankLogs out;
+  std::map<int, size_t> by_rank;
+  for (const auto& f : files) {
+    if (before_each) before_each(f);
+    size_t index = out.ranks.size();
+    if (f.rank) {
+      auto [it, fresh] = by_rank.try_emplace(*f.rank, out.ranks.size());
+      index = it->second;
+      if (fresh) out.ranks.emplace_back();
+    } else {
+      out.ranks.emplace_back();
+    }
+    RankSummary& r = out.ranks[index];
+    if (f.rank) r.rank = f.rank;
+    r.files.push_back(f.path);
+    // Each log of a rank is its own process: its compile ids are its own.
+    RankCollector collector(r, static_cast<int>(r.files.size()) - 1);
+    trace::Reader reader(collector);
+    try {
+      trace::read_file(f.path, reader);
+    } catch (const Error& e) {
+      if (!out.unreadable) out.unreadable = e;
+    }
+    r.stats += reader.stats();
+    out.logs.emplace_back(f.path, reader.stats());
+  }
+  return out;
+}
+
+}  // namespace tct::analysis
