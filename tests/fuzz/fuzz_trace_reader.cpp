@@ -1,5 +1,5 @@
 // libFuzzer target for the TORCH_TRACE reader (src/trace/reader.cpp) and what reads its
-// records (analysis/trace_summary.cpp: break payloads, tracebacks, file names, the
+// records (trace/summary.cpp: break payloads, tracebacks, file names, the
 // summary `tct trace` and `tct explain` build, payload MD5s, compile-id resets, restart
 // reasons, compiles without ids, the multi-rank checks' payloads): any bytes, fed in chunks whose sizes the
 // input picks, must neither crash nor trip ASan/UBSan. Built only with -DTCT_FUZZ=ON and
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/trace_summary.hpp"
+#include "trace/summary.hpp"
 #include "trace/reader.hpp"
 
 namespace {
