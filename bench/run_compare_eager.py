@@ -1,7 +1,11 @@
 """Does `tct run --compare-eager` agree with the job's own timing? examples/train_loop.py
-prints the median of its own steady calls of the model; run it compiled and --eager (N
-interleaved runs each, median of those medians) and compare that speedup with the one tct
-reports for the same call site. The issue asks for agreement within 5%.
+prints the median of its own steady calls of the model. Two comparisons:
+
+- the same processes: the lines the job printed inside tct's own runs (compiled and forced
+  eager, interleaved, --repeat N each), median of those medians. Only tct's measurement
+  differs here, not the process: this is the agreement the issue asks for (within 5%);
+- separate processes: the job run N times compiled and N times with its own --eager flag,
+  without tct. Process-to-process noise (and each process's malloc state) enter as well.
 
     python bench/run_compare_eager.py [--runs 3] [--backend inductor] [--steps 60]
 """
@@ -37,18 +41,24 @@ def main():
     own = statistics.median(eager) / statistics.median(compiled)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run.json"
-        subprocess.run([a.tct, "run", "--compare-eager", "--repeat", str(a.runs), "-q", "-o", str(out), "--dir",
-                        str(Path(tmp) / "run"), "--", a.python, str(TRAIN), *job],
-                       check=True, capture_output=True, text=True)
+        proc = subprocess.run([a.tct, "run", "--compare-eager", "--repeat", str(a.runs), "-q", "-o", str(out), "--dir",
+                               str(Path(tmp) / "run"), "--", a.python, str(TRAIN), *job],
+                              check=True, capture_output=True, text=True)
         site = json.loads(out.read_text())["run"]["processes"][0]["sites"][0]
     sp = site["eager"]["speedup"]
+    # tct runs the job compiled, then eager, N times in turn: the job's own lines alternate.
+    inside = [float(x) for x in re.findall(r"median steady call ([0-9.]+) us", proc.stdout)]
+    same = statistics.median(inside[1::2]) / statistics.median(inside[0::2])
+    diff_same = (sp["estimate"] - same) / same * 100
     diff = (sp["estimate"] - own) / own * 100
     print(f"job's own timing ({a.runs} runs each, median of medians): eager {statistics.median(eager):.1f} us, "
           f"compiled {statistics.median(compiled):.1f} us, speedup {own:.3f}x")
     print(f"tct run --compare-eager --repeat {a.runs}: speedup {sp['estimate']:.3f}x [{sp['low']:.3f}, {sp['high']:.3f}] "
           f"({site['eager']['verdict']}); eager {site['eager']['eager']['median_ns'] / 1e3:.1f} us, "
           f"compiled {site['eager']['compiled']['median_ns'] / 1e3:.1f} us")
-    print(f"difference: {diff:+.1f}% (aim: within 5%)")
+    print(f"the job's own timing inside tct's runs (the same processes): eager {statistics.median(inside[1::2]):.1f} us, "
+          f"compiled {statistics.median(inside[0::2]):.1f} us, speedup {same:.3f}x")
+    print(f"difference, same processes: {diff_same:+.1f}% (aim: within 5%); separate processes: {diff:+.1f}%")
 
 
 if __name__ == "__main__":
