@@ -31,19 +31,6 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-std::vector<std::string> merged_environment(const std::vector<std::pair<std::string, std::string>>& extra) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    std::string_view entry(*e);
-    bool overridden = false;
-    for (const auto& [k, v] : extra)
-      if (entry.size() > k.size() && entry.substr(0, k.size()) == k && entry[k.size()] == '=') overridden = true;
-    if (!overridden) env.emplace_back(entry);
-  }
-  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
-  return env;
-}
-
 std::string signal_name(int sig) {
   switch (sig) {
     case SIGSEGV: return "segmentation fault (SIGSEGV)";
@@ -68,6 +55,19 @@ ExitInfo exit_info_from_status(int status) {
 }
 
 }  // namespace
+
+std::vector<std::string> merged_environment(const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    bool overridden = false;
+    for (const auto& [k, v] : extra)
+      if (entry.size() > k.size() && entry.substr(0, k.size()) == k && entry[k.size()] == '=') overridden = true;
+    if (!overridden) env.emplace_back(entry);
+  }
+  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
+  return env;
+}
 
 std::string ExitInfo::describe() const {
   if (signaled) return signal_name(signal);

@@ -61,6 +61,10 @@ class ChildProcess {
   std::optional<ExitInfo> exit_;
 };
 
+// This process's environment with `extra` added, each replacing a variable of its name:
+// what a child (the agent, or `tct run`'s job) is started with.
+std::vector<std::string> merged_environment(const std::vector<std::pair<std::string, std::string>>& extra);
+
 // Ctrl-C / SIGTERM: handlers only set a flag; readers poll it and clean up.
 void install_interrupt_handlers();
 bool interrupt_requested();

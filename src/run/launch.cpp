@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/child_process.hpp"
 #include "errors.hpp"
 
 extern char** environ;
@@ -31,19 +32,6 @@ void forward(int sig, siginfo_t* info, void*) {
   if (child > 0 && !from_terminal) ::kill(child, sig);
 }
 
-std::vector<std::string> merged_environment(const std::vector<std::pair<std::string, std::string>>& extra) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    std::string_view entry(*e);
-    bool overridden = false;
-    for (const auto& [k, v] : extra)
-      if (entry.size() > k.size() && entry.substr(0, k.size()) == k && entry[k.size()] == '=') overridden = true;
-    if (!overridden) env.emplace_back(entry);
-  }
-  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
-  return env;
-}
-
 }  // namespace
 
 int shell_status(const agent::ExitInfo& e) { return e.signaled ? 128 + e.signal : e.code; }
@@ -54,7 +42,7 @@ Finished run_command(const Launch& launch, const std::function<void(std::chrono:
   std::vector<char*> argv;
   for (const auto& a : launch.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  auto env_strings = merged_environment(launch.env);
+  auto env_strings = agent::merged_environment(launch.env);
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
