@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/verdict.hpp"
+#include "expect/classifier.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/render.hpp"
@@ -157,9 +157,10 @@ std::string measured_gain_note(const json& doc) {
   for (const auto& r : bench.value("rows", json::array())) {
     const json& s = obj_at(r, "speedup");
     if (str(r, "status") != "ok" || !std::isfinite(num(s, "high"))) continue;
-    // The verdict bench stored: a speedup that is faster than eager, or not yet known, is a gain to keep.
-    const auto verdict = bench::verdict_of(s);
-    if (verdict != bench::SpeedupVerdict::Slower && verdict != bench::SpeedupVerdict::NoClearDifference) return "";
+    // No real gain: the whole interval below expect's gain band (kGainBand, the line its
+    // prediction and validation draw too). Not the speedup verdict: 1.02x [1.01, 1.03] is
+    // faster than eager, and still no gain worth a compile.
+    if (num(s, "high") >= analysis::kGainBand) return "";
     return "<p class=\"muted\">" +
            esc(fmt::format("Compiling as it is was measured at {} [{:.2f}, {:.2f}] ({}): no real gain, so what is left "
                            "to try is below.",
