@@ -10,9 +10,10 @@ namespace tct::report {
 std::string format_duration_ns(double ns) {
   if (!std::isfinite(ns)) return "n/a";
   const double a = std::fabs(ns);
-  if (a < 1e3) return fmt::format("{:.0f} ns", ns);
-  if (a < 1e6) return fmt::format("{:.3g} us", ns / 1e3);
-  if (a < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
+  // Each unit up to 999.5 of it: three significant figures of 999.6 ms would print "1e+03 ms".
+  if (a < 999.5) return fmt::format("{:.0f} ns", ns);
+  if (a < 999.5e3) return fmt::format("{:.3g} us", ns / 1e3);
+  if (a < 999.5e6) return fmt::format("{:.3g} ms", ns / 1e6);
   if (a < 999.5e9) return fmt::format("{:.3g} s", ns / 1e9);
   return fmt::format("{:.0f} s", ns / 1e9);  // suite totals: "1860 s", not "1.86e+03 s"
 }

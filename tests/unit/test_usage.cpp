@@ -73,3 +73,12 @@ TEST(TextTable, AlignsByCharactersNotBytes) {
   };
   EXPECT_EQ(col("µs"), col("plain"));
 }
+
+TEST(Format, DurationsNeverPrintAnExponent) {
+  EXPECT_EQ(report::format_duration_ns(999.6e6), "1 s");  // was "1e+03 ms"
+  EXPECT_EQ(report::format_duration_ns(999.7e3), "1 ms");
+  EXPECT_EQ(report::format_duration_ns(999.7), "1 us");
+  EXPECT_EQ(report::format_duration_ns(999.4e6), "999 ms");
+  EXPECT_EQ(report::format_duration_ns(812), "812 ns");
+  EXPECT_EQ(report::format_duration_ns(12.3e3), "12.3 us");
+}
