@@ -114,6 +114,27 @@ def test_silent_fallback_is_said_first(tmp_path):
     assert report.index("SILENT FALLBACK") < report.index("calls:") if "calls:" in report else True
 
 
+def test_module_compile_method_is_a_site(tmp_path):
+    # nn.Module.compile() calls torch.compile(self._call_impl) from inside torch: the site is
+    # still the module, at the line of the user's .compile() call, and every call is timed.
+    script = tmp_path / "method.py"
+    script.write_text("import torch\n"
+                      "class Net(torch.nn.Module):\n"
+                      "    def forward(self, x):\n"
+                      "        return torch.relu(x) * 2\n"
+                      "net = Net()\n"
+                      "net.compile(backend='eager')\n"
+                      "for _ in range(7):\n"
+                      "    net(torch.ones(4))\n")
+    r, doc = run_doc(tmp_path, PYTHON, script)
+    s = only_site(doc)
+    assert s["kind"] == "module" and s["name"] == "Net", s
+    assert s["site"]["file"] == str(script) and s["site"]["line"] == 6, s["site"]
+    assert s["code"]["function"] == "forward"
+    assert s["calls"] == 7 and s["eager_calls"] == 0
+    assert s["compiling_calls"] == 1
+
+
 def test_user_sitecustomize_still_runs(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
