@@ -15,6 +15,8 @@ export interface Warning {
   code: string;
   message: string;
   hint?: string;
+  /** The configuration (bench row label) the warning concerns, when a run has several. */
+  row?: string;
 }
 
 export interface PythonInfo {

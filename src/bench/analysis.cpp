@@ -258,7 +258,7 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                        "speedup"));
   const json& comp = row.value("compile", json::object());
   if (comp.is_object() && comp.value("warm_cache_hit", json()).is_boolean() && !comp["warm_cache_hit"].get<bool>())
-    out.push_back(warn(WarningCode::Other,
+    out.push_back(warn(WarningCode::WarmCompileMissedCache,
                        fmt::format("{}the warm compile was not a cache hit (torch counted cache misses): the "
                                    "warm figure includes compiling",
                                    who),
@@ -266,7 +266,7 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                        "run-specific values", "compile"));
   int skips = row.value("cudagraph_skips", 0);
   if (skips > 0 && row.value("mode", "").find("reduce-overhead") != std::string::npos)
-    out.push_back(warn(WarningCode::Other,
+    out.push_back(warn(WarningCode::CudagraphsSkipped,
                        fmt::format("{}CUDA graphs were skipped {} time{} (torch's cudagraph_skips counter): "
                                    "reduce-overhead ran without them",
                                    who, skips, skips == 1 ? "" : "s"),

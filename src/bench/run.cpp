@@ -144,9 +144,11 @@ void publish(Host& host, const BenchConfig& cfg, json& section, const json& base
   for (auto& row : section["rows"]) {
     if (row.value("status", "") == "pending" || row.value("status", "") == "running") continue;
     row["flags"] = json::array();
-    for (auto& w : row_warnings(row, section["rows"].size() > 1 ? row.value("label", "") : "", in)) {
+    const std::string who = section["rows"].size() > 1 ? row.value("label", "") : "";
+    for (auto& w : row_warnings(row, who, in)) {
       row["flags"].push_back({{"code", w["code"]}, {"applies_to", w["applies_to"]}, {"text", flag_text(w)}});
       w.erase("applies_to");
+      if (!who.empty()) w["row"] = who;
       host.warn(w);
     }
   }

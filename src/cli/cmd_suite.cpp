@@ -125,7 +125,7 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     ctx.doc["suite"]["resumed"] = {{"from", *json_out}, {"kept", keep.size()}, {"dropped", dropped}};
     if (dropped > 0)
       report::add_warning(ctx.doc, report::make_warning(
-                                       report::WarningCode::Other,
+                                       report::WarningCode::ResumeLeftOut,
                                        fmt::format("--resume left out {} entries of {} that are not in this run's share",
                                                    dropped, *json_out),
                                        "they were run with another suite file or --shard; their numbers are not in this file"));

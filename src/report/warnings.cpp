@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace tct::report {
 
@@ -40,6 +41,14 @@ constexpr Entry kCatalog[] = {
     {WarningCode::ExplainViewsDisagree, "explain_views_disagree", Severity::Note, "explain views disagree"},
     {WarningCode::Oversubscribed, "oversubscribed", Severity::Caution, "oversubscribed"},
     {WarningCode::AllocatorMovesResult, "allocator_moves_result", Severity::Caution, "allocator moves the result"},
+    {WarningCode::WarmCompileMissedCache, "warm_compile_missed_cache", Severity::Caution,
+     "warm compile missed the cache"},
+    {WarningCode::CudagraphsSkipped, "cudagraphs_skipped", Severity::Caution, "CUDA graphs skipped"},
+    {WarningCode::ResumeLeftOut, "resume_left_out", Severity::Note, "entries left out"},
+    {WarningCode::PredictionModelsDefault, "prediction_models_default", Severity::Caution,
+     "prediction is for inductor's default"},
+    {WarningCode::NoFlopCeiling, "no_flop_ceiling", Severity::Caution, "no FLOP/s ceiling"},
+    {WarningCode::FlopsNotCounted, "flops_not_counted", Severity::Caution, "FLOPs not counted"},
 };
 
 // The entry of a JSON code; a code this version does not know reads as "other".
@@ -98,6 +107,7 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
     std::string code;
     const nlohmann::json* first;
     int more = 0;
+    std::vector<std::string> other_rows;  // the configurations the rest of this kind touched
   };
   std::vector<Kind> kinds;
   if (warnings.is_array())
@@ -107,8 +117,14 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
       // Notes are details; what the verdict says is not said twice.
       if (severity_of(code) == Severity::Note || implied_by_verdict(code)) continue;
       auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
-      if (it == kinds.end()) kinds.push_back({code, &w});
-      else ++it->more;
+      if (it == kinds.end()) {
+        kinds.push_back({code, &w});
+        continue;
+      }
+      ++it->more;
+      const std::string row = w.value("row", "");
+      if (!row.empty() && std::find(it->other_rows.begin(), it->other_rows.end(), row) == it->other_rows.end())
+        it->other_rows.push_back(row);
     }
   std::stable_sort(kinds.begin(), kinds.end(), [](const Kind& a, const Kind& b) {
     return static_cast<int>(severity_of(a.code)) < static_cast<int>(severity_of(b.code));
@@ -116,7 +132,12 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
   std::vector<std::string> out;
   for (const auto& k : kinds) {
     std::string line = "warning: " + k.first->value("message", title_of(k.code));
-    if (k.more) line += fmt::format(" (and {} more like it)", k.more);
+    // One line per kind: the first one's words, then where else it happened (the rows, when
+    // the warnings name theirs) or how many more there are.
+    if (static_cast<int>(k.other_rows.size()) == k.more && k.more > 0)
+      line += fmt::format(" (also {})", fmt::join(k.other_rows, ", "));
+    else if (k.more)
+      line += fmt::format(" (and {} more like it)", k.more);
     out.push_back(line);
   }
   return out;

@@ -21,10 +21,16 @@ enum class WarningCode {
   SlowerThanEager,         // compiled is slower
   EnvironmentOverride,     // an environment variable changes compile behaviour
   PartialResult,           // a phase failed; what is shown was measured before it
-  Other,
+  Other,                   // a code this version does not know (read from a newer document)
   ExplainViewsDisagree,    // explain and the logged compiled run report different breaks
   Oversubscribed,          // more torch threads than the cores other processes left free
   AllocatorMovesResult,    // the malloc state (glibc fresh/settled, tcmalloc, jemalloc) moves the speedup
+  WarmCompileMissedCache,  // the warm compile was not a cache hit: its figure includes compiling
+  CudagraphsSkipped,       // reduce-overhead ran without CUDA graphs
+  ResumeLeftOut,           // suite --resume dropped entries outside this run's share
+  PredictionModelsDefault, // expect predicts inductor's default while the bench ran another configuration
+  NoFlopCeiling,           // expect's FLOP/s ceiling could not be measured
+  FlopsNotCounted,         // expect could not count FLOPs and bytes
 };
 
 std::string to_string(WarningCode code);
@@ -46,13 +52,15 @@ bool implied_by_verdict(const std::string& code);
 // an error, "(batched)" for a note.
 std::string flag_of(const std::string& code);
 
-// {"code", "message", "hint"}: the shape every document's "warnings" array holds.
+// {"code", "message", "hint"}: the shape every document's "warnings" array holds. A warning
+// about one of several configurations also carries "row" (its label), so a brief report can
+// say once which configurations a kind of warning touched.
 nlohmann::json make_warning(WarningCode code, std::string message, std::string hint = {});
 
 // "warning: MESSAGE (HINT)" for terminals and Markdown.
 std::string format_warning(const nlohmann::json& warning);
 
-// One line per kind of warning, errors first, notes and what the verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the kind's first warning, "(and N more like it)" for the rest.
+// One line per kind of warning, errors first, notes and what the verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the kind's first warning, "(also ROW, ROW)" for the rest when they name their rows, else "(and N more like it)".
 // The hints are left to --verbose: the brief report names what is wrong, -v what to do.
 std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings);
 

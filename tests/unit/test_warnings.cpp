@@ -1,0 +1,46 @@
+// The warning catalog: every code has its own entry (no known warning reads as "other"), and
+// the brief report says each kind once, with the configurations it touched.
+#include <gtest/gtest.h>
+
+#include "report/warnings.hpp"
+
+namespace {
+
+using tct::report::brief_warning_lines;
+using tct::report::make_warning;
+using tct::report::WarningCode;
+using nlohmann::json;
+
+TEST(WarningCatalog, EveryCodeHasItsOwnName) {
+  for (auto code : {WarningCode::WarmCompileMissedCache, WarningCode::CudagraphsSkipped, WarningCode::ResumeLeftOut,
+                    WarningCode::PredictionModelsDefault, WarningCode::NoFlopCeiling, WarningCode::FlopsNotCounted,
+                    WarningCode::AllocatorMovesResult})
+    EXPECT_NE(tct::report::to_string(code), "other");
+  // A code a newer version wrote reads as the generic entry, not as an error.
+  EXPECT_EQ(tct::report::title_of("made_up_by_a_newer_tct"), "warning");
+}
+
+TEST(BriefWarnings, OneLinePerKindNamingTheOtherRows) {
+  json ws = json::array();
+  for (const char* row : {"inductor/default", "inductor/max-autotune", "aot_eager/default"}) {
+    json w = make_warning(WarningCode::NoisyMeasurement, std::string(row) + ": noisy", "rerun");
+    w["row"] = row;
+    ws.push_back(w);
+  }
+  ws.push_back(make_warning(WarningCode::CheckSkipped, "not checked"));  // a note: -v only
+  auto lines = brief_warning_lines(ws);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "warning: inductor/default: noisy (also inductor/max-autotune, aot_eager/default)");
+}
+
+TEST(BriefWarnings, WithoutRowsCountsTheRest) {
+  json ws = json::array({make_warning(WarningCode::GraphBreaks, "2 breaks"),
+                         make_warning(WarningCode::GraphBreaks, "3 breaks"),
+                         make_warning(WarningCode::OutputMismatch, "outputs differ")});
+  auto lines = brief_warning_lines(ws);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "warning: outputs differ");  // errors first
+  EXPECT_EQ(lines[1], "warning: 2 breaks (and 1 more like it)");
+}
+
+}  // namespace
