@@ -20,7 +20,6 @@
 #include <fmt/format.h>
 
 #include "expect/classifier.hpp"
-#include "probe/verdict.hpp"
 #include "cli/allocator_option.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
@@ -87,13 +86,13 @@ are reported); 4 internal error.)");
     std::optional<Error> mismatch;  // outputs differ: reported after every step ran (exit 1)
 
     // 1+2+3. probe, explain and expect in one agent.
-    std::optional<analysis::ProbeVerdict> unusable;
+    std::optional<probe::ProbeResult> unusable;
     {
       std::unique_ptr<runner::Session> agent;
       step(ctx, "probe", first_failure, [&] {
         agent = ctx.start_for_probe();
-        auto verdict = runner::run_probe(ctx, *agent, {});
-        if (verdict.verdict == "not_usable") unusable = verdict;
+        probe::ProbeResult result = runner::run_probe(ctx, *agent, {});
+        if (!result.usable()) unusable = std::move(result);
       });
       if (unusable) {
         for (const char* s : {"explain", "expect", "bench"}) skip(ctx, s, "torch.compile is not usable here (see probe)");

@@ -27,9 +27,9 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   int run(RunContext& ctx) override {
     cfg_.use_cache = !no_cache_;
     auto agent = ctx.start_for_probe();
-    auto verdict = runner::run_probe(ctx, *agent, cfg_);
+    const probe::ProbeResult result = runner::run_probe(ctx, *agent, cfg_);
     agent->close();
-    if (verdict.verdict == "not_usable") throw runner::not_usable_error(verdict);
+    if (!result.usable()) throw runner::not_usable_error(result);
     return 0;
   }
 

@@ -1,12 +1,14 @@
 // tct trace PATH: what torch.compile really did in any run, read from its TORCH_TRACE log
 // (a file, plain or gzip, or the directory TORCH_TRACE pointed at: one log per rank).
 // Needs no agent or torch: the reader (src/trace/) streams each log in constant memory and
-// src/trace/summary.cpp turns the records into the summary and the divergence.
+// src/trace/summarize.cpp turns the ranks' summaries into the TraceResult (with the
+// divergence), which the document's section and every rendering are made from.
 
 #include <fmt/format.h>
 
+#include "trace/json.hpp"
 #include "trace/ranks.hpp"
-#include "trace/summary.hpp"
+#include "trace/summarize.hpp"
 #include "cli/command.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
@@ -49,11 +51,9 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
       if (s.records == 0 && s.bytes > 0)
         throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", path, s.bytes),
                           "give the file TORCH_TRACE=DIR wrote (dedicated_log_torch_trace_*.log)");
-    const auto& ranks = logs.ranks;
-    ctx.doc["trace"] = analysis::trace_section(path_, ranks);
-    uint64_t damaged = 0;
-    for (const auto& r : ranks) damaged += r.stats.damaged();
-    if (damaged > 0) {
+    const trace::TraceResult result = trace::summarize(path_, logs.ranks);
+    ctx.doc["trace"] = trace::to_json(result);
+    if (const uint64_t damaged = result.damaged(); damaged > 0) {
       std::string msg = fmt::format("{} damaged line(s), record(s) or payload(s) skipped (see trace.ranks[].read)", damaged);
       if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
       report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult, msg,

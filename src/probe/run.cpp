@@ -9,6 +9,8 @@
 
 #include "probe/cache.hpp"
 #include "probe/compiler.hpp"
+#include "probe/json.hpp"
+#include "probe/verdict.hpp"
 
 namespace tct::runner {
 namespace {
@@ -18,78 +20,78 @@ using json = nlohmann::json;
 // sin/cos/relu/sum of 128 values: any correct backend is within float32 rounding of eager,
 // scaled by the output's magnitude (torch.testing's float32 rtol is 1.3e-6; 1e-4 leaves room
 // for reordered sums and vectorised transcendental functions).
-bool smoke_matches(const json& r) {
-  const double diff = r.value("max_abs_diff", json()).is_number() ? r["max_abs_diff"].get<double>() : NAN;
-  const double scale = r.value("max_abs_expected", json()).is_number() ? r["max_abs_expected"].get<double>() : NAN;
-  return r.value("shape_equal", false) && std::isfinite(diff) && diff <= 1e-4 * std::max(1.0, scale);
+bool smoke_matches(const probe::Smoke& s) {
+  if (!s.ok || !s.measured || !s.measured->shape_equal) return false;
+  const double diff = s.measured->max_abs_diff.value_or(NAN);
+  const double scale = s.measured->max_abs_expected.value_or(NAN);
+  return std::isfinite(diff) && diff <= 1e-4 * std::max(1.0, scale);
 }
 
-void run_smoke(Host& host, Session& agent, const ProbeConfig& cfg, analysis::ProbeInput& in) {
+void run_smoke(Host& host, Session& agent, const ProbeConfig& cfg, probe::ProbeResult& result) {
   std::vector<std::string> devices = {"cpu"};
-  const json& dev = in.facts.value("devices", json::object());
-  if (dev.value("cuda_available", false)) devices.push_back("cuda");
-  if (dev.value("mps_available", false)) devices.push_back("mps");
+  if (result.facts->devices.cuda_available) devices.push_back("cuda");
+  if (result.facts->devices.mps_available) devices.push_back("mps");
   for (const auto& device : devices) {
     host.progress(fmt::format("smoke compile on {}", device));
-    json r = agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}});
-    r["match"] = r.value("ok", false) && smoke_matches(r);
-    in.smoke.push_back(r);
-    host.document()["probe"]["smoke"] = in.smoke;
-    host.checkpoint();
+    probe::Smoke smoke =
+        probe::smoke_from_json(agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}));
+    smoke.match = smoke_matches(smoke);
+    result.smoke.push_back(std::move(smoke));
+    host.checkpoint("probe", probe::to_json(result));
   }
 }
 
 }  // namespace
 
-analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& cfg) {
+probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg) {
   const auto& hello = agent.hello();
-  analysis::ProbeInput in;
-  in.python_path = host.document()["environment"]["interpreter"]["path"];
-  in.torch_hello = hello.torch;
-  in.torch_error = hello.torch_error;
-  in.environment = json::object();
-  for (const auto& var : analysis::compile_env_vars())
-    if (const char* v = std::getenv(var.name)) in.environment[var.name] = v;
-  in.smoke = json::array();
-
-  json& section = host.document()["probe"];
-  section = {{"python", hello.python}, {"torch", hello.torch}, {"environment_variables", in.environment}};
-  if (!hello.torch.is_null()) section["supported_torch"] = analysis::supported_torch_json(hello.torch.value("version", ""));
+  const std::string python_path = host.document()["environment"]["interpreter"]["path"];
+  probe::ProbeResult result;
+  result.python = hello.python;
+  if (!hello.torch.is_null()) {
+    result.torch_version = hello.torch.value("version", "");
+    result.supported_torch = probe::torch_support(*result.torch_version);
+  }
+  for (const auto& var : probe::compile_env_vars())
+    if (const char* v = std::getenv(var.name)) result.environment_variables[var.name] = v;
+  // What is known before the agent imports torch, which may fail: the error's document keeps it.
+  host.document()["probe"] = probe::to_json(result);
 
   // The facts need torch 2.x imported; without it the verdict is already known.
-  const bool torch_ok = !hello.torch.is_null() &&
-                        analysis::at_least(analysis::parse_version(hello.torch.value("version", "")), 2, 0);
+  const bool torch_ok = result.torch_version && probe::at_least(probe::parse_version(*result.torch_version), 2, 0);
   if (torch_ok) {
     const std::string cxx = inductor_cxx_name(std::getenv("CXX"));
     const std::string cache = cfg.use_cache ? probe_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")) : "";
-    const std::string key = probe_cache_key(in.python_path, hello.torch.value("version", ""), cxx);
+    const std::string key = probe_cache_key(python_path, *result.torch_version, cxx);
     std::optional<json> cached = read_probe_cache(cache, key);
     // Uncached, the compiler is checked here while the agent imports torch (both take ~1 s).
     std::future<json> compiler;
     if (!cached) compiler = std::async(std::launch::async, check_cpp_compiler, cxx);
     host.progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
                          : "importing torch and checking the C++ compiler");
-    in.facts = agent.call("probe", {{"light", cached.has_value()}});
+    json facts = agent.call("probe", {{"light", cached.has_value()}});
     if (cached) {
-      merge_cached_facts(in.facts, *cached);
+      merge_cached_facts(facts, *cached);
     } else {
-      in.facts["cpp_compiler"] = compiler.get();
-      if (cfg.use_cache) write_probe_cache(cache, key, cacheable_facts(in.facts));
+      facts["cpp_compiler"] = compiler.get();
+      if (cfg.use_cache) write_probe_cache(cache, key, cacheable_facts(facts));
     }
-    section["facts"] = in.facts;
-    host.checkpoint();
-    if (cfg.smoke) run_smoke(host, agent, cfg, in);
+    result.facts = probe::facts_from_record(facts);
+    host.checkpoint("probe", probe::to_json(result));
+    if (cfg.smoke) run_smoke(host, agent, cfg, result);
   }
-  auto verdict = analysis::decide_probe(in);
-  section["smoke"] = in.smoke;
-  section.update(analysis::to_json(verdict));
-  return verdict;
+  probe::Decision decision = probe::decide(result, python_path);
+  result.verdict = decision.verdict;
+  result.reasons = std::move(decision.reasons);
+  // Written without a checkpoint, as before: the caller's final write persists it.
+  host.document()["probe"] = probe::to_json(result);
+  return result;
 }
 
-Error not_usable_error(const analysis::ProbeVerdict& verdict) {
-  const analysis::Reason* why = nullptr;
-  for (const auto& r : verdict.reasons)
-    if (why == nullptr || (r.severity == "blocker" && why->severity != "blocker")) why = &r;
+Error not_usable_error(const probe::ProbeResult& result) {
+  const probe::Reason* why = nullptr;
+  for (const auto& r : result.reasons)
+    if (why == nullptr || (r.severity == probe::Severity::Blocker && why->severity != probe::Severity::Blocker)) why = &r;
   if (why == nullptr) return check_failed("not_usable", "torch.compile is not usable here", "see the probe report");
   return check_failed("not_usable", fmt::format("torch.compile is not usable here: {}", why->message), why->fix);
 }

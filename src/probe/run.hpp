@@ -3,7 +3,7 @@
 // smoke compiles, the verdict. Used by `tct probe` and `tct audit`.
 #include <string>
 
-#include "probe/verdict.hpp"
+#include "probe/result.hpp"
 #include "errors.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
@@ -16,10 +16,11 @@ struct ProbeConfig {
   bool use_cache = true;  // read and write the facts cache (probe/cache.hpp)
 };
 
-// Fills the document's "probe" section (checkpointing after each phase) and returns the verdict.
-analysis::ProbeVerdict run_probe(Host& host, Session& agent, const ProbeConfig& cfg);
+// The probe as a value, verdict included. The host gets it as the document's "probe"
+// section: checkpointed after the facts and after each smoke compile, then whole.
+probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg);
 
 // The exit-1 error of a "not_usable" verdict: its first blocker and that blocker's fix.
-Error not_usable_error(const analysis::ProbeVerdict& verdict);
+Error not_usable_error(const probe::ProbeResult& result);
 
 }  // namespace tct::runner

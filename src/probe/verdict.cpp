@@ -5,15 +5,10 @@
 
 #include <fmt/format.h>
 
-namespace tct::analysis {
+namespace tct::probe {
 namespace {
 
 bool truthy(const std::string& v) { return !v.empty() && v != "0" && v != "false" && v != "False"; }
-
-std::string str(const json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return "";
-  return j[key].get<std::string>();
-}
 
 }  // namespace
 
@@ -49,16 +44,16 @@ namespace {
 
 // "tested": a release the suite runs on (any local build: +cpu, +cu130); "in_range": claimed,
 // not tested; "older"/"newer": outside what tct supports or was tested on.
-std::string support_status(const Version& v) {
+SupportStatus support_status(const Version& v) {
   const auto& s = supported_torch();
   for (const auto& t : s.tested) {
     Version tv = parse_version(t);
-    if (tv.major == v.major && tv.minor == v.minor && tv.patch == v.patch) return "tested";
+    if (tv.major == v.major && tv.minor == v.minor && tv.patch == v.patch) return SupportStatus::Tested;
   }
-  if (!at_least(v, s.min.major, s.min.minor)) return "older";
+  if (!at_least(v, s.min.major, s.min.minor)) return SupportStatus::Older;
   Version newest = parse_version(s.tested.back());
-  if (v.major > newest.major || (v.major == newest.major && v.minor > newest.minor)) return "newer";
-  return "in_range";
+  if (v.major > newest.major || (v.major == newest.major && v.minor > newest.minor)) return SupportStatus::Newer;
+  return SupportStatus::InRange;
 }
 
 std::string tested_list() {
@@ -69,11 +64,9 @@ std::string tested_list() {
 
 }  // namespace
 
-json supported_torch_json(const std::string& version) {
+TorchSupport torch_support(const std::string& version) {
   const auto& s = supported_torch();
-  return {{"min", fmt::format("{}.{}", s.min.major, s.min.minor)},
-          {"tested", s.tested},
-          {"status", support_status(parse_version(version))}};
+  return {fmt::format("{}.{}", s.min.major, s.min.minor), s.tested, support_status(parse_version(version))};
 }
 
 const std::vector<CompileEnvVar>& compile_env_vars() {
@@ -98,142 +91,127 @@ const std::vector<CompileEnvVar>& compile_env_vars() {
   return vars;
 }
 
-ProbeVerdict decide_probe(const ProbeInput& in) {
-  ProbeVerdict out;
-  auto add = [&](const char* severity, std::string code, std::string message, std::string fix) {
+Decision decide(const ProbeResult& in, const std::string& python_path) {
+  Decision out;
+  auto add = [&](Severity severity, std::string code, std::string message, std::string fix) {
     out.reasons.push_back({severity, std::move(code), std::move(message), std::move(fix)});
   };
-  const std::string pip = fmt::format("{} -m pip install", in.python_path);
+  constexpr Severity blocker = Severity::Blocker, caveat = Severity::Caveat, info = Severity::Info;
+  const std::string pip = fmt::format("{} -m pip install", python_path);
 
   // 1. torch itself.
-  if (in.torch_hello.is_null()) {
-    add("blocker", "torch_missing", fmt::format("torch is not installed in {}", in.python_path),
+  if (!in.torch_version) {
+    add(blocker, "torch_missing", fmt::format("torch is not installed in {}", python_path),
         fmt::format("{} torch (or choose another interpreter with --python)", pip));
   } else {
-    Version v = parse_version(str(in.torch_hello, "version"));
+    const std::string& version = *in.torch_version;
+    Version v = parse_version(version);
     if (!at_least(v, 2, 0))
-      add("blocker", "torch_too_old",
-          fmt::format("torch {} has no torch.compile (it needs torch 2.0 or newer)", str(in.torch_hello, "version")),
+      add(blocker, "torch_too_old", fmt::format("torch {} has no torch.compile (it needs torch 2.0 or newer)", version),
           fmt::format("{} 'torch>=2.0'", pip));
     else {
-      const std::string version = str(in.torch_hello, "version");
-      const std::string status = support_status(v);
+      const SupportStatus status = support_status(v);
       const auto& s = supported_torch();
-      if (status == "older")
-        add("caveat", "torch_unsupported",
+      if (status == SupportStatus::Older)
+        add(caveat, "torch_unsupported",
             fmt::format("torch {} is older than tct supports (torch {}.{} or newer; tested on {}): some facts "
                         "may be missing and some figures wrong",
                         version, s.min.major, s.min.minor, tested_list()),
             fmt::format("{} 'torch>={}.{}'", pip, s.min.major, s.min.minor));
-      else if (status == "newer")
-        add("caveat", "torch_untested",
+      else if (status == SupportStatus::Newer)
+        add(caveat, "torch_untested",
             fmt::format("torch {} is newer than any release tct was tested on ({}): torch's internals may "
                         "have moved under it",
                         version, tested_list()),
             fmt::format("check one figure against a direct measurement, or use torch {}", s.tested.back()));
     }
   }
-  const json& f = in.facts;
-  if (f.is_object()) {
-    const json& t = f.value("torch", json::object());
-    if (!t.value("compile_available", false))
-      add("blocker", "compile_missing", "this torch has no torch.compile", fmt::format("{} 'torch>=2.0'", pip));
-    if (!t.value("dynamo_supported", true))
-      add("blocker", "python_unsupported",
-          fmt::format("torch.compile does not support this Python: {}", str(t, "dynamo_error")),
+  if (in.facts) {
+    const TorchFacts& t = in.facts->torch;
+    if (!t.compile_available)
+      add(blocker, "compile_missing", "this torch has no torch.compile", fmt::format("{} 'torch>=2.0'", pip));
+    if (!t.dynamo_supported)
+      add(blocker, "python_unsupported", fmt::format("torch.compile does not support this Python: {}", t.dynamo_error),
           "use a Python version this torch release supports (see the torch release notes), or upgrade torch");
-    if (t.value("debug", false))
-      add("caveat", "debug_build", "torch is a debug build: timings will not reflect a release build",
+    if (t.debug)
+      add(caveat, "debug_build", "torch is a debug build: timings will not reflect a release build",
           "install a release build of torch");
 
     // 2. The CPU compiler and OpenMP, which inductor's CPU backend needs.
-    const json& cxx = f.value("cpp_compiler", json::object());
-    if (cxx.value("path", json()).is_null()) {
-      add("caveat", "no_cpp_compiler",
-          fmt::format("no C++ compiler for inductor on CPU ({})", str(cxx, "error")),
+    const CompilerFacts& cxx = in.facts->cpp_compiler;
+    if (!cxx.path) {
+      add(caveat, "no_cpp_compiler", fmt::format("no C++ compiler for inductor on CPU ({})", cxx.error),
           "install one (Debian/Ubuntu: apt-get install g++) or set CXX; backend=aot_eager still works");
-    } else if (cxx.contains("openmp") && cxx["openmp"].is_boolean() && !cxx["openmp"].get<bool>()) {
-      add("caveat", "no_openmp",
-          fmt::format("{} cannot build OpenMP code ({}): inductor's CPU kernels will be slow or fail",
-                      str(cxx, "path"), str(cxx, "openmp_error")),
+    } else if (cxx.openmp == false) {
+      add(caveat, "no_openmp",
+          fmt::format("{} cannot build OpenMP code ({}): inductor's CPU kernels will be slow or fail", *cxx.path,
+                      cxx.openmp_error),
           "install the OpenMP runtime headers (Debian: libgomp1 with g++; macOS: brew install libomp)");
     }
 
     // 3. GPUs and Triton.
-    const json& dev = f.value("devices", json::object());
-    const json& triton = f.value("triton", json::object());
+    const DeviceFacts& dev = in.facts->devices;
+    const TritonFacts& triton = in.facts->triton;
     // A CUDA build on a machine whose driver or CUDA_VISIBLE_DEVICES shows it no GPU: usable
     // on CPU, but a user who installed the CUDA build expects a GPU, and tct measures none.
-    if (str(t, "build") == "cuda" && !dev.value("cuda_available", false)) {
-      const std::string why = str(dev, "cuda_error");
-      add("info", "cuda_no_gpu",
-          fmt::format("torch is a CUDA {} build but sees no GPU{}: only the CPU is measured", str(t, "cuda"),
+    if (t.build == "cuda" && !dev.cuda_available) {
+      const std::string& why = dev.cuda_error;
+      add(info, "cuda_no_gpu",
+          fmt::format("torch is a CUDA {} build but sees no GPU{}: only the CPU is measured", t.cuda,
                       why.empty() ? "" : fmt::format(" ({})", why)),
           "check the driver (nvidia-smi) and CUDA_VISIBLE_DEVICES; on a machine without a GPU the CPU build "
           "of torch is the smaller install");
     }
-    if (dev.value("cuda_available", false)) {
-      if (!triton.value("installed", false))
-        add("caveat", "triton_missing", "CUDA is available but Triton is not installed: inductor cannot generate GPU kernels",
+    if (dev.cuda_available) {
+      if (!triton.installed)
+        add(caveat, "triton_missing", "CUDA is available but Triton is not installed: inductor cannot generate GPU kernels",
             fmt::format("{} triton (the version your torch release pins)", pip));
-      else if (!str(triton, "error").empty())
-        add("caveat", "triton_broken", fmt::format("Triton fails to import: {}", str(triton, "error")),
+      else if (!triton.error.empty())
+        add(caveat, "triton_broken", fmt::format("Triton fails to import: {}", triton.error),
             "reinstall the Triton version your torch release pins");
-      for (const auto& gpu : dev.value("cuda", json::array())) {
-        auto cap = gpu.value("capability", json::array({0, 0}));
-        int major = cap.size() > 0 ? cap[0].get<int>() : 0;
+      for (const auto& gpu : dev.cuda) {
         // Triton (and so inductor on GPU) needs compute capability 7.0+ (Volta or newer).
-        if (major < 7)
-          add("caveat", "gpu_too_old",
-              fmt::format("GPU {} ({}) has compute capability {}.{}; Triton needs 7.0 or newer",
-                          gpu.value("index", 0), str(gpu, "name"), major, cap.size() > 1 ? cap[1].get<int>() : 0),
+        if (gpu.capability_major < 7)
+          add(caveat, "gpu_too_old",
+              fmt::format("GPU {} ({}) has compute capability {}.{}; Triton needs 7.0 or newer", gpu.index, gpu.name,
+                          gpu.capability_major, gpu.capability_minor),
               "use backend=aot_eager or cudagraphs on this GPU, or a newer GPU");
       }
     }
   }
 
   // 4. Environment variables that change what is measured.
+  const auto& env = in.environment_variables;
   for (const char* name : {"TORCH_COMPILE_DISABLE", "TORCHDYNAMO_DISABLE"})
-    if (in.environment.contains(name) && truthy(in.environment[name].get<std::string>()))
-      add("blocker", "compile_disabled", fmt::format("{}={} turns torch.compile into a no-op", name,
-                                                     in.environment[name].get<std::string>()),
+    if (auto it = env.find(name); it != env.end() && truthy(it->second))
+      add(blocker, "compile_disabled", fmt::format("{}={} turns torch.compile into a no-op", name, it->second),
           fmt::format("unset {}", name));
-  if (in.environment.contains("TORCH_LOGS"))
-    add("info", "torch_logs", "TORCH_LOGS is set: compiles log heavily and run slower",
+  if (env.count("TORCH_LOGS"))
+    add(info, "torch_logs", "TORCH_LOGS is set: compiles log heavily and run slower",
         "unset TORCH_LOGS when timing compiles");
-  if (in.environment.contains("TORCHINDUCTOR_FORCE_DISABLE_CACHES") &&
-      truthy(in.environment["TORCHINDUCTOR_FORCE_DISABLE_CACHES"].get<std::string>()))
-    add("info", "caches_disabled", "inductor caches are disabled: every compile is cold",
+  if (auto it = env.find("TORCHINDUCTOR_FORCE_DISABLE_CACHES"); it != env.end() && truthy(it->second))
+    add(info, "caches_disabled", "inductor caches are disabled: every compile is cold",
         "unset TORCHINDUCTOR_FORCE_DISABLE_CACHES for warm compiles");
 
-  // 5. Smoke compiles.
+  // 5. Smoke compiles: a failure on the CPU blocks (every target runs there), elsewhere it is a caveat.
   for (const auto& s : in.smoke) {
-    const std::string where = fmt::format("{} with backend {}", str(s, "device"), str(s, "backend"));
-    const bool on_cpu = str(s, "device") == "cpu";
-    if (!s.value("ok", false))
-      add(on_cpu ? "blocker" : "caveat", "smoke_failed",
-          fmt::format("a small compile failed on {}: {}", where, str(s, "error")),
+    const std::string where = fmt::format("{} with backend {}", s.device, s.backend);
+    const Severity severity = s.device == "cpu" ? blocker : caveat;
+    if (!s.ok)
+      add(severity, "smoke_failed", fmt::format("a small compile failed on {}: {}", where, s.error),
           "rerun with --verbose for the traceback; see the reasons above for a missing compiler or Triton");
-    else if (!s.value("match", false))
-      add(on_cpu ? "blocker" : "caveat", "smoke_mismatch",
-          fmt::format("a small compile on {} gave different results from eager", where),
+    else if (!s.match)
+      add(severity, "smoke_mismatch", fmt::format("a small compile on {} gave different results from eager", where),
           "report it to PyTorch with the torch version; try another backend meanwhile");
   }
 
-  bool blocker = false, caveat = false;
+  bool any_blocker = false, any_caveat = false;
   for (const auto& r : out.reasons) {
-    blocker |= r.severity == "blocker";
-    caveat |= r.severity == "caveat";
+    any_blocker |= r.severity == blocker;
+    any_caveat |= r.severity == caveat;
   }
-  out.verdict = blocker ? "not_usable" : caveat ? "usable_with_caveats" : "usable";
+  out.verdict = any_blocker ? Verdict::NotUsable : any_caveat ? Verdict::UsableWithCaveats : Verdict::Usable;
   return out;
 }
 
-json to_json(const ProbeVerdict& v) {
-  json reasons = json::array();
-  for (const auto& r : v.reasons)
-    reasons.push_back({{"severity", r.severity}, {"code", r.code}, {"message", r.message}, {"fix", r.fix}});
-  return {{"verdict", v.verdict}, {"reasons", reasons}};
-}
-
-}  // namespace tct::analysis
+}  // namespace tct::probe

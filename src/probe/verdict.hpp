@@ -1,14 +1,12 @@
 #pragma once
-// Can torch.compile run here? Turns the agent's raw facts into a verdict and reasons,
-// each with a fix. Pure: facts in, verdict out.
+// Can torch.compile run here? Turns the probe's facts into a verdict and reasons, each with
+// a fix: the one place they are decided. Pure: facts in, verdict out.
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "probe/result.hpp"
 
-namespace tct::analysis {
-
-using json = nlohmann::json;
+namespace tct::probe {
 
 struct Version {
   int major = 0, minor = 0, patch = 0;
@@ -26,32 +24,18 @@ struct SupportedTorch {
   std::vector<std::string> tested;   // releases the test suite runs on, oldest first
 };
 const SupportedTorch& supported_torch();
-// {"min": "2.6", "tested": [...], "status": "tested"|"in_range"|"older"|"newer"} for a version.
-json supported_torch_json(const std::string& version);
+// Where a torch version stands: min "2.6", the tested releases, and its status.
+TorchSupport torch_support(const std::string& version);
 
-struct ProbeInput {
-  std::string python_path;
-  json torch_hello;          // hello's {version} or null
-  std::string torch_error;   // why the version could not be read
-  json facts;                // op_probe's result, or null when it was not run
-  json environment;          // variables that change compile behaviour: name -> value
-  json smoke;                // array of op_smoke results (with "match" added), may be empty
-};
-
-struct Reason {
-  std::string severity;  // "blocker", "caveat", "info"
-  std::string code;
-  std::string message;
-  std::string fix;
-};
-
-struct ProbeVerdict {
-  std::string verdict;  // "usable", "usable_with_caveats", "not_usable"
+struct Decision {
+  Verdict verdict = Verdict::NotUsable;
   std::vector<Reason> reasons;
 };
 
-ProbeVerdict decide_probe(const ProbeInput& in);
-json to_json(const ProbeVerdict& v);
+// The verdict of a probe's facts (torch_version, facts, environment_variables, smoke):
+// any blocker makes it not_usable, else any caveat usable_with_caveats. python_path is the
+// interpreter the pip fixes name.
+Decision decide(const ProbeResult& facts, const std::string& python_path);
 
 // The environment variables probe reports, each with why it matters.
 struct CompileEnvVar {
@@ -60,4 +44,4 @@ struct CompileEnvVar {
 };
 const std::vector<CompileEnvVar>& compile_env_vars();
 
-}  // namespace tct::analysis
+}  // namespace tct::probe

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "probe/json.hpp"
+#include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/render.hpp"
@@ -228,13 +230,6 @@ footer{margin-top:40px;font-size:12px;color:var(--muted)}
 @media print{header.top{background:none;color:#000}nav.toc{display:none}}
 )css";
 
-std::string verdict_words(const std::string& v) {
-  if (v == "usable") return "usable";
-  if (v == "usable_with_caveats") return "usable, with caveats";
-  if (v == "not_usable") return "not usable";
-  return v;
-}
-
 std::string target_name(const json& doc) {
   for (const char* s : {"bench", "explain", "expect", "audit"}) {
     const json& sec = obj_at(doc, s);
@@ -248,17 +243,7 @@ std::string target_name(const json& doc) {
 
 std::vector<Card> cards_probe(const json& doc) {
   const json& p = obj_at(doc, "probe");
-  if (!p.contains("verdict")) return {};
-  std::string v = str(p, "verdict");
-  std::string detail;
-  for (const auto& r : arr_at(p, "reasons"))
-    if (str(r, "severity") != "info") {
-      detail = str(r, "message");
-      break;
-    }
-  if (detail.empty()) detail = "torch " + str(obj_at(obj_at(p, "facts"), "torch"), "version", str(p["torch"], "version", "?"));
-  return {{"torch.compile here", verdict_words(v), detail,
-           v == "usable" ? "good" : v == "not_usable" ? "bad" : "warn", "#environment"}};
+  return p.empty() ? std::vector<Card>{} : probe::html_cards(probe::from_json(p));
 }
 
 std::string render_cards(const json& doc) {
@@ -301,21 +286,9 @@ std::string render_error(const json& doc) {
 
 std::string render_environment(const json& doc) {
   const json& env = obj_at(doc, "environment");
-  const json& p = obj_at(doc, "probe");
+  const probe::ProbeResult p = probe::from_json(obj_at(doc, "probe"));
   std::string out = R"(<section id="environment"><h2>Environment</h2>)";
-  if (p.contains("verdict")) {
-    std::string v = str(p, "verdict");
-    out += fmt::format(R"(<p>torch.compile here: <span class="pill {}">{}</span></p>)",
-                       v == "usable" ? "good" : v == "not_usable" ? "bad" : "warn", esc(verdict_words(v)));
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& r : arr_at(p, "reasons")) {
-      std::string sev = str(r, "severity");
-      rows.push_back({fmt::format(R"(<span class="pill {}">{}</span>)", sev == "blocker" ? "bad" : sev == "caveat" ? "warn" : "",
-                                  esc(sev)),
-                      esc(str(r, "message")), esc(str(r, "fix"))});
-    }
-    if (!rows.empty()) out += table({"", "What", "Fix"}, rows);
-  }
+  out += probe::html_verdict(p);
   std::vector<std::pair<std::string, std::string>> items;
   const json& interp = obj_at(env, "interpreter");
   const json& py = obj_at(env, "python");
@@ -323,52 +296,18 @@ std::string render_environment(const json& doc) {
     items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
                                            esc(str(py, "version", "?")), esc(short_path(str(interp, "path"))),
                                            esc(str(interp, "chosen_by")))});
-  const json& facts_ = obj_at(p, "facts");
-  const json& t = obj_at(facts_, "torch");
-  if (!t.empty()) {
-    std::string build = str(t, "build");
-    if (!str(t, "cuda").empty()) build += " " + str(t, "cuda");
-    if (!str(t, "hip").empty()) build += " " + str(t, "hip");
-    items.push_back({"torch", esc(fmt::format("{} ({} build), {} threads, torch.compile {}", str(t, "version"), build,
-                                              str(t, "num_threads", "?"),
-                                              t.value("compile_available", false) ? "available" : "missing"))});
+  if (p.facts) {
+    for (auto& item : probe::html_facts(p)) items.push_back(std::move(item));
   } else if (env.contains("torch")) {
     items.push_back({"torch", env["torch"].is_object() ? esc(str(env["torch"], "version")) : "not installed"});
   }
-  if (facts_.contains("backends")) items.push_back({"Backends", generic(obj_at(facts_, "backends")["default"])});
-  const json& dev = obj_at(facts_, "devices");
-  if (!dev.empty()) {
-    std::string d = fmt::format("cpu ({} logical cores)", str(obj_at(dev, "cpu"), "logical_cores", "?"));
-    for (const auto& g : arr_at(dev, "cuda"))
-      d += fmt::format("; cuda:{} {} {}", str(g, "index", "0"), str(g, "name"), format_bytes(num(g, "total_memory_bytes")));
-    if (dev.value("mps_available", false)) d += "; mps";
-    items.push_back({"Devices", esc(d)});
-  }
-  if (facts_.contains("triton")) {
-    const json& tr = obj_at(facts_, "triton");
-    items.push_back({"Triton", esc(tr.value("installed", false) ? "installed " + str(tr, "version") : "not installed")});
-  }
-  if (facts_.contains("cpp_compiler")) {
-    const json& c = obj_at(facts_, "cpp_compiler");
-    std::string s = str(c, "path").empty() ? "not found" : str(c, "version", str(c, "path"));
-    if (!str(c, "path").empty()) s += c.value("openmp", false) ? ", OpenMP ok" : ", OpenMP fails";
-    items.push_back({"C++ compiler", esc(s)});
-  }
-  for (auto& [k, v] : obj_at(p, "environment_variables").items()) items.push_back({k, "<code>" + esc(short_path(text_of(v))) + "</code>"});
+  for (auto& item : probe::html_environment_variables(p)) items.push_back(std::move(item));
   if (!str(env, "agent_version").empty()) items.push_back({"Agent", esc(str(env, "agent_version"))});
   // Anything else the environment holds (added by newer commands) is shown as it is.
   for (auto& [k, v] : env.items())
     if (k != "interpreter" && k != "python" && k != "torch" && k != "agent_version") items.push_back({k, generic(v)});
   out += facts(items);
-  std::vector<std::vector<std::string>> smoke;
-  for (const auto& s : arr_at(p, "smoke")) {
-    bool ok = s.value("ok", false);
-    smoke.push_back({esc(str(s, "device")), esc(str(s, "backend")),
-                     ok ? (s.value("match", false) ? "<span class=\"good\">matches eager</span>" : "<span class=\"bad\">differs from eager</span>")
-                        : "<span class=\"bad\">failed</span>: " + esc(str(s, "error")),
-                     esc(format_duration_ns(num(s, "compile_ns")))});
-  }
-  if (!smoke.empty()) out += "<h3>Smoke compile</h3>" + table({"Device", "Backend", "Result", "Compile"}, smoke);
+  out += probe::html_smoke(p);
   return out + "</section>";
 }
 

@@ -11,8 +11,11 @@
 #include "errors.hpp"
 #include "explain/json.hpp"
 #include "explain/render.hpp"
+#include "probe/json.hpp"
+#include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
+#include "trace/json.hpp"
 
 namespace tct::report {
 namespace {
@@ -99,11 +102,10 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
                                cmp.count(Change::Regression), cmp.count(Change::Improvement),
                                cmp.count(Change::Broken) + cmp.count(Change::NewMismatch))});
   }
-  const json& trace = doc.value("trace", json());
-  if (trace.is_object() && trace.contains("ranks")) {
-    std::size_t diverging = trace.value("divergence", json::array()).size();
-    out.push_back({"TORCH_TRACE", fmt::format("{} log(s); {}", trace["ranks"].size(),
-                                              diverging ? "ranks diverge (see details)" : "no rank diverges")});
+  if (const json& section = doc.value("trace", json()); section.is_object() && section.contains("ranks")) {
+    const trace::TraceResult t = trace::from_json(section);
+    out.push_back({"TORCH_TRACE", fmt::format("{} log(s); {}", t.ranks.size(),
+                                              t.ranks_diverge() ? "ranks diverge (see details)" : "no rank diverges")});
   }
   const json& run = doc.value("run", json());
   if (run.is_object() && run.contains("processes")) {
@@ -139,12 +141,9 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
                                                             format_ratio(number_or_nan(p, "high")))
                                              : cls});
   }
-  const json& probe = doc.value("probe", json());
-  if (probe.is_object() && probe.contains("verdict")) {
-    std::string v = text_or(probe, "verdict");
-    out.push_back({"torch.compile here", v == "usable_with_caveats" ? "usable, with caveats"
-                                         : v == "not_usable"        ? "not usable"
-                                                                    : v});
+  if (const json& section = doc.value("probe", json()); section.is_object() && section.contains("verdict")) {
+    if (const auto verdict = probe::from_json(section).verdict)
+      out.push_back({"torch.compile here", std::string(probe::describe(*verdict))});
   }
   return out;
 }

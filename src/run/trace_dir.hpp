@@ -11,7 +11,7 @@ namespace tct::run {
 
 struct TraceRead {
   std::vector<analysis::RankSummary> ranks;
-  nlohmann::json section;  // analysis::trace_section, null when the folder holds no log
+  nlohmann::json section;  // tct trace's section of it, null when the folder holds no log
 };
 
 // An empty or missing folder (torch never compiled anything) is no trace, not an error.

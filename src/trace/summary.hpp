@@ -2,8 +2,9 @@
 // What torch.compile did, from TORCH_TRACE records (src/trace/): per compile id the frame
 // and user code location, graph breaks grouped with the hint catalog, recompiles with the
 // guard that failed, compile time per phase, cache hits and misses, failures, restarts and
-// skipped frames; then, across ranks, where ranks diverge (a known cause of collective
-// hangs). RankCollector is the reader's sink for one rank; summaries are plain values.
+// skipped frames. RankCollector is the reader's sink for one rank; summaries are plain
+// values, which trace/summarize.hpp turns into the TraceResult (and the divergence across
+// ranks, a known cause of collective hangs).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -132,15 +133,5 @@ TraceBreak parse_break_payload(std::string_view payload);
 // The folder a rank's own code lives in (compiled frames and breaks): file names in
 // summaries and in the cross-rank comparison are relative to it (portable_path).
 std::string rank_root(const RankSummary& rank);
-
-// Ranks whose compile ids, graphs, breaks, recompiles or skipped frames differ from the
-// most common pattern, and tlparse's four multi-rank checks: collective schedules, graph
-// execution order, cache hit/miss sequences, tensor metadata; each {rank, what,
-// compile_id, message}. Empty with one rank.
-json divergence(const std::vector<RankSummary>& ranks);
-
-// doc["trace"]: inputs, per rank (compiles, breaks grouped, recompiles, cache, phases,
-// failures, skipped frames, reader stats) and divergence.
-json trace_section(const std::string& path, const std::vector<RankSummary>& ranks);
 
 }  // namespace tct::analysis

@@ -1,6 +1,6 @@
 // libFuzzer target for the TORCH_TRACE reader (src/trace/reader.cpp) and what reads its
-// records (trace/summary.cpp: break payloads, tracebacks, file names, the
-// summary `tct trace` and `tct explain` build, payload MD5s, compile-id resets, restart
+// records (trace/summary.cpp, break_payload.cpp: break payloads, tracebacks, file names, the
+// summary `tct trace` and `tct explain` build, the TraceResult and its JSON, payload MD5s, compile-id resets, restart
 // reasons, compiles without ids, the multi-rank checks' payloads): any bytes, fed in chunks whose sizes the
 // input picks, must neither crash nor trip ASan/UBSan. Built only with -DTCT_FUZZ=ON and
 // clang (see CMakeLists.txt); corpus: tests/fuzz/corpus/.
@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "trace/json.hpp"
+#include "trace/summarize.hpp"
 #include "trace/summary.hpp"
 #include "trace/reader.hpp"
 
@@ -49,6 +51,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     summary_reader.finish();
   }
   // As report::render_json writes it (invalid UTF-8 replaced).
-  sink.sum += tct::analysis::trace_section("fuzz", ranks).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).size();
+  sink.sum += tct::trace::to_json(tct::trace::summarize("fuzz", ranks)).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).size();
   return 0;
 }

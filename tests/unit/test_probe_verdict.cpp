@@ -1,8 +1,9 @@
 #include <gtest/gtest.h>
 
+#include "probe/json.hpp"
 #include "probe/verdict.hpp"
 
-using namespace tct::analysis;
+using namespace tct::probe;
 using json = nlohmann::json;
 
 namespace {
@@ -14,19 +15,28 @@ json healthy_facts() {
           {"triton", {{"installed", false}}}};
 }
 
-ProbeInput healthy() {
-  ProbeInput in;
-  in.python_path = "/venv/bin/python";
-  in.torch_hello = {{"version", "2.13.0+cpu"}};
-  in.facts = healthy_facts();
-  in.environment = json::object();
-  in.smoke = json::array();
-  return in;
+// The facts as the agent and the environment give them (the records the runner reads).
+struct Input {
+  json torch_hello;  // the handshake's {version}, or null
+  json facts;        // the agent's facts record, or null
+  std::map<std::string, std::string> environment;
+  json smoke = json::array();
+};
+
+Input healthy() { return {{{"version", "2.13.0+cpu"}}, healthy_facts(), {}, json::array()}; }
+
+Decision decide_probe(const Input& in) {
+  ProbeResult r;
+  if (in.torch_hello.is_object()) r.torch_version = in.torch_hello.value("version", "");
+  if (in.facts.is_object()) r.facts = facts_from_record(in.facts);
+  r.environment_variables = in.environment;
+  for (const auto& s : in.smoke) r.smoke.push_back(smoke_from_json(s));
+  return decide(r, "/venv/bin/python");
 }
 
-bool has(const ProbeVerdict& v, const std::string& code, const std::string& severity) {
+bool has(const Decision& v, const std::string& code, const std::string& severity) {
   for (const auto& r : v.reasons)
-    if (r.code == code && r.severity == severity) return true;
+    if (r.code == code && to_string(r.severity) == severity) return true;
   return false;
 }
 
@@ -46,7 +56,7 @@ TEST(ProbeVersion, ParsesLocalAndPreReleaseSuffixes) {
 
 TEST(ProbeVerdict, HealthyCpuMachineIsUsable) {
   auto v = decide_probe(healthy());
-  EXPECT_EQ(v.verdict, "usable");
+  EXPECT_EQ(v.verdict, Verdict::Usable);
   EXPECT_TRUE(v.reasons.empty());
 }
 
@@ -55,7 +65,7 @@ TEST(ProbeVerdict, MissingTorchIsABlockerWithAPipFix) {
   in.torch_hello = nullptr;
   in.facts = nullptr;
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "not_usable");
+  EXPECT_EQ(v.verdict, Verdict::NotUsable);
   ASSERT_TRUE(has(v, "torch_missing", "blocker"));
   EXPECT_NE(v.reasons[0].fix.find("/venv/bin/python -m pip install torch"), std::string::npos);
 }
@@ -65,7 +75,7 @@ TEST(ProbeVerdict, OldTorchIsABlocker) {
   in.torch_hello = {{"version", "1.13.1"}};
   in.facts = nullptr;
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "not_usable");
+  EXPECT_EQ(v.verdict, Verdict::NotUsable);
   EXPECT_TRUE(has(v, "torch_too_old", "blocker"));
 }
 
@@ -74,7 +84,7 @@ TEST(ProbeVerdict, UnsupportedPythonIsABlocker) {
   in.facts["torch"]["dynamo_supported"] = false;
   in.facts["torch"]["dynamo_error"] = "Python 3.15+ not yet supported for torch.compile";
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "not_usable");
+  EXPECT_EQ(v.verdict, Verdict::NotUsable);
   EXPECT_TRUE(has(v, "python_unsupported", "blocker"));
 }
 
@@ -85,7 +95,7 @@ TEST(ProbeVerdict, NoCompilerOrOpenMpAreCaveats) {
   in = healthy();
   in.facts["cpp_compiler"]["openmp"] = false;
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "usable_with_caveats");
+  EXPECT_EQ(v.verdict, Verdict::UsableWithCaveats);
   EXPECT_TRUE(has(v, "no_openmp", "caveat"));
 }
 
@@ -94,7 +104,7 @@ TEST(ProbeVerdict, CudaWithoutTritonAndOldGpuAreCaveats) {
   in.facts["devices"] = {{"cuda_available", true},
                          {"cuda", json::array({{{"index", 0}, {"name", "Tesla P100"}, {"capability", {6, 0}}}})}};
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "usable_with_caveats");
+  EXPECT_EQ(v.verdict, Verdict::UsableWithCaveats);
   EXPECT_TRUE(has(v, "triton_missing", "caveat"));
   EXPECT_TRUE(has(v, "gpu_too_old", "caveat"));
 }
@@ -103,11 +113,11 @@ TEST(ProbeVerdict, DisablingEnvironmentVariableIsABlocker) {
   auto in = healthy();
   in.environment = {{"TORCHDYNAMO_DISABLE", "1"}, {"TORCH_LOGS", "+dynamo"}};
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "not_usable");
+  EXPECT_EQ(v.verdict, Verdict::NotUsable);
   EXPECT_TRUE(has(v, "compile_disabled", "blocker"));
   EXPECT_TRUE(has(v, "torch_logs", "info"));
   in.environment = {{"TORCHDYNAMO_DISABLE", "0"}};
-  EXPECT_EQ(decide_probe(in).verdict, "usable");
+  EXPECT_EQ(decide_probe(in).verdict, Verdict::Usable);
 }
 
 TEST(ProbeVerdict, SmokeFailureOnCpuBlocksOnGpuIsACaveat) {
@@ -117,29 +127,29 @@ TEST(ProbeVerdict, SmokeFailureOnCpuBlocksOnGpuIsACaveat) {
   in.smoke = json::array({{{"device", "cpu"}, {"backend", "inductor"}, {"ok", true}, {"match", true}},
                           {{"device", "cuda"}, {"backend", "inductor"}, {"ok", true}, {"match", false}}});
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "usable_with_caveats");
+  EXPECT_EQ(v.verdict, Verdict::UsableWithCaveats);
   EXPECT_TRUE(has(v, "smoke_mismatch", "caveat"));
 }
 
 TEST(ProbeSupportedTorch, TestedInRangeOlderNewer) {
-  EXPECT_EQ(supported_torch_json("2.13.0+cpu")["status"], "tested");
-  EXPECT_EQ(supported_torch_json("2.14.1+cu130")["status"], "tested");
-  EXPECT_EQ(supported_torch_json("2.14.0")["status"], "in_range");
-  EXPECT_EQ(supported_torch_json("2.6.0")["status"], "in_range");
-  EXPECT_EQ(supported_torch_json("2.11.0+cu128")["status"], "in_range");
-  EXPECT_EQ(supported_torch_json("2.5.1")["status"], "older");
-  EXPECT_EQ(supported_torch_json("2.15.0.dev20260101")["status"], "newer");
-  EXPECT_EQ(supported_torch_json("3.0.0")["status"], "newer");
-  auto j = supported_torch_json("2.13.0");
-  EXPECT_EQ(j["min"], "2.6");
-  EXPECT_EQ(j["tested"], json({"2.13.0", "2.14.1"}));
+  EXPECT_EQ(torch_support("2.13.0+cpu").status, SupportStatus::Tested);
+  EXPECT_EQ(torch_support("2.14.1+cu130").status, SupportStatus::Tested);
+  EXPECT_EQ(torch_support("2.14.0").status, SupportStatus::InRange);
+  EXPECT_EQ(torch_support("2.6.0").status, SupportStatus::InRange);
+  EXPECT_EQ(torch_support("2.11.0+cu128").status, SupportStatus::InRange);
+  EXPECT_EQ(torch_support("2.5.1").status, SupportStatus::Older);
+  EXPECT_EQ(torch_support("2.15.0.dev20260101").status, SupportStatus::Newer);
+  EXPECT_EQ(torch_support("3.0.0").status, SupportStatus::Newer);
+  auto s = torch_support("2.13.0");
+  EXPECT_EQ(s.min, "2.6");
+  EXPECT_EQ(s.tested, (std::vector<std::string>{"2.13.0", "2.14.1"}));
 }
 
 TEST(ProbeSupportedTorch, OutsideTheRangeIsACaveatInsideIsSilent) {
   auto in = healthy();
   in.torch_hello = {{"version", "2.4.1"}};
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "usable_with_caveats");
+  EXPECT_EQ(v.verdict, Verdict::UsableWithCaveats);
   ASSERT_TRUE(has(v, "torch_unsupported", "caveat"));
   EXPECT_NE(v.reasons[0].message.find("tested on 2.13.0 and 2.14.1"), std::string::npos) << v.reasons[0].message;
   EXPECT_NE(v.reasons[0].fix.find("'torch>=2.6'"), std::string::npos);
@@ -147,7 +157,7 @@ TEST(ProbeSupportedTorch, OutsideTheRangeIsACaveatInsideIsSilent) {
   EXPECT_TRUE(has(decide_probe(in), "torch_untested", "caveat"));
   for (const char* ok : {"2.6.0", "2.11.0", "2.14.1"}) {
     in.torch_hello = {{"version", ok}};
-    EXPECT_EQ(decide_probe(in).verdict, "usable") << ok;
+    EXPECT_EQ(decide_probe(in).verdict, Verdict::Usable) << ok;
   }
 }
 
@@ -157,7 +167,7 @@ TEST(ProbeVerdict, CudaBuildWithoutAGpuSaysSoAndWhy) {
   in.facts["torch"]["cuda"] = "13.0";
   in.facts["devices"]["cuda_error"] = "Found no NVIDIA driver on your system";
   auto v = decide_probe(in);
-  EXPECT_EQ(v.verdict, "usable");  // the CPU still works: information, not a caveat
+  EXPECT_EQ(v.verdict, Verdict::Usable);  // the CPU still works: information, not a caveat
   ASSERT_TRUE(has(v, "cuda_no_gpu", "info"));
   EXPECT_EQ(v.reasons[0].message,
             "torch is a CUDA 13.0 build but sees no GPU (Found no NVIDIA driver on your system): only the CPU is measured");

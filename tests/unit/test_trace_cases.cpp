@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "trace/json.hpp"
+#include "trace/summarize.hpp"
 #include "trace/summary.hpp"
 #include "trace/md5.hpp"
 #include "trace/reader.hpp"
@@ -214,7 +216,7 @@ TEST(TraceCases, GraphBreaksKnownOnlyAsRestartsCount) {
   EXPECT_EQ(b.file, "/job/model.py");
   EXPECT_EQ(b.compile_id, "0/0");
   EXPECT_EQ(r.summary.compiles.begin()->second.breaks_from_restarts, 1);
-  nlohmann::json t = analysis::trace_section("/t", {r.summary});
+  nlohmann::json t = trace::to_json(trace::summarize("/t", {r.summary}));
   EXPECT_EQ(t["ranks"][0]["graph_break_count"], 1);
   EXPECT_EQ(t["ranks"][0]["graph_breaks"][0]["from_restart"], true);
   EXPECT_EQ(t["ranks"][0]["graph_breaks"][0]["kind"], "explicit_graph_break");
@@ -250,7 +252,7 @@ TEST(TraceCases, CompilesWithoutIdAreCounted) {
   EXPECT_EQ(r.summary.unframed[0].line, 9);
   EXPECT_EQ(r.summary.unframed[1].kind, "aot_autograd");
   EXPECT_TRUE(r.summary.compiles.empty());
-  nlohmann::json t = analysis::trace_section("/t", {r.summary});
+  nlohmann::json t = trace::to_json(trace::summarize("/t", {r.summary}));
   EXPECT_EQ(t["ranks"][0]["compiles_without_id"].size(), 2u);
 }
 
@@ -279,34 +281,34 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
     ranks.push_back(read(logs[i]).summary);
     ranks.back().rank = static_cast<int>(i);
   }
-  nlohmann::json d = analysis::divergence(ranks);
+  std::vector<trace::Divergence> d = trace::divergence(ranks);
   auto find = [&](const char* what) {
-    std::vector<nlohmann::json> out;
+    std::vector<trace::Divergence> out;
     for (const auto& x : d)
-      if (x["what"] == what) out.push_back(x);
+      if (x.what == what) out.push_back(x);
     return out;
   };
   auto coll = find("collective_schedule");
   ASSERT_EQ(coll.size(), 1u);
-  EXPECT_EQ(coll[0]["rank"], 2);
-  EXPECT_EQ(coll[0]["compile_id"], "0/0");
-  EXPECT_EQ(coll[0]["message"].get<std::string>().rfind("rank 2 issues 4 collective(s) in graph 0/0 where rank 0, "
+  EXPECT_EQ(coll[0].rank, 2);
+  EXPECT_EQ(coll[0].compile_id, "0/0");
+  EXPECT_EQ(coll[0].message.rfind("rank 2 issues 4 collective(s) in graph 0/0 where rank 0, "
                                                         "rank 1 issue 6", 0), 0u);
   auto order = find("graph_execution_order");
   ASSERT_EQ(order.size(), 1u);
-  EXPECT_EQ(order[0]["rank"], 3);
-  EXPECT_EQ(order[0]["message"], "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #1 ran "
+  EXPECT_EQ(order[0].rank, 3);
+  EXPECT_EQ(order[0].message, "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #1 ran "
                                  "graph 1/0, not 0/0");
   auto cache = find("cache");
   ASSERT_EQ(cache.size(), 1u);
-  EXPECT_EQ(cache[0]["rank"], 4);
-  EXPECT_EQ(cache[0]["compile_id"], "0/0");
+  EXPECT_EQ(cache[0].rank, 4);
+  EXPECT_EQ(cache[0].compile_id, "0/0");
   auto meta = find("tensor_meta");
   ASSERT_EQ(meta.size(), 1u);
-  EXPECT_EQ(meta[0]["rank"], 5);
-  EXPECT_NE(meta[0]["message"].get<std::string>().find("shape [6, 8]"), std::string::npos);
+  EXPECT_EQ(meta[0].rank, 5);
+  EXPECT_NE(meta[0].message.find("shape [6, 8]"), std::string::npos);
   // Estimated runtimes are estimates: rank 2's schedule differs, its tensor metadata not.
-  for (const auto& x : d) EXPECT_NE(x["what"], "compile_ids");
+  for (const auto& x : d) EXPECT_NE(x.what, "compile_ids");
   EXPECT_EQ(d.size(), 4u);
 }
 

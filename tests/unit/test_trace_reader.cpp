@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/graph_breaks.hpp"
+#include "trace/json.hpp"
+#include "trace/summarize.hpp"
 #include "trace/summary.hpp"
 #include "trace/reader.hpp"
 #include "report/render.hpp"
@@ -156,8 +158,8 @@ TEST(TraceSummary, RanksUnderDifferentRootsDoNotDiverge) {
                 "`torch._dynamo.graph_break()`\n");
     reader.finish();
   }
-  EXPECT_TRUE(analysis::divergence(ranks).empty());
-  nlohmann::json section = analysis::trace_section("/t", ranks);
+  EXPECT_TRUE(trace::divergence(ranks).empty());
+  nlohmann::json section = trace::to_json(trace::summarize("/t", ranks));
   EXPECT_EQ(section["ranks"][1]["root"], "/b/job/");
   EXPECT_EQ(section["ranks"][1]["graph_breaks"][0]["file"], "lib/util.py");
   EXPECT_EQ(section["ranks"][1]["compiles"][0]["file"], "model.py");
@@ -175,11 +177,11 @@ TEST(TraceSummary, DivergenceNamesTheOddRank) {
                   "\"frame_compile_id\": 0, \"attempt\": 0}\n");
     reader.finish();
   }
-  auto d = analysis::divergence(ranks);
+  auto d = trace::divergence(ranks);
   ASSERT_EQ(d.size(), 1u);
-  EXPECT_EQ(d[0]["rank"], 1);
-  EXPECT_EQ(d[0]["what"], "compile_ids");
-  EXPECT_EQ(d[0]["message"], "rank 1 compiled 4/0 that rank 0, rank 2 did not");
+  EXPECT_EQ(d[0].rank, 1);
+  EXPECT_EQ(d[0].what, "compile_ids");
+  EXPECT_EQ(d[0].message, "rank 1 compiled 4/0 that rank 0, rank 2 did not");
 }
 
 // A corrupted log can put invalid UTF-8 into a break's reason: the document is still
@@ -193,7 +195,7 @@ TEST(TraceSummary, InvalidUtf8InAReasonStillRenders) {
       "\"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"a\"}\n"
       "\tGraph break in user code at /m/model.py:13\n\tGraph Break Reason: bad \xC1\xFF byte\n");
   reader.finish();
-  std::string out = report::render_json({{"trace", analysis::trace_section("/t", ranks)}});
+  std::string out = report::render_json({{"trace", trace::to_json(trace::summarize("/t", ranks))}});
   EXPECT_NE(out.find("bad \xEF\xBF\xBD"), std::string::npos);  // U+FFFD
 }
 

@@ -1,0 +1,208 @@
+// Where ranks diverge: each rank's shape of compilation (compile ids, graphs, breaks,
+// recompiles, skipped frames) against the most common one, and tlparse's four multi-rank
+// checks (collective schedules, graph execution order, cache hit/miss sequences, tensor
+// metadata). A rank whose collectives differ from its peers' hangs the job.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "core/user_code.hpp"
+#include "trace/summarize.hpp"
+
+namespace tct::trace {
+namespace {
+
+using analysis::RankSummary;
+
+struct Signature {
+  std::set<std::string> compile_ids;
+  std::map<std::string, int> graphs;  // compile id -> graphs
+  std::set<std::string> breaks;       // "kind file:line"
+  int recompiles = 0;
+  int skipped = 0;
+  // tlparse's multi-rank checks, per graph (compile id).
+  std::map<std::string, std::vector<std::string>> collectives, tensor_meta, cache;
+  std::vector<std::string> execution_order;
+
+  bool operator==(const Signature&) const = default;
+};
+
+Signature signature(const RankSummary& r) {
+  Signature s;
+  std::string root = analysis::rank_root(r);
+  for (const auto& [id, c] : r.compiles) {
+    s.compile_ids.insert(id.str());
+    s.graphs[id.str()] = c.graphs;
+    if (!c.recompile_reasons.empty()) s.recompiles++;
+    if (c.skipped) s.skipped++;
+  }
+  for (const auto& b : r.breaks)
+    s.breaks.insert(fmt::format("{} at {}:{}", analysis::to_string(b.kind), analysis::portable_path(b.file, root), b.line));
+  for (const auto& [id, ops] : r.collectives) s.collectives[id.str()] = ops;
+  for (const auto& [id, ops] : r.tensor_meta) s.tensor_meta[id.str()] = ops;
+  for (const auto& e : r.cache_sequence) s.cache[e.id.str()].push_back(r.cache_names[e.name]);
+  s.execution_order = r.execution_order;
+  return s;
+}
+
+std::string join(const std::vector<std::string>& v, size_t max = 5) {
+  std::string out;
+  for (size_t i = 0; i < v.size() && i < max; ++i) out += (i ? ", " : "") + v[i];
+  if (v.size() > max) out += fmt::format(" and {} more", v.size() - max);
+  return out;
+}
+
+template <class Set>
+std::vector<std::string> minus(const Set& a, const Set& b) {
+  std::vector<std::string> out;
+  for (const auto& x : a)
+    if (!b.count(x)) out.push_back(x);
+  return out;
+}
+
+// The first index where two lists differ (the shorter one's length when one is a prefix).
+size_t first_difference(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  return i;
+}
+
+// Collectives in a schedule; the wait_tensor entries inductor lists after each are not.
+size_t collective_count(const std::vector<std::string>& schedule) {
+  return std::count_if(schedule.begin(), schedule.end(),
+                       [](const std::string& op) { return op.find("wait_tensor") == std::string::npos; });
+}
+
+// Graph execution orders: a call whose compile id torch did not know (null: the graph came
+// from the cache, inductor's GRAPH_COMPILE_IDS has no entry) matches any; lengths must agree.
+bool order_match(const std::string& a, const std::string& b) { return a == b || a == "?" || b == "?"; }
+size_t first_order_difference(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && order_match(a[i], b[i])) ++i;
+  return i;
+}
+bool same_order(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return a.size() == b.size() && first_order_difference(a, b) == a.size();
+}
+
+std::string item(const std::vector<std::string>& v, size_t i) { return i < v.size() ? v[i] : "nothing"; }
+
+// Per graph, a rank's lists against the reference's: (compile id, rank's, reference's) for
+// each graph where they differ. both_only: graphs only one of them logged are left out
+// (inductor logs a graph's schedule and tensor metadata only when it compiles it, not on
+// a cache hit: their absence is the cache check's to report, not a difference).
+using ListDiff = std::tuple<std::string, std::vector<std::string>, std::vector<std::string>>;
+std::vector<ListDiff> per_graph(const std::map<std::string, std::vector<std::string>>& mine,
+                                const std::map<std::string, std::vector<std::string>>& ref, bool both_only) {
+  std::vector<ListDiff> out;
+  std::set<std::string> ids;
+  for (const auto& [id, v] : mine) ids.insert(id);
+  for (const auto& [id, v] : ref) ids.insert(id);
+  static const std::vector<std::string> none;
+  for (const auto& id : ids) {
+    auto m = mine.find(id);
+    auto r = ref.find(id);
+    if (both_only && (m == mine.end() || r == ref.end())) continue;
+    const auto& a = m == mine.end() ? none : m->second;
+    const auto& b = r == ref.end() ? none : r->second;
+    if (a != b) out.emplace_back(id, a, b);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
+  std::vector<Divergence> out;
+  if (ranks.size() < 2) return out;
+  std::vector<Signature> sigs;
+  for (const auto& r : ranks) sigs.push_back(signature(r));
+  // The reference: the signature most ranks share (ties: the lowest rank).
+  size_t ref = 0, best = 0;
+  for (size_t i = 0; i < sigs.size(); ++i) {
+    size_t n = std::count(sigs.begin(), sigs.end(), sigs[i]);
+    if (n > best) best = n, ref = i;
+  }
+  std::vector<std::string> majority;
+  for (size_t i = 0; i < sigs.size(); ++i)
+    if (sigs[i] == sigs[ref]) majority.push_back(rank_name(ranks[i].rank, i));
+  std::string others = join(majority, 8);
+  // "issue" / "issues": the reference is one rank or several.
+  auto verb = [&](const char* one, const char* many) { return majority.size() == 1 ? one : many; };
+  for (size_t i = 0; i < sigs.size(); ++i) {
+    if (sigs[i] == sigs[ref]) continue;
+    const Signature& s = sigs[i];
+    const Signature& r = sigs[ref];
+    std::string who = rank_name(ranks[i].rank, i);
+    auto add = [&](const char* what, const std::string& message, const std::string& compile_id = "") {
+      out.push_back({ranks[i].rank, ranks[i].files.empty() ? "" : ranks[i].files[0], what, compile_id, majority,
+                     message});
+    };
+    if (auto extra = minus(s.compile_ids, r.compile_ids); !extra.empty())
+      add("compile_ids", fmt::format("{} compiled {} that {} did not", who, join(extra), others));
+    if (auto missing = minus(r.compile_ids, s.compile_ids); !missing.empty())
+      add("compile_ids", fmt::format("{} did not compile {} ({} did)", who, join(missing), others));
+    std::vector<std::string> graph_diff;
+    for (const auto& [id, n] : s.graphs)
+      if (auto it = r.graphs.find(id); it != r.graphs.end() && it->second != n)
+        graph_diff.push_back(fmt::format("{}: {} graph(s), not {}", id, n, it->second));
+    if (!graph_diff.empty()) add("graphs", fmt::format("{} captured different graphs: {}", who, join(graph_diff)));
+    if (auto extra = minus(s.breaks, r.breaks); !extra.empty())
+      add("graph_breaks", fmt::format("{} broke the graph where {} did not: {}", who, others, join(extra, 3)));
+    if (auto missing = minus(r.breaks, s.breaks); !missing.empty())
+      add("graph_breaks", fmt::format("{} lacks graph breaks that {} had: {}", who, others, join(missing, 3)));
+    if (s.recompiles != r.recompiles)
+      add("recompiles", fmt::format("{} recompiled {} time(s), {} {} time(s)", who, s.recompiles, others, r.recompiles));
+    if (s.skipped != r.skipped)
+      add("skipped_frames", fmt::format("{} skipped {} frame(s), {} {}", who, s.skipped, others, r.skipped));
+    // A rank that issues other collectives than its peers in a graph waits for a partner
+    // that never comes: the classic distributed hang (tlparse: collective_schedules).
+    for (const auto& [id, mine, theirs] : per_graph(s.collectives, r.collectives, true)) {
+      size_t n_mine = collective_count(mine), n_theirs = collective_count(theirs);
+      std::string msg =
+          n_mine != n_theirs
+              ? fmt::format("{} issues {} collective(s) in graph {} where {} {} {}", who, n_mine, id, others,
+                            verb("issues", "issue"), n_theirs)
+              : fmt::format("{} issues other collectives in graph {} than {}: #{} is {}, not {}", who, id, others,
+                            first_difference(mine, theirs) + 1, item(mine, first_difference(mine, theirs)),
+                            item(theirs, first_difference(mine, theirs)));
+      add("collective_schedule", msg + " (a rank whose collectives differ hangs the job)", id);
+    }
+    // graph_execution: the order compiled graphs ran in (record_and_log_graph_execution_order).
+    if (!same_order(s.execution_order, r.execution_order)) {
+      size_t k = first_order_difference(s.execution_order, r.execution_order);
+      std::string at = k < s.execution_order.size() ? s.execution_order[k] : "";
+      std::string msg =
+          k < s.execution_order.size() && k < r.execution_order.size()
+              ? fmt::format("{} ran its compiled graphs in another order than {}: call #{} ran graph {}, not {}", who,
+                            others, k + 1, s.execution_order[k], r.execution_order[k])
+              : fmt::format("{} ran {} compiled graph call(s) where {} ran {} (the same order up to #{})", who,
+                            s.execution_order.size(), others, r.execution_order.size(), k);
+      add("graph_execution_order", msg, at);
+    }
+    // Cache hits and misses per graph: a rank that missed where its peers hit compiles
+    // longer and arrives late at the first collective (tlparse: cache sequence).
+    for (const auto& [id, mine, theirs] : per_graph(s.cache, r.cache, false)) {
+      size_t k = first_difference(mine, theirs);
+      add("cache", fmt::format("{} had other cache hits and misses in graph {} than {}: {}, not {}", who, id, others,
+                               k < mine.size() ? join(mine, 4) : "no cache event", k < theirs.size() ? join(theirs, 4) : "no cache event"),
+          id);
+    }
+    for (const auto& [id, mine, theirs] : per_graph(s.tensor_meta, r.tensor_meta, true)) {
+      size_t k = first_difference(mine, theirs);
+      std::string msg = fmt::format("{}'s tensor metadata differs in graph {} from {}'s", who, id, others);
+      if (mine.size() != theirs.size())
+        msg += fmt::format(": {} op(s), not {}; the first that differs is #{}: {}, not {}", mine.size(), theirs.size(), k + 1,
+                           item(mine, k), item(theirs, k));
+      else
+        msg += fmt::format(" at op #{}: {} (not {})", k + 1, item(mine, k), item(theirs, k));
+      add("tensor_meta", msg, id);
+    }
+  }
+  return out;
+}
+
+}  // namespace tct::trace

@@ -1,0 +1,22 @@
+#pragma once
+// TraceResult <-> doc["trace"] (schema/trace.schema.json): the one place the section is
+// written and read. to_json(from_json(section)) gives back a section this version wrote;
+// from_json never throws on a missing or mistyped field (a saved document may be older, or
+// edited by hand).
+#include <nlohmann/json.hpp>
+
+#include "trace/result.hpp"
+
+namespace tct::trace {
+
+nlohmann::json to_json(const TraceResult& result);
+TraceResult from_json(const nlohmann::json& section);
+
+// The parts the HTML report shows as generic tables.
+nlohmann::json to_json(const Recompile& recompile);
+nlohmann::json to_json(const SkippedFrame& frame);
+nlohmann::json to_json(const CompileWithoutId& compile);
+nlohmann::json to_json(const Failure& failure);
+nlohmann::json to_json(const ReadStats& read);
+
+}  // namespace tct::trace

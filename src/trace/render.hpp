@@ -1,0 +1,16 @@
+#pragma once
+// The renderings of a TraceResult: pure functions of the value, which print its counts and
+// divergence and never decide them. report/render.cpp and report/html.cpp call them with
+// the result read from the document (trace::from_json), so a live run and a saved document
+// render alike.
+#include <string>
+
+#include "trace/result.hpp"
+
+namespace tct::trace {
+
+std::string text(const TraceResult& t);      // the terminal report
+std::string markdown(const TraceResult& t);  // for a pull-request comment
+std::string html_section(const TraceResult& t);
+
+}  // namespace tct::trace
