@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "expect/classifier.hpp"
+#include "expect/json.hpp"
 #include "cli/allocator_option.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
@@ -31,6 +31,7 @@
 #include "bench/run.hpp"
 #include "probe/run.hpp"
 #include "expect/run.hpp"
+#include "explain/json.hpp"
 #include "explain/run.hpp"
 #include "expect/sweep.hpp"
 
@@ -206,7 +207,11 @@ are reported); 4 internal error.)");
     if (!modes.empty()) cfg.mode = modes[0];
     cfg.budget_s = bench_.budget_s;
     if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
-    runner::run_expect(ctx, ctx, agent, cfg);
+    // What the explain step found (its section, finished or not): expect folds it in rather
+    // than run a compiled run of its own.
+    std::optional<explain::ExplainResult> explained;
+    if (ctx.doc.contains("explain")) explained = explain::from_json(ctx.doc["explain"]);
+    runner::run_expect(ctx, ctx, agent, cfg, explained ? &*explained : nullptr);
   }
 
   runner::BenchConfig bench_config() const {
@@ -224,14 +229,15 @@ are reported); 4 internal error.)");
 
   // expect's predicted range against bench's first row, as `tct expect --validate` does.
   static void validate_expectation(RunContext& ctx, const json& bench) {
-    json& expect = ctx.doc["expect"];
-    if (!expect.is_object() || !expect.contains("predicted_speedup")) return;
+    if (!ctx.doc.contains("expect")) return;
+    expect::ExpectResult result = expect::from_json(ctx.doc["expect"]);
+    if (!result.analysis) return;
     const json& rows = bench.value("rows", json::array());
     if (rows.empty() || rows[0].value("status", "") != "ok" || !rows[0]["speedup"].is_object()) return;
-    std::string cls = expect.value("class", json()).is_string() ? expect["class"].get<std::string>() : "unknown";
-    json v = analysis::validate_prediction(analysis::range_from_json(expect["predicted_speedup"]), cls,
-                                           rows[0]["speedup"], analysis::borderline_from_json(expect));
-    if (!v.is_null()) expect["validation"] = v;
+    if (auto v = expect::validate(*result.analysis, rows[0]["speedup"])) {
+      result.validation = v;
+      ctx.doc["expect"] = expect::to_json(result);
+    }
   }
 
   runner::BenchConfig bench_ = default_bench();

@@ -65,8 +65,7 @@ Exit codes: 0 ok, 1 --validate: predicted direction wrong, 2 bad usage or input 
   int run(RunContext& ctx) override {
     runner::ExpectConfig cfg = cfg_;
     if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
-    json section = runner::run_expect(ctx, ctx, nullptr, cfg);
-    return runner::expect_exit_code(section, cfg);
+    return expect::exit_code(runner::run_expect(ctx, ctx, nullptr, cfg), cfg.validate);
   }
 
  private:

@@ -248,50 +248,6 @@ std::string load_drift(const Evidence& e) {
                      100 * first, 100 * second);
 }
 
-SpeedupRange range_from_json(const json& p) {
-  auto get = [&](const char* k) { return p.is_object() && p.contains(k) && p[k].is_number() ? p[k].get<double>() : NAN; };
-  SpeedupRange r;
-  r.low = get("low");
-  r.high = get("high");
-  r.point = get("point");
-  return r;
-}
-
-std::string borderline_from_json(const json& expect) {
-  return expect.is_object() && expect.contains("borderline_with") && expect["borderline_with"].is_string()
-             ? expect["borderline_with"].get<std::string>()
-             : "";
-}
-
-json verdict_json(const Verdict& v) {
-  namespace cal = calibration;
-  json interval = {{"log_bias", cal::kLogBias},
-                   {"log_sigma", or_null(v.predicted.log_sigma)},
-                   {"z", cal::kIntervalZ},
-                   {"generated_share", or_null(v.predicted.generated_share)},
-                   {"calibration", {{"fitted_on", cal::kFittedOn},
-                                    {"calibration_cases", cal::kCalibrationCases},
-                                    {"validation_cases", cal::kValidationCases},
-                                    {"validation_inside", cal::kValidationInside}}}};
-  return {{"class", v.cls},
-          {"borderline_with", v.borderline_with.empty() ? json(nullptr) : json(v.borderline_with)},
-          {"decided_by", v.decided_by},
-          {"roofline", {{"attainable_flops", or_null(v.roof.attainable_flops)},
-                        {"achieved_flops", or_null(v.roof.achieved_flops)},
-                        {"fraction", or_null(v.roof.fraction)},
-                        {"roofline_time_ns", or_null(v.roof.roofline_time_ns)}}},
-          {"time_shares", {{"outside_ops", v.shares.outside}, {"fixed_cost", v.shares.fixed},
-                           {"memory_traffic", v.shares.memory}, {"other_compute", v.shares.other},
-                           {"kept_arithmetic", v.shares.kept_arithmetic},
-                           {"library", v.shares.library}, {"conv", v.shares.conv}}},
-          {"predicted_speedup", {{"low", or_null(v.predicted.low)}, {"point", or_null(v.predicted.point)},
-                                 {"high", or_null(v.predicted.high)}, {"terms", v.terms},
-                                 {"compiled_call_ns", or_null(v.compiled_call_ns)},
-                                 {"op_floor_ns", or_null(v.op_floor_ns)},
-                                 {"compiled_call_source", v.compiled_call_source},
-                                 {"interval", interval}, {"shifts", v.shifts}}}};
-}
-
 json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured,
                          const std::string& borderline_with) {
   if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;

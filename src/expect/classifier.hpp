@@ -169,18 +169,8 @@ struct Verdict {
 
 Verdict classify(const Evidence& e, const Ceilings& c);
 
-// The range of a predicted_speedup object {low, point, high} (missing fields NaN).
-SpeedupRange range_from_json(const json& predicted_speedup);
-// The borderline_with of an expect section or sweep point ("" when null or absent).
-std::string borderline_from_json(const json& expect);
-
 // Human names: "overhead bound", ...
 std::string class_label(const std::string& cls);
-
-// {class, decided_by, roofline {...}, time_shares {...}, predicted_speedup {low, point, high,
-// terms, compiled_call_ns, op_floor_ns, compiled_call_source, interval {log_bias, log_sigma,
-// z, generated_share, calibration}, shifts}}
-json verdict_json(const Verdict& v);
 
 // Compares a predicted range with a measured speedup interval {estimate, low, high}:
 // {predicted {low, point, high}, measured {...}, verdict: inside|above|below, class,

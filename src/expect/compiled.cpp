@@ -5,12 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "explain/json.hpp"
 
 namespace tct::analysis {
 namespace {
-
-json or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
@@ -35,22 +32,15 @@ SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& r
   return out;
 }
 
-std::string prediction_assumes(const CompiledRun& run) {
-  if (run.nothing_compiled()) return "nothing_compiled";
-  if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty())) return "graph_breaks_stay";
-  return "captured";
+expect::Assumes prediction_assumes(const CompiledRun& run) {
+  if (run.nothing_compiled()) return expect::Assumes::NothingCompiled;
+  if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty())) return expect::Assumes::GraphBreaksStay;
+  return expect::Assumes::Captured;
 }
 
-json compiled_run_json(const CompiledRun& run, const SpeedupRange& captured) {
-  if (!run.known) return nullptr;
-  json skipped = json::array();
-  for (const auto& f : run.skipped_frames) skipped.push_back(explain::to_json(f));
-  return {{"graph_count", run.graphs},
-          {"graph_break_count", run.graph_breaks},
-          {"skipped_frames", skipped},
-          {"nothing_compiled", run.nothing_compiled()},
-          {"if_captured", {{"low", or_null(captured.low)}, {"point", or_null(captured.point)},
-                           {"high", or_null(captured.high)}}}};
+std::optional<expect::CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured) {
+  if (!run.known) return std::nullopt;
+  return expect::CompiledRunSummary{run.graphs, run.graph_breaks, run.skipped_frames, run.nothing_compiled(), captured};
 }
 
 json fix_first_suggestion(const CompiledRun& run, const std::string& target) {

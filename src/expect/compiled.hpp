@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "expect/classifier.hpp"
+#include "expect/result.hpp"
 #include "explain/result.hpp"
 
 namespace tct::analysis {
@@ -36,12 +37,12 @@ CompiledRun compiled_run_of(const explain::ExplainResult& explain);
 // may eat the gain); else as it is.
 SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run);
 
-// What predicted_speedup assumes: "nothing_compiled", "graph_breaks_stay" or "captured".
-std::string prediction_assumes(const CompiledRun& run);
+// What the predicted range assumes of the run.
+expect::Assumes prediction_assumes(const CompiledRun& run);
 
-// doc["expect"]["compiled_run"]: the run's counts, the skipped frames, and the model's
-// range for the captured function (what fixing the breaks could bring).
-json compiled_run_json(const CompiledRun& run, const SpeedupRange& captured);
+// The result's compiled_run: the run's counts, the skipped frames, and the model's range for
+// the captured function (what fixing the breaks could bring); none when the run is unknown.
+std::optional<expect::CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured);
 
 // The suggestion that comes before any other when the run skipped a frame or broke the
 // graph (null when neither), for target (the spec `tct explain` takes).

@@ -268,41 +268,4 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   return e;
 }
 
-json profile_json(const Evidence& e) {
-  auto s = stats::summarize(e.op_durations_ns);
-  json dist = {{"n", s.n},
-               {"min_ns", or_null(s.min)},
-               {"p50_ns", or_null(s.median)},
-               {"p90_ns", or_null(stats::quantile(e.op_durations_ns, 0.90))},
-               {"p99_ns", or_null(stats::quantile(e.op_durations_ns, 0.99))},
-               {"max_ns", or_null(s.max)},
-               {"mean_ns", or_null(s.mean)}};
-  json out = {{"ops_per_call", or_null(e.ops_per_call)},
-              {"op_time_distribution", dist},
-              {"wall_per_call_ns", or_null(e.wall_ns)},
-              {"profiled_wall_per_call_ns", or_null(e.profiled_wall_ns)},
-              {"in_op_per_call_ns", or_null(e.in_op_ns)},
-              {"estimator", e.envelope ? "lower_envelope" : "median"},
-              {"in_op_fraction", or_null(e.in_op_fraction)},
-              {"in_op_fraction_p10", or_null(e.in_op_fraction_p10)},
-              {"in_op_fraction_p90", or_null(e.in_op_fraction_p90)},
-              {"overhead_fraction", std::isfinite(e.in_op_fraction) ? json(1.0 - e.in_op_fraction) : json(nullptr)},
-              {"overhead_fraction_halves", e.outside_fraction_halves
-                                               ? json::array({e.outside_fraction_halves->first,
-                                                              e.outside_fraction_halves->second})
-                                               : json(nullptr)},
-              {"library_fraction", or_null(e.library_fraction)},
-              {"conv_fraction", or_null(e.conv_fraction)},
-              {"kept_arithmetic_fraction", or_null(e.kept_arithmetic_fraction)},
-              {"fused_kernel_fraction", or_null(e.fused_kernel_fraction)},
-              {"device_busy_fraction", e.device_busy_fraction ? json(*e.device_busy_fraction) : json(nullptr)},
-              {"kernel_launches", e.kernel_launches ? json(*e.kernel_launches) : json(nullptr)},
-              {"pointwise_ops_per_call", e.pointwise_ops},
-              {"reduction_ops_per_call", e.reduction_ops},
-              {"library_ops_per_call", e.library_ops},
-              {"events_truncated", e.events_truncated},
-              {"top_ops", e.top_ops}};
-  return out;
-}
-
 }  // namespace tct::analysis

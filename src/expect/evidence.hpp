@@ -104,10 +104,4 @@ struct Evidence {
 // Throws std::invalid_argument when the profile has no timed call.
 Evidence evidence_from_agent(const json& profile, const json& flops);
 
-// doc["expect"]["profile"]: {ops_per_call, op_time_distribution {n, min_ns, p50_ns, p90_ns,
-// p99_ns, max_ns, mean_ns}, wall_per_call_ns, profiled_wall_per_call_ns, in_op_per_call_ns,
-// in_op_fraction, overhead_fraction, library_fraction, device_busy_fraction?,
-// kernel_launches?, top_ops}
-json profile_json(const Evidence& e);
-
 }  // namespace tct::analysis

@@ -5,28 +5,35 @@
 
 #include <fmt/format.h>
 
-#include "expect/classifier.hpp"
+#include "core/json_number.hpp"
+#include "expect/json.hpp"
+#include "expect/render.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/render.hpp"
 #include "report/svg.hpp"
 
-namespace tct::report::html {
+namespace tct::expect {
 namespace {
 
-std::string class_words(const std::string& c) {
-  if (c == "overhead_bound") return "overhead bound";
-  if (c == "memory_bound") return "memory bound";
-  if (c == "compute_bound") return "compute bound";
-  if (c.empty()) return "unknown";
-  return c;
+using namespace report::html;
+namespace svg = report::svg;
+using core::number_or_null;
+using report::format_bytes;
+using report::format_duration_ns;
+using report::format_percent;
+using report::format_ratio;
+
+std::string class_words(BoundClass c) { return label(c); }
+
+std::string range_text(const SpeedupRange& r) {
+  if (!std::isfinite(r.low) && !std::isfinite(r.high)) return "n/a";
+  std::string range = format_ratio(r.low) + " .. " + format_ratio(r.high);
+  return std::isfinite(r.point) ? format_ratio(r.point) + " (" + range + ")" : range;
 }
 
-std::string range_text(const json& r) {
-  double lo = num(r, "low"), hi = num(r, "high"), pt = num(r, "point");
-  if (!std::isfinite(lo) && !std::isfinite(hi)) return "n/a";
-  std::string range = format_ratio(lo) + " .. " + format_ratio(hi);
-  return std::isfinite(pt) ? format_ratio(pt) + " (" + range + ")" : range;
+std::string measured_text(const MeasuredSpeedup& m) {
+  return format_ratio(m.estimate) + " [" + format_ratio(m.low) + ", " + format_ratio(m.high) + "]";
 }
 
 // 1.01e8 -> "101 MFLOP".
@@ -64,32 +71,31 @@ std::string metric_value_text(const std::string& metric, const json& v) {
   return value_text(v);
 }
 
-std::string sweep_chart(const json& sweep) {
-  const json& points = arr_at(sweep, "points");
-  if (points.empty()) return "";
+std::string sweep_chart(const Sweep& sweep) {
+  if (sweep.points.empty()) return "";
   svg::LineChart c;
-  c.title = "Speedup against " + str(sweep, "param");
-  c.x.label = str(sweep, "param");
+  c.title = "Speedup against " + sweep.param;
+  c.x.label = sweep.param;
   c.y.label = "speedup (eager / compiled)";
   c.y.format = [](double v) { return fmt::format("{:g}x", v); };
   svg::Series predicted{"predicted range", "predicted", {}, false, false, true};
   svg::Series measured{"measured (95% CI)", "measured", {}, true, true, false};
   double lo = INFINITY, hi = 0;
-  for (size_t i = 0; i < points.size(); ++i) {
-    const json& p = points[i];
-    std::string v = value_text(p.value("value", json()));
+  for (size_t i = 0; i < sweep.points.size(); ++i) {
+    const SweepPoint& p = sweep.points[i];
+    std::string v = value_text(p.value);
     c.x.categories.push_back(v);
     double x = static_cast<double>(i);
-    const json& pr = obj_at(p, "predicted_speedup");
-    predicted.points.push_back({x, NAN, num(pr, "low"), num(pr, "high"),
-                                fmt::format("{}={}: predicted {} ({})", str(sweep, "param"), v, range_text(pr),
-                                            class_words(str(p, "class")))});
-    const json& sp = obj_at(p, "speedup");
-    if (!sp.empty())
-      measured.points.push_back({x, num(sp, "estimate"), num(sp, "low"), num(sp, "high"),
-                                 fmt::format("{}={}: measured {} [{}, {}]", str(sweep, "param"), v, format_ratio(num(sp, "estimate")),
-                                             format_ratio(num(sp, "low")), format_ratio(num(sp, "high")))});
-    for (double y : {num(pr, "low"), num(pr, "high"), num(sp, "estimate"), num(sp, "low"), num(sp, "high")})
+    const SpeedupRange pr = p.analysed ? p.analysed->predicted : SpeedupRange{};
+    predicted.points.push_back({x, NAN, pr.low, pr.high,
+                                fmt::format("{}={}: predicted {} ({})", sweep.param, v, range_text(pr),
+                                            p.analysed ? class_words(p.analysed->cls) : "unknown")});
+    const MeasuredSpeedup sp = p.speedup.value_or(MeasuredSpeedup{});
+    if (p.speedup)
+      measured.points.push_back({x, sp.estimate, sp.low, sp.high,
+                                 fmt::format("{}={}: measured {} [{}, {}]", sweep.param, v, format_ratio(sp.estimate),
+                                             format_ratio(sp.low), format_ratio(sp.high))});
+    for (double y : {pr.low, pr.high, sp.estimate, sp.low, sp.high})
       if (std::isfinite(y) && y > 0) {
         lo = std::min(lo, y);
         hi = std::max(hi, y);
@@ -102,149 +108,150 @@ std::string sweep_chart(const json& sweep) {
   return "<figure><figcaption>" +
          esc(fmt::format("Speedup against {}: the grey band is the predicted range, the points the measured speedup with "
                          "its 95% interval{}.",
-                         str(sweep, "param"), c.y.log ? " (log scale)" : "")) +
+                         sweep.param, c.y.log ? " (log scale)" : "")) +
          "</figcaption>" + svg::line_chart(c) + "</figure>";
 }
 
-std::string sweep_table(const json& sweep) {
+std::string sweep_table(const Sweep& sweep) {
   std::vector<std::vector<std::string>> rows;
-  for (const auto& p : arr_at(sweep, "points")) {
-    const json& sp = obj_at(p, "speedup");
-    std::string measured = sp.empty() ? "" : esc(format_ratio(num(sp, "estimate")) + " [" + format_ratio(num(sp, "low")) + ", " +
-                                                   format_ratio(num(sp, "high")) + "]");
-    const json& err = p.value("error", json());
-    if (err.is_object()) measured += "<span class=\"bad\">" + esc(str(err, "message")) + "</span>";
-    const json& val = obj_at(p, "validation");
-    std::string ok = val.empty() ? "" : val.value("direction_right", true) ? "<span class=\"good\">right</span>" : "<span class=\"bad\">wrong</span>";
-    rows.push_back({esc(value_text(p.value("value", json()))),
-                    esc(class_words(str(p, "class")) + expect_borderline_mark(p)),
-                    esc(range_text(obj_at(p, "predicted_speedup"))), measured, ok,
-                    esc(format_duration_ns(num(obj_at(p, "profile"), "wall_per_call_ns")))});
+  for (const auto& p : sweep.points) {
+    std::string measured = p.speedup ? esc(measured_text(*p.speedup)) : "";
+    if (p.error.is_object()) measured += "<span class=\"bad\">" + esc(str(p.error, "message")) + "</span>";
+    std::string ok = !p.validation                ? ""
+                     : p.validation->direction_right ? "<span class=\"good\">right</span>"
+                                                     : "<span class=\"bad\">wrong</span>";
+    // A point keeps no borderline of its own: its class is unmarked.
+    rows.push_back({esc(value_text(p.value)), esc(p.analysed ? class_words(p.analysed->cls) : "unknown"),
+                    esc(range_text(p.analysed ? p.analysed->predicted : SpeedupRange{})), measured, ok,
+                    esc(format_duration_ns(p.analysed ? p.analysed->wall_per_call_ns : NAN))});
   }
-  std::string out = table({str(sweep, "param", "value"), "Class", "Predicted", "Measured (95% CI)", "Direction", "Eager per call"}, rows);
-  const json& changes = arr_at(sweep, "class_changes");
-  if (!changes.empty()) out += "<p>Class changes: " + generic(changes) + "</p>";
+  std::string out = table({sweep.param, "Class", "Predicted", "Measured (95% CI)", "Direction", "Eager per call"}, rows);
+  if (!sweep.class_changes.empty()) out += "<p>Class changes: " + generic(to_json(sweep.class_changes)) + "</p>";
   return out;
-}
-
-}  // namespace
-
-std::vector<Card> cards_expect(const json& doc) {
-  const json& e = obj_at(doc, "expect");
-  if (e.empty() || str(e, "class").empty()) return {};
-  std::string cls = str(e, "class");
-  const json& pr = obj_at(e, "predicted_speedup");
-  std::vector<Card> cards{{"Bound by", class_words(cls) + expect_borderline_mark(e),
-                           "predicted speedup " + range_text(pr),
-                           cls == "overhead_bound" || cls == "memory_bound" ? "good" : "neutral", "#expect"}};
-  if (str(pr, "assumes") == "nothing_compiled") {
-    cards[0].detail += ": nothing compiles until the skipped frame is fixed";
-    cards[0].tone = "bad";
-  }
-  const json& v = obj_at(e, "validation");
-  if (!v.empty())
-    cards.push_back({"Measured", str(v, "verdict") + " the predicted range", str(v, "summary"),
-                     !v.value("direction_right", true) ? "bad" : str(v, "verdict") == "inside" ? "good" : "neutral",
-                     "#expect"});
-  return cards;
 }
 
 // When the same document measured the compiled speedup (audit) and it is no real gain, the
 // "Compile it" suggestion is answered already: say so instead of suggesting it.
-std::string measured_gain_note(const json& doc) {
-  const json& bench = doc.value("bench", json());
-  if (!bench.is_object()) return "";
-  for (const auto& r : bench.value("rows", json::array())) {
-    const json& s = obj_at(r, "speedup");
-    if (str(r, "status") != "ok" || !std::isfinite(num(s, "high"))) continue;
-    // No real gain: the whole interval below expect's gain band (kGainBand, the line its
-    // prediction and validation draw too). Not the speedup verdict: 1.02x [1.01, 1.03] is
-    // faster than eager, and still no gain worth a compile.
-    if (num(s, "high") >= analysis::kGainBand) return "";
-    return "<p class=\"muted\">" +
-           esc(fmt::format("Compiling as it is was measured at {} [{:.2f}, {:.2f}] ({}): no real gain, so what is left "
-                           "to try is below.",
-                           format_ratio(num(s, "estimate")), num(s, "low"), num(s, "high"), str(r, "label"))) +
-           "</p>";
-  }
-  return "";
+std::string measured_gain_note(const std::optional<MeasuredAsIs>& as_is) {
+  if (!as_is || !as_is->no_real_gain) return "";
+  const MeasuredSpeedup& s = as_is->speedup;
+  return "<p class=\"muted\">" +
+         esc(fmt::format("Compiling as it is was measured at {} [{:.2f}, {:.2f}] ({}): no real gain, so what is left "
+                         "to try is below.",
+                         format_ratio(s.estimate), s.low, s.high, as_is->label)) +
+         "</p>";
 }
 
-std::string section_expect(const json& doc) {
-  if (!doc.contains("expect") || !doc["expect"].is_object()) return "";
-  const json& e = doc["expect"];
+}  // namespace
+
+std::vector<Card> html_cards(const ExpectResult& r) {
+  if (!r.analysis) return {};
+  const Analysis& a = *r.analysis;
+  const BoundClass cls = a.cls;
+  std::vector<Card> cards{{"Bound by", class_words(cls) + borderline_mark(a),
+                           "predicted speedup " + range_text(a.predicted.range),
+                           cls == BoundClass::OverheadBound || cls == BoundClass::MemoryBound ? "good" : "neutral",
+                           "#expect"}};
+  if (a.predicted.assumes == Assumes::NothingCompiled) {
+    cards[0].detail += ": nothing compiles until the skipped frame is fixed";
+    cards[0].tone = "bad";
+  }
+  if (const auto& v = r.validation)
+    cards.push_back({"Measured", v->verdict + " the predicted range", v->summary,
+                     !v->direction_right ? "bad" : v->verdict == "inside" ? "good" : "neutral", "#expect"});
+  return cards;
+}
+
+std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs>& as_is) {
   std::string out = R"(<section id="expect"><h2>Should a gain be expected?</h2>)";
-  std::string cls = str(e, "class");
+  // Before the profile is analysed (a checkpoint, or a run that stopped there) the class is
+  // unknown and the range n/a; the evidence below is what the analysis found.
+  const Analysis empty;
+  const Analysis& a = r.analysis ? *r.analysis : empty;
   std::vector<std::pair<std::string, std::string>> items;
-  items.push_back({"Class", "<strong>" + esc(class_words(cls)) + "</strong>" + esc(expect_borderline_note(e))});
-  items.push_back({"Predicted speedup", esc(range_text(obj_at(e, "predicted_speedup")))});
-  if (std::string note = expect_compiled_note(e); !note.empty())
+  items.push_back({"Class", "<strong>" + esc(class_words(a.cls)) + "</strong>" + esc(borderline_note(a))});
+  items.push_back({"Predicted speedup", esc(range_text(a.predicted.range))});
+  if (std::string note = compiled_note(a); !note.empty())
     items.push_back({"What compiled", "<span class=\"warn\">" + esc(note) + "</span>"});
-  double flops = num(e, "flops_per_call"), bytes = num(e, "bytes_per_call"), ai = num(e, "arithmetic_intensity");
-  if (std::isfinite(flops)) items.push_back({"FLOPs per call", esc(si(flops, "FLOP"))});
-  if (std::isfinite(bytes)) items.push_back({"Bytes moved per call", esc(format_bytes(bytes))});
-  if (std::isfinite(ai)) items.push_back({"Arithmetic intensity", esc(fmt::format("{:.3g} FLOP/byte", ai))});
-  if (std::string guarded = expect_guarded_text(e); !guarded.empty()) items.push_back({"Guarded per call", esc(guarded)});
-  if (!str(e, "flops_error").empty()) items.push_back({"FLOP count", "<span class=\"warn\">" + esc(str(e, "flops_error")) + "</span>"});
-  const json& shares = obj_at(e, "time_shares");
-  if (!shares.empty()) {
+  if (std::isfinite(a.flops_per_call)) items.push_back({"FLOPs per call", esc(si(a.flops_per_call, "FLOP"))});
+  if (std::isfinite(a.bytes_per_call)) items.push_back({"Bytes moved per call", esc(format_bytes(a.bytes_per_call))});
+  if (std::isfinite(a.arithmetic_intensity))
+    items.push_back({"Arithmetic intensity", esc(fmt::format("{:.3g} FLOP/byte", a.arithmetic_intensity))});
+  if (std::string guarded = guarded_text(a); !guarded.empty()) items.push_back({"Guarded per call", esc(guarded)});
+  if (!a.flops_error.empty())
+    items.push_back({"FLOP count", "<span class=\"warn\">" + esc(a.flops_error) + "</span>"});
+  if (r.analysis) {
+    // In the section's key order (its JSON's), each share's name in words.
+    const analysis::TimeShares& t = a.time_shares;
+    const std::pair<const char*, double> shares[] = {
+        {"conv", t.conv},     {"fixed_cost", t.fixed},        {"kept_arithmetic", t.kept_arithmetic},
+        {"library", t.library}, {"memory_traffic", t.memory}, {"other_compute", t.other},
+        {"outside_ops", t.outside}};
     std::string s;
-    for (auto& [k, v] : shares.items())
-      if (v.is_number()) s += (s.empty() ? "" : ", ") + words(k) + " " + format_percent(v.get<double>());
+    for (const auto& [k, v] : shares)  // a document older than a share lacks it
+      if (!std::isnan(v)) s += (s.empty() ? "" : ", ") + words(k) + " " + format_percent(v);
     items.push_back({"Eager time shares", esc(s)});
   }
-  const json& roof = obj_at(e, "roofline");
-  if (std::isfinite(num(roof, "fraction")))
-    items.push_back({"Roofline", esc(fmt::format("{} of the attainable FLOP/s", format_percent(num(roof, "fraction"))))});
+  if (std::isfinite(a.roofline.fraction))
+    items.push_back(
+        {"Roofline", esc(fmt::format("{} of the attainable FLOP/s", format_percent(a.roofline.fraction)))});
   out += facts(items);
 
-  const json& decided = arr_at(e, "decided_by");
-  if (!decided.empty()) {
+  if (!a.decided_by.empty()) {
     std::vector<std::vector<std::string>> rows;
-    for (const auto& d : decided)
-      rows.push_back({"<code>" + esc(str(d, "metric")) + "</code>",
-                      esc(metric_value_text(str(d, "metric"), d.value("value", json()))),
-                      esc(metric_value_text(str(d, "metric"), d.value("threshold", json()))), esc(str(d, "meaning"))});
+    for (const auto& d : a.decided_by)
+      rows.push_back({"<code>" + esc(d.metric) + "</code>", esc(metric_value_text(d.metric, number_or_null(d.value))),
+                      esc(metric_value_text(d.metric, number_or_null(d.threshold))), esc(d.meaning)});
     out += "<h3>What decided it</h3>" + table({"Metric", "Value", "Threshold", "Meaning"}, rows);
   }
-  const json& sugg = arr_at(e, "suggestions");
-  const std::string measured = measured_gain_note(doc);
-  if (!sugg.empty()) {
+  const std::string measured = measured_gain_note(as_is);
+  if (!a.suggestions.empty()) {
     out += "<h3>What to try, in order</h3>" + measured + "<ol class=\"suggestions\">";
-    for (const auto& s : sugg)
-      if (measured.empty() || str(s, "title").rfind("Compile it", 0) != 0)  // already measured: see the note
-        out += "<li><strong>" + esc(str(s, "title")) + "</strong><br>" + esc(str(s, "why")) +
-             (str(s, "how").empty() ? "" : "<br><code class=\"src\">" + esc(str(s, "how")) + "</code>") + "</li>";
+    for (const auto& s : a.suggestions)
+      if (measured.empty() || s.title.rfind("Compile it", 0) != 0)  // already measured: see the note
+        out += "<li><strong>" + esc(s.title) + "</strong><br>" + esc(s.why) +
+               (s.how.empty() ? "" : "<br><code class=\"src\">" + esc(s.how) + "</code>") + "</li>";
     out += "</ol>";
   }
-  const json& sweep = e.value("sweep", json());
-  if (sweep.is_object()) {
-    out += "<h3>Sweep of " + esc(str(sweep, "param")) + "</h3>";
-    out += "<div class=\"charts\">" + sweep_chart(sweep) + "</div>";
-    out += sweep_table(sweep);
+  if (r.sweep) {
+    out += "<h3>Sweep of " + esc(r.sweep->param) + "</h3>";
+    out += "<div class=\"charts\">" + sweep_chart(*r.sweep) + "</div>";
+    out += sweep_table(*r.sweep);
   }
-  const json& v = e.value("validation", json());
-  if (v.is_object()) {
-    bool right = v.value("direction_right", true);
-    out += fmt::format(R"(<h3>Validation</h3><p><span class="{}">{}</span></p>)", right ? "good" : "bad",
-                       esc(str(v, "summary")));
-  }
+  if (const auto& v = r.validation)
+    out += fmt::format(R"(<h3>Validation</h3><p><span class="{}">{}</span></p>)", v->direction_right ? "good" : "bad",
+                       esc(v->summary));
   std::string more;
-  if (e.contains("ceilings")) more += "<h3>Machine ceilings</h3>" + generic(e["ceilings"]);
-  if (e.contains("profile")) more += "<h3>Profile</h3>" + generic(e["profile"]);
-  const json& terms = arr_at(obj_at(e, "predicted_speedup"), "terms");
-  if (!terms.empty()) {
+  if (r.machine) more += "<h3>Machine ceilings</h3>" + generic(analysis::to_json(r.machine->ceilings));
+  if (r.analysis) more += "<h3>Profile</h3>" + generic(to_json(a.profile));
+  if (a.predicted.terms && !a.predicted.terms->empty()) {
     std::vector<std::vector<std::string>> rows;
-    for (const auto& t : terms)
-      rows.push_back({"<code>" + esc(str(t, "term")) + "</code>", esc(fmt::format("{:.4g}", num(t, "share"))),
-                      esc(fmt::format("{:.3g}", num(t, "keep"))), esc(fmt::format("{:.4g}", num(t, "compiled_share")))});
+    for (const auto& t : *a.predicted.terms)
+      rows.push_back({"<code>" + esc(t.name) + "</code>", esc(fmt::format("{:.4g}", t.share)),
+                      esc(fmt::format("{:.3g}", t.keep)), esc(fmt::format("{:.4g}", t.compiled_share))});
     more += "<h3>How the point prediction is made</h3><p>predicted speedup = 1 / the sum of the last column; the "
             "interval is the calibration set's error spread around it</p>" +
             table({"Term", "Share of eager time", "Fraction kept compiled", "Compiled share"}, rows);
   }
-  if (obj_at(e, "predicted_speedup").contains("shifts")) more += "<h3>What moves the prediction</h3>" + generic(obj_at(e, "predicted_speedup")["shifts"]);
+  if (!a.predicted.shifts.is_null()) more += "<h3>What moves the prediction</h3>" + generic(a.predicted.shifts);
   if (!more.empty()) out += "<details><summary>Evidence: ceilings, profile, what moves the prediction</summary>" + more + "</details>";
   return out + "</section>";
+}
+
+}  // namespace tct::expect
+
+namespace tct::report::html {
+
+// The document's section, read back into the result every rendering shares.
+std::vector<Card> cards_expect(const json& doc) {
+  const json& e = obj_at(doc, "expect");
+  return e.empty() ? std::vector<Card>{} : expect::html_cards(expect::from_json(e));
+}
+
+std::string section_expect(const json& doc) {
+  if (!doc.contains("expect") || !doc["expect"].is_object()) return "";
+  return expect::html_section(expect::from_json(doc["expect"]),
+                              expect::measured_as_is(doc.contains("bench") ? doc["bench"] : json()));
 }
 
 }  // namespace tct::report::html

@@ -1,8 +1,7 @@
-// `tct expect`'s orchestration (see expect_run.hpp): phases, the ceilings cache file, the
-// sweep's points and the validation bench. The decisions live in src/expect/.
+// `tct expect`'s orchestration (see run.hpp): phases, the ceilings cache file, the sweep's
+// points and the validation bench, building one ExpectResult. The decisions live in
+// src/expect/; the section is written only by expect::to_json.
 #include "expect/run.hpp"
-
-#include "core/json_number.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -20,11 +19,12 @@
 #include "expect/classifier.hpp"
 #include "expect/compiled.hpp"
 #include "expect/evidence.hpp"
+#include "expect/json.hpp"
+#include "expect/calibration.hpp"
+#include "expect/scratch_host.hpp"
 #include "expect/suggestions.hpp"
 #include "errors.hpp"
-#include "explain/json.hpp"
 #include "explain/run.hpp"
-#include "report/document.hpp"
 #include "report/warnings.hpp"
 #include "bench/run.hpp"
 
@@ -73,63 +73,64 @@ json first_speedup(const json& bench) {
   return r.value("speedup", json());
 }
 
-bool sweep_changed_shapes(const json& points, const json& described) {
-  json first = described.value("inputs", json::array());
-  for (const auto& p : points)
-    if (p.contains("inputs") && p["inputs"] != first) return true;
-  return false;
-}
+// What the profile of one loaded target found: the result's analysis, and the evidence and
+// verdict it was made from (the warnings and the suggestions read them).
+struct Profiled {
+  expect::Analysis analysis;
+  analysis::Evidence evidence;
+  analysis::Verdict verdict;
+};
 
-// One run of expect: the agent in use and what the phases found.
+bool above_roofline(const expect::Analysis& a) { return a.roofline.fraction > 1.0; }
+
+// One run of expect: the agent in use, what the phases found so far, and the result.
 class ExpectRun {
  public:
-  ExpectRun(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg)
-      : host_(host), exec_(exec), cfg_(cfg), agent_(shared_agent) {}
+  ExpectRun(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg,
+            const explain::ExplainResult* explained)
+      : host_(host), exec_(exec), cfg_(cfg), agent_(shared_agent), explained_(explained) {}
 
-  json run() {
-    json& section = host_.document()["expect"];
-    section = {{"target", nullptr}, {"sweep", nullptr}, {"validation", nullptr}, {"class", nullptr}};
+  expect::ExpectResult run() {
+    checkpoint();  // nothing known yet: the target and the class are null
 
     ensure_agent();
     compiled_ = compiled_run();
     host_.progress("loading the target");
     json described = agent_->call("target.load", to_load_params(cfg_.target));
-    section["target"] = described;
-    host_.checkpoint();
+    result_.target = described;
+    checkpoint();
 
-    ceilings_ = machine_ceilings(cfg_.refresh_ceilings);
-    section["ceilings"] = analysis::to_json(ceilings_);
-    section["device"] = device_info_;
-    host_.checkpoint();
+    result_.machine = machine_ceilings(cfg_.refresh_ceilings);
+    checkpoint();
 
-    json analysed = analyse(described, cfg_.target.params, {});
+    Profiled profiled = analyse(described, cfg_.target.params, {});
     // A workload cannot beat the machine's ceiling: a cached ceiling below what it achieved was
     // measured under load. Remeasure once rather than print a roofline above 100%.
-    if (above_roofline(analysed) && ceilings_.source == "cache") {
-      ceilings_ = machine_ceilings(/*refresh=*/true);
-      section["ceilings"] = analysis::to_json(ceilings_);
-      analysed = analyse(described, cfg_.target.params, {});
+    if (above_roofline(profiled.analysis) && ceilings().source == "cache") {
+      result_.machine = machine_ceilings(/*refresh=*/true);
+      profiled = analyse(described, cfg_.target.params, {});
     }
-    if (above_roofline(analysed)) {
+    if (above_roofline(profiled.analysis)) {
       // A fraction above 1 is a measurement of the load, not of the workload: not printed.
-      analysed["roofline"]["fraction"] = nullptr;
+      profiled.analysis.roofline.fraction = NAN;
       host_.warn(report::make_warning(
           report::WarningCode::NoisyMeasurement,
           "this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
           "while the machine was busy, so the roofline fraction is left out",
           "rerun on a quiet machine with --refresh-ceilings"));
     }
-    if (std::string unstable = analysis::load_instability(evidence_); !unstable.empty())
+    const analysis::Evidence& evidence = profiled.evidence;
+    if (std::string unstable = analysis::load_instability(evidence); !unstable.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, unstable,
                                       "rerun when the machine is quieter, or with more --calls"));
-    if (std::string slow = analysis::slow_machine(evidence_, ceilings_); !slow.empty())
+    if (std::string slow = analysis::slow_machine(evidence, ceilings()); !slow.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, slow,
                                       "rerun when the machine is quieter"));
-    if (std::string drift = analysis::load_drift(evidence_); !drift.empty())
+    if (std::string drift = analysis::load_drift(evidence); !drift.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, drift,
                                       "rerun when the machine is quieter, or with more --profile-seconds"));
-    section.update(analysed);
-    host_.checkpoint();
+    result_.analysis = profiled.analysis;
+    checkpoint();
 
     if ((cfg_.sweep || cfg_.validate) && (cfg_.backend != "inductor" || cfg_.mode != "default"))
       host_.warn(report::make_warning(
@@ -141,10 +142,10 @@ class ExpectRun {
       run_sweep_points(*cfg_.sweep);
       // Recompute the suggestions with what the sweep showed.
       analysis::SuggestionContext sc = suggestion_context(described, cfg_.target.params);
-      sc.sweep_changes_shapes = sweep_changed_shapes(host_.document()["expect"]["sweep"]["points"], described);
+      sc.sweep_changes_shapes = sweep_changed_shapes(result_.sweep->points, described);
       sc.sweep_param = cfg_.sweep->param;
-      host_.document()["expect"]["suggestions"] = suggestions(evidence_, verdict_, sc);
-      host_.checkpoint();
+      result_.analysis->suggestions = suggestions(profiled.evidence, profiled.verdict, sc);
+      checkpoint();
     }
     // Our own agent goes before the validation bench; a shared one is the caller's to close.
     if (owned_) owned_->close();
@@ -159,21 +160,24 @@ class ExpectRun {
                                         "--validate: the measured speedup interval is too wide to check the "
                                         "prediction against (inconclusive)",
                                         "rerun on a quieter machine or with a larger --budget"));
-        return host_.document()["expect"];
+        return result_;
       }
-      json v = analysis::validate_prediction(verdict_.predicted, verdict_.cls, measured, verdict_.borderline_with);
-      host_.document()["expect"]["validation"] = v;
-      host_.checkpoint();
-      if (v.is_null()) {
+      result_.validation = expect::validate(*result_.analysis, measured);
+      checkpoint();
+      if (!result_.validation) {
         if (auto err = bench_outcome(bench, bcfg); err && err->code() != ExitCode::CheckFailed) throw *err;
         throw Error(ExitCode::TargetFailed, "validation", "--validate: bench measured no speedup",
                     "run `tct bench` on the target to see why");
       }
     }
-    return host_.document()["expect"];
+    return result_;
   }
 
  private:
+  void checkpoint() { host_.checkpoint("expect", expect::to_json(result_)); }
+
+  const analysis::Ceilings& ceilings() const { return result_.machine->ceilings; }
+
   // An agent to send requests to: the shared one while it serves, else one of our own.
   void ensure_agent() {
     if (agent_) return;
@@ -188,16 +192,17 @@ class ExpectRun {
     agent_ = nullptr;
   }
 
-  // What torch.compile really does with the target: the explain section the document
-  // already has (audit ran explain first), or the logged compiled run of our own
-  // (explain::run_explain, the section then removed: expect's document keeps a summary).
-  // Unknown when that run fails: the prediction then assumes the function is captured.
+  // What torch.compile really does with the target: what the caller's explain found (audit
+  // ran explain first), or the logged compiled run of our own (explain::run_explain, in a
+  // scratch document: expect's result keeps a summary). Unknown when that run fails: the
+  // prediction then assumes the function is captured.
   analysis::CompiledRun compiled_run() {
-    json& doc = host_.document();
-    if (doc.contains("explain")) return analysis::compiled_run_of(explain::from_json(doc["explain"]));
+    if (explained_) return analysis::compiled_run_of(*explained_);
     analysis::CompiledRun run;
     try {
-      run = analysis::compiled_run_of(explain::run_explain(host_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
+      ScratchHost scratch(host_);
+      run = analysis::compiled_run_of(
+          explain::run_explain(scratch, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       if (e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol") {
@@ -208,50 +213,46 @@ class ExpectRun {
                                       fmt::format("could not check what torch.compile captures: {}", e.what()),
                                       "the prediction assumes the whole function is captured; run `tct explain`"));
     }
-    doc.erase("explain");
     return run;
   }
 
   // The model's suggestions, after the fix of a skipped frame or of graph breaks.
-  json suggestions(const analysis::Evidence& ev, const analysis::Verdict& v, const analysis::SuggestionContext& sc) {
-    return analysis::put_first(analysis::fix_first_suggestion(compiled_, cfg_.target.target),
-                               analysis::suggest(ev, v, sc));
-  }
-
-  static bool above_roofline(const json& analysed) {
-    const json& f = analysed["roofline"]["fraction"];
-    return f.is_number() && f.get<double>() > 1.0;
+  std::vector<expect::Suggestion> suggestions(const analysis::Evidence& ev, const analysis::Verdict& v,
+                                              const analysis::SuggestionContext& sc) {
+    return expect::suggestions_from_json(analysis::put_first(
+        analysis::fix_first_suggestion(compiled_, cfg_.target.target), analysis::suggest(ev, v, sc)));
   }
 
   // Device identity -> cache lookup -> measure when missing (or asked to).
-  analysis::Ceilings machine_ceilings(bool refresh) {
+  expect::Machine machine_ceilings(bool refresh) {
     host_.progress("machine ceilings");
-    device_info_ = agent_->call("expect.device_info", json::object());
-    std::string key = analysis::ceilings_cache_key(device_info_);
+    expect::Machine m;
+    m.device = agent_->call("expect.device_info", json::object());
+    m.cache_key = analysis::ceilings_cache_key(m.device);
     std::string path = analysis::ceilings_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    if (!path.empty()) m.cache_path = path;
     json cache = (cfg_.no_cache || path.empty()) ? json::object() : read_cache(path);
     if (!cfg_.no_cache && !refresh)
-      if (auto hit = analysis::lookup_ceilings(cache, key)) {
-        host_.document()["expect"]["ceilings_cache"] = {{"path", path}, {"key", key}, {"hit", true}};
-        return *hit;
+      if (auto hit = analysis::lookup_ceilings(cache, m.cache_key)) {
+        m.ceilings = *hit;
+        m.cache_hit = true;
+        return m;
       }
     host_.progress("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
-    json measured = agent_->call("expect.ceilings", json::object());
-    analysis::Ceilings c = analysis::ceilings_from_json(measured, "measured");
-    bool written = false;
+    m.measurement = agent_->call("expect.ceilings", json::object());
+    m.ceilings = analysis::ceilings_from_json(m.measurement, "measured");
+    const analysis::Ceilings& c = m.ceilings;
+    m.cache_written = false;
     if (!cfg_.no_cache && !path.empty() && c.peak_flops > 0 && c.peak_bandwidth > 0 && c.op_floor_ns > 0) {
-      analysis::store_ceilings(cache, key, measured, utc_now());
-      written = write_cache(path, cache);
+      analysis::store_ceilings(cache, m.cache_key, m.measurement, utc_now());
+      m.cache_written = write_cache(path, cache);
     }
-    host_.document()["expect"]["ceilings_cache"] = {{"path", path.empty() ? json(nullptr) : json(path)}, {"key", key},
-                                            {"hit", false}, {"written", written}};
-    host_.document()["expect"]["ceilings_measurement"] = measured;
-    if (measured.value("matmul_error", json()).is_string())
+    if (m.measurement.value("matmul_error", json()).is_string())
       host_.warn(report::make_warning(report::WarningCode::Other,
-                                                         "no FLOP/s ceiling: the matmul failed: " +
-                                                             measured["matmul_error"].get<std::string>(),
-                                                         "the class falls back to the time in library ops"));
-    return c;
+                                      "no FLOP/s ceiling: the matmul failed: " +
+                                          m.measurement["matmul_error"].get<std::string>(),
+                                      "the class falls back to the time in library ops"));
+    return m;
   }
 
   analysis::SuggestionContext suggestion_context(const json& described, const json& params) const {
@@ -262,8 +263,9 @@ class ExpectRun {
     return sc;
   }
 
-  // Profile + FLOPs of the loaded target -> the fields of doc["expect"] (or of a sweep point).
-  json analyse(const json& described, const json& params, const std::string& label) {
+  // Profile + FLOPs of the loaded target -> the class, the range and the evidence (the main
+  // target's, or a sweep point's when label names it).
+  Profiled analyse(const json& described, const json& params, const std::string& label) {
     std::string prefix = label.empty() ? "" : label + ": ";
     host_.progress(prefix + "profiling eager calls");
     json profile = agent_->call("expect.profile",
@@ -273,39 +275,59 @@ class ExpectRun {
                                  {"min_seconds", cfg_.profile_s}});
     host_.progress(prefix + "counting FLOPs and bytes");
     json flops = agent_->call("expect.flops", json::object());
-    analysis::Evidence ev;
+    Profiled out;
+    analysis::Evidence& ev = out.evidence;
     try {
       ev = analysis::evidence_from_agent(profile, flops);
     } catch (const std::invalid_argument& e) {
       throw Error(ExitCode::Internal, "internal", fmt::format("the agent's profile is unusable: {}", e.what()),
                   "this is a bug in tct; rerun with --verbose and report it");
     }
-    analysis::Verdict v = analysis::classify(ev, ceilings_);
+    analysis::Verdict& v = out.verdict;
+    v = analysis::classify(ev, ceilings());
     // The model predicts a fully captured function; the compiled run bounds it.
     analysis::SpeedupRange captured = v.predicted;
     v.predicted = analysis::bound_prediction(captured, compiled_);
-    json out = analysis::verdict_json(v);
-    out["predicted_speedup"]["assumes"] = analysis::prediction_assumes(compiled_);
-    if (label.empty()) out["compiled_run"] = analysis::compiled_run_json(compiled_, captured);
-    out["profile"] = analysis::profile_json(ev);
-    out["flops_per_call"] = core::number_or_null(ev.flops);
-    out["bytes_per_call"] = core::number_or_null(ev.bytes);
-    out["boundary_bytes_per_call"] = core::number_or_null(ev.boundary_bytes);
-    out["fused_kernel_bytes_per_call"] = core::number_or_null(ev.fused_kernel_bytes);
-    out["element_ops_per_call"] = core::number_or_null(ev.element_ops);
-    out["outside_tensors"] = core::number_or_null(ev.outside_tensors);
-    out["module_calls"] = core::number_or_null(ev.module_calls);
-    out["arithmetic_intensity"] = core::number_or_null(ev.arithmetic_intensity());
-    if (!ev.flops_error.empty()) out["flops_error"] = ev.flops_error;
-    out["suggestions"] = suggestions(ev, v, suggestion_context(described, params));
-    if (label.empty()) {
-      evidence_ = ev;
-      verdict_ = v;
-      if (!ev.flops_error.empty())
-        host_.warn(report::make_warning(report::WarningCode::Other,
-                                                           "FLOPs and bytes could not be counted: " + ev.flops_error,
-                                                           "the class is decided from the profile alone"));
-    }
+
+    namespace cal = analysis::calibration;
+    expect::Analysis& a = out.analysis;
+    a.cls = expect::parse_class(v.cls);
+    if (!v.borderline_with.empty()) a.borderline_with = expect::parse_class(v.borderline_with);
+    a.decided_by = expect::reasons_from_json(v.decided_by);
+    a.roofline = v.roof;
+    a.time_shares = v.shares;
+    expect::Prediction& p = a.predicted;
+    p.range = v.predicted;
+    p.compiled_call_ns = v.compiled_call_ns;
+    p.op_floor_ns = v.op_floor_ns;
+    p.fixed_costs_from_profile = v.compiled_call_source == "profile";
+    p.terms = expect::terms_from_json(v.terms);
+    p.interval = {cal::kLogBias,
+                  v.predicted.log_sigma,
+                  cal::kIntervalZ,
+                  v.predicted.generated_share,
+                  cal::kFittedOn,
+                  cal::kCalibrationCases,
+                  cal::kValidationCases,
+                  cal::kValidationInside};
+    p.shifts = v.shifts;
+    p.assumes = analysis::prediction_assumes(compiled_);
+    if (label.empty()) a.compiled_run = analysis::summarize(compiled_, captured);
+    a.profile = expect::summarize(ev);
+    a.flops_per_call = ev.flops;
+    a.bytes_per_call = ev.bytes;
+    a.boundary_bytes_per_call = ev.boundary_bytes;
+    a.fused_kernel_bytes_per_call = ev.fused_kernel_bytes;
+    a.element_ops_per_call = ev.element_ops;
+    a.outside_tensors = ev.outside_tensors;
+    a.module_calls = ev.module_calls;
+    a.arithmetic_intensity = ev.arithmetic_intensity();
+    a.flops_error = ev.flops_error;
+    a.suggestions = suggestions(ev, v, suggestion_context(described, params));
+    if (label.empty() && !ev.flops_error.empty())
+      host_.warn(report::make_warning(report::WarningCode::Other,
+                                      "FLOPs and bytes could not be counted: " + ev.flops_error,
+                                      "the class is decided from the profile alone"));
     return out;
   }
 
@@ -324,95 +346,92 @@ class ExpectRun {
     return bcfg;
   }
 
+  static bool sweep_changed_shapes(const std::vector<expect::SweepPoint>& points, const json& described) {
+    json first = described.value("inputs", json::array());
+    for (const auto& p : points)
+      if (p.analysed && p.analysed->inputs != first) return true;
+    return false;
+  }
+
+  // One value of the sweep: load, profile and classify it, then bench it in fresh processes
+  // (in a scratch document: the point keeps the bench's speedup; its warnings are handed on
+  // named by the point).
+  expect::SweepPoint measure_point(const SweepSpec& spec, const json& value) {
+    const std::string label = fmt::format("{}={}", spec.param, value.dump());
+    json params = cfg_.target.params;
+    params[spec.param] = value;
+    ensure_agent();
+    json load = to_load_params(cfg_.target);
+    load["params"] = params;
+    expect::SweepPoint point;
+    try {
+      host_.progress(label + ": loading");
+      json described = agent_->call("target.load", load);
+      Profiled profiled = analyse(described, params, label);
+      const expect::Analysis& a = profiled.analysis;
+      expect::SweepPoint::Analysed pa;
+      pa.inputs = described.value("inputs", json::array());
+      pa.cls = a.cls;
+      pa.predicted = {a.predicted.range.low, a.predicted.range.high, a.predicted.range.point};
+      pa.wall_per_call_ns = a.profile.wall_per_call_ns;
+      pa.overhead_fraction = a.profile.overhead_fraction;
+      pa.ops_per_call = a.profile.ops_per_call;
+      pa.arithmetic_intensity = a.arithmetic_intensity;
+      pa.decided_by = a.decided_by;
+      point.analysed = std::move(pa);
+    } catch (const Error& e) {
+      // A hung or dead agent cannot serve the next point: start a fresh one for it.
+      if (e.kind() == "timeout" || e.kind() == "agent_died") drop_agent();
+      throw;
+    }
+    host_.progress(label + ": bench");
+    ScratchHost scratch(host_);
+    json bench;
+    try {
+      bench = run_bench(scratch, exec_, bench_config(params, "bench"));
+    } catch (const Error&) {
+      scratch.hand_on(label);
+      throw;
+    }
+    scratch.hand_on(label);
+    point.benched = true;
+    json sp = first_speedup(bench);
+    if (sp.is_null()) {
+      const json& rows = bench.value("rows", json::array());
+      json err = rows.empty() ? json(nullptr) : rows[0].value("error", json());
+      point.error = err.is_null() ? json{{"kind", "bench"}, {"message", "bench measured no speedup"}} : err;
+    } else {
+      point.speedup = expect::measured_from_json(sp);
+      // The point's own class and range; its borderline is not kept (the point has no field for it).
+      point.validation = expect::validation_from_json(analysis::validate_prediction(
+          point.analysed->predicted, std::string(expect::to_string(point.analysed->cls)), sp));
+    }
+    return point;
+  }
+
   void run_sweep_points(const SweepSpec& spec) {
-    json& sweep = host_.document()["expect"]["sweep"];
-    sweep = {{"param", spec.param}, {"values", spec.values}, {"points", json::array()},
-             {"class_changes", json::array()}};
-    host_.checkpoint();
-    auto measure_point = [&](const json& value, const std::string& label) -> json {
-      json params = cfg_.target.params;
-      params[spec.param] = value;
-      ensure_agent();
-      json load = to_load_params(cfg_.target);
-      load["params"] = params;
-      json point;
-      try {
-        host_.progress(label + ": loading");
-        json described = agent_->call("target.load", load);
-        point["inputs"] = described.value("inputs", json::array());
-        json a = analyse(described, params, label);
-        point["class"] = a["class"];
-        point["predicted_speedup"] = {{"low", a["predicted_speedup"]["low"]},
-                                      {"point", a["predicted_speedup"]["point"]},
-                                      {"high", a["predicted_speedup"]["high"]}};
-        point["profile"] = {{"wall_per_call_ns", a["profile"]["wall_per_call_ns"]},
-                            {"overhead_fraction", a["profile"]["overhead_fraction"]},
-                            {"ops_per_call", a["profile"]["ops_per_call"]}};
-        point["arithmetic_intensity"] = a["arithmetic_intensity"];
-        point["decided_by"] = a["decided_by"];
-      } catch (const Error& e) {
-        // A hung or dead agent cannot serve the next point: start a fresh one for it.
-        if (e.kind() == "timeout" || e.kind() == "agent_died") drop_agent();
-        throw;
-      }
-      host_.progress(label + ": bench");
-      std::string scratch = "expect_sweep_bench";
-      json bench;
-      try {
-        bench = run_bench(host_, exec_, bench_config(params, scratch));
-      } catch (const Error&) {
-        host_.document().erase(scratch);
-        throw;
-      }
-      host_.document().erase(scratch);
-      json sp = first_speedup(bench);
-      if (sp.is_null()) {
-        const json& rows = bench.value("rows", json::array());
-        json err = rows.empty() ? json(nullptr) : rows[0].value("error", json());
-        point["speedup"] = nullptr;
-        point["error"] = err.is_null() ? json{{"kind", "bench"}, {"message", "bench measured no speedup"}} : err;
-      } else {
-        point["speedup"] = {{"estimate", sp.value("estimate", json())}, {"low", sp.value("low", json())},
-                            {"high", sp.value("high", json())}};
-        point["validation"] = analysis::validate_prediction(analysis::range_from_json(point["predicted_speedup"]),
-                                                            point.value("class", ""), sp,
-                                                            analysis::borderline_from_json(point));
-      }
-      return point;
-    };
-    // Each point's warnings (its profile's and its bench's) name the point.
-    auto measure = [&](const json& value) -> json {
-      const std::string label = fmt::format("{}={}", spec.param, value.dump());
-      const json& before = host_.document()["warnings"];
-      const std::size_t from = before.is_array() ? before.size() : 0;
-      try {
-        json point = measure_point(value, label);
-        name_point_in_warnings(host_.document()["warnings"], from, label);
-        return point;
-      } catch (const Error&) {
-        name_point_in_warnings(host_.document()["warnings"], from, label);
-        throw;
-      }
-    };
-    json points = run_sweep(spec, measure, [&](const json& pts) {
-      host_.document()["expect"]["sweep"]["points"] = pts;
-      host_.document()["expect"]["sweep"]["class_changes"] = class_changes(pts);
-      host_.checkpoint();
-    });
+    result_.sweep = expect::Sweep{spec.param, spec.values, {}, {}};
+    checkpoint();
+    std::vector<expect::SweepPoint> points =
+        run_sweep(spec, [&](const json& value) { return measure_point(spec, value); },
+                  [&](const std::vector<expect::SweepPoint>& pts) {
+                    result_.sweep->points = pts;
+                    result_.sweep->class_changes = expect::class_changes(pts);
+                    checkpoint();
+                  });
     int failed = 0;
     for (const auto& p : points)
-      if (!p["error"].is_null()) ++failed;
+      if (!p.error.is_null()) ++failed;
     if (failed > 0)
       host_.warn(report::make_warning(report::WarningCode::PartialResult,
-                                                         fmt::format("{} of {} sweep points failed", failed,
-                                                                     points.size()),
-                                                         "each failed point says why in expect.sweep.points[].error"));
+                                      fmt::format("{} of {} sweep points failed", failed, points.size()),
+                                      "each failed point says why in expect.sweep.points[].error"));
     if (failed == static_cast<int>(points.size()) && !points.empty()) {
-      const json& e = points[0]["error"];
+      const json& e = points[0].error;
       int code = e.value("exit_code", static_cast<int>(ExitCode::TargetFailed));
       throw Error(static_cast<ExitCode>(code), e.value("kind", "sweep"),
-                  fmt::format("every sweep point failed; the first ({}={}): {}", spec.param,
-                              points[0]["value"].dump(), e.value("message", "")),
+                  fmt::format("every sweep point failed; the first ({}={}): {}", spec.param, points[0].value.dump(),
+                              e.value("message", "")),
                   e.value("hint", ""));
     }
   }
@@ -422,26 +441,16 @@ class ExpectRun {
   const ExpectConfig& cfg_;
   Session* agent_ = nullptr;          // the agent requests go to (shared or owned_)
   std::unique_ptr<Session> owned_;    // the agent this run started, if any
-  json device_info_;
-  analysis::Ceilings ceilings_;
-  analysis::Evidence evidence_;
-  analysis::Verdict verdict_;
+  const explain::ExplainResult* explained_;  // the caller's explain, if it ran one
   analysis::CompiledRun compiled_;
+  expect::ExpectResult result_;
 };
 
 }  // namespace
 
-json run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg) {
-  return ExpectRun(host, exec, shared_agent, cfg).run();
-}
-
-int expect_exit_code(const json& section, const ExpectConfig& cfg) {
-  if (!cfg.validate || !section.is_object()) return 0;
-  const json& v = section.value("validation", json());
-  if (v.is_object() && !v.value("direction_right", true))
-    throw check_failed("prediction_wrong", v.value("summary", std::string("the prediction got the direction wrong")),
-                       "see the validation in the report; the classification may not fit this workload");
-  return 0;
+expect::ExpectResult run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg,
+                                const explain::ExplainResult* explained) {
+  return ExpectRun(host, exec, shared_agent, cfg, explained).run();
 }
 
 }  // namespace tct::runner

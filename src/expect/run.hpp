@@ -17,7 +17,9 @@
 #include "core/executor.hpp"
 #include "core/host.hpp"
 #include "core/target_options.hpp"
+#include "expect/result.hpp"
 #include "expect/sweep.hpp"
+#include "explain/result.hpp"
 
 namespace tct::runner {
 
@@ -37,8 +39,10 @@ struct ExpectConfig {
   bool refresh_ceilings = false;     // measure the ceilings and replace the cached entry
 };
 
-// Runs expect, writing the document's "expect" section after each phase (and adding
-// warnings to its "warnings"); returns the finished section.
+// Runs expect and returns what it found. After each phase the result so far goes to the
+// host as the document's "expect" section (host.checkpoint("expect", to_json(result))), so a
+// crash keeps what was measured; warnings go to host.warn. Nothing else of the document is
+// written, but for --validate's bench, whose section ("bench") the user gets too.
 //
 // shared_agent: null -> run_expect starts its own agent (and closes it before the
 // --validate bench). Non-null -> a started, handshaken agent in any state (e.g. the one
@@ -47,13 +51,13 @@ struct ExpectConfig {
 // dynamo) does not reach the profile. The caller keeps ownership and closes it; if it
 // hangs or dies during a sweep point, run_expect goes on in an agent of its own.
 //
+// explained: what the caller's own explain step found (audit), folded into the prediction;
+// null -> run_expect runs explain's logged compiled run itself, keeping only its value.
+//
 // Throws tct::Error for what ends `tct expect` early: bad usage/target, the target failing
 // while profiled, a sweep whose every point failed, --validate whose bench measured no
 // speedup (the bench's own error, or exit 3).
-json run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg);
-
-// `tct expect`'s exit code for a finished section: 1 when cfg.validate and the predicted
-// direction was wrong (expect.validation.direction_right false), else 0.
-int expect_exit_code(const json& section, const ExpectConfig& cfg);
+expect::ExpectResult run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg,
+                                const explain::ExplainResult* explained = nullptr);
 
 }  // namespace tct::runner

@@ -38,46 +38,26 @@ SweepSpec parse_sweep(const std::string& text) {
   return spec;
 }
 
-json run_sweep(const SweepSpec& spec, const std::function<json(const json&)>& measure,
-               const std::function<void(const json&)>& on_point) {
-  json points = json::array();
+std::vector<expect::SweepPoint> run_sweep(const SweepSpec& spec,
+                                          const std::function<expect::SweepPoint(const json&)>& measure,
+                                          const std::function<void(const std::vector<expect::SweepPoint>&)>& on_point) {
+  std::vector<expect::SweepPoint> points;
   for (const auto& value : spec.values) {
-    json point = {{"value", value}, {"error", nullptr}};
+    expect::SweepPoint point;
     try {
-      json fields = measure(value);
-      for (auto& [k, v] : fields.items())
-        if (k != "value") point[k] = v;
-      if (!fields.contains("error")) point["error"] = nullptr;
+      point = measure(value);
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
-      point["error"] = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()},
-                        {"stage", e.stage.empty() ? json(nullptr) : json(e.stage)},
-                        {"exit_code", static_cast<int>(e.code())}};
+      point = {};
+      point.error = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()},
+                     {"stage", e.stage.empty() ? json(nullptr) : json(e.stage)},
+                     {"exit_code", static_cast<int>(e.code())}};
     }
-    points.push_back(point);
+    point.value = value;
+    points.push_back(std::move(point));
     if (on_point) on_point(points);
   }
   return points;
-}
-
-void name_point_in_warnings(json& warnings, std::size_t from, const std::string& label) {
-  if (!warnings.is_array()) return;
-  for (std::size_t i = from; i < warnings.size(); ++i)
-    if (warnings[i].contains("message") && warnings[i]["message"].is_string())
-      warnings[i]["message"] = label + ": " + warnings[i]["message"].get<std::string>();
-}
-
-json class_changes(const json& points) {
-  json out = json::array();
-  const json* prev = nullptr;
-  for (const auto& p : points) {
-    if (!p.value("error", json()).is_null() || !p.contains("class") || !p["class"].is_string()) continue;
-    if (prev && (*prev)["class"] != p["class"])
-      out.push_back({{"from_value", (*prev)["value"]}, {"to_value", p["value"]},
-                     {"from_class", (*prev)["class"]}, {"to_class", p["class"]}});
-    prev = &p;
-  }
-  return out;
 }
 
 }  // namespace tct::runner

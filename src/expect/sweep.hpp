@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "expect/result.hpp"
+
 namespace tct::runner {
 
 using json = nlohmann::json;
@@ -20,20 +22,12 @@ struct SweepSpec {
 // '=', an empty name, an empty value list or an empty value.
 SweepSpec parse_sweep(const std::string& text);
 
-// Calls measure(value) for each value in order; measure returns the point's fields. A
-// tct::Error (except an interrupt, which propagates) becomes the point's
-// error {kind, message, hint, stage} and the sweep goes on. on_point(points so far) runs
-// after each point. Each point is {value, error: null|{...}, ...fields}.
-json run_sweep(const SweepSpec& spec, const std::function<json(const json& value)>& measure,
-               const std::function<void(const json& points)>& on_point = {});
-
-// Prefixes "label: " to the messages of warnings[from..] (those one sweep point added), so
-// that a warning says which point it is about and the same warning at two points stays two
-// distinct lines.
-void name_point_in_warnings(json& warnings, std::size_t from, const std::string& label);
-
-// Where the class changes between consecutive successful points:
-// [{from_value, to_value, from_class, to_class}].
-json class_changes(const json& points);
+// Calls measure(value) for each value in order; measure returns the point. A tct::Error
+// (except an interrupt, which propagates) becomes the point's error {kind, message, hint,
+// stage, exit_code} and the sweep goes on. on_point(points so far) runs after each point.
+// Each point's value is the value it was measured at.
+std::vector<expect::SweepPoint> run_sweep(
+    const SweepSpec& spec, const std::function<expect::SweepPoint(const json& value)>& measure,
+    const std::function<void(const std::vector<expect::SweepPoint>& points)>& on_point = {});
 
 }  // namespace tct::runner

@@ -1,60 +1,60 @@
-// Terminal and Markdown rendering of doc["expect"] (tct expect). Nothing is computed here
-// beyond formatting: the class, ranges and suggestions come from src/expect/.
+// Terminal and Markdown rendering of an ExpectResult (tct expect). Nothing is computed here
+// beyond formatting: the class, ranges, validation and suggestions are the result's fields.
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "expect/json.hpp"
+#include "expect/render.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
 
-namespace tct::report {
+namespace tct::expect {
 namespace {
 
-std::string label(const json& cls) {
-  if (!cls.is_string()) return "unknown";
-  std::string s = cls.get<std::string>();
+using report::format_bytes;
+using report::format_duration_ns;
+using report::format_percent;
+using report::format_ratio;
+using report::Table;
+
+std::string words(BoundClass c) {
+  std::string s(to_string(c));
   for (auto& ch : s)
     if (ch == '_') ch = ' ';
   return s;
 }
 
-std::string range(const json& r) {
-  double lo = number_or_nan(r, "low"), hi = number_or_nan(r, "high"), pt = number_or_nan(r, "point");
-  if (std::isnan(lo) || std::isnan(hi)) return "n/a";
-  if (std::isnan(pt)) return fmt::format("{:.2f}x - {:.2f}x", lo, hi);
-  return fmt::format("{:.2f}x ({:.2f}x - {:.2f}x)", pt, lo, hi);
+std::string range(const SpeedupRange& r) {
+  if (std::isnan(r.low) || std::isnan(r.high)) return "n/a";
+  if (std::isnan(r.point)) return fmt::format("{:.2f}x - {:.2f}x", r.low, r.high);
+  return fmt::format("{:.2f}x ({:.2f}x - {:.2f}x)", r.point, r.low, r.high);
 }
 
 // How the point prediction was made, term by term, and where the interval comes from.
-std::string prediction_lines(const json& p, const std::string& indent) {
-  if (!p.is_object() || !p.contains("terms")) return "";
+std::string prediction_lines(const Prediction& p, const std::string& indent) {
+  if (!p.terms) return "";
   std::string terms;
-  for (const auto& t : p["terms"]) {
-    double share = number_or_nan(t, "share");
-    if (!(share > 0.005)) continue;
-    std::string name = t.value("term", "?");
-    terms += fmt::format("{}{} {} x {:.2f}", terms.empty() ? "" : " + ", name, format_percent(share),
-                         number_or_nan(t, "keep"));
+  for (const auto& t : *p.terms) {
+    if (!(t.share > 0.005)) continue;
+    terms += fmt::format("{}{} {} x {:.2f}", terms.empty() ? "" : " + ", t.name, format_percent(t.share), t.keep);
   }
   std::string out = fmt::format("{}point = 1 / ({})\n", indent, terms);
-  const json& iv = p.value("interval", json::object());
-  const json& cal = iv.value("calibration", json::object());
-  double point = number_or_nan(p, "point");
+  const IntervalModel& iv = p.interval;
+  double point = p.range.point;
   out += fmt::format("{}interval = point x [{:.2f}, {:.2f}], from the calibration set's errors, wider the more of the "
                      "compiled time is generated kernels ({} here); on our validation set, {} of {} measured "
                      "speedups fell inside\n",
-                     indent, number_or_nan(p, "low") / point, number_or_nan(p, "high") / point,
-                     format_percent(number_or_nan(iv, "generated_share")), cal.value("validation_inside", 0),
-                     cal.value("validation_cases", 0));
+                     indent, p.range.low / point, p.range.high / point, format_percent(iv.generated_share),
+                     iv.validation_inside, iv.validation_cases);
   return out;
 }
 
-std::string interval(const json& s) {
-  if (!s.is_object()) return "n/a";
-  double est = number_or_nan(s, "estimate"), lo = number_or_nan(s, "low"), hi = number_or_nan(s, "high");
-  if (std::isnan(est)) return "n/a";
-  if (std::isnan(lo) || std::isnan(hi)) return format_ratio(est);
-  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(est), lo, hi);
+std::string interval(const std::optional<MeasuredSpeedup>& s) {
+  if (!s) return "n/a";
+  if (std::isnan(s->estimate)) return "n/a";
+  if (std::isnan(s->low) || std::isnan(s->high)) return format_ratio(s->estimate);
+  return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(s->estimate), s->low, s->high);
 }
 
 std::string flops_rate(double f) {
@@ -74,7 +74,9 @@ std::string count(double x) {
 
 // The first line of an error message, at most 90 characters: a table cell, not a traceback.
 std::string short_message(const json& err) {
-  std::string m = err.is_object() ? err.value("message", "") : "";
+  std::string m = err.is_object() && err.contains("message") && err["message"].is_string()
+                      ? err["message"].get<std::string>()
+                      : "";
   m = m.substr(0, m.find('\n'));
   if (m.size() > 90) m = m.substr(0, 87) + "...";
   return m;
@@ -82,11 +84,11 @@ std::string short_message(const json& err) {
 
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-std::string target_name(const json& e) {
-  const json& t = e.value("target", json());
+std::string target_name(const ExpectResult& r) {
+  const json& t = r.target;
   if (!t.is_object()) return "?";
-  std::string s = t.value("spec", "?");
-  const json& p = t.value("params", json::object());
+  std::string s = t.contains("spec") && t["spec"].is_string() ? t["spec"].get<std::string>() : "?";
+  const json& p = t.contains("params") ? t["params"] : json::object();
   if (p.is_object() && !p.empty()) {
     std::string ps;
     for (const auto& [k, v] : p.items()) ps += fmt::format("{}{}={}", ps.empty() ? "" : ", ", k, value_text(v));
@@ -96,229 +98,202 @@ std::string target_name(const json& e) {
 }
 
 // Evidence lines shared by text and Markdown: {label, value}.
-std::vector<std::pair<std::string, std::string>> evidence_rows(const json& e) {
+std::vector<std::pair<std::string, std::string>> evidence_rows(const ExpectResult& r) {
+  const Analysis& a = *r.analysis;
+  const ProfileSummary& p = a.profile;
+  const analysis::Ceilings c = r.machine ? r.machine->ceilings : analysis::Ceilings{};
   std::vector<std::pair<std::string, std::string>> rows;
-  const json& p = e.value("profile", json::object());
-  const json& d = p.value("op_time_distribution", json::object());
   // Each latency says what it measures: bench quotes medians of interleaved samples, expect
   // reasons on its fastest plain call (the envelope its shares are fractions of).
-  rows.push_back({"eager call", fmt::format("{} ({})", format_duration_ns(number_or_nan(p, "wall_per_call_ns")),
-                                            p.value("estimator", "") == "lower_envelope"
+  rows.push_back({"eager call", fmt::format("{} ({})", format_duration_ns(p.wall_per_call_ns),
+                                            p.lower_envelope
                                                 ? "the fastest of expect's plain calls: the envelope the shares are of"
                                                 : "the median of expect's plain calls")});
-  // The fixed costs the prediction used (a document from before they were recorded: the ceilings').
-  const json& pred = e.value("predicted_speedup", json::object());
-  const json& c = e.value("ceilings", json::object());
-  bool timed = pred.value("compiled_call_source", "") == "profile";
-  const json& fixed = pred.contains("op_floor_ns") ? pred : c;
-  rows.push_back({"fixed costs", fmt::format("op floor {}, compiled call {} ({})",
-                                             format_duration_ns(number_or_nan(fixed, "op_floor_ns")),
-                                             format_duration_ns(number_or_nan(fixed, "compiled_call_ns")),
-                                             timed ? "a 1-element add eager and compiled, timed between the plain calls"
-                                                   : "the machine's ceilings")});
-  rows.push_back({"ops per call", fmt::format("{} (every op the profiler saw in one eager call; median op {}, p90 {})", count(number_or_nan(p, "ops_per_call")),
-                                              format_duration_ns(number_or_nan(d, "p50_ns")),
-                                              format_duration_ns(number_or_nan(d, "p90_ns")))});
-  if (std::string guarded = expect_guarded_text(e); !guarded.empty()) rows.push_back({"guarded per call", guarded});
-  rows.push_back({"time inside ops", fmt::format("{} (outside: {})", format_percent(number_or_nan(p, "in_op_fraction")),
-                                                 format_percent(number_or_nan(p, "overhead_fraction")))});
-  if (p.contains("device_busy_fraction") && p["device_busy_fraction"].is_number())
-    rows.push_back({"GPU busy", fmt::format("{} of wall, {} kernels per call",
-                                            format_percent(number_or_nan(p, "device_busy_fraction")),
-                                            count(number_or_nan(p, "kernel_launches")))});
-  rows.push_back({"FLOPs / bytes per call", fmt::format("{} / {} ({:.2f} FLOP/byte)", count(number_or_nan(e, "flops_per_call")),
-                                                        format_bytes(number_or_nan(e, "bytes_per_call")),
-                                                        number_or_nan(e, "arithmetic_intensity"))});
-  rows.push_back({"machine", fmt::format("{}, {}/s ({}; balance {:.2f} FLOP/byte)",
-                                         flops_rate(number_or_nan(c, "peak_flops")),
-                                         format_bytes(number_or_nan(c, "peak_bandwidth_bytes_per_s")),
-                                         c.value("source", "?"), number_or_nan(c, "balance_flops_per_byte"))});
-  const json& r = e.value("roofline", json::object());
-  if (number_or_nan(e, "flops_per_call") == 0)
+  const Prediction& pred = a.predicted;
+  rows.push_back({"fixed costs", fmt::format("op floor {}, compiled call {} ({})", format_duration_ns(pred.op_floor_ns),
+                                             format_duration_ns(pred.compiled_call_ns),
+                                             pred.fixed_costs_from_profile
+                                                 ? "a 1-element add eager and compiled, timed between the plain calls"
+                                                 : "the machine's ceilings")});
+  rows.push_back({"ops per call", fmt::format("{} (every op the profiler saw in one eager call; median op {}, p90 {})",
+                                              count(p.ops_per_call), format_duration_ns(p.op_p50_ns),
+                                              format_duration_ns(p.op_p90_ns))});
+  if (std::string guarded = guarded_text(a); !guarded.empty()) rows.push_back({"guarded per call", guarded});
+  rows.push_back({"time inside ops", fmt::format("{} (outside: {})", format_percent(p.in_op_fraction),
+                                                 format_percent(p.overhead_fraction))});
+  if (std::isfinite(p.device_busy_fraction))
+    rows.push_back({"GPU busy", fmt::format("{} of wall, {} kernels per call", format_percent(p.device_busy_fraction),
+                                            count(p.kernel_launches))});
+  rows.push_back({"FLOPs / bytes per call", fmt::format("{} / {} ({:.2f} FLOP/byte)", count(a.flops_per_call),
+                                                        format_bytes(a.bytes_per_call), a.arithmetic_intensity)});
+  rows.push_back({"machine", fmt::format("{}, {}/s ({}; balance {:.2f} FLOP/byte)", flops_rate(c.peak_flops),
+                                         format_bytes(c.peak_bandwidth), r.machine ? c.source : "?", c.balance())});
+  if (a.flops_per_call == 0)
     rows.push_back({"roofline", "no matmul/conv/attention FLOPs (elementwise ops count 0): placed by bytes alone"});
   else
-    rows.push_back({"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(number_or_nan(r, "achieved_flops")),
-                                          flops_rate(number_or_nan(r, "attainable_flops")),
-                                          format_percent(number_or_nan(r, "fraction")))});
-  const json& s = e.value("time_shares", json::object());
+    rows.push_back({"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(a.roofline.achieved_flops),
+                                            flops_rate(a.roofline.attainable_flops),
+                                            format_percent(a.roofline.fraction))});
+  const analysis::TimeShares& s = a.time_shares;
   rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, kept arithmetic "
                                              "(transcendental math, softmax, norms) {}, other op work {}, "
                                              "matmul/conv/attention {}",
-                                             format_percent(number_or_nan(s, "outside_ops")),
-                                             format_percent(number_or_nan(s, "fixed_cost")),
-                                             format_percent(number_or_nan(s, "memory_traffic")),
-                                             format_percent(number_or_nan(s, "kept_arithmetic")),
-                                             format_percent(number_or_nan(s, "other_compute")),
-                                             format_percent(number_or_nan(s, "library")))});
+                                             format_percent(s.outside), format_percent(s.fixed),
+                                             format_percent(s.memory), format_percent(s.kept_arithmetic),
+                                             format_percent(s.other), format_percent(s.library))});
   return rows;
 }
 
-// A sweep table's class cell: the class, marked when borderline.
-std::string class_cell(const json& point) { return label(point.value("class", json())) + expect_borderline_mark(point); }
+// A sweep table's class cell: a point keeps no borderline of its own.
+std::string class_cell(const SweepPoint& p) { return p.analysed ? words(p.analysed->cls) : "unknown"; }
+SpeedupRange point_range(const SweepPoint& p) { return p.analysed ? p.analysed->predicted : SpeedupRange{}; }
 
-std::string validation_line(const json& v) { return v.is_object() ? v.value("summary", "") : ""; }
+// The sweep table and its class changes: what was asked for, in both reports.
+std::string sweep_text(const ExpectResult& r) {
+  if (!r.sweep) return "";
+  const Sweep& sw = *r.sweep;
+  std::string out = fmt::format("  sweep over {}:\n", sw.param);
+  Table st({sw.param, "class", "predicted", "measured speedup [95% CI]", "note"});
+  for (const auto& p : sw.points) {
+    if (!p.error.is_null()) {
+      st.add({value_text(p.value), class_cell(p), range(point_range(p)), "failed", short_message(p.error)});
+      continue;
+    }
+    st.add({value_text(p.value), class_cell(p), range(point_range(p)), interval(p.speedup),
+            p.validation ? p.validation->verdict : ""});
+  }
+  out += st.str();
+  for (const auto& c : sw.class_changes)
+    out += fmt::format("  class changes from {} to {} between {}={} and {}\n", words(c.from_class), words(c.to_class),
+                       sw.param, value_text(c.from_value), value_text(c.to_value));
+  return out + "\n";
+}
+
+// "tct expect: TARGET", then the class and the predicted range: the first lines of both reports.
+std::string head(const ExpectResult& r) {
+  std::string out = fmt::format("tct expect: {}\n\n", target_name(r));
+  if (!r.analysis) return out;
+  const Analysis& a = *r.analysis;
+  return out + fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", words(a.cls), borderline_note(a),
+                           range(a.predicted.range));
+}
 
 }  // namespace
 
-std::string expect_compiled_note(const json& e) {
-  const json& run = e.value("compiled_run", json());
-  std::string assumes = e.value("predicted_speedup", json::object()).value("assumes", "captured");
-  if (!run.is_object() || assumes == "captured") return "";
-  std::string captured = range(run.value("if_captured", json::object()));
-  if (assumes == "nothing_compiled") {
-    const json& f = run.value("skipped_frames", json::array()).empty() ? json::object() : run["skipped_frames"][0];
+std::string compiled_note(const Analysis& a) {
+  if (!a.compiled_run || a.predicted.assumes == Assumes::Captured) return "";
+  const CompiledRunSummary& run = *a.compiled_run;
+  std::string captured = range(run.if_captured);
+  if (a.predicted.assumes == Assumes::NothingCompiled)
     return fmt::format("nothing compiles: Dynamo skips {} and runs it eagerly, so no gain until that is fixed "
                        "(`tct explain`); {} once it is captured",
-                       f.value("function", "the function"), captured);
-  }
+                       run.skipped_frames.empty() ? "the function" : run.skipped_frames[0].function, captured);
   return fmt::format("assumes the {} graph break(s) of the compiled run stay (the gain can fall to nothing); {} "
                      "once the function is captured whole",
-                     run.value("graph_break_count", 0), captured);
+                     run.graph_break_count, captured);
 }
 
-std::string expect_guarded_text(const json& e) {
-  const double inputs = number_or_nan(e, "outside_tensors"), modules = number_or_nan(e, "module_calls");
+std::string guarded_text(const Analysis& a) {
+  const double inputs = a.outside_tensors, modules = a.module_calls;
   if (!std::isfinite(inputs) || !std::isfinite(modules)) return "";
   return fmt::format("{} tensor{} read from outside (the compiled graph's inputs), {} nn.Module call{}", count(inputs),
                      inputs == 1 ? "" : "s", count(modules), modules == 1 ? "" : "s");
 }
 
-std::string expect_borderline_mark(const json& e) {
-  return e.value("borderline_with", json()).is_string() ? " (borderline)" : "";
+std::string borderline_mark(const Analysis& a) { return a.borderline_with ? " (borderline)" : ""; }
+
+std::string borderline_note(const Analysis& a) {
+  if (!a.borderline_with) return "";
+  return fmt::format(" (borderline: the fixed-cost share is near the threshold, a re-run may say {})",
+                     words(*a.borderline_with));
 }
 
-std::string expect_borderline_note(const json& e) {
-  const json& other = e.value("borderline_with", json());
-  if (!other.is_string()) return "";
-  return fmt::format(" (borderline: the fixed-cost share is near the threshold, a re-run may say {})", label(other));
-}
-
-namespace {
-
-// The sweep table and its class changes: what was asked for, in both reports.
-std::string sweep_text(const json& e) {
-  const json& sw = e.value("sweep", json());
-  if (!sw.is_object()) return "";
-  std::string out = fmt::format("  sweep over {}:\n", sw.value("param", "?"));
-  Table st({sw.value("param", "?"), "class", "predicted", "measured speedup [95% CI]", "note"});
-  for (const auto& p : sw.value("points", json::array())) {
-    if (!p.value("error", json()).is_null()) {
-      st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
-              "failed", short_message(p["error"])});
-      continue;
-    }
-    const json& v = p.value("validation", json());
-    st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
-            interval(p.value("speedup", json())), v.is_object() ? v.value("verdict", "") : ""});
-  }
-  out += st.str();
-  for (const auto& c : sw.value("class_changes", json::array()))
-    out += fmt::format("  class changes from {} to {} between {}={} and {}\n", label(c["from_class"]),
-                       label(c["to_class"]), sw.value("param", "?"), value_text(c["from_value"]),
-                       value_text(c["to_value"]));
-  return out + "\n";
-}
-
-// "tct expect: TARGET", then the class and the predicted range: the first lines of both reports.
-std::string expect_head(const json& e) {
-  std::string out = fmt::format("tct expect: {}\n\n", target_name(e));
-  if (e.value("class", json()).is_null()) return out;
-  return out + fmt::format("  class: {}{}    predicted torch.compile speedup: {}\n", label(e["class"]),
-                           expect_borderline_note(e), range(e.value("predicted_speedup", json::object())));
-}
-
-}  // namespace
-
-std::string text_expect(const json& doc) {
-  const json& e = doc["expect"];
-  std::string out = expect_head(e);
-  if (e.value("class", json()).is_null()) return out;
+std::string text(const ExpectResult& r) {
+  std::string out = head(r);
+  if (!r.analysis) return out;
+  const Analysis& a = *r.analysis;
   // The model's terms describe the captured function: said so when the run was not that.
-  if (std::string note = expect_compiled_note(e); !note.empty()) {
-    std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "      ");
+  if (std::string note = compiled_note(a); !note.empty()) {
+    std::string how = prediction_lines(a.predicted, "      ");
     out += fmt::format("    {}\n", note) + (how.empty() ? "" : "    the model, for the captured function:\n" + how);
   } else {
-    out += prediction_lines(e.value("predicted_speedup", json::object()), "    ");
+    out += prediction_lines(a.predicted, "    ");
   }
   out += "  decided by:\n";
-  for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("    - {}\n", r.value("meaning", ""));
+  for (const auto& reason : a.decided_by) out += fmt::format("    - {}\n", reason.meaning);
   out += "\n";
   Table t({"evidence", "value"});
-  for (auto& [k, v] : evidence_rows(e)) t.add({k, v});
+  for (auto& [k, v] : evidence_rows(r)) t.add({k, v});
   out += t.str() + "\n";
 
-  const json& sugg = e.value("suggestions", json::array());
-  if (!sugg.empty()) {
+  if (!a.suggestions.empty()) {
     out += "  what to try, best first:\n";
-    for (const auto& s : sugg)
-      out += fmt::format("    {}. {}\n       why: {}\n       how: {}\n", s.value("rank", 0), s.value("title", ""),
-                         s.value("why", ""), s.value("how", ""));
+    for (const auto& s : a.suggestions)
+      out += fmt::format("    {}. {}\n       why: {}\n       how: {}\n", s.rank, s.title, s.why, s.how);
     out += "\n";
   }
-  out += sweep_text(e);
-  const json& v = e.value("validation", json());
-  if (v.is_object()) out += "  validation: " + validation_line(v) + "\n\n";
+  out += sweep_text(r);
+  if (r.validation) out += "  validation: " + r.validation->summary + "\n\n";
   return out;
 }
 
-// The class, the range, the two strongest reasons, the top three suggestions (and the sweep
-// and validation, which are what was asked for when present): `-v` prints the evidence and the
-// model term by term.
-std::string brief_expect(const json& doc) {
-  const json& e = doc["expect"];
-  std::string out = expect_head(e);
-  if (e.value("class", json()).is_null()) return out;
-  if (std::string note = expect_compiled_note(e); !note.empty()) out += fmt::format("    {}\n", note);
-  int n = 0;
-  for (const auto& r : e.value("decided_by", json::array()))
-    if (n++ < 2) out += fmt::format("    - {}\n", r.value("meaning", ""));
-  n = 0;
-  for (const auto& s : e.value("suggestions", json::array()))
-    if (n++ < 3) out += fmt::format("  {}. {}: {}\n", s.value("rank", 0), s.value("title", ""), s.value("how", ""));
-  out += sweep_text(e);
-  const json& v = e.value("validation", json());
-  if (v.is_object()) out += "  validation: " + validation_line(v) + "\n";
+std::string brief(const ExpectResult& r) {
+  std::string out = head(r);
+  if (!r.analysis) return out;
+  const Analysis& a = *r.analysis;
+  if (std::string note = compiled_note(a); !note.empty()) out += fmt::format("    {}\n", note);
+  for (std::size_t i = 0; i < a.decided_by.size() && i < 2; ++i)
+    out += fmt::format("    - {}\n", a.decided_by[i].meaning);
+  for (std::size_t i = 0; i < a.suggestions.size() && i < 3; ++i) {
+    const Suggestion& s = a.suggestions[i];
+    out += fmt::format("  {}. {}: {}\n", s.rank, s.title, s.how);
+  }
+  out += sweep_text(r);
+  if (r.validation) out += "  validation: " + r.validation->summary + "\n";
   return out + "\n";
 }
 
-std::string markdown_expect(const json& doc) {
-  const json& e = doc["expect"];
-  std::string out = fmt::format("### Expectation: `{}`\n\n", target_name(e));
-  if (e.value("class", json()).is_null()) return out;
-  out += fmt::format("**{}**{}, predicted torch.compile speedup **{}**\n\n", label(e["class"]), expect_borderline_note(e),
-                     range(e.value("predicted_speedup", json::object())));
-  if (std::string note = expect_compiled_note(e); !note.empty()) out += "**" + note + "**\n\n";
-  std::string how = prediction_lines(e.value("predicted_speedup", json::object()), "");
+std::string markdown(const ExpectResult& r) {
+  std::string out = fmt::format("### Expectation: `{}`\n\n", target_name(r));
+  if (!r.analysis) return out;
+  const Analysis& a = *r.analysis;
+  out += fmt::format("**{}**{}, predicted torch.compile speedup **{}**\n\n", words(a.cls), borderline_note(a),
+                     range(a.predicted.range));
+  if (std::string note = compiled_note(a); !note.empty()) out += "**" + note + "**\n\n";
+  std::string how = prediction_lines(a.predicted, "");
   if (!how.empty()) out += "<sub>" + how.substr(0, how.size() - 1) + "</sub>\n\n";
-  for (const auto& r : e.value("decided_by", json::array())) out += fmt::format("- {}\n", r.value("meaning", ""));
+  for (const auto& reason : a.decided_by) out += fmt::format("- {}\n", reason.meaning);
   out += "\n";
   Table t({"evidence", "value"});
-  for (auto& [k, v] : evidence_rows(e)) t.add({k, v});
+  for (auto& [k, v] : evidence_rows(r)) t.add({k, v});
   out += t.markdown() + "\n";
-  const json& sugg = e.value("suggestions", json::array());
-  if (!sugg.empty()) {
+  if (!a.suggestions.empty()) {
     out += "#### What to try\n\n";
-    for (const auto& s : sugg)
-      out += fmt::format("{}. **{}**: {}. *How:* {}\n", s.value("rank", 0), s.value("title", ""), s.value("why", ""),
-                         s.value("how", ""));
+    for (const auto& s : a.suggestions) out += fmt::format("{}. **{}**: {}. *How:* {}\n", s.rank, s.title, s.why, s.how);
     out += "\n";
   }
-  const json& sw = e.value("sweep", json());
-  if (sw.is_object()) {
-    out += fmt::format("#### Sweep over `{}`\n\n", sw.value("param", "?"));
-    Table st({sw.value("param", "?"), "class", "predicted", "measured speedup [95% CI]", "note"});
-    for (const auto& p : sw.value("points", json::array())) {
-      bool failed = !p.value("error", json()).is_null();
-      const json& v = p.value("validation", json());
-      st.add({value_text(p["value"]), class_cell(p), range(p.value("predicted_speedup", json::object())),
-              failed ? "failed" : interval(p.value("speedup", json())),
-              failed ? short_message(p["error"]) : (v.is_object() ? v.value("verdict", "") : "")});
+  if (r.sweep) {
+    const Sweep& sw = *r.sweep;
+    out += fmt::format("#### Sweep over `{}`\n\n", sw.param);
+    Table st({sw.param, "class", "predicted", "measured speedup [95% CI]", "note"});
+    for (const auto& p : sw.points) {
+      bool failed = !p.error.is_null();
+      st.add({value_text(p.value), class_cell(p), range(point_range(p)), failed ? "failed" : interval(p.speedup),
+              failed ? short_message(p.error) : (p.validation ? p.validation->verdict : "")});
     }
     out += st.markdown() + "\n";
   }
-  const json& v = e.value("validation", json());
-  if (v.is_object()) out += "**Validation**: " + validation_line(v) + "\n\n";
+  if (r.validation) out += "**Validation**: " + r.validation->summary + "\n\n";
   return out;
 }
+
+}  // namespace tct::expect
+
+namespace tct::report {
+
+// The document's section, read back into the result every rendering shares.
+std::string text_expect(const json& doc) { return expect::text(expect::from_json(doc["expect"])); }
+std::string brief_expect(const json& doc) { return expect::brief(expect::from_json(doc["expect"])); }
+std::string markdown_expect(const json& doc) { return expect::markdown(expect::from_json(doc["expect"])); }
 
 }  // namespace tct::report

@@ -294,5 +294,6 @@ ExplainResult from_json(const json& s) {
 }
 
 json to_json(const SkippedFrame& frame) { return skipped_json(frame); }
+SkippedFrame skipped_frame_from_json(const json& frame) { return skipped_of(frame); }
 
 }  // namespace tct::explain

@@ -43,18 +43,6 @@ std::string brief_audit(const json& doc);  // the audit's headline: its verdict,
 std::string markdown_audit(const json& doc);
 std::string markdown_expect(const json& doc);
 std::string brief_expect(const json& doc);  // the class, the range, two reasons, three suggestions
-// What expect's predicted range assumes when the compiled run skipped a frame or broke the
-// graph ("nothing compiles: ..." / "assumes the N graph breaks stay; ... once captured"),
-// "" when the function is captured whole.
-std::string expect_compiled_note(const json& expect);
-// " (borderline: ..., a re-run may say X)" for an expect section or sweep point whose class sits
-// near the overhead-bound threshold (borderline_with), "" otherwise.
-std::string expect_borderline_note(const json& expect);
-// " (borderline)" after a class in a table cell or card, "" when the class is clear.
-std::string expect_borderline_mark(const json& expect);
-// "N tensors read from outside (the compiled graph's inputs), M nn.Module calls": what a
-// compiled call guards; "" for a document from before they were counted.
-std::string expect_guarded_text(const json& expect);
 std::string text_suite(const json& doc);
 std::string markdown_suite(const json& doc);
 std::string text_compare(const json& doc);

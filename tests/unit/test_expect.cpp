@@ -7,6 +7,8 @@
 #include "expect/calibration.hpp"
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
+#include "expect/json.hpp"
+#include "expect/scratch_host.hpp"
 #include "expect/ops.hpp"
 #include "expect/suggestions.hpp"
 #include "errors.hpp"
@@ -68,7 +70,7 @@ TEST(ExpectEvidence, ParsesMediansAndFractions) {
   EXPECT_EQ(e.pointwise_ops, 9);
   EXPECT_EQ(e.library_ops, 1);
   EXPECT_DOUBLE_EQ(e.arithmetic_intensity(), 10.0);
-  json pj = profile_json(e);
+  json pj = tct::expect::to_json(tct::expect::summarize(e));
   EXPECT_DOUBLE_EQ(pj["overhead_fraction"].get<double>(), 0.4);
   EXPECT_DOUBLE_EQ(pj["op_time_distribution"]["p50_ns"].get<double>(), 30'000.0 / 9);  // the 9 add ops
   EXPECT_EQ(pj["top_ops"][0]["name"], "aten::addmm");
@@ -128,8 +130,6 @@ TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
   ASSERT_NEAR(overhead.shares.outside + overhead.shares.fixed, 0.52, 0.01);
   EXPECT_EQ(overhead.cls, "overhead_bound");
   EXPECT_EQ(overhead.borderline_with, "compute_bound");
-  EXPECT_EQ(verdict_json(overhead)["borderline_with"], "compute_bound");
-  EXPECT_EQ(borderline_from_json(verdict_json(overhead)), "compute_bound");
   // The one line to quote says it too.
   json measured = {{"estimate", 1.1}, {"low", 1.05}, {"high", 1.15}};
   json v = validate_prediction(overhead.predicted, overhead.cls, measured, overhead.borderline_with);
@@ -139,8 +139,6 @@ TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
   Verdict clear = matmul_call(9'000'000);
   EXPECT_EQ(clear.cls, "compute_bound");
   EXPECT_EQ(clear.borderline_with, "");
-  EXPECT_TRUE(verdict_json(clear)["borderline_with"].is_null());
-  EXPECT_EQ(borderline_from_json(verdict_json(clear)), "");
   EXPECT_NE(validate_prediction(clear.predicted, clear.cls, measured)["summary"].get<std::string>().find("(compute bound)"),
             std::string::npos);
 }
@@ -208,10 +206,7 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   EXPECT_EQ(vu.compiled_call_source, "ceilings");
   EXPECT_DOUBLE_EQ(vu.compiled_call_ns, 20'000);
   EXPECT_LT(vt.predicted.point, vu.predicted.point);  // a dearer compiled call: less to gain
-  json j = verdict_json(vt)["predicted_speedup"];
-  EXPECT_EQ(j["compiled_call_source"], "profile");
-  EXPECT_DOUBLE_EQ(j["compiled_call_ns"].get<double>(), 40'000);
-  EXPECT_DOUBLE_EQ(j["op_floor_ns"].get<double>(), 1000);  // not timed in this profile: the ceilings'
+  EXPECT_DOUBLE_EQ(vt.op_floor_ns, 1000);  // not timed in this profile: the ceilings'
   // 40 us against the ceilings' 20 us: the profile ran on a slowed-down machine, and says so.
   EXPECT_NE(slow_machine(timed, cpu_ceilings()).find("2.0x as long"), std::string::npos);
   with_call["compiled_call_ns"] = 24'000.0;
@@ -393,36 +388,64 @@ TEST(ExpectSweep, ParsesValuesLikeParam) {
 TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
   tct::runner::SweepSpec spec{"batch", {json(1), json(-1), json(64)}};
   int calls = 0;
-  auto points = tct::runner::run_sweep(spec, [&](const json& v) -> json {
+  auto points = tct::runner::run_sweep(spec, [&](const json& v) {
     ++calls;
     if (v == json(-1)) throw tct::Error(tct::ExitCode::TargetFailed, "target_raised", "negative batch", "use >0");
-    return {{"class", v == json(1) ? "overhead_bound" : "compute_bound"}};
+    tct::expect::SweepPoint p;
+    p.analysed = tct::expect::SweepPoint::Analysed{};
+    p.analysed->cls = v == json(1) ? tct::expect::BoundClass::OverheadBound : tct::expect::BoundClass::ComputeBound;
+    return p;
   });
   EXPECT_EQ(calls, 3);
   ASSERT_EQ(points.size(), 3u);
-  EXPECT_TRUE(points[0]["error"].is_null());
-  EXPECT_EQ(points[1]["error"]["kind"], "target_raised");
-  EXPECT_EQ(points[1]["error"]["exit_code"], 3);
-  EXPECT_TRUE(points[2]["error"].is_null());
-  auto changes = tct::runner::class_changes(points);
+  EXPECT_TRUE(points[0].error.is_null());
+  EXPECT_EQ(points[1].value, json(-1));
+  EXPECT_EQ(points[1].error["kind"], "target_raised");
+  EXPECT_EQ(points[1].error["exit_code"], 3);
+  EXPECT_FALSE(points[1].analysed);
+  EXPECT_TRUE(points[2].error.is_null());
+  auto changes = tct::expect::class_changes(points);
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(changes[0]["from_value"], json(1));
-  EXPECT_EQ(changes[0]["to_value"], json(64));
+  EXPECT_EQ(changes[0].from_value, json(1));
+  EXPECT_EQ(changes[0].to_value, json(64));
 }
 
+namespace {
+
+// A host that keeps what it is given, as the CLI's document would.
+struct RecordingHost : tct::runner::Host {
+  json doc = {{"warnings", json::array()}};
+  int checkpoints = 0;
+  json& document() override { return doc; }
+  void progress(const std::string&) override {}
+  void checkpoint() override { ++checkpoints; }
+  void warn(const json& w) override { doc["warnings"].push_back(w); }
+};
+
+}  // namespace
+
 TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
-  json warnings = json::array({{{"code", "a"}, {"message", "from before the sweep"}},
-                               {{"code", "noisy_measurement"}, {"message", "load 2.1"}},
-                               {{"code", "no_message"}}});
-  tct::runner::name_point_in_warnings(warnings, 1, "batch=8");
-  EXPECT_EQ(warnings[0]["message"], "from before the sweep");
-  EXPECT_EQ(warnings[1]["message"], "batch=8: load 2.1");
-  EXPECT_FALSE(warnings[2].contains("message"));
+  RecordingHost host;
+  tct::runner::ScratchHost scratch(host);
+  // A step that rebuilds its warnings after each phase (bench does): the last list counts.
+  scratch.document()["bench"] = {{"rows", json::array()}};
+  scratch.warn({{"code", "noisy_measurement"}, {"message", "load 1.5"}});
+  scratch.document()["warnings"] = json::array();
+  scratch.warn({{"code", "noisy_measurement"}, {"message", "load 2.1"}});
+  scratch.warn({{"code", "no_message"}});
+  scratch.checkpoint();
+  EXPECT_EQ(host.checkpoints, 0);  // the user's document did not change
+  EXPECT_TRUE(host.doc["warnings"].empty());
+  scratch.hand_on("batch=8");
+  ASSERT_EQ(host.doc["warnings"].size(), 2u);
+  EXPECT_EQ(host.doc["warnings"][0]["message"], "batch=8: load 2.1");
+  EXPECT_FALSE(host.doc["warnings"][1].contains("message"));
+  EXPECT_FALSE(host.doc.contains("bench"));  // the step's section stays in the scratch document
 }
 
 TEST(ExpectSweep, InterruptPropagates) {
   tct::runner::SweepSpec spec{"batch", {json(1), json(2)}};
-  EXPECT_THROW(tct::runner::run_sweep(spec, [](const json&) -> json {
+  EXPECT_THROW(tct::runner::run_sweep(spec, [](const json&) -> tct::expect::SweepPoint {
                  throw tct::Error(tct::ExitCode::Interrupted, "interrupted", "ctrl-c");
                }),
                tct::Error);
@@ -489,7 +512,7 @@ TEST(ExpectEvidence, LoadThatMovedDuringTheProfileIsFlagged) {
   EXPECT_NE(load_drift(e).find("read 40% in the profile's first half and 54% in its second"), std::string::npos);
   // The evidence is the envelope of all calls: the quiet half's.
   EXPECT_DOUBLE_EQ(e.in_op_fraction, quiet.in_op_fraction);
-  EXPECT_TRUE(profile_json(e)["overhead_fraction_halves"].is_array());
+  EXPECT_TRUE(tct::expect::to_json(tct::expect::summarize(e))["overhead_fraction_halves"].is_array());
 }
 
 TEST(ExpectEvidence, EnvelopeTakesEachOpsFastestRun) {

@@ -40,10 +40,11 @@ TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
   EXPECT_EQ(r.low, 1.0);
   EXPECT_EQ(r.point, 1.0);
   EXPECT_EQ(r.high, 1.0);
-  EXPECT_EQ(prediction_assumes(run), "nothing_compiled");
-  json j = compiled_run_json(run, kModel);
-  EXPECT_TRUE(j["nothing_compiled"].get<bool>());
-  EXPECT_EQ(j["if_captured"]["high"], 4.0);
+  EXPECT_EQ(prediction_assumes(run), tct::expect::Assumes::NothingCompiled);
+  auto summary = summarize(run, kModel);
+  ASSERT_TRUE(summary);
+  EXPECT_TRUE(summary->nothing_compiled);
+  EXPECT_EQ(summary->if_captured.high, 4.0);
   json first = fix_first_suggestion(run, "m.py:make");
   EXPECT_EQ(first["title"], "Nothing compiles yet: fix what makes Dynamo skip forward");
   EXPECT_NE(first["why"].get<std::string>().find("model.py:11"), std::string::npos);
@@ -57,7 +58,7 @@ TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
   EXPECT_EQ(r.low, 1.0);
   EXPECT_EQ(r.point, 2.2);
   EXPECT_EQ(r.high, 4.0);
-  EXPECT_EQ(prediction_assumes(run), "graph_breaks_stay");
+  EXPECT_EQ(prediction_assumes(run), tct::expect::Assumes::GraphBreaksStay);
   json first = fix_first_suggestion(run, "t");
   EXPECT_EQ(first["title"], "Fix the 2 graph break(s) first");
   json ranked = put_first(first, json::array({{{"rank", 1}, {"title", "Compile it"}}}));
@@ -73,9 +74,9 @@ TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
     CompiledRun run = compiled_run_from_explain_section(section);
     SpeedupRange r = bound_prediction(kModel, run);
     EXPECT_EQ(r.low, 1.4);
-    EXPECT_EQ(prediction_assumes(run), "captured");
+    EXPECT_EQ(prediction_assumes(run), tct::expect::Assumes::Captured);
     EXPECT_TRUE(fix_first_suggestion(run, "t").is_null());
     EXPECT_EQ(put_first(nullptr, json::array({{{"rank", 1}}})).size(), 1u);
   }
-  EXPECT_TRUE(compiled_run_json(compiled_run_from_explain_section(nullptr), kModel).is_null());
+  EXPECT_FALSE(summarize(compiled_run_from_explain_section(nullptr), kModel));
 }

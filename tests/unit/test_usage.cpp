@@ -5,7 +5,7 @@
 #include "cli/usage.hpp"
 #include "errors.hpp"
 #include "report/format.hpp"
-#include "expect/run.hpp"
+#include "expect/result.hpp"
 
 using namespace tct;
 
@@ -42,21 +42,22 @@ TEST(Usage, OutputPathsAndConflicts) {
 }
 
 TEST(Usage, WrongPredictionIsACheckFailureWithItsLine) {
-  runner::ExpectConfig cfg;
-  cfg.validate = true;
   // The line is validate_prediction's summary: what was measured against what was predicted.
   std::string summary = "measured 0.82x [0.72, 0.92] is below the predicted 1.19x-2.97x (memory bound), the "
                         "prediction got the direction wrong: torch.compile is not worth it here (no gain)";
-  nlohmann::json section = {{"validation", {{"direction_right", false}, {"summary", summary}}}};
+  expect::ExpectResult result;
+  result.validation = expect::Validation{};
+  result.validation->direction_right = false;
+  result.validation->summary = summary;
   try {
-    runner::expect_exit_code(section, cfg);
+    expect::exit_code(result, /*validate=*/true);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::CheckFailed);
     EXPECT_EQ(std::string(e.what()), summary);
   }
-  section["validation"]["direction_right"] = true;
-  EXPECT_EQ(runner::expect_exit_code(section, cfg), 0);
+  result.validation->direction_right = true;
+  EXPECT_EQ(expect::exit_code(result, /*validate=*/true), 0);
 }
 
 TEST(TextTable, AlignsByCharactersNotBytes) {

@@ -1,0 +1,214 @@
+#pragma once
+// What `tct expect` found, as a value: the runner returns it, the host checkpoints it, and
+// every rendering (terminal, Markdown, HTML, JSON) reads it. The class, the predicted range,
+// the compiled run's bound on it and the validation are fields, decided once where the facts
+// are (expect/classifier.cpp, compiled.cpp, run.cpp) and never recomputed by a renderer.
+// expect/json.cpp is the one place this becomes doc["expect"] (schema/expect.schema.json) and
+// is read back from a saved document. Times are nanoseconds, shares fractions of the eager
+// call's wall time, speedups eager / compiled: each field's name says which.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "expect/classifier.hpp"
+#include "expect/evidence.hpp"
+#include "explain/result.hpp"
+
+namespace tct::expect {
+
+using json = nlohmann::json;
+using analysis::SpeedupRange;
+
+// What a call's time is bound by (classifier.hpp says how it is decided).
+enum class BoundClass { OverheadBound, MemoryBound, ComputeBound, Unknown };
+std::string_view to_string(BoundClass c);  // "overhead_bound", ...
+BoundClass parse_class(std::string_view s);  // Unknown for anything else
+std::string label(BoundClass c);           // "overhead bound", ...
+
+// One number that decided the class: {metric, value, threshold, meaning}.
+struct Reason {
+  std::string metric;  // "fixed_cost_fraction", "median_op_ns", ...: the unit is in the name
+  double value = NAN;
+  double threshold = NAN;
+  std::string meaning;
+};
+
+// One term of the point prediction's sum (classifier.hpp): share of the eager time, the
+// fraction of it kept compiled, and their product.
+struct Term {
+  std::string name;
+  double share = NAN, keep = NAN, compiled_share = NAN;
+};
+
+// Where the interval around the point comes from (calibration.hpp, as of the run).
+struct IntervalModel {
+  double log_bias = NAN, log_sigma = NAN, z = NAN;
+  double generated_share = NAN;  // of the predicted compiled time: what widens the interval
+  std::string fitted_on;
+  int calibration_cases = 0, validation_cases = 0, validation_inside = 0;
+};
+
+// What the range assumes of the compiled run (compiled.hpp): the function captured whole,
+// its graph breaks staying, or nothing compiled (a skipped frame: exactly 1.0x).
+enum class Assumes { Captured, GraphBreaksStay, NothingCompiled };
+std::string_view to_string(Assumes a);
+
+struct Prediction {
+  SpeedupRange range;  // low, point, high (the compiled run's bound applied)
+  // The fixed costs the shares and the prediction used; a document from before they were
+  // recorded gives the ceilings' (source "ceilings").
+  double compiled_call_ns = NAN, op_floor_ns = NAN;
+  bool fixed_costs_from_profile = false;  // timed between the profiled calls, else the ceilings'
+  // The model term by term: absent in documents from before the calibrated model.
+  std::optional<std::vector<Term>> terms;
+  IntervalModel interval;
+  json shifts;  // [{factor, value, effect}]: what moves the range (shown as a table); null in older documents
+  Assumes assumes = Assumes::Captured;
+};
+
+// doc["expect"]["profile"]: evidence.hpp's Evidence as expect reports it.
+struct ProfileSummary {
+  double ops_per_call = NAN;
+  // Durations of every top-level op of the profiled calls.
+  std::size_t op_count = 0;
+  double op_min_ns = NAN, op_p50_ns = NAN, op_p90_ns = NAN, op_p99_ns = NAN, op_max_ns = NAN, op_mean_ns = NAN;
+  double wall_per_call_ns = NAN, profiled_wall_per_call_ns = NAN, in_op_per_call_ns = NAN;
+  bool lower_envelope = false;  // the fastest calls' envelope, else medians over the calls
+  double in_op_fraction = NAN, in_op_fraction_p10 = NAN, in_op_fraction_p90 = NAN;
+  double overhead_fraction = NAN;  // 1 - in_op_fraction
+  std::optional<std::pair<double, double>> overhead_fraction_halves;
+  double library_fraction = NAN, conv_fraction = NAN, kept_arithmetic_fraction = NAN, fused_kernel_fraction = NAN;
+  double device_busy_fraction = NAN, kernel_launches = NAN;  // CUDA only
+  int pointwise_ops_per_call = 0, reduction_ops_per_call = 0, library_ops_per_call = 0;
+  bool events_truncated = false;
+  json top_ops = json::array();  // [{name, class, count_per_call, ns_per_call, self_ns_per_call}], as measured
+};
+ProfileSummary summarize(const analysis::Evidence& e);
+
+// What torch.compile really did with the target (compiled.hpp), and the model's range were
+// the function captured whole.
+struct CompiledRunSummary {
+  int graph_count = 0, graph_break_count = 0;
+  std::vector<explain::SkippedFrame> skipped_frames;
+  bool nothing_compiled = false;
+  SpeedupRange if_captured;
+};
+
+struct Suggestion {
+  int rank = 0;
+  std::string title, why, how;
+  std::optional<double> expected_gain;  // none for the fix that must come first
+};
+
+// The class and the range, and the evidence they rest on (the main target's, after the profile).
+struct Analysis {
+  BoundClass cls = BoundClass::Unknown;
+  std::optional<BoundClass> borderline_with;  // the class a re-run may give instead
+  std::vector<Reason> decided_by;
+  analysis::Roofline roofline;  // fraction NaN when above 1 (a busy machine's ceiling, not printed)
+  analysis::TimeShares time_shares;
+  Prediction predicted;
+  // The compiled run: none when it could not be checked (the range then assumes capture).
+  std::optional<CompiledRunSummary> compiled_run;
+  ProfileSummary profile;
+  double flops_per_call = NAN, bytes_per_call = NAN, boundary_bytes_per_call = NAN,
+         fused_kernel_bytes_per_call = NAN, element_ops_per_call = NAN;
+  double outside_tensors = NAN, module_calls = NAN;  // per call; guarded by a compiled call
+  double arithmetic_intensity = NAN;                 // FLOP per byte
+  std::string flops_error;                           // why FLOPs/bytes are missing, if they are
+  std::vector<Suggestion> suggestions;               // best first
+};
+
+// The machine's ceilings as expect used them, and where they came from.
+struct Machine {
+  analysis::Ceilings ceilings;
+  json device;  // the agent's expect.device_info
+  std::optional<std::string> cache_path;  // none when there is no cache folder
+  std::string cache_key;
+  bool cache_hit = false;
+  std::optional<bool> cache_written;  // after a measurement
+  json measurement;  // the agent's expect.ceilings reply; null when the cache answered
+};
+
+// A measured speedup: bench's estimate and its 95% interval.
+struct MeasuredSpeedup {
+  double estimate = NAN, low = NAN, high = NAN;
+};
+
+// The predicted range against a measured speedup (classifier.hpp's validate_prediction).
+struct Validation {
+  SpeedupRange predicted;
+  MeasuredSpeedup measured;
+  std::string verdict;           // inside | above | below
+  std::string cls;               // the class predicted
+  std::string compile_worth_it;  // yes | no | unclear
+  bool direction_right = true;
+  std::string summary;  // all of it in one line
+};
+
+// One value of a --sweep.
+struct SweepPoint {
+  json value;
+  json error;  // null, or {kind, message, hint, stage, exit_code}: why the point failed
+  // What the profile found at this value; none when the point failed before it or its bench threw.
+  struct Analysed {
+    json inputs = json::array();  // target.load's input description
+    BoundClass cls = BoundClass::Unknown;
+    SpeedupRange predicted;
+    double wall_per_call_ns = NAN, overhead_fraction = NAN, ops_per_call = NAN;
+    double arithmetic_intensity = NAN;
+    std::vector<Reason> decided_by;
+  };
+  std::optional<Analysed> analysed;
+  bool benched = false;                    // the bench returned (speedup and validation below are its)
+  std::optional<MeasuredSpeedup> speedup;  // none when the bench measured none
+  std::optional<Validation> validation;    // with a speedup: none when nothing could be judged
+};
+
+struct ClassChange {
+  json from_value, to_value;
+  BoundClass from_class = BoundClass::Unknown, to_class = BoundClass::Unknown;
+};
+
+struct Sweep {
+  std::string param;
+  json values = json::array();
+  std::vector<SweepPoint> points;
+  std::vector<ClassChange> class_changes;  // between consecutive successful points
+};
+
+// Where the class changes between consecutive points that have one.
+std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points);
+
+struct ExpectResult {
+  json target;  // the agent's description of the loaded target; null until loaded
+  std::optional<Machine> machine;    // after the ceilings phase
+  std::optional<Analysis> analysis;  // after the profile (the class is null until then)
+  std::optional<Sweep> sweep;
+  std::optional<Validation> validation;
+};
+
+// The prediction checked against a measured speedup (bench's speedup object: {estimate, low,
+// high, inconclusive}); none when nothing can be judged (no estimate, an inconclusive
+// interval, no predicted range).
+std::optional<Validation> validate(const Analysis& a, const json& measured_speedup);
+
+// `tct expect`'s exit status for a finished result with --validate: throws the check failure
+// (exit 1) when the predicted direction was wrong, else 0.
+int exit_code(const ExpectResult& r, bool validate);
+
+// Compiling as it is, measured in the same document (an audit's bench): its first row that
+// measured a speedup, and whether that is no real gain (the whole interval below kGainBand,
+// the line expect's prediction and validation draw too; not bench's speedup verdict:
+// 1.02x [1.01, 1.03] is faster than eager, and still no gain worth a compile).
+struct MeasuredAsIs {
+  MeasuredSpeedup speedup;
+  std::string label;  // the bench row's
+  bool no_real_gain = false;
+};
+std::optional<MeasuredAsIs> measured_as_is(const json& bench_section);
+
+}  // namespace tct::expect

@@ -1,0 +1,122 @@
+// ExpectResult <-> doc["expect"]: a section tct wrote reads back into the same result and
+// writes out as the same JSON, at every checkpoint (the final sections in
+// fixtures/expect/sections/ were written by real runs: a plain expect, a --sweep with
+// --validate). And the verdicts a rendering prints are fields made in one place.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "errors.hpp"
+#include "expect/json.hpp"
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+using namespace tct::expect;
+
+namespace {
+
+json read(const fs::path& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return json::parse(ss.str());
+}
+
+std::vector<fs::path> saved_sections() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(fs::path(TCT_SOURCE_DIR) / "tests/unit/fixtures/expect/sections"))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void expect_round_trip(const json& section, const std::string& what) {
+  EXPECT_EQ(to_json(from_json(section)).dump(2), section.dump(2)) << what;
+}
+
+}  // namespace
+
+TEST(ExpectJson, SavedSectionsRoundTrip) {
+  auto paths = saved_sections();
+  ASSERT_GE(paths.size(), 2u);
+  for (const auto& path : paths) {
+    json doc = read(path);
+    ASSERT_TRUE(doc.contains("expect")) << path;
+    expect_round_trip(doc["expect"], path.filename().string());
+  }
+}
+
+TEST(ExpectJson, EveryCheckpointRoundTrips) {
+  for (const auto& path : saved_sections()) {
+    const json full = read(path)["expect"];
+    // As the runner writes them: nothing yet, the target, the ceilings, the analysis, a sweep
+    // with its first point only.
+    json s = {{"target", nullptr}, {"sweep", nullptr}, {"validation", nullptr}, {"class", nullptr}};
+    expect_round_trip(s, "nothing yet");
+    s["target"] = full["target"];
+    expect_round_trip(s, "the target");
+    for (const char* k : {"ceilings", "device", "ceilings_cache"}) s[k] = full[k];
+    if (full.contains("ceilings_measurement")) s["ceilings_measurement"] = full["ceilings_measurement"];
+    expect_round_trip(s, "the ceilings");
+    json analysed = full;
+    analysed["sweep"] = nullptr;
+    analysed["validation"] = nullptr;
+    expect_round_trip(analysed, "the analysis");
+    if (full["sweep"].is_object()) {
+      json partial = full;
+      partial["sweep"]["points"] = json::array({full["sweep"]["points"][0]});
+      partial["sweep"]["class_changes"] = json::array();
+      expect_round_trip(partial, "a sweep's first point");
+    }
+  }
+}
+
+TEST(ExpectJson, FailedSweepPointsKeepWhatTheyHad) {
+  json s = {{"target", nullptr}, {"validation", nullptr}, {"class", nullptr},
+            {"sweep", {{"param", "batch"}, {"values", {1, 2}}, {"class_changes", json::array()},
+                       {"points", {{{"value", 1},
+                                    {"error", {{"kind", "target_raised"}, {"message", "no"}, {"hint", ""},
+                                               {"stage", nullptr}, {"exit_code", 3}}}}}}}}};
+  expect_round_trip(s, "a point that failed before its profile");
+  ExpectResult r = from_json(s);
+  ASSERT_TRUE(r.sweep);
+  EXPECT_FALSE(r.sweep->points[0].analysed);
+  EXPECT_FALSE(r.sweep->points[0].benched);
+}
+
+TEST(ExpectJson, ToleratesOddShapes) {
+  EXPECT_NO_THROW(from_json(json(nullptr)));
+  EXPECT_NO_THROW(from_json({{"class", 3}, {"sweep", {{"points", {{{"value", nullptr}, {"speedup", {{"estimate", nullptr}}}}}}}}}));
+  ExpectResult r = from_json({{"class", "overhead_bound"}, {"predicted_speedup", {{"low", 1.5}, {"high", 3.0}}}});
+  ASSERT_TRUE(r.analysis);
+  EXPECT_EQ(r.analysis->cls, BoundClass::OverheadBound);
+  EXPECT_FALSE(r.analysis->predicted.terms);  // before the calibrated model
+}
+
+TEST(ExpectJson, ValidationIsOneFieldAndTheExitStatusReadsIt) {
+  ExpectResult r;
+  r.analysis = Analysis{};
+  r.analysis->cls = BoundClass::OverheadBound;
+  r.analysis->predicted.range = {1.5, 3.0, 2.0};
+  r.validation = validate(*r.analysis, {{"estimate", 0.9}, {"low", 0.85}, {"high", 0.95}});
+  ASSERT_TRUE(r.validation);
+  EXPECT_FALSE(r.validation->direction_right);
+  EXPECT_EQ(exit_code(r, /*validate=*/false), 0);
+  EXPECT_THROW(exit_code(r, /*validate=*/true), tct::Error);
+  EXPECT_FALSE(validate(*r.analysis, {{"estimate", 2.0}, {"inconclusive", true}}));
+}
+
+TEST(ExpectJson, NoRealGainIsDecidedWhereTheDocumentIsRead) {
+  json bench = {{"rows", {{{"status", "failed"}},
+                          {{"status", "ok"}, {"label", "inductor"}, {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
+  auto as_is = measured_as_is(bench);
+  ASSERT_TRUE(as_is);
+  EXPECT_TRUE(as_is->no_real_gain);  // faster than eager, and still no gain worth a compile
+  EXPECT_EQ(as_is->label, "inductor");
+  bench["rows"][1]["speedup"]["high"] = 1.2;
+  EXPECT_FALSE(measured_as_is(bench)->no_real_gain);
+  EXPECT_FALSE(measured_as_is(json(nullptr)));
+}
