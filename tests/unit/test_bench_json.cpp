@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/json.hpp"
+#include "bench/render.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -63,6 +64,9 @@ TEST(BenchJson, EachVerdictIsOneFieldOfTheResult) {
       EXPECT_EQ(row.break_even->verdict == BreakEvenVerdict::BreaksEven,
                 row.speedup->verdict == SpeedupVerdict::Faster)
           << p;
+      // The renderings print the stored verdict.
+      if (row.speedup->verdict != SpeedupVerdict::Inconclusive)
+        EXPECT_NE(brief(r).find(std::string(describe(row.speedup->verdict))), std::string::npos) << p;
     }
   }
 }
