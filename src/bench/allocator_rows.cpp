@@ -10,8 +10,7 @@ namespace tct::report {
 
 using json = nlohmann::json;
 
-std::string allocator_state_label(const json& b) {
-  const json& a = member(b, "allocator");
+std::string allocator_state_label(const json& a) {
   if (!a.is_object() || !a.contains("state")) return "";
   std::string out = string_or(a, "state");
   const json& d = member(a, "detected");
@@ -20,9 +19,8 @@ std::string allocator_state_label(const json& b) {
   return out;
 }
 
-AllocatorTable allocator_table(const json& b) {
+AllocatorTable allocator_table(const json& a) {
   AllocatorTable t;
-  const json& a = member(b, "allocator");
   if (!a.is_object()) return t;
   t.header = {"allocator", "eager", "compiled", "speedup", ""};
   for (const auto& s : a.value("states", json::array())) {

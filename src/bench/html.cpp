@@ -1,56 +1,67 @@
-// The bench section of the HTML report: speedup per row (bar chart with intervals), the
-// numbers table, the warm-up curve of each row, latency distributions eager against
-// compiled, compile-time breakdown, correctness.
+// A BenchResult in the HTML report: speedup per row (bar chart with intervals), the numbers
+// table, the warm-up curve of each row, latency distributions eager against compiled,
+// compile-time breakdown, correctness. Every verdict is a field of the result.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "bench/verdict.hpp"
-#include "report/format.hpp"
 #include "bench/allocator_rows.hpp"
+#include "bench/json.hpp"
+#include "bench/render.hpp"
+#include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
 
-namespace tct::report::html {
+namespace tct::bench {
 namespace {
 
-std::string row_label(const json& r) {
-  std::string l = str(r, "label");
-  if (!l.empty()) return l;
-  l = str(r, "backend", "?");
-  if (str(r, "mode", "default") != "default") l += " " + str(r, "mode");
-  if (str(r, "dynamic", "auto") != "auto") l += " dynamic=" + str(r, "dynamic");
-  if (r.value("fullgraph", false)) l += " fullgraph";
+using namespace report::html;
+namespace svg = report::svg;
+using report::format_bytes;
+using report::format_duration_ns;
+using report::format_ratio;
+
+std::string row_label(const BenchRow& r) {
+  if (!r.label.empty()) return r.label;
+  std::string l = r.backend.empty() ? "?" : r.backend;
+  if (r.mode != "default") l += " " + r.mode;
+  if (r.dynamic != "auto") l += " dynamic=" + r.dynamic;
+  if (r.fullgraph) l += " fullgraph";
   return l;
 }
 
+SpeedupVerdict verdict_of(const BenchRow& r) { return r.speedup ? r.speedup->verdict : SpeedupVerdict::NotMeasured; }
+
 // The row's verdict as a colour: "faster", "slower", else "unsure".
-std::string speed_tone(const json& s) {
-  switch (bench::verdict_of(s)) {
-    case bench::SpeedupVerdict::Faster: return "faster";
-    case bench::SpeedupVerdict::Slower: return "slower";
+std::string speed_tone(SpeedupVerdict v) {
+  switch (v) {
+    case SpeedupVerdict::Faster: return "faster";
+    case SpeedupVerdict::Slower: return "slower";
     default: return "unsure";
   }
 }
 
-bool inconclusive(const json& s) { return bench::verdict_of(s) == bench::SpeedupVerdict::Inconclusive; }
+analysis::Interval interval_of(const BenchRow& r) { return r.speedup ? r.speedup->interval : analysis::Interval{}; }
 
-std::string ci_text(const json& s) {
-  double lo = num(s, "low"), hi = num(s, "high");
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return "";
+std::string ci_text(const BenchRow& r) {
+  const analysis::Interval iv = interval_of(r);
+  if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return "";
   // The bounds as every other rendering prints them ("1.73x [1.64, 1.83]").
-  return fmt::format("[{:.2f}, {:.2f}]{}", lo, hi, inconclusive(s) ? " inconclusive: too wide for a verdict" : "");
+  return fmt::format("[{:.2f}, {:.2f}]{}", iv.low, iv.high,
+                     verdict_of(r) == SpeedupVerdict::Inconclusive ? " inconclusive: too wide for a verdict" : "");
 }
-
-bool row_ok(const json& r) { return str(r, "status") == "ok" || (r.contains("speedup") && r["speedup"].is_object()); }
 
 std::string dur(double ns) { return format_duration_ns(ns); }
 
 std::string fmt_ns_tick(double ns) { return format_duration_ns(ns); }
 
-std::string warmup_chart(const json& bench, const json& r) {
-  const json& curve = arr_at(r, "warmup_curve_ns");
+double bytes(const std::optional<long long>& b) { return b ? static_cast<double>(*b) : NAN; }
+
+double as_double(const std::optional<long long>& n) { return n ? static_cast<double>(*n) : NAN; }
+
+std::string warmup_chart(const BenchResult& bench, const BenchRow& r) {
+  const std::vector<double>& curve = r.warmup_curve_ns;
   if (curve.empty()) return "";
   svg::LineChart c;
   c.title = "Warm-up curve: " + row_label(r);
@@ -61,72 +72,64 @@ std::string warmup_chart(const json& bench, const json& r) {
   c.y.format = fmt_ns_tick;
   svg::Series comp{"compiled (" + row_label(r) + ")", "compiled", {}, true, true, false};
   for (size_t i = 0; i < curve.size(); ++i)
-    if (curve[i].is_number()) {
-      double v = curve[i].get<double>();
-      comp.points.push_back({static_cast<double>(i + 1), v, NAN, NAN,
-                             fmt::format("compiled call {}: {}{}", i + 1, dur(v), i == 0 ? " (includes compiling)" : "")});
-    }
-  const json& ew = arr_at(obj_at(bench, "eager"), "warmup_ns");
+    comp.points.push_back({static_cast<double>(i + 1), curve[i], NAN, NAN,
+                           fmt::format("compiled call {}: {}{}", i + 1, dur(curve[i]), i == 0 ? " (includes compiling)" : "")});
+  static const std::vector<double> none;
+  const std::vector<double>& ew = bench.eager ? bench.eager->warmup_ns : none;
   svg::Series eager{"eager (warm-up calls before sampling)", "eager", {}, true, true, false};
   for (size_t i = 0; i < ew.size(); ++i)
-    if (ew[i].is_number())
-      eager.points.push_back({static_cast<double>(i + 1), ew[i].get<double>(), NAN, NAN,
-                              fmt::format("eager call {}: {}", i + 1, dur(ew[i].get<double>()))});
+    eager.points.push_back({static_cast<double>(i + 1), ew[i], NAN, NAN, fmt::format("eager call {}: {}", i + 1, dur(ew[i]))});
   if (!eager.points.empty()) c.series.push_back(eager);
   c.series.push_back(comp);
-  double em = num(obj_at(obj_at(r, "latency"), "eager"), "median");
+  const double em = r.latency ? r.latency->eager_ns.median : NAN;
   if (std::isfinite(em)) c.hlines.push_back({em, "eager median " + dur(em), "eager", true});
-  const json& ss = obj_at(r, "steady_state");
-  if (ss.value("found", false)) {
-    double level = num(ss, "level_ns");
+  const bool steady = r.steady_state && r.steady_state->found;
+  if (steady) {
+    const double level = r.steady_state->level_ns;
     if (std::isfinite(level)) c.hlines.push_back({level, "compiled steady " + dur(level), "steady"});
-    double start = num(ss, "start_index");
-    if (std::isfinite(start)) c.vlines.push_back({start + 1, fmt::format("steady from call {}", start + 1), "steady"});
+    if (const auto start = r.steady_state->start_index)
+      c.vlines.push_back({*start + 1.0, fmt::format("steady from call {}", *start + 1.0), "steady"});
   }
   c.x.min = 0.5;
   c.x.max = static_cast<double>(std::max(curve.size(), ew.size())) + 0.5;
   std::string caption = fmt::format(
       "Per-call latency of the first {} compiled calls ({}): the first call compiles ({}).{}", curve.size(), row_label(r),
-      dur(curve[0].is_number() ? curve[0].get<double>() : NAN),
-      ss.value("found", false) ? "" : " No steady state was found: the measured latency may still include warm-up.");
+      dur(curve[0]), steady ? "" : " No steady state was found: the measured latency may still include warm-up.");
   return "<figure><figcaption>" + esc(caption) + "</figcaption>" + svg::line_chart(c) + "</figure>";
 }
 
-svg::Box box_of(const std::string& label, const std::string& cls, const json& s, const json& samples) {
+svg::Box box_of(const std::string& label, const std::string& cls, const stats::Summary& s,
+                const std::vector<double>& samples) {
   svg::Box b;
   b.label = label;
   b.css_class = cls;
-  b.min = num(s, "min");
-  b.p05 = num(s, "p05");
-  b.p25 = num(s, "p25");
-  b.median = num(s, "median");
-  b.p75 = num(s, "p75");
-  b.p95 = num(s, "p95");
-  b.max = num(s, "max");
-  if (samples.is_array())
-    for (const auto& v : samples)
-      if (v.is_number()) b.samples.push_back(v.get<double>());
+  b.min = s.min;
+  b.p05 = s.p05;
+  b.p25 = s.p25;
+  b.median = s.median;
+  b.p75 = s.p75;
+  b.p95 = s.p95;
+  b.max = s.max;
+  b.samples = samples;
   return b;
 }
 
-std::string latency_chart(const json& rows) {
+std::string latency_chart(const std::vector<BenchRow>& rows) {
   svg::BoxPlot p;
   p.title = "Latency distributions, eager against compiled";
   p.x.label = "latency per call";
   p.x.format = fmt_ns_tick;
   double lo = INFINITY, hi = 0;
+  static const std::vector<double> none;
   for (const auto& r : rows) {
-    if (!row_ok(r)) continue;
-    const json& lat = obj_at(r, "latency");
-    if (lat.empty()) continue;
-    const json& samples = obj_at(r, "samples");
-    std::string l = row_label(r);
-    p.boxes.push_back(box_of(l + " · eager", "eager", obj_at(lat, "eager"), samples.value("eager", json())));
-    p.boxes.push_back(box_of(l + " · compiled", "compiled", obj_at(lat, "compiled"), samples.value("compiled", json())));
-    for (const char* side : {"eager", "compiled"}) {
-      double a = num(obj_at(lat, side), "p05"), b = num(obj_at(lat, side), "p95");
-      if (std::isfinite(a) && a > 0) lo = std::min(lo, a);
-      if (std::isfinite(b)) hi = std::max(hi, b);
+    if (!r.measured() || !r.latency) continue;
+    const std::string l = row_label(r);
+    p.boxes.push_back(box_of(l + " · eager", "eager", r.latency->eager_ns, r.samples ? r.samples->eager_ns : none));
+    p.boxes.push_back(
+        box_of(l + " · compiled", "compiled", r.latency->compiled_ns, r.samples ? r.samples->compiled_ns : none));
+    for (const stats::Summary* side : {&r.latency->eager_ns, &r.latency->compiled_ns}) {
+      if (std::isfinite(side->p05) && side->p05 > 0) lo = std::min(lo, side->p05);
+      if (std::isfinite(side->p95)) hi = std::max(hi, side->p95);
     }
   }
   if (p.boxes.empty()) return "";
@@ -139,23 +142,23 @@ std::string latency_chart(const json& rows) {
          std::string(p.x.log ? " (log scale: the spread is wide)" : "") + ".</figcaption>" + svg::box_plot(p) + "</figure>";
 }
 
-std::string speedup_chart(const json& rows) {
+std::string speedup_chart(const std::vector<BenchRow>& rows) {
   std::vector<svg::Bar> bars;
   for (const auto& r : rows) {
     svg::Bar b;
     b.label = row_label(r);
-    if (!row_ok(r)) {
+    if (!r.measured()) {
       b.css_class = "failed";
-      b.annotation = "failed: " + str(obj_at(r, "error"), "message", str(r, "status"));
+      b.annotation = "failed: " + (r.error ? r.error->message : std::string(to_string(r.status)));
       if (b.annotation.size() > 40) b.annotation = b.annotation.substr(0, 37) + "...";
     } else {
-      const json& s = obj_at(r, "speedup");
-      b.value = num(s, "estimate");
-      b.low = num(s, "low");
-      b.high = num(s, "high");
-      b.css_class = speed_tone(s);
+      const analysis::Interval iv = interval_of(r);
+      b.value = iv.estimate;
+      b.low = iv.low;
+      b.high = iv.high;
+      b.css_class = speed_tone(verdict_of(r));
       // Short enough for the space right of the chart: the table says why it is inconclusive.
-      b.annotation = format_speedup_interval(s) + (inconclusive(s) ? " inconclusive" : "");
+      b.annotation = report::format_speedup_interval(iv) + (verdict_of(r) == SpeedupVerdict::Inconclusive ? " inconclusive" : "");
       b.tip = b.label + ": " + b.annotation;
     }
     bars.push_back(b);
@@ -164,95 +167,102 @@ std::string speedup_chart(const json& rows) {
                         std::move(bars));
 }
 
-std::string correctness_cell(const json& r) {
-  const json& c = obj_at(r, "correctness");
-  if (c.empty() || !c.value("checked", false)) return "<span class=\"muted\">not checked</span>";
-  const bool spread = c.value("nondeterministic", false);
-  if (c.contains("match") && c["match"].is_boolean())
-    return c["match"].get<bool>()
-               ? (spread ? "<span class=\"warn\">within eager's own spread</span>" : "<span class=\"good\">matches eager</span>")
-               : "<span class=\"bad\">differs from eager</span>";
+std::string correctness_cell(const BenchRow& r) {
+  if (!r.correctness || !r.correctness->checked) return "<span class=\"muted\">not checked</span>";
+  const Correctness& c = *r.correctness;
+  const bool spread = c.nondeterministic.value_or(false);
+  if (c.match)
+    return *c.match ? (spread ? "<span class=\"warn\">within eager's own spread</span>" : "<span class=\"good\">matches eager</span>")
+                    : "<span class=\"bad\">differs from eager</span>";
   if (spread) return "<span class=\"warn\">eager is nondeterministic</span>";
   return "<span class=\"muted\">n/a</span>";
 }
 
-std::string rows_table(const json& rows) {
+// The compile time once: the first row's cold compile *is* its first call in the main
+// process, so the first call is named only when no cold figure exists (as in the terminal).
+std::string compile_cell(const Compile& comp) {
+  auto spread = [&](const std::optional<CompileSpread>& s) {
+    return s && s->n > 1 ? fmt::format(" ({} .. {}, {} runs)", dur(s->min_ns), dur(s->max_ns), s->n)
+                         : std::string(" (single measurement)");
+  };
+  static const std::optional<CompileSpread> none;
+  std::string out;
+  if (std::isfinite(comp.cold_ns))
+    out = "<span class=\"nw\">cold " + esc(dur(comp.cold_ns) + spread(comp.repeated ? comp.repeated->cold : none)) +
+          "</span>";
+  else
+    out = "<span class=\"nw\">first call " + esc(dur(comp.first_call_ns)) + "</span>";
+  if (std::isfinite(comp.warm_ns)) {
+    out += "<br><span class=\"nw\">warm cache " +
+           esc(dur(comp.warm_ns) + spread(comp.repeated ? comp.repeated->warm : none)) + "</span>";
+    if (comp.warm_cache_hit() == false) out += " <span class=\"pill warn\">not a cache hit</span>";
+  }
+  return out;
+}
+
+std::string break_even_cell(const BenchRow& r) {
+  const auto verdict = r.break_even_verdict();
+  if (verdict == BreakEvenVerdict::Inconclusive) return "not given (interval too wide)";
+  if (verdict == BreakEvenVerdict::NoReliableGain)
+    return verdict_of(r) == SpeedupVerdict::Slower ? "never (compiled is slower)" : "no reliable gain";
+  const CallRange cold = r.break_even && r.break_even->cold ? *r.break_even->cold : CallRange{};
+  if (!cold.estimate) return "n/a";
+  return fmt::format("{:.0f} calls ({:.0f} .. {:.0f})", as_double(cold.estimate), as_double(cold.low),
+                     as_double(cold.high));
+}
+
+std::string memory_cell(const BenchRow& r) {
+  if (!r.memory) return "<span class=\"muted\">n/a</span>";
+  const Memory& m = *r.memory;
+  const double compiled = m.compiled ? bytes(m.compiled->increase_bytes) : NAN;
+  std::string out = esc(fmt::format("+{} / +{}", format_bytes(bytes(m.eager_increase_bytes)), format_bytes(compiled)));
+  const double peak = m.compiled ? bytes(m.compiled->compile_peak_increase_bytes) : NAN;
+  if (std::isfinite(peak))
+    out += "<br><span class=\"muted\">" +
+           esc(fmt::format("compiler: peak +{}, kept +{}", format_bytes(peak), format_bytes(m.compiled->compiler_kept_bytes))) +
+           "</span>";
+  return out;
+}
+
+std::string rows_table(const std::vector<BenchRow>& rows) {
   std::vector<std::vector<std::string>> out;
   for (const auto& r : rows) {
-    if (!row_ok(r)) {
-      const json& e = obj_at(r, "error");
-      out.push_back({esc(row_label(r)), "<span class=\"pill bad\">" + esc(str(r, "status", "failed")) + "</span>",
-                     esc(str(e, "message")) + (str(e, "stage").empty() ? "" : " <span class=\"muted\">[" + esc(str(e, "stage")) + "]</span>") +
-                         (str(e, "hint").empty() ? "" : "<br><span class=\"muted\">" + esc(str(e, "hint")) + "</span>"),
+    if (!r.measured()) {
+      const RowError e = r.error.value_or(RowError{});
+      out.push_back({esc(row_label(r)), "<span class=\"pill bad\">" + esc(std::string(to_string(r.status))) + "</span>",
+                     esc(e.message) + (e.stage.empty() ? "" : " <span class=\"muted\">[" + esc(e.stage) + "]</span>") +
+                         (e.hint.empty() ? "" : "<br><span class=\"muted\">" + esc(e.hint) + "</span>"),
                      "", "", "", "", "", ""});
       continue;
     }
-    const json& s = obj_at(r, "speedup");
-    const json& lat = obj_at(r, "latency");
-    const json& comp = obj_at(r, "compile");
-    std::string tone = speed_tone(s);
+    const std::string tone = speed_tone(verdict_of(r));
     std::string sp = fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
                                  tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn",
-                                 esc(format_ratio(num(s, "estimate"))), esc(ci_text(s)));
+                                 esc(format_ratio(interval_of(r).estimate)), esc(ci_text(r)));
     std::vector<std::string> flags;  // each once (two warnings of one kind give one flag twice)
-    for (const auto& f : arr_at(r, "flags"))
-      if (std::find(flags.begin(), flags.end(), str(f, "text")) == flags.end()) flags.push_back(str(f, "text"));
+    for (const auto& f : r.flags)
+      if (std::find(flags.begin(), flags.end(), f.text) == flags.end()) flags.push_back(f.text);
     for (const auto& f : flags) sp += " <span class=\"pill warn\">" + esc(f) + "</span>";
-    // The compile time once: the first row's cold compile *is* its first call in the main
-    // process, so the first call is named only when no cold figure exists (as in the terminal).
-    std::string compile;
-    auto spread = [&](const char* which) {
-      const json& sp = obj_at(comp, which);
-      return num(sp, "n") > 1 ? fmt::format(" ({} .. {}, {} runs)", dur(num(sp, "min_ns")), dur(num(sp, "max_ns")),
-                                            num(sp, "n"))
-                              : std::string(" (single measurement)");
-    };
-    if (std::isfinite(num(comp, "cold_ns")))
-      compile = "<span class=\"nw\">cold " + esc(dur(num(comp, "cold_ns")) + spread("cold")) + "</span>";
-    else
-      compile = "<span class=\"nw\">first call " + esc(dur(num(comp, "first_call_ns"))) + "</span>";
-    if (std::isfinite(num(comp, "warm_ns"))) {
-      compile += "<br><span class=\"nw\">warm cache " + esc(dur(num(comp, "warm_ns")) + spread("warm")) + "</span>";
-      const json& hit = comp.value("warm_cache_hit", json());
-      if (hit.is_boolean() && !hit.get<bool>()) compile += " <span class=\"pill warn\">not a cache hit</span>";
-    }
-    const json& be_obj = obj_at(r, "break_even");
-    const json& cold_be = obj_at(be_obj, "cold");
-    std::string verdict = str(be_obj, "verdict");
-    std::string be_s = verdict == "inconclusive" ? "not given (interval too wide)"
-                       : verdict == "no_reliable_gain" ? (bench::verdict_of(obj_at(r, "speedup")) == bench::SpeedupVerdict::Slower ? "never (compiled is slower)" : "no reliable gain")
-                       : std::isfinite(num(cold_be, "estimate"))
-                           ? fmt::format("{:.0f} calls ({:.0f} .. {:.0f})", num(cold_be, "estimate"), num(cold_be, "low"),
-                                         num(cold_be, "high"))
-                           : "n/a";
-    const json& mem = obj_at(r, "memory");
-    std::string mem_s = mem.empty() ? "<span class=\"muted\">n/a</span>"
-                                    : esc(fmt::format("+{} / +{}", format_bytes(num(mem, "eager_increase_bytes")),
-                                                      format_bytes(num(mem, "compiled_increase_bytes"))));
-    if (std::isfinite(num(mem, "compile_peak_increase_bytes")))
-      mem_s += "<br><span class=\"muted\">" +
-               esc(fmt::format("compiler: peak +{}, kept +{}", format_bytes(num(mem, "compile_peak_increase_bytes")),
-                               format_bytes(num(mem, "compiler_kept_bytes")))) +
-               "</span>";
-    std::string breaks = esc(str(r, "graph_breaks", "?"));
-    double rec = num(r, "recompiles_during_measurement");
-    if (std::isfinite(rec) && rec > 0) breaks += fmt::format(" <span class=\"pill warn\">{} recompiles</span>", rec);
+    std::string breaks = esc(r.graph_breaks ? std::to_string(*r.graph_breaks) : "?");
+    if (const int rec = r.recompiles_during_measurement.value_or(0); rec > 0)
+      breaks += fmt::format(" <span class=\"pill warn\">{} recompiles</span>", rec);
     std::string label = esc(row_label(r)) + "<br><span class=\"muted\">" +
-                        esc(fmt::format("{} blocks, stopped by {}", str(r, "blocks", "?"), str(r, "stop_reason", "?"))) +
-                        "</span>";
-    out.push_back({label, sp, esc(dur(num(obj_at(lat, "eager"), "median"))),
-                   esc(dur(num(obj_at(lat, "compiled"), "median"))), compile, esc(be_s), mem_s, correctness_cell(r), breaks});
+                        esc(fmt::format("{} blocks, stopped by {}", r.blocks, r.stop_reason.value_or("?"))) + "</span>";
+    const double eager = r.latency ? r.latency->eager_ns.median : NAN;
+    const double compiled = r.latency ? r.latency->compiled_ns.median : NAN;
+    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), compile_cell(r.compile), esc(break_even_cell(r)),
+                   memory_cell(r), correctness_cell(r), breaks});
   }
   return table({"Configuration", "Speedup (95% CI)", "Eager median", "Compiled median", "Compile", "Break-even",
                 "Peak memory above baseline (eager / compiled)", "Outputs", "Graph breaks"},
                out, "rows");
 }
 
-std::string breakdown(const json& rows) {
+std::string breakdown(const std::vector<BenchRow>& rows) {
   std::string out;
   for (const auto& r : rows) {
-    const json& b = obj_at(obj_at(r, "compile"), "breakdown");
-    if (b.empty()) continue;
+    const json& b = r.compile.breakdown;
+    if (!b.is_object() || b.empty()) continue;
     std::vector<std::pair<double, std::string>> items;
     for (auto& [k, v] : b.items())
       if (v.is_number()) items.emplace_back(v.get<double>(), k);
@@ -271,29 +281,34 @@ std::string value_text(const json& v) {
   return v.is_null() ? "" : text_of(v);
 }
 
+std::string fact_text(const json& facts, const char* key) { return value_text(facts.contains(key) ? facts[key] : json()); }
+
 // Per row: the mismatches, then every compared leaf (worst element, errors, the share of
 // elements beyond tolerance, and the rule it passed by).
-std::string mismatches(const json& rows) {
+std::string mismatches(const std::vector<BenchRow>& rows) {
   std::string out;
   for (const auto& r : rows) {
-    const json& c = obj_at(r, "correctness");
-    const json& m = arr_at(c, "mismatches");
-    if (!m.empty()) out += "<h3 class=\"bad\">Outputs differ: " + esc(row_label(r)) + "</h3>" + generic(m);
-    const json& leaves = arr_at(c, "leaf_results");
-    if (leaves.empty()) continue;
+    if (!r.correctness) continue;
+    const Correctness& c = *r.correctness;
+    if (!c.mismatches.empty()) {
+      json m = json::array();
+      for (const auto& x : c.mismatches) m.push_back({{"path", x.path}, {"reason", x.reason}});
+      out += "<h3 class=\"bad\">Outputs differ: " + esc(row_label(r)) + "</h3>" + generic(m);
+    }
+    if (!c.leaf_results || c.leaf_results->empty()) continue;
+    const auto& leaves = *c.leaf_results;
     std::vector<std::vector<std::string>> t;
     for (const auto& l : leaves) {
-      const json& frac = l.contains("fraction_out_of_tolerance") ? l["fraction_out_of_tolerance"] : json();
-      t.push_back({"<code>" + esc(str(l, "path")) + "</code>", esc(str(l, "dtype")),
-                   l.value("match", false) ? "<span class=\"good\">ok</span>" : "<span class=\"bad\">differs</span>",
-                   esc(str(l, "basis")), esc(value_text(l.contains("max_abs_diff") ? l["max_abs_diff"] : json())),
-                   esc(value_text(l.contains("max_rel_diff") ? l["max_rel_diff"] : json())),
+      const json& facts = l.facts;
+      const json& frac = facts.contains("fraction_out_of_tolerance") ? facts["fraction_out_of_tolerance"] : json();
+      t.push_back({"<code>" + esc(str(facts, "path")) + "</code>", esc(str(facts, "dtype")),
+                   l.match ? "<span class=\"good\">ok</span>" : "<span class=\"bad\">differs</span>", esc(l.basis),
+                   esc(fact_text(facts, "max_abs_diff")), esc(fact_text(facts, "max_rel_diff")),
                    frac.is_number() ? esc(fmt::format("{:.3g}%", 100 * frac.get<double>())) : "",
-                   esc(l.contains("worst_index") ? value_text(l["worst_index"]) : std::string()),
-                   esc(value_text(l.contains("expected_at_worst") ? l["expected_at_worst"] : json())),
-                   esc(value_text(l.contains("actual_at_worst") ? l["actual_at_worst"] : json()))});
+                   esc(facts.contains("worst_index") ? value_text(facts["worst_index"]) : std::string()),
+                   esc(fact_text(facts, "expected_at_worst")), esc(fact_text(facts, "actual_at_worst"))});
     }
-    const auto& nc = arr_at(c, "not_compared");
+    const json& nc = c.not_compared.is_array() ? c.not_compared : json::array();
     out += "<details><summary>Output check: " + esc(row_label(r)) + fmt::format(" ({} leaves", leaves.size()) +
            (nc.empty() ? std::string() : fmt::format(", {} not compared", nc.size())) + ")</summary>" +
            table({"Leaf", "dtype", "", "Rule", "Max abs diff", "Max rel diff", "Beyond tolerance", "Worst at",
@@ -326,62 +341,54 @@ std::string target_line(const json& t) {
 
 }  // namespace
 
-std::vector<Card> cards_bench(const json& doc) {
-  const json& b = obj_at(doc, "bench");
-  const json& rows = arr_at(b, "rows");
+std::vector<report::html::Card> html_cards(const BenchResult& b) {
+  const std::vector<BenchRow>& rows = b.rows;
   if (rows.empty()) return {};
-  const json* best = nullptr;
-  for (const auto& r : rows)
-    if (row_ok(r) && (!best || num(obj_at(r, "speedup"), "estimate") > num(obj_at(*best, "speedup"), "estimate"))) best = &r;
+  const BenchRow* best = b.best_row();
   std::vector<Card> cards;
   if (!best) {
-    cards.push_back({"Speedup", "failed", str(obj_at(rows[0], "error"), "message", "every configuration failed"), "bad", "#bench"});
+    cards.push_back({"Speedup", "failed", rows[0].error ? rows[0].error->message : "every configuration failed", "bad",
+                     "#bench"});
     return cards;
   }
-  const json& s = obj_at(*best, "speedup");
-  std::string tone = speed_tone(s);
+  const SpeedupVerdict verdict = verdict_of(*best);
+  const std::string tone = speed_tone(verdict);
   // An inconclusive interval says so itself (ci_text); it does not mean "no difference".
-  const auto verdict_of_best = bench::verdict_of(s);
-  std::string what = verdict_of_best == bench::SpeedupVerdict::Inconclusive ? ""
-                                                                            : std::string(bench::describe(verdict_of_best)) + ", ";
-  cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(num(s, "estimate")),
-                   fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(s)),
+  std::string what = verdict == SpeedupVerdict::Inconclusive ? "" : std::string(describe(verdict)) + ", ";
+  cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(interval_of(*best).estimate),
+                   fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(*best)),
                    tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn", "#bench"});
-  const json& comp = obj_at(*best, "compile");
-  double cold = num(comp, "cold_ns"), first = num(comp, "first_call_ns"), be = num(*best, "break_even_calls");
-  double cost = std::isfinite(cold) ? cold : first;
-  const std::string verdict = str(obj_at(*best, "break_even"), "verdict");
+  const Compile& comp = best->compile;
+  const double cold = comp.cold_ns, first = comp.first_call_ns, be = as_double(best->break_even_calls);
+  const double cost = std::isfinite(cold) ? cold : first;
   std::string pays = std::isfinite(be) ? fmt::format("; pays for itself after about {:.0f} calls", be)
-                     : verdict == "inconclusive" ? "; break-even not given (speedup inconclusive)"
-                                                 : "; no reliable gain to pay for it";
+                     : best->break_even_verdict() == BreakEvenVerdict::Inconclusive
+                         ? "; break-even not given (speedup inconclusive)"
+                         : "; no reliable gain to pay for it";
   if (std::isfinite(cost))
     cards.push_back({"Compile cost", format_duration_ns(cost),
                      (std::isfinite(cold) ? "cold compile" : "first compiled call") + pays,
                      std::isfinite(be) ? "neutral" : "warn", "#bench"});
-  for (const auto& r : rows) {
-    const json& c = obj_at(r, "correctness");
-    if (c.value("checked", false) && c.contains("match") && c["match"].is_boolean() && !c["match"].get<bool>()) {
+  for (const auto& r : rows)
+    if (r.correctness && r.correctness->checked && r.correctness->match == false) {
       cards.push_back({"Outputs", "differ", row_label(r) + ": compiled outputs differ from eager", "bad", "#bench"});
       break;
     }
-  }
   return cards;
 }
 
-std::string section_bench(const json& doc) {
-  if (!doc.contains("bench") || !doc["bench"].is_object()) return "";
-  const json& b = doc["bench"];
-  const json& rows = arr_at(b, "rows");
+std::string html_section(const BenchResult& b) {
+  const std::vector<BenchRow>& rows = b.rows;
   std::string out = R"(<section id="bench"><h2>Speed: eager against torch.compile</h2>)";
-  out += target_line(b.value("target", json()));
+  out += target_line(b.target);
   if (rows.empty()) {
     out += "<p class=\"muted\">No configuration was measured";
-    if (!str(b, "phase").empty()) out += " (stopped in phase " + esc(str(b, "phase")) + ")";
+    if (!b.phase.empty()) out += " (stopped in phase " + esc(b.phase) + ")";
     return out + ".</p></section>";
   }
   out += speedup_chart(rows);
   out += "<div class=\"scroll\">" + rows_table(rows) + "</div>";
-  if (auto at = allocator_table(b); !at.rows.empty()) {
+  if (auto at = report::allocator_table(b.allocator); !at.rows.empty()) {
     std::vector<std::vector<std::string>> cells;
     for (const auto& r : at.rows) {
       std::vector<std::string> escaped;
@@ -389,26 +396,38 @@ std::string section_bench(const json& doc) {
       cells.push_back(escaped);
     }
     out += "<h3>Allocator</h3><p class=\"muted\">" +
-           esc("The headline is measured in " + allocator_state_label(b) + "; the first row in each state:") + "</p>" +
-           "<div class=\"scroll\">" + table(at.header, cells) + "</div>";
+           esc("The headline is measured in " + report::allocator_state_label(b.allocator) +
+               "; the first row in each state:") +
+           "</p>" + "<div class=\"scroll\">" + table(at.header, cells) + "</div>";
     if (!at.note.empty()) out += "<p class=\"muted\">" + esc(at.note) + "</p>";
   }
   std::string charts;
   size_t shown = 0;
   for (const auto& r : rows)
-    if (row_ok(r) && shown++ < 6) charts += warmup_chart(b, r);
+    if (r.measured() && shown++ < 6) charts += warmup_chart(b, r);
   charts += latency_chart(rows);
   if (!charts.empty()) out += "<h3>Warm-up and latency</h3><div class=\"charts\">" + charts + "</div>";
   out += mismatches(rows);
   out += breakdown(rows);
-  const json& eager = obj_at(b, "eager");
-  if (!eager.empty())
+  if (b.eager)
     out += "<p class=\"muted\">" +
            esc(fmt::format("Eager warm-up, before sampling: first call {}, then {} per call (the eager median in the "
-                                          "table is from the interleaved samples). Clock resolution {}.", dur(num(eager, "first_call_ns")),
-                           dur(num(eager, "steady_ns")), dur(num(obj_at(b, "clock"), "resolution_ns")))) +
+                           "table is from the interleaved samples). Clock resolution {}.",
+                           dur(b.eager->first_call_ns), dur(b.eager->steady_ns),
+                           dur(b.clock ? b.clock->resolution_ns : NAN))) +
            "</p>";
   return out + "</section>";
+}
+
+}  // namespace tct::bench
+
+namespace tct::report::html {
+
+std::vector<Card> cards_bench(const json& doc) { return bench::html_cards(bench::from_json(obj_at(doc, "bench"))); }
+
+std::string section_bench(const json& doc) {
+  if (!doc.contains("bench") || !doc["bench"].is_object()) return "";
+  return bench::html_section(bench::from_json(doc["bench"]));
 }
 
 }  // namespace tct::report::html

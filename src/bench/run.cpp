@@ -1,6 +1,7 @@
 #include "bench/run.hpp"
 #include "core/json_number.hpp"
 
+#include "bench/json.hpp"
 #include "bench/verdict.hpp"
 
 #include <cmath>
@@ -349,31 +350,30 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
 }
 
 std::optional<Error> bench_outcome(const json& section, const BenchConfig& cfg) {
-  const json& rows = section.value("rows", json::array());
-  std::vector<const json*> failed, mismatched;
-  for (const auto& r : rows) {
-    if (r.value("status", "") == "failed") failed.push_back(&r);
-    const json& c = r.value("correctness", json());
-    if (cfg.check && c.is_object() && c.contains("match") && c["match"].is_boolean() && !c["match"].get<bool>())
-      mismatched.push_back(&r);
+  const tct::bench::BenchResult result = tct::bench::from_json(section);
+  std::vector<const tct::bench::BenchRow*> failed, mismatched;
+  for (const auto& r : result.rows) {
+    if (r.failed()) failed.push_back(&r);
+    if (cfg.check && r.correctness && r.correctness->match == false) mismatched.push_back(&r);
   }
+  auto label = [](const tct::bench::BenchRow& r) { return r.label.empty() ? std::string("?") : r.label; };
   if (!failed.empty()) {
-    const json& r = *failed.front();
-    const json& e = r["error"];
-    Error err(ExitCode::TargetFailed, e.value("kind", "compile_failed"),
+    const tct::bench::BenchRow& r = *failed.front();
+    const tct::bench::RowError e = r.error.value_or(tct::bench::RowError{});
+    Error err(ExitCode::TargetFailed, e.kind.empty() ? "compile_failed" : e.kind,
               fmt::format("{}{} failed at {}: {}",
-                          failed.size() > 1 ? fmt::format("{} of {} rows failed; ", failed.size(), rows.size()) : "",
-                          r.value("label", "?"), e.value("stage", "?"), e.value("message", "")),
-              e.value("hint", ""));
-    err.stage = e.value("stage", "");
+                          failed.size() > 1 ? fmt::format("{} of {} rows failed; ", failed.size(), result.rows.size()) : "",
+                          label(r), e.stage.empty() ? "?" : e.stage, e.message),
+              e.hint);
+    err.stage = e.stage;
     return err;
   }
   if (!mismatched.empty()) {
-    const json& r = *mismatched.front();
-    const auto& mm = r["correctness"].value("mismatches", json::array());
-    std::string where = mm.empty() ? "" : fmt::format(" ({} {})", mm[0].value("path", ""), mm[0].value("reason", ""));
+    const tct::bench::BenchRow& r = *mismatched.front();
+    const auto& mm = r.correctness->mismatches;
+    std::string where = mm.empty() ? "" : fmt::format(" ({} {})", mm[0].path, mm[0].reason);
     return Error(ExitCode::CheckFailed, "output_mismatch",
-                 fmt::format("{}: compiled outputs differ from eager{}", r.value("label", "?"), where),
+                 fmt::format("{}: compiled outputs differ from eager{}", label(r), where),
                  "loosen --rtol/--atol if this is acceptable rounding, or --no-check to skip the check");
   }
   return std::nullopt;

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/verdict.hpp"
+#include "bench/json.hpp"
 #include "compare/compare.hpp"
 #include "errors.hpp"
 #include "explain/json.hpp"
@@ -75,17 +75,15 @@ std::string sections(const json& doc, Style style) {
 // then the expected class, then whether torch.compile runs here. Each is (question, answer).
 std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
   std::vector<std::pair<std::string, std::string>> out;
-  const json& bench = doc.value("bench", json());
-  if (bench.is_object())
-    for (const auto& r : bench.value("rows", json::array())) {
-      const std::string label = "speedup, " + string_or(r, "label", "compiled");
-      const json& s = r.value("speedup", json());
-      if (string_or(r, "status") != "ok" || !s.is_object()) {
-        out.push_back({label, "failed: " + text_or(r.value("error", json()), "message", "see details")});
+  if (const json& section = doc.value("bench", json()); section.is_object())
+    for (const auto& r : bench::from_json(section).rows) {
+      const std::string label = "speedup, " + (r.label.empty() ? "compiled" : r.label);
+      if (!r.ok() || !r.speedup) {
+        out.push_back({label, "failed: " + (r.error ? r.error->message : "see details")});
         continue;
       }
-      const auto what = bench::describe(bench::verdict_of(s));
-      out.push_back({label, fmt::format("{}, {}", format_speedup_interval(s), what)});
+      out.push_back({label, fmt::format("{}, {}", format_speedup_interval(r.speedup->interval),
+                                        bench::describe(r.speedup->verdict))});
     }
   const json& suite = doc.value("suite", json());
   if (suite.is_object() && suite.contains("summary") && !suite.value("listing", false)) {

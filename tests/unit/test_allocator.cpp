@@ -188,8 +188,8 @@ TEST(AllocatorRows, OneRowPerStateHeadlineFirst) {
                {state("system", "headline", 6.0e6, 15.5e6, 0.38, 0.35, 0.41),
                 state("tcmalloc", "measured", 5.9e6, 8.5e6, 0.68, 0.63, 0.73, kTc),
                 {{"state", "jemalloc"}, {"status", "skipped"}, {"reason", "not installed"}}}}}}};
-  EXPECT_EQ(report::allocator_state_label(b), "system (glibc)");
-  auto t = report::allocator_table(b);
+  EXPECT_EQ(report::allocator_state_label(b["allocator"]), "system (glibc)");
+  auto t = report::allocator_table(b["allocator"]);
   ASSERT_EQ(t.rows.size(), 3u);
   EXPECT_EQ(t.rows[0][0], "system (headline)");
   EXPECT_EQ(t.rows[1][0], "tcmalloc fastest");

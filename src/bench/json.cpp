@@ -1,0 +1,434 @@
+#include "bench/json.hpp"
+
+#include <initializer_list>
+
+#include "bench/analysis.hpp"
+#include "core/json_number.hpp"
+
+namespace tct::bench {
+namespace {
+
+using json = nlohmann::json;
+
+// Readers that never throw: a saved document may be older, or edited by hand.
+const json& at(const json& j, const char* key) {
+  static const json null;
+  if (!j.is_object()) return null;
+  auto it = j.find(key);
+  return it == j.end() ? null : *it;
+}
+bool has(const json& j, const char* key) { return j.is_object() && j.contains(key); }
+std::string str(const json& j, const char* key, const std::string& fallback = "") {
+  const json& v = at(j, key);
+  return v.is_string() ? v.get<std::string>() : fallback;
+}
+std::optional<std::string> opt_str(const json& j, const char* key) {
+  const json& v = at(j, key);
+  return v.is_string() ? std::optional(v.get<std::string>()) : std::nullopt;
+}
+double number(const json& j, const char* key) { return core::number_or_nan(j, key); }
+std::optional<int> opt_int(const json& j, const char* key) {
+  const json& v = at(j, key);
+  return v.is_number() ? std::optional(v.get<int>()) : std::nullopt;
+}
+std::optional<long long> opt_long(const json& j, const char* key) {
+  const json& v = at(j, key);
+  return v.is_number() ? std::optional(v.get<long long>()) : std::nullopt;
+}
+std::optional<bool> opt_bool(const json& j, const char* key) {
+  const json& v = at(j, key);
+  return v.is_boolean() ? std::optional(v.get<bool>()) : std::nullopt;
+}
+bool flag(const json& j, const char* key, bool fallback = false) { return opt_bool(j, key).value_or(fallback); }
+std::vector<double> doubles(const json& j, const char* key) {
+  std::vector<double> out;
+  for (const auto& v : at(j, key))
+    if (v.is_number()) out.push_back(v.get<double>());
+  return out;
+}
+std::vector<std::string> strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  for (const auto& v : at(j, key))
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+// The fields of `j` a struct does not model, kept as written.
+json rest(const json& j, std::initializer_list<const char*> typed) {
+  if (!j.is_object()) return json::object();
+  json out = j;
+  for (const char* k : typed) out.erase(k);
+  return out;
+}
+
+json number_json(double x) { return core::number_or_null(x); }
+template <class T>
+json optional_json(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+// ------------------------------------------------------------------------- errors
+
+json error_json(const RowError& e) {
+  json out = {{"kind", e.kind}, {"stage", e.stage}, {"message", e.message}, {"hint", e.hint}};
+  if (e.exit_code) out["exit_code"] = *e.exit_code;
+  return out;
+}
+std::optional<RowError> error_of(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  return RowError{str(j, "kind"), str(j, "stage"), str(j, "message"), str(j, "hint"), opt_int(j, "exit_code")};
+}
+
+// ------------------------------------------------------------------------ speedup
+
+json speedup_json(const Speedup& s) {
+  json out = s.more;
+  out["estimate"] = number_json(s.interval.estimate);
+  out["low"] = number_json(s.interval.low);
+  out["high"] = number_json(s.interval.high);
+  out["verdict"] = std::string(to_string(s.verdict));
+  out["inconclusive"] = s.verdict == SpeedupVerdict::Inconclusive;  // the field documents before "verdict" had
+  if (s.processes) out["processes"] = *s.processes;
+  return out;
+}
+Speedup speedup_of(const json& j) {
+  Speedup s;
+  s.interval = {number(j, "estimate"), number(j, "low"), number(j, "high")};
+  s.verdict = verdict_of(j);  // an older document's: decided from its numbers, by the one rule
+  s.processes = opt_int(j, "processes");
+  s.more = rest(j, {"estimate", "low", "high", "verdict", "inconclusive", "processes"});
+  return s;
+}
+
+stats::Summary summary_of(const json& j) {
+  stats::Summary s{};
+  s.n = static_cast<std::size_t>(opt_long(j, "n").value_or(0));
+  s.non_finite = static_cast<std::size_t>(opt_long(j, "non_finite").value_or(0));
+  s.min = number(j, "min");
+  s.max = number(j, "max");
+  s.mean = number(j, "mean");
+  s.median = number(j, "median");
+  s.p05 = number(j, "p05");
+  s.p25 = number(j, "p25");
+  s.p75 = number(j, "p75");
+  s.p95 = number(j, "p95");
+  s.mad = number(j, "mad");
+  s.robust_cv = number(j, "robust_cv");
+  return s;
+}
+
+// ------------------------------------------------------------------------ compile
+
+json counters_json(const CacheCounters& c) {
+  return {{"hit", optional_json(c.hit)},
+          {"fxgraph_cache_hit", c.fxgraph_cache_hit},
+          {"fxgraph_cache_miss", c.fxgraph_cache_miss},
+          {"autograd_cache_hit", c.autograd_cache_hit},
+          {"autograd_cache_miss", c.autograd_cache_miss}};
+}
+std::optional<CacheCounters> counters_of(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  return CacheCounters{opt_bool(j, "hit"), opt_int(j, "fxgraph_cache_hit").value_or(0),
+                       opt_int(j, "fxgraph_cache_miss").value_or(0), opt_int(j, "autograd_cache_hit").value_or(0),
+                       opt_int(j, "autograd_cache_miss").value_or(0)};
+}
+
+json spread_json(const std::optional<CompileSpread>& s) {
+  if (!s) return nullptr;
+  return {{"median_ns", s->median_ns}, {"min_ns", s->min_ns}, {"max_ns", s->max_ns},
+          {"samples_ns", s->samples_ns}, {"n", s->n}};
+}
+std::optional<CompileSpread> spread_of(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  return CompileSpread{number(j, "median_ns"), number(j, "min_ns"), number(j, "max_ns"), doubles(j, "samples_ns"),
+                       opt_int(j, "n").value_or(1)};
+}
+
+json compile_json(const Compile& c) {
+  json out = c.more;
+  out["first_call_ns"] = number_json(c.first_call_ns);
+  out["cold_ns"] = number_json(c.cold_ns);
+  out["warm_ns"] = number_json(c.warm_ns);
+  out["cold_source"] = optional_json(c.cold_source);
+  out["breakdown"] = c.breakdown;
+  if (c.repeated) {
+    out["cold"] = spread_json(c.repeated->cold);
+    out["warm"] = spread_json(c.repeated->warm);
+    out["repeats"] = c.repeated->repeats;
+    out["single_measurement"] = c.repeated->single_measurement;
+    out["warm_cache_hit"] = optional_json(c.repeated->warm_cache_hit);
+  }
+  if (c.warm_cache) out["warm_cache"] = counters_json(*c.warm_cache);
+  if (c.error) out["error"] = error_json(*c.error);
+  return out;
+}
+Compile compile_of(const json& j) {
+  Compile c;
+  c.first_call_ns = number(j, "first_call_ns");
+  c.cold_ns = number(j, "cold_ns");
+  c.warm_ns = number(j, "warm_ns");
+  c.cold_source = opt_str(j, "cold_source");
+  if (const json& b = at(j, "breakdown"); b.is_object()) c.breakdown = b;
+  if (has(j, "repeats") || has(j, "cold") || has(j, "warm_cache_hit"))
+    c.repeated = Compile::Repeats{spread_of(at(j, "cold")), spread_of(at(j, "warm")), opt_int(j, "repeats").value_or(1),
+                                  flag(j, "single_measurement"), opt_bool(j, "warm_cache_hit")};
+  c.warm_cache = counters_of(at(j, "warm_cache"));
+  c.error = error_of(at(j, "error"));
+  c.more = rest(j, {"first_call_ns", "cold_ns", "warm_ns", "cold_source", "breakdown", "cold", "warm", "repeats",
+                    "single_measurement", "warm_cache_hit", "warm_cache", "error"});
+  return c;
+}
+
+// --------------------------------------------------------------------- break-even
+
+json range_json(const std::optional<CallRange>& r) {
+  if (!r) return nullptr;
+  return {{"estimate", optional_json(r->estimate)}, {"low", optional_json(r->low)}, {"high", optional_json(r->high)}};
+}
+std::optional<CallRange> range_of(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  return CallRange{opt_long(j, "estimate"), opt_long(j, "low"), opt_long(j, "high")};
+}
+
+json break_even_json(const BreakEven& b) {
+  return {{"verdict", std::string(to_string(b.verdict))}, {"cold", range_json(b.cold)}, {"warm", range_json(b.warm)}};
+}
+std::optional<BreakEven> break_even_of(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  BreakEven b;
+  b.verdict = parse_break_even_verdict(str(j, "verdict")).value_or(BreakEvenVerdict::Inconclusive);
+  b.cold = range_of(at(j, "cold"));
+  b.warm = range_of(at(j, "warm"));
+  return b;
+}
+
+// ----------------------------------------------------------------------- memory
+
+json memory_json(const Memory& m) {
+  json out = m.more;
+  out["kind"] = m.kind;
+  out["eager_increase_bytes"] = optional_json(m.eager_increase_bytes);
+  if (m.compiled) {
+    out["compiled_increase_bytes"] = optional_json(m.compiled->increase_bytes);
+    out["compile_peak_increase_bytes"] = optional_json(m.compiled->compile_peak_increase_bytes);
+    out["compiler_kept_bytes"] = number_json(m.compiled->compiler_kept_bytes);
+  }
+  return out;
+}
+Memory memory_of(const json& j) {
+  Memory m;
+  m.kind = str(j, "kind");
+  m.eager_increase_bytes = opt_long(j, "eager_increase_bytes");
+  if (has(j, "compiled_increase_bytes"))
+    m.compiled = Memory::Compiled{opt_long(j, "compiled_increase_bytes"), opt_long(j, "compile_peak_increase_bytes"),
+                                  number(j, "compiler_kept_bytes")};
+  m.more = rest(j, {"kind", "eager_increase_bytes", "compiled_increase_bytes", "compile_peak_increase_bytes",
+                    "compiler_kept_bytes"});
+  return m;
+}
+
+// ------------------------------------------------------------------ correctness
+
+json correctness_json(const Correctness& c) {
+  json out = c.more;
+  out["checked"] = c.checked;
+  out["match"] = optional_json(c.match);
+  out["nondeterministic"] = optional_json(c.nondeterministic);
+  json mismatches = json::array();
+  for (const auto& m : c.mismatches) mismatches.push_back({{"path", m.path}, {"reason", m.reason}});
+  out["mismatches"] = mismatches;
+  if (c.leaves) out["leaves"] = *c.leaves;
+  if (c.basis) out["basis"] = *c.basis;
+  if (c.differing_parameters) out["differing_parameters"] = *c.differing_parameters;
+  if (c.leaf_results) {
+    json leaves = json::array();
+    for (const auto& l : *c.leaf_results) {
+      json leaf = l.facts;
+      leaf["match"] = l.match;
+      leaf["basis"] = l.basis.empty() ? json(nullptr) : json(l.basis);
+      leaves.push_back(std::move(leaf));
+    }
+    out["leaf_results"] = leaves;
+  }
+  if (!c.not_compared.is_null()) out["not_compared"] = c.not_compared;
+  if (c.fallback_random) out["fallback_random"] = *c.fallback_random;
+  if (c.eager_used_rng) out["eager_used_rng"] = *c.eager_used_rng;
+  return out;
+}
+Correctness correctness_of(const json& j) {
+  Correctness c;
+  c.checked = flag(j, "checked");
+  c.match = opt_bool(j, "match");
+  c.nondeterministic = opt_bool(j, "nondeterministic");
+  for (const auto& m : at(j, "mismatches")) c.mismatches.push_back({str(m, "path"), str(m, "reason")});
+  c.leaves = opt_int(j, "leaves");
+  c.basis = opt_str(j, "basis");
+  if (has(j, "differing_parameters")) c.differing_parameters = strings(j, "differing_parameters");
+  if (const json& leaves = at(j, "leaf_results"); leaves.is_array()) {
+    c.leaf_results.emplace();
+    for (const auto& l : leaves)
+      c.leaf_results->push_back({flag(l, "match"), str(l, "basis"), rest(l, {"match", "basis"})});
+  }
+  c.not_compared = at(j, "not_compared");
+  c.fallback_random = opt_bool(j, "fallback_random");
+  c.eager_used_rng = opt_bool(j, "eager_used_rng");
+  c.more = rest(j, {"checked", "match", "nondeterministic", "mismatches", "leaves", "basis", "differing_parameters",
+                    "leaf_results", "not_compared", "fallback_random", "eager_used_rng"});
+  return c;
+}
+
+// ------------------------------------------------------------------------- rows
+
+RowStatus status_of(const std::string& s) {
+  if (s == "ok") return RowStatus::Ok;
+  if (s == "failed") return RowStatus::Failed;
+  if (s == "running") return RowStatus::Running;
+  return RowStatus::Pending;
+}
+
+// ---------------------------------------------------------------------- section
+
+json settings_json(const Settings& s) {
+  json out = s.more;
+  if (s.looks) out["looks"] = *s.looks;
+  out["notes"] = s.notes;
+  return out;
+}
+
+json eager_json(const EagerBaseline& e) {
+  return {{"warmup_ns", e.warmup_ns},
+          {"first_call_ns", number_json(e.first_call_ns)},
+          {"steady_ns", number_json(e.steady_ns)},
+          {"memory", e.memory}};
+}
+
+}  // namespace
+
+json to_json(const BenchRow& r) {
+  json out = r.more;
+  out["backend"] = r.backend;
+  out["mode"] = r.mode;
+  out["dynamic"] = r.dynamic;
+  out["fullgraph"] = r.fullgraph;
+  out["label"] = r.label;
+  out["status"] = std::string(to_string(r.status));
+  out["error"] = r.error ? error_json(*r.error) : json(nullptr);
+  out["speedup"] = r.speedup ? speedup_json(*r.speedup) : json(nullptr);
+  out["latency"] = r.latency ? json{{"eager", runner::summary_json(r.latency->eager_ns)},
+                                    {"compiled", runner::summary_json(r.latency->compiled_ns)}}
+                             : json(nullptr);
+  out["warmup_curve_ns"] = r.warmup_curve_ns;
+  if (r.steady_state) {
+    const SteadyState& ss = *r.steady_state;
+    out["steady_state"] = {{"found", ss.found},
+                           {"start_index", optional_json(ss.start_index)},
+                           {"level_ns", number_json(ss.level_ns)},
+                           {"reason", ss.reason},
+                           {"estimate_ns", number_json(ss.estimate_ns)}};
+  } else {
+    out["steady_state"] = nullptr;
+  }
+  out["compile"] = compile_json(r.compile);
+  out["break_even"] = r.break_even ? break_even_json(*r.break_even) : json(nullptr);
+  out["break_even_calls"] = optional_json(r.break_even_calls);
+  out["break_even_calls_warm"] = optional_json(r.break_even_calls_warm);
+  out["harness_floor_ns"] = number_json(r.harness_floor_ns);
+  out["blocks_dropped_for_recompile"] = r.blocks_dropped_for_recompile;
+  out["correctness"] = r.correctness ? correctness_json(*r.correctness) : json(nullptr);
+  out["memory"] = r.memory ? memory_json(*r.memory) : json(nullptr);
+  out["recompiles_during_measurement"] = optional_json(r.recompiles_during_measurement);
+  out["graph_breaks"] = optional_json(r.graph_breaks);
+  out["blocks"] = r.blocks;
+  out["stop_reason"] = optional_json(r.stop_reason);
+  out["clock_resolution_ns"] = number_json(r.clock_resolution_ns);
+  json flags = json::array();
+  for (const auto& f : r.flags) flags.push_back({{"code", f.code}, {"applies_to", f.applies_to}, {"text", f.text}});
+  out["flags"] = flags;
+  if (r.samples) {
+    json s = r.samples->more;
+    s["eager"] = r.samples->eager_ns;
+    s["compiled"] = r.samples->compiled_ns;
+    out["samples"] = s;
+  }
+  return out;
+}
+
+BenchRow row_from_json(const json& j) {
+  BenchRow r;
+  r.backend = str(j, "backend");
+  r.mode = str(j, "mode", "default");
+  r.dynamic = str(j, "dynamic", "auto");
+  r.fullgraph = flag(j, "fullgraph");
+  r.label = str(j, "label");
+  r.status = status_of(str(j, "status"));
+  r.error = error_of(at(j, "error"));
+  if (const json& s = at(j, "speedup"); s.is_object()) r.speedup = speedup_of(s);
+  if (const json& l = at(j, "latency"); l.is_object())
+    r.latency = Latency{summary_of(at(l, "eager")), summary_of(at(l, "compiled"))};
+  r.warmup_curve_ns = doubles(j, "warmup_curve_ns");
+  if (const json& ss = at(j, "steady_state"); ss.is_object())
+    r.steady_state = SteadyState{flag(ss, "found"), opt_int(ss, "start_index"), number(ss, "level_ns"),
+                                 str(ss, "reason"), number(ss, "estimate_ns")};
+  r.compile = compile_of(at(j, "compile"));
+  r.break_even = break_even_of(at(j, "break_even"));
+  r.break_even_calls = opt_long(j, "break_even_calls");
+  r.break_even_calls_warm = opt_long(j, "break_even_calls_warm");
+  r.harness_floor_ns = number(j, "harness_floor_ns");
+  r.blocks_dropped_for_recompile = opt_int(j, "blocks_dropped_for_recompile").value_or(0);
+  if (const json& c = at(j, "correctness"); c.is_object()) r.correctness = correctness_of(c);
+  if (const json& m = at(j, "memory"); m.is_object()) r.memory = memory_of(m);
+  r.recompiles_during_measurement = opt_int(j, "recompiles_during_measurement");
+  r.graph_breaks = opt_int(j, "graph_breaks");
+  r.blocks = opt_int(j, "blocks").value_or(0);
+  r.stop_reason = opt_str(j, "stop_reason");
+  r.clock_resolution_ns = number(j, "clock_resolution_ns");
+  for (const auto& f : at(j, "flags"))
+    r.flags.push_back({str(f, "code"), str(f, "applies_to"), str(f, "text")});
+  if (const json& s = at(j, "samples"); s.is_object())
+    r.samples = BenchRow::RawSamples{doubles(s, "eager"), doubles(s, "compiled"), rest(s, {"eager", "compiled"})};
+  r.more = rest(j, {"backend", "mode", "dynamic", "fullgraph", "label", "status", "error", "speedup", "latency",
+                    "warmup_curve_ns", "steady_state", "compile", "break_even", "break_even_calls",
+                    "break_even_calls_warm", "harness_floor_ns", "blocks_dropped_for_recompile", "correctness",
+                    "memory", "recompiles_during_measurement", "graph_breaks", "blocks", "stop_reason",
+                    "clock_resolution_ns", "flags", "samples"});
+  return r;
+}
+
+json to_json(const BenchResult& b) {
+  json out = b.more;
+  out["target"] = b.target;
+  if (b.config) out["config"] = settings_json(*b.config);
+  if (b.clock) {
+    json c = b.clock->more;
+    c["resolution_ns"] = number_json(b.clock->resolution_ns);
+    out["clock"] = c;
+  } else {
+    out["clock"] = nullptr;
+  }
+  out["eager"] = b.eager ? eager_json(*b.eager) : json(nullptr);
+  json rows = json::array();
+  for (const auto& r : b.rows) rows.push_back(to_json(r));
+  out["rows"] = rows;
+  out["warnings"] = b.warnings;
+  out["phase"] = b.phase;
+  if (!b.allocator.is_null()) out["allocator"] = b.allocator;
+  return out;
+}
+
+BenchResult from_json(const json& j) {
+  BenchResult b;
+  b.target = at(j, "target");
+  if (const json& c = at(j, "config"); c.is_object())
+    b.config = Settings{opt_int(c, "looks"), strings(c, "notes"), rest(c, {"looks", "notes"})};
+  if (const json& c = at(j, "clock"); c.is_object()) b.clock = Clock{number(c, "resolution_ns"), rest(c, {"resolution_ns"})};
+  if (const json& e = at(j, "eager"); e.is_object())
+    b.eager = EagerBaseline{doubles(e, "warmup_ns"), number(e, "first_call_ns"), number(e, "steady_ns"), at(e, "memory")};
+  for (const auto& r : at(j, "rows")) b.rows.push_back(row_from_json(r));
+  if (const json& w = at(j, "warnings"); w.is_array()) b.warnings = w;
+  b.phase = str(j, "phase");
+  b.allocator = at(j, "allocator");
+  b.more = rest(j, {"target", "config", "clock", "eager", "rows", "warnings", "phase", "allocator"});
+  return b;
+}
+
+}  // namespace tct::bench

@@ -1,0 +1,18 @@
+#pragma once
+// BenchResult <-> doc["bench"] (schema/bench.schema.json): the one place the section is
+// written and read. to_json(from_json(section)) gives back, byte for byte, a section this
+// version wrote; from_json also reads older documents of the same schema (fields added since
+// are absent there, see result.hpp) and never throws on a missing or mistyped field.
+#include <nlohmann/json.hpp>
+
+#include "bench/result.hpp"
+
+namespace tct::bench {
+
+nlohmann::json to_json(const BenchResult& result);
+BenchResult from_json(const nlohmann::json& section);
+
+nlohmann::json to_json(const BenchRow& row);
+BenchRow row_from_json(const nlohmann::json& row);
+
+}  // namespace tct::bench

@@ -1,0 +1,262 @@
+#pragma once
+// What `tct bench` measured, as a value: one BenchRow per backend/mode/dynamic/fullgraph
+// configuration. Every rendering (terminal, Markdown, HTML) reads it; each verdict is a field,
+// decided where the fact is made (the speedup's in bench/verdict.cpp, the break-even's in
+// bench/run.cpp, the flags in bench/analysis.cpp) and never again by a renderer.
+// bench/json.cpp is the one place this becomes doc["bench"] (schema/bench.schema.json) and is
+// read back from a saved document.
+//
+// Units are in the names: _ns and _s are durations, _bytes sizes; NaN is a number not
+// measured (null in the document). A field renderers never read is kept in the `more` object
+// of its level as the document has it, so a section reads back to the same bytes.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/correctness.hpp"
+#include "bench/verdict.hpp"
+#include "stats/log_interval.hpp"
+#include "stats/summary.hpp"
+
+namespace tct::bench {
+
+// A row's place in the run: waiting for its turn, being measured, measured, or failed inside
+// (the other rows still run).
+enum class RowStatus { Pending, Running, Ok, Failed };
+std::string_view to_string(RowStatus s);
+
+// Why a row failed: the stage it failed at and tct::Error's fields.
+struct RowError {
+  std::string kind;   // compile_failed, agent_died, timeout, ...
+  std::string stage;  // compile, correctness, measurement, compile_time, ...
+  std::string message;
+  std::string hint;
+  std::optional<int> exit_code;
+};
+
+// The speedup of compiled over eager (eager latency / compiled latency), its 95% interval
+// across fresh processes, and its verdict (bench::decide over the interval, stored once).
+struct Speedup {
+  analysis::Interval interval;  // NaN bounds: no interval
+  SpeedupVerdict verdict = SpeedupVerdict::NotMeasured;
+  std::optional<int> processes;  // the processes the interval pools (none in older documents)
+  nlohmann::json more = nlohmann::json::object();  // confidence, looks, segments, per_process, method, ...
+};
+
+// Per-call latency of the interleaved samples, each side's stats::Summary in ns.
+struct Latency {
+  stats::Summary eager_ns{};
+  stats::Summary compiled_ns{};
+};
+
+// The warm-up curve's steady state (stats::detect_steady_state), as written.
+struct SteadyState {
+  bool found = false;
+  std::optional<int> start_index;  // 0-based call the steady part starts at
+  double level_ns = NAN;
+  std::string reason;
+  double estimate_ns = NAN;  // what a steady compiled call costs, judged from the curve
+};
+
+// Repeated compile times of one kind (cold or warm), each in its own fresh process.
+struct CompileSpread {
+  double median_ns = NAN, min_ns = NAN, max_ns = NAN;
+  std::vector<double> samples_ns;
+  int n = 0;
+};
+
+// torch's cache counters over one compile (runner::cache_hit_json): hit is none when no
+// lookup was counted (backends that use neither cache), true when every lookup hit.
+struct CacheCounters {
+  std::optional<bool> hit;
+  int fxgraph_cache_hit = 0, fxgraph_cache_miss = 0, autograd_cache_hit = 0, autograd_cache_miss = 0;
+};
+
+// Where the cold compile figure comes from: the main process's first compiled call (row 0,
+// fresh caches), or a fresh process with fresh caches.
+enum class ColdSource { MainAgentFirstCall, FreshProcess, Other };
+
+// Compile time: the first compiled call in the main process, the cold compile (empty
+// caches) and the warm one (caches filled), and their repeats.
+struct Compile {
+  double first_call_ns = NAN;
+  double cold_ns = NAN;  // the cold repeats' median
+  double warm_ns = NAN;  // the warm repeats' median (before them: the row's second process's first call)
+  std::optional<std::string> cold_source;  // as written; null until the compile-time phase
+  nlohmann::json breakdown = nlohmann::json::object();  // torch's own timers, {name: ns}
+  // The compile-time phase's figures (absent before it ran, or with --no-compile-time).
+  struct Repeats {
+    std::optional<CompileSpread> cold, warm;  // none: no finite measurement
+    int repeats = 1;
+    bool single_measurement = true;
+    std::optional<bool> warm_cache_hit;  // every warm compile a cache hit; none: no lookup counted
+  };
+  std::optional<Repeats> repeated;
+  // The second process's warm compile: whether torch's caches served it.
+  std::optional<CacheCounters> warm_cache;
+  std::optional<RowError> error;  // the compile-time measurement failed (the row stands)
+  nlohmann::json more = nlohmann::json::object();  // warm_breakdown, as written
+
+  ColdSource cold_from() const;
+  // Whether the warm compile hit torch's caches: the repeats' verdict, else the second process's.
+  std::optional<bool> warm_cache_hit() const;
+};
+
+// Calls until compiling has paid for itself, from the speedup interval: the estimate, and
+// the range its low and high ends give (the most calls at the low speedup).
+struct CallRange {
+  std::optional<long long> estimate, low, high;  // none: never (no finite figure)
+};
+
+enum class BreakEvenVerdict {
+  BreaksEven,      // a gain: calls are given
+  NoReliableGain,  // the interval includes 1, or is below it
+  Inconclusive,    // the interval is too wide for a verdict
+};
+std::string_view to_string(BreakEvenVerdict v);
+std::optional<BreakEvenVerdict> parse_break_even_verdict(std::string_view s);
+
+struct BreakEven {
+  BreakEvenVerdict verdict = BreakEvenVerdict::Inconclusive;
+  std::optional<CallRange> cold;  // from the cold compile (else the first call)
+  std::optional<CallRange> warm;  // from the warm compile
+};
+
+// Peak memory above each process's post-load baseline (RSS on CPU, CUDA memory on a GPU),
+// eager and compiled each in a process that ran nothing else. None: not measured.
+struct Memory {
+  std::string kind;  // "rss" or "cuda"
+  std::optional<long long> eager_increase_bytes;
+  // The compiled side, measured in the row's second process (absent until then).
+  struct Compiled {
+    std::optional<long long> increase_bytes;
+    std::optional<long long> compile_peak_increase_bytes;  // the compiler's peak
+    double compiler_kept_bytes = NAN;                       // what the compiler keeps afterwards
+  };
+  std::optional<Compiled> compiled;
+  nlohmann::json more = nlohmann::json::object();  // peaks, methods, as written
+};
+
+// One compared output leaf: whether it matched and by which rule (the agent's numbers as written).
+struct LeafResult {
+  bool match = false;
+  std::string basis;  // tolerance, float64_reference, eager_spread; "" when it did not pass
+  nlohmann::json facts = nlohmann::json::object();  // path, dtype, tolerances, worst element, ...
+};
+
+// Compiled outputs against eager's (bench/correctness.cpp).
+struct Correctness {
+  bool checked = false;
+  std::optional<bool> match;  // none: inconclusive (or not checked)
+  std::optional<bool> nondeterministic;
+  std::optional<int> leaves;
+  std::optional<std::string> basis;  // the loosest rule a leaf needed
+  std::vector<analysis::Mismatch> mismatches;  // the leaves that differ, worst element first
+  std::optional<std::vector<std::string>> differing_parameters;
+  std::optional<std::vector<LeafResult>> leaf_results;
+  nlohmann::json not_compared;  // [{path, type}]; null: not checked
+  std::optional<bool> fallback_random;  // random ops via inductor's fallback_random
+  std::optional<bool> eager_used_rng;   // the target drew random numbers, seeded alike
+  nlohmann::json more = nlohmann::json::object();  // seeds, reference, costs, eager's own spread
+
+  // Leaves that passed only within eager's own error against a float64 reference.
+  int leaves_via_reference() const;
+};
+
+// A warning on one number of the row, printed beside it (bench/analysis.cpp decides them).
+struct Flag {
+  std::string code;        // report::WarningCode's name
+  std::string applies_to;  // speedup, latency, correctness, compile
+  std::string text;        // "! noisy"
+};
+
+struct BenchRow {
+  // The configuration.
+  std::string backend, mode, dynamic;
+  bool fullgraph = false;
+  std::string label;  // "inductor max-autotune dynamic=true"
+
+  RowStatus status = RowStatus::Pending;
+  std::optional<RowError> error;
+
+  std::optional<Speedup> speedup;  // none until sampled
+  std::optional<Latency> latency;
+  std::vector<double> warmup_curve_ns;  // the first compiled calls, one by one
+  std::optional<SteadyState> steady_state;
+  Compile compile;
+  std::optional<BreakEven> break_even;
+  // As written: break_even's cold and warm estimates (older documents: the only figures).
+  std::optional<long long> break_even_calls, break_even_calls_warm;
+  double harness_floor_ns = NAN;  // the empty callable through the same timing loop, per call
+  int blocks_dropped_for_recompile = 0;
+  std::optional<Correctness> correctness;
+  std::optional<Memory> memory;
+  std::optional<int> recompiles_during_measurement;
+  std::optional<int> graph_breaks;  // in the warm-up calls
+  int blocks = 0;                   // block pairs sampled
+  std::optional<std::string> stop_reason;  // precision, budget
+  double clock_resolution_ns = NAN;
+  std::vector<Flag> flags;
+  struct RawSamples {
+    std::vector<double> eager_ns, compiled_ns;
+    nlohmann::json more = nlohmann::json::object();
+  };
+  std::optional<RawSamples> samples;  // --raw
+  nlohmann::json more = nlohmann::json::object();  // outliers, load, counters, sampling sizes, ...
+
+  bool ok() const { return status == RowStatus::Ok; }
+  // Finished with a speedup to show (older documents may lack the status).
+  bool measured() const { return ok() || speedup.has_value(); }
+  bool failed() const { return status == RowStatus::Failed; }
+  // Whether the harness's own cost per call is worth saying: above kHarnessFloorShare of the
+  // compiled latency.
+  bool harness_floor_matters() const;
+  // The break-even verdict: the row's; a document from before it had one: the speedup's
+  // verdict says the same (none: a gain, or nothing to say).
+  std::optional<BreakEvenVerdict> break_even_verdict() const;
+};
+
+// The harness's cost is shown when above 1% of the compiled latency (below, it is in the noise).
+inline constexpr double kHarnessFloorShare = 0.01;
+
+// The eager warm-up before sampling, in the main process.
+struct EagerBaseline {
+  std::vector<double> warmup_ns;
+  double first_call_ns = NAN;
+  double steady_ns = NAN;
+  nlohmann::json memory;  // the agent's memory figures (null with --no-memory)
+};
+
+// What the run was asked for; the renderers read the planned looks and the plan's notes.
+struct Settings {
+  std::optional<int> looks;
+  std::vector<std::string> notes;
+  nlohmann::json more = nlohmann::json::object();  // every other flag, as written
+};
+
+// The timer the agent measures with.
+struct Clock {
+  double resolution_ns = NAN;  // the smallest step it was seen to take
+  nlohmann::json more = nlohmann::json::object();  // implementation, declared resolution
+};
+
+struct BenchResult {
+  nlohmann::json target;  // the agent's description of the loaded target; null before it loaded
+  std::optional<Settings> config;
+  std::optional<Clock> clock;
+  std::optional<EagerBaseline> eager;
+  std::vector<BenchRow> rows;
+  nlohmann::json warnings = nlohmann::json::array();  // the section's own
+  std::string phase;  // load, eager, rows, allocator, compile_time, done
+  nlohmann::json allocator;  // the allocator states (bench/allocator.hpp); null when absent
+  nlohmann::json more = nlohmann::json::object();  // device_type, num_threads, ...
+
+  bool loaded() const { return target.is_object(); }
+  // The row with the highest measured speedup (the HTML's headline card); null when none finished.
+  const BenchRow* best_row() const;
+};
+
+}  // namespace tct::bench

@@ -1,0 +1,111 @@
+// BenchResult <-> doc["bench"]: documents written by this version read back to the same
+// bytes (tests/e2e/fixtures/bench/: real runs of small targets, one interrupted while loading,
+// machine paths replaced), older
+// documents of the same schema still read (tests/e2e/fixtures/html_*.json), and the verdicts
+// the renderings print are the result's fields.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/json.hpp"
+#include "bench/render.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace tct::bench;
+
+namespace {
+
+fs::path fixtures() { return fs::path(TCT_SOURCE_DIR) / "tests" / "e2e" / "fixtures"; }
+
+json load(const fs::path& p) {
+  std::ifstream f(p);
+  return json::parse(f);
+}
+
+std::vector<fs::path> current_documents() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(fixtures() / "bench"))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST(BenchJson, DocumentsOfThisVersionReadBackByteForByte) {
+  auto docs = current_documents();
+  ASSERT_GE(docs.size(), 3u);
+  for (const auto& p : docs) {
+    const json section = load(p)["bench"];
+    // dump(): json's == holds 4 and 4.0 equal; the document's bytes do not.
+    EXPECT_EQ(to_json(from_json(section)).dump(2), section.dump(2)) << p;
+  }
+}
+
+TEST(BenchJson, EachVerdictIsOneFieldOfTheResult) {
+  for (const auto& p : current_documents()) {
+    const BenchResult r = from_json(load(p)["bench"]);
+    if (!r.loaded()) continue;  // interrupted before the target loaded: nothing measured
+    ASSERT_FALSE(r.rows.empty()) << p;
+    for (const auto& row : r.rows) {
+      if (!row.speedup) continue;
+      const auto& iv = row.speedup->interval;
+      EXPECT_EQ(row.speedup->verdict, decide(iv.estimate, iv.low, iv.high)) << p;
+      // The break-even's figures are its ranges' estimates, and it gives none without a gain.
+      ASSERT_TRUE(row.break_even) << p;
+      EXPECT_EQ(row.break_even_calls, row.break_even->cold ? row.break_even->cold->estimate : std::nullopt) << p;
+      EXPECT_EQ(row.break_even->verdict == BreakEvenVerdict::BreaksEven,
+                row.speedup->verdict == SpeedupVerdict::Faster)
+          << p;
+      // The renderings print the stored verdict.
+      if (row.speedup->verdict != SpeedupVerdict::Inconclusive)
+        EXPECT_NE(brief(r).find(std::string(describe(row.speedup->verdict))), std::string::npos) << p;
+    }
+  }
+}
+
+TEST(BenchJson, OlderDocumentsStillRead) {
+  // html_bench.json was written before the speedup's verdict and the break-even's were fields.
+  const json section = load(fixtures() / "html_bench.json")["bench"];
+  const BenchResult r = from_json(section);
+  ASSERT_EQ(r.rows.size(), section["rows"].size());
+  const BenchRow& row = r.rows[0];
+  ASSERT_TRUE(row.speedup);
+  EXPECT_EQ(row.speedup->verdict, SpeedupVerdict::Inconclusive);  // decided from its interval [0.02, 42.2]
+  EXPECT_FALSE(row.break_even);
+  EXPECT_EQ(row.break_even_verdict(), BreakEvenVerdict::Inconclusive);
+  EXPECT_TRUE(row.correctness && row.correctness->match == true);
+  EXPECT_EQ(r.best_row(), &row);
+}
+
+TEST(BenchJson, ARowStillBeingMeasuredRoundTrips) {
+  // What run_bench checkpoints before a row is measured: nulls where nothing is known yet.
+  const json row = {{"backend", "inductor"},        {"mode", "default"},
+                    {"dynamic", "auto"},            {"fullgraph", false},
+                    {"label", "inductor"},          {"status", "pending"},
+                    {"error", nullptr},             {"speedup", nullptr},
+                    {"latency", nullptr},           {"warmup_curve_ns", json::array()},
+                    {"steady_state", nullptr},
+                    {"compile",
+                     {{"cold_ns", nullptr},
+                      {"warm_ns", nullptr},
+                      {"first_call_ns", nullptr},
+                      {"breakdown", json::object()},
+                      {"cold_source", nullptr}}},
+                    {"break_even_calls", nullptr},  {"break_even_calls_warm", nullptr},
+                    {"break_even", nullptr},        {"harness_floor_ns", nullptr},
+                    {"blocks_dropped_for_recompile", 0}, {"correctness", nullptr},
+                    {"memory", nullptr},            {"recompiles_during_measurement", nullptr},
+                    {"graph_breaks", nullptr},      {"blocks", 0},
+                    {"stop_reason", nullptr},       {"clock_resolution_ns", 110.0},
+                    {"flags", json::array()}};
+  EXPECT_EQ(to_json(row_from_json(row)).dump(), row.dump());
+  EXPECT_EQ(row_from_json(row).status, RowStatus::Pending);
+}
