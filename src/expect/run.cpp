@@ -134,7 +134,7 @@ class ExpectRun {
 
     if ((cfg_.sweep || cfg_.validate) && (cfg_.backend != "inductor" || cfg_.mode != "default"))
       host_.warn(report::make_warning(
-          report::WarningCode::Other,
+          report::WarningCode::PredictionModelsDefault,
           fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "
                       "runs {} with mode {}", cfg_.backend, cfg_.mode),
           "compare prediction and measurement with --backend inductor --mode default"));
@@ -248,7 +248,7 @@ class ExpectRun {
       m.cache_written = write_cache(path, cache);
     }
     if (m.measurement.value("matmul_error", json()).is_string())
-      host_.warn(report::make_warning(report::WarningCode::Other,
+      host_.warn(report::make_warning(report::WarningCode::NoFlopCeiling,
                                       "no FLOP/s ceiling: the matmul failed: " +
                                           m.measurement["matmul_error"].get<std::string>(),
                                       "the class falls back to the time in library ops"));
@@ -325,7 +325,7 @@ class ExpectRun {
     a.flops_error = ev.flops_error;
     a.suggestions = suggestions(ev, v, suggestion_context(described, params));
     if (label.empty() && !ev.flops_error.empty())
-      host_.warn(report::make_warning(report::WarningCode::Other,
+      host_.warn(report::make_warning(report::WarningCode::FlopsNotCounted,
                                       "FLOPs and bytes could not be counted: " + ev.flops_error,
                                       "the class is decided from the profile alone"));
     return out;
