@@ -120,8 +120,9 @@ std::string sweep_table(const Sweep& sweep) {
     std::string ok = !p.validation                ? ""
                      : p.validation->direction_right ? "<span class=\"good\">right</span>"
                                                      : "<span class=\"bad\">wrong</span>";
-    // A point keeps no borderline of its own: its class is unmarked.
-    rows.push_back({esc(value_text(p.value)), esc(p.analysed ? class_words(p.analysed->cls) : "unknown"),
+    const std::string cls = !p.analysed ? "unknown"
+                            : class_words(p.analysed->cls) + (p.analysed->borderline_with ? " (borderline)" : "");
+    rows.push_back({esc(value_text(p.value)), esc(cls),
                     esc(range_text(p.analysed ? p.analysed->predicted : SpeedupRange{})), measured, ok,
                     esc(format_duration_ns(p.analysed ? p.analysed->wall_per_call_ns : NAN))});
   }

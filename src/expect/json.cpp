@@ -282,6 +282,8 @@ json point_json(const SweepPoint& p) {
   if (const auto& a = p.analysed) {
     out["inputs"] = a->inputs;
     out["class"] = std::string(to_string(a->cls));
+    // Only when set: a point written before points kept theirs reads back byte for byte.
+    if (a->borderline_with) out["borderline_with"] = std::string(to_string(*a->borderline_with));
     out["predicted_speedup"] = range_json(a->predicted);
     out["profile"] = {{"wall_per_call_ns", number_or_null(a->wall_per_call_ns)},
                       {"overhead_fraction", number_or_null(a->overhead_fraction)},
@@ -304,6 +306,7 @@ SweepPoint point_of(const json& j) {
     SweepPoint::Analysed a;
     if (const json& inputs = at(j, "inputs"); !inputs.is_null()) a.inputs = inputs;
     a.cls = class_or_none(j, "class").value_or(BoundClass::Unknown);
+    a.borderline_with = class_or_none(j, "borderline_with");
     a.predicted = range_of(at(j, "predicted_speedup"));
     const json& prof = at(j, "profile");
     a.wall_per_call_ns = number_or_nan(prof, "wall_per_call_ns");

@@ -157,6 +157,7 @@ struct SweepPoint {
   struct Analysed {
     json inputs = json::array();  // target.load's input description
     BoundClass cls = BoundClass::Unknown;
+    std::optional<BoundClass> borderline_with;  // the class a re-run at this value may give instead
     SpeedupRange predicted;
     double wall_per_call_ns = NAN, overhead_fraction = NAN, ops_per_call = NAN;
     double arithmetic_intensity = NAN;

@@ -372,6 +372,7 @@ class ExpectRun {
       expect::SweepPoint::Analysed pa;
       pa.inputs = described.value("inputs", json::array());
       pa.cls = a.cls;
+      pa.borderline_with = a.borderline_with;
       pa.predicted = {a.predicted.range.low, a.predicted.range.high, a.predicted.range.point};
       pa.wall_per_call_ns = a.profile.wall_per_call_ns;
       pa.overhead_fraction = a.profile.overhead_fraction;
@@ -402,9 +403,11 @@ class ExpectRun {
       point.error = err.is_null() ? json{{"kind", "bench"}, {"message", "bench measured no speedup"}} : err;
     } else {
       point.speedup = expect::measured_from_json(sp);
-      // The point's own class and range; its borderline is not kept (the point has no field for it).
+      // The point's own class, range and borderline.
+      const auto& pa = *point.analysed;
       point.validation = expect::validation_from_json(analysis::validate_prediction(
-          point.analysed->predicted, std::string(expect::to_string(point.analysed->cls)), sp));
+          pa.predicted, std::string(expect::to_string(pa.cls)), sp,
+          pa.borderline_with ? std::string(expect::to_string(*pa.borderline_with)) : ""));
     }
     return point;
   }

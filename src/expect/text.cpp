@@ -144,8 +144,11 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const ExpectResul
   return rows;
 }
 
-// A sweep table's class cell: a point keeps no borderline of its own.
-std::string class_cell(const SweepPoint& p) { return p.analysed ? words(p.analysed->cls) : "unknown"; }
+// A sweep table's class cell: the point's class, marked when it is borderline.
+std::string class_cell(const SweepPoint& p) {
+  if (!p.analysed) return "unknown";
+  return words(p.analysed->cls) + (p.analysed->borderline_with ? " (borderline)" : "");
+}
 SpeedupRange point_range(const SweepPoint& p) { return p.analysed ? p.analysed->predicted : SpeedupRange{}; }
 
 // The sweep table and its class changes: what was asked for, in both reports.
