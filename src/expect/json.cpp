@@ -1,5 +1,7 @@
 #include "expect/json.hpp"
 
+#include "core/json_read.hpp"
+
 #include <algorithm>
 
 #include "core/json_number.hpp"
@@ -11,27 +13,12 @@ namespace {
 using core::number_or_nan;
 using core::number_or_null;
 
-// Readers that never throw: a saved document may be older, or edited by hand.
-const json& at(const json& j, const char* key) {
-  static const json null;
-  return j.is_object() && j.contains(key) ? j[key] : null;
-}
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  const json& v = at(j, key);
-  return v.is_string() ? v.get<std::string>() : fallback;
-}
+// Readers that never throw (core/json_read.hpp).
+using namespace core::json_read;
+
 int integer(const json& j, const char* key) {
   const json& v = at(j, key);
   return v.is_number() ? v.get<int>() : 0;
-}
-bool flag(const json& j, const char* key, bool fallback = false) {
-  const json& v = at(j, key);
-  return v.is_boolean() ? v.get<bool>() : fallback;
-}
-const json& list(const json& j, const char* key) {
-  static const json empty = json::array();
-  const json& v = at(j, key);
-  return v.is_array() ? v : empty;
 }
 std::optional<BoundClass> class_or_none(const json& j, const char* key) {
   const json& v = at(j, key);

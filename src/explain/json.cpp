@@ -1,5 +1,7 @@
 #include "explain/json.hpp"
 
+#include "core/json_read.hpp"
+
 #include <algorithm>
 
 namespace tct::explain {
@@ -7,38 +9,8 @@ namespace {
 
 using json = nlohmann::json;
 
-// Readers that never throw: a saved document may be older, or edited by hand.
-const json& at(const json& j, const char* key) {
-  static const json null;
-  return j.is_object() && j.contains(key) ? j[key] : null;
-}
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  const json& v = at(j, key);
-  return v.is_string() ? v.get<std::string>() : fallback;
-}
-int num(const json& j, const char* key, int fallback = 0) {
-  const json& v = at(j, key);
-  return v.is_number() ? v.get<int>() : fallback;
-}
-std::optional<int> opt_num(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_number() ? std::optional<int>(v.get<int>()) : std::nullopt;
-}
-bool flag(const json& j, const char* key, bool fallback = false) {
-  const json& v = at(j, key);
-  return v.is_boolean() ? v.get<bool>() : fallback;
-}
-const json& list(const json& j, const char* key) {
-  static const json empty = json::array();
-  const json& v = at(j, key);
-  return v.is_array() ? v : empty;
-}
-std::vector<std::string> strings(const json& j, const char* key) {
-  std::vector<std::string> out;
-  for (const auto& s : list(j, key))
-    if (s.is_string()) out.push_back(s.get<std::string>());
-  return out;
-}
+// Readers that never throw (core/json_read.hpp).
+using namespace core::json_read;
 
 BreakKind kind_of(const json& j, const char* key = "kind") {
   return analysis::break_kind_from_string(str(j, key, "other")).value_or(BreakKind::Other);

@@ -1,20 +1,15 @@
 #include "probe/json.hpp"
 
+#include "core/json_read.hpp"
+
 namespace tct::probe {
 namespace {
 
 using json = nlohmann::json;
 
-// Readers that never throw: a record may come from an older agent, a saved document may be
-// older or edited by hand.
-const json& at(const json& j, const char* key) {
-  static const json null;
-  return j.is_object() && j.contains(key) ? j[key] : null;
-}
-std::string str(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_string() ? v.get<std::string>() : "";
-}
+// Readers that never throw (core/json_read.hpp).
+using namespace core::json_read;
+
 std::optional<std::string> opt_str(const json& j, const char* key) {
   const json& v = at(j, key);
   return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;

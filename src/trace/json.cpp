@@ -1,43 +1,15 @@
 #include "trace/json.hpp"
 
+#include "core/json_read.hpp"
+
 namespace tct::trace {
 namespace {
 
 using json = nlohmann::json;
 
-// Readers that never throw.
-const json& at(const json& j, const char* key) {
-  static const json null;
-  return j.is_object() && j.contains(key) ? j[key] : null;
-}
-std::string str(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_string() ? v.get<std::string>() : "";
-}
-template <class Int = int>
-Int num(const json& j, const char* key, Int fallback = 0) {
-  const json& v = at(j, key);
-  return v.is_number() ? v.template get<Int>() : fallback;
-}
-std::optional<int> opt_num(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_number() ? std::optional<int>(v.get<int>()) : std::nullopt;
-}
-bool flag(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_boolean() && v.get<bool>();
-}
-const json& list(const json& j, const char* key) {
-  static const json empty = json::array();
-  const json& v = at(j, key);
-  return v.is_array() ? v : empty;
-}
-std::vector<std::string> strings(const json& j, const char* key) {
-  std::vector<std::string> out;
-  for (const auto& s : list(j, key))
-    if (s.is_string()) out.push_back(s.get<std::string>());
-  return out;
-}
+// Readers that never throw (core/json_read.hpp).
+using namespace core::json_read;
+
 template <class Int>
 std::map<std::string, Int> counts(const json& j, const char* key) {
   std::map<std::string, Int> out;

@@ -1,0 +1,50 @@
+#pragma once
+// Readers of a JSON document that never throw: a saved document may be older, written by
+// another version or edited by hand, and an agent's record may come from an older agent. Each
+// result's from_json reads through these (one copy, not one per command).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::core::json_read {
+
+using json = nlohmann::json;
+
+// j[key], or null when j is no object or has no such key.
+inline const json& at(const json& j, const char* key) {
+  static const json null;
+  return j.is_object() && j.contains(key) ? j[key] : null;
+}
+inline std::string str(const json& j, const char* key, const std::string& fallback = "") {
+  const json& v = at(j, key);
+  return v.is_string() ? v.get<std::string>() : fallback;
+}
+template <class Int = int>
+Int num(const json& j, const char* key, Int fallback = 0) {
+  const json& v = at(j, key);
+  return v.is_number() ? v.template get<Int>() : fallback;
+}
+inline std::optional<int> opt_num(const json& j, const char* key) {
+  const json& v = at(j, key);
+  return v.is_number() ? std::optional<int>(v.get<int>()) : std::nullopt;
+}
+inline bool flag(const json& j, const char* key, bool fallback = false) {
+  const json& v = at(j, key);
+  return v.is_boolean() ? v.get<bool>() : fallback;
+}
+// j[key] when it is an array, else an empty one.
+inline const json& list(const json& j, const char* key) {
+  static const json empty = json::array();
+  const json& v = at(j, key);
+  return v.is_array() ? v : empty;
+}
+inline std::vector<std::string> strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  for (const auto& s : list(j, key))
+    if (s.is_string()) out.push_back(s.get<std::string>());
+  return out;
+}
+
+}  // namespace tct::core::json_read
