@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "explain/json.hpp"
+#include "fixture_documents.hpp"
 #include "explain/render.hpp"
 
 namespace fs = std::filesystem;
@@ -21,20 +22,9 @@ using namespace tct::explain;
 
 namespace {
 
-fs::path fixtures() { return fs::path(TCT_SOURCE_DIR) / "tests" / "e2e" / "fixtures"; }
-
-json load(const fs::path& p) {
-  std::ifstream f(p);
-  return json::parse(f);
-}
-
-std::vector<fs::path> current_documents() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(fixtures() / "explain"))
-    if (e.path().extension() == ".json") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+fs::path fixtures() { return tct::testing::e2e_fixtures(); }
+json load(const fs::path& p) { return tct::testing::load_json(p); }
+std::vector<fs::path> current_documents() { return tct::testing::fixture_documents("explain"); }
 
 }  // namespace
 
