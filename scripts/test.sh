@@ -6,28 +6,37 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 scripts/setup.sh
+echo "   (set-up: $SECONDS s)"
 # One inductor cache for the whole run: compiles on 2 cores are slow.
 export TORCHINDUCTOR_CACHE_DIR="${TORCHINDUCTOR_CACHE_DIR:-${TMPDIR:-/tmp}/tct-test-inductor-cache}"
 status=0
-echo "== C++ unit tests"
+# Each phase says how long it took (CI's time limit is the sum).
+phase() {
+  [ -z "${PHASE:-}" ] || echo "   ($PHASE: $((SECONDS - PHASE_START)) s)"
+  PHASE="$1" PHASE_START=$SECONDS
+  [ -z "$1" ] || echo "== $1"
+}
+phase "C++ unit tests"
 build/tct_unit --gtest_brief=1 || status=1
-echo "== agent and end-to-end tests"
-.venv/bin/python -m pytest -q tests/agent tests/e2e "$@" || status=1
+phase "agent and end-to-end tests"
+.venv/bin/python -m pytest -q --durations=15 tests/agent tests/e2e "$@" || status=1
 if [ -x .venv-torch2.14/bin/python ]; then
   # pytest stays in .venv; the target interpreter is torch 2.14.1's (tests/e2e/tct_run.py reads it).
-  echo "== end-to-end subset on torch 2.14.1 (tests/e2e/torch_subset.txt)"
+  phase "end-to-end subset on torch 2.14.1 (tests/e2e/torch_subset.txt)"
   mapfile -t subset < <(grep -v -e '^#' -e '^$' tests/e2e/torch_subset.txt)
   TCT_TEST_PYTHON="$ROOT/.venv-torch2.14/bin/python" .venv/bin/python -m pytest -q "${subset[@]}" || status=1
 else
   echo "== end-to-end subset on torch 2.14.1: SKIPPED (.venv-torch2.14 missing; TCT_SKIP_TORCH2_14=1?)"
 fi
 # Its GPU half where a GPU is visible; here (no GPU) the CPU half and a list of what it skipped.
-echo "== scripts/gpu_check.sh"
+phase "scripts/gpu_check.sh"
 scripts/gpu_check.sh --python "$ROOT/.venv/bin/python" --budget 2 || status=1
-echo "== install: the wheel into a fresh venv, the npm tarball into an empty project"
+phase "install: the wheel into a fresh venv, the npm tarball into an empty project"
 scripts/test_install.sh || status=1
 if [ -f node/package.json ]; then
-  echo "== Node.js wrapper tests"
+  phase "Node.js wrapper tests"
   (cd node && TCT_BIN="$ROOT/build/tct" TCT_PYTHON="$ROOT/.venv/bin/python" npm test --silent) || status=1
 fi
+phase ""
+echo "== all tests: $SECONDS s"
 exit $status

@@ -10,6 +10,7 @@
 #include "core/json_number.hpp"
 #include "errors.hpp"
 #include "bench/analysis.hpp"
+#include "bench/json.hpp"
 #include "bench/phases.hpp"
 
 namespace tct::runner {
@@ -86,39 +87,38 @@ json allocator_section(const AllocatorSetup& setup, const json& facts, bool comp
 
 namespace {
 
-json median_of(const json& row, const char* side) {
-  const json& lat = row.value("latency", json());
-  if (!lat.is_object() || !lat.value(side, json()).is_object()) return nullptr;
-  return lat[side].value("median", json());
-}
-
-json interval_of(const json& speedup) {
-  if (!speedup.is_object()) return nullptr;
-  return {{"estimate", speedup.value("estimate", json())}, {"low", speedup.value("low", json())},
-          {"high", speedup.value("high", json())}, {"confidence", speedup.value("confidence", json())}};
+// A state's figures from a row sampled in its process.
+void put_figures(json& entry, const tct::bench::BenchRow& row) {
+  entry["eager_ns"] = row.latency ? core::number_or_null(row.latency->eager_ns.median) : json(nullptr);
+  entry["compiled_ns"] = row.latency ? core::number_or_null(row.latency->compiled_ns.median) : json(nullptr);
+  if (row.speedup) {
+    const json sp = tct::bench::to_json(*row.speedup);
+    entry["speedup"] = {{"estimate", sp["estimate"]}, {"low", sp["low"]}, {"high", sp["high"]},
+                        {"confidence", sp.value("confidence", json())}};
+  } else {
+    entry["speedup"] = nullptr;
+  }
+  entry["blocks"] = row.blocks;
+  entry["sampling_s"] = row.sampling ? core::number_or_null(row.sampling->seconds) : json(nullptr);
 }
 
 }  // namespace
 
-void add_headline_state(json& allocator, const json& row) {
+void add_headline_state(json& allocator, const tct::bench::BenchRow& row) {
   const AllocatorState s = core::parse_allocator(allocator.value("state", "system"));
   json entry = {{"state", core::to_string(s)},
                 {"description", core::describe(s)},
                 {"status", "headline"},
                 {"library", allocator.value("library", json())},
                 {"reason", nullptr},
-                {"detected", allocator.value("detected", json()).value("kind", json())},
-                {"eager_ns", median_of(row, "eager")},
-                {"compiled_ns", median_of(row, "compiled")},
-                {"speedup", interval_of(row.value("speedup", json()))},
-                {"blocks", row.value("blocks", 0)},
-                {"sampling_s", row.value("sampling_s", json())}};
-  allocator["compare"]["row"] = row.value("label", json());
+                {"detected", allocator.value("detected", json()).value("kind", json())}};
+  put_figures(entry, row);
+  allocator["compare"]["row"] = row.label;
   allocator["states"].insert(allocator["states"].begin(), entry);
 }
 
 void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const AllocatorSetup& setup, const Env& shared_env, const json& row, double clock_res,
+                              const AllocatorSetup& setup, const Env& shared_env, const tct::bench::BenchRow& row, double clock_res,
                               double eager_est, int cpus, double budget_s, json& allocator) {
   // Each state's process: no memory figures, no warm-compile record (those are the headline's),
   // one look over one process with a few blocks: a figure for the comparison, not a verdict.
@@ -159,16 +159,13 @@ void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg
     try {
       host.progress(fmt::format("{}: allocator {} (warm compile, then {:.1f} s of timing)", spec.label(),
                                 core::to_string(p.state), budget_s));
-      json r = {{"steady_state", row.value("steady_state", json())}, {"compile", json::object()}};
+      tct::bench::BenchRow r;  // the state's own figures: the headline row's warm-up curve, nothing else
+      r.steady_state = row.steady_state;
       bench::prepare_peer(host, *p.agent, sc, spec, false, r);
       bench::sample_paired(host, {p.agent->caller()}, sc, spec, clock_res, eager_est, cpus, r);
       entry["detected"] = detected_allocator(p.agent->call("bench.allocator", json::object())).value("kind", json());
-      entry["eager_ns"] = median_of(r, "eager");
-      entry["compiled_ns"] = median_of(r, "compiled");
-      entry["speedup"] = interval_of(r.value("speedup", json()));
-      entry["blocks"] = r.value("blocks", 0);
-      entry["sampling_s"] = r.value("sampling_s", json());
-      if (r.value("recompiles_during_measurement", 0) > 0) entry["reason"] = "recompiled during measurement";
+      put_figures(entry, r);
+      if (r.recompiles_during_measurement.value_or(0) > 0) entry["reason"] = "recompiled during measurement";
       p.agent->close();
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
@@ -180,7 +177,8 @@ void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg
   }
 }
 
-std::optional<json> conclude_allocator(json& allocator, const json& headline_speedup) {
+std::optional<json> conclude_allocator(json& allocator, const tct::bench::BenchRow* headline) {
+  const json headline_speedup = headline && headline->speedup ? tct::bench::to_json(*headline->speedup) : json();
   // The headline first, then the measured states, then those left out.
   auto rank = [](const json& s) {
     const std::string st = s.value("status", "");

@@ -19,6 +19,7 @@
 
 #include "core/allocator.hpp"
 #include "bench/plan.hpp"
+#include "bench/result.hpp"
 #include "bench/run.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
@@ -57,16 +58,17 @@ json allocator_section(const AllocatorSetup& setup, const json& facts, bool comp
                        double compare_budget_s);
 
 // After the first row is measured: the headline's own entry in states (its medians and speedup).
-void add_headline_state(json& allocator, const json& row);
+void add_headline_state(json& allocator, const tct::bench::BenchRow& row);
 
 // The comparison: each of setup.others in a fresh process, `budget_s` of sampling each; appends
 // to allocator["states"]. A state that fails is recorded (status failed, reason), not thrown,
 // unless the run was interrupted.
 void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const AllocatorSetup& setup, const Env& shared_env, const json& row, double clock_res,
+                              const AllocatorSetup& setup, const Env& shared_env, const tct::bench::BenchRow& row, double clock_res,
                               double eager_est, int cpus, double budget_s, json& allocator);
 
 // Decides (bench/allocator_finding.hpp) and records differs/best_state; the warning, if any.
-std::optional<json> conclude_allocator(json& allocator, const json& headline_speedup);
+// `headline`: the row the headline state measured (null when there is none).
+std::optional<json> conclude_allocator(json& allocator, const tct::bench::BenchRow* headline);
 
 }  // namespace tct::runner

@@ -69,15 +69,16 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
   return std::max(min_samples, static_cast<int>(n));
 }
 
-json cache_hit_json(const json& counters) {
+tct::bench::CacheCounters cache_counters(const json& counters) {
   auto count = [&](const char* k) { return counters.is_object() ? counters.value(k, 0) : 0; };
-  const int hit = count("fxgraph_cache_hit"), miss = count("fxgraph_cache_miss");
-  const int ahit = count("autograd_cache_hit"), amiss = count("autograd_cache_miss");
-  json out = {{"fxgraph_cache_hit", hit}, {"fxgraph_cache_miss", miss},
-              {"autograd_cache_hit", ahit}, {"autograd_cache_miss", amiss}};
-  if (hit + miss + ahit + amiss == 0) out["hit"] = nullptr;
-  else out["hit"] = miss == 0 && amiss == 0;
-  return out;
+  tct::bench::CacheCounters c;
+  c.fxgraph_cache_hit = count("fxgraph_cache_hit");
+  c.fxgraph_cache_miss = count("fxgraph_cache_miss");
+  c.autograd_cache_hit = count("autograd_cache_hit");
+  c.autograd_cache_miss = count("autograd_cache_miss");
+  if (c.fxgraph_cache_hit + c.fxgraph_cache_miss + c.autograd_cache_hit + c.autograd_cache_miss > 0)
+    c.hit = c.fxgraph_cache_miss == 0 && c.autograd_cache_miss == 0;
+  return c;
 }
 
 // Involuntary context switches per second of timing above which the timing thread was
@@ -88,15 +89,15 @@ json cache_hit_json(const json& counters) {
 // processes.
 constexpr double kBusySwitchesPerSecond = 30;
 
-MachineLoad machine_load(const json& rows, int threads) {
+MachineLoad machine_load(const std::vector<tct::bench::BenchRow>& rows, int threads) {
   MachineLoad m;
   m.threads = threads;
   for (const auto& r : rows) {
-    const json& l = r.value("load", json());
-    if (!l.is_object()) continue;
-    m.load = std::fmax(std::isfinite(m.load) ? m.load : 0, core::number_or_nan(l, "loadavg_1m_max"));
-    m.switches = std::fmax(std::isfinite(m.switches) ? m.switches : 0, core::number_or_nan(l, "involuntary_switches_per_s"));
-    m.cpus = l.value("cpus", json()).is_number() ? l["cpus"].get<int>() : m.cpus;
+    if (!r.sampling) continue;
+    const tct::bench::Load& l = r.sampling->load;
+    m.load = std::fmax(std::isfinite(m.load) ? m.load : 0, l.loadavg_1m_max);
+    m.switches = std::fmax(std::isfinite(m.switches) ? m.switches : 0, l.involuntary_switches_per_s);
+    m.cpus = l.cpus.value_or(m.cpus);
   }
   // The sampling process itself keeps one CPU busy (load ~1). Beyond that: others. And a
   // thread that has a CPU to itself is rarely preempted (a few switches a second).
@@ -142,52 +143,41 @@ json warn(report::WarningCode code, std::string message, std::string hint, const
   return w;
 }
 
-double field(const json& obj, const char* k1, const char* k2 = nullptr) {
-  const json* p = &obj;
-  if (!p->is_object() || !p->contains(k1)) return NAN;
-  p = &(*p)[k1];
-  if (k2) {
-    if (!p->is_object() || !p->contains(k2)) return NAN;
-    p = &(*p)[k2];
-  }
-  return p->is_number() ? p->get<double>() : NAN;
-}
-
 }  // namespace
 
-std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in) {
+std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::string& label, const RowWarningInput& in) {
   using report::WarningCode;
+  using tct::bench::SpeedupVerdict;
   std::vector<json> out;
   const std::string who = label.empty() ? "" : label + ": ";
-  if (row.value("status", "") != "ok") {
-    const json& e = row.value("error", json::object());
-    if (row.value("status", "") == "failed")
+  if (!row.ok()) {
+    if (row.failed()) {
+      const tct::bench::RowError e = row.error.value_or(tct::bench::RowError{});
       out.push_back(warn(WarningCode::PartialResult,
                          fmt::format("{}failed at {} ({}); the numbers shown were measured before it", who,
-                                     e.is_object() ? e.value("stage", "?") : "?",
-                                     e.is_object() ? e.value("message", "") : ""),
-                         e.is_object() ? e.value("hint", "") : "", "speedup"));
+                                     row.error ? e.stage : "?", e.message),
+                         e.hint, "speedup"));
+    }
     return out;
   }
-  int recompiles = row.value("recompiles_during_measurement", 0);
+  const int recompiles = row.recompiles_during_measurement.value_or(0);
   if (recompiles > 0)
     out.push_back(warn(WarningCode::RecompileDuringMeasure,
                        fmt::format("{}recompiled during measurement ({} time{}): {} block pair{} dropped and "
                                    "resampled, but the target keeps recompiling in real use too",
-                                   who, recompiles, recompiles == 1 ? "" : "s",
-                                   row.value("blocks_dropped_for_recompile", 0),
-                                   row.value("blocks_dropped_for_recompile", 0) == 1 ? "" : "s"),
+                                   who, recompiles, recompiles == 1 ? "" : "s", row.blocks_dropped_for_recompile,
+                                   row.blocks_dropped_for_recompile == 1 ? "" : "s"),
                        "inputs or globals change between calls; try --dynamic true or run `tct explain` "
                        "to see the guard that failed",
                        "speedup"));
   // Nothing compiled: the "compiled" row timed eager code; any speedup is noise, and
   // advice about backends or modes would be beside the point.
-  bool nothing_compiled = row.value("graphs", -1) == 0 && row.value("frames_compiled_in_warmup", 0) > 0;
+  const bool nothing_compiled = row.warmup_counters && row.warmup_counters->nothing_compiled();
   if (nothing_compiled) {
-    const json& skips = row.value("skip_reasons", json::array());
+    const auto& skips = row.warmup_counters->skip_reasons;
     std::string why;
-    if (!skips.empty() && skips[0].is_string()) {
-      analysis::SkipSplit split = analysis::split_skip(skips[0].get<std::string>());
+    if (!skips.empty()) {
+      analysis::SkipSplit split = analysis::split_skip(skips[0]);
       why = fmt::format(" ({}, after: {})", analysis::reason_headline(split.skip_reason.empty() ? split.cause : split.skip_reason),
                         analysis::reason_headline(split.cause));
     }
@@ -198,52 +188,44 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                        "run `tct explain` on the target to see the break that made it skip and what to change",
                        "speedup"));
   }
-  int breaks = row.value("graph_breaks", 0);
+  const int breaks = row.graph_breaks.value_or(0);
   if (breaks > 0)
     out.push_back(warn(WarningCode::GraphBreaks,
                        fmt::format("{}{} graph break{}: parts of the target run eagerly", who, breaks,
                                    breaks == 1 ? "" : "s"),
                        "run `tct explain` on the target to see where and what to change", "speedup"));
-  const json& ss = row.value("steady_state", json::object());
-  if (ss.is_object() && !ss.value("found", false))
+  if (row.steady_state && !row.steady_state->found)
     out.push_back(warn(WarningCode::NoSteadyState,
                        fmt::format("{}the warm-up curve did not settle ({}); steady state taken from the "
                                    "interleaved blocks after it",
-                                   who, ss.value("reason", "?")),
+                                   who, row.steady_state->reason.empty() ? "?" : row.steady_state->reason),
                        "raise --warmup so that more first calls are timed one by one", "latency"));
   // Noise: outliers on either side.
-  double worst_fraction = 0;
-  for (const char* side : {"eager", "compiled"}) {
-    double f = field(row.value("outliers", json::object()), side, "fraction");
-    if (std::isfinite(f)) worst_fraction = std::max(worst_fraction, f);
-  }
+  const double worst_fraction = row.sampling ? row.sampling->worst_outlier_fraction() : 0.0;
   if (worst_fraction > in.noisy_outlier_fraction)
     out.push_back(warn(WarningCode::NoisyMeasurement,
                        fmt::format("{}noisy machine: {:.0f}% outliers", who, worst_fraction * 100),
                        in.busy_machine ? "close other programs (a longer --budget does not help while they run)"
                                        : "close other programs or raise --budget",
                        "speedup"));
-  const std::string stop = row.value("stop_reason", "");
-  const json& sp = row.value("speedup", json::object());
-  double est = field(sp, "estimate"), lo = field(sp, "low"), hi = field(sp, "high");
-  const auto verdict = tct::bench::verdict_of(sp);
+  const analysis::Interval iv = row.speedup ? row.speedup->interval : analysis::Interval{NAN, NAN, NAN};
+  const double est = iv.estimate, lo = iv.low, hi = iv.high;
+  const SpeedupVerdict verdict = row.speedup ? row.speedup->verdict : SpeedupVerdict::NotMeasured;
   // A budget that ran out before --precision matters only when the interval is too wide for
   // the verdict: 1.73x [1.64, 1.83] at +-5.3% against a 5% aim is "faster" all the same.
-  const bool verdict_open = verdict == tct::bench::SpeedupVerdict::Inconclusive ||
-                            verdict == tct::bench::SpeedupVerdict::NoClearDifference;
-  if (stop == "budget" && verdict_open) {
+  const bool verdict_open = verdict == SpeedupVerdict::Inconclusive || verdict == SpeedupVerdict::NoClearDifference;
+  if (row.stop_reason == "budget" && verdict_open) {
     double half = (std::isfinite(lo) && std::isfinite(hi) && est != 0) ? (hi - lo) / 2 / std::fabs(est) : NAN;
     out.push_back(warn(WarningCode::PrecisionNotReached,
                        std::isfinite(half)
                            ? fmt::format("{}interval is ±{:.1f}%, wider than the ±{:.1f}% asked for", who,
                                          half * 100, in.precision * 100)
                            : fmt::format("{}too few samples for a confidence interval", who),
-                       stop == "budget" ? "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer "
-                                             "--budget narrows only this run's own noise; loosen --precision or rerun on a quieter machine"
-                                        : "loosen --precision; the machine may be too noisy for it",
+                       "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer "
+                       "--budget narrows only this run's own noise; loosen --precision or rerun on a quieter machine",
                        "speedup"));
   }
-  if (verdict == tct::bench::SpeedupVerdict::Inconclusive)
+  if (verdict == SpeedupVerdict::Inconclusive)
     out.push_back(warn(WarningCode::NoisyMeasurement,
                        fmt::format("{}speedup inconclusive: the interval [{:.2f}, {:.2f}] is too wide for a verdict; "
                                    "no break-even is given",
@@ -251,42 +233,40 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                        in.busy_machine ? "rerun on a quieter machine (see the warning on load: a longer --budget does not help)"
                                        : "rerun on a quieter machine or raise --budget",
                        "speedup"));
-  else if (verdict == tct::bench::SpeedupVerdict::Slower && !nothing_compiled)
+  else if (verdict == SpeedupVerdict::Slower && !nothing_compiled)
     out.push_back(warn(WarningCode::SlowerThanEager,
                        fmt::format("{}compiled is slower than eager ({:.2f}x)", who, est),
                        "try another --mode or --backend, a larger input, or do not compile this target",
                        "speedup"));
-  const json& comp = row.value("compile", json::object());
-  if (comp.is_object() && comp.value("warm_cache_hit", json()).is_boolean() && !comp["warm_cache_hit"].get<bool>())
+  if (row.compile.repeated && row.compile.repeated->warm_cache_hit == false)
     out.push_back(warn(WarningCode::WarmCompileMissedCache,
                        fmt::format("{}the warm compile was not a cache hit (torch counted cache misses): the "
                                    "warm figure includes compiling",
                                    who),
                        "check TORCHINDUCTOR_FX_GRAPH_CACHE and whether the target's graph depends on "
                        "run-specific values", "compile"));
-  int skips = row.value("cudagraph_skips", 0);
-  if (skips > 0 && row.value("mode", "").find("reduce-overhead") != std::string::npos)
+  const int skips = row.cudagraph_skips.value_or(0);
+  if (skips > 0 && row.mode.find("reduce-overhead") != std::string::npos)
     out.push_back(warn(WarningCode::CudagraphsSkipped,
                        fmt::format("{}CUDA graphs were skipped {} time{} (torch's cudagraph_skips counter): "
                                    "reduce-overhead ran without them",
                                    who, skips, skips == 1 ? "" : "s"),
                        "run with TORCH_LOGS=perf_hints to see why (CPU tensors, mutated inputs, dynamic shapes)",
                        "speedup"));
-  int cps_e = row.value("calls_per_sample", json::object()).value("eager", 1);
-  int cps_c = row.value("calls_per_sample", json::object()).value("compiled", 1);
   // Every sample is a tight loop sized to >= 1000 clock ticks, so a batch of a few calls is
   // the harness working as designed (a 1 ms call gets 2); only a batch of many short calls
   // hides the per-call spread enough to say so.
   constexpr int kBatchWorthSaying = 10;
-  if (std::max(cps_e, cps_c) >= kBatchWorthSaying)
+  const int cps = row.sampling ? row.sampling->calls_per_sample : 1;
+  if (cps >= kBatchWorthSaying)
     out.push_back(warn(WarningCode::ClockResolution,
                        fmt::format("{}calls are short next to the clock's resolution: timed in batches "
                                    "of {} (eager) and {} (compiled) calls",
-                                   who, cps_e, cps_c),
+                                   who, cps, cps),
                        "per-call times are batch means; spread within a batch is not seen", "latency"));
-  const json& c = row.value("correctness", json::object());
-  if (in.check && c.is_object() && c.value("checked", false)) {
-    if (c.value("nondeterministic", false))
+  if (in.check && row.correctness && row.correctness->checked) {
+    const tct::bench::Correctness& c = *row.correctness;
+    if (c.nondeterministic.value_or(false))
       out.push_back(warn(WarningCode::Nondeterministic,
                          fmt::format("{}eager differs from itself under identical seeds; compiled was judged "
                                      "against eager's own spread, a weaker check",
@@ -294,9 +274,9 @@ std::vector<json> row_warnings(const json& row, const std::string& label, const 
                          "make the target deterministic (no unseeded or time-dependent randomness) "
                          "for a check element by element",
                          "correctness"));
-    else if (c.contains("match") && c["match"].is_boolean() && !c["match"].get<bool>()) {
-      const auto& mm = c.value("mismatches", json::array());
-      std::string first = mm.empty() ? "" : fmt::format(": {} {}", mm[0].value("path", ""), mm[0].value("reason", ""));
+    else if (c.match == false) {
+      const auto& mm = c.mismatches;
+      std::string first = mm.empty() ? "" : fmt::format(": {} {}", mm[0].path, mm[0].reason);
       out.push_back(warn(WarningCode::OutputMismatch,
                          fmt::format("{}compiled outputs differ from eager in {} leaf/leaves{}", who, mm.size(), first),
                          "loosen --rtol/--atol if the difference is acceptable rounding, else report it to "

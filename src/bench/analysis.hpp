@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/correctness.hpp"
+#include "bench/result.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/steady_state.hpp"
 #include "stats/summary.hpp"
@@ -54,12 +55,12 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
                       int max_samples = 10);
 
 // Was a compile served from torch's caches? From the counters torch keeps (the agent's
-// bench counters): inductor's FX graph cache and AOTAutograd's cache. {hit, and the four
-// counts}; hit is null when no lookup was counted (backends that use neither cache, such
-// as aot_eager), true when every lookup hit, false otherwise.
-json cache_hit_json(const json& counters);
+// bench counters): inductor's FX graph cache and AOTAutograd's cache. The four counts and
+// hit: none when no lookup was counted (backends that use neither cache, such as
+// aot_eager), true when every lookup hit, false otherwise.
+tct::bench::CacheCounters cache_counters(const json& counters);
 
-// How busy the machine was while the rows sampled (their row["load"]: load average, CPUs,
+// How busy the machine was while the rows sampled (their sampling.load: load average, CPUs,
 // involuntary context switches of the timing thread) and whether torch's `threads` intra-op
 // threads outnumbered the cores other processes left free.
 struct MachineLoad {
@@ -74,7 +75,7 @@ struct MachineLoad {
   int suggested_threads = 0;    // the --threads that fits the free cores
   bool busy() const { return loaded || preempted; }
 };
-MachineLoad machine_load(const json& rows, int threads);
+MachineLoad machine_load(const std::vector<tct::bench::BenchRow>& rows, int threads);
 
 // One warning for the section when the machine was busy: oversubscribed (with the --threads
 // that fits) or loaded; nullopt on a quiet machine.
@@ -89,7 +90,7 @@ struct RowWarningInput {
   double noisy_outlier_fraction = 0.05;  // our threshold: above 5% outliers on a side is noisy
   bool busy_machine = false;  // other processes loaded the CPU: a longer --budget cannot help
 };
-std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in);
+std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::string& label, const RowWarningInput& in);
 
 // The short text printed next to the affected number, e.g. "recompiled during measurement".
 std::string flag_text(const json& warning);

@@ -1,65 +1,23 @@
 #include "bench/json.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 #include "bench/analysis.hpp"
 #include "core/json_number.hpp"
+#include "core/json_read.hpp"
 
 namespace tct::bench {
 namespace {
 
 using json = nlohmann::json;
 
-// Readers that never throw: a saved document may be older, or edited by hand.
-const json& at(const json& j, const char* key) {
-  static const json null;
-  if (!j.is_object()) return null;
-  auto it = j.find(key);
-  return it == j.end() ? null : *it;
-}
-bool has(const json& j, const char* key) { return j.is_object() && j.contains(key); }
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  const json& v = at(j, key);
-  return v.is_string() ? v.get<std::string>() : fallback;
-}
-std::optional<std::string> opt_str(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_string() ? std::optional(v.get<std::string>()) : std::nullopt;
-}
+// Readers that never throw (core/json_read.hpp): a saved document may be older, or edited by hand.
+using namespace core::json_read;
 double number(const json& j, const char* key) { return core::number_or_nan(j, key); }
-std::optional<int> opt_int(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_number() ? std::optional(v.get<int>()) : std::nullopt;
-}
-std::optional<long long> opt_long(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_number() ? std::optional(v.get<long long>()) : std::nullopt;
-}
-std::optional<bool> opt_bool(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_boolean() ? std::optional(v.get<bool>()) : std::nullopt;
-}
-bool flag(const json& j, const char* key, bool fallback = false) { return opt_bool(j, key).value_or(fallback); }
-std::vector<double> doubles(const json& j, const char* key) {
-  std::vector<double> out;
-  for (const auto& v : at(j, key))
-    if (v.is_number()) out.push_back(v.get<double>());
-  return out;
-}
-std::vector<std::string> strings(const json& j, const char* key) {
-  std::vector<std::string> out;
-  for (const auto& v : at(j, key))
-    if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
-
-// The fields of `j` a struct does not model, kept as written.
-json rest(const json& j, std::initializer_list<const char*> typed) {
-  if (!j.is_object()) return json::object();
-  json out = j;
-  for (const char* k : typed) out.erase(k);
-  return out;
-}
+std::optional<int> opt_int(const json& j, const char* key) { return opt_num<int>(j, key); }
+std::optional<long long> opt_long(const json& j, const char* key) { return opt_num<long long>(j, key); }
 
 json number_json(double x) { return core::number_or_null(x); }
 template <class T>
@@ -277,6 +235,59 @@ Correctness correctness_of(const json& j) {
   return c;
 }
 
+// ------------------------------------------------------------ counters and sampling
+
+json outliers_json(const OutlierCount& o) {
+  return {{"count", o.count}, {"fraction", o.fraction}, {"high", o.high}, {"low", o.low},
+          {"relative_fallback", o.relative_fallback}};
+}
+OutlierCount outliers_of(const json& j) {
+  return {opt_long(j, "count").value_or(0), opt_long(j, "high").value_or(0), opt_long(j, "low").value_or(0),
+          std::isfinite(number(j, "fraction")) ? number(j, "fraction") : 0.0, flag(j, "relative_fallback")};
+}
+
+void write_warmup_counters(const WarmupCounters& c, json& out) {
+  out["graphs"] = c.graphs;
+  out["frames_compiled_in_warmup"] = c.frames;
+  out["graph_break_reasons"] = c.graph_break_reasons;
+  out["skip_reasons"] = c.skip_reasons;
+}
+std::optional<WarmupCounters> warmup_counters_of(const json& j) {
+  if (!has(j, "graphs")) return std::nullopt;
+  const json& reasons = at(j, "graph_break_reasons");
+  return WarmupCounters{opt_int(j, "graphs").value_or(0), opt_int(j, "frames_compiled_in_warmup").value_or(0),
+                        reasons.is_array() ? reasons : json::array(), strings(j, "skip_reasons")};
+}
+
+void write_sampling(const Sampling& s, json& out) {
+  out["calls_per_sample"] = {{"eager", s.calls_per_sample}, {"compiled", s.calls_per_sample}};
+  out["samples_per_block"] = s.samples_per_block;
+  out["block_warmup_ns"] = {{"eager", number_json(s.block_warmup_eager_ns)},
+                            {"compiled", number_json(s.block_warmup_compiled_ns)}};
+  out["outliers"] = {{"eager", outliers_json(s.outliers_eager)}, {"compiled", outliers_json(s.outliers_compiled)}};
+  out["sampling_s"] = number_json(s.seconds);
+  out["graph_breaks_during_measurement"] = s.graph_breaks;
+  out["load"] = {{"loadavg_1m_max", number_json(s.load.loadavg_1m_max)},
+                 {"cpus", optional_json(s.load.cpus)},
+                 {"involuntary_switches_per_s", number_json(s.load.involuntary_switches_per_s)}};
+}
+std::optional<Sampling> sampling_of(const json& j) {
+  if (!has(j, "calls_per_sample")) return std::nullopt;
+  Sampling s;
+  const json& cps = at(j, "calls_per_sample");
+  s.calls_per_sample = std::max(opt_int(cps, "eager").value_or(1), opt_int(cps, "compiled").value_or(1));
+  s.samples_per_block = opt_int(j, "samples_per_block").value_or(0);
+  s.block_warmup_eager_ns = number(at(j, "block_warmup_ns"), "eager");
+  s.block_warmup_compiled_ns = number(at(j, "block_warmup_ns"), "compiled");
+  s.outliers_eager = outliers_of(at(at(j, "outliers"), "eager"));
+  s.outliers_compiled = outliers_of(at(at(j, "outliers"), "compiled"));
+  s.seconds = number(j, "sampling_s");
+  s.graph_breaks = opt_int(j, "graph_breaks_during_measurement").value_or(0);
+  const json& load = at(j, "load");
+  s.load = Load{number(load, "loadavg_1m_max"), opt_int(load, "cpus"), number(load, "involuntary_switches_per_s")};
+  return s;
+}
+
 // ------------------------------------------------------------------------- rows
 
 RowStatus status_of(const std::string& s) {
@@ -303,6 +314,11 @@ json eager_json(const EagerBaseline& e) {
 }
 
 }  // namespace
+
+Correctness correctness_from_json(const json& report) { return correctness_of(report); }
+json to_json(const Correctness& c) { return correctness_json(c); }
+json to_json(const Speedup& s) { return speedup_json(s); }
+json to_json(const RowError& e) { return error_json(e); }
 
 json to_json(const BenchRow& r) {
   json out = r.more;
@@ -338,6 +354,9 @@ json to_json(const BenchRow& r) {
   out["memory"] = r.memory ? memory_json(*r.memory) : json(nullptr);
   out["recompiles_during_measurement"] = optional_json(r.recompiles_during_measurement);
   out["graph_breaks"] = optional_json(r.graph_breaks);
+  if (r.warmup_counters) write_warmup_counters(*r.warmup_counters, out);
+  if (r.cudagraph_skips) out["cudagraph_skips"] = *r.cudagraph_skips;
+  if (r.sampling) write_sampling(*r.sampling, out);
   out["blocks"] = r.blocks;
   out["stop_reason"] = optional_json(r.stop_reason);
   out["clock_resolution_ns"] = number_json(r.clock_resolution_ns);
@@ -379,6 +398,9 @@ BenchRow row_from_json(const json& j) {
   if (const json& m = at(j, "memory"); m.is_object()) r.memory = memory_of(m);
   r.recompiles_during_measurement = opt_int(j, "recompiles_during_measurement");
   r.graph_breaks = opt_int(j, "graph_breaks");
+  r.warmup_counters = warmup_counters_of(j);
+  r.cudagraph_skips = opt_int(j, "cudagraph_skips");
+  r.sampling = sampling_of(j);
   r.blocks = opt_int(j, "blocks").value_or(0);
   r.stop_reason = opt_str(j, "stop_reason");
   r.clock_resolution_ns = number(j, "clock_resolution_ns");
@@ -389,8 +411,11 @@ BenchRow row_from_json(const json& j) {
   r.more = rest(j, {"backend", "mode", "dynamic", "fullgraph", "label", "status", "error", "speedup", "latency",
                     "warmup_curve_ns", "steady_state", "compile", "break_even", "break_even_calls",
                     "break_even_calls_warm", "harness_floor_ns", "blocks_dropped_for_recompile", "correctness",
-                    "memory", "recompiles_during_measurement", "graph_breaks", "blocks", "stop_reason",
-                    "clock_resolution_ns", "flags", "samples"});
+                    "memory", "recompiles_during_measurement", "graph_breaks", "graphs",
+                    "frames_compiled_in_warmup", "graph_break_reasons", "skip_reasons", "cudagraph_skips",
+                    "calls_per_sample", "samples_per_block", "block_warmup_ns", "outliers", "sampling_s",
+                    "graph_breaks_during_measurement", "load", "blocks", "stop_reason", "clock_resolution_ns",
+                    "flags", "samples"});
   return r;
 }
 

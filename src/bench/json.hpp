@@ -15,4 +15,11 @@ BenchResult from_json(const nlohmann::json& section);
 nlohmann::json to_json(const BenchRow& row);
 BenchRow row_from_json(const nlohmann::json& row);
 
+// The parts the runner gets as JSON from elsewhere: the correctness analysis's report
+// (bench/correctness.hpp) and the agent's eager warm-up record.
+Correctness correctness_from_json(const nlohmann::json& report);
+nlohmann::json to_json(const Correctness& c);
+nlohmann::json to_json(const Speedup& s);
+nlohmann::json to_json(const RowError& e);
+
 }  // namespace tct::bench

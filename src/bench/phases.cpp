@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/json.hpp"
 #include "bench/verdict.hpp"
 #include "core/target_options.hpp"
 #include "bench/analysis.hpp"
@@ -21,6 +22,15 @@
 
 namespace tct::runner::bench {
 namespace fs = std::filesystem;
+using ::tct::bench::Correctness;
+using ::tct::bench::Latency;
+using ::tct::bench::Load;
+using ::tct::bench::Memory;
+using ::tct::bench::OutlierCount;
+using ::tct::bench::Sampling;
+using ::tct::bench::Speedup;
+using ::tct::bench::SteadyState;
+using ::tct::bench::WarmupCounters;
 
 namespace {
 
@@ -37,10 +47,15 @@ json compile_params(const BenchRowSpec& spec) {
           {"dynamic", spec.dynamic}, {"fullgraph", spec.fullgraph}};
 }
 
-json outliers_json(const std::vector<double>& xs) {
+OutlierCount outliers_of(const std::vector<double>& xs) {
   auto o = stats::detect_outliers(xs);
-  return {{"count", o.count}, {"fraction", o.fraction}, {"high", o.high.size()}, {"low", o.low.size()},
-          {"relative_fallback", o.used_relative_fallback}};
+  return {static_cast<long long>(o.count), static_cast<long long>(o.high.size()), static_cast<long long>(o.low.size()),
+          o.fraction, o.used_relative_fallback};
+}
+
+std::optional<long long> bytes(const json& j, const char* key) {
+  const double x = core::number_or_nan(j, key);
+  return std::isfinite(x) ? std::optional(static_cast<long long>(x)) : std::nullopt;
 }
 
 std::string stop_name(Action a) {
@@ -159,68 +174,71 @@ json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object
 
 // ------------------------------------------------------------------------- eager
 
-json eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg) {
+EagerBaseline eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg) {
   host.progress("eager warm-up (next: compile)");
   // Warm-up may not eat the sampling budget: a slow target stops after half of it.
   // With memory on, the agent also reports eager's peak above the memory held before the
   // first call (the post-load baseline: this process has done nothing else yet).
   json r = agent.call("bench.eager_warmup",
                       {{"n", cfg.eager_warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}, {"memory", cfg.memory}});
-  auto times = doubles(r["times_ns"]);
-  json out = {{"warmup_ns", r["times_ns"]},
-              {"first_call_ns", times.empty() ? json(nullptr) : num(times[0])},
-              {"steady_ns", num(times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
-                                                 : (times.empty() ? NAN : times[0]))},
-              {"memory", nullptr}};
+  EagerBaseline out;
+  out.warmup_ns = doubles(r["times_ns"]);
+  const auto& times = out.warmup_ns;
+  out.first_call_ns = times.empty() ? NAN : times[0];
+  out.steady_ns = times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
+                                   : (times.empty() ? NAN : times[0]);
   if (cfg.memory)
-    out["memory"] = r.contains("memory") && r["memory"].is_object()
-                        ? r["memory"]
-                        : agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}});  // no resettable peak
+    out.memory = r.contains("memory") && r["memory"].is_object()
+                     ? r["memory"]
+                     : agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}});  // no resettable peak
   return out;
 }
 
 // ------------------------------------------------------------------ compile/warm-up
 
 void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
-                         const BenchRowSpec& spec, json& row) {
+                         const BenchRowSpec& spec, BenchRow& row) {
   host.progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
   agent.call("bench.compile", compile_params(spec));
   json r = agent.call("bench.first_calls", {{"key", spec.key()},
                                             {"backend", spec.backend},
                                             {"n", cfg.warmup_calls},
                                             {"max_ns", cfg.budget_s * 0.5e9}});
-  auto curve = doubles(r["times_ns"]);
-  row["warmup_curve_ns"] = r["times_ns"];
-  auto ss = stats::detect_steady_state(curve);
-  row["steady_state"] = steady_state_json(ss);
-  row["steady_state"]["estimate_ns"] = num(warmup_level_ns(curve, ss));
-  row["compile"]["first_call_ns"] = curve.empty() ? json(nullptr) : num(curve[0]);
-  row["compile"]["breakdown"] = r.value("compile_times_ns", json::object());
+  row.warmup_curve_ns = doubles(r["times_ns"]);
+  const auto& curve = row.warmup_curve_ns;
+  const auto ss = stats::detect_steady_state(curve);
+  row.steady_state = SteadyState{ss.found, ss.found ? std::optional<int>(static_cast<int>(ss.start_index)) : std::nullopt,
+                                 ss.found ? ss.level : NAN, steady_reason_name(ss.reason), warmup_level_ns(curve, ss)};
+  row.compile.first_call_ns = curve.empty() ? NAN : curve[0];
+  const json& breakdown = r.value("compile_times_ns", json::object());
+  row.compile.breakdown = breakdown.is_object() ? breakdown : json::object();
   const json& counters = r.value("counters", json::object());
-  row["graph_breaks"] = counters.value("graph_breaks", 0);
-  row["graph_break_reasons"] = counters.value("graph_break_reasons", json::array());
-  row["graphs"] = counters.value("unique_graphs", 0);
-  row["frames_compiled_in_warmup"] = counters.value("frames_total", 0);
-  row["skip_reasons"] = counters.value("skip_reasons", json::array());
-  row["cudagraph_skips"] = counters.value("cudagraph_skips", 0);
+  row.graph_breaks = counters.value("graph_breaks", 0);
+  WarmupCounters wc;
+  wc.graphs = counters.value("unique_graphs", 0);
+  wc.frames = counters.value("frames_total", 0);
+  wc.graph_break_reasons = counters.value("graph_break_reasons", json::array());
+  for (const auto& reason : counters.value("skip_reasons", json::array()))
+    if (reason.is_string()) wc.skip_reasons.push_back(reason.get<std::string>());
+  row.warmup_counters = std::move(wc);
+  row.cudagraph_skips = counters.value("cudagraph_skips", 0);
 }
 
 // ------------------------------------------------------------------ second process
 
 void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
-                  bool warm_compile, json& row) {
+                  bool warm_compile, BenchRow& row) {
   host.progress(fmt::format("{}: {} (next: timing)", spec.label(),
                             warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
   json first = peer.first_call();
   if (warm_compile) {
-    row["compile"]["warm_ns"] = first["first_call_ns"];
-    row["compile"]["warm_breakdown"] = first["breakdown"];
-    row["compile"]["warm_cache"] = cache_hit_json(first["counters"]);
+    row.compile.warm_ns = core::number_or_nan(first, "first_call_ns");
+    row.compile.more["warm_breakdown"] = first["breakdown"];
+    row.compile.warm_cache = runner::cache_counters(first["counters"]);
   }
   // Past the warm-up curve's steady start (and CUDA graphs' warm-up and recording calls,
   // which reduce-overhead makes on the first calls) before anything is timed or weighed.
-  const json& ss = row["steady_state"];
-  int start = ss.is_object() && ss["start_index"].is_number() ? ss["start_index"].get<int>() : 3;
+  const int start = row.steady_state ? row.steady_state->start_index.value_or(3) : 3;
   const json warm_up = {{"key", spec.key()}, {"backend", spec.backend},
                         {"n", std::clamp(start + 2, 3, std::max(3, cfg.warmup_calls))},
                         {"max_ns", cfg.budget_s * 0.25e9}};
@@ -231,13 +249,13 @@ void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const Be
     peer.call("bench.memory_mark", json::object());
     peer.call("bench.first_calls", {{"key", spec.key()}, {"backend", spec.backend}, {"n", 3}});
     json steady = peer.call("bench.memory_peak", {{"over", "3 steady compiled calls"}});
-    json& m = row["memory"];
-    m["compiled_peak_bytes"] = steady.value("peak_bytes", json());
-    m["compiled_increase_bytes"] = steady.value("increase_bytes", json());
-    m["compile_peak_increase_bytes"] = compile.value("increase_bytes", json());
+    if (!row.memory) row.memory.emplace();
+    Memory& m = *row.memory;
+    m.more["compiled_peak_bytes"] = steady.value("peak_bytes", json());
+    m.more["compiled_method"] = steady.value("method", "");
     const double kept = core::number_or_nan(compile, "current_bytes") - core::number_or_nan(compile, "baseline_bytes");
-    m["compiler_kept_bytes"] = std::isfinite(kept) ? json(std::max(0.0, kept)) : json(nullptr);
-    m["compiled_method"] = steady.value("method", "");
+    m.compiled = Memory::Compiled{bytes(steady, "increase_bytes"), bytes(compile, "increase_bytes"),
+                                  std::isfinite(kept) ? std::max(0.0, kept) : NAN};
   }
   peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});
 }
@@ -262,9 +280,9 @@ std::vector<double> harness_floor(const std::vector<Caller>& processes, int samp
 }  // namespace
 
 void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
-                   const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, json& row) {
+                   const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, BenchRow& row) {
   using Clock = std::chrono::steady_clock;
-  double compiled_est = core::number_or_nan(row["steady_state"], "estimate_ns");
+  const double compiled_est = row.steady_state ? row.steady_state->estimate_ns : NAN;
   // The same calls per sample on both sides of a pair (so both pay the loop the same way),
   // sized so the faster side's sample lasts >= 1000 clock ticks.
   double faster = std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY,
@@ -283,10 +301,7 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
   // run, and at least one per chunk (a slow target then overruns a chunk by one pair at most).
   const int min_pairs = std::max(1, (cfg.min_blocks + sc.processes * sc.looks - 1) / (sc.processes * sc.looks));
   const int spb = samples_per_block(chunk_s, min_pairs, slower * cps);
-  row["calls_per_sample"] = {{"eager", cps}, {"compiled", cps}};
-  row["samples_per_block"] = spb;
   const double warmup[2] = {block_warmup_ns(eager_est * cps), block_warmup_ns(compiled_est * cps)};
-  row["block_warmup_ns"] = {{"eager", warmup[0]}, {"compiled", warmup[1]}};
 
   auto floor = harness_floor(processes, spb, cps);
   std::mt19937_64 order_rng(cfg.seed ^ 0x9e3779b97f4a7c15ULL);
@@ -341,17 +356,18 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
 
   const auto& eager = sampler.eager_samples();
   const auto& compiled = sampler.compiled_samples();
-  json sp = interval_json(d.interval.speedup, sc.confidence);
-  sp["look_confidence"] = look_confidence(sc.confidence, sc.looks);
-  sp["looks"] = d.look;
-  sp["processes"] = d.interval.processes;
-  sp["segments"] = d.interval.segments;
-  sp["between_segment_sd"] = num(d.interval.between_sd);
-  sp["within_sd"] = num(d.interval.within_sd);
-  const auto verdict = tct::bench::decide(d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high);
-  sp["verdict"] = tct::bench::to_string(verdict);
-  sp["inconclusive"] = verdict == tct::bench::SpeedupVerdict::Inconclusive;  // the field documents before "verdict" had
-  sp["method"] = "paired block log ratios; circular block bootstrap within processes, the spread between "
+  Speedup sp;
+  sp.interval = {d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high};
+  sp.verdict = ::tct::bench::decide(sp.interval.estimate, sp.interval.low, sp.interval.high);
+  sp.processes = d.interval.processes;
+  json& more = sp.more;
+  more["confidence"] = sc.confidence;
+  more["look_confidence"] = look_confidence(sc.confidence, sc.looks);
+  more["looks"] = d.look;
+  more["segments"] = d.interval.segments;
+  more["between_segment_sd"] = num(d.interval.between_sd);
+  more["within_sd"] = num(d.interval.within_sd);
+  more["method"] = "paired block log ratios; circular block bootstrap within processes, the spread between "
                  "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
                  "Bonferroni over planned looks";
   // Each process's speedup, and each of its segments' (one per look, in time order): how
@@ -367,32 +383,37 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
     }
     per_process.push_back({{"blocks", all.size()}, {"speedup", speedup(all)}, {"segment_speedups", by_segment}});
   }
-  sp["per_process"] = per_process;
-  row["speedup"] = sp;
-  row["latency"] = {{"eager", summary_json(stats::summarize(eager))},
-                    {"compiled", summary_json(stats::summarize(compiled))}};
-  row["outliers"] = {{"eager", outliers_json(eager)}, {"compiled", outliers_json(compiled)}};
-  row["harness_floor_ns"] = num(stats::median(floor));
-  row["blocks"] = sampler.pairs();
-  row["blocks_dropped_for_recompile"] = dropped;
-  row["stop_reason"] = stop_name(d.action);
-  row["sampling_s"] = std::chrono::duration<double>(Clock::now() - start).count();
-  row["recompiles_during_measurement"] = recompiles;
-  row["graph_breaks_during_measurement"] = breaks_during;
-  row["cudagraph_skips"] = row.value("cudagraph_skips", 0) + cudagraph_skips;
-  row["load"] = {{"loadavg_1m_max", num(load_max)},
-                 {"cpus", cpus > 0 ? json(cpus) : json(nullptr)},
-                 {"involuntary_switches_per_s", num(busy_s > 0 ? switches / busy_s : NAN)}};
-  if (cfg.raw) row["samples"] = {{"eager", eager}, {"compiled", compiled}, {"calls_per_sample", row["calls_per_sample"]}};
+  more["per_process"] = per_process;
+  row.speedup = std::move(sp);
+  row.latency = Latency{stats::summarize(eager), stats::summarize(compiled)};
+  row.harness_floor_ns = stats::median(floor);
+  row.blocks = sampler.pairs();
+  row.blocks_dropped_for_recompile = dropped;
+  row.stop_reason = stop_name(d.action);
+  row.recompiles_during_measurement = recompiles;
+  row.cudagraph_skips = row.cudagraph_skips.value_or(0) + cudagraph_skips;
+  Sampling s;
+  s.calls_per_sample = cps;
+  s.samples_per_block = spb;
+  s.block_warmup_eager_ns = warmup[0];
+  s.block_warmup_compiled_ns = warmup[1];
+  s.outliers_eager = outliers_of(eager);
+  s.outliers_compiled = outliers_of(compiled);
+  s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  s.graph_breaks = breaks_during;
+  s.load = Load{load_max, cpus > 0 ? std::optional<int>(cpus) : std::nullopt, busy_s > 0 ? switches / busy_s : NAN};
+  row.sampling = s;
+  if (cfg.raw)
+    row.samples = BenchRow::RawSamples{eager, compiled,
+                                       {{"calls_per_sample", {{"eager", cps}, {"compiled", cps}}}}};
 }
 
 // ---------------------------------------------------------------------- correctness
 
 void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
-                       const BenchRowSpec& spec, json& row) {
+                       const BenchRowSpec& spec, BenchRow& row) {
   if (!cfg.check) {
-    row["correctness"] = {{"checked", false}, {"match", nullptr}, {"mismatches", json::array()},
-                          {"nondeterministic", nullptr}};
+    row.correctness = Correctness{};  // checked false, no match, no mismatches
     return;
   }
   host.progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
@@ -411,7 +432,7 @@ void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
     if (again.value("fallback_random", false)) report = analysis::correctness_report(again, tol);
   }
   report["check_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  row["correctness"] = report;
+  row.correctness = ::tct::bench::correctness_from_json(report);
 }
 
 }  // namespace tct::runner::bench

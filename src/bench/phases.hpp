@@ -1,7 +1,7 @@
 #pragma once
-// The phases of `bench` that talk to the agent, one function each. They fill parts of a
-// row (or of the section) and leave statistics to bench_analysis.hpp and sampling.hpp.
-// Orchestrated by bench_run.cpp; each throws tct::Error when the agent reports a failure.
+// The phases of `bench` that talk to the agent, one function each. They fill the typed
+// fields of a row (bench/result.hpp) and leave statistics to analysis.hpp and sampling.hpp.
+// Orchestrated by bench/run.cpp; each throws tct::Error when the agent reports a failure.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/plan.hpp"
+#include "bench/result.hpp"
 #include "bench/run.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
@@ -20,6 +21,8 @@
 namespace tct::runner::bench {
 
 using json = nlohmann::json;
+using ::tct::bench::BenchRow;  // the result types the phases fill
+using ::tct::bench::EagerBaseline;
 
 // Fresh TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR under the system temp folder, removed
 // when the object goes away.
@@ -94,13 +97,13 @@ void close_quickly(Session& agent);
 json query_env(TargetAgent& agent);
 
 // Eager warm-up calls and eager memory (peak above the post-load baseline, in a process
-// that has compiled nothing): {warmup_ns, first_call_ns, steady_ns, memory}.
-json eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg);
+// that has compiled nothing).
+EagerBaseline eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg);
 
 // Compile (lazily) and time the first calls one by one: fills row.warmup_curve_ns,
-// steady_state, compile.first_call_ns, compile.breakdown, graph_breaks.
+// steady_state, compile.first_call_ns, compile.breakdown, graph_breaks, warmup_counters.
 void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
-                         const BenchRowSpec& spec, json& row);
+                         const BenchRowSpec& spec, BenchRow& row);
 
 // The second sampling process of a row, before it samples: its first compiled call (the
 // warm compile when `warm_compile`; its cache counters say whether it was a cache hit),
@@ -108,18 +111,18 @@ void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
 // keeps, the peak of steady compiled calls; all in a process that never ran eager), then
 // eager warm-up calls. Fills row.compile.warm_* and row.memory's compiled side.
 void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
-                  bool warm_compile, json& row);
+                  bool warm_compile, BenchRow& row);
 
 // Paired block sampling over `processes` (sampling.hpp's schedule): fills speedup, latency,
-// blocks, stop_reason, outliers, calls_per_sample, harness floor, load, blocks dropped for a
-// recompile, recompiles_during_measurement (and samples with --raw).
+// blocks, stop_reason, harness floor, blocks dropped for a recompile,
+// recompiles_during_measurement, sampling (sizes, outliers, load) and samples with --raw.
 void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
                    const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns, int cpus,
-                   json& row);
+                   BenchRow& row);
 
 // Eager twice and compiled once, judged in C++: fills row.correctness.
 void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
-                       const BenchRowSpec& spec, json& row);
+                       const BenchRowSpec& spec, BenchRow& row);
 
 // A compile in a fresh process that exits afterwards: {first_call_ns, breakdown, counters}.
 json compile_in_fresh_process(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);

@@ -9,6 +9,8 @@
 // Units are in the names: _ns and _s are durations, _bytes sizes; NaN is a number not
 // measured (null in the document). A field renderers never read is kept in the `more` object
 // of its level as the document has it, so a section reads back to the same bytes.
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,7 +70,7 @@ struct CompileSpread {
   int n = 0;
 };
 
-// torch's cache counters over one compile (runner::cache_hit_json): hit is none when no
+// torch's cache counters over one compile (runner::cache_counters): hit is none when no
 // lookup was counted (backends that use neither cache), true when every lookup hit.
 struct CacheCounters {
   std::optional<bool> hit;
@@ -173,6 +175,44 @@ struct Flag {
   std::string text;        // "! noisy"
 };
 
+// torch's counters over a row's warm-up calls (the main process's first compiled calls).
+struct WarmupCounters {
+  int graphs = 0;  // unique graphs compiled
+  int frames = 0;  // frames Dynamo was handed
+  nlohmann::json graph_break_reasons = nlohmann::json::array();  // as torch's counters give them
+  std::vector<std::string> skip_reasons;                          // why Dynamo skipped a frame
+  // Frames ran and no graph came out: Dynamo skipped the target, so "compiled" timed eager code.
+  bool nothing_compiled() const { return graphs == 0 && frames > 0; }
+};
+
+// stats::detect_outliers over one side's samples.
+struct OutlierCount {
+  long long count = 0, high = 0, low = 0;
+  double fraction = 0;
+  bool relative_fallback = false;
+};
+
+// How busy the machine was while a row sampled: the highest 1-minute load average, the
+// CPUs, and the timing thread's involuntary context switches per second of timing.
+struct Load {
+  double loadavg_1m_max = NAN;
+  std::optional<int> cpus;
+  double involuntary_switches_per_s = NAN;
+};
+
+// How the paired sampling ran, beside what it measured: the sizes it chose, the outliers it
+// saw, what happened during measurement and how busy the machine was.
+struct Sampling {
+  int calls_per_sample = 1;  // both sides of a pair alike
+  int samples_per_block = 0;
+  double block_warmup_eager_ns = NAN, block_warmup_compiled_ns = NAN;
+  OutlierCount outliers_eager, outliers_compiled;
+  double seconds = NAN;
+  int graph_breaks = 0;  // in the compiled blocks
+  Load load;
+  double worst_outlier_fraction() const { return std::max(outliers_eager.fraction, outliers_compiled.fraction); }
+};
+
 struct BenchRow {
   // The configuration.
   std::string backend, mode, dynamic;
@@ -196,6 +236,9 @@ struct BenchRow {
   std::optional<Memory> memory;
   std::optional<int> recompiles_during_measurement;
   std::optional<int> graph_breaks;  // in the warm-up calls
+  std::optional<WarmupCounters> warmup_counters;  // none until the row compiled
+  std::optional<int> cudagraph_skips;              // torch's counter, warm-up and measurement
+  std::optional<Sampling> sampling;                // none until sampled
   int blocks = 0;                   // block pairs sampled
   std::optional<std::string> stop_reason;  // precision, budget
   double clock_resolution_ns = NAN;
@@ -205,7 +248,7 @@ struct BenchRow {
     nlohmann::json more = nlohmann::json::object();
   };
   std::optional<RawSamples> samples;  // --raw
-  nlohmann::json more = nlohmann::json::object();  // outliers, load, counters, sampling sizes, ...
+  nlohmann::json more = nlohmann::json::object();  // fields of a newer version, as written
 
   bool ok() const { return status == RowStatus::Ok; }
   // Finished with a speedup to show (older documents may lack the status).

@@ -23,6 +23,12 @@ namespace tct::runner {
 namespace {
 
 using bench::TargetAgent;
+using tct::bench::BenchResult;
+using tct::bench::BenchRow;
+using tct::bench::BreakEvenVerdict;
+using tct::bench::RowError;
+using tct::bench::RowStatus;
+using tct::bench::SpeedupVerdict;
 
 std::vector<std::string> strings(const json& arr) {
   std::vector<std::string> out;
@@ -32,15 +38,16 @@ std::vector<std::string> strings(const json& arr) {
   return out;
 }
 
-json config_json(const BenchConfig& cfg, const BenchPlan& plan) {
+// What the run was asked for, as the document's config records it.
+tct::bench::Settings settings_of(const BenchConfig& cfg, const BenchPlan& plan) {
   json fg = json::array();
   for (bool f : cfg.fullgraph) fg.push_back(f);
-  return {{"backends", cfg.backends},       {"modes", cfg.modes},
+  json more = {{"backends", cfg.backends},       {"modes", cfg.modes},
           {"dynamic", cfg.dynamic},         {"fullgraph", fg},
           {"precision", cfg.precision},     {"budget_s", cfg.budget_s},
           {"warmup_calls", cfg.warmup_calls}, {"eager_warmup_calls", cfg.eager_warmup_calls},
           {"min_blocks", cfg.min_blocks},   {"check", cfg.check},
-          {"looks", cfg.looks},             {"compile_repeats", cfg.compile_repeats},
+          {"compile_repeats", cfg.compile_repeats},
           {"rtol", cfg.rtol ? json(*cfg.rtol) : json(nullptr)},
           {"atol", cfg.atol ? json(*cfg.atol) : json(nullptr)},
           {"compile_time", cfg.compile_time}, {"memory", cfg.memory},
@@ -48,114 +55,88 @@ json config_json(const BenchConfig& cfg, const BenchPlan& plan) {
           {"allocator", cfg.allocator},     {"allocator_compare", cfg.allocator_compare},
           {"train", cfg.target.train},      {"params", cfg.target.params},
           {"device", cfg.target.device ? json(*cfg.target.device) : json(nullptr)},
-          {"dtype", cfg.target.dtype ? json(*cfg.target.dtype) : json(nullptr)},
-          {"notes", plan.notes}};
+          {"dtype", cfg.target.dtype ? json(*cfg.target.dtype) : json(nullptr)}};
+  return {cfg.looks, plan.notes, more};
 }
 
-json new_row(const BenchRowSpec& spec, double clock_res) {
-  return {{"backend", spec.backend},
-          {"mode", spec.mode},
-          {"dynamic", spec.dynamic},
-          {"fullgraph", spec.fullgraph},
-          {"label", spec.label()},
-          {"status", "pending"},
-          {"error", nullptr},
-          {"speedup", nullptr},
-          {"latency", nullptr},
-          {"warmup_curve_ns", json::array()},
-          {"steady_state", nullptr},
-          {"compile", {{"cold_ns", nullptr}, {"warm_ns", nullptr}, {"first_call_ns", nullptr},
-                       {"breakdown", json::object()}, {"cold_source", nullptr}}},
-          {"break_even_calls", nullptr},
-          {"break_even_calls_warm", nullptr},
-          {"break_even", nullptr},
-          {"harness_floor_ns", nullptr},
-          {"blocks_dropped_for_recompile", 0},
-          {"correctness", nullptr},
-          {"memory", nullptr},
-          {"recompiles_during_measurement", nullptr},
-          {"graph_breaks", nullptr},
-          {"blocks", 0},
-          {"stop_reason", nullptr},
-          {"clock_resolution_ns", num(clock_res)},
-          {"flags", json::array()}};
+BenchRow new_row(const BenchRowSpec& spec, double clock_res) {
+  BenchRow row;
+  row.backend = spec.backend;
+  row.mode = spec.mode;
+  row.dynamic = spec.dynamic;
+  row.fullgraph = spec.fullgraph;
+  row.label = spec.label();
+  row.clock_resolution_ns = clock_res;
+  return row;
 }
 
-json error_json(const Error& e, const std::string& fallback_stage) {
-  return {{"kind", e.kind()},
-          {"stage", e.stage.empty() ? fallback_stage : e.stage},
-          {"message", e.what()},
-          {"hint", e.hint()},
-          {"exit_code", static_cast<int>(e.code())}};
+RowError row_error(const Error& e, const std::string& fallback_stage) {
+  return {e.kind(), e.stage.empty() ? fallback_stage : e.stage, e.what(), e.hint(), static_cast<int>(e.code())};
 }
 
 // Break-even from what is known (cold first call when measured, else the main process's),
 // as a range from the speedup interval: the most calls at its low end, the fewest at its
 // high end. No number when the interval is inconclusive or includes 1 (no reliable gain).
-void derive_break_even(json& row) {
-  if (!row["latency"].is_object() || !row["speedup"].is_object()) return;
-  std::vector<double> curve;
-  for (const auto& v : row["warmup_curve_ns"]) curve.push_back(v.is_number() ? v.get<double>() : NAN);
-  const json& sp = row["speedup"];
-  const double eager = core::number_or_nan(row["latency"]["eager"], "median");
-  std::size_t start = row["steady_state"].is_object() && row["steady_state"]["start_index"].is_number()
-                          ? row["steady_state"]["start_index"].get<std::size_t>()
-                          : 1;
-  const auto verdict = tct::bench::verdict_of(sp);
-  const bool no_verdict = verdict == tct::bench::SpeedupVerdict::Inconclusive ||
-                          verdict == tct::bench::SpeedupVerdict::NotMeasured;
-  const bool no_gain = !no_verdict && verdict != tct::bench::SpeedupVerdict::Faster;
-  auto calls = [&](double first, double speedup) -> json {
-    std::optional<double> f;
-    if (std::isfinite(first)) f = first;
+void derive_break_even(BenchRow& row) {
+  if (!row.latency || !row.speedup) return;
+  const tct::bench::Speedup& sp = *row.speedup;
+  const double eager = row.latency->eager_ns.median;
+  const std::size_t start = row.steady_state && row.steady_state->start_index ? *row.steady_state->start_index : 1;
+  const bool no_verdict = sp.verdict == SpeedupVerdict::Inconclusive || sp.verdict == SpeedupVerdict::NotMeasured;
+  const bool no_gain = !no_verdict && sp.verdict != SpeedupVerdict::Faster;
+  auto calls = [&](double first, double speedup) -> std::optional<long long> {
     const double compiled = eager / speedup;
-    auto n = stats::break_even_calls(first_call_extra_ns(curve, start, compiled, f), eager, compiled);
-    return n ? json(static_cast<long long>(std::ceil(*n))) : json(nullptr);
+    auto n = stats::break_even_calls(first_call_extra_ns(row.warmup_curve_ns, start, compiled, first), eager, compiled);
+    if (!n) return std::nullopt;
+    return static_cast<long long>(std::ceil(*n));
   };
-  auto range = [&](double first) -> json {
-    if (!std::isfinite(first) || no_verdict || no_gain) return nullptr;
-    return {{"estimate", calls(first, core::number_or_nan(sp, "estimate"))}, {"low", calls(first, core::number_or_nan(sp, "high"))},
-            {"high", calls(first, core::number_or_nan(sp, "low"))}};
+  auto range = [&](double first) -> std::optional<tct::bench::CallRange> {
+    if (!std::isfinite(first) || no_verdict || no_gain) return std::nullopt;
+    return tct::bench::CallRange{calls(first, sp.interval.estimate), calls(first, sp.interval.high),
+                                 calls(first, sp.interval.low)};
   };
-  const double cold = core::number_or_nan(row["compile"], "cold_ns"), warm = core::number_or_nan(row["compile"], "warm_ns");
-  const double first = std::isfinite(cold) ? cold : core::number_or_nan(row["compile"], "first_call_ns");
-  json be = {{"verdict", no_verdict ? "inconclusive" : no_gain ? "no_reliable_gain" : "breaks_even"},
-             {"cold", range(first)}, {"warm", range(warm)}};
-  row["break_even"] = be;
-  row["break_even_calls"] = be["cold"].is_object() ? be["cold"]["estimate"] : json(nullptr);
-  row["break_even_calls_warm"] = be["warm"].is_object() ? be["warm"]["estimate"] : json(nullptr);
+  const double cold = row.compile.cold_ns, warm = row.compile.warm_ns;
+  tct::bench::BreakEven be;
+  be.verdict = no_verdict ? BreakEvenVerdict::Inconclusive
+               : no_gain  ? BreakEvenVerdict::NoReliableGain
+                          : BreakEvenVerdict::BreaksEven;
+  be.cold = range(std::isfinite(cold) ? cold : row.compile.first_call_ns);
+  be.warm = range(warm);
+  row.break_even_calls = be.cold ? be.cold->estimate : std::nullopt;
+  row.break_even_calls_warm = be.warm ? be.warm->estimate : std::nullopt;
+  row.break_even = be;
 }
 
-// Median and spread of repeated compile times: {median_ns, min_ns, max_ns, samples_ns, n}.
-json spread_json(const std::vector<double>& xs) {
+// Median and spread of repeated compile times; none without a finite one.
+std::optional<tct::bench::CompileSpread> spread_of(const std::vector<double>& xs) {
   std::vector<double> ok;
   for (double x : xs)
     if (std::isfinite(x)) ok.push_back(x);
-  if (ok.empty()) return nullptr;
+  if (ok.empty()) return std::nullopt;
   auto [lo, hi] = std::minmax_element(ok.begin(), ok.end());
-  return {{"median_ns", stats::median(ok)}, {"min_ns", *lo}, {"max_ns", *hi}, {"samples_ns", ok}, {"n", ok.size()}};
+  return tct::bench::CompileSpread{stats::median(ok), *lo, *hi, ok, static_cast<int>(ok.size())};
 }
 
-// Rebuilds the document's warnings: what was there before bench, plus the section's own.
-void publish(Host& host, const BenchConfig& cfg, json& section, const json& base_warnings) {
-  json& doc = host.document();
-  doc["warnings"] = base_warnings;
+// The section so far, written from the result: each finished row's flags and warnings are
+// decided from its fields (bench/analysis.cpp), the document's warnings are those from
+// before bench plus the section's, and the section is checkpointed.
+void publish(Host& host, const BenchConfig& cfg, BenchResult& result, const json& base_warnings) {
+  host.document()["warnings"] = base_warnings;
   RowWarningInput in{cfg.precision, cfg.check};
-  in.busy_machine = machine_load(section["rows"], 0).busy();
-  for (auto& row : section["rows"]) {
-    if (row.value("status", "") == "pending" || row.value("status", "") == "running") continue;
-    row["flags"] = json::array();
-    const std::string who = section["rows"].size() > 1 ? row.value("label", "") : "";
+  in.busy_machine = machine_load(result.rows, 0).busy();
+  for (auto& row : result.rows) {
+    if (row.status == RowStatus::Pending || row.status == RowStatus::Running) continue;
+    row.flags.clear();
+    const std::string who = result.rows.size() > 1 ? row.label : "";
     for (auto& w : row_warnings(row, who, in)) {
-      row["flags"].push_back({{"code", w["code"]}, {"applies_to", w["applies_to"]}, {"text", flag_text(w)}});
+      row.flags.push_back({w.value("code", ""), w.value("applies_to", ""), flag_text(w)});
       w.erase("applies_to");
       if (!who.empty()) w["row"] = who;
       host.warn(w);
     }
   }
-  for (const auto& w : section.value("warnings", json::array())) host.warn(w);
-  doc[cfg.section] = section;
-  host.checkpoint();
+  for (const auto& w : result.warnings) host.warn(w);
+  host.checkpoint(cfg.section, to_json(result));
 }
 
 bool agent_lost(const Error& e) { return e.kind() == "agent_died" || e.kind() == "timeout"; }
@@ -165,13 +146,13 @@ bool row_failure(const Error& e) { return e.code() == ExitCode::TargetFailed; }
 
 }  // namespace
 
-json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
+BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   const json base_warnings = host.document().value("warnings", json::array());
   BenchPlan plan = plan_rows(cfg.backends, cfg.modes, cfg.dynamic, cfg.fullgraph);
-  json section = {{"target", nullptr}, {"config", config_json(cfg, plan)}, {"clock", nullptr},
-                  {"eager", nullptr}, {"rows", json::array()}, {"warnings", json::array()},
-                  {"phase", "load"}};
-  host.document()[cfg.section] = section;
+  BenchResult result;
+  result.config = settings_of(cfg, plan);
+  result.phase = "load";
+  host.checkpoint(cfg.section, to_json(result));
 
   // The main agent starts with fresh caches when compile time is measured, so the first
   // row's warm-up curve starts with a cold compile in a process that compiled nothing yet.
@@ -192,54 +173,63 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   // --trace: torch's own structured log of the measured compiles, for `tct trace DIR`.
   if (!cfg.trace_dir.empty()) main_env.emplace_back("TORCH_TRACE", cfg.trace_dir);
   TargetAgent agent(host, exec, cfg, main_env);
-  section["target"] = agent.described();
+  result.target = agent.described();
 
   json env = bench::query_env(agent);
   validate_plan(plan, strings(env["backends"]), strings(env["modes"]));
-  double clock_res = core::number_or_nan(env["clock"], "resolution_ns");
+  const json& clock = env["clock"];
+  const double clock_res = core::number_or_nan(clock, "resolution_ns");
+  if (clock.is_object()) {
+    json rest = clock;
+    rest.erase("resolution_ns");
+    result.clock = tct::bench::Clock{clock_res, rest};
+  }
   const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
   const int threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
-  section["num_threads"] = threads > 0 ? json(threads) : json(nullptr);
-  section["clock"] = env["clock"];
-  section["device_type"] = env.value("device_type", "cpu");
-  section["set_stance_available"] = env.value("set_stance", false);
+  const std::string device_type = env.value("device_type", "cpu");
+  result.more["num_threads"] = threads > 0 ? json(threads) : json(nullptr);
+  result.more["device_type"] = device_type;
+  result.more["set_stance_available"] = env.value("set_stance", false);
   // The allocator comparison: CPU only (a GPU's memory comes from torch's caching allocator,
   // not malloc), and only when another state exists here. It takes a share of row 0's budget.
   std::string compare_reason;
   if (!cfg.allocator_compare) compare_reason = "--no-allocator-compare";
-  else if (section["device_type"] != "cpu") compare_reason = "not on the CPU: device memory does not come from malloc";
+  else if (device_type != "cpu") compare_reason = "not on the CPU: device memory does not come from malloc";
   else if (alloc.others.empty()) compare_reason = "no other allocator state on this machine";
   const bool compare = compare_reason.empty();
   const double compare_budget_s = compare ? cfg.budget_s * kCompareShare / static_cast<double>(alloc.others.size()) : 0;
-  section["allocator"] = allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
-  for (const auto& spec : plan.rows) section["rows"].push_back(new_row(spec, clock_res));
+  result.allocator = allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
+  for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, clock_res));
   if (!cfg.check)
-    section["warnings"].push_back(report::make_warning(report::WarningCode::CheckSkipped,
-                                                       "outputs were not compared with eager (--no-check)",
-                                                       "drop --no-check to verify the compiled outputs"));
-  section["phase"] = "eager";
-  publish(host, cfg, section, base_warnings);
+    result.warnings.push_back(report::make_warning(report::WarningCode::CheckSkipped,
+                                                   "outputs were not compared with eager (--no-check)",
+                                                   "drop --no-check to verify the compiled outputs"));
+  result.phase = "eager";
+  publish(host, cfg, result, base_warnings);
 
   if (peer) {
     host.progress(fmt::format("loading {} in a second process", cfg.target.target));
     peer->settle();  // nothing timed may overlap its start-up
   }
-  json eager = bench::eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
-  section["eager"] = eager;
-  double eager_est = core::number_or_nan(eager, "steady_ns");
-  section["phase"] = "rows";
-  publish(host, cfg, section, base_warnings);
+  result.eager = bench::eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
+  const tct::bench::EagerBaseline& eager = *result.eager;
+  const double eager_est = eager.steady_ns;
+  result.phase = "rows";
+  publish(host, cfg, result, base_warnings);
 
   for (std::size_t i = 0; i < plan.rows.size(); ++i) {
     const auto& spec = plan.rows[i];
-    json& row = section["rows"][i];
-    row["status"] = "running";
+    BenchRow& row = result.rows[i];
+    row.status = RowStatus::Running;
     if (cfg.memory) {
-      const json& em = eager.value("memory", json());
-      row["memory"] = {{"kind", em.is_object() ? em.value("kind", "rss") : "rss"},
-                       {"eager_peak_bytes", em.is_object() ? em.value("peak_bytes", json()) : json()},
-                       {"eager_increase_bytes", em.is_object() ? em.value("increase_bytes", json()) : json()},
-                       {"eager_method", em.is_object() ? em.value("method", "") : ""}};
+      const json& em = eager.memory;
+      tct::bench::Memory m;
+      m.kind = em.is_object() ? em.value("kind", "rss") : "rss";
+      const double increase = core::number_or_nan(em, "increase_bytes");
+      if (std::isfinite(increase)) m.eager_increase_bytes = static_cast<long long>(increase);
+      m.more = {{"eager_peak_bytes", em.is_object() ? em.value("peak_bytes", json()) : json()},
+                {"eager_method", em.is_object() ? em.value("method", "") : ""}};
+      row.memory = m;
     }
     std::string stage = "compile";
     try {
@@ -248,109 +238,105 @@ json run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
         peer->settle();  // before the compile: nothing may overlap the warm-up curve
       }
       bench::compile_and_warm_up(host, agent, cfg, spec, row);
-      publish(host, cfg, section, base_warnings);
+      publish(host, cfg, result, base_warnings);
       stage = "correctness";
       bench::check_correctness(host, agent, cfg, spec, row);
       stage = "measurement";
       bench::prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
-      publish(host, cfg, section, base_warnings);
+      publish(host, cfg, result, base_warnings);
       BenchConfig row_cfg = cfg;  // row 0 shares its budget with the allocator comparison
       if (i == 0 && compare) row_cfg.budget_s = cfg.budget_s * (1 - kCompareShare);
       bench::sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
       peer->close();
-      row["status"] = "ok";
+      row.status = RowStatus::Ok;
     } catch (const Error& e) {
       if (!row_failure(e)) throw;
-      row["status"] = "failed";
-      row["error"] = error_json(e, stage);
+      row.status = RowStatus::Failed;
+      row.error = row_error(e, stage);
       if (agent_lost(e) && i + 1 < plan.rows.size()) agent.restart();
     }
     peer.reset();
     derive_break_even(row);
-    publish(host, cfg, section, base_warnings);
+    publish(host, cfg, result, base_warnings);
   }
   agent.close();
-  if (auto w = load_warning(machine_load(section["rows"], threads))) section["warnings"].push_back(*w);
+  if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(*w);
 
-  json& alloc_json = section["allocator"];
-  if (!plan.rows.empty() && section["rows"][0]["status"] == "ok") {
-    add_headline_state(alloc_json, section["rows"][0]);
+  const BenchRow* headline = result.rows.empty() ? nullptr : &result.rows[0];
+  if (headline && headline->ok()) {
+    add_headline_state(result.allocator, *headline);
     if (compare) {
-      section["phase"] = "allocator";
-      publish(host, cfg, section, base_warnings);
+      result.phase = "allocator";
+      publish(host, cfg, result, base_warnings);
       // Warm compiles on the caches the main agent filled, as the row's second process.
-      compare_allocator_states(host, exec, cfg, plan.rows[0], alloc, cache_env, section["rows"][0], clock_res, eager_est,
-                               cpus, compare_budget_s, alloc_json);
+      compare_allocator_states(host, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est, cpus,
+                               compare_budget_s, result.allocator);
     }
   }
-  if (auto w = conclude_allocator(alloc_json, section["rows"].empty() ? json() : section["rows"][0].value("speedup", json())))
-    section["warnings"].push_back(*w);
-  publish(host, cfg, section, base_warnings);
+  if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(*w);
+  publish(host, cfg, result, base_warnings);
 
   if (cfg.compile_time) {
-    section["phase"] = "compile_time";
+    result.phase = "compile_time";
     for (std::size_t i = 0; i < plan.rows.size(); ++i) {
       const auto& spec = plan.rows[i];
-      json& row = section["rows"][i];
-      if (row["status"] != "ok") continue;
-      json& comp = row["compile"];
+      BenchRow& row = result.rows[i];
+      if (!row.ok()) continue;
+      tct::bench::Compile& comp = row.compile;
       try {
         // Cold: row 0 compiled first in the main process with empty caches; other cold
         // compiles get a fresh process with fresh caches each. Warm: the row's second
         // process, and each repeat a fresh process on the caches the main agent filled.
         std::vector<double> cold, warm;
-        json warm_hits = json::array();
+        std::vector<tct::bench::CacheCounters> warm_hits;
         if (i == 0) {
-          cold.push_back(core::number_or_nan(comp, "first_call_ns"));
-          comp["cold_source"] = "main agent, fresh caches, first compile in the process";
+          cold.push_back(comp.first_call_ns);
+          comp.cold_source = "main agent, fresh caches, first compile in the process";
         } else {
-          comp["cold_source"] = "fresh process, fresh caches";
+          comp.cold_source = "fresh process, fresh caches";
         }
-        warm.push_back(core::number_or_nan(comp, "warm_ns"));
-        if (comp.contains("warm_cache")) warm_hits.push_back(comp["warm_cache"]);
+        warm.push_back(comp.warm_ns);
+        if (comp.warm_cache) warm_hits.push_back(*comp.warm_cache);
         while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
           host.progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
                                     cfg.compile_repeats));
           bench::CacheDirs own;
           json c = bench::compile_in_fresh_process(exec, cfg, spec, own.env());
           cold.push_back(core::number_or_nan(c, "first_call_ns"));
-          if (i > 0 && cold.size() == 1) comp["breakdown"] = c["breakdown"];
+          if (i > 0 && cold.size() == 1) comp.breakdown = c["breakdown"];
         }
         while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
           host.progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
                                     cfg.compile_repeats));
           json w = bench::compile_in_fresh_process(exec, cfg, spec, shared_env);
           warm.push_back(core::number_or_nan(w, "first_call_ns"));
-          warm_hits.push_back(cache_hit_json(w.value("counters", json::object())));
+          warm_hits.push_back(cache_counters(w.value("counters", json::object())));
         }
-        comp["cold"] = spread_json(cold);
-        comp["warm"] = spread_json(warm);
-        comp["repeats"] = cfg.compile_repeats;
-        comp["single_measurement"] = cfg.compile_repeats == 1;
-        comp["cold_ns"] = comp["cold"].is_object() ? comp["cold"]["median_ns"] : json(nullptr);
-        comp["warm_ns"] = comp["warm"].is_object() ? comp["warm"]["median_ns"] : json(nullptr);
+        tct::bench::Compile::Repeats rep;
+        rep.cold = spread_of(cold);
+        rep.warm = spread_of(warm);
+        rep.repeats = cfg.compile_repeats;
+        rep.single_measurement = cfg.compile_repeats == 1;
         // The warm figure is a cache hit only when every warm compile says so.
-        json hit = nullptr;
-        for (const auto& h : warm_hits) {
-          const json& v = h.value("hit", json());
-          if (v.is_boolean()) hit = hit.is_null() ? v : json(hit.get<bool>() && v.get<bool>());
-        }
-        comp["warm_cache_hit"] = hit;
+        for (const auto& h : warm_hits)
+          if (h.hit) rep.warm_cache_hit = rep.warm_cache_hit.value_or(true) && *h.hit;
+        comp.cold_ns = rep.cold ? rep.cold->median_ns : NAN;
+        comp.warm_ns = rep.warm ? rep.warm->median_ns : NAN;
+        comp.repeated = rep;
       } catch (const Error& e) {
         if (!row_failure(e)) throw;
-        comp["error"] = error_json(e, "compile_time");
+        comp.error = row_error(e, "compile_time");
       }
       derive_break_even(row);
-      publish(host, cfg, section, base_warnings);
+      publish(host, cfg, result, base_warnings);
     }
   }
-  section["phase"] = "done";
-  publish(host, cfg, section, base_warnings);
-  return section;
+  result.phase = "done";
+  publish(host, cfg, result, base_warnings);
+  return result;
 }
 
-std::optional<Error> bench_outcome(const json& section, const BenchConfig& cfg) {
-  const tct::bench::BenchResult result = tct::bench::from_json(section);
+std::optional<Error> bench_outcome(const BenchResult& result, const BenchConfig& cfg) {
   std::vector<const tct::bench::BenchRow*> failed, mismatched;
   for (const auto& r : result.rows) {
     if (r.failed()) failed.push_back(&r);

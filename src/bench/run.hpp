@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "bench/result.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
 #include "core/target_options.hpp"
@@ -70,14 +71,15 @@ struct BenchConfig {
   bool allocator_compare = true;  // --no-allocator-compare turns the comparison off
 };
 
-// Runs the benchmark in agents started through `exec`, writing host.document()[cfg.section]
-// after each phase (and adding warnings to the document's warnings); returns the finished
-// section. Throws tct::Error (usage/target) for failures that leave no row to measure.
-json run_bench(Host& host, Executor& exec, const BenchConfig& cfg);
+// Runs the benchmark in agents started through `exec` and returns what it measured. After
+// each phase the result so far is checkpointed as host.document()[cfg.section] (its to_json,
+// bench/json.cpp) and its warnings are added to the document's. Throws tct::Error
+// (usage/target) for failures that leave no row to measure.
+tct::bench::BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg);
 
 // The error `tct bench` ends with for a finished section, if any (exit codes in
 // docs/ARCHITECTURE.md): a failed row -> 3 (target failed), else an output mismatch with
 // `check` on -> 1. Everything measured is in the section either way.
-std::optional<Error> bench_outcome(const json& section, const BenchConfig& cfg);
+std::optional<Error> bench_outcome(const tct::bench::BenchResult& result, const BenchConfig& cfg);
 
 }  // namespace tct::runner

@@ -28,6 +28,7 @@
 #include "report/document.hpp"
 #include "report/warnings.hpp"
 #include "bench/plan.hpp"
+#include "bench/json.hpp"
 #include "bench/run.hpp"
 #include "probe/run.hpp"
 #include "expect/run.hpp"
@@ -127,9 +128,9 @@ are reported); 4 internal error.)");
     // 4. bench, in fresh processes.
     if (wants("bench")) {
       step(ctx, "bench", first_failure, [&] {
-        json section = runner::run_bench(ctx, ctx, bench_config());
-        validate_expectation(ctx, section);
-        if (auto err = runner::bench_outcome(section, bench_config())) {
+        const tct::bench::BenchResult bench = runner::run_bench(ctx, ctx, bench_config());
+        validate_expectation(ctx, bench);
+        if (auto err = runner::bench_outcome(bench, bench_config())) {
           if (err->code() == ExitCode::CheckFailed) mismatch = err;
           else throw *err;
         }
@@ -228,13 +229,12 @@ are reported); 4 internal error.)");
   }
 
   // expect's predicted range against bench's first row, as `tct expect --validate` does.
-  static void validate_expectation(RunContext& ctx, const json& bench) {
+  static void validate_expectation(RunContext& ctx, const tct::bench::BenchResult& bench) {
     if (!ctx.doc.contains("expect")) return;
     expect::ExpectResult result = expect::from_json(ctx.doc["expect"]);
     if (!result.analysis) return;
-    const json& rows = bench.value("rows", json::array());
-    if (rows.empty() || rows[0].value("status", "") != "ok" || !rows[0]["speedup"].is_object()) return;
-    if (auto v = expect::validate(*result.analysis, rows[0]["speedup"])) {
+    if (bench.rows.empty() || !bench.rows[0].ok() || !bench.rows[0].speedup) return;
+    if (auto v = expect::validate(*result.analysis, tct::bench::to_json(*bench.rows[0].speedup))) {
       result.validation = v;
       ctx.doc["expect"] = expect::to_json(result);
     }

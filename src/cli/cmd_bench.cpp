@@ -108,8 +108,7 @@ or a row failed to compile: the other rows are still measured and printed); 4 in
     if (rtol_ >= 0) cfg_.rtol = rtol_;
     if (atol_ >= 0) cfg_.atol = atol_;
     if (cfg_.backends.empty()) throw usage_error("--backend is empty", "e.g. --backend inductor");
-    json section = runner::run_bench(ctx, ctx, cfg_);
-    if (auto err = runner::bench_outcome(section, cfg_)) throw *err;
+    if (auto err = runner::bench_outcome(runner::run_bench(ctx, ctx, cfg_), cfg_)) throw *err;
     return 0;
   }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/json.hpp"
 #include "core/json_number.hpp"
 #include "errors.hpp"
 #include "suite/summary.hpp"
@@ -118,7 +119,7 @@ std::vector<Entry> comparable_entries(const json& doc, const std::string& path, 
     const json& explain = doc.value("explain", json());
     for (const auto& row : bench.value("rows", json::array())) {
       json single = {{"rows", json::array({row})}, {"config", bench.value("config", json::object())}};
-      json result = suite::entry_result(single, explain);
+      json result = suite::entry_result(tct::bench::from_json(single), explain);
       out.push_back(entry(row.value("label", ""), row_status(row, result), result, row.value("error", json())));
     }
     return out;

@@ -2,6 +2,7 @@
 // Readers of a JSON document that never throw: a saved document may be older, written by
 // another version or edited by hand, and an agent's record may come from an older agent. Each
 // result's from_json reads through these (one copy, not one per command).
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,14 +27,22 @@ Int num(const json& j, const char* key, Int fallback = 0) {
   const json& v = at(j, key);
   return v.is_number() ? v.template get<Int>() : fallback;
 }
-inline std::optional<int> opt_num(const json& j, const char* key) {
+inline bool has(const json& j, const char* key) { return j.is_object() && j.contains(key); }
+// j[key] as a T when it is a number (a string, a boolean), else none.
+template <class T = int>
+std::optional<T> opt_num(const json& j, const char* key) {
   const json& v = at(j, key);
-  return v.is_number() ? std::optional<int>(v.get<int>()) : std::nullopt;
+  return v.is_number() ? std::optional<T>(v.template get<T>()) : std::nullopt;
 }
-inline bool flag(const json& j, const char* key, bool fallback = false) {
+inline std::optional<std::string> opt_str(const json& j, const char* key) {
   const json& v = at(j, key);
-  return v.is_boolean() ? v.get<bool>() : fallback;
+  return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
 }
+inline std::optional<bool> opt_bool(const json& j, const char* key) {
+  const json& v = at(j, key);
+  return v.is_boolean() ? std::optional<bool>(v.get<bool>()) : std::nullopt;
+}
+inline bool flag(const json& j, const char* key, bool fallback = false) { return opt_bool(j, key).value_or(fallback); }
 // j[key] when it is an array, else an empty one.
 inline const json& list(const json& j, const char* key) {
   static const json empty = json::array();
@@ -44,6 +53,20 @@ inline std::vector<std::string> strings(const json& j, const char* key) {
   std::vector<std::string> out;
   for (const auto& s : list(j, key))
     if (s.is_string()) out.push_back(s.get<std::string>());
+  return out;
+}
+// The numbers of j[key], skipping anything else.
+inline std::vector<double> doubles(const json& j, const char* key) {
+  std::vector<double> out;
+  for (const auto& v : list(j, key))
+    if (v.is_number()) out.push_back(v.get<double>());
+  return out;
+}
+// The fields of `j` a struct does not model, kept as written (an empty object for no object).
+inline json rest(const json& j, std::initializer_list<const char*> typed) {
+  if (!j.is_object()) return json::object();
+  json out = j;
+  for (const char* k : typed) out.erase(k);
   return out;
 }
 

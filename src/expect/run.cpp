@@ -26,6 +26,7 @@
 #include "errors.hpp"
 #include "explain/run.hpp"
 #include "report/warnings.hpp"
+#include "bench/json.hpp"
 #include "bench/run.hpp"
 
 namespace tct::runner {
@@ -65,12 +66,11 @@ std::string utc_now() {
   return buf;
 }
 
-json first_speedup(const json& bench) {
-  const json& rows = bench.value("rows", json::array());
-  if (rows.empty()) return nullptr;
-  const json& r = rows[0];
-  if (r.value("status", "") != "ok") return nullptr;
-  return r.value("speedup", json());
+// The first row's speedup as the document writes it (what expect's validation reads); null
+// when that row did not finish.
+json first_speedup(const tct::bench::BenchResult& bench) {
+  if (bench.rows.empty() || !bench.rows[0].ok() || !bench.rows[0].speedup) return nullptr;
+  return tct::bench::to_json(*bench.rows[0].speedup);
 }
 
 // What the profile of one loaded target found: the result's analysis, and the evidence and
@@ -153,7 +153,7 @@ class ExpectRun {
     if (cfg_.validate) {
       host_.progress("validate: bench");
       BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
-      json bench = run_bench(host_, exec_, bcfg);
+      const tct::bench::BenchResult bench = run_bench(host_, exec_, bcfg);
       json measured = first_speedup(bench);
       if (measured.is_object() && measured.value("inconclusive", false)) {
         host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement,
@@ -387,7 +387,7 @@ class ExpectRun {
     }
     host_.progress(label + ": bench");
     ScratchHost scratch(host_);
-    json bench;
+    tct::bench::BenchResult bench;
     try {
       bench = run_bench(scratch, exec_, bench_config(params, "bench"));
     } catch (const Error&) {
@@ -398,9 +398,9 @@ class ExpectRun {
     point.benched = true;
     json sp = first_speedup(bench);
     if (sp.is_null()) {
-      const json& rows = bench.value("rows", json::array());
-      json err = rows.empty() ? json(nullptr) : rows[0].value("error", json());
-      point.error = err.is_null() ? json{{"kind", "bench"}, {"message", "bench measured no speedup"}} : err;
+      const bool row_error = !bench.rows.empty() && bench.rows[0].error;
+      point.error = row_error ? tct::bench::to_json(*bench.rows[0].error)
+                              : json{{"kind", "bench"}, {"message", "bench measured no speedup"}};
     } else {
       point.speedup = expect::measured_from_json(sp);
       // The point's own class, range and borderline.

@@ -10,23 +10,8 @@ using json = nlohmann::json;
 // Readers that never throw (core/json_read.hpp).
 using namespace core::json_read;
 
-std::optional<std::string> opt_str(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
-}
-std::optional<int> opt_int(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_number() ? std::optional<int>(v.get<int>()) : std::nullopt;
-}
-std::optional<double> opt_double(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
-}
-std::optional<bool> opt_flag(const json& j, const char* key) {
-  const json& v = at(j, key);
-  return v.is_boolean() ? std::optional<bool>(v.get<bool>()) : std::nullopt;
-}
-bool flag(const json& j, const char* key, bool fallback = false) { return opt_flag(j, key).value_or(fallback); }
+std::optional<int> opt_int(const json& j, const char* key) { return opt_num<int>(j, key); }
+std::optional<double> opt_double(const json& j, const char* key) { return opt_num<double>(j, key); }
 std::vector<std::string> strings(const json& v) {
   std::vector<std::string> out;
   if (v.is_array())
@@ -78,7 +63,7 @@ CompilerFacts compiler_facts(const json& c) {
   out.path = opt_str(c, "path");
   out.version = str(c, "version");
   out.error = str(c, "error");
-  out.openmp = opt_flag(c, "openmp");
+  out.openmp = opt_bool(c, "openmp");
   out.openmp_error = str(c, "openmp_error");
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include "errors.hpp"
 #include "report/document.hpp"
+#include "bench/json.hpp"
 #include "bench/run.hpp"
 #include "explain/run.hpp"
 #include "core/target_options.hpp"
@@ -40,8 +41,7 @@ json run_entry(const Entry& entry, const cli::CommonOptions& common, double time
   std::string stage = "bench";
   try {
     runner::BenchConfig cfg = bench_config(entry.target, entry.params, entry.settings);
-    json section = runner::run_bench(ctx, ctx, cfg);
-    if (auto err = runner::bench_outcome(section, cfg)) {
+    if (auto err = runner::bench_outcome(runner::run_bench(ctx, ctx, cfg), cfg)) {
       record["status"] = err->code() == ExitCode::CheckFailed ? "mismatch" : "failed";
       record["error"] = error_json(*err, "");
     }
@@ -66,7 +66,7 @@ json run_entry(const Entry& entry, const cli::CommonOptions& common, double time
   record["wall_ns"] = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
   record["bench"] = ctx.doc.value("bench", json());
   record["explain"] = ctx.doc.value("explain", json());
-  record["result"] = entry_result(record["bench"], record["explain"]);
+  record["result"] = entry_result(tct::bench::from_json(record["bench"]), record["explain"]);
   record["warnings"] = ctx.doc.value("warnings", json::array());
   record["environment"] = ctx.doc.value("environment", json::object());
   return record;

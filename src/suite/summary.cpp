@@ -16,37 +16,33 @@ analysis::Interval interval_of(const json& speedup) {
 
 }  // namespace
 
-json entry_result(const json& bench, const json& explain) {
+json entry_result(const tct::bench::BenchResult& bench, const json& explain) {
   json r = {{"speedup", nullptr}, {"verdict", "not_measured"}, {"compile_ns", nullptr}, {"compile_source", nullptr},
             {"break_even_calls", nullptr}, {"graph_breaks", nullptr}, {"check", nullptr}};
-  const json* row = nullptr;
-  if (bench.is_object() && bench.contains("rows") && bench["rows"].is_array() && !bench["rows"].empty())
-    row = &bench["rows"][0];  // a suite entry is one matrix point: one row
-  if (row) {
-    if ((*row)["speedup"].is_object()) {
-      const json& sp = (*row)["speedup"];
-      r["speedup"] = {{"estimate", sp.value("estimate", json())}, {"low", sp.value("low", json())},
-                      {"high", sp.value("high", json())}};
-      r["verdict"] = tct::bench::to_string(tct::bench::verdict_of(sp));
+  if (!bench.rows.empty()) {
+    const tct::bench::BenchRow& row = bench.rows[0];
+    if (row.speedup) {
+      const analysis::Interval& iv = row.speedup->interval;
+      r["speedup"] = {{"estimate", core::number_or_null(iv.estimate)}, {"low", core::number_or_null(iv.low)},
+                      {"high", core::number_or_null(iv.high)}};
+      r["verdict"] = tct::bench::to_string(row.speedup->verdict);
     }
-    const json& c = row->value("compile", json::object());
-    if (std::isfinite(core::number_or_nan(c, "cold_ns"))) {
-      r["compile_ns"] = c["cold_ns"];
+    if (std::isfinite(row.compile.cold_ns)) {
+      r["compile_ns"] = row.compile.cold_ns;
       r["compile_source"] = "cold";
-    } else if (std::isfinite(core::number_or_nan(c, "first_call_ns"))) {
-      r["compile_ns"] = c["first_call_ns"];
+    } else if (std::isfinite(row.compile.first_call_ns)) {
+      r["compile_ns"] = row.compile.first_call_ns;
       r["compile_source"] = "first_call";
     }
-    r["break_even_calls"] = row->value("break_even_calls", json());
-    r["graph_breaks"] = row->value("graph_breaks", json());
-    const json& corr = row->value("correctness", json());
-    if (corr.is_object() && corr.contains("match") && corr["match"].is_boolean())
-      r["check"] = corr["match"].get<bool>() ? "match" : "mismatch";
-    else if (bench.contains("config") && bench["config"].value("check", true) == false)
+    if (row.break_even_calls) r["break_even_calls"] = *row.break_even_calls;
+    if (row.graph_breaks) r["graph_breaks"] = *row.graph_breaks;
+    if (row.correctness && row.correctness->match)
+      r["check"] = *row.correctness->match ? "match" : "mismatch";
+    else if (bench.config && bench.config->more.value("check", true) == false)
       r["check"] = "not_checked";
   }
   // The malloc state of the speedup, and the fastest state when the allocator moved it.
-  const json& alloc = bench.is_object() ? bench.value("allocator", json()) : json();
+  const json& alloc = bench.allocator;
   r["allocator"] = alloc.is_object() ? alloc.value("state", json()) : json();
   const bool moved = alloc.is_object() && (alloc.value("differs", json()) == true || alloc.value("processes_disagree", json()) == true);
   r["allocator_best"] = moved ? alloc.value("best_state", json()) : json();

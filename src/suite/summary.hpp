@@ -6,15 +6,18 @@
 // total compile time. Pure functions; unit-tested in tests/unit/test_suite.cpp.
 #include <nlohmann/json.hpp>
 
+#include "bench/result.hpp"
+
 namespace tct::suite {
 
 using json = nlohmann::json;
 
-// An entry's headline numbers from its bench section (and explain section, or null):
+// An entry's headline numbers from its bench result (its first row: a suite entry is one
+// matrix point) and explain section (or null):
 // {speedup:{estimate,low,high}|null, verdict: the bench row's (bench/verdict.hpp), copied,
 //  compile_ns, compile_source: cold|first_call|null, break_even_calls, graph_breaks,
-//  check: match|mismatch|not_checked|null}.
-json entry_result(const json& bench_section, const json& explain_section);
+//  check: match|mismatch|not_checked|null, allocator, allocator_best}.
+json entry_result(const tct::bench::BenchResult& bench, const json& explain_section);
 
 // The suite's summary over entries (each with status, error, result, wall_ns):
 // {entries, ok, failed, mismatch, failures_by_kind:{kind:n}, faster, slower, no_clear_difference, inconclusive,

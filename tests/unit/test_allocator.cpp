@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "bench/allocator_rows.hpp"
 #include "bench/allocator.hpp"
+#include "bench/json.hpp"
 #include "suite/settings.hpp"
 #include "suite/summary.hpp"
 
@@ -213,10 +214,10 @@ TEST(AllocatorSuite, EntryResultNamesTheStateAndTheFastestWhenMoved) {
   json bench = {{"rows", json::array()},
                 {"allocator", {{"state", "system"}, {"differs", true}, {"processes_disagree", false},
                                {"best_state", "tcmalloc"}}}};
-  json r = suite::entry_result(bench, nullptr);
+  json r = suite::entry_result(tct::bench::from_json(bench), nullptr);
   EXPECT_EQ(r["allocator"], "system");
   EXPECT_EQ(r["allocator_best"], "tcmalloc");
   bench["allocator"]["differs"] = false;
-  EXPECT_TRUE(suite::entry_result(bench, nullptr)["allocator_best"].is_null());
-  EXPECT_TRUE(suite::entry_result(json{{"rows", json::array()}}, nullptr)["allocator"].is_null());
+  EXPECT_TRUE(suite::entry_result(tct::bench::from_json(bench), nullptr)["allocator_best"].is_null());
+  EXPECT_TRUE(suite::entry_result(tct::bench::BenchResult{}, nullptr)["allocator"].is_null());
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/analysis.hpp"
+#include "bench/json.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 
@@ -66,6 +67,15 @@ json ok_row() {
           {"calls_per_sample", {{"eager", 1}, {"compiled", 1}}},
           {"correctness", {{"checked", true}, {"match", true}, {"nondeterministic", false}}}};
 }
+// Rows written as a document has them, read as the runner holds them.
+std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in) {
+  return tct::runner::row_warnings(tct::bench::row_from_json(row), label, in);
+}
+MachineLoad machine_load(const json& rows, int threads) {
+  std::vector<tct::bench::BenchRow> typed;
+  for (const auto& r : rows) typed.push_back(tct::bench::row_from_json(r));
+  return tct::runner::machine_load(typed, threads);
+}
 std::vector<std::string> codes(const std::vector<json>& ws) {
   std::vector<std::string> out;
   for (const auto& w : ws) out.push_back(w["code"]);
@@ -123,7 +133,8 @@ TEST(BenchAnalysis, PrecisionNotReachedOnlyWhenTheVerdictIsOpen) {
 // Two torch threads on 2 CPUs beside a job that keeps one busy: oversubscribed, and the fix
 // is --threads 1; the same load with one thread is only "loaded"; a quiet machine says nothing.
 TEST(BenchAnalysis, OversubscriptionNamesTheThreadsThatFit) {
-  json busy = json::array({{{"load", {{"loadavg_1m_max", 2.3}, {"cpus", 2}, {"involuntary_switches_per_s", 140.0}}}}});
+  json busy = json::array({{{"calls_per_sample", {{"eager", 1}, {"compiled", 1}}},
+                            {"load", {{"loadavg_1m_max", 2.3}, {"cpus", 2}, {"involuntary_switches_per_s", 140.0}}}}});
   auto m = machine_load(busy, 2);
   EXPECT_TRUE(m.busy() && m.oversubscribed);
   EXPECT_EQ(m.suggested_threads, 1);
@@ -135,7 +146,8 @@ TEST(BenchAnalysis, OversubscriptionNamesTheThreadsThatFit) {
   auto one = machine_load(busy, 1);
   EXPECT_TRUE(one.busy() && !one.oversubscribed);
   EXPECT_EQ((*load_warning(one))["code"], "noisy_measurement");
-  json quiet = json::array({{{"load", {{"loadavg_1m_max", 1.1}, {"cpus", 2}, {"involuntary_switches_per_s", 3.0}}}}});
+  json quiet = json::array({{{"calls_per_sample", {{"eager", 1}, {"compiled", 1}}},
+                             {"load", {{"loadavg_1m_max", 1.1}, {"cpus", 2}, {"involuntary_switches_per_s", 3.0}}}}});
   EXPECT_FALSE(load_warning(machine_load(quiet, 2)));
   // While the machine is busy, no warning tells the user to raise --budget.
   auto r = ok_row();
@@ -197,9 +209,10 @@ TEST(TargetOptions, LoadParams) {
 }
 
 TEST(BenchAnalysis, CacheHitFromTorchCounters) {
-  using tct::runner::cache_hit_json;
-  EXPECT_TRUE(cache_hit_json(json::object())["hit"].is_null());  // aot_eager: no cache looked up
-  EXPECT_TRUE(cache_hit_json({{"fxgraph_cache_hit", 2}, {"autograd_cache_hit", 1}})["hit"].get<bool>());
-  EXPECT_FALSE(cache_hit_json({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}})["hit"].get<bool>());
-  EXPECT_FALSE(cache_hit_json({{"autograd_cache_miss", 1}})["hit"].get<bool>());
+  using tct::runner::cache_counters;
+  EXPECT_FALSE(cache_counters(json::object()).hit.has_value());  // aot_eager: no cache looked up
+  EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"autograd_cache_hit", 1}}).hit, true);
+  EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}}).hit, false);
+  EXPECT_EQ(cache_counters({{"autograd_cache_miss", 1}}).hit, false);
+  EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}}).fxgraph_cache_miss, 1);
 }

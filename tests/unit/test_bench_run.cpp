@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "fake_agent.hpp"
 #include "bench/allocator.hpp"
+#include "bench/json.hpp"
 #include "bench/run.hpp"
 #include "bench/sampling.hpp"
 
@@ -65,6 +66,14 @@ struct ScriptedTarget {
   }
 };
 
+// run_bench's section as the document has it: the result's to_json, which is also what the
+// last checkpoint wrote (the document is built from the result, never beside it).
+json run_section(FakeHost& host, FakeExecutor& exec, const tct::runner::BenchConfig& cfg) {
+  const json section = tct::bench::to_json(tct::runner::run_bench(host, exec, cfg));
+  EXPECT_EQ(host.document()[cfg.section], section);
+  return section;
+}
+
 tct::runner::BenchConfig quick_config() {
   tct::runner::BenchConfig cfg;
   cfg.target.target = "fake:target";
@@ -80,7 +89,7 @@ TEST(RunBench, MeasuresTheScriptedSpeedup) {
   ScriptedTarget target;
   FakeExecutor exec([&](int i, const std::string& op, const json& p) { return target(i, op, p); });
   FakeHost host;
-  json section = tct::runner::run_bench(host, exec, quick_config());
+  json section = run_section(host, exec, quick_config());
   ASSERT_EQ(section["rows"].size(), 1u);
   const json& row = section["rows"][0];
   EXPECT_EQ(row["status"], "ok");
@@ -97,7 +106,7 @@ TEST(RunBench, SamplesInTwoProcessesWithAFloorAndDropsRecompilingPairs) {
   target.recompile_in_block = 0;
   FakeExecutor exec([&](int i, const std::string& op, const json& p) { return target(i, op, p); });
   FakeHost host;
-  json row = tct::runner::run_bench(host, exec, quick_config())["rows"][0];
+  json row = run_section(host, exec, quick_config())["rows"][0];
   ASSERT_EQ(exec.processes().size(), 2u);  // the main agent and the row's second process
   for (const auto& proc : exec.processes()) {
     int floors = 0, blocks = 0;
@@ -128,7 +137,7 @@ TEST(RunBench, WarnsOfOtherProcessesOnlyWhenTheTimingThreadWasPreempted) {
     target.switches_per_block = switches;
     FakeExecutor exec([&](int i, const std::string& op, const json& p) { return target(i, op, p); });
     FakeHost host;
-    json section = tct::runner::run_bench(host, exec, quick_config());
+    json section = run_section(host, exec, quick_config());
     for (const auto& w : section["warnings"])
       if (w["message"].get<std::string>().find("other processes loaded the CPU") != std::string::npos) return true;
     return false;
@@ -146,7 +155,7 @@ TEST(RunBench, WarmCompileIsCheckedAgainstCacheCountersAndRepeats) {
   cfg.compile_time = true;
   cfg.memory = true;
   cfg.compile_repeats = 2;
-  json row = tct::runner::run_bench(host, exec, cfg)["rows"][0];
+  json row = run_section(host, exec, cfg)["rows"][0];
   // main + second process + one more cold + one more warm compile, each fresh
   EXPECT_EQ(exec.processes().size(), 4u);
   EXPECT_EQ(row["compile"]["cold"]["n"], 2);
@@ -172,7 +181,7 @@ TEST(RunBench, AWideIntervalIsInconclusiveAndGivesNoBreakEven) {
   FakeHost host;
   auto cfg = quick_config();
   cfg.compile_time = true;
-  json row = tct::runner::run_bench(host, exec, cfg)["rows"][0];
+  json row = run_section(host, exec, cfg)["rows"][0];
   EXPECT_TRUE(row["speedup"]["inconclusive"].get<bool>());
   EXPECT_EQ(row["break_even"]["verdict"], "inconclusive");
   EXPECT_TRUE(row["break_even_calls"].is_null());
@@ -187,11 +196,11 @@ TEST(RunBench, AFailingCompileFailsTheRowNotTheRun) {
     return target(i, op, p);
   });
   FakeHost host;
-  json section = tct::runner::run_bench(host, exec, quick_config());
+  json section = run_section(host, exec, quick_config());
   const json& row = section["rows"][0];
   EXPECT_EQ(row["status"], "failed");
   EXPECT_EQ(row["error"]["kind"], "compile_failed");
-  auto err = tct::runner::bench_outcome(section, quick_config());
+  auto err = tct::runner::bench_outcome(tct::bench::from_json(section), quick_config());
   ASSERT_TRUE(err.has_value());
   EXPECT_EQ(err->code(), tct::ExitCode::TargetFailed);
 }
@@ -222,7 +231,7 @@ TEST(RunBench, ComparesTheOtherAllocatorStates) {
   cfg.allocator_compare = true;
   cfg.allocator = "settled";
   const auto setup = tct::runner::resolve_allocator(cfg);  // what this machine has installed
-  json section = tct::runner::run_bench(host, exec, cfg);
+  json section = run_section(host, exec, cfg);
   ASSERT_EQ(exec.processes().size(), 2u + setup.others.size());
   for (std::size_t i = 0; i < 2; ++i) {  // the headline's two processes settle, preload nothing
     EXPECT_EQ(env_of(exec.processes()[i].env, "TCT_SETTLE_ALLOCATOR"), "1");

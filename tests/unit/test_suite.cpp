@@ -1,5 +1,6 @@
 // Suite logic: TOML expansion and stable ids, settings, sharding, recording, resume, merge,
 // summary statistics and the interval arithmetic behind them.
+#include "bench/json.hpp"
 #include "bench/verdict.hpp"
 #include <cmath>
 #include <set>
@@ -300,15 +301,15 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
                                         {"break_even_calls", 120},
                                         {"graph_breaks", 2},
                                         {"correctness", {{"match", false}}}}})}};
-  json r = entry_result(bench, nullptr);
+  json r = entry_result(tct::bench::from_json(bench), nullptr);
   EXPECT_EQ(r["verdict"], "faster");
   EXPECT_EQ(r["compile_ns"], 3e9);
   EXPECT_EQ(r["compile_source"], "first_call");
   EXPECT_EQ(r["graph_breaks"], 2);
   EXPECT_EQ(r["check"], "mismatch");
-  EXPECT_EQ(entry_result(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}}), nullptr)["verdict"], "no_clear_difference");
-  EXPECT_EQ(entry_result(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}}), nullptr)["verdict"], "slower");
-  EXPECT_EQ(entry_result(nullptr, nullptr)["verdict"], "not_measured");
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}})), nullptr)["verdict"], "no_clear_difference");
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}})), nullptr)["verdict"], "slower");
+  EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr)["verdict"], "not_measured");
 }
 
 TEST(LogInterval, GeometricMeanAndRatio) {
