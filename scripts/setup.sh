@@ -27,15 +27,20 @@ if ((${#need[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# 2 and 2b run beside the C++ build (3): unpacking wheels leaves the compiler most of the two
+# cores, and a fresh machine's set-up is shorter by the installs' time. Each logs to a file,
+# shown when it is done.
 # 2. The venv. torch is pinned: an unpinned torch would download a multi-GB CUDA build.
-if [ ! -x .venv/bin/python ]; then
-  say "creating .venv"
-  python3 -m venv .venv
-fi
-if ! .venv/bin/python -c 'import torch, numpy, pytest, jsonschema, scikit_build_core, importlib.util as u; assert torch.__version__.startswith("2.13.0") and u.find_spec("transformers")' 2>/dev/null; then
-  say "installing Python packages (torch==2.13.0 CPU build)"
-  .venv/bin/pip install -q --disable-pip-version-check -r requirements-dev.txt
-fi
+install_venv() {
+  if [ ! -x .venv/bin/python ]; then
+    say "creating .venv"
+    python3 -m venv .venv
+  fi
+  if ! .venv/bin/python -c 'import torch, numpy, pytest, jsonschema, scikit_build_core, importlib.util as u; assert torch.__version__.startswith("2.13.0") and u.find_spec("transformers")' 2>/dev/null; then
+    say "installing Python packages (torch==2.13.0 CPU build)"
+    .venv/bin/pip install -q --disable-pip-version-check -r requirements-dev.txt
+  fi
+}
 
 # 2b. A second venv, for the e2e subset that scripts/test.sh runs on torch 2.14.1 (the CUDA build,
 # beside .venv's 2.13.0 CPU build). Only the target interpreter lives here: pytest stays in .venv.
@@ -43,19 +48,35 @@ fi
 # pulls an unpinned torch. Byte-compiled at install (pip's default), since CI's environment may set
 # PYTHONDONTWRITEBYTECODE: then every process of the tests would compile torch's imports again.
 # TCT_SKIP_TORCH2_14=1 skips it (scripts/test.sh then skips the subset).
-if [ "${TCT_SKIP_TORCH2_14:-0}" != 1 ] &&
-   ! .venv-torch2.14/bin/python -c 'import importlib.metadata as m; assert m.version("torch") == "2.14.1"' 2>/dev/null; then
-  say "creating .venv-torch2.14 (torch==2.14.1, the CUDA build; every package pinned)"
-  [ -x .venv-torch2.14/bin/python ] || python3 -m venv .venv-torch2.14
-  .venv-torch2.14/bin/pip install -q --disable-pip-version-check --only-binary=:all: \
-    -r requirements-torch2.14.txt
-fi
+install_venv_torch2_14() {
+  if [ "${TCT_SKIP_TORCH2_14:-0}" != 1 ] &&
+     ! .venv-torch2.14/bin/python -c 'import importlib.metadata as m; assert m.version("torch") == "2.14.1"' 2>/dev/null; then
+    say "creating .venv-torch2.14 (torch==2.14.1, the CUDA build; every package pinned)"
+    [ -x .venv-torch2.14/bin/python ] || python3 -m venv .venv-torch2.14
+    .venv-torch2.14/bin/pip install -q --disable-pip-version-check --only-binary=:all: \
+      -r requirements-torch2.14.txt
+  fi
+}
+
+LOGS="$(mktemp -d "${TMPDIR:-/tmp}/tct-setup.XXXXXX")"
+trap 'rm -rf "$LOGS"' EXIT
+install_venv > "$LOGS/venv.log" 2>&1 &
+venv_pid=$!
+install_venv_torch2_14 > "$LOGS/venv-torch2.14.log" 2>&1 &
+venv2_pid=$!
 
 # 3. The C++ build.
 say "building tct"
 source scripts/build_env.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
+
+for job in "$venv_pid:venv" "$venv2_pid:venv-torch2.14"; do
+  failed=0
+  wait "${job%%:*}" || failed=1
+  cat "$LOGS/${job#*:}.log" >&2
+  [ "$failed" = 0 ] || { say "set-up failed while installing .${job#*:} (above)"; exit 1; }
+done
 
 # 4. The Node.js wrapper (no runtime dependencies; npm ci only if it has a lock file).
 if [ -f node/package-lock.json ]; then
