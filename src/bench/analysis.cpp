@@ -21,10 +21,6 @@ json summary_json(const stats::Summary& s) {
           {"p75", num(s.p75)}, {"p95", num(s.p95)},           {"mad", num(s.mad)},   {"robust_cv", num(s.robust_cv)}};
 }
 
-json interval_json(const stats::Interval& iv, double confidence) {
-  return {{"estimate", num(iv.estimate)}, {"low", num(iv.low)}, {"high", num(iv.high)}, {"confidence", confidence}};
-}
-
 std::string steady_reason_name(stats::SteadyStateReason r) {
   switch (r) {
     case stats::SteadyStateReason::Found: return "found";
@@ -34,13 +30,6 @@ std::string steady_reason_name(stats::SteadyStateReason r) {
     case stats::SteadyStateReason::NeverInBand: return "never_in_band";
   }
   return "unknown";
-}
-
-json steady_state_json(const stats::SteadyState& ss) {
-  return {{"found", ss.found},
-          {"start_index", ss.found ? json(ss.start_index) : json(nullptr)},
-          {"level_ns", ss.found ? num(ss.level) : json(nullptr)},
-          {"reason", steady_reason_name(ss.reason)}};
 }
 
 double warmup_level_ns(std::span<const double> curve, const stats::SteadyState& ss) {

@@ -1,7 +1,7 @@
 #pragma once
-// The statistics and decisions of `bench`, as pure functions over samples and row JSON:
-// summaries, the warm-up curve's steady state, break-even, sampling sizes, correctness
-// verdicts and the warnings/flags of a row. No agent, no clock, no I/O.
+// The statistics and decisions of `bench`, as pure functions over samples and typed rows
+// (bench/result.hpp): the warm-up curve's level, break-even, sampling sizes, torch's cache
+// counters, the machine's load and the warnings/flags of a row. No agent, no clock, no I/O.
 // Unit-tested in tests/unit/test_bench_analysis.cpp.
 #include <cstddef>
 #include <cmath>
@@ -28,13 +28,7 @@ json num(double x);
 // {n, non_finite, min, max, mean, median, p05, p25, p75, p95, mad, robust_cv}; nulls for NaN.
 json summary_json(const stats::Summary& s);
 
-// {estimate, low, high, confidence}.
-json interval_json(const stats::Interval& iv, double confidence);
-
 std::string steady_reason_name(stats::SteadyStateReason r);
-
-// {found, start_index, level_ns, reason}.
-json steady_state_json(const stats::SteadyState& ss);
 
 // What a steady compiled call costs, judged from the warm-up curve alone (before sampling):
 // the steady level when found, else the median of the last half of the curve (the part

@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "expect/json.hpp"
-#include "cli/allocator_option.hpp"
+#include "cli/bench_options.hpp"
 #include "cli/command.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
@@ -46,20 +46,8 @@ class AuditCommand : public Command {
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("audit", "Everything at once: probe, graph breaks, expectation and benchmark "
                                             "of one target, in one report (-o report.html)");
-    add_target_options(*cmd, bench_.target);
-    cmd->add_option("--backend", backend_, "Backend(s) for bench, comma-separated for a matrix; the first one "
-                                           "validates expect's prediction")
-        ->capture_default_str();
-    cmd->add_option("--mode", mode_, "Inductor mode(s) for bench, comma-separated")->capture_default_str();
-    cmd->add_option("--budget", bench_.budget_s, "Seconds of interleaved sampling per bench row")
-        ->capture_default_str()->check(kPositive);
-    cmd->add_option("--warmup", bench_.warmup_calls, "Compiled calls timed one by one (the warm-up curve)")
-        ->capture_default_str()->check(CLI::Range(1, 100000));
-    cmd->add_flag("--no-compile-time", no_compile_time_, "Skip cold/warm compile time in fresh processes (faster)");
-    cmd->add_flag("--no-memory", no_memory_, "Skip peak memory");
-    cmd->add_flag("--no-check", no_check_, "Do not compare compiled outputs with eager");
-    cmd->add_flag("--raw", bench_.raw, "Keep bench's raw samples (the HTML report then draws them)");
-    add_allocator_options(*cmd, bench_);
+    add_target_options(*cmd, bench_.base.target);
+    bench_.add_to(*cmd);  // bench's flags, for its step; expect takes the first backend and mode
     cmd->add_option("--sweep", sweep_, "NAME=V1,V2,...: expect's sweep of a factory parameter (speedup against it)");
     cmd->add_option("--trace", trace_dir_, "Keep the TORCH_TRACE logs in DIR: explain's compiled run in DIR/explain, "
                                            "bench's measured compiles in DIR/bench (read each with `tct trace`)")
@@ -83,7 +71,7 @@ are reported); 4 internal error.)");
 
   int run(RunContext& ctx) override {
     json& audit = ctx.doc["audit"];
-    audit = {{"target", bench_.target.target}, {"steps", json::array()}};
+    audit = {{"target", bench_.base.target.target}, {"steps", json::array()}};
     std::optional<Error> first_failure;
     std::optional<Error> mismatch;  // outputs differ: reported after every step ran (exit 1)
 
@@ -110,7 +98,7 @@ are reported); 4 internal error.)");
         step(ctx, "explain", first_failure, [&] {
           if (!agent) agent = ctx.start({});
           try {
-            explain::run_explain(ctx, *agent, {bench_.target, true, 2, std::nullopt, trace_subdir("explain")});
+            explain::run_explain(ctx, *agent, {bench_.base.target, true, 2, std::nullopt, trace_subdir("explain")});
           } catch (const Error& e) {
             if (agent_lost(e)) agent.reset();  // expect then starts an agent of its own
             throw;
@@ -145,10 +133,10 @@ are reported); 4 internal error.)");
 
  private:
   // Audit's bench defaults: a shorter budget than `tct bench` (audit does four things).
-  static runner::BenchConfig default_bench() {
-    runner::BenchConfig cfg;
-    cfg.budget_s = 5.0;
-    return cfg;
+  static BenchOptions default_bench() {
+    BenchOptions options;
+    options.base.budget_s = 5.0;
+    return options;
   }
 
   // One folder per step: `tct trace` reads a folder as the ranks of one job, and explain's
@@ -201,12 +189,12 @@ are reported); 4 internal error.)");
   // validate_expectation), in the probe/explain agent when it is still alive.
   void run_expect(RunContext& ctx, runner::Session* agent) {
     runner::ExpectConfig cfg;
-    cfg.target = bench_.target;
-    auto backends = runner::split_list(backend_);
-    auto modes = runner::split_list(mode_);
+    cfg.target = bench_.base.target;
+    auto backends = runner::split_list(bench_.backend);
+    auto modes = runner::split_list(bench_.mode);
     if (!backends.empty()) cfg.backend = backends[0];
     if (!modes.empty()) cfg.mode = modes[0];
-    cfg.budget_s = bench_.budget_s;
+    cfg.budget_s = bench_.base.budget_s;
     if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
     // What the explain step found (its section, finished or not): expect folds it in rather
     // than run a compiled run of its own.
@@ -216,14 +204,7 @@ are reported); 4 internal error.)");
   }
 
   runner::BenchConfig bench_config() const {
-    runner::BenchConfig cfg = bench_;
-    cfg.backends = runner::split_list(backend_);
-    cfg.modes = runner::split_list(mode_);
-    if (cfg.backends.empty()) throw usage_error("--backend is empty", "e.g. --backend inductor");
-    if (cfg.modes.empty()) cfg.modes = {"default"};
-    cfg.check = !no_check_;
-    cfg.compile_time = !no_compile_time_;
-    cfg.memory = !no_memory_;
+    runner::BenchConfig cfg = bench_.config();
     cfg.trace_dir = trace_subdir("bench");
     return cfg;
   }
@@ -240,10 +221,7 @@ are reported); 4 internal error.)");
     }
   }
 
-  runner::BenchConfig bench_ = default_bench();
-  std::string backend_ = "inductor";
-  std::string mode_ = "default";
-  bool no_compile_time_ = false, no_memory_ = false, no_check_ = false;
+  BenchOptions bench_ = default_bench();
   std::optional<std::string> sweep_;
   std::string trace_dir_;
   std::vector<std::string> skip_;

@@ -1,0 +1,25 @@
+#pragma once
+// bench's flags, declared once for `tct bench` and `tct audit` (suite reads the same names from
+// its settings, suite/settings.cpp). What they mean: bench/run.hpp's BenchConfig.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/run.hpp"
+
+namespace tct::cli {
+
+struct BenchOptions {
+  runner::BenchConfig base;  // what flags set directly: the budget, the warm-up calls, --raw, ...
+  std::string backend = "inductor", mode = "default", dynamic = "auto", fullgraph, precision = "0.05";
+  double rtol = -1, atol = -1;  // negative: the tolerance by dtype
+  bool no_check = false, no_compile_time = false, no_memory = false;
+
+  // Every flag of the measurement but the target's (add_target_options) and --trace (bench
+  // keeps one log, audit one per step).
+  void add_to(CLI::App& cmd);
+  // The flags resolved: lists split and checked. Throws tct::Error (usage) for a bad one.
+  runner::BenchConfig config() const;
+};
+
+}  // namespace tct::cli
