@@ -160,9 +160,9 @@ CompareResult compare_documents(const json& baseline, const std::string& baselin
   out.passed = std::none_of(out.items.begin(), out.items.end(), [](const Item& i) { return i.gate_failed; });
   if (out.kind == "suite") {
     auto geomean = [](const json& doc, analysis::Interval& g, std::optional<int>& n) {
-      const json& s = doc["suite"].value("summary", json::object()).value("geomean_speedup", json());
-      g = interval_of(s);
-      if (s.is_object() && s.value("n", json()).is_number_integer()) n = s["n"].get<int>();
+      const suite::SuiteSummary s = suite::summary_from_json(doc["suite"].value("summary", json::object()));
+      g = s.geomean ? s.geomean->interval : analysis::Interval{NAN, NAN, NAN};
+      if (s.geomean) n = s.geomean->n;
     };
     CompareResult::Geomean g;
     geomean(baseline, g.baseline, g.baseline_n);

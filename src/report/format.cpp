@@ -95,13 +95,6 @@ int int_or_zero(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<int>() : 0;
 }
 
-std::string verdict_counts_text(const nlohmann::json& s) {
-  std::string out = fmt::format("{} faster, {} slower", int_or_zero(s, "faster"), int_or_zero(s, "slower"));
-  if (s.is_object() && s.contains("no_clear_difference"))
-    out += fmt::format(", {} no clear difference", int_or_zero(s, "no_clear_difference"));
-  return out + fmt::format(", {} inconclusive", int_or_zero(s, "inconclusive"));
-}
-
 size_t display_width(const std::string& text) {
   // Characters, not bytes: UTF-8 continuation bytes (10xxxxxx) start no character.
   return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {

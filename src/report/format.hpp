@@ -41,7 +41,6 @@ using core::number_or_nan;
 
 // A suite summary's verdict counts: "3 faster, 1 slower, 1 no clear difference, 0 inconclusive"
 // (documents written before no_clear_difference was counted apart omit it).
-std::string verdict_counts_text(const nlohmann::json& summary);
 
 // How many characters a UTF-8 string shows (one per code point; no wide-glyph tables).
 size_t display_width(const std::string& text);

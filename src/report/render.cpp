@@ -15,6 +15,7 @@
 #include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
+#include "suite/summary.hpp"
 #include "trace/json.hpp"
 
 namespace tct::report {
@@ -87,10 +88,11 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
     }
   const json& suite = doc.value("suite", json());
   if (suite.is_object() && suite.contains("summary") && !suite.value("listing", false)) {
-    const json& g = suite["summary"].value("geomean_speedup", json());
-    out.push_back({"geometric-mean speedup", g.is_object() ? fmt::format("{} over {} passing entries",
-                                                                         format_speedup_interval(g), text_or(g, "n"))
-                                                           : "n/a: no entry passed with a measured speedup"});
+    const suite::SuiteSummary s = suite::summary_from_json(suite["summary"]);
+    out.push_back({"geometric-mean speedup", s.geomean ? fmt::format("{} over {} passing entries",
+                                                                     format_speedup_interval(s.geomean->interval),
+                                                                     s.geomean->n)
+                                                       : "n/a: no entry passed with a measured speedup"});
   }
   if (const json& section = doc.value("compare", json()); section.is_object() && section.contains("items")) {
     const compare::CompareResult cmp = compare::compare_from_json(section);

@@ -54,7 +54,7 @@ json plan_section(const Suite& suite, const std::string& file, const ShardSpec& 
                   {"method", costs_from.empty() ? "round_robin" : "cost"},
                   {"costs_from", costs_from.empty() ? json(nullptr) : json(costs_from)}};
   return {{"file", file}, {"name", suite.name}, {"plan", plan}, {"shard", shard_json}, {"selected", selected},
-          {"listing", false}, {"entries", json::array()}, {"summary", summarize(json::array())}};
+          {"listing", false}, {"entries", json::array()}, {"summary", to_json(summarize(json::array()))}};
 }
 
 void record_entry(json& section, json entry) {
@@ -74,7 +74,7 @@ void record_entry(json& section, json entry) {
   auto pos = entries.begin();
   while (pos != entries.end() && rank(*pos) <= rank(entry)) ++pos;
   entries.insert(pos, std::move(entry));
-  section["summary"] = summarize(entries);
+  section["summary"] = to_json(summarize(entries));
 }
 
 std::vector<json> resumable_entries(const json& previous, const json& section, std::size_t& dropped) {

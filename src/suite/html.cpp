@@ -17,6 +17,7 @@
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
+#include "suite/summary.hpp"
 
 namespace tct::report::html {
 namespace {
@@ -135,23 +136,22 @@ std::string speedup_chart(const json& suite) {
 }  // namespace
 
 std::vector<Card> cards_suite(const json& doc) {
-  const json& s = obj_at(obj_at(doc, "suite"), "summary");
-  if (s.empty() || obj_at(doc, "suite").value("listing", false)) return {};
-  const json& g = obj_at(s, "geomean_speedup");
+  const json& section = obj_at(obj_at(doc, "suite"), "summary");
+  if (section.empty() || obj_at(doc, "suite").value("listing", false)) return {};
+  const suite::SuiteSummary s = suite::summary_from_json(section);
   std::vector<Card> cards;
-  if (!g.empty()) {
-    double lo = num(g, "low"), hi = num(g, "high");
-    const auto verdict = bench::verdict_of(g);
+  if (s.geomean) {
+    const analysis::Interval& g = s.geomean->interval;
+    const auto verdict = s.geomean->verdict;
     std::string t = verdict == bench::SpeedupVerdict::Faster ? "good" : verdict == bench::SpeedupVerdict::Slower ? "bad" : "warn";
-    cards.push_back({"Geometric-mean speedup", format_ratio(num(g, "estimate")),
-                     (std::isfinite(lo) ? fmt::format("95% CI {:.2f}x .. {:.2f}x, ", lo, hi) : std::string("no interval, ")) +
-                         fmt::format("{} passing entries", str(g, "n")),
+    cards.push_back({"Geometric-mean speedup", format_ratio(g.estimate),
+                     (std::isfinite(g.low) ? fmt::format("95% CI {:.2f}x .. {:.2f}x, ", g.low, g.high)
+                                           : std::string("no interval, ")) +
+                         fmt::format("{} passing entries", s.geomean->n),
                      t, "#suite"});
   }
-  int failed = s.value("failed", 0) + s.value("mismatch", 0);
-  cards.push_back({"Entries", fmt::format("{} of {} passed", s.value("ok", 0), s.value("entries", 0)),
-                   verdict_counts_text(s),
-                   failed ? "bad" : "good", "#suite"});
+  cards.push_back({"Entries", fmt::format("{} of {} passed", s.ok, s.entries), suite::verdict_counts_text(s),
+                   s.failed + s.mismatch ? "bad" : "good", "#suite"});
   return cards;
 }
 
@@ -166,17 +166,18 @@ std::string section_suite(const json& doc) {
                       esc(str(p, "shard"))});
     return out + table({"Entry", "Target", "Settings", "Shard"}, rows) + "</section>";
   }
-  const json& s = obj_at(suite, "summary");
+  const suite::SuiteSummary s = suite::summary_from_json(obj_at(suite, "summary"));
   std::vector<std::pair<std::string, std::string>> items;
-  const json& g = obj_at(s, "geomean_speedup");
-  items.push_back({"Geometric-mean speedup", g.empty() ? "n/a" : esc(format_speedup_interval(g)) + " <span class=\"muted\">over " +
-                                                                       esc(str(g, "n")) + " passing entries, slowdowns included</span>"});
+  items.push_back({"Geometric-mean speedup",
+                   !s.geomean ? "n/a"
+                              : esc(format_speedup_interval(s.geomean->interval)) + " <span class=\"muted\">over " +
+                                    esc(std::to_string(s.geomean->n)) + " passing entries, slowdowns included</span>"});
   std::string kinds;
-  for (auto& [k, n] : obj_at(s, "failures_by_kind").items()) kinds += (kinds.empty() ? "" : ", ") + k + " " + text_of(n);
-  items.push_back({"Entries", esc(fmt::format("{} ok, {} failed, {} outputs differ{}", s.value("ok", 0), s.value("failed", 0),
-                                              s.value("mismatch", 0), kinds.empty() ? "" : " (" + kinds + ")"))});
-  items.push_back({"Total compile time", esc(format_duration_ns(num(s, "compile_ns_total")))});
-  items.push_back({"Entries' wall time", esc(format_duration_ns(num(s, "wall_ns_total")))});
+  for (const auto& [k, n] : s.failures_by_kind) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", k, n);
+  items.push_back({"Entries", esc(fmt::format("{} ok, {} failed, {} outputs differ{}", s.ok, s.failed, s.mismatch,
+                                              kinds.empty() ? "" : " (" + kinds + ")"))});
+  items.push_back({"Total compile time", esc(format_duration_ns(s.compile_ns_total))});
+  items.push_back({"Entries' wall time", esc(format_duration_ns(s.wall_ns_total))});
   const json& shard = obj_at(suite, "shard");
   if (!shard.empty()) items.push_back({"Shard", esc(fmt::format("{} of {}", str(shard, "index"), str(shard, "count")))});
   if (!arr_at(suite, "merged_from").empty())

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "stats/log_interval.hpp"
 #include "bench/verdict.hpp"
+#include "core/json_read.hpp"
 
 namespace tct::suite {
 namespace {
@@ -51,39 +54,82 @@ json entry_result(const tct::bench::BenchResult& bench, const json& explain) {
   return r;
 }
 
-json summarize(const json& entries) {
-  json s = {{"entries", 0}, {"ok", 0}, {"failed", 0}, {"mismatch", 0}, {"failures_by_kind", json::object()},
-            {"faster", 0}, {"slower", 0}, {"no_clear_difference", 0}, {"inconclusive", 0}, {"not_measured", 0},
-            {"geomean_speedup", nullptr}, {"compile_ns_total", 0.0}, {"wall_ns_total", 0.0}};
+SuiteSummary summarize(const json& entries) {
+  SuiteSummary s;
   std::vector<analysis::Interval> passing;
+  s.no_clear_difference = 0;  // counted since that verdict exists
   for (const auto& e : entries) {
-    s["entries"] = s["entries"].get<int>() + 1;
+    ++s.entries;
     std::string status = e.value("status", "failed");
-    if (status != "ok" && status != "failed" && status != "mismatch") status = "failed";
-    s[status] = s[status].get<int>() + 1;
+    if (status == "ok") ++s.ok;
+    else if (status == "mismatch") ++s.mismatch;
+    else ++s.failed;
     if (status != "ok") {
       std::string kind = e.contains("error") && e["error"].is_object() ? e["error"].value("kind", "unknown") : "unknown";
-      s["failures_by_kind"][kind] = s["failures_by_kind"].value(kind, 0) + 1;
+      ++s.failures_by_kind[kind];
     }
     const json& r = e.value("result", json::object());
-    std::string verdict = r.value("verdict", "not_measured");
-    if (s.contains(verdict)) s[verdict] = s[verdict].get<int>() + 1;
+    if (const auto v = tct::bench::parse_verdict(r.value("verdict", "not_measured"))) switch (*v) {
+        case tct::bench::SpeedupVerdict::Faster: ++s.faster; break;
+        case tct::bench::SpeedupVerdict::Slower: ++s.slower; break;
+        case tct::bench::SpeedupVerdict::NoClearDifference: ++*s.no_clear_difference; break;
+        case tct::bench::SpeedupVerdict::Inconclusive: ++s.inconclusive; break;
+        case tct::bench::SpeedupVerdict::NotMeasured: ++s.not_measured; break;
+      }
     if (status == "ok" && r["speedup"].is_object()) passing.push_back(interval_of(r["speedup"]));
-    if (std::isfinite(core::number_or_nan(r, "compile_ns"))) s["compile_ns_total"] = s["compile_ns_total"].get<double>() + core::number_or_nan(r, "compile_ns");
-    if (std::isfinite(core::number_or_nan(e, "wall_ns"))) s["wall_ns_total"] = s["wall_ns_total"].get<double>() + core::number_or_nan(e, "wall_ns");
+    if (const double c = core::number_or_nan(r, "compile_ns"); std::isfinite(c)) s.compile_ns_total += c;
+    if (const double w = core::number_or_nan(e, "wall_ns"); std::isfinite(w)) s.wall_ns_total += w;
   }
   if (!passing.empty()) {
     auto g = analysis::geometric_mean(passing);
+    // The same rule as a row's speedup, decided here once: the card's colour and the text read it.
     if (std::isfinite(g.estimate))
-      s["geomean_speedup"] = {
-          {"estimate", g.estimate}, {"low", core::number_or_null(g.low)}, {"high", core::number_or_null(g.high)},
-          {"confidence", 0.95}, {"n", passing.size()},
-          // The same rule as a row's speedup, decided here once: the card's colour and the text read it.
-          {"verdict", tct::bench::to_string(tct::bench::decide(g.estimate, g.low, g.high))},
-          {"method", "geometric mean over entries that passed, slowdowns included; interval from the entries' "
-                     "95% intervals combined on the log scale (independent errors)"}};
+      s.geomean = GeomeanSpeedup{g, tct::bench::decide(g.estimate, g.low, g.high), static_cast<int>(passing.size())};
   }
   return s;
+}
+
+json to_json(const SuiteSummary& s) {
+  json out = {{"entries", s.entries}, {"ok", s.ok}, {"failed", s.failed}, {"mismatch", s.mismatch},
+              {"failures_by_kind", s.failures_by_kind}, {"faster", s.faster}, {"slower", s.slower},
+              {"inconclusive", s.inconclusive}, {"not_measured", s.not_measured}, {"geomean_speedup", nullptr},
+              {"compile_ns_total", s.compile_ns_total}, {"wall_ns_total", s.wall_ns_total}};
+  if (s.no_clear_difference) out["no_clear_difference"] = *s.no_clear_difference;
+  if (s.geomean)
+    out["geomean_speedup"] = {
+        {"estimate", s.geomean->interval.estimate}, {"low", core::number_or_null(s.geomean->interval.low)},
+        {"high", core::number_or_null(s.geomean->interval.high)}, {"confidence", 0.95}, {"n", s.geomean->n},
+        {"verdict", tct::bench::to_string(s.geomean->verdict)},
+        {"method", "geometric mean over entries that passed, slowdowns included; interval from the entries' "
+                   "95% intervals combined on the log scale (independent errors)"}};
+  return out;
+}
+
+SuiteSummary summary_from_json(const json& j) {
+  using namespace core::json_read;
+  SuiteSummary s;
+  s.entries = num(j, "entries");
+  s.ok = num(j, "ok");
+  s.failed = num(j, "failed");
+  s.mismatch = num(j, "mismatch");
+  for (auto& [kind, n] : at(j, "failures_by_kind").items())
+    if (n.is_number()) s.failures_by_kind[kind] = n.get<int>();
+  s.faster = num(j, "faster");
+  s.slower = num(j, "slower");
+  s.inconclusive = num(j, "inconclusive");
+  s.not_measured = num(j, "not_measured");
+  s.no_clear_difference = opt_num(j, "no_clear_difference");
+  if (const json& g = at(j, "geomean_speedup"); g.is_object())
+    s.geomean = GeomeanSpeedup{interval_of(g), tct::bench::verdict_of(g), num(g, "n")};
+  s.compile_ns_total = num<double>(j, "compile_ns_total");
+  s.wall_ns_total = num<double>(j, "wall_ns_total");
+  return s;
+}
+
+std::string verdict_counts_text(const SuiteSummary& s) {
+  std::string out = fmt::format("{} faster, {} slower", s.faster, s.slower);
+  if (s.no_clear_difference) out += fmt::format(", {} no clear difference", *s.no_clear_difference);
+  return out + fmt::format(", {} inconclusive", s.inconclusive);
 }
 
 }  // namespace tct::suite

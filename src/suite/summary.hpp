@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/result.hpp"
+#include "suite/result.hpp"
 
 namespace tct::suite {
 
@@ -19,10 +20,18 @@ using json = nlohmann::json;
 //  check: match|mismatch|not_checked|null, allocator, allocator_best}.
 json entry_result(const tct::bench::BenchResult& bench, const json& explain_section);
 
-// The suite's summary over entries (each with status, error, result, wall_ns):
-// {entries, ok, failed, mismatch, failures_by_kind:{kind:n}, faster, slower, no_clear_difference, inconclusive,
-//  not_measured, geomean_speedup:{estimate,low,high,confidence,n,method}|null,
-//  compile_ns_total, wall_ns_total}. The geometric mean is over entries with status "ok".
-json summarize(const json& entries);
+// The suite's summary over entries (each with status, error, result, wall_ns). The geometric
+// mean is over entries with status "ok".
+SuiteSummary summarize(const json& entries);
+
+// As the section's "summary": {entries, ok, failed, mismatch, failures_by_kind:{kind:n},
+// faster, slower, no_clear_difference, inconclusive, not_measured,
+// geomean_speedup:{estimate,low,high,confidence,n,verdict,method}|null, compile_ns_total,
+// wall_ns_total}; and back (never throws; an older document's verdicts read by bench's rule).
+json to_json(const SuiteSummary& s);
+SuiteSummary summary_from_json(const json& summary);
+
+// "3 faster, 1 slower, 0 no clear difference, 1 inconclusive".
+std::string verdict_counts_text(const SuiteSummary& s);
 
 }  // namespace tct::suite

@@ -8,6 +8,7 @@
 
 #include "report/format.hpp"
 #include "report/render.hpp"
+#include "suite/summary.hpp"
 
 namespace tct::report {
 namespace {
@@ -64,22 +65,19 @@ std::string heading(const json& suite, bool markdown) {
 }
 
 std::vector<std::string> summary_lines(const json& suite) {
-  const json& s = member(suite, "summary");
+  const suite::SuiteSummary s = suite::summary_from_json(member(suite, "summary"));
   std::vector<std::string> lines;
-  const json& g = member(s, "geomean_speedup");
-  if (g.is_object())
+  if (s.geomean)
     lines.push_back(fmt::format("Geometric-mean speedup {} over {} passing entries (slowdowns counted as slowdowns)",
-                                format_speedup_interval(g), text_or(g, "n")));
+                                format_speedup_interval(s.geomean->interval), s.geomean->n));
   else
     lines.push_back("Geometric-mean speedup: n/a (no entry passed with a measured speedup)");
   std::string failures;
-  for (auto& [kind, n] : member(s, "failures_by_kind").items()) failures += (failures.empty() ? "" : ", ") + kind + " " + json_text(n);
-  lines.push_back(fmt::format("Entries: {} ok, {} failed, {} outputs differ{}; {}",
-                              int_or_zero(s, "ok"), int_or_zero(s, "failed"), int_or_zero(s, "mismatch"),
-                              failures.empty() ? "" : " (" + failures + ")", verdict_counts_text(s)));
-  lines.push_back(fmt::format("Total compile time {}; entries' wall time {}",
-                              format_duration_ns(number_or_nan(s, "compile_ns_total")),
-                              format_duration_ns(number_or_nan(s, "wall_ns_total"))));
+  for (const auto& [kind, n] : s.failures_by_kind) failures += fmt::format("{}{} {}", failures.empty() ? "" : ", ", kind, n);
+  lines.push_back(fmt::format("Entries: {} ok, {} failed, {} outputs differ{}; {}", s.ok, s.failed, s.mismatch,
+                              failures.empty() ? "" : " (" + failures + ")", suite::verdict_counts_text(s)));
+  lines.push_back(fmt::format("Total compile time {}; entries' wall time {}", format_duration_ns(s.compile_ns_total),
+                              format_duration_ns(s.wall_ns_total)));
   return lines;
 }
 

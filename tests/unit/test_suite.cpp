@@ -277,7 +277,7 @@ TEST(SuiteDoc, OutcomeFailedBeforeMismatch) {
 TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
   json entries = json::array({entry("a", "ok", 2.0, 1.9, 2.1), entry("b", "ok", 0.5, 0.45, 0.55),
                               entry("c", "failed", NAN, 0, 0), entry("d", "mismatch", 3.0, 2.9, 3.1)});
-  json s = summarize(entries);
+  json s = to_json(summarize(entries));
   // sqrt(2 * 0.5) = 1: the slowdown cancels the speedup (clipping it to 1 would say 1.41x).
   EXPECT_NEAR(s["geomean_speedup"]["estimate"].get<double>(), 1.0, 1e-12);
   EXPECT_LT(s["geomean_speedup"]["low"].get<double>(), 1.0);
@@ -291,7 +291,14 @@ TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
   EXPECT_EQ(s["faster"], 2);
   EXPECT_EQ(s["slower"], 1);
   EXPECT_EQ(s["compile_ns_total"], 8e9);
-  EXPECT_TRUE(summarize(json::array())["geomean_speedup"].is_null());
+  EXPECT_TRUE(to_json(summarize(json::array()))["geomean_speedup"].is_null());
+  // What the renderings read back is what summarize decided.
+  const SuiteSummary back = summary_from_json(s);
+  ASSERT_TRUE(back.geomean);
+  EXPECT_EQ(back.geomean->verdict, tct::bench::SpeedupVerdict::NoClearDifference);
+  EXPECT_EQ(back.no_clear_difference, 0);
+  EXPECT_EQ(back.failures_by_kind.at("timeout"), 1);
+  EXPECT_EQ(to_json(back), s);
 }
 
 TEST(SuiteSummary, EntryResultFromABenchSection) {
