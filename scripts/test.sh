@@ -20,8 +20,9 @@ phase "C++ unit tests"
 build/tct_unit --gtest_brief=1 || status=1
 phase "agent and end-to-end tests"
 # Two workers: a test mostly waits on one agent process at a time, so two share the two cores
-# well (841 s -> 549 s here); TCT_TEST_WORKERS=0 runs them one by one.
-WORKERS=(-n "${TCT_TEST_WORKERS:-2}")
+# well (841 s -> 549 s here). TCT_TEST_WORKERS=0 runs them one by one.
+WORKERS=()
+[ "${TCT_TEST_WORKERS:-2}" = 0 ] || WORKERS=(-n "${TCT_TEST_WORKERS:-2}")
 .venv/bin/python -m pytest -q "${WORKERS[@]}" --durations=15 tests/agent tests/e2e "$@" || status=1
 if [ -x .venv-torch2.14/bin/python ]; then
   # pytest stays in .venv; the target interpreter is torch 2.14.1's (tests/e2e/tct_run.py reads it).

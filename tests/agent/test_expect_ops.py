@@ -21,7 +21,10 @@ def test_profile_returns_raw_events(tiny):
     p = E.op_profile({"calls": 3, "warmup": 1, "timed_calls": 4, "min_seconds": 0, "compiled_call": False}, tiny)
     assert p["device_type"] == "cpu"
     assert p["compiled_call_ns"] is None and p["compiled_call_error"] is None  # not asked for
-    assert len(p["wall_samples_ns"]) == 4
+    # At least timed_calls plain calls (op_profile's contract): how many more run while the profiled
+    # calls wait for their turn depends on the warm-up's timing, so on the machine's load.
+    assert len(p["wall_samples_ns"]) >= 4
+    assert all(w > 0 for w in p["wall_samples_ns"])
     assert len(p["calls"]) == 3 and not p["events_truncated"]
     names = [n["name"] for n in p["op_names"]]
     for call in p["calls"]:
