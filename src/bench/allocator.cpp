@@ -92,9 +92,10 @@ void put_figures(json& entry, const tct::bench::BenchRow& row) {
   entry["eager_ns"] = row.latency ? core::number_or_null(row.latency->eager_ns.median) : json(nullptr);
   entry["compiled_ns"] = row.latency ? core::number_or_null(row.latency->compiled_ns.median) : json(nullptr);
   if (row.speedup) {
-    const json sp = tct::bench::to_json(*row.speedup);
-    entry["speedup"] = {{"estimate", sp["estimate"]}, {"low", sp["low"]}, {"high", sp["high"]},
-                        {"confidence", sp.value("confidence", json())}};
+    const analysis::Interval& iv = row.speedup->interval;
+    entry["speedup"] = {{"estimate", core::number_or_null(iv.estimate)}, {"low", core::number_or_null(iv.low)},
+                        {"high", core::number_or_null(iv.high)},
+                        {"confidence", row.speedup->more.value("confidence", json())}};
   } else {
     entry["speedup"] = nullptr;
   }

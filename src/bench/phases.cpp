@@ -1,5 +1,6 @@
 #include "bench/phases.hpp"
 #include "core/json_number.hpp"
+#include "core/json_read.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -51,11 +52,6 @@ OutlierCount outliers_of(const std::vector<double>& xs) {
   auto o = stats::detect_outliers(xs);
   return {static_cast<long long>(o.count), static_cast<long long>(o.high.size()), static_cast<long long>(o.low.size()),
           o.fraction, o.used_relative_fallback};
-}
-
-std::optional<long long> bytes(const json& j, const char* key) {
-  const double x = core::number_or_nan(j, key);
-  return std::isfinite(x) ? std::optional(static_cast<long long>(x)) : std::nullopt;
 }
 
 std::string stop_name(Action a) {
@@ -254,7 +250,8 @@ void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const Be
     m.more["compiled_peak_bytes"] = steady.value("peak_bytes", json());
     m.more["compiled_method"] = steady.value("method", "");
     const double kept = core::number_or_nan(compile, "current_bytes") - core::number_or_nan(compile, "baseline_bytes");
-    m.compiled = Memory::Compiled{bytes(steady, "increase_bytes"), bytes(compile, "increase_bytes"),
+    using core::json_read::opt_num;
+    m.compiled = Memory::Compiled{opt_num<long long>(steady, "increase_bytes"), opt_num<long long>(compile, "increase_bytes"),
                                   std::isfinite(kept) ? std::max(0.0, kept) : NAN};
   }
   peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});

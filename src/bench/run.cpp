@@ -1,5 +1,6 @@
 #include "bench/run.hpp"
 #include "core/json_number.hpp"
+#include "core/json_read.hpp"
 
 #include "bench/json.hpp"
 #include "bench/verdict.hpp"
@@ -29,14 +30,6 @@ using tct::bench::BreakEvenVerdict;
 using tct::bench::RowError;
 using tct::bench::RowStatus;
 using tct::bench::SpeedupVerdict;
-
-std::vector<std::string> strings(const json& arr) {
-  std::vector<std::string> out;
-  if (arr.is_array())
-    for (const auto& v : arr)
-      if (v.is_string()) out.push_back(v.get<std::string>());
-  return out;
-}
 
 // What the run was asked for, as the document's config records it.
 tct::bench::Settings settings_of(const BenchConfig& cfg, const BenchPlan& plan) {
@@ -176,7 +169,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   result.target = agent.described();
 
   json env = bench::query_env(agent);
-  validate_plan(plan, strings(env["backends"]), strings(env["modes"]));
+  validate_plan(plan, core::json_read::strings(env, "backends"), core::json_read::strings(env, "modes"));
   const json& clock = env["clock"];
   const double clock_res = core::number_or_nan(clock, "resolution_ns");
   if (clock.is_object()) {
@@ -225,8 +218,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
       const json& em = eager.memory;
       tct::bench::Memory m;
       m.kind = em.is_object() ? em.value("kind", "rss") : "rss";
-      const double increase = core::number_or_nan(em, "increase_bytes");
-      if (std::isfinite(increase)) m.eager_increase_bytes = static_cast<long long>(increase);
+      m.eager_increase_bytes = core::json_read::opt_num<long long>(em, "increase_bytes");
       m.more = {{"eager_peak_bytes", em.is_object() ? em.value("peak_bytes", json()) : json()},
                 {"eager_method", em.is_object() ? em.value("method", "") : ""}};
       row.memory = m;
