@@ -46,6 +46,11 @@ std::optional<SpeedupVerdict> parse_verdict(std::string_view s) {
 
 std::string_view describe(SpeedupVerdict v) { return words_of(v).reader; }
 
+std::string describe_value(const std::string& value) {
+  const auto parsed = parse_verdict(value);
+  return parsed ? std::string(describe(*parsed)) : value;
+}
+
 SpeedupVerdict verdict_of(const nlohmann::json& speedup) {
   if (!speedup.is_object()) return SpeedupVerdict::NotMeasured;
   if (auto it = speedup.find("verdict"); it != speedup.end() && it->is_string())

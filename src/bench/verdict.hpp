@@ -30,6 +30,9 @@ std::optional<SpeedupVerdict> parse_verdict(std::string_view s);
 
 // What a reader is told: "faster than eager", "inconclusive (the interval is too wide for a verdict)".
 std::string_view describe(SpeedupVerdict v);
+// describe() of a document's verdict value; a value this version does not know (an older
+// document's) is printed as it was written.
+std::string describe_value(const std::string& value);
 
 // The verdict a document's speedup object holds. Documents written before the field existed
 // (same schema, older tct) get it decided from their numbers by decide(), the one rule.

@@ -289,7 +289,7 @@ void compare_eager(RunResult& r, const RunInputs& in) {
                        ? fmt::format("{} runs each: run-to-run and call-to-call variation", cmp.runs_each)
                        : "call-to-call variation within one compiled and one eager run; not run-to-run (use "
                          "--repeat N)";
-      cmp.verdict = speedup_verdict(cmp.speedup);
+      cmp.verdict = bench::decide(cmp.speedup.estimate, cmp.speedup.low, cmp.speedup.high);
       const double compiled_ns = cmp.compiled.median.count(), eager_ns = cmp.eager.median.count();
       cmp.compile_cost = s.compiling_time - Ns(compiled_ns * static_cast<double>(s.compiling_calls));
       cmp.break_even_calls = stats::break_even_calls(cmp.compile_cost.count(), eager_ns, compiled_ns);
@@ -358,14 +358,6 @@ stats::Interval speedup_interval(const std::vector<std::vector<double>>& eager_r
   iv.low = stats::quantile_sorted(ratios, 0.025);
   iv.high = stats::quantile_sorted(ratios, 0.975);
   return iv;
-}
-
-std::string speedup_verdict(const stats::Interval& iv) {
-  if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return "inconclusive";
-  if (iv.low > 1.0) return "faster";
-  if (iv.high < 1.0) return "slower";
-  if (iv.low >= 0.98 && iv.high <= 1.02) return "no_difference";
-  return "inconclusive";
 }
 
 RunResult analyze(const RunInputs& in) {

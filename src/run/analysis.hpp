@@ -39,7 +39,4 @@ CallTimes call_times(const std::vector<double>& ns);
 stats::Interval speedup_interval(const std::vector<std::vector<double>>& eager_runs,
                                  const std::vector<std::vector<double>>& compiled_runs);
 
-// faster / slower / no_difference (inside +-2%) / inconclusive (straddles 1, wider).
-std::string speedup_verdict(const stats::Interval& iv);
-
 }  // namespace tct::run

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/verdict.hpp"
 #include "stats/bootstrap.hpp"
 
 namespace tct::run {
@@ -61,7 +62,9 @@ struct EagerComparison {
   Ns compile_cost{0};             // compiling calls' time beyond the steady compiled time
   std::optional<double> break_even_calls;
   bool paid_back = false;         // this job made at least break_even_calls calls
-  std::string verdict;            // faster / slower / no_difference / inconclusive
+  // bench's rule, the one speedup verdict: a narrow interval holding 1 is no clear difference,
+  // one wider than bench::kInconclusiveRatio supports no verdict.
+  bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;
   std::string clock = "host";     // "cuda_events" when both runs timed the site's calls on the device
 };
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/verdict.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
 
@@ -100,12 +101,11 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
   const json& e = member(s, "eager");
   if (e.is_object()) {
     const json& sp = member(e, "speedup");
-    std::string verdict = string_or(e, "verdict");
-    for (auto& ch : verdict) ch = ch == '_' ? ' ' : ch;
+    const std::string verdict = bench::describe_value(string_or(e, "verdict"));
     out += fmt::format("{}vs eager{}: {} [{}, {}] {}; eager {} vs compiled {} per call (95% interval; covers {})\n", b,
                        string_or(e, "clock") == "cuda_events" ? " (CUDA event time)" : "",
                        format_ratio(number_or_nan(sp, "estimate")), format_ratio(number_or_nan(sp, "low")),
-                       format_ratio(number_or_nan(sp, "high")), verdict == "inconclusive" ? "INCONCLUSIVE" : verdict,
+                       format_ratio(number_or_nan(sp, "high")), verdict,
                        dur(member(e, "eager"), "median_ns"), dur(member(e, "compiled"), "median_ns"), string_or(sp, "covers"));
     const json& be = member(e, "break_even_calls");
     std::string pay = be.is_number()

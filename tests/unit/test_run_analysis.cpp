@@ -51,11 +51,7 @@ TEST(RunSpeedup, IntervalAndVerdict) {
   EXPECT_NEAR(iv.estimate, 2.0, 0.05);
   EXPECT_LE(iv.low, iv.estimate);
   EXPECT_GE(iv.high, iv.estimate);
-  EXPECT_EQ(speedup_verdict(iv), "faster");
-  EXPECT_EQ(speedup_verdict({1.0, 0.995, 1.005}), "no_difference");
-  EXPECT_EQ(speedup_verdict({1.0, 0.7, 1.4}), "inconclusive");
-  EXPECT_EQ(speedup_verdict({0.8, 0.7, 0.9}), "slower");
-  EXPECT_EQ(speedup_verdict({NAN, NAN, NAN}), "inconclusive");
+  EXPECT_EQ(bench::decide(iv.estimate, iv.low, iv.high), bench::SpeedupVerdict::Faster);
   // Several runs: runs are resampled too; still an interval around the estimate.
   auto iv2 = speedup_interval({eager, eager}, {compiled, compiled});
   EXPECT_LE(iv2.low, iv2.estimate);
@@ -149,7 +145,7 @@ TEST(RunAnalysis, CompareEagerBreakEven) {
   RunResult r = analyze(in);
   const SiteResult& s = r.processes[0].sites[0];
   ASSERT_TRUE(s.eager);
-  EXPECT_EQ(s.eager->verdict, "faster");
+  EXPECT_EQ(s.eager->verdict, bench::SpeedupVerdict::Faster);
   EXPECT_NEAR(s.eager->speedup.estimate, 2.0, 0.05);
   ASSERT_TRUE(s.eager->break_even_calls);
   EXPECT_NEAR(*s.eager->break_even_calls, (100000 - 101) / 100.0, 5);
