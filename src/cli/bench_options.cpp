@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "bench/plan.hpp"
-#include "cli/precision.hpp"
+#include "core/fraction.hpp"
 #include "cli/usage.hpp"
 #include "errors.hpp"
 
@@ -85,7 +85,7 @@ runner::BenchConfig BenchOptions::config() const {
   if (cfg.backends.empty()) throw usage_error("--backend is empty", "e.g. --backend inductor");
   if (cfg.modes.empty()) cfg.modes = {"default"};
   cfg.fullgraph = fullgraph.empty() ? std::vector<bool>{false} : parse_fullgraph(fullgraph);
-  cfg.precision = parse_precision(precision);
+  cfg.precision = core::parse_precision(precision);
   cfg.check = !no_check;
   cfg.compile_time = !no_compile_time;
   cfg.memory = !no_memory;

@@ -9,7 +9,7 @@
 
 #include "compare/compare.hpp"
 #include "cli/command.hpp"
-#include "cli/precision.hpp"
+#include "core/fraction.hpp"
 #include "cli/read_json_file.hpp"
 #include "errors.hpp"
 
@@ -18,7 +18,7 @@ namespace {
 
 // "5%" or "0.05" -> 0.05; "0" -> 0. A bare number >= 1 is read as percent, as --precision.
 double parse_max_regression(const std::string& text) {
-  double v = parse_fraction(text);
+  double v = core::parse_fraction(text);
   if (!std::isfinite(v) || v < 0 || v >= 1)
     throw usage_error(fmt::format("--max-regression '{}' is not a percentage from 0% to 99%", text),
                       "write --max-regression 5% (or 0.05)");

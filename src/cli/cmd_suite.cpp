@@ -1,5 +1,5 @@
 // tct suite SUITE.toml: many targets and settings, each entry benched in agent processes of
-// its own (src/suite/run_entry.cpp), recorded as it finishes; --shard I/N runs a
+// its own (cli/suite_entry.cpp), recorded as it finishes; --shard I/N runs a
 // deterministic share for schedulers (docs/scaling-out.md). The suite logic is in src/suite/;
 // this file is flags, files and exit codes.
 #include <algorithm>
@@ -11,13 +11,14 @@
 
 #include "cli/command.hpp"
 #include "cli/read_json_file.hpp"
+#include "cli/suite_entry.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
 #include "report/warnings.hpp"
-#include "suite/run_entry.hpp"
 #include "suite/shard.hpp"
 #include "suite/doc.hpp"
 #include "suite/file.hpp"
+#include "suite/json.hpp"
 
 namespace tct::cli {
 namespace {
@@ -88,41 +89,37 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
       throw usage_error(fmt::format("{} records no entry times", *costs_), "pass a suite document from an earlier run");
     auto assignment = suite::assign_shards(ids, shard.count, costs);
 
-    json& section = ctx.doc["suite"];
-    section = suite::plan_section(s, file_, shard, assignment, costs_.value_or(""));
-    if (list_) {
-      section["listing"] = true;
-      return 0;
-    }
-    if (resume_) resume(ctx);
-    ctx.checkpoint();  // the plan is in the files before the first entry starts
+    suite::SuiteResult result = suite::plan_suite(s, file_, shard, assignment, costs_.value_or(""));
+    result.listing = list_;
+    if (resume_ && !list_) resume(ctx, result);
+    ctx.checkpoint("suite", suite::to_json(result));  // the plan is in the files before the first entry starts
+    if (list_) return 0;
 
-    auto pending = suite::pending_ids(section);
-    std::size_t done = section["selected"].size() - pending.size();
+    auto pending = suite::pending_ids(result);
+    std::size_t done = result.selected.size() - pending.size();
     for (const auto& id : pending) {
       const suite::Entry& entry = *std::find_if(s.entries.begin(), s.entries.end(), [&](auto& e) { return e.id == id; });
-      ctx.progress(fmt::format("entry {}/{}: {}", ++done, section["selected"].size(), id));
-      json record = suite::run_entry(entry, ctx.options, ctx.options.timeout_s);
-      if (ctx.doc["environment"].empty() && record["environment"].contains("python"))
-        ctx.doc["environment"] = record["environment"];
-      suite::record_entry(section, std::move(record));
-      ctx.checkpoint();
+      ctx.progress(fmt::format("entry {}/{}: {}", ++done, result.selected.size(), id));
+      suite::EntryRecord record = run_suite_entry(entry, ctx.options, ctx.options.timeout_s);
+      if (ctx.doc["environment"].empty() && record.environment.contains("python")) ctx.doc["environment"] = record.environment;
+      suite::record_entry(result, std::move(record));
+      ctx.checkpoint("suite", suite::to_json(result));
     }
-    if (auto err = suite::suite_outcome(section)) throw *err;
+    if (auto err = suite::suite_outcome(result)) throw *err;
     return 0;
   }
 
  private:
-  void resume(RunContext& ctx) {
+  void resume(RunContext& ctx, suite::SuiteResult& result) {
     const std::string* json_out = json_output(ctx.options);
     if (!std::filesystem::exists(*json_out)) return;  // nothing ran yet: start from the beginning
     json previous = read_json_file(*json_out, "delete it to start afresh, or drop --resume");
     std::size_t dropped = 0;
-    auto keep = suite::resumable_entries(previous, ctx.doc["suite"], dropped);
-    for (auto& e : keep) suite::record_entry(ctx.doc["suite"], std::move(e));
+    auto keep = suite::resumable_entries(previous, result, dropped);
+    result.resumed = suite::Resumed{*json_out, keep.size(), dropped};
+    for (auto& e : keep) suite::record_entry(result, std::move(e));
     if (previous.contains("environment") && previous["environment"].is_object())
       ctx.doc["environment"] = previous["environment"];
-    ctx.doc["suite"]["resumed"] = {{"from", *json_out}, {"kept", keep.size()}, {"dropped", dropped}};
     if (dropped > 0)
       report::add_warning(ctx.doc, report::make_warning(
                                        report::WarningCode::ResumeLeftOut,

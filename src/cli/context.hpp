@@ -73,6 +73,7 @@ class RunContext : public runner::Host, public runner::Executor {
   void end_progress();
   // Rewrites every --out file with the document as it is now.
   void checkpoint() override;
+  using runner::Host::checkpoint;  // (section, value): a result's section, then the files
 
  private:
   std::chrono::steady_clock::time_point start_;

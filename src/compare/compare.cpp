@@ -9,6 +9,7 @@
 #include "bench/json.hpp"
 #include "core/json_number.hpp"
 #include "errors.hpp"
+#include "suite/json.hpp"
 #include "suite/summary.hpp"
 
 namespace tct::compare {
@@ -16,23 +17,14 @@ namespace {
 
 using json = nlohmann::json;
 
-analysis::Interval interval_of(const json& sp) {
-  return {core::number_or_nan(sp, "estimate"), core::number_or_nan(sp, "low"), core::number_or_nan(sp, "high")};
-}
-
 std::string string_of(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
 
 // A suite entry's result object (suite::entry_result's shape) as an Entry.
-Entry entry(const std::string& id, EntryStatus status, const json& result, const json& error) {
+Entry entry(const std::string& id, EntryStatus status, const suite::EntryResult& result, const json& error) {
   Entry e;
+  static_cast<suite::EntryResult&>(e) = result;
   e.id = id;
   e.status = status;
-  e.speedup = interval_of(result.value("speedup", json()));
-  e.verdict = bench::parse_verdict(string_of(result.value("verdict", json()))).value_or(bench::SpeedupVerdict::NotMeasured);
-  if (double ns = core::number_or_nan(result, "compile_ns"); std::isfinite(ns)) e.compile = Nanoseconds(ns);
-  if (double c = core::number_or_nan(result, "break_even_calls"); std::isfinite(c)) e.break_even_calls = c;
-  if (const json& g = result.value("graph_breaks", json()); g.is_number_integer()) e.graph_breaks = g.get<int>();
-  e.check = string_of(result.value("check", json()));
   if (error.is_object()) e.error_kind = string_of(error.value("kind", json()));
   return e;
 }
@@ -45,11 +37,11 @@ EntryStatus parse_status(const std::string& s) {
 }
 
 // A bench row's status as a suite entry's: ok, failed, mismatch, or not_run (pending/running).
-EntryStatus row_status(const json& row, const json& result) {
+EntryStatus row_status(const json& row, const suite::EntryResult& result) {
   std::string s = row.value("status", "");
   if (s == "failed") return EntryStatus::Failed;
   if (s != "ok") return EntryStatus::NotRun;
-  return result.value("check", json()) == "mismatch" ? EntryStatus::Mismatch : EntryStatus::Ok;
+  return result.check == "mismatch" ? EntryStatus::Mismatch : EntryStatus::Ok;
 }
 
 Side side(const json& doc, const std::string& path) {
@@ -109,7 +101,8 @@ std::vector<Entry> comparable_entries(const json& doc, const std::string& path, 
   if (doc.is_object() && doc.contains("suite") && doc["suite"].is_object()) {
     kind = "suite";
     for (const auto& e : doc["suite"].value("entries", json::array()))
-      out.push_back(entry(e.value("id", ""), parse_status(e.value("status", "failed")), e.value("result", json::object()),
+      out.push_back(entry(e.value("id", ""), parse_status(e.value("status", "failed")),
+                          suite::entry_result_from_json(e.value("result", json::object())),
                           e.value("error", json())));
     return out;
   }
@@ -119,7 +112,7 @@ std::vector<Entry> comparable_entries(const json& doc, const std::string& path, 
     const json& explain = doc.value("explain", json());
     for (const auto& row : bench.value("rows", json::array())) {
       json single = {{"rows", json::array({row})}, {"config", bench.value("config", json::object())}};
-      json result = suite::entry_result(tct::bench::from_json(single), explain);
+      const suite::EntryResult result = suite::entry_result(tct::bench::from_json(single), explain);
       out.push_back(entry(row.value("label", ""), row_status(row, result), result, row.value("error", json())));
     }
     return out;

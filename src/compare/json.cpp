@@ -4,6 +4,7 @@
 
 #include "compare/compare.hpp"
 #include "core/json_number.hpp"
+#include "suite/json.hpp"
 
 namespace tct::compare {
 namespace {
@@ -18,11 +19,10 @@ std::string string_of(const json& o, const char* key) {
   return v.is_string() ? v.get<std::string>() : std::string();
 }
 
-json interval_json(const analysis::Interval& i, bool with_confidence) {
+json interval_json(const analysis::Interval& i) {
   if (!std::isfinite(i.estimate)) return nullptr;
-  json out = {{"estimate", i.estimate}, {"low", core::number_or_null(i.low)}, {"high", core::number_or_null(i.high)}};
-  if (with_confidence) out["confidence"] = 0.95;
-  return out;
+  return {{"estimate", i.estimate}, {"low", core::number_or_null(i.low)}, {"high", core::number_or_null(i.high)},
+          {"confidence", 0.95}};
 }
 analysis::Interval interval_from(const json& o) {
   return {core::number_or_nan(o, "estimate"), core::number_or_nan(o, "low"), core::number_or_nan(o, "high")};
@@ -30,16 +30,12 @@ analysis::Interval interval_from(const json& o) {
 
 json entry_json(const std::optional<Entry>& e) {
   if (!e) return nullptr;
-  auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
-  return {{"id", e->id},
-          {"status", kStatus[static_cast<int>(e->status)]},
-          {"speedup", interval_json(e->speedup, false)},
-          {"verdict", bench::to_string(e->verdict)},
-          {"compile_ns", e->compile ? json(e->compile->count()) : json(nullptr)},
-          {"break_even_calls", opt(e->break_even_calls)},
-          {"graph_breaks", opt(e->graph_breaks)},
-          {"check", null_if_empty(e->check)},
-          {"error_kind", null_if_empty(e->error_kind)}};
+  // The headline numbers as a suite entry's "result" writes them, with the entry's id and status.
+  json out = suite::to_json(static_cast<const suite::EntryResult&>(*e));
+  out["id"] = e->id;
+  out["status"] = kStatus[static_cast<int>(e->status)];
+  out["error_kind"] = null_if_empty(e->error_kind);
+  return out;
 }
 std::optional<Entry> entry_from(const json& o) {
   if (!o.is_object()) return std::nullopt;
@@ -49,12 +45,8 @@ std::optional<Entry> entry_from(const json& o) {
   e.status = EntryStatus::Failed;
   for (int k = 0; k < 4; ++k)
     if (kStatus[k] == status) e.status = static_cast<EntryStatus>(k);
-  e.speedup = interval_from(o.value("speedup", json()));
-  e.verdict = bench::parse_verdict(string_of(o, "verdict")).value_or(bench::SpeedupVerdict::NotMeasured);
-  if (double ns = core::number_or_nan(o, "compile_ns"); std::isfinite(ns)) e.compile = Nanoseconds(ns);
-  if (double c = core::number_or_nan(o, "break_even_calls"); std::isfinite(c)) e.break_even_calls = c;
-  if (o.value("graph_breaks", json()).is_number_integer()) e.graph_breaks = o["graph_breaks"].get<int>();
-  e.check = string_of(o, "check");
+  // The headline numbers' keys are a suite entry result's: its one reader.
+  static_cast<suite::EntryResult&>(e) = suite::entry_result_from_json(o);
   e.error_kind = string_of(o, "error_kind");
   return e;
 }
@@ -69,7 +61,7 @@ Side side_from(const json& o) {
 }
 
 json geomean_json(const analysis::Interval& g, const std::optional<int>& n) {
-  json out = interval_json(g, true);
+  json out = interval_json(g);
   if (out.is_object() && n) out["n"] = *n;
   return out;
 }
@@ -83,7 +75,7 @@ json to_json(const CompareResult& r) {
     items.push_back({{"id", i.id},
                      {"change", to_string(i.change)},
                      {"gate_failed", i.gate_failed},
-                     {"ratio", interval_json(i.ratio, true)},
+                     {"ratio", interval_json(i.ratio)},
                      {"baseline", entry_json(i.baseline)},
                      {"current", entry_json(i.current)}});
     const std::string c(to_string(i.change));

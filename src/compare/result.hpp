@@ -11,23 +11,20 @@
 
 #include "stats/log_interval.hpp"
 #include "bench/verdict.hpp"
+#include "suite/result.hpp"
 
 namespace tct::compare {
 
-using Nanoseconds = std::chrono::duration<double, std::nano>;
+using suite::Nanoseconds;
 
 // What a document says of one entry (a suite entry, or a bench/audit row by its label).
 enum class EntryStatus { Ok, Failed, Mismatch, NotRun };
 
-struct Entry {
+// Its headline numbers are a suite entry's (suite::EntryResult: the speedup and its verdict,
+// compile, break-even, graph breaks, the output check), read by the suite's one reader.
+struct Entry : suite::EntryResult {
   std::string id;
   EntryStatus status = EntryStatus::NotRun;
-  analysis::Interval speedup;  // NaN estimate: not measured
-  bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;
-  std::optional<Nanoseconds> compile;        // cold compile, else the first compiled call
-  std::optional<double> break_even_calls;
-  std::optional<int> graph_breaks;
-  std::string check;       // "match", "mismatch", "not_checked", or "" (unknown)
   std::string error_kind;  // of a failed entry
 };
 

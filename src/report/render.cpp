@@ -15,6 +15,7 @@
 #include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
+#include "suite/json.hpp"
 #include "suite/summary.hpp"
 #include "trace/json.hpp"
 

@@ -1,24 +1,25 @@
 #include "suite/doc.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "core/json_read.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
+#include "suite/json.hpp"
 #include "suite/summary.hpp"
 
 namespace tct::suite {
 namespace {
 
-std::vector<std::string> ids_of(const json& arr, const char* key = nullptr) {
+using json = nlohmann::json;
+
+std::vector<std::string> plan_ids(const SuiteResult& s) {
   std::vector<std::string> out;
-  if (!arr.is_array()) return out;
-  for (const auto& v : arr) {
-    const json& id = key ? v.value(key, json()) : v;
-    if (id.is_string()) out.push_back(id.get<std::string>());
-  }
+  for (const auto& p : s.plan) out.push_back(p.entry.id);
   return out;
 }
 
@@ -39,62 +40,52 @@ const json& suite_of(const json& doc, const std::string& path) {
 
 }  // namespace
 
-json plan_section(const Suite& suite, const std::string& file, const ShardSpec& shard,
-                  const std::vector<int>& assignment, const std::string& costs_from) {
-  json plan = json::array(), selected = json::array();
+SuiteResult plan_suite(const Suite& suite, const std::string& file, const ShardSpec& shard,
+                       const std::vector<int>& assignment, const std::string& costs_from) {
+  SuiteResult s;
+  s.file = file;
+  s.name = suite.name;
   for (std::size_t k = 0; k < suite.entries.size(); ++k) {
-    const Entry& e = suite.entries[k];
-    plan.push_back({{"id", e.id}, {"target", e.target}, {"params", e.params}, {"settings", e.settings},
-                    {"shard", assignment.at(k)}});
-    if (assignment[k] == shard.index) selected.push_back(e.id);
+    s.plan.push_back({suite.entries[k], assignment.at(k)});
+    if (assignment[k] == shard.index) s.selected.push_back(suite.entries[k].id);
   }
-  json shard_json = nullptr;
-  if (shard.count > 1)
-    shard_json = {{"index", shard.index}, {"count", shard.count},
-                  {"method", costs_from.empty() ? "round_robin" : "cost"},
-                  {"costs_from", costs_from.empty() ? json(nullptr) : json(costs_from)}};
-  return {{"file", file}, {"name", suite.name}, {"plan", plan}, {"shard", shard_json}, {"selected", selected},
-          {"listing", false}, {"entries", json::array()}, {"summary", to_json(summarize(json::array()))}};
+  if (shard.count > 1) s.shard = ShardInfo{shard.index, shard.count, costs_from};
+  s.summary = summarize(s.entries);
+  return s;
 }
 
-void record_entry(json& section, json entry) {
+void record_entry(SuiteResult& s, EntryRecord entry) {
   std::map<std::string, std::size_t> order;
-  for (const auto& p : section["plan"]) order.emplace(p.value("id", ""), order.size());
-  json& entries = section["entries"];
-  std::string id = entry.value("id", "");
-  for (auto it = entries.begin(); it != entries.end(); ++it)
-    if (it->value("id", "") == id) {
-      entries.erase(it);
-      break;
-    }
-  auto rank = [&](const json& e) {
-    auto it = order.find(e.value("id", ""));
+  for (const auto& p : s.plan) order.emplace(p.entry.id, order.size());
+  auto& entries = s.entries;
+  std::erase_if(entries, [&](const EntryRecord& e) { return e.entry.id == entry.entry.id; });
+  auto rank = [&](const EntryRecord& e) {
+    auto it = order.find(e.entry.id);
     return it == order.end() ? order.size() : it->second;
   };
   auto pos = entries.begin();
   while (pos != entries.end() && rank(*pos) <= rank(entry)) ++pos;
   entries.insert(pos, std::move(entry));
-  section["summary"] = to_json(summarize(entries));
+  s.summary = summarize(entries);
 }
 
-std::vector<json> resumable_entries(const json& previous, const json& section, std::size_t& dropped) {
+std::vector<EntryRecord> resumable_entries(const json& previous, const SuiteResult& s, std::size_t& dropped) {
   const json& prev = suite_of(previous, "the --resume file");
-  auto share = ids_of(section["selected"]);
-  std::set<std::string> wanted(share.begin(), share.end());
-  std::vector<json> keep;
+  std::set<std::string> wanted(s.selected.begin(), s.selected.end());
+  std::vector<EntryRecord> keep;
   dropped = 0;
-  for (const auto& e : prev.value("entries", json::array())) {
-    if (wanted.count(e.value("id", ""))) keep.push_back(e);
+  for (const auto& e : core::json_read::list(prev, "entries")) {
+    if (wanted.count(core::json_read::str(e, "id"))) keep.push_back(record_from_json(e));
     else ++dropped;
   }
   return keep;
 }
 
-std::vector<std::string> pending_ids(const json& section) {
-  auto done = ids_of(section["entries"], "id");
-  std::set<std::string> recorded(done.begin(), done.end());
+std::vector<std::string> pending_ids(const SuiteResult& s) {
+  std::set<std::string> recorded;
+  for (const auto& e : s.entries) recorded.insert(e.entry.id);
   std::vector<std::string> out;
-  for (const auto& id : ids_of(section["selected"]))
+  for (const auto& id : s.selected)
     if (!recorded.count(id)) out.push_back(id);
   return out;
 }
@@ -102,41 +93,37 @@ std::vector<std::string> pending_ids(const json& section) {
 json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
   if (shards.empty()) throw usage_error("no shard documents to merge", "tct merge A.json B.json ... -o ALL.json");
   const auto& [first_path, first_doc] = shards.front();
-  const json& first = suite_of(first_doc, first_path);
-  auto plan = ids_of(first["plan"], "id");
+  SuiteResult merged_suite = suite_from_json(suite_of(first_doc, first_path));
+  const auto plan = plan_ids(merged_suite);
+  merged_suite.shard.reset();
+  merged_suite.selected = plan;
+  merged_suite.entries.clear();
+  merged_suite.resumed.reset();
+  merged_suite.merged_from.emplace();
 
   json merged = first_doc;
-  json& section = merged["suite"];
-  section["shard"] = nullptr;
-  section["selected"] = plan;
-  section["entries"] = json::array();
-  section["merged_from"] = json::array();
   merged["warnings"] = json::array();
   merged["error"] = nullptr;
-
   std::map<std::string, std::string> found;  // id -> file that holds it
   std::set<std::string> torch_versions;
   for (const auto& [path, doc] : shards) {
-    const json& s = suite_of(doc, path);
-    if (s.value("listing", false))
+    const SuiteResult s = suite_from_json(suite_of(doc, path));
+    if (s.listing)
       throw usage_error(fmt::format("{} is a --list output: nothing ran", path), "merge the files the shards wrote with -o");
-    if (ids_of(s["plan"], "id") != plan)
+    if (plan_ids(s) != plan)
       throw usage_error(fmt::format("{} and {} come from different suites (their entry lists differ)", first_path, path),
                         "run every shard from the same suite file and tct version");
-    for (const auto& e : s.value("entries", json::array())) {
-      std::string id = e.value("id", "");
-      if (auto it = found.find(id); it != found.end())
-        throw usage_error(fmt::format("entry '{}' is in both {} and {}", id, it->second, path),
+    for (const auto& e : s.entries) {
+      if (auto it = found.find(e.entry.id); it != found.end())
+        throw usage_error(fmt::format("entry '{}' is in both {} and {}", e.entry.id, it->second, path),
                           "each entry must come from one shard: check the --shard I/N of each run");
-      found.emplace(id, path);
-      record_entry(section, e);
+      found.emplace(e.entry.id, path);
+      record_entry(merged_suite, e);
     }
     for (const auto& w : doc.value("warnings", json::array())) report::add_warning(merged, w);
     const json& torch = doc.value("environment", json::object()).value("torch", json());
     if (torch.is_object() && torch.contains("version")) torch_versions.insert(torch["version"].dump());
-    section["merged_from"].push_back({{"path", path}, {"shard", s.value("shard", json())},
-                                      {"created", doc.value("created", json())},
-                                      {"entries", s.value("entries", json::array()).size()}});
+    merged_suite.merged_from->push_back({path, doc["suite"].value("shard", json()), doc.value("created", json()), s.entries.size()});
   }
   std::vector<std::string> missing;
   for (const auto& id : plan)
@@ -148,20 +135,19 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
     report::add_warning(merged, {{"code", "mixed_environments"},
                                  {"message", fmt::format("the shards ran on {} different torch versions", torch_versions.size())},
                                  {"hint", "compare entries only across runs of one torch version"}});
+  merged["suite"] = to_json(merged_suite);
   return merged;
 }
 
-std::optional<Error> suite_outcome(const json& section) {
-  std::vector<const json*> failed, mismatched;
-  const json entries = section.value("entries", json::array());
-  for (const auto& e : entries) {
-    if (e.value("status", "") == "failed") failed.push_back(&e);
-    if (e.value("status", "") == "mismatch") mismatched.push_back(&e);
+std::optional<Error> suite_outcome(const SuiteResult& s) {
+  std::vector<const EntryRecord*> failed, mismatched;
+  for (const auto& e : s.entries) {
+    if (e.status == EntryStatus::Failed) failed.push_back(&e);
+    if (e.status == EntryStatus::Mismatch) mismatched.push_back(&e);
   }
-  std::size_t n = entries.size();
-  auto describe = [](const json& e) {
-    const json& err = e.value("error", json::object());
-    return fmt::format("{}: {}", e.value("id", "?"), err.is_object() ? err.value("message", "") : "");
+  const std::size_t n = s.entries.size();
+  auto describe = [](const EntryRecord& e) {
+    return fmt::format("{}: {}", e.entry.id, core::json_read::str(e.error, "message"));
   };
   if (!failed.empty())
     return Error(ExitCode::TargetFailed, "suite_entry_failed",

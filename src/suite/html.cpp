@@ -17,64 +17,71 @@
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
+#include "suite/json.hpp"
 #include "suite/summary.hpp"
 
 namespace tct::report::html {
 namespace {
 
-std::string tone(const std::string& verdict) {
-  return verdict == "faster" ? "good" : verdict == "slower" ? "bad" : "warn";
+using suite::EntryRecord;
+using suite::SuiteResult;
+
+std::string tone(bench::SpeedupVerdict verdict) {
+  return verdict == bench::SpeedupVerdict::Faster ? "good" : verdict == bench::SpeedupVerdict::Slower ? "bad" : "warn";
+}
+
+template <class T>
+double or_nan(const std::optional<T>& v) {
+  return v ? static_cast<double>(*v) : NAN;
 }
 
 struct Column {
   const char* key;    // radio id suffix
   const char* title;
   // Sort value (NaN sorts last); ascending unless `descending`.
-  std::function<double(const json&)> value;
+  std::function<double(const EntryRecord&)> value;
   bool descending;
 };
 
-double result_num(const json& e, const char* key) { return num(obj_at(e, "result"), key); }
-
-std::string row_html(const json& e) {
-  const json& r = obj_at(e, "result");
-  std::string status = str(e, "status");
-  std::string verdict = str(r, "verdict", "not_measured");
-  std::string compile = format_duration_ns(num(r, "compile_ns"));
-  if (str(r, "compile_source") == "first_call") compile += "*";
-  auto count = [&](const char* k) { return r.contains(k) && r[k].is_number() ? esc(text_of(r[k])) : "-"; };
+std::string row_html(const EntryRecord& e) {
+  const suite::EntryResult& r = e.result;
+  const std::string status(suite::to_string(e.status));
+  const std::string verdict(bench::to_string(r.verdict));
+  std::string compile = format_duration_ns(r.compile ? r.compile->count() : NAN);
+  if (r.compile_source == "first_call") compile += "*";
+  auto count = [](const auto& v) { return v ? esc(text_of(json(*v))) : std::string("-"); };
   std::string why;
-  if (obj_at(e, "error").contains("message"))
-    why = "<br><span class=\"muted\">" + esc(str(obj_at(e, "error"), "kind")) + ": " + esc(str(obj_at(e, "error"), "message")) + "</span>";
+  if (e.error.is_object() && e.error.contains("message"))
+    why = "<br><span class=\"muted\">" + esc(str(e.error, "kind")) + ": " + esc(str(e.error, "message")) + "</span>";
   return fmt::format(
       "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><span class=\"pill {}\">{}</span>{}</td></tr>",
-      esc(str(e, "id")), tone(verdict), esc(format_speedup_interval(obj_at(r, "speedup"))), esc(verdict), esc(compile),
-      count("break_even_calls"), count("graph_breaks"), esc(str(r, "check", "-")),
-      status == "ok" ? "good" : status == "mismatch" ? "warn" : "bad", esc(status), why);
+      esc(e.entry.id), tone(r.verdict), esc(format_speedup_interval(r.speedup)), esc(verdict), esc(compile),
+      count(r.break_even_calls), count(r.graph_breaks), esc(r.check.empty() ? "-" : r.check),
+      e.status == suite::EntryStatus::Ok ? "good" : e.status == suite::EntryStatus::Mismatch ? "warn" : "bad", esc(status), why);
 }
 
-std::string sortable_table(const json& entries) {
+std::string sortable_table(const std::vector<EntryRecord>& entries) {
   const std::vector<Column> cols = {
       {"entry", "Entry", nullptr, false},
-      {"speedup", "Speedup [95% CI]", [](const json& e) { return num(obj_at(obj_at(e, "result"), "speedup"), "estimate"); }, false},
+      {"speedup", "Speedup [95% CI]", [](const EntryRecord& e) { return e.result.speedup.estimate; }, false},
       {"verdict", "Verdict", nullptr, false},
-      {"compile", "Compile", [](const json& e) { return result_num(e, "compile_ns"); }, true},
-      {"breakeven", "Break-even calls", [](const json& e) { return result_num(e, "break_even_calls"); }, true},
-      {"breaks", "Graph breaks", [](const json& e) { return result_num(e, "graph_breaks"); }, true},
+      {"compile", "Compile", [](const EntryRecord& e) { return e.result.compile ? e.result.compile->count() : NAN; }, true},
+      {"breakeven", "Break-even calls", [](const EntryRecord& e) { return or_nan(e.result.break_even_calls); }, true},
+      {"breaks", "Graph breaks", [](const EntryRecord& e) { return or_nan(e.result.graph_breaks); }, true},
       {"check", "Output check", nullptr, false},
       {"status", "Status", nullptr, false},
   };
-  std::vector<const json*> base;
+  std::vector<const EntryRecord*> base;
   for (const auto& e : entries) base.push_back(&e);
 
   std::string css, radios, tables;
   bool first = true;
   for (const auto& c : cols) {
     if (!c.value && std::string(c.key) != "entry") continue;  // sortable: entry and the numbers
-    std::vector<const json*> rows = base;
+    std::vector<const EntryRecord*> rows = base;
     if (c.value)
-      std::stable_sort(rows.begin(), rows.end(), [&](const json* a, const json* b) {
+      std::stable_sort(rows.begin(), rows.end(), [&](const EntryRecord* a, const EntryRecord* b) {
         double x = c.value(*a), y = c.value(*b);
         if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
         return c.descending ? x > y : x < y;
@@ -92,7 +99,7 @@ std::string sortable_table(const json& entries) {
     }
     head += "</tr></thead>";
     std::string body;
-    for (const json* e : rows) body += row_html(*e);
+    for (const EntryRecord* e : rows) body += row_html(*e);
     tables += fmt::format(R"(<div class="sorted by-{}"><table class="rows">{}<tbody>{}</tbody></table></div>)", c.key, head, body);
     first = false;
   }
@@ -109,23 +116,24 @@ std::string elide_middle(const std::string& id, std::size_t max) {
   return id.substr(0, head) + "…" + id.substr(id.size() - tail);
 }
 
-std::string speedup_chart(const json& suite) {
+std::string speedup_chart(const SuiteResult& suite) {
   std::vector<svg::Bar> bars;
-  for (const auto& e : arr_at(suite, "entries")) {
+  for (const auto& e : suite.entries) {
     svg::Bar b;
-    b.label = elide_middle(str(e, "id"), 32);
-    const json& sp = obj_at(obj_at(e, "result"), "speedup");
-    b.value = num(sp, "estimate");
+    b.label = elide_middle(e.entry.id, 32);
+    const analysis::Interval& sp = e.result.speedup;
+    b.value = sp.estimate;
     if (!std::isfinite(b.value)) {
       b.css_class = "failed";
-      b.annotation = str(e, "status") + (obj_at(e, "error").contains("kind") ? ": " + str(obj_at(e, "error"), "kind") : "");
+      b.annotation = std::string(suite::to_string(e.status)) +
+                     (e.error.is_object() && e.error.contains("kind") ? ": " + str(e.error, "kind") : "");
     } else {
-      b.low = num(sp, "low");
-      b.high = num(sp, "high");
-      std::string verdict = str(obj_at(e, "result"), "verdict");
-      b.css_class = verdict == "faster" ? "faster" : verdict == "slower" ? "slower" : "unsure";
+      b.low = sp.low;
+      b.high = sp.high;
+      const auto verdict = e.result.verdict;
+      b.css_class = verdict == bench::SpeedupVerdict::Faster ? "faster" : verdict == bench::SpeedupVerdict::Slower ? "slower" : "unsure";
       b.annotation = format_speedup_interval(sp);
-      b.tip = str(e, "id") + ": " + b.annotation;
+      b.tip = e.entry.id + ": " + b.annotation;
     }
     bars.push_back(b);
   }
@@ -156,17 +164,17 @@ std::vector<Card> cards_suite(const json& doc) {
 }
 
 std::string section_suite(const json& doc) {
-  const json& suite = obj_at(doc, "suite");
-  if (suite.empty()) return "";
-  std::string out = R"(<section id="suite"><h2>Suite )" + esc(short_path(str(suite, "file"))) + "</h2>";
-  if (suite.value("listing", false)) {
+  if (obj_at(doc, "suite").empty()) return "";
+  const SuiteResult suite = suite::suite_from_json(obj_at(doc, "suite"));
+  std::string out = R"(<section id="suite"><h2>Suite )" + esc(short_path(suite.file)) + "</h2>";
+  if (suite.listing) {
     std::vector<std::vector<std::string>> rows;
-    for (const auto& p : arr_at(suite, "plan"))
-      rows.push_back({"<span class=\"loc\">" + esc(str(p, "id")) + "</span>", esc(str(p, "target")), generic(obj_at(p, "settings")),
-                      esc(str(p, "shard"))});
+    for (const auto& p : suite.plan)
+      rows.push_back({"<span class=\"loc\">" + esc(p.entry.id) + "</span>", esc(p.entry.target), generic(p.entry.settings),
+                      esc(std::to_string(p.shard))});
     return out + table({"Entry", "Target", "Settings", "Shard"}, rows) + "</section>";
   }
-  const suite::SuiteSummary s = suite::summary_from_json(obj_at(suite, "summary"));
+  const suite::SuiteSummary& s = suite.summary;
   std::vector<std::pair<std::string, std::string>> items;
   items.push_back({"Geometric-mean speedup",
                    !s.geomean ? "n/a"
@@ -178,15 +186,14 @@ std::string section_suite(const json& doc) {
                                               kinds.empty() ? "" : " (" + kinds + ")"))});
   items.push_back({"Total compile time", esc(format_duration_ns(s.compile_ns_total))});
   items.push_back({"Entries' wall time", esc(format_duration_ns(s.wall_ns_total))});
-  const json& shard = obj_at(suite, "shard");
-  if (!shard.empty()) items.push_back({"Shard", esc(fmt::format("{} of {}", str(shard, "index"), str(shard, "count")))});
-  if (!arr_at(suite, "merged_from").empty())
-    items.push_back({"Merged from", esc(fmt::format("{} shard{}", arr_at(suite, "merged_from").size(),
-                                                    arr_at(suite, "merged_from").size() == 1 ? "" : "s"))});
+  if (suite.shard) items.push_back({"Shard", esc(fmt::format("{} of {}", suite.shard->index, suite.shard->count))});
+  if (suite.merged_from && !suite.merged_from->empty())
+    items.push_back({"Merged from", esc(fmt::format("{} shard{}", suite.merged_from->size(),
+                                                    suite.merged_from->size() == 1 ? "" : "s"))});
   out += facts(items) + speedup_chart(suite);
   out += "<p class=\"muted\">Click a column heading to sort. * compile time of the first call in the measuring process "
          "(compile time not measured in fresh processes).</p>";
-  out += sortable_table(arr_at(suite, "entries"));
+  out += sortable_table(suite.entries);
   return out + "</section>";
 }
 

@@ -1,17 +1,41 @@
 #pragma once
-// A suite's summary as a value: its entries counted by outcome and by verdict, failures by
-// kind, the geometric-mean speedup with its verdict and the totals. summarize() (summary.cpp)
-// is the one place these are decided; the section's "summary" is its to_json, and every
-// rendering reads it back through summary_from_json, so a saved or merged document renders
-// like a live run.
+// A suite run as a value (SuiteResult): its plan, this run's share, the finished entries, each
+// with its headline numbers (EntryResult), and the summary over them (SuiteSummary). The
+// entries' numbers and the summary's counts and verdicts are decided once (summary.cpp);
+// doc.cpp plans, records, resumes and merges on the value; json.cpp is the one writer and
+// reader of the section, so a saved or merged document renders like a live run.
+#include <chrono>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "bench/verdict.hpp"
 #include "stats/log_interval.hpp"
+#include "suite/file.hpp"
 
 namespace tct::suite {
+
+using Nanoseconds = std::chrono::duration<double, std::nano>;
+
+// An entry's headline numbers, from its bench result (its first row: a suite entry is one
+// matrix point) and its explain section. entry_result() (summary.cpp) makes it once; the
+// entry's "result" object is its to_json, and the suite's renderings and `tct compare` read it
+// back through entry_result_from_json.
+struct EntryResult {
+  analysis::Interval speedup;  // NaN estimate: not measured
+  bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;  // the bench row's, copied
+  std::optional<Nanoseconds> compile;  // the cold compile, else the first compiled call
+  std::string compile_source;          // "cold", "first_call", or "" (none)
+  std::optional<double> break_even_calls;
+  std::optional<int> graph_breaks;     // the compiled run's, else explain's
+  std::string check;                   // "match", "mismatch", "not_checked", or "" (unknown)
+  std::string allocator;               // the malloc state the speedup was measured under ("" = not recorded)
+  std::string allocator_best;          // the fastest state, only when the allocator moved the result
+};
 
 // The geometric mean over the entries that passed, slowdowns included, with an interval from
 // the entries' 95% intervals combined on the log scale.
@@ -29,6 +53,56 @@ struct SuiteSummary {
   std::optional<int> no_clear_difference;  // none in documents from before that verdict existed
   std::optional<GeomeanSpeedup> geomean;   // none: no entry passed with a measured speedup
   double compile_ns_total = 0, wall_ns_total = 0;
+};
+
+enum class EntryStatus { Ok, Failed, Mismatch };
+
+// A finished entry, as the section's "entries" hold it.
+struct EntryRecord {
+  Entry entry;  // id, target, params, settings: as planned
+  EntryStatus status = EntryStatus::Ok;
+  // Why it failed, as a document holds an error ({kind, message, hint, stage}) with the exit
+  // code it would have given alone; null when it passed.
+  nlohmann::json error;
+  Nanoseconds wall{0};
+  EntryResult result;
+  // The entry's own document's sections, kept as written: the suite quotes only `result`.
+  nlohmann::json bench, explain, warnings = nlohmann::json::array(), environment = nlohmann::json::object();
+};
+
+struct PlannedEntry {
+  Entry entry;
+  int shard = 1;  // 1-based
+};
+
+struct ShardInfo {
+  int index = 1, count = 1;
+  std::string costs_from;  // the document the costs came from; "" for round robin
+};
+
+// --resume: which earlier file the finished entries came from.
+struct Resumed {
+  std::string from;
+  std::size_t kept = 0, dropped = 0;
+};
+
+// One shard document `tct merge` joined.
+struct MergedShard {
+  std::string path;
+  nlohmann::json shard, created;  // as the shard's document wrote them
+  std::size_t entries = 0;
+};
+
+struct SuiteResult {
+  std::string file, name;
+  std::vector<PlannedEntry> plan;      // every entry of the suite
+  std::optional<ShardInfo> shard;      // none: not sharded
+  std::vector<std::string> selected;   // this run's share
+  bool listing = false;                // --list: nothing ran
+  std::vector<EntryRecord> entries;    // finished, in plan order
+  SuiteSummary summary;                // summarize(entries), kept in step by record_entry
+  std::optional<Resumed> resumed;
+  std::optional<std::vector<MergedShard>> merged_from;  // only in a merged document
 };
 
 }  // namespace tct::suite

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/precision.hpp"
+#include "core/fraction.hpp"
 #include "errors.hpp"
 #include "bench/plan.hpp"
 
@@ -65,8 +65,8 @@ json dynamic_value(const json& v) {
 }
 
 json precision_value(const json& v) {
-  if (v.is_number()) return cli::parse_precision(fmt::format("{}", v.get<double>()));
-  if (v.is_string()) return cli::parse_precision(v.get<std::string>());
+  if (v.is_number()) return core::parse_precision(fmt::format("{}", v.get<double>()));
+  if (v.is_string()) return core::parse_precision(v.get<std::string>());
   bad("a fraction (0.02) or a percentage (\"2%\")");
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "suite/json.hpp"
 
 namespace tct::suite {
 
@@ -64,11 +65,9 @@ std::vector<int> assign_shards(const std::vector<std::string>& ids, int count,
 
 std::map<std::string, double> costs_from(const nlohmann::json& doc) {
   std::map<std::string, double> costs;
-  const auto& suite = doc.contains("suite") ? doc["suite"] : nlohmann::json();
-  if (!suite.is_object() || !suite.contains("entries") || !suite["entries"].is_array()) return costs;
-  for (const auto& e : suite["entries"])
-    if (e.is_object() && e.contains("id") && e["id"].is_string() && e.contains("wall_ns") && e["wall_ns"].is_number())
-      costs[e["id"].get<std::string>()] = e["wall_ns"].get<double>();
+  if (!doc.is_object() || !doc.contains("suite")) return costs;
+  for (const auto& e : suite_from_json(doc["suite"]).entries)
+    if (!e.entry.id.empty() && e.wall.count() > 0) costs[e.entry.id] = e.wall.count();
   return costs;
 }
 

@@ -13,23 +13,12 @@ namespace tct::suite {
 
 using json = nlohmann::json;
 
-// An entry's headline numbers from its bench result (its first row: a suite entry is one
-// matrix point) and explain section (or null):
-// {speedup:{estimate,low,high}|null, verdict: the bench row's (bench/verdict.hpp), copied,
-//  compile_ns, compile_source: cold|first_call|null, break_even_calls, graph_breaks,
-//  check: match|mismatch|not_checked|null, allocator, allocator_best}.
-json entry_result(const tct::bench::BenchResult& bench, const json& explain_section);
+// An entry's headline numbers (result.hpp) from its bench result and explain section (or null).
+EntryResult entry_result(const tct::bench::BenchResult& bench, const json& explain_section);
 
-// The suite's summary over entries (each with status, error, result, wall_ns). The geometric
-// mean is over entries with status "ok".
-SuiteSummary summarize(const json& entries);
-
-// As the section's "summary": {entries, ok, failed, mismatch, failures_by_kind:{kind:n},
-// faster, slower, no_clear_difference, inconclusive, not_measured,
-// geomean_speedup:{estimate,low,high,confidence,n,verdict,method}|null, compile_ns_total,
-// wall_ns_total}; and back (never throws; an older document's verdicts read by bench's rule).
-json to_json(const SuiteSummary& s);
-SuiteSummary summary_from_json(const json& summary);
+// The suite's summary over its finished entries. The geometric mean is over entries that
+// passed (status ok).
+SuiteSummary summarize(const std::vector<EntryRecord>& entries);
 
 // "3 faster, 1 slower, 0 no clear difference, 1 inconclusive".
 std::string verdict_counts_text(const SuiteSummary& s);

@@ -2,16 +2,21 @@
 // first (geometric-mean speedup with its interval, counts), then one row per entry, then
 // what failed and why. With --list, the plan: ids, targets, shards. Nothing is computed
 // here: the numbers are in the section (src/suite/summary.cpp).
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "report/format.hpp"
 #include "report/render.hpp"
+#include "suite/json.hpp"
 #include "suite/summary.hpp"
 
 namespace tct::report {
 namespace {
+
+using suite::SuiteResult;
 
 std::string settings_text(const json& settings) {
   std::string out;
@@ -19,53 +24,54 @@ std::string settings_text(const json& settings) {
   return out;
 }
 
-std::string count_or_dash(const json& v) { return v.is_number() ? json_text(v) : "-"; }
+template <class T>
+std::string count_or_dash(const std::optional<T>& v) {
+  return v ? json_text(json(*v)) : "-";
+}
 
-Table entries_table(const json& suite) {
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+
+Table entries_table(const SuiteResult& suite) {
   Table t({"entry", "speedup [95% CI]", "verdict", "compile", "break-even", "breaks", "check", "status"});
-  for (const auto& e : member(suite, "entries")) {
-    const json& r = member(e, "result");
-    std::string compile = format_duration_ns(number_or_nan(r, "compile_ns"));
-    if (string_or(r, "compile_source") == "first_call") compile += "*";
-    t.add({string_or(e, "id"), format_speedup_interval(member(r, "speedup")), string_or(r, "verdict", "-"), compile,
-           count_or_dash(member(r, "break_even_calls")), count_or_dash(member(r, "graph_breaks")), string_or(r, "check", "-"),
-           string_or(e, "status")});
+  for (const auto& e : suite.entries) {
+    const suite::EntryResult& r = e.result;
+    std::string compile = format_duration_ns(r.compile ? r.compile->count() : NAN);
+    if (r.compile_source == "first_call") compile += "*";
+    t.add({e.entry.id, format_speedup_interval(r.speedup), std::string(bench::to_string(r.verdict)), compile,
+           count_or_dash(r.break_even_calls), count_or_dash(r.graph_breaks), or_dash(r.check),
+           std::string(suite::to_string(e.status))});
   }
   return t;
 }
 
-Table plan_table(const json& suite) {
-  bool sharded = member(suite, "shard").is_object();
+Table plan_table(const SuiteResult& suite) {
+  const bool sharded = suite.shard.has_value();
   Table t(sharded ? std::vector<std::string>{"id", "target", "settings", "shard"}
                   : std::vector<std::string>{"id", "target", "settings"});
-  for (const auto& p : member(suite, "plan")) {
-    std::vector<std::string> row = {string_or(p, "id"), string_or(p, "target"), settings_text(member(p, "settings"))};
-    if (sharded) row.push_back(text_or(p, "shard"));
+  for (const auto& p : suite.plan) {
+    std::vector<std::string> row = {p.entry.id, p.entry.target, settings_text(p.entry.settings)};
+    if (sharded) row.push_back(std::to_string(p.shard));
     t.add(row);
   }
   return t;
 }
 
-std::string heading(const json& suite, bool markdown) {
-  std::string name = string_or(suite, "name");
-  std::size_t n = member(suite, "plan").size();
-  std::string out = fmt::format("suite {}{}: {} {}", markdown ? short_path(string_or(suite, "file")) : string_or(suite, "file"), name.empty() ? "" : " (" + name + ")", n,
-                                n == 1 ? "entry" : "entries");
-  const json& shard = member(suite, "shard");
-  if (shard.is_object())
-    out += fmt::format(", shard {}/{} runs {} ({})", text_or(shard, "index"), text_or(shard, "count"),
-                       member(suite, "selected").size(),
-                       string_or(shard, "method") == "cost" ? "balanced by the costs in " + string_or(shard, "costs_from")
-                                                            : "round robin");
-  if (member(suite, "merged_from").is_array()) {
-    std::size_t shards = member(suite, "merged_from").size();
+std::string heading(const SuiteResult& suite, bool markdown) {
+  const std::size_t n = suite.plan.size();
+  std::string out = fmt::format("suite {}{}: {} {}", markdown ? short_path(suite.file) : suite.file,
+                                suite.name.empty() ? "" : " (" + suite.name + ")", n, n == 1 ? "entry" : "entries");
+  if (suite.shard)
+    out += fmt::format(", shard {}/{} runs {} ({})", suite.shard->index, suite.shard->count, suite.selected.size(),
+                       suite.shard->costs_from.empty() ? "round robin" : "balanced by the costs in " + suite.shard->costs_from);
+  if (suite.merged_from) {
+    const std::size_t shards = suite.merged_from->size();
     out += fmt::format(", merged from {} shard{}", shards, shards == 1 ? "" : "s");
   }
   return out;
 }
 
-std::vector<std::string> summary_lines(const json& suite) {
-  const suite::SuiteSummary s = suite::summary_from_json(member(suite, "summary"));
+std::vector<std::string> summary_lines(const SuiteResult& suite) {
+  const suite::SuiteSummary& s = suite.summary;
   std::vector<std::string> lines;
   if (s.geomean)
     lines.push_back(fmt::format("Geometric-mean speedup {} over {} passing entries (slowdowns counted as slowdowns)",
@@ -81,33 +87,32 @@ std::vector<std::string> summary_lines(const json& suite) {
   return lines;
 }
 
-std::vector<std::string> failure_lines(const json& suite) {
+std::vector<std::string> failure_lines(const SuiteResult& suite) {
   std::vector<std::string> out;
-  for (const auto& e : member(suite, "entries")) {
-    const json& err = member(e, "error");
+  for (const auto& e : suite.entries) {
+    const json& err = e.error;
     if (!err.is_object()) continue;
     std::string stage = string_or(err, "stage");
     std::string hint = string_or(err, "hint");
-    out.push_back(fmt::format("{} [{}{}]: {}{}", string_or(e, "id"), string_or(err, "kind"), stage.empty() ? "" : ", " + stage,
+    out.push_back(fmt::format("{} [{}{}]: {}{}", e.entry.id, string_or(err, "kind"), stage.empty() ? "" : ", " + stage,
                               string_or(err, "message"), hint.empty() ? "" : " (" + hint + ")"));
   }
   return out;
 }
 
 // Each entry's allocator finding (the bench warning allocator_moves_result), one line each.
-std::vector<std::string> allocator_lines(const json& suite) {
+std::vector<std::string> allocator_lines(const SuiteResult& suite) {
   std::vector<std::string> out;
-  for (const auto& e : member(suite, "entries"))
-    for (const auto& w : e.value("warnings", json::array()))
+  for (const auto& e : suite.entries)
+    for (const auto& w : e.warnings)
       if (string_or(w, "code") == "allocator_moves_result")
-        out.push_back(fmt::format("{}: {} ({})", string_or(e, "id"), string_or(w, "message"), string_or(w, "hint")));
+        out.push_back(fmt::format("{}: {} ({})", e.entry.id, string_or(w, "message"), string_or(w, "hint")));
   return out;
 }
 
-bool any_first_call(const json& suite) {
-  for (const auto& e : member(suite, "entries"))
-    if (string_or(member(e, "result"), "compile_source") == "first_call") return true;
-  return false;
+bool any_first_call(const SuiteResult& suite) {
+  return std::any_of(suite.entries.begin(), suite.entries.end(),
+                     [](const suite::EntryRecord& e) { return e.result.compile_source == "first_call"; });
 }
 
 constexpr const char* kFirstCallNote = "* compile time of the first call in the measuring process (no-compile-time)";
@@ -115,9 +120,9 @@ constexpr const char* kFirstCallNote = "* compile time of the first call in the 
 }  // namespace
 
 std::string text_suite(const json& doc) {
-  const json& suite = member(doc, "suite");
+  const SuiteResult suite = suite::suite_from_json(member(doc, "suite"));
   std::string out = heading(suite, false) + "\n\n";
-  if (suite.value("listing", false)) return out + plan_table(suite).str() + "\n";
+  if (suite.listing) return out + plan_table(suite).str() + "\n";
   for (const auto& l : summary_lines(suite)) out += "  " + l + "\n";
   out += "\n";
   out += entries_table(suite).str();
@@ -135,9 +140,9 @@ std::string text_suite(const json& doc) {
 }
 
 std::string markdown_suite(const json& doc) {
-  const json& suite = member(doc, "suite");
+  const SuiteResult suite = suite::suite_from_json(member(doc, "suite"));
   std::string out = "### " + heading(suite, true) + "\n\n";
-  if (suite.value("listing", false)) return out + plan_table(suite).markdown() + "\n";
+  if (suite.listing) return out + plan_table(suite).markdown() + "\n";
   for (const auto& l : summary_lines(suite)) out += "- " + l + "\n";
   out += "\n";
   out += entries_table(suite).markdown() + "\n";

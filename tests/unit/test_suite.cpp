@@ -12,6 +12,7 @@
 #include "suite/shard.hpp"
 #include "suite/doc.hpp"
 #include "suite/file.hpp"
+#include "suite/json.hpp"
 #include "suite/settings.hpp"
 #include "suite/summary.hpp"
 
@@ -48,6 +49,13 @@ json entry(const std::string& id, const std::string& status, double est, double 
   json e = {{"id", id}, {"status", status}, {"result", r}, {"wall_ns", wall}, {"error", nullptr}};
   if (status != "ok") e["error"] = {{"kind", status == "mismatch" ? "output_mismatch" : "timeout"}, {"message", "m"}};
   return e;
+}
+
+// The same entries as the suite holds them, read through the section's one reader.
+std::vector<EntryRecord> records(const json& entries) {
+  std::vector<EntryRecord> out;
+  for (const auto& e : entries) out.push_back(record_from_json(e));
+  return out;
 }
 
 }  // namespace
@@ -204,8 +212,9 @@ json shard_doc(const Suite& s, int index, int count, const std::vector<std::stri
   std::vector<std::string> all = ids(s);
   json doc = {{"command", "suite"}, {"created", "2026-01-01T00:00:00Z"}, {"warnings", json::array()},
               {"environment", {{"torch", {{"version", "2.13.0"}}}}}};
-  doc["suite"] = plan_section(s, "s.toml", {index, count}, assign_shards(all, count), "");
-  for (const auto& id : run) record_entry(doc["suite"], entry(id, "ok", 1.2, 1.1, 1.3));
+  SuiteResult suite = plan_suite(s, "s.toml", {index, count}, assign_shards(all, count), "");
+  for (const auto& id : run) record_entry(suite, record_from_json(entry(id, "ok", 1.2, 1.1, 1.3)));
+  doc["suite"] = to_json(suite);
   return doc;
 }
 
@@ -255,29 +264,55 @@ TEST(SuiteDoc, ResumeKeepsThisSharesEntriesAndRunsTheRest) {
   Suite s = four();
   auto all = ids(s);
   json previous = shard_doc(s, 1, 1, {all[0], all[1]});
-  json section = plan_section(s, "s.toml", {1, 2}, assign_shards(all, 2), "");  // share: all[0], all[2]
+  SuiteResult section = plan_suite(s, "s.toml", {1, 2}, assign_shards(all, 2), "");  // share: all[0], all[2]
   std::size_t dropped = 0;
   auto keep = resumable_entries(previous, section, dropped);
   ASSERT_EQ(keep.size(), 1u);
-  EXPECT_EQ(keep[0]["id"], all[0]);
+  EXPECT_EQ(keep[0].entry.id, all[0]);
+  EXPECT_EQ(to_json(keep[0]), previous["suite"]["entries"][0]);  // kept as it was written
   EXPECT_EQ(dropped, 1u);
   for (auto& e : keep) record_entry(section, e);
   EXPECT_EQ(pending_ids(section), std::vector<std::string>{all[2]});
 }
 
+TEST(SuiteDoc, TheSectionReadsBackToTheSameValue) {
+  // Every rendering, --resume, tct merge and tct compare read the section through
+  // suite_from_json: what they read is what the run wrote.
+  Suite s = four();
+  auto all = ids(s);
+  json doc = shard_doc(s, 2, 2, {all[1], all[3]});
+  doc["suite"]["entries"][1] = to_json(record_from_json(entry(all[3], "failed", NAN, 0, 0, 5e9)));
+  doc["suite"]["resumed"] = {{"from", "old.json"}, {"kept", 1}, {"dropped", 0}};
+  doc["suite"]["shard"]["method"] = "cost";
+  doc["suite"]["shard"]["costs_from"] = "costs.json";
+  SuiteResult back = suite_from_json(doc["suite"]);
+  back.summary = summarize(back.entries);
+  doc["suite"]["summary"] = to_json(back.summary);
+  EXPECT_EQ(to_json(back), doc["suite"]);
+  ASSERT_TRUE(back.shard);
+  EXPECT_EQ(back.shard->costs_from, "costs.json");
+  EXPECT_EQ(back.entries[1].status, EntryStatus::Failed);
+  EXPECT_EQ(back.entries[1].wall.count(), 5e9);
+  json merged = merge_shards({{"a.json", shard_doc(s, 1, 2, {all[0], all[2]})}, {"b.json", shard_doc(s, 2, 2, {all[1], all[3]})}});
+  EXPECT_EQ(to_json(suite_from_json(merged["suite"])), merged["suite"]);
+}
+
 TEST(SuiteDoc, OutcomeFailedBeforeMismatch) {
-  json section = {{"entries", json::array({entry("a", "ok", 1, 1, 1), entry("b", "mismatch", 1, 1, 1)})}};
+  SuiteResult section;
+  section.entries = records(json::array({entry("a", "ok", 1, 1, 1), entry("b", "mismatch", 1, 1, 1)}));
   ASSERT_TRUE(suite_outcome(section));
   EXPECT_EQ(suite_outcome(section)->code(), ExitCode::CheckFailed);
-  section["entries"].push_back(entry("c", "failed", NAN, 0, 0));
+  section.entries.push_back(record_from_json(entry("c", "failed", NAN, 0, 0)));
   EXPECT_EQ(suite_outcome(section)->code(), ExitCode::TargetFailed);
-  EXPECT_FALSE(suite_outcome(json{{"entries", json::array({entry("a", "ok", 1, 1, 1)})}}));
+  SuiteResult passing;
+  passing.entries = records(json::array({entry("a", "ok", 1, 1, 1)}));
+  EXPECT_FALSE(suite_outcome(passing));
 }
 
 TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
   json entries = json::array({entry("a", "ok", 2.0, 1.9, 2.1), entry("b", "ok", 0.5, 0.45, 0.55),
                               entry("c", "failed", NAN, 0, 0), entry("d", "mismatch", 3.0, 2.9, 3.1)});
-  json s = to_json(summarize(entries));
+  json s = to_json(summarize(records(entries)));
   // sqrt(2 * 0.5) = 1: the slowdown cancels the speedup (clipping it to 1 would say 1.41x).
   EXPECT_NEAR(s["geomean_speedup"]["estimate"].get<double>(), 1.0, 1e-12);
   EXPECT_LT(s["geomean_speedup"]["low"].get<double>(), 1.0);
@@ -291,7 +326,7 @@ TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
   EXPECT_EQ(s["faster"], 2);
   EXPECT_EQ(s["slower"], 1);
   EXPECT_EQ(s["compile_ns_total"], 8e9);
-  EXPECT_TRUE(to_json(summarize(json::array()))["geomean_speedup"].is_null());
+  EXPECT_TRUE(to_json(summarize({}))["geomean_speedup"].is_null());
   // What the renderings read back is what summarize decided.
   const SuiteSummary back = summary_from_json(s);
   ASSERT_TRUE(back.geomean);
@@ -308,15 +343,17 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
                                         {"break_even_calls", 120},
                                         {"graph_breaks", 2},
                                         {"correctness", {{"match", false}}}}})}};
-  json r = entry_result(tct::bench::from_json(bench), nullptr);
+  json r = to_json(entry_result(tct::bench::from_json(bench), nullptr));
+  // The entry's "result" reads back to the same value (the renderings and compare read it so).
+  EXPECT_EQ(to_json(entry_result_from_json(r)), r);
   EXPECT_EQ(r["verdict"], "faster");
   EXPECT_EQ(r["compile_ns"], 3e9);
   EXPECT_EQ(r["compile_source"], "first_call");
   EXPECT_EQ(r["graph_breaks"], 2);
   EXPECT_EQ(r["check"], "mismatch");
-  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}})), nullptr)["verdict"], "no_clear_difference");
-  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}})), nullptr)["verdict"], "slower");
-  EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr)["verdict"], "not_measured");
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}})), nullptr).verdict, tct::bench::SpeedupVerdict::NoClearDifference);
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}})), nullptr).verdict, tct::bench::SpeedupVerdict::Slower);
+  EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr).verdict, tct::bench::SpeedupVerdict::NotMeasured);
 }
 
 TEST(LogInterval, GeometricMeanAndRatio) {

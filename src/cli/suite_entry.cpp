@@ -1,4 +1,4 @@
-#include "suite/run_entry.hpp"
+#include "cli/suite_entry.hpp"
 
 #include <chrono>
 
@@ -13,7 +13,7 @@
 #include "suite/settings.hpp"
 #include "suite/summary.hpp"
 
-namespace tct::suite {
+namespace tct::cli {
 namespace {
 
 using json = nlohmann::json;
@@ -29,23 +29,23 @@ json error_json(const Error& e, const std::string& stage) {
 
 }  // namespace
 
-json run_entry(const Entry& entry, const cli::CommonOptions& common, double timeout_s) {
+suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOptions& common, double timeout_s) {
   auto t0 = std::chrono::steady_clock::now();
-  json record = {{"id", entry.id}, {"target", entry.target}, {"params", entry.params}, {"settings", entry.settings},
-                 {"status", "ok"}, {"error", nullptr}};
+  suite::EntryRecord record;
+  record.entry = entry;
   // The entry's own document: bench writes into it as `tct bench` would; no files.
-  cli::CommonOptions options = common;
+  CommonOptions options = common;
   options.out.clear();
-  options.timeout_s = entry_timeout_s(entry.settings, timeout_s);
-  cli::RunContext ctx(options, report::new_document("bench"));
+  options.timeout_s = suite::entry_timeout_s(entry.settings, timeout_s);
+  RunContext ctx(options, report::new_document("bench"));
   std::string stage = "bench";
   try {
-    runner::BenchConfig cfg = bench_config(entry.target, entry.params, entry.settings);
+    runner::BenchConfig cfg = suite::bench_config(entry.target, entry.params, entry.settings);
     if (auto err = runner::bench_outcome(runner::run_bench(ctx, ctx, cfg), cfg)) {
-      record["status"] = err->code() == ExitCode::CheckFailed ? "mismatch" : "failed";
-      record["error"] = error_json(*err, "");
+      record.status = err->code() == ExitCode::CheckFailed ? suite::EntryStatus::Mismatch : suite::EntryStatus::Failed;
+      record.error = error_json(*err, "");
     }
-    if (entry_explains(entry.settings)) {
+    if (suite::entry_explains(entry.settings)) {
       stage = "explain";
       // As `tct explain` does, in a fresh agent.
       auto agent = ctx.start({});
@@ -54,22 +54,24 @@ json run_entry(const Entry& entry, const cli::CommonOptions& common, double time
     }
   } catch (const Error& e) {
     if (e.code() == ExitCode::Interrupted) throw;
-    record["status"] = "failed";
-    record["error"] = error_json(e, stage);
+    record.status = suite::EntryStatus::Failed;
+    record.error = error_json(e, stage);
   } catch (const std::exception& e) {
-    record["status"] = "failed";
-    record["error"] = {{"kind", "internal"}, {"stage", stage}, {"exit_code", static_cast<int>(ExitCode::Internal)},
+    record.status = suite::EntryStatus::Failed;
+    record.error = {{"kind", "internal"}, {"stage", stage}, {"exit_code", static_cast<int>(ExitCode::Internal)},
                        {"message", fmt::format("internal error: {}", e.what())},
                        {"hint", "this is a bug in tct; please report it with the suite file"}};
   }
   ctx.end_progress();
-  record["wall_ns"] = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
-  record["bench"] = ctx.doc.value("bench", json());
-  record["explain"] = ctx.doc.value("explain", json());
-  record["result"] = entry_result(tct::bench::from_json(record["bench"]), record["explain"]);
-  record["warnings"] = ctx.doc.value("warnings", json::array());
-  record["environment"] = ctx.doc.value("environment", json::object());
+  record.wall = std::chrono::steady_clock::now() - t0;
+  // The sections as the entry's document holds them: what bench checkpointed, even when it
+  // stopped part way.
+  record.bench = ctx.doc.value("bench", json());
+  record.explain = ctx.doc.value("explain", json());
+  record.result = suite::entry_result(tct::bench::from_json(record.bench), record.explain);
+  record.warnings = ctx.doc.value("warnings", json::array());
+  record.environment = ctx.doc.value("environment", json::object());
   return record;
 }
 
-}  // namespace tct::suite
+}  // namespace tct::cli

@@ -1,8 +1,9 @@
 #pragma once
-// --precision's spelling, shared by `tct bench` and suite files.
+// A fraction's spelling ("5%" or "0.05"), shared by bench's --precision, suite files and
+// compare's thresholds.
 #include <string>
 
-namespace tct::cli {
+namespace tct::core {
 
 // "2%" -> 0.02, "0.02" -> 0.02. Values >= 1 without '%' are taken as percent ("5" = 5%),
 // since a relative half-width of 100% or more is never what anyone means. Throws
@@ -13,4 +14,4 @@ double parse_precision(const std::string& text);
 // the text is no number. Range checks are the caller's.
 double parse_fraction(const std::string& text);
 
-}  // namespace tct::cli
+}  // namespace tct::core

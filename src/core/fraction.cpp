@@ -1,4 +1,4 @@
-#include "cli/precision.hpp"
+#include "core/fraction.hpp"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 
 #include "errors.hpp"
 
-namespace tct::cli {
+namespace tct::core {
 
 double parse_fraction(const std::string& text) {
   std::string t = text;
@@ -31,4 +31,4 @@ double parse_precision(const std::string& text) {
   return v;
 }
 
-}  // namespace tct::cli
+}  // namespace tct::core
