@@ -34,14 +34,6 @@ std::string row_label(const BenchRow& r) {
 SpeedupVerdict verdict_of(const BenchRow& r) { return r.speedup ? r.speedup->verdict : SpeedupVerdict::NotMeasured; }
 
 // The row's verdict as a colour: "faster", "slower", else "unsure".
-std::string speed_tone(SpeedupVerdict v) {
-  switch (v) {
-    case SpeedupVerdict::Faster: return "faster";
-    case SpeedupVerdict::Slower: return "slower";
-    default: return "unsure";
-  }
-}
-
 analysis::Interval interval_of(const BenchRow& r) { return r.speedup ? r.speedup->interval : analysis::Interval{}; }
 
 std::string ci_text(const BenchRow& r) {
@@ -156,7 +148,7 @@ std::string speedup_chart(const std::vector<BenchRow>& rows) {
       b.value = iv.estimate;
       b.low = iv.low;
       b.high = iv.high;
-      b.css_class = speed_tone(verdict_of(r));
+      b.css_class = verdict_bar_class(verdict_of(r));
       // Short enough for the space right of the chart: the table says why it is inconclusive.
       b.annotation = report::format_speedup_interval(iv) + (verdict_of(r) == SpeedupVerdict::Inconclusive ? " inconclusive" : "");
       b.tip = b.label + ": " + b.annotation;
@@ -235,9 +227,8 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
                      "", "", "", "", "", ""});
       continue;
     }
-    const std::string tone = speed_tone(verdict_of(r));
     std::string sp = fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
-                                 tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn",
+                                 verdict_tone(verdict_of(r)),
                                  esc(format_ratio(interval_of(r).estimate)), esc(ci_text(r)));
     std::vector<std::string> flags;  // each once (two warnings of one kind give one flag twice)
     for (const auto& f : r.flags)
@@ -352,12 +343,11 @@ std::vector<report::html::Card> html_cards(const BenchResult& b) {
     return cards;
   }
   const SpeedupVerdict verdict = verdict_of(*best);
-  const std::string tone = speed_tone(verdict);
   // An inconclusive interval says so itself (ci_text); it does not mean "no difference".
   std::string what = verdict == SpeedupVerdict::Inconclusive ? "" : std::string(describe(verdict)) + ", ";
   cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(interval_of(*best).estimate),
                    fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(*best)),
-                   tone == "faster" ? "good" : tone == "slower" ? "bad" : "warn", "#bench"});
+                   verdict_tone(verdict), "#bench"});
   const Compile& comp = best->compile;
   const double cold = comp.cold_ns, first = comp.first_call_ns, be = as_double(best->break_even_calls);
   const double cost = std::isfinite(cold) ? cold : first;

@@ -42,6 +42,14 @@ const json& arr_at(const json& obj, const char* key) {
   return it != obj.end() && it->is_array() ? *it : empty;
 }
 
+std::string verdict_tone(bench::SpeedupVerdict v) {
+  return v == bench::SpeedupVerdict::Faster ? "good" : v == bench::SpeedupVerdict::Slower ? "bad" : "warn";
+}
+
+std::string verdict_bar_class(bench::SpeedupVerdict v) {
+  return v == bench::SpeedupVerdict::Faster ? "faster" : v == bench::SpeedupVerdict::Slower ? "slower" : "unsure";
+}
+
 std::string link(const std::string& url, const std::string& label) {
   const std::string& shown = label.empty() ? url : label;
   if (url.rfind("https://", 0) == 0 || url.rfind("http://", 0) == 0)

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/verdict.hpp"
 #include "report/svg.hpp"
 
 namespace tct::report::html {
@@ -25,6 +26,11 @@ double num(const json& obj, const char* key);
 const json& obj_at(const json& obj, const char* key);
 // A json array at obj[key], or an empty array.
 const json& arr_at(const json& obj, const char* key);
+
+// A speedup verdict's colour: the text and pill tone ("good", "bad", "warn") and the chart
+// bar's class ("faster", "slower", "unsure"). Colours only: the verdict is the result's.
+std::string verdict_tone(bench::SpeedupVerdict v);
+std::string verdict_bar_class(bench::SpeedupVerdict v);
 
 // <a href> only for http(s) URLs (a javascript: URL from a document must not become a
 // link); anything else is shown as text.

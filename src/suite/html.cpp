@@ -26,10 +26,6 @@ namespace {
 using suite::EntryRecord;
 using suite::SuiteResult;
 
-std::string tone(bench::SpeedupVerdict verdict) {
-  return verdict == bench::SpeedupVerdict::Faster ? "good" : verdict == bench::SpeedupVerdict::Slower ? "bad" : "warn";
-}
-
 template <class T>
 double or_nan(const std::optional<T>& v) {
   return v ? static_cast<double>(*v) : NAN;
@@ -56,7 +52,7 @@ std::string row_html(const EntryRecord& e) {
   return fmt::format(
       "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><span class=\"pill {}\">{}</span>{}</td></tr>",
-      esc(e.entry.id), tone(r.verdict), esc(format_speedup_interval(r.speedup)), esc(verdict), esc(compile),
+      esc(e.entry.id), verdict_tone(r.verdict), esc(format_speedup_interval(r.speedup)), esc(verdict), esc(compile),
       count(r.break_even_calls), count(r.graph_breaks), esc(r.check.empty() ? "-" : r.check),
       e.status == suite::EntryStatus::Ok ? "good" : e.status == suite::EntryStatus::Mismatch ? "warn" : "bad", esc(status), why);
 }
@@ -130,8 +126,7 @@ std::string speedup_chart(const SuiteResult& suite) {
     } else {
       b.low = sp.low;
       b.high = sp.high;
-      const auto verdict = e.result.verdict;
-      b.css_class = verdict == bench::SpeedupVerdict::Faster ? "faster" : verdict == bench::SpeedupVerdict::Slower ? "slower" : "unsure";
+      b.css_class = verdict_bar_class(e.result.verdict);
       b.annotation = format_speedup_interval(sp);
       b.tip = e.entry.id + ": " + b.annotation;
     }
@@ -150,13 +145,11 @@ std::vector<Card> cards_suite(const json& doc) {
   std::vector<Card> cards;
   if (s.geomean) {
     const analysis::Interval& g = s.geomean->interval;
-    const auto verdict = s.geomean->verdict;
-    std::string t = verdict == bench::SpeedupVerdict::Faster ? "good" : verdict == bench::SpeedupVerdict::Slower ? "bad" : "warn";
     cards.push_back({"Geometric-mean speedup", format_ratio(g.estimate),
                      (std::isfinite(g.low) ? fmt::format("95% CI {:.2f}x .. {:.2f}x, ", g.low, g.high)
                                            : std::string("no interval, ")) +
                          fmt::format("{} passing entries", s.geomean->n),
-                     t, "#suite"});
+                     verdict_tone(s.geomean->verdict), "#suite"});
   }
   cards.push_back({"Entries", fmt::format("{} of {} passed", s.ok, s.entries), suite::verdict_counts_text(s),
                    s.failed + s.mismatch ? "bad" : "good", "#suite"});
