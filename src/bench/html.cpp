@@ -19,6 +19,7 @@ namespace {
 using namespace report::html;
 namespace svg = report::svg;
 using report::format_bytes;
+using report::format_duration;
 using report::format_duration_ns;
 using report::format_ratio;
 
@@ -45,6 +46,7 @@ std::string ci_text(const BenchRow& r) {
 }
 
 std::string dur(double ns) { return format_duration_ns(ns); }
+std::string dur(Nanoseconds d) { return format_duration(d); }
 
 std::string fmt_ns_tick(double ns) { return format_duration_ns(ns); }
 
@@ -77,8 +79,8 @@ std::string warmup_chart(const BenchResult& bench, const BenchRow& r) {
   if (std::isfinite(em)) c.hlines.push_back({em, "eager median " + dur(em), "eager", true});
   const bool steady = r.steady_state && r.steady_state->found;
   if (steady) {
-    const double level = r.steady_state->level_ns;
-    if (std::isfinite(level)) c.hlines.push_back({level, "compiled steady " + dur(level), "steady"});
+    const Nanoseconds level = r.steady_state->level;
+    if (measured(level)) c.hlines.push_back({level.count(), "compiled steady " + dur(level), "steady"});
     if (const auto start = r.steady_state->start_index)
       c.vlines.push_back({*start + 1.0, fmt::format("steady from call {}", *start + 1.0), "steady"});
   }
@@ -174,19 +176,19 @@ std::string correctness_cell(const BenchRow& r) {
 // process, so the first call is named only when no cold figure exists (as in the terminal).
 std::string compile_cell(const Compile& comp) {
   auto spread = [&](const std::optional<CompileSpread>& s) {
-    return s && s->n > 1 ? fmt::format(" ({} .. {}, {} runs)", dur(s->min_ns), dur(s->max_ns), s->n)
+    return s && s->n > 1 ? fmt::format(" ({} .. {}, {} runs)", dur(s->min), dur(s->max), s->n)
                          : std::string(" (single measurement)");
   };
   static const std::optional<CompileSpread> none;
   std::string out;
-  if (std::isfinite(comp.cold_ns))
-    out = "<span class=\"nw\">cold " + esc(dur(comp.cold_ns) + spread(comp.repeated ? comp.repeated->cold : none)) +
+  if (measured(comp.cold))
+    out = "<span class=\"nw\">cold " + esc(dur(comp.cold) + spread(comp.repeated ? comp.repeated->cold : none)) +
           "</span>";
   else
-    out = "<span class=\"nw\">first call " + esc(dur(comp.first_call_ns)) + "</span>";
-  if (std::isfinite(comp.warm_ns)) {
+    out = "<span class=\"nw\">first call " + esc(dur(comp.first_call)) + "</span>";
+  if (measured(comp.warm)) {
     out += "<br><span class=\"nw\">warm cache " +
-           esc(dur(comp.warm_ns) + spread(comp.repeated ? comp.repeated->warm : none)) + "</span>";
+           esc(dur(comp.warm) + spread(comp.repeated ? comp.repeated->warm : none)) + "</span>";
     if (comp.warm_cache_hit() == false) out += " <span class=\"pill warn\">not a cache hit</span>";
   }
   return out;
@@ -349,15 +351,16 @@ std::vector<report::html::Card> html_cards(const BenchResult& b) {
                    fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(*best)),
                    verdict_tone(verdict), "#bench"});
   const Compile& comp = best->compile;
-  const double cold = comp.cold_ns, first = comp.first_call_ns, be = as_double(best->break_even_calls);
-  const double cost = std::isfinite(cold) ? cold : first;
+  const double be = as_double(best->break_even_calls);
+  const bool cold = measured(comp.cold);
+  const Nanoseconds cost = cold ? comp.cold : comp.first_call;
   std::string pays = std::isfinite(be) ? fmt::format("; pays for itself after about {:.0f} calls", be)
                      : best->break_even_verdict() == BreakEvenVerdict::Inconclusive
                          ? "; break-even not given (speedup inconclusive)"
                          : "; no reliable gain to pay for it";
-  if (std::isfinite(cost))
-    cards.push_back({"Compile cost", format_duration_ns(cost),
-                     (std::isfinite(cold) ? "cold compile" : "first compiled call") + pays,
+  if (measured(cost))
+    cards.push_back({"Compile cost", format_duration(cost),
+                     (cold ? "cold compile" : "first compiled call") + pays,
                      std::isfinite(be) ? "neutral" : "warn", "#bench"});
   for (const auto& r : rows)
     if (r.correctness && r.correctness->checked && r.correctness->match == false) {
@@ -403,8 +406,8 @@ std::string html_section(const BenchResult& b) {
     out += "<p class=\"muted\">" +
            esc(fmt::format("Eager warm-up, before sampling: first call {}, then {} per call (the eager median in the "
                            "table is from the interleaved samples). Clock resolution {}.",
-                           dur(b.eager->first_call_ns), dur(b.eager->steady_ns),
-                           dur(b.clock ? b.clock->resolution_ns : NAN))) +
+                           dur(b.eager->first_call), dur(b.eager->steady),
+                           dur(b.clock ? b.clock->resolution : kNotMeasured))) +
            "</p>";
   return out + "</section>";
 }

@@ -180,9 +180,9 @@ EagerBaseline eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& 
   EagerBaseline out;
   out.warmup_ns = doubles(r["times_ns"]);
   const auto& times = out.warmup_ns;
-  out.first_call_ns = times.empty() ? NAN : times[0];
-  out.steady_ns = times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
-                                   : (times.empty() ? NAN : times[0]);
+  out.first_call = Nanoseconds(times.empty() ? NAN : times[0]);
+  out.steady = Nanoseconds(times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
+                                            : (times.empty() ? NAN : times[0]));
   if (cfg.memory)
     out.memory = r.contains("memory") && r["memory"].is_object()
                      ? r["memory"]
@@ -204,8 +204,9 @@ void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
   const auto& curve = row.warmup_curve_ns;
   const auto ss = stats::detect_steady_state(curve);
   row.steady_state = SteadyState{ss.found, ss.found ? std::optional<int>(static_cast<int>(ss.start_index)) : std::nullopt,
-                                 ss.found ? ss.level : NAN, steady_reason_name(ss.reason), warmup_level_ns(curve, ss)};
-  row.compile.first_call_ns = curve.empty() ? NAN : curve[0];
+                                 Nanoseconds(ss.found ? ss.level : NAN), steady_reason_name(ss.reason),
+                                 Nanoseconds(warmup_level_ns(curve, ss))};
+  row.compile.first_call = Nanoseconds(curve.empty() ? NAN : curve[0]);
   const json& breakdown = r.value("compile_times_ns", json::object());
   row.compile.breakdown = breakdown.is_object() ? breakdown : json::object();
   const json& counters = r.value("counters", json::object());
@@ -228,7 +229,7 @@ void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const Be
                             warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
   json first = peer.first_call();
   if (warm_compile) {
-    row.compile.warm_ns = core::number_or_nan(first, "first_call_ns");
+    row.compile.warm = Nanoseconds(core::number_or_nan(first, "first_call_ns"));
     row.compile.more["warm_breakdown"] = first["breakdown"];
     row.compile.warm_cache = runner::cache_counters(first["counters"]);
   }
@@ -279,7 +280,7 @@ std::vector<double> harness_floor(const std::vector<Caller>& processes, int samp
 void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
                    const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, BenchRow& row) {
   using Clock = std::chrono::steady_clock;
-  const double compiled_est = row.steady_state ? row.steady_state->estimate_ns : NAN;
+  const double compiled_est = row.steady_state ? row.steady_state->estimate.count() : NAN;
   // The same calls per sample on both sides of a pair (so both pay the loop the same way),
   // sized so the faster side's sample lasts >= 1000 clock ticks.
   double faster = std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY,
@@ -383,7 +384,7 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
   more["per_process"] = per_process;
   row.speedup = std::move(sp);
   row.latency = Latency{stats::summarize(eager), stats::summarize(compiled)};
-  row.harness_floor_ns = stats::median(floor);
+  row.harness_floor = Nanoseconds(stats::median(floor));
   row.blocks = sampler.pairs();
   row.blocks_dropped_for_recompile = dropped;
   row.stop_reason = stop_name(d.action);
@@ -392,8 +393,8 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
   Sampling s;
   s.calls_per_sample = cps;
   s.samples_per_block = spb;
-  s.block_warmup_eager_ns = warmup[0];
-  s.block_warmup_compiled_ns = warmup[1];
+  s.block_warmup_eager = Nanoseconds(warmup[0]);
+  s.block_warmup_compiled = Nanoseconds(warmup[1]);
   s.outliers_eager = outliers_of(eager);
   s.outliers_compiled = outliers_of(compiled);
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -6,8 +6,9 @@
 // bench/json.cpp is the one place this becomes doc["bench"] (schema/bench.schema.json) and is
 // read back from a saved document.
 //
-// Units are in the names: _ns and _s are durations, _bytes sizes; NaN is a number not
-// measured (null in the document). A field renderers never read is kept in the `more` object
+// Durations are Nanoseconds (core/units.hpp: the unit in the type); the sample vectors that
+// feed stats:: are doubles in ns, named _ns, and other units are in the names (_s, _bytes).
+// NaN is a number not measured (null in the document). A field renderers never read is kept in the `more` object
 // of its level as the document has it, so a section reads back to the same bytes.
 #include <algorithm>
 #include <cmath>
@@ -20,6 +21,7 @@
 
 #include "bench/correctness.hpp"
 #include "bench/verdict.hpp"
+#include "core/units.hpp"
 #include "stats/log_interval.hpp"
 #include "stats/summary.hpp"
 
@@ -58,14 +60,14 @@ struct Latency {
 struct SteadyState {
   bool found = false;
   std::optional<int> start_index;  // 0-based call the steady part starts at
-  double level_ns = NAN;
+  Nanoseconds level = kNotMeasured;
   std::string reason;
-  double estimate_ns = NAN;  // what a steady compiled call costs, judged from the curve
+  Nanoseconds estimate = kNotMeasured;  // what a steady compiled call costs, judged from the curve
 };
 
 // Repeated compile times of one kind (cold or warm), each in its own fresh process.
 struct CompileSpread {
-  double median_ns = NAN, min_ns = NAN, max_ns = NAN;
+  Nanoseconds median = kNotMeasured, min = kNotMeasured, max = kNotMeasured;
   std::vector<double> samples_ns;
   int n = 0;
 };
@@ -84,9 +86,9 @@ enum class ColdSource { MainAgentFirstCall, FreshProcess, Other };
 // Compile time: the first compiled call in the main process, the cold compile (empty
 // caches) and the warm one (caches filled), and their repeats.
 struct Compile {
-  double first_call_ns = NAN;
-  double cold_ns = NAN;  // the cold repeats' median
-  double warm_ns = NAN;  // the warm repeats' median (before them: the row's second process's first call)
+  Nanoseconds first_call = kNotMeasured;
+  Nanoseconds cold = kNotMeasured;  // the cold repeats' median
+  Nanoseconds warm = kNotMeasured;  // the warm repeats' median (before them: the row's second process's first call)
   std::optional<std::string> cold_source;  // as written; null until the compile-time phase
   nlohmann::json breakdown = nlohmann::json::object();  // torch's own timers, {name: ns}
   // The compile-time phase's figures (absent before it ran, or with --no-compile-time).
@@ -205,7 +207,7 @@ struct Load {
 struct Sampling {
   int calls_per_sample = 1;  // both sides of a pair alike
   int samples_per_block = 0;
-  double block_warmup_eager_ns = NAN, block_warmup_compiled_ns = NAN;
+  Nanoseconds block_warmup_eager = kNotMeasured, block_warmup_compiled = kNotMeasured;
   OutlierCount outliers_eager, outliers_compiled;
   double seconds = NAN;
   int graph_breaks = 0;  // in the compiled blocks
@@ -230,7 +232,7 @@ struct BenchRow {
   std::optional<BreakEven> break_even;
   // As written: break_even's cold and warm estimates (older documents: the only figures).
   std::optional<long long> break_even_calls, break_even_calls_warm;
-  double harness_floor_ns = NAN;  // the empty callable through the same timing loop, per call
+  Nanoseconds harness_floor = kNotMeasured;  // the empty callable through the same timing loop, per call
   int blocks_dropped_for_recompile = 0;
   std::optional<Correctness> correctness;
   std::optional<Memory> memory;
@@ -241,7 +243,7 @@ struct BenchRow {
   std::optional<Sampling> sampling;                // none until sampled
   int blocks = 0;                   // block pairs sampled
   std::optional<std::string> stop_reason;  // precision, budget
-  double clock_resolution_ns = NAN;
+  Nanoseconds clock_resolution = kNotMeasured;
   std::vector<Flag> flags;
   struct RawSamples {
     std::vector<double> eager_ns, compiled_ns;
@@ -268,8 +270,8 @@ inline constexpr double kHarnessFloorShare = 0.01;
 // The eager warm-up before sampling, in the main process.
 struct EagerBaseline {
   std::vector<double> warmup_ns;
-  double first_call_ns = NAN;
-  double steady_ns = NAN;
+  Nanoseconds first_call = kNotMeasured;
+  Nanoseconds steady = kNotMeasured;
   nlohmann::json memory;  // the agent's memory figures (null with --no-memory)
 };
 
@@ -282,7 +284,7 @@ struct Settings {
 
 // The timer the agent measures with.
 struct Clock {
-  double resolution_ns = NAN;  // the smallest step it was seen to take
+  Nanoseconds resolution = kNotMeasured;  // the smallest step it was seen to take
   nlohmann::json more = nlohmann::json::object();  // implementation, declared resolution
 };
 

@@ -59,7 +59,7 @@ BenchRow new_row(const BenchRowSpec& spec, double clock_res) {
   row.dynamic = spec.dynamic;
   row.fullgraph = spec.fullgraph;
   row.label = spec.label();
-  row.clock_resolution_ns = clock_res;
+  row.clock_resolution = Nanoseconds(clock_res);
   return row;
 }
 
@@ -88,12 +88,12 @@ void derive_break_even(BenchRow& row) {
     return tct::bench::CallRange{calls(first, sp.interval.estimate), calls(first, sp.interval.high),
                                  calls(first, sp.interval.low)};
   };
-  const double cold = row.compile.cold_ns, warm = row.compile.warm_ns;
+  const double cold = row.compile.cold.count(), warm = row.compile.warm.count();
   tct::bench::BreakEven be;
   be.verdict = no_verdict ? BreakEvenVerdict::Inconclusive
                : no_gain  ? BreakEvenVerdict::NoReliableGain
                           : BreakEvenVerdict::BreaksEven;
-  be.cold = range(std::isfinite(cold) ? cold : row.compile.first_call_ns);
+  be.cold = range(std::isfinite(cold) ? cold : row.compile.first_call.count());
   be.warm = range(warm);
   row.break_even_calls = be.cold ? be.cold->estimate : std::nullopt;
   row.break_even_calls_warm = be.warm ? be.warm->estimate : std::nullopt;
@@ -107,7 +107,8 @@ std::optional<tct::bench::CompileSpread> spread_of(const std::vector<double>& xs
     if (std::isfinite(x)) ok.push_back(x);
   if (ok.empty()) return std::nullopt;
   auto [lo, hi] = std::minmax_element(ok.begin(), ok.end());
-  return tct::bench::CompileSpread{stats::median(ok), *lo, *hi, ok, static_cast<int>(ok.size())};
+  return tct::bench::CompileSpread{Nanoseconds(stats::median(ok)), Nanoseconds(*lo), Nanoseconds(*hi), ok,
+                                   static_cast<int>(ok.size())};
 }
 
 // The section so far, written from the result: each finished row's flags and warnings are
@@ -175,7 +176,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   if (clock.is_object()) {
     json rest = clock;
     rest.erase("resolution_ns");
-    result.clock = tct::bench::Clock{clock_res, rest};
+    result.clock = tct::bench::Clock{Nanoseconds(clock_res), rest};
   }
   const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
   const int threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
@@ -206,7 +207,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   }
   result.eager = bench::eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
   const tct::bench::EagerBaseline& eager = *result.eager;
-  const double eager_est = eager.steady_ns;
+  const double eager_est = eager.steady.count();
   result.phase = "rows";
   publish(host, cfg, result, base_warnings);
 
@@ -282,12 +283,12 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
         std::vector<double> cold, warm;
         std::vector<tct::bench::CacheCounters> warm_hits;
         if (i == 0) {
-          cold.push_back(comp.first_call_ns);
+          cold.push_back(comp.first_call.count());
           comp.cold_source = "main agent, fresh caches, first compile in the process";
         } else {
           comp.cold_source = "fresh process, fresh caches";
         }
-        warm.push_back(comp.warm_ns);
+        warm.push_back(comp.warm.count());
         if (comp.warm_cache) warm_hits.push_back(*comp.warm_cache);
         while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
           host.progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
@@ -312,8 +313,8 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
         // The warm figure is a cache hit only when every warm compile says so.
         for (const auto& h : warm_hits)
           if (h.hit) rep.warm_cache_hit = rep.warm_cache_hit.value_or(true) && *h.hit;
-        comp.cold_ns = rep.cold ? rep.cold->median_ns : NAN;
-        comp.warm_ns = rep.warm ? rep.warm->median_ns : NAN;
+        comp.cold = rep.cold ? rep.cold->median : kNotMeasured;
+        comp.warm = rep.warm ? rep.warm->median : kNotMeasured;
         comp.repeated = rep;
       } catch (const Error& e) {
         if (!row_failure(e)) throw;

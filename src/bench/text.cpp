@@ -21,6 +21,7 @@ namespace {
 
 using nlohmann::json;
 using report::format_bytes;
+using report::format_duration;
 using report::format_duration_ns;
 using report::format_ratio;
 using report::Table;
@@ -128,12 +129,12 @@ std::string compile_figure(const Compile& c, bool cold) {
   const std::optional<CompileSpread>* spread = nullptr;
   if (c.repeated) spread = cold ? &c.repeated->cold : &c.repeated->warm;
   const CompileSpread* s = spread && *spread ? &**spread : nullptr;
-  double median = s ? s->median_ns : NAN;
-  if (!std::isfinite(median)) median = cold ? c.cold_ns : c.warm_ns;
-  if (!std::isfinite(median)) return "";
-  if (!s || s->n <= 1) return format_duration_ns(median);
-  return fmt::format("{} ({} .. {}, {} runs)", format_duration_ns(median), format_duration_ns(s->min_ns),
-                     format_duration_ns(s->max_ns), s->n);
+  Nanoseconds median = s ? s->median : kNotMeasured;
+  if (!measured(median)) median = cold ? c.cold : c.warm;
+  if (!measured(median)) return "";
+  if (!s || s->n <= 1) return format_duration(median);
+  return fmt::format("{} ({} .. {}, {} runs)", format_duration(median), format_duration(s->min),
+                     format_duration(s->max), s->n);
 }
 
 std::string compile_cell(const BenchRow& row) {
@@ -144,7 +145,7 @@ std::string compile_cell(const BenchRow& row) {
   const bool cold_is_first_call = c.cold_from() == ColdSource::MainAgentFirstCall;
   std::string out = cold_is_first_call && !cold.empty()
                         ? "cold " + cold + " (the first compiled call, in the main process)"
-                        : fmt::format("first call {}", format_duration_ns(c.first_call_ns)) +
+                        : fmt::format("first call {}", format_duration(c.first_call)) +
                               (cold.empty() ? "" : ", cold " + cold + " (" + c.cold_source.value_or("fresh process") + ")");
   if (!warm.empty()) {
     out += ", warm cache " + warm;
@@ -187,7 +188,7 @@ std::string harness_cell(const BenchRow& row) {
   if (row.harness_floor_matters()) {
     const double compiled = row.latency->compiled_ns.median;
     parts.push_back(fmt::format("harness floor {} per call ({:.1f}% of the compiled latency, included in both sides)",
-                                format_duration_ns(row.harness_floor_ns), 100 * row.harness_floor_ns / compiled));
+                                format_duration(row.harness_floor), 100 * row.harness_floor.count() / compiled));
   }
   if (const int dropped = row.blocks_dropped_for_recompile; dropped > 0)
     parts.push_back(fmt::format("{} block pair{} dropped and resampled: Dynamo recompiled during them", dropped,
@@ -265,7 +266,7 @@ std::string eager_line(const BenchResult& b) {
   // comes from the interleaved samples (and is the one the speedup uses).
   return fmt::format("eager warm-up (before sampling): first call {}, then {} per call; the eager median above is "
                      "from the interleaved samples",
-                     format_duration_ns(b.eager->first_call_ns), format_duration_ns(b.eager->steady_ns));
+                     format_duration(b.eager->first_call), format_duration(b.eager->steady));
 }
 
 // What the interval means, once: it is the number people quote.
@@ -293,7 +294,7 @@ std::vector<std::string> notes(const BenchResult& b) { return b.config ? b.confi
 std::string brief_compile(const BenchRow& row) {
   const Compile& c = row.compile;
   std::string cold = compile_figure(c, true), warm = compile_figure(c, false);
-  std::string out = !cold.empty() ? "cold " + cold : "first call " + format_duration_ns(c.first_call_ns);
+  std::string out = !cold.empty() ? "cold " + cold : "first call " + format_duration(c.first_call);
   if (!warm.empty()) {
     out += ", warm cache " + warm;
     if (c.warm_cache_hit() == false) out += " (not a cache hit)";
@@ -372,7 +373,7 @@ std::string text(const BenchResult& b) {
   out += pairs_text("Correctness", r.correctness);
   out += pairs_text("Measurement", r.harness);
   out += interval_note(b);
-  if (b.clock) out += fmt::format("clock resolution {}\n", format_duration_ns(b.clock->resolution_ns));
+  if (b.clock) out += fmt::format("clock resolution {}\n", format_duration(b.clock->resolution));
   for (const auto& n : notes(b)) out += "note: " + n + "\n";
   return out;
 }

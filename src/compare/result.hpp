@@ -15,7 +15,7 @@
 
 namespace tct::compare {
 
-using suite::Nanoseconds;
+using tct::Nanoseconds;
 
 // What a document says of one entry (a suite entry, or a bench/audit row by its label).
 enum class EntryStatus { Ok, Failed, Mismatch, NotRun };

@@ -7,6 +7,8 @@
 
 namespace tct::report {
 
+std::string format_duration(Nanoseconds d) { return format_duration_ns(d.count()); }
+
 std::string format_duration_ns(double ns) {
   if (!std::isfinite(ns)) return "n/a";
   const double a = std::fabs(ns);

@@ -7,9 +7,11 @@
 
 #include "stats/log_interval.hpp"
 #include "core/json_number.hpp"
+#include "core/units.hpp"
 
 namespace tct::report {
 
+std::string format_duration(Nanoseconds d);  // format_duration_ns(d.count())
 std::string format_duration_ns(double ns);   // "812 ns", "12.3 us", "4.56 ms", "1.23 s"; "n/a" for NaN
 std::string format_bytes(double bytes);      // "512 B", "1.5 KiB", "12.0 MiB"
 std::string format_ratio(double ratio);      // "1.52x"; "n/a" for NaN

@@ -13,11 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/verdict.hpp"
+#include "core/units.hpp"
 #include "stats/bootstrap.hpp"
 
 namespace tct::run {
 
-using Ns = std::chrono::duration<double, std::nano>;
+using Ns = tct::Nanoseconds;
 
 struct CallTimes {
   size_t calls = 0;

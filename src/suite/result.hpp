@@ -14,12 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/verdict.hpp"
+#include "core/units.hpp"
 #include "stats/log_interval.hpp"
 #include "suite/file.hpp"
 
 namespace tct::suite {
 
-using Nanoseconds = std::chrono::duration<double, std::nano>;
+using tct::Nanoseconds;
 
 // An entry's headline numbers, from its bench result (its first row: a suite entry is one
 // matrix point) and its explain section. entry_result() (summary.cpp) makes it once; the

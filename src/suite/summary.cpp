@@ -19,11 +19,11 @@ EntryResult entry_result(const tct::bench::BenchResult& bench, const json& expla
       r.speedup = row.speedup->interval;
       r.verdict = row.speedup->verdict;
     }
-    if (std::isfinite(row.compile.cold_ns)) {
-      r.compile = Nanoseconds(row.compile.cold_ns);
+    if (measured(row.compile.cold)) {
+      r.compile = row.compile.cold;
       r.compile_source = "cold";
-    } else if (std::isfinite(row.compile.first_call_ns)) {
-      r.compile = Nanoseconds(row.compile.first_call_ns);
+    } else if (measured(row.compile.first_call)) {
+      r.compile = row.compile.first_call;
       r.compile_source = "first_call";
     }
     r.break_even_calls = row.break_even_calls;
