@@ -20,9 +20,8 @@ std::optional<int> opt_int(const json& j, const char* key) { return opt_num<int>
 std::optional<long long> opt_long(const json& j, const char* key) { return opt_num<long long>(j, key); }
 
 json number_json(double x) { return core::number_or_null(x); }
-// A duration as the document holds it: ns, null when not measured.
-Nanoseconds duration(const json& j, const char* key) { return Nanoseconds(number(j, key)); }
-json duration_json(Nanoseconds d) { return number_json(d.count()); }
+using core::duration_or_nan;
+using core::duration_or_null;
 template <class T>
 json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
@@ -101,15 +100,15 @@ json spread_json(const std::optional<CompileSpread>& s) {
 }
 std::optional<CompileSpread> spread_of(const json& j) {
   if (!j.is_object()) return std::nullopt;
-  return CompileSpread{duration(j, "median_ns"), duration(j, "min_ns"), duration(j, "max_ns"), doubles(j, "samples_ns"),
+  return CompileSpread{duration_or_nan(j, "median_ns"), duration_or_nan(j, "min_ns"), duration_or_nan(j, "max_ns"), doubles(j, "samples_ns"),
                        opt_int(j, "n").value_or(1)};
 }
 
 json compile_json(const Compile& c) {
   json out = c.more;
-  out["first_call_ns"] = duration_json(c.first_call);
-  out["cold_ns"] = duration_json(c.cold);
-  out["warm_ns"] = duration_json(c.warm);
+  out["first_call_ns"] = duration_or_null(c.first_call);
+  out["cold_ns"] = duration_or_null(c.cold);
+  out["warm_ns"] = duration_or_null(c.warm);
   out["cold_source"] = optional_json(c.cold_source);
   out["breakdown"] = c.breakdown;
   if (c.repeated) {
@@ -125,9 +124,9 @@ json compile_json(const Compile& c) {
 }
 Compile compile_of(const json& j) {
   Compile c;
-  c.first_call = duration(j, "first_call_ns");
-  c.cold = duration(j, "cold_ns");
-  c.warm = duration(j, "warm_ns");
+  c.first_call = duration_or_nan(j, "first_call_ns");
+  c.cold = duration_or_nan(j, "cold_ns");
+  c.warm = duration_or_nan(j, "warm_ns");
   c.cold_source = opt_str(j, "cold_source");
   if (const json& b = at(j, "breakdown"); b.is_object()) c.breakdown = b;
   if (has(j, "repeats") || has(j, "cold") || has(j, "warm_cache_hit"))
@@ -265,8 +264,8 @@ std::optional<WarmupCounters> warmup_counters_of(const json& j) {
 void write_sampling(const Sampling& s, json& out) {
   out["calls_per_sample"] = {{"eager", s.calls_per_sample}, {"compiled", s.calls_per_sample}};
   out["samples_per_block"] = s.samples_per_block;
-  out["block_warmup_ns"] = {{"eager", duration_json(s.block_warmup_eager)},
-                            {"compiled", duration_json(s.block_warmup_compiled)}};
+  out["block_warmup_ns"] = {{"eager", duration_or_null(s.block_warmup_eager)},
+                            {"compiled", duration_or_null(s.block_warmup_compiled)}};
   out["outliers"] = {{"eager", outliers_json(s.outliers_eager)}, {"compiled", outliers_json(s.outliers_compiled)}};
   out["sampling_s"] = number_json(s.seconds);
   out["graph_breaks_during_measurement"] = s.graph_breaks;
@@ -280,8 +279,8 @@ std::optional<Sampling> sampling_of(const json& j) {
   const json& cps = at(j, "calls_per_sample");
   s.calls_per_sample = std::max(opt_int(cps, "eager").value_or(1), opt_int(cps, "compiled").value_or(1));
   s.samples_per_block = opt_int(j, "samples_per_block").value_or(0);
-  s.block_warmup_eager = duration(at(j, "block_warmup_ns"), "eager");
-  s.block_warmup_compiled = duration(at(j, "block_warmup_ns"), "compiled");
+  s.block_warmup_eager = duration_or_nan(at(j, "block_warmup_ns"), "eager");
+  s.block_warmup_compiled = duration_or_nan(at(j, "block_warmup_ns"), "compiled");
   s.outliers_eager = outliers_of(at(at(j, "outliers"), "eager"));
   s.outliers_compiled = outliers_of(at(at(j, "outliers"), "compiled"));
   s.seconds = number(j, "sampling_s");
@@ -311,8 +310,8 @@ json settings_json(const Settings& s) {
 
 json eager_json(const EagerBaseline& e) {
   return {{"warmup_ns", e.warmup_ns},
-          {"first_call_ns", duration_json(e.first_call)},
-          {"steady_ns", duration_json(e.steady)},
+          {"first_call_ns", duration_or_null(e.first_call)},
+          {"steady_ns", duration_or_null(e.steady)},
           {"memory", e.memory}};
 }
 
@@ -341,9 +340,9 @@ json to_json(const BenchRow& r) {
     const SteadyState& ss = *r.steady_state;
     out["steady_state"] = {{"found", ss.found},
                            {"start_index", optional_json(ss.start_index)},
-                           {"level_ns", duration_json(ss.level)},
+                           {"level_ns", duration_or_null(ss.level)},
                            {"reason", ss.reason},
-                           {"estimate_ns", duration_json(ss.estimate)}};
+                           {"estimate_ns", duration_or_null(ss.estimate)}};
   } else {
     out["steady_state"] = nullptr;
   }
@@ -351,7 +350,7 @@ json to_json(const BenchRow& r) {
   out["break_even"] = r.break_even ? break_even_json(*r.break_even) : json(nullptr);
   out["break_even_calls"] = optional_json(r.break_even_calls);
   out["break_even_calls_warm"] = optional_json(r.break_even_calls_warm);
-  out["harness_floor_ns"] = duration_json(r.harness_floor);
+  out["harness_floor_ns"] = duration_or_null(r.harness_floor);
   out["blocks_dropped_for_recompile"] = r.blocks_dropped_for_recompile;
   out["correctness"] = r.correctness ? correctness_json(*r.correctness) : json(nullptr);
   out["memory"] = r.memory ? memory_json(*r.memory) : json(nullptr);
@@ -362,7 +361,7 @@ json to_json(const BenchRow& r) {
   if (r.sampling) write_sampling(*r.sampling, out);
   out["blocks"] = r.blocks;
   out["stop_reason"] = optional_json(r.stop_reason);
-  out["clock_resolution_ns"] = duration_json(r.clock_resolution);
+  out["clock_resolution_ns"] = duration_or_null(r.clock_resolution);
   json flags = json::array();
   for (const auto& f : r.flags) flags.push_back({{"code", f.code}, {"applies_to", f.applies_to}, {"text", f.text}});
   out["flags"] = flags;
@@ -389,13 +388,13 @@ BenchRow row_from_json(const json& j) {
     r.latency = Latency{summary_of(at(l, "eager")), summary_of(at(l, "compiled"))};
   r.warmup_curve_ns = doubles(j, "warmup_curve_ns");
   if (const json& ss = at(j, "steady_state"); ss.is_object())
-    r.steady_state = SteadyState{flag(ss, "found"), opt_int(ss, "start_index"), duration(ss, "level_ns"),
-                                 str(ss, "reason"), duration(ss, "estimate_ns")};
+    r.steady_state = SteadyState{flag(ss, "found"), opt_int(ss, "start_index"), duration_or_nan(ss, "level_ns"),
+                                 str(ss, "reason"), duration_or_nan(ss, "estimate_ns")};
   r.compile = compile_of(at(j, "compile"));
   r.break_even = break_even_of(at(j, "break_even"));
   r.break_even_calls = opt_long(j, "break_even_calls");
   r.break_even_calls_warm = opt_long(j, "break_even_calls_warm");
-  r.harness_floor = duration(j, "harness_floor_ns");
+  r.harness_floor = duration_or_nan(j, "harness_floor_ns");
   r.blocks_dropped_for_recompile = opt_int(j, "blocks_dropped_for_recompile").value_or(0);
   if (const json& c = at(j, "correctness"); c.is_object()) r.correctness = correctness_of(c);
   if (const json& m = at(j, "memory"); m.is_object()) r.memory = memory_of(m);
@@ -406,7 +405,7 @@ BenchRow row_from_json(const json& j) {
   r.sampling = sampling_of(j);
   r.blocks = opt_int(j, "blocks").value_or(0);
   r.stop_reason = opt_str(j, "stop_reason");
-  r.clock_resolution = duration(j, "clock_resolution_ns");
+  r.clock_resolution = duration_or_nan(j, "clock_resolution_ns");
   for (const auto& f : at(j, "flags"))
     r.flags.push_back({str(f, "code"), str(f, "applies_to"), str(f, "text")});
   if (const json& s = at(j, "samples"); s.is_object())
@@ -428,7 +427,7 @@ json to_json(const BenchResult& b) {
   if (b.config) out["config"] = settings_json(*b.config);
   if (b.clock) {
     json c = b.clock->more;
-    c["resolution_ns"] = duration_json(b.clock->resolution);
+    c["resolution_ns"] = duration_or_null(b.clock->resolution);
     out["clock"] = c;
   } else {
     out["clock"] = nullptr;
@@ -448,9 +447,9 @@ BenchResult from_json(const json& j) {
   b.target = at(j, "target");
   if (const json& c = at(j, "config"); c.is_object())
     b.config = Settings{opt_int(c, "looks"), strings(c, "notes"), rest(c, {"looks", "notes"})};
-  if (const json& c = at(j, "clock"); c.is_object()) b.clock = Clock{duration(c, "resolution_ns"), rest(c, {"resolution_ns"})};
+  if (const json& c = at(j, "clock"); c.is_object()) b.clock = Clock{duration_or_nan(c, "resolution_ns"), rest(c, {"resolution_ns"})};
   if (const json& e = at(j, "eager"); e.is_object())
-    b.eager = EagerBaseline{doubles(e, "warmup_ns"), duration(e, "first_call_ns"), duration(e, "steady_ns"), at(e, "memory")};
+    b.eager = EagerBaseline{doubles(e, "warmup_ns"), duration_or_nan(e, "first_call_ns"), duration_or_nan(e, "steady_ns"), at(e, "memory")};
   for (const auto& r : at(j, "rows")) b.rows.push_back(row_from_json(r));
   if (const json& w = at(j, "warnings"); w.is_array()) b.warnings = w;
   b.phase = str(j, "phase");

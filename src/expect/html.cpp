@@ -20,6 +20,7 @@ using namespace report::html;
 namespace svg = report::svg;
 using core::number_or_null;
 using report::format_bytes;
+using report::format_duration;
 using report::format_duration_ns;
 using report::format_percent;
 using report::format_ratio;
@@ -124,7 +125,7 @@ std::string sweep_table(const Sweep& sweep) {
                             : class_words(p.analysed->cls) + (p.analysed->borderline_with ? " (borderline)" : "");
     rows.push_back({esc(value_text(p.value)), esc(cls),
                     esc(range_text(p.analysed ? p.analysed->predicted : SpeedupRange{})), measured, ok,
-                    esc(format_duration_ns(p.analysed ? p.analysed->wall_per_call_ns : NAN))});
+                    esc(format_duration(p.analysed ? p.analysed->wall_per_call : kNotMeasured))});
   }
   std::string out = table({sweep.param, "Class", "Predicted", "Measured (95% CI)", "Direction", "Eager per call"}, rows);
   if (!sweep.class_changes.empty()) out += "<p>Class changes: " + generic(to_json(sweep.class_changes)) + "</p>";

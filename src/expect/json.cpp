@@ -12,6 +12,8 @@ namespace {
 
 using core::number_or_nan;
 using core::number_or_null;
+using core::duration_or_nan;
+using core::duration_or_null;
 
 // Readers that never throw (core/json_read.hpp).
 using namespace core::json_read;
@@ -69,8 +71,8 @@ json prediction_json(const Prediction& p) {
       terms.push_back({{"term", t.name}, {"share", t.share}, {"keep", t.keep}, {"compiled_share", t.compiled_share}});
     out["terms"] = terms;
   }
-  out["compiled_call_ns"] = number_or_null(p.compiled_call_ns);
-  out["op_floor_ns"] = number_or_null(p.op_floor_ns);
+  out["compiled_call_ns"] = duration_or_null(p.compiled_call);
+  out["op_floor_ns"] = duration_or_null(p.op_floor);
   out["compiled_call_source"] = p.fixed_costs_from_profile ? "profile" : "ceilings";
   const IntervalModel& iv = p.interval;
   out["interval"] = {{"log_bias", iv.log_bias},
@@ -93,11 +95,11 @@ Prediction prediction_of(const json& j, const std::optional<Machine>& machine) {
   // Before the fixed costs were recorded, the prediction used the ceilings'.
   const json& fixed = j.is_object() && j.contains("op_floor_ns") ? j : json::object();
   if (fixed.contains("op_floor_ns")) {
-    p.compiled_call_ns = number_or_nan(j, "compiled_call_ns");
-    p.op_floor_ns = number_or_nan(j, "op_floor_ns");
+    p.compiled_call = duration_or_nan(j, "compiled_call_ns");
+    p.op_floor = duration_or_nan(j, "op_floor_ns");
   } else if (machine) {
-    p.compiled_call_ns = machine->ceilings.compiled_call_ns;
-    p.op_floor_ns = machine->ceilings.op_floor_ns;
+    p.compiled_call = Nanoseconds(machine->ceilings.compiled_call_ns);
+    p.op_floor = Nanoseconds(machine->ceilings.op_floor_ns);
   }
   p.fixed_costs_from_profile = str(j, "compiled_call_source") == "profile";
   const json& iv = at(j, "interval");
@@ -140,15 +142,15 @@ ProfileSummary profile_of(const json& j) {
   p.ops_per_call = number_or_nan(j, "ops_per_call");
   const json& d = at(j, "op_time_distribution");
   p.op_count = static_cast<std::size_t>(std::max(0, integer(d, "n")));
-  p.op_min_ns = number_or_nan(d, "min_ns");
-  p.op_p50_ns = number_or_nan(d, "p50_ns");
-  p.op_p90_ns = number_or_nan(d, "p90_ns");
-  p.op_p99_ns = number_or_nan(d, "p99_ns");
-  p.op_max_ns = number_or_nan(d, "max_ns");
-  p.op_mean_ns = number_or_nan(d, "mean_ns");
-  p.wall_per_call_ns = number_or_nan(j, "wall_per_call_ns");
-  p.profiled_wall_per_call_ns = number_or_nan(j, "profiled_wall_per_call_ns");
-  p.in_op_per_call_ns = number_or_nan(j, "in_op_per_call_ns");
+  p.op_min = duration_or_nan(d, "min_ns");
+  p.op_p50 = duration_or_nan(d, "p50_ns");
+  p.op_p90 = duration_or_nan(d, "p90_ns");
+  p.op_p99 = duration_or_nan(d, "p99_ns");
+  p.op_max = duration_or_nan(d, "max_ns");
+  p.op_mean = duration_or_nan(d, "mean_ns");
+  p.wall_per_call = duration_or_nan(j, "wall_per_call_ns");
+  p.profiled_wall_per_call = duration_or_nan(j, "profiled_wall_per_call_ns");
+  p.in_op_per_call = duration_or_nan(j, "in_op_per_call_ns");
   p.lower_envelope = str(j, "estimator") == "lower_envelope";
   p.in_op_fraction = number_or_nan(j, "in_op_fraction");
   p.in_op_fraction_p10 = number_or_nan(j, "in_op_fraction_p10");
@@ -272,7 +274,7 @@ json point_json(const SweepPoint& p) {
     // Only when set: a point written before points kept theirs reads back byte for byte.
     if (a->borderline_with) out["borderline_with"] = std::string(to_string(*a->borderline_with));
     out["predicted_speedup"] = range_json(a->predicted);
-    out["profile"] = {{"wall_per_call_ns", number_or_null(a->wall_per_call_ns)},
+    out["profile"] = {{"wall_per_call_ns", duration_or_null(a->wall_per_call)},
                       {"overhead_fraction", number_or_null(a->overhead_fraction)},
                       {"ops_per_call", number_or_null(a->ops_per_call)}};
     out["arithmetic_intensity"] = number_or_null(a->arithmetic_intensity);
@@ -296,7 +298,7 @@ SweepPoint point_of(const json& j) {
     a.borderline_with = class_or_none(j, "borderline_with");
     a.predicted = range_of(at(j, "predicted_speedup"));
     const json& prof = at(j, "profile");
-    a.wall_per_call_ns = number_or_nan(prof, "wall_per_call_ns");
+    a.wall_per_call = duration_or_nan(prof, "wall_per_call_ns");
     a.overhead_fraction = number_or_nan(prof, "overhead_fraction");
     a.ops_per_call = number_or_nan(prof, "ops_per_call");
     a.arithmetic_intensity = number_or_nan(j, "arithmetic_intensity");
@@ -335,15 +337,15 @@ std::optional<Sweep> sweep_of(const json& j) {
 json to_json(const ProfileSummary& p) {
   return {{"ops_per_call", number_or_null(p.ops_per_call)},
           {"op_time_distribution", {{"n", p.op_count},
-                                    {"min_ns", number_or_null(p.op_min_ns)},
-                                    {"p50_ns", number_or_null(p.op_p50_ns)},
-                                    {"p90_ns", number_or_null(p.op_p90_ns)},
-                                    {"p99_ns", number_or_null(p.op_p99_ns)},
-                                    {"max_ns", number_or_null(p.op_max_ns)},
-                                    {"mean_ns", number_or_null(p.op_mean_ns)}}},
-          {"wall_per_call_ns", number_or_null(p.wall_per_call_ns)},
-          {"profiled_wall_per_call_ns", number_or_null(p.profiled_wall_per_call_ns)},
-          {"in_op_per_call_ns", number_or_null(p.in_op_per_call_ns)},
+                                    {"min_ns", duration_or_null(p.op_min)},
+                                    {"p50_ns", duration_or_null(p.op_p50)},
+                                    {"p90_ns", duration_or_null(p.op_p90)},
+                                    {"p99_ns", duration_or_null(p.op_p99)},
+                                    {"max_ns", duration_or_null(p.op_max)},
+                                    {"mean_ns", duration_or_null(p.op_mean)}}},
+          {"wall_per_call_ns", duration_or_null(p.wall_per_call)},
+          {"profiled_wall_per_call_ns", duration_or_null(p.profiled_wall_per_call)},
+          {"in_op_per_call_ns", duration_or_null(p.in_op_per_call)},
           {"estimator", p.lower_envelope ? "lower_envelope" : "median"},
           {"in_op_fraction", number_or_null(p.in_op_fraction)},
           {"in_op_fraction_p10", number_or_null(p.in_op_fraction_p10)},

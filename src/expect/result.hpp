@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/units.hpp"
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
 #include "explain/result.hpp"
@@ -60,7 +61,7 @@ struct Prediction {
   SpeedupRange range;  // low, point, high (the compiled run's bound applied)
   // The fixed costs the shares and the prediction used; a document from before they were
   // recorded gives the ceilings' (source "ceilings").
-  double compiled_call_ns = NAN, op_floor_ns = NAN;
+  Nanoseconds compiled_call = kNotMeasured, op_floor = kNotMeasured;
   bool fixed_costs_from_profile = false;  // timed between the profiled calls, else the ceilings'
   // The model term by term: absent in documents from before the calibrated model.
   std::optional<std::vector<Term>> terms;
@@ -74,8 +75,9 @@ struct ProfileSummary {
   double ops_per_call = NAN;
   // Durations of every top-level op of the profiled calls.
   std::size_t op_count = 0;
-  double op_min_ns = NAN, op_p50_ns = NAN, op_p90_ns = NAN, op_p99_ns = NAN, op_max_ns = NAN, op_mean_ns = NAN;
-  double wall_per_call_ns = NAN, profiled_wall_per_call_ns = NAN, in_op_per_call_ns = NAN;
+  Nanoseconds op_min = kNotMeasured, op_p50 = kNotMeasured, op_p90 = kNotMeasured, op_p99 = kNotMeasured,
+              op_max = kNotMeasured, op_mean = kNotMeasured;
+  Nanoseconds wall_per_call = kNotMeasured, profiled_wall_per_call = kNotMeasured, in_op_per_call = kNotMeasured;
   bool lower_envelope = false;  // the fastest calls' envelope, else medians over the calls
   double in_op_fraction = NAN, in_op_fraction_p10 = NAN, in_op_fraction_p90 = NAN;
   double overhead_fraction = NAN;  // 1 - in_op_fraction
@@ -159,7 +161,8 @@ struct SweepPoint {
     BoundClass cls = BoundClass::Unknown;
     std::optional<BoundClass> borderline_with;  // the class a re-run at this value may give instead
     SpeedupRange predicted;
-    double wall_per_call_ns = NAN, overhead_fraction = NAN, ops_per_call = NAN;
+    Nanoseconds wall_per_call = kNotMeasured;
+    double overhead_fraction = NAN, ops_per_call = NAN;
     double arithmetic_intensity = NAN;
     std::vector<Reason> decided_by;
   };

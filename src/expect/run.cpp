@@ -298,8 +298,8 @@ class ExpectRun {
     a.time_shares = v.shares;
     expect::Prediction& p = a.predicted;
     p.range = v.predicted;
-    p.compiled_call_ns = v.compiled_call_ns;
-    p.op_floor_ns = v.op_floor_ns;
+    p.compiled_call = Nanoseconds(v.compiled_call_ns);
+    p.op_floor = Nanoseconds(v.op_floor_ns);
     p.fixed_costs_from_profile = v.compiled_call_source == "profile";
     p.terms = expect::terms_from_json(v.terms);
     p.interval = {cal::kLogBias,
@@ -374,7 +374,7 @@ class ExpectRun {
       pa.cls = a.cls;
       pa.borderline_with = a.borderline_with;
       pa.predicted = {a.predicted.range.low, a.predicted.range.high, a.predicted.range.point};
-      pa.wall_per_call_ns = a.profile.wall_per_call_ns;
+      pa.wall_per_call = a.profile.wall_per_call;
       pa.overhead_fraction = a.profile.overhead_fraction;
       pa.ops_per_call = a.profile.ops_per_call;
       pa.arithmetic_intensity = a.arithmetic_intensity;

@@ -13,7 +13,7 @@ namespace tct::expect {
 namespace {
 
 using report::format_bytes;
-using report::format_duration_ns;
+using report::format_duration;
 using report::format_percent;
 using report::format_ratio;
 using report::Table;
@@ -105,19 +105,19 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const ExpectResul
   std::vector<std::pair<std::string, std::string>> rows;
   // Each latency says what it measures: bench quotes medians of interleaved samples, expect
   // reasons on its fastest plain call (the envelope its shares are fractions of).
-  rows.push_back({"eager call", fmt::format("{} ({})", format_duration_ns(p.wall_per_call_ns),
+  rows.push_back({"eager call", fmt::format("{} ({})", format_duration(p.wall_per_call),
                                             p.lower_envelope
                                                 ? "the fastest of expect's plain calls: the envelope the shares are of"
                                                 : "the median of expect's plain calls")});
   const Prediction& pred = a.predicted;
-  rows.push_back({"fixed costs", fmt::format("op floor {}, compiled call {} ({})", format_duration_ns(pred.op_floor_ns),
-                                             format_duration_ns(pred.compiled_call_ns),
+  rows.push_back({"fixed costs", fmt::format("op floor {}, compiled call {} ({})", format_duration(pred.op_floor),
+                                             format_duration(pred.compiled_call),
                                              pred.fixed_costs_from_profile
                                                  ? "a 1-element add eager and compiled, timed between the plain calls"
                                                  : "the machine's ceilings")});
   rows.push_back({"ops per call", fmt::format("{} (every op the profiler saw in one eager call; median op {}, p90 {})",
-                                              count(p.ops_per_call), format_duration_ns(p.op_p50_ns),
-                                              format_duration_ns(p.op_p90_ns))});
+                                              count(p.ops_per_call), format_duration(p.op_p50),
+                                              format_duration(p.op_p90))});
   if (std::string guarded = guarded_text(a); !guarded.empty()) rows.push_back({"guarded per call", guarded});
   rows.push_back({"time inside ops", fmt::format("{} (outside: {})", format_percent(p.in_op_fraction),
                                                  format_percent(p.overhead_fraction))});
