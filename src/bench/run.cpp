@@ -112,10 +112,10 @@ std::optional<tct::bench::CompileSpread> spread_of(const std::vector<double>& xs
 }
 
 // The section so far, written from the result: each finished row's flags and warnings are
-// decided from its fields (bench/analysis.cpp), the document's warnings are those from
-// before bench plus the section's, and the section is checkpointed.
-void publish(Host& host, const BenchConfig& cfg, BenchResult& result, const json& base_warnings) {
-  host.document()["warnings"] = base_warnings;
+// decided from its fields (bench/analysis.cpp), bench's warnings replace those it gave at the
+// last phase, and the section is checkpointed.
+void publish(Host& host, const BenchConfig& cfg, BenchResult& result) {
+  json warnings = json::array();
   RowWarningInput in{cfg.precision, cfg.check};
   in.busy_machine = machine_load(result.rows, 0).busy();
   for (auto& row : result.rows) {
@@ -126,10 +126,11 @@ void publish(Host& host, const BenchConfig& cfg, BenchResult& result, const json
       row.flags.push_back({w.value("code", ""), w.value("applies_to", ""), flag_text(w)});
       w.erase("applies_to");
       if (!who.empty()) w["row"] = who;
-      host.warn(w);
+      warnings.push_back(std::move(w));
     }
   }
-  for (const auto& w : result.warnings) host.warn(w);
+  for (const auto& w : result.warnings) warnings.push_back(w);
+  host.replace_warnings(cfg.section, warnings);
   host.checkpoint(cfg.section, to_json(result));
 }
 
@@ -141,7 +142,6 @@ bool row_failure(const Error& e) { return e.code() == ExitCode::TargetFailed; }
 }  // namespace
 
 BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
-  const json base_warnings = host.document().value("warnings", json::array());
   BenchPlan plan = plan_rows(cfg.backends, cfg.modes, cfg.dynamic, cfg.fullgraph);
   BenchResult result;
   result.config = settings_of(cfg, plan);
@@ -199,7 +199,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
                                                    "outputs were not compared with eager (--no-check)",
                                                    "drop --no-check to verify the compiled outputs"));
   result.phase = "eager";
-  publish(host, cfg, result, base_warnings);
+  publish(host, cfg, result);
 
   if (peer) {
     host.progress(fmt::format("loading {} in a second process", cfg.target.target));
@@ -209,7 +209,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
   const tct::bench::EagerBaseline& eager = *result.eager;
   const double eager_est = eager.steady.count();
   result.phase = "rows";
-  publish(host, cfg, result, base_warnings);
+  publish(host, cfg, result);
 
   for (std::size_t i = 0; i < plan.rows.size(); ++i) {
     const auto& spec = plan.rows[i];
@@ -231,12 +231,12 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
         peer->settle();  // before the compile: nothing may overlap the warm-up curve
       }
       bench::compile_and_warm_up(host, agent, cfg, spec, row);
-      publish(host, cfg, result, base_warnings);
+      publish(host, cfg, result);
       stage = "correctness";
       bench::check_correctness(host, agent, cfg, spec, row);
       stage = "measurement";
       bench::prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
-      publish(host, cfg, result, base_warnings);
+      publish(host, cfg, result);
       BenchConfig row_cfg = cfg;  // row 0 shares its budget with the allocator comparison
       if (i == 0 && compare) row_cfg.budget_s = cfg.budget_s * (1 - kCompareShare);
       bench::sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
@@ -250,7 +250,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     }
     peer.reset();
     derive_break_even(row);
-    publish(host, cfg, result, base_warnings);
+    publish(host, cfg, result);
   }
   agent.close();
   if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(*w);
@@ -260,14 +260,14 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     add_headline_state(result.allocator, *headline);
     if (compare) {
       result.phase = "allocator";
-      publish(host, cfg, result, base_warnings);
+      publish(host, cfg, result);
       // Warm compiles on the caches the main agent filled, as the row's second process.
       compare_allocator_states(host, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est, cpus,
                                compare_budget_s, result.allocator);
     }
   }
   if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(*w);
-  publish(host, cfg, result, base_warnings);
+  publish(host, cfg, result);
 
   if (cfg.compile_time) {
     result.phase = "compile_time";
@@ -321,11 +321,11 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
         comp.error = row_error(e, "compile_time");
       }
       derive_break_even(row);
-      publish(host, cfg, result, base_warnings);
+      publish(host, cfg, result);
     }
   }
   result.phase = "done";
-  publish(host, cfg, result, base_warnings);
+  publish(host, cfg, result);
   return result;
 }
 

@@ -72,8 +72,8 @@ struct BenchConfig {
 };
 
 // Runs the benchmark in agents started through `exec` and returns what it measured. After
-// each phase the result so far is checkpointed as host.document()[cfg.section] (its to_json,
-// bench/json.cpp) and its warnings are added to the document's. Throws tct::Error
+// each phase the result so far is checkpointed as the section cfg.section (its to_json,
+// bench/json.cpp) and bench's warnings so far replace those it gave before (Host::replace_warnings). Throws tct::Error
 // (usage/target) for failures that leave no row to measure.
 tct::bench::BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg);
 

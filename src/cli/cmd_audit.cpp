@@ -200,7 +200,7 @@ are reported); 4 internal error.)");
     // than run a compiled run of its own.
     std::optional<explain::ExplainResult> explained;
     if (ctx.doc.contains("explain")) explained = explain::from_json(ctx.doc["explain"]);
-    runner::run_expect(ctx, ctx, agent, cfg, explained ? &*explained : nullptr);
+    expected_ = runner::run_expect(ctx, ctx, agent, cfg, explained ? &*explained : nullptr);
   }
 
   runner::BenchConfig bench_config() const {
@@ -209,18 +209,18 @@ are reported); 4 internal error.)");
     return cfg;
   }
 
-  // expect's predicted range against bench's first row, as `tct expect --validate` does.
-  static void validate_expectation(RunContext& ctx, const tct::bench::BenchResult& bench) {
-    if (!ctx.doc.contains("expect")) return;
-    expect::ExpectResult result = expect::from_json(ctx.doc["expect"]);
-    if (!result.analysis) return;
+  // expect's predicted range against bench's first row, as `tct expect --validate` does: the
+  // validation joins expect's result, and its section is written again from it.
+  void validate_expectation(RunContext& ctx, const tct::bench::BenchResult& bench) {
+    if (!expected_ || !expected_->analysis) return;
     if (bench.rows.empty() || !bench.rows[0].ok() || !bench.rows[0].speedup) return;
-    if (auto v = expect::validate(*result.analysis, tct::bench::to_json(*bench.rows[0].speedup))) {
-      result.validation = v;
-      ctx.doc["expect"] = expect::to_json(result);
+    if (auto v = expect::validate(*expected_->analysis, *bench.rows[0].speedup)) {
+      expected_->validation = v;
+      ctx.checkpoint("expect", expect::to_json(*expected_));
     }
   }
 
+  std::optional<expect::ExpectResult> expected_;  // what the expect step returned
   BenchOptions bench_ = default_bench();
   std::optional<std::string> sweep_;
   std::string trace_dir_;

@@ -47,7 +47,7 @@ void add_output_options(CLI::App& cmd, CommonOptions& o) {
 }
 
 RunContext::RunContext(CommonOptions opts, json d)
-    : options(std::move(opts)), doc(std::move(d)), start_(std::chrono::steady_clock::now()) {}
+    : DocumentHost(std::move(d)), options(std::move(opts)), start_(std::chrono::steady_clock::now()) {}
 
 std::chrono::milliseconds RunContext::timeout() const {
   return std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
@@ -104,8 +104,6 @@ std::unique_ptr<runner::Session> RunContext::spawn(const runner::Env& env) {
   return std::make_unique<runner::AgentSession>(
       std::make_unique<agent::Agent>(agent_options(env), agent::DeferHandshake{}), timeout(), progress_fn());
 }
-
-void RunContext::warn(const json& warning) { report::add_warning(doc, warning); }
 
 void RunContext::progress(const std::string& message) {
   if (options.quiet || !::isatty(2)) return;

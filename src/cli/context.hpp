@@ -16,6 +16,7 @@
 #include "core/cpu_placement.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
+#include "report/document_host.hpp"
 
 namespace tct::cli {
 
@@ -41,12 +42,11 @@ void add_output_options(CLI::App& cmd, CommonOptions& options);  // --json --mar
 
 // The runners' Host (document, progress, checkpoints, warnings) and Executor (agents in the
 // chosen interpreter, with --timeout and progress on every request).
-class RunContext : public runner::Host, public runner::Executor {
+class RunContext : public report::DocumentHost, public runner::Executor {
  public:
   RunContext(CommonOptions options, json doc);
 
   CommonOptions options;
-  json doc;
 
   std::chrono::milliseconds timeout() const;
   // Starts `python -m tct_agent` in the chosen interpreter and records the environment
@@ -65,8 +65,6 @@ class RunContext : public runner::Host, public runner::Executor {
   // As start(), for probe: an interpreter without torch is its verdict, not an error.
   std::unique_ptr<runner::Session> start_for_probe();
   std::unique_ptr<runner::Session> spawn(const runner::Env& env) override;
-  json& document() override { return doc; }
-  void warn(const json& warning) override;
   // "phase: message" on stderr, only when stderr is a terminal and not --quiet.
   void progress(const std::string& message) override;
   agent::ProgressFn progress_fn();

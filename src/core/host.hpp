@@ -1,7 +1,9 @@
 #pragma once
-// What a runner needs from whoever runs it (the CLI, or a test): a result document to write
-// its section into, progress messages, checkpoints (the CLI rewrites its --out files so a
-// crash still leaves data) and warnings. The runner never prints, writes files or exits.
+// What a runner needs from whoever runs it (the CLI, or a test): a place for its result
+// section and warnings, progress messages and checkpoints (the CLI rewrites its --out files so
+// a crash still leaves data). The runner never prints, writes files or exits, and never sees
+// the document itself: it hands over values (a result's section as its to_json made it) and
+// reads only the environment the CLI recorded.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -11,22 +13,28 @@ namespace tct::runner {
 class Host {
  public:
   virtual ~Host() = default;
-  // The result document; a runner writes its own section (e.g. doc["bench"]) and reads the
-  // environment others recorded.
-  virtual nlohmann::json& document() = 0;
-  // One line of progress ("phase: what now"); the host decides whether to show it.
-  virtual void progress(const std::string& message) = 0;
+  // What the CLI recorded of the environment when it started an agent (interpreter, torch):
+  // read only.
+  virtual const nlohmann::json& environment() const = 0;
+  // A runner's result so far, as its section: it replaces doc[section], and is persisted at
+  // the next checkpoint (or the final write).
+  virtual void record(const std::string& section, nlohmann::json value) = 0;
   // The document is in a consistent state: persist it.
   virtual void checkpoint() = 0;
-  // A runner's result so far, as its section (made by the result's own to_json, the one
-  // place its JSON is written): it replaces doc[section], then the document is persisted.
-  // A crash after this still leaves what was measured.
-  virtual void checkpoint(const std::string& section, nlohmann::json value) {
-    document()[section] = std::move(value);
+  // record(), then persist: a crash after this still leaves what was measured.
+  void checkpoint(const std::string& section, nlohmann::json value) {
+    record(section, std::move(value));
     checkpoint();
   }
-  // Adds a warning (report::make_warning's shape) to the document's warnings.
+  // One line of progress ("phase: what now"); the host decides whether to show it.
+  virtual void progress(const std::string& message) = 0;
+  // Adds a warning (report::make_warning's shape) to the document's warnings; an identical
+  // one is said once.
   virtual void warn(const nlohmann::json& warning) = 0;
+  // The warnings a runner that decides its list afresh as it goes (bench, after each phase)
+  // has found so far: they replace what `source` gave before, after the warnings that were
+  // there before its first list.
+  virtual void replace_warnings(const std::string& source, const nlohmann::json& warnings) = 0;
 };
 
 }  // namespace tct::runner

@@ -248,41 +248,4 @@ std::string load_drift(const Evidence& e) {
                      100 * first, 100 * second);
 }
 
-json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured,
-                         const std::string& borderline_with) {
-  if (!measured.is_object() || !measured.contains("estimate") || !measured["estimate"].is_number()) return nullptr;
-  if (measured.value("inconclusive", false)) return nullptr;  // too wide to judge anything by
-  if (!std::isfinite(predicted.low) || !std::isfinite(predicted.high)) return nullptr;  // nothing predicted
-  double est = measured["estimate"].get<double>();
-  double mlo = measured.value("low", json()).is_number() ? measured["low"].get<double>() : est;
-  double mhi = measured.value("high", json()).is_number() ? measured["high"].get<double>() : est;
-  std::string where = est < predicted.low ? "below" : est > predicted.high ? "above" : "inside";
-  std::string worth = mlo > kGainBand ? "yes" : mhi <= 1.0 ? "no" : "unclear";
-  // Wrong direction: outside the range, and the range and the whole measured interval on
-  // opposite sides of a clear gain.
-  bool predicted_gain = predicted.low > kGainBand, predicted_no_gain = predicted.high <= kGainBand;
-  bool wrong = where != "inside" && ((predicted_gain && mhi <= kGainBand) || (predicted_no_gain && mlo > kGainBand));
-  std::string measured_text = measured.value("low", json()).is_number()
-                                  ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", est, mlo, mhi)
-                                  : fmt::format("{:.2f}x", est);
-  std::string where_text = where == "inside" ? "inside" : where == "above" ? "above" : "below";
-  std::string worth_text = worth == "yes"  ? "torch.compile is worth it here"
-                           : worth == "no" ? "torch.compile is not worth it here (no gain)"
-                                           : "the gain is too small or too noisy to call";
-  std::string class_text =
-      borderline_with.empty() ? class_label(cls) : class_label(cls) + ", borderline with " + class_label(borderline_with);
-  std::string summary = fmt::format("measured {} is {} the predicted {:.2f}x-{:.2f}x ({}){}: {}", measured_text,
-                                    where_text, predicted.low, predicted.high, class_text,
-                                    wrong ? ", the prediction got the direction wrong" : "", worth_text);
-  auto field = [&](const char* k) { return measured.contains(k) ? measured[k] : json(nullptr); };
-  return {{"predicted", {{"low", or_null(predicted.low)}, {"point", or_null(predicted.point)},
-                         {"high", or_null(predicted.high)}}},
-          {"measured", {{"estimate", est}, {"low", field("low")}, {"high", field("high")}}},
-          {"verdict", where},
-          {"class", cls},
-          {"compile_worth_it", worth},
-          {"direction_right", !wrong},
-          {"summary", summary}};
-}
-
 }  // namespace tct::analysis

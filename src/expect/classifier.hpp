@@ -172,16 +172,5 @@ Verdict classify(const Evidence& e, const Ceilings& c);
 // Human names: "overhead bound", ...
 std::string class_label(const std::string& cls);
 
-// Compares a predicted range with a measured speedup interval {estimate, low, high}:
-// {predicted {low, point, high}, measured {...}, verdict: inside|above|below, class,
-// compile_worth_it: yes|no|unclear, direction_right, summary}. The measured gain decides
-// whether compile is worth it: yes when all of its interval (or the estimate alone when it
-// has none) is above kGainBand, no when all of it is at or below 1, else unclear. The
-// prediction's direction is wrong only when the estimate is outside the range and the
-// range is on the other side of "no clear change" (kGainBand) from the whole measured
-// interval. `summary` says all of it in one line. Null when the measurement has no estimate
-// or is marked inconclusive (no verdict is built on it).
-json validate_prediction(const SpeedupRange& predicted, const std::string& cls, const json& measured,
-                         const std::string& borderline_with = "");
 
 }  // namespace tct::analysis

@@ -1,5 +1,9 @@
 #include "expect/result.hpp"
 
+#include <cmath>
+
+#include <fmt/format.h>
+
 #include "errors.hpp"
 #include "expect/json.hpp"
 #include "stats/summary.hpp"
@@ -79,10 +83,47 @@ std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points) {
   return out;
 }
 
-std::optional<Validation> validate(const Analysis& a, const json& measured_speedup) {
-  std::string borderline = a.borderline_with ? std::string(to_string(*a.borderline_with)) : "";
-  return validation_from_json(analysis::validate_prediction(a.predicted.range, std::string(to_string(a.cls)),
-                                                            measured_speedup, borderline));
+std::optional<Validation> validate(const SpeedupRange& predicted, const std::string& cls, const MeasuredSpeedup& measured,
+                                   const std::string& borderline_with) {
+  using analysis::kGainBand;
+  const double est = measured.estimate;
+  if (!std::isfinite(est)) return std::nullopt;
+  if (!std::isfinite(predicted.low) || !std::isfinite(predicted.high)) return std::nullopt;  // nothing predicted
+  const bool has_low = std::isfinite(measured.low), has_high = std::isfinite(measured.high);
+  const double mlo = has_low ? measured.low : est, mhi = has_high ? measured.high : est;
+  Validation v;
+  v.predicted = predicted;
+  v.measured = measured;
+  v.cls = cls;
+  v.verdict = est < predicted.low ? "below" : est > predicted.high ? "above" : "inside";
+  v.compile_worth_it = mlo > kGainBand ? "yes" : mhi <= 1.0 ? "no" : "unclear";
+  // Wrong direction: outside the range, and the range and the whole measured interval on
+  // opposite sides of a clear gain.
+  const bool predicted_gain = predicted.low > kGainBand, predicted_no_gain = predicted.high <= kGainBand;
+  v.direction_right = !(v.verdict != "inside" && ((predicted_gain && mhi <= kGainBand) || (predicted_no_gain && mlo > kGainBand)));
+  const std::string measured_text = has_low ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", est, mlo, mhi) : fmt::format("{:.2f}x", est);
+  const std::string worth_text = v.compile_worth_it == "yes"  ? "torch.compile is worth it here"
+                                 : v.compile_worth_it == "no" ? "torch.compile is not worth it here (no gain)"
+                                                              : "the gain is too small or too noisy to call";
+  const std::string class_text = borderline_with.empty() ? analysis::class_label(cls)
+                                                         : analysis::class_label(cls) + ", borderline with " +
+                                                               analysis::class_label(borderline_with);
+  v.summary = fmt::format("measured {} is {} the predicted {:.2f}x-{:.2f}x ({}){}: {}", measured_text, v.verdict,
+                          predicted.low, predicted.high, class_text,
+                          v.direction_right ? "" : ", the prediction got the direction wrong", worth_text);
+  return v;
+}
+
+std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls, std::optional<BoundClass> borderline_with,
+                                   const tct::bench::Speedup& measured) {
+  if (measured.verdict == tct::bench::SpeedupVerdict::Inconclusive) return std::nullopt;  // too wide to judge anything by
+  const analysis::Interval& iv = measured.interval;
+  return validate(predicted, std::string(to_string(cls)), MeasuredSpeedup{iv.estimate, iv.low, iv.high},
+                  borderline_with ? std::string(to_string(*borderline_with)) : "");
+}
+
+std::optional<Validation> validate(const Analysis& a, const tct::bench::Speedup& measured) {
+  return validate(a.predicted.range, a.cls, a.borderline_with, measured);
 }
 
 int exit_code(const ExpectResult& r, bool validate) {

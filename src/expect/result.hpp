@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/result.hpp"
 #include "core/units.hpp"
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
@@ -140,7 +141,7 @@ struct MeasuredSpeedup {
   double estimate = NAN, low = NAN, high = NAN;
 };
 
-// The predicted range against a measured speedup (classifier.hpp's validate_prediction).
+// The predicted range against a measured speedup (validate(), below).
 struct Validation {
   SpeedupRange predicted;
   MeasuredSpeedup measured;
@@ -195,10 +196,19 @@ struct ExpectResult {
   std::optional<Validation> validation;
 };
 
-// The prediction checked against a measured speedup (bench's speedup object: {estimate, low,
-// high, inconclusive}); none when nothing can be judged (no estimate, an inconclusive
-// interval, no predicted range).
-std::optional<Validation> validate(const Analysis& a, const json& measured_speedup);
+// A predicted range against a measured speedup {estimate, low, high} (NaN bounds: the
+// estimate alone): inside|above|below, whether compile is worth it (yes when all of the
+// measured interval is above kGainBand, no when all of it is at or below 1, else unclear),
+// whether the prediction got the direction wrong (the estimate outside the range, and the
+// range on the other side of "no clear change", kGainBand, from the whole measured interval),
+// and all of it in one line. None when there is no estimate or no predicted range.
+std::optional<Validation> validate(const SpeedupRange& predicted, const std::string& cls, const MeasuredSpeedup& measured,
+                                   const std::string& borderline_with = "");
+// Against bench's measured speedup: none also when bench's verdict is inconclusive (no
+// verdict is built on it).
+std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls, std::optional<BoundClass> borderline_with,
+                                   const tct::bench::Speedup& measured);
+std::optional<Validation> validate(const Analysis& a, const tct::bench::Speedup& measured);
 
 // `tct expect`'s exit status for a finished result with --validate: throws the check failure
 // (exit 1) when the predicted direction was wrong, else 0.

@@ -68,9 +68,9 @@ std::string utc_now() {
 
 // The first row's speedup as the document writes it (what expect's validation reads); null
 // when that row did not finish.
-json first_speedup(const tct::bench::BenchResult& bench) {
+const tct::bench::Speedup* first_speedup(const tct::bench::BenchResult& bench) {
   if (bench.rows.empty() || !bench.rows[0].ok() || !bench.rows[0].speedup) return nullptr;
-  return tct::bench::to_json(*bench.rows[0].speedup);
+  return &*bench.rows[0].speedup;
 }
 
 // What the profile of one loaded target found: the result's analysis, and the evidence and
@@ -154,15 +154,15 @@ class ExpectRun {
       host_.progress("validate: bench");
       BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
       const tct::bench::BenchResult bench = run_bench(host_, exec_, bcfg);
-      json measured = first_speedup(bench);
-      if (measured.is_object() && measured.value("inconclusive", false)) {
+      const tct::bench::Speedup* measured = first_speedup(bench);
+      if (measured && measured->verdict == tct::bench::SpeedupVerdict::Inconclusive) {
         host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement,
                                         "--validate: the measured speedup interval is too wide to check the "
                                         "prediction against (inconclusive)",
                                         "rerun on a quieter machine or with a larger --budget"));
         return result_;
       }
-      result_.validation = expect::validate(*result_.analysis, measured);
+      if (measured) result_.validation = expect::validate(*result_.analysis, *measured);
       checkpoint();
       if (!result_.validation) {
         if (auto err = bench_outcome(bench, bcfg); err && err->code() != ExitCode::CheckFailed) throw *err;
@@ -396,18 +396,16 @@ class ExpectRun {
     }
     scratch.hand_on(label);
     point.benched = true;
-    json sp = first_speedup(bench);
-    if (sp.is_null()) {
+    const tct::bench::Speedup* sp = first_speedup(bench);
+    if (!sp) {
       const bool row_error = !bench.rows.empty() && bench.rows[0].error;
       point.error = row_error ? tct::bench::to_json(*bench.rows[0].error)
                               : json{{"kind", "bench"}, {"message", "bench measured no speedup"}};
     } else {
-      point.speedup = expect::measured_from_json(sp);
+      point.speedup = expect::MeasuredSpeedup{sp->interval.estimate, sp->interval.low, sp->interval.high};
       // The point's own class, range and borderline.
       const auto& pa = *point.analysed;
-      point.validation = expect::validation_from_json(analysis::validate_prediction(
-          pa.predicted, std::string(expect::to_string(pa.cls)), sp,
-          pa.borderline_with ? std::string(expect::to_string(*pa.borderline_with)) : ""));
+      point.validation = expect::validate(pa.predicted, pa.cls, pa.borderline_with, *sp);
     }
     return point;
   }

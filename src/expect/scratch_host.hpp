@@ -5,40 +5,37 @@
 // hand_on() passes them on, each named by the point it is about.
 #include <string>
 
-#include "core/host.hpp"
-#include "report/document.hpp"
+#include "report/document_host.hpp"
 
 namespace tct::runner {
 
 using json = nlohmann::json;
 
-class ScratchHost : public Host {
+class ScratchHost : public report::DocumentHost {
  public:
-  explicit ScratchHost(Host& host) : host_(host) {}
+  explicit ScratchHost(Host& host) : DocumentHost(json::object()), host_(host) {}
 
-  json& document() override { return doc_; }
+  const json& environment() const override { return host_.environment(); }
   void progress(const std::string& message) override { host_.progress(message); }
   // Nothing of the user's document changed.
   void checkpoint() override {}
-  void warn(const json& warning) override { report::add_warning(doc_, warning); }
+  using Host::checkpoint;
 
-  // The warnings the step left (a step may rebuild its list as it goes: bench does after
-  // each phase; the last list is what it found), to the real host, each message with
+  // The warnings the step left (a step may decide its list afresh as it goes: bench does
+  // after each phase; the last list is what it found), to the real host, each message with
   // "label: " before it when a label is given: a warning then says which sweep point it is
   // about, and the same warning at two points stays two distinct lines.
   void hand_on(const std::string& label = "") {
-    if (!doc_.contains("warnings") || !doc_["warnings"].is_array()) return;
-    for (json w : doc_["warnings"]) {
+    for (json w : doc.value("warnings", json::array())) {
       if (!label.empty() && w.is_object() && w.contains("message") && w["message"].is_string())
         w["message"] = label + ": " + w["message"].get<std::string>();
       host_.warn(w);
     }
-    doc_["warnings"] = json::array();
+    doc["warnings"] = json::array();
   }
 
  private:
   Host& host_;
-  json doc_ = json::object();
 };
 
 }  // namespace tct::runner

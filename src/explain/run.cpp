@@ -68,9 +68,8 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
   add_registry_entries(agent, facts, trace ? &*trace : nullptr);
   ExplainResult result =
       build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
-  // Written without a checkpoint, as before: the caller's next checkpoint (or the final
-  // write) persists it.
-  host.document()["explain"] = to_json(result);
+  // Recorded without a checkpoint: the caller's next checkpoint (or the final write) persists it.
+  host.record("explain", to_json(result));
   if (!cfg.warn) return result;
 
   if (facts.value("logged_unsupported", json()).is_string())

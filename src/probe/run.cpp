@@ -45,7 +45,7 @@ void run_smoke(Host& host, Session& agent, const ProbeConfig& cfg, probe::ProbeR
 
 probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg) {
   const auto& hello = agent.hello();
-  const std::string python_path = host.document()["environment"]["interpreter"]["path"];
+  const std::string python_path = host.environment().value("interpreter", json::object()).value("path", "");
   probe::ProbeResult result;
   result.python = hello.python;
   if (!hello.torch.is_null()) {
@@ -55,7 +55,7 @@ probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg)
   for (const auto& var : probe::compile_env_vars())
     if (const char* v = std::getenv(var.name)) result.environment_variables[var.name] = v;
   // What is known before the agent imports torch, which may fail: the error's document keeps it.
-  host.document()["probe"] = probe::to_json(result);
+  host.record("probe", probe::to_json(result));
 
   // The facts need torch 2.x imported; without it the verdict is already known.
   const bool torch_ok = result.torch_version && probe::at_least(probe::parse_version(*result.torch_version), 2, 0);
@@ -83,8 +83,8 @@ probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg)
   probe::Decision decision = probe::decide(result, python_path);
   result.verdict = decision.verdict;
   result.reasons = std::move(decision.reasons);
-  // Written without a checkpoint, as before: the caller's final write persists it.
-  host.document()["probe"] = probe::to_json(result);
+  // Recorded without a checkpoint: the caller's final write persists it.
+  host.record("probe", probe::to_json(result));
   return result;
 }
 

@@ -14,19 +14,19 @@
 #include "report/document.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
+#include "report/document_host.hpp"
 
 namespace tct::testing {
 
 using json = nlohmann::json;
 
-struct FakeHost : runner::Host {
-  json doc = report::new_document("bench");
+struct FakeHost : report::DocumentHost {
+  FakeHost() : DocumentHost(report::new_document("bench")) {}
   std::vector<std::string> progress_lines;
   int checkpoints = 0;
-  json& document() override { return doc; }
   void progress(const std::string& m) override { progress_lines.push_back(m); }
   void checkpoint() override { ++checkpoints; }
-  void warn(const json& w) override { report::add_warning(doc, w); }
+  using Host::checkpoint;
 };
 
 // Replies for one request; throw tct::Error to make the agent fail.

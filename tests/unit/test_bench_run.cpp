@@ -70,7 +70,7 @@ struct ScriptedTarget {
 // last checkpoint wrote (the document is built from the result, never beside it).
 json run_section(FakeHost& host, FakeExecutor& exec, const tct::runner::BenchConfig& cfg) {
   const json section = tct::bench::to_json(tct::runner::run_bench(host, exec, cfg));
-  EXPECT_EQ(host.document()[cfg.section], section);
+  EXPECT_EQ(host.doc[cfg.section], section);
   return section;
 }
 

@@ -8,6 +8,7 @@
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
 #include "expect/json.hpp"
+#include "expect/result.hpp"
 #include "expect/scratch_host.hpp"
 #include "expect/ops.hpp"
 #include "expect/suggestions.hpp"
@@ -16,6 +17,7 @@
 
 using nlohmann::json;
 using namespace tct::analysis;
+namespace expect = tct::expect;
 
 namespace {
 
@@ -110,8 +112,9 @@ TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
   EXPECT_EQ(v.cls, "compute_bound");
   EXPECT_LT(v.predicted.low, 1.0);
   EXPECT_LT(v.predicted.point, 1.15);  // the same vendor kernel: little to gain
-  auto val = validate_prediction(v.predicted, v.cls, {{"estimate", 1.0}, {"low", 0.98}, {"high", 1.02}});
-  EXPECT_TRUE(val["direction_right"].get<bool>());
+  auto val = expect::validate(v.predicted, v.cls, {1.0, 0.98, 1.02});
+  ASSERT_TRUE(val);
+  EXPECT_TRUE(val->direction_right);
 }
 
 TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
@@ -131,16 +134,15 @@ TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
   EXPECT_EQ(overhead.cls, "overhead_bound");
   EXPECT_EQ(overhead.borderline_with, "compute_bound");
   // The one line to quote says it too.
-  json measured = {{"estimate", 1.1}, {"low", 1.05}, {"high", 1.15}};
-  json v = validate_prediction(overhead.predicted, overhead.cls, measured, overhead.borderline_with);
-  EXPECT_NE(v["summary"].get<std::string>().find("(overhead bound, borderline with compute bound)"), std::string::npos)
-      << v["summary"];
+  const expect::MeasuredSpeedup measured{1.1, 1.05, 1.15};
+  auto v = expect::validate(overhead.predicted, overhead.cls, measured, overhead.borderline_with);
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->summary.find("(overhead bound, borderline with compute bound)"), std::string::npos) << v->summary;
   // Clear of the threshold (10% outside operators): no such note.
   Verdict clear = matmul_call(9'000'000);
   EXPECT_EQ(clear.cls, "compute_bound");
   EXPECT_EQ(clear.borderline_with, "");
-  EXPECT_NE(validate_prediction(clear.predicted, clear.cls, measured)["summary"].get<std::string>().find("(compute bound)"),
-            std::string::npos);
+  EXPECT_NE(expect::validate(clear.predicted, clear.cls, measured)->summary.find("(compute bound)"), std::string::npos);
 }
 
 TEST(ExpectClassifier, LowIntensityLargeOpsAreMemoryBound) {
@@ -297,21 +299,31 @@ TEST(ExpectClassifier, RooflinePlacesTheWorkload) {
 
 TEST(ExpectValidation, VerdictWorthAndOneLine) {
   SpeedupRange pr{1.5, 4.0, 2.5};
-  EXPECT_EQ(validate_prediction(pr, "overhead_bound", {{"estimate", 2.0}})["verdict"], "inside");
-  EXPECT_EQ(validate_prediction(pr, "overhead_bound", {{"estimate", 5.0}})["verdict"], "above");
-  auto below = validate_prediction(pr, "overhead_bound", {{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}});
-  EXPECT_EQ(below["verdict"], "below");
-  EXPECT_TRUE(below["direction_right"].get<bool>());  // still a gain
-  EXPECT_EQ(below["compile_worth_it"], "yes");
-  EXPECT_EQ(below["summary"],
+  const auto alone = [](double est) { return expect::MeasuredSpeedup{est, NAN, NAN}; };
+  EXPECT_EQ(expect::validate(pr, "overhead_bound", alone(2.0))->verdict, "inside");
+  EXPECT_EQ(expect::validate(pr, "overhead_bound", alone(5.0))->verdict, "above");
+  auto below = expect::validate(pr, "overhead_bound", {1.2, 1.1, 1.3});
+  ASSERT_TRUE(below);
+  EXPECT_EQ(below->verdict, "below");
+  EXPECT_TRUE(below->direction_right);  // still a gain
+  EXPECT_EQ(below->compile_worth_it, "yes");
+  EXPECT_EQ(below->summary,
             "measured 1.20x [1.10, 1.30] is below the predicted 1.50x-4.00x (overhead bound): "
             "torch.compile is worth it here");
-  auto wrong = validate_prediction(pr, "overhead_bound", {{"estimate", 0.9}});
-  EXPECT_FALSE(wrong["direction_right"].get<bool>());
-  EXPECT_EQ(wrong["compile_worth_it"], "no");
-  EXPECT_NE(wrong["summary"].get<std::string>().find("direction wrong"), std::string::npos);
-  EXPECT_TRUE(validate_prediction(pr, "overhead_bound", json(nullptr)).is_null());
-  EXPECT_TRUE(validate_prediction(pr, "overhead_bound", {{"estimate", nullptr}}).is_null());
+  auto wrong = expect::validate(pr, "overhead_bound", alone(0.9));
+  ASSERT_TRUE(wrong);
+  EXPECT_FALSE(wrong->direction_right);
+  EXPECT_EQ(wrong->compile_worth_it, "no");
+  EXPECT_NE(wrong->summary.find("direction wrong"), std::string::npos);
+  EXPECT_FALSE(expect::validate(pr, "overhead_bound", alone(NAN)));
+  // bench's inconclusive verdict supports no validation; its other verdicts do.
+  tct::bench::Speedup measured;
+  measured.interval = {2.0, 1.0, 4.0};
+  measured.verdict = tct::bench::SpeedupVerdict::Inconclusive;
+  EXPECT_FALSE(expect::validate(pr, expect::BoundClass::OverheadBound, std::nullopt, measured));
+  measured.interval = {2.0, 1.9, 2.1};
+  measured.verdict = tct::bench::SpeedupVerdict::Faster;
+  EXPECT_EQ(expect::validate(pr, expect::BoundClass::OverheadBound, std::nullopt, measured)->verdict, "inside");
 }
 
 TEST(ExpectSuggestions, RankedAndTiedToEvidence) {
@@ -413,13 +425,12 @@ TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
 namespace {
 
 // A host that keeps what it is given, as the CLI's document would.
-struct RecordingHost : tct::runner::Host {
-  json doc = {{"warnings", json::array()}};
+struct RecordingHost : tct::report::DocumentHost {
+  RecordingHost() : DocumentHost({{"warnings", json::array()}}) {}
   int checkpoints = 0;
-  json& document() override { return doc; }
   void progress(const std::string&) override {}
   void checkpoint() override { ++checkpoints; }
-  void warn(const json& w) override { doc["warnings"].push_back(w); }
+  using Host::checkpoint;
 };
 
 }  // namespace
@@ -428,11 +439,10 @@ TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
   RecordingHost host;
   tct::runner::ScratchHost scratch(host);
   // A step that rebuilds its warnings after each phase (bench does): the last list counts.
-  scratch.document()["bench"] = {{"rows", json::array()}};
-  scratch.warn({{"code", "noisy_measurement"}, {"message", "load 1.5"}});
-  scratch.document()["warnings"] = json::array();
-  scratch.warn({{"code", "noisy_measurement"}, {"message", "load 2.1"}});
-  scratch.warn({{"code", "no_message"}});
+  scratch.record("bench", {{"rows", json::array()}});
+  scratch.replace_warnings("bench", json::array({{{"code", "noisy_measurement"}, {"message", "load 1.5"}}}));
+  scratch.replace_warnings("bench", json::array({{{"code", "noisy_measurement"}, {"message", "load 2.1"}},
+                                                 {{"code", "no_message"}}}));
   scratch.checkpoint();
   EXPECT_EQ(host.checkpoints, 0);  // the user's document did not change
   EXPECT_TRUE(host.doc["warnings"].empty());
@@ -466,17 +476,16 @@ TEST(ExpectEvidence, TypicalCallIgnoresOneSlowOp) {
 TEST(ExpectValidation, InsideIsNeverWrong) {
   // A predicted gain with a noisy measurement inside the range: one consistent answer.
   SpeedupRange gain{1.1, 1.6, 1.3};
-  auto v = validate_prediction(gain, "compute_bound", {{"estimate", 1.2}, {"low", 0.9}, {"high", 1.5}});
-  EXPECT_EQ(v["verdict"], "inside");
-  EXPECT_TRUE(v["direction_right"].get<bool>());
-  EXPECT_EQ(v["compile_worth_it"], "unclear");
+  auto v = expect::validate(gain, "compute_bound", {1.2, 0.9, 1.5});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->verdict, "inside");
+  EXPECT_TRUE(v->direction_right);
+  EXPECT_EQ(v->compile_worth_it, "unclear");
   // A no-gain range, measured a clear gain above it: wrong.
   SpeedupRange none{0.9, 1.04, 0.97};
-  auto clear = validate_prediction(none, "compute_bound", {{"estimate", 1.42}, {"low", 1.3}, {"high", 1.5}});
-  EXPECT_FALSE(clear["direction_right"].get<bool>());
+  EXPECT_FALSE(expect::validate(none, "compute_bound", {1.42, 1.3, 1.5})->direction_right);
   // Above a no-gain range but too noisy to call a gain: not wrong.
-  auto noisy = validate_prediction(none, "compute_bound", {{"estimate", 1.42}, {"low", 0.63}, {"high", 1.87}});
-  EXPECT_TRUE(noisy["direction_right"].get<bool>());
+  EXPECT_TRUE(expect::validate(none, "compute_bound", {1.42, 0.63, 1.87})->direction_right);
 }
 
 TEST(ExpectEvidence, PreemptedCallsAreFlagged) {

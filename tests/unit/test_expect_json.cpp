@@ -101,12 +101,17 @@ TEST(ExpectJson, ValidationIsOneFieldAndTheExitStatusReadsIt) {
   r.analysis = Analysis{};
   r.analysis->cls = BoundClass::OverheadBound;
   r.analysis->predicted.range = {1.5, 3.0, 2.0};
-  r.validation = validate(*r.analysis, {{"estimate", 0.9}, {"low", 0.85}, {"high", 0.95}});
+  tct::bench::Speedup measured;
+  measured.interval = {0.9, 0.85, 0.95};
+  measured.verdict = tct::bench::SpeedupVerdict::Slower;
+  r.validation = validate(*r.analysis, measured);
   ASSERT_TRUE(r.validation);
   EXPECT_FALSE(r.validation->direction_right);
   EXPECT_EQ(exit_code(r, /*validate=*/false), 0);
   EXPECT_THROW(exit_code(r, /*validate=*/true), tct::Error);
-  EXPECT_FALSE(validate(*r.analysis, {{"estimate", 2.0}, {"inconclusive", true}}));
+  measured.interval = {2.0, 1.0, 4.0};
+  measured.verdict = tct::bench::SpeedupVerdict::Inconclusive;
+  EXPECT_FALSE(validate(*r.analysis, measured));
 }
 
 TEST(ExpectJson, NoRealGainIsDecidedWhereTheDocumentIsRead) {
