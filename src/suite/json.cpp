@@ -47,14 +47,14 @@ json to_json(const EntryResult& r) {
 EntryResult entry_result_from_json(const json& j) {
   EntryResult r;
   if (const json& sp = at(j, "speedup"); sp.is_object()) r.speedup = interval_of(sp);
-  r.verdict = tct::bench::parse_verdict(opt_str(j, "verdict").value_or("")).value_or(tct::bench::SpeedupVerdict::NotMeasured);
+  r.verdict = tct::bench::parse_verdict(str(j, "verdict")).value_or(tct::bench::SpeedupVerdict::NotMeasured);
   if (const auto ns = opt_num<double>(j, "compile_ns")) r.compile = Nanoseconds(*ns);
-  r.compile_source = opt_str(j, "compile_source").value_or("");
+  r.compile_source = str(j, "compile_source");
   r.break_even_calls = opt_num<double>(j, "break_even_calls");
   r.graph_breaks = opt_num<int>(j, "graph_breaks");
-  r.check = opt_str(j, "check").value_or("");
-  r.allocator = opt_str(j, "allocator").value_or("");
-  r.allocator_best = opt_str(j, "allocator_best").value_or("");
+  r.check = str(j, "check");
+  r.allocator = str(j, "allocator");
+  r.allocator_best = str(j, "allocator_best");
   return r;
 }
 

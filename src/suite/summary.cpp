@@ -34,13 +34,11 @@ EntryResult entry_result(const tct::bench::BenchResult& bench, const json& expla
       r.check = "not_checked";
   }
   // The malloc state of the speedup, and the fastest state when the allocator moved it.
-  using core::json_read::opt_str;
+  using namespace core::json_read;
   const json& alloc = bench.allocator;
-  r.allocator = opt_str(alloc, "state").value_or("");
-  const bool moved = alloc.is_object() && (alloc.value("differs", json()) == true || alloc.value("processes_disagree", json()) == true);
-  if (moved) r.allocator_best = opt_str(alloc, "best_state").value_or("");
-  if (!r.graph_breaks && explain.is_object())
-    r.graph_breaks = core::json_read::opt_num<int>(explain, "graph_break_count");
+  r.allocator = str(alloc, "state");
+  if (flag(alloc, "differs") || flag(alloc, "processes_disagree")) r.allocator_best = str(alloc, "best_state");
+  if (!r.graph_breaks) r.graph_breaks = opt_num<int>(explain, "graph_break_count");
   return r;
 }
 
