@@ -16,7 +16,16 @@
 namespace tct::bench {
 namespace {
 
-using namespace report::html;
+namespace html = report::html;
+using html::Card;
+using html::esc;
+using html::generic;
+using html::obj_at;
+using html::speedup_figure;
+using html::table;
+using html::text_of;
+using html::verdict_bar_class;
+using html::verdict_tone;
 namespace svg = report::svg;
 using report::format_bytes;
 using report::format_duration;
@@ -32,7 +41,7 @@ std::string row_label(const BenchRow& r) {
   return l;
 }
 
-SpeedupVerdict verdict_of(const BenchRow& r) { return r.speedup ? r.speedup->verdict : SpeedupVerdict::NotMeasured; }
+SpeedupVerdict row_verdict(const BenchRow& r) { return r.speedup ? r.speedup->verdict : SpeedupVerdict::NotMeasured; }
 
 // The row's verdict as a colour: "faster", "slower", else "unsure".
 analysis::Interval interval_of(const BenchRow& r) { return r.speedup ? r.speedup->interval : analysis::Interval{}; }
@@ -42,7 +51,7 @@ std::string ci_text(const BenchRow& r) {
   if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return "";
   // The bounds as every other rendering prints them ("1.73x [1.64, 1.83]").
   return fmt::format("[{:.2f}, {:.2f}]{}", iv.low, iv.high,
-                     verdict_of(r) == SpeedupVerdict::Inconclusive ? " inconclusive: too wide for a verdict" : "");
+                     row_verdict(r) == SpeedupVerdict::Inconclusive ? " inconclusive: too wide for a verdict" : "");
 }
 
 std::string dur(double ns) { return format_duration_ns(ns); }
@@ -150,9 +159,9 @@ std::string speedup_chart(const std::vector<BenchRow>& rows) {
       b.value = iv.estimate;
       b.low = iv.low;
       b.high = iv.high;
-      b.css_class = verdict_bar_class(verdict_of(r));
+      b.css_class = verdict_bar_class(row_verdict(r));
       // Short enough for the space right of the chart: the table says why it is inconclusive.
-      b.annotation = report::format_speedup_interval(iv) + (verdict_of(r) == SpeedupVerdict::Inconclusive ? " inconclusive" : "");
+      b.annotation = report::format_speedup_interval(iv) + (row_verdict(r) == SpeedupVerdict::Inconclusive ? " inconclusive" : "");
       b.tip = b.label + ": " + b.annotation;
     }
     bars.push_back(b);
@@ -198,7 +207,7 @@ std::string break_even_cell(const BenchRow& r) {
   const auto verdict = r.break_even_verdict();
   if (verdict == BreakEvenVerdict::Inconclusive) return "not given (interval too wide)";
   if (verdict == BreakEvenVerdict::NoReliableGain)
-    return verdict_of(r) == SpeedupVerdict::Slower ? "never (compiled is slower)" : "no reliable gain";
+    return row_verdict(r) == SpeedupVerdict::Slower ? "never (compiled is slower)" : "no reliable gain";
   const CallRange cold = r.break_even && r.break_even->cold ? *r.break_even->cold : CallRange{};
   if (!cold.estimate) return "n/a";
   return fmt::format("{:.0f} calls ({:.0f} .. {:.0f})", as_double(cold.estimate), as_double(cold.low),
@@ -230,7 +239,7 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
       continue;
     }
     std::string sp = fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
-                                 verdict_tone(verdict_of(r)),
+                                 verdict_tone(row_verdict(r)),
                                  esc(format_ratio(interval_of(r).estimate)), esc(ci_text(r)));
     std::vector<std::string> flags;  // each once (two warnings of one kind give one flag twice)
     for (const auto& f : r.flags)
@@ -294,7 +303,7 @@ std::string mismatches(const std::vector<BenchRow>& rows) {
     for (const auto& l : leaves) {
       const json& facts = l.facts;
       const json& frac = facts.contains("fraction_out_of_tolerance") ? facts["fraction_out_of_tolerance"] : json();
-      t.push_back({"<code>" + esc(str(facts, "path")) + "</code>", esc(str(facts, "dtype")),
+      t.push_back({"<code>" + esc(html::str(facts, "path")) + "</code>", esc(html::str(facts, "dtype")),
                    l.match ? "<span class=\"good\">ok</span>" : "<span class=\"bad\">differs</span>", esc(l.basis),
                    esc(fact_text(facts, "max_abs_diff")), esc(fact_text(facts, "max_rel_diff")),
                    frac.is_number() ? esc(fmt::format("{:.3g}%", 100 * frac.get<double>())) : "",
@@ -316,10 +325,10 @@ std::string mismatches(const std::vector<BenchRow>& rows) {
 std::string target_line(const json& t) {
   if (t.is_string()) return "<p>Target <code>" + esc(t.get<std::string>()) + "</code></p>";
   if (!t.is_object()) return "";
-  std::string s = fmt::format("<p>Target <code>{}</code>", esc(str(t, "spec")));
+  std::string s = fmt::format("<p>Target <code>{}</code>", esc(html::str(t, "spec")));
   std::vector<std::string> bits;
   for (const char* k : {"kind", "fn_name", "device", "dtype", "mode"})
-    if (!str(t, k).empty()) bits.push_back(str(t, k));
+    if (!html::str(t, k).empty()) bits.push_back(html::str(t, k));
   if (!bits.empty()) {
     std::string joined;
     for (const auto& b : bits) joined += (joined.empty() ? "" : ", ") + b;
@@ -327,7 +336,7 @@ std::string target_line(const json& t) {
   }
   const json& params = obj_at(t, "params");
   if (!params.empty()) s += " params <code>" + esc(params.dump()) + "</code>";
-  double pc = num(t, "parameter_count");
+  double pc = html::num(t, "parameter_count");
   if (std::isfinite(pc)) s += esc(fmt::format(", {:.0f} parameters", pc));
   return s + "</p>";
 }
@@ -344,7 +353,7 @@ std::vector<report::html::Card> html_cards(const BenchResult& b) {
                      "#bench"});
     return cards;
   }
-  const SpeedupVerdict verdict = verdict_of(*best);
+  const SpeedupVerdict verdict = row_verdict(*best);
   // An inconclusive interval says so itself (ci_text); it does not mean "no difference".
   std::string what = verdict == SpeedupVerdict::Inconclusive ? "" : std::string(describe(verdict)) + ", ";
   cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(interval_of(*best).estimate),

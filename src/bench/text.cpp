@@ -26,10 +26,6 @@ using report::format_duration_ns;
 using report::format_ratio;
 using report::Table;
 
-std::string str(const json& j, const char* key, const std::string& fallback = "") {
-  return report::text_or(j, key, fallback);
-}
-
 double bytes(const std::optional<long long>& b) { return b ? static_cast<double>(*b) : NAN; }
 
 std::string label_of(const BenchRow& row) { return row.label.empty() ? row.backend : row.label; }
@@ -200,12 +196,12 @@ std::string harness_cell(const BenchRow& row) {
 
 std::string header(const BenchResult& b) {
   const json& t = b.target;
-  std::string what = str(t, "spec", "?");
+  std::string what = report::text_or(t, "spec", "?");
   std::vector<std::string> parts;
-  if (!str(t, "fn_name").empty()) parts.push_back(str(t, "kind", "") + " " + str(t, "fn_name"));
-  if (!str(t, "device").empty()) parts.push_back(str(t, "device"));
-  if (!str(t, "dtype").empty()) parts.push_back(str(t, "dtype"));
-  if (!str(t, "mode").empty()) parts.push_back(str(t, "mode"));
+  if (!report::text_or(t, "fn_name").empty()) parts.push_back(report::text_or(t, "kind", "") + " " + report::text_or(t, "fn_name"));
+  if (!report::text_or(t, "device").empty()) parts.push_back(report::text_or(t, "device"));
+  if (!report::text_or(t, "dtype").empty()) parts.push_back(report::text_or(t, "dtype"));
+  if (!report::text_or(t, "mode").empty()) parts.push_back(report::text_or(t, "mode"));
   std::string extra;
   for (const auto& p : parts) extra += (extra.empty() ? "" : ", ") + p;
   return fmt::format("{}{}", what, extra.empty() ? "" : " (" + extra + ")");

@@ -89,4 +89,9 @@ std::string portable_path(const std::string& file, const std::string& root) {
   return file;
 }
 
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 }  // namespace tct::analysis

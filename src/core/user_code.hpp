@@ -23,6 +23,9 @@ struct CodeDirs {
   static CodeDirs from_json(const nlohmann::json& j);
 };
 
+// The file name of a path, without its folders ("/a/b/model.py" -> "model.py").
+std::string base_name(const std::string& path);
+
 // User code: a real file (not "<string>"), outside torch and the agent (but its examples).
 bool is_user_file(const std::string& file, const CodeDirs& dirs);
 

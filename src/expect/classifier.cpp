@@ -7,15 +7,16 @@
 
 #include <fmt/format.h>
 
+#include "core/json_number.hpp"
+
 namespace tct::analysis {
 namespace {
 
-json or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 double clamp01(double x) { return std::isfinite(x) ? std::clamp(x, 0.0, 1.0) : 0.0; }
 
 json reason(const std::string& metric, double value, json threshold, const std::string& meaning) {
-  return {{"metric", metric}, {"value", or_null(value)}, {"threshold", std::move(threshold)},
+  return {{"metric", metric}, {"value", core::number_or_null(value)}, {"threshold", std::move(threshold)},
           {"meaning", meaning}};
 }
 
@@ -214,7 +215,7 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
   v.shifts.push_back({{"factor", "library_fraction"}, {"value", s.library},
                       {"effect", "time in matmul/conv/attention is the same vendor kernel compiled or not: "
                                  "it caps the gain at 1 / library_fraction"}});
-  v.shifts.push_back({{"factor", "wall_per_call_ns"}, {"value", or_null(wall)},
+  v.shifts.push_back({{"factor", "wall_per_call_ns"}, {"value", core::number_or_null(wall)},
                       {"effect", "the compiled call's own fixed cost (guards, wrapper) weighs more on short calls"}});
   return v;
 }

@@ -5,11 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "core/user_code.hpp"
+
 
 namespace tct::analysis {
 namespace {
 
-std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
 }  // namespace
 

@@ -19,7 +19,6 @@ std::vector<double> numbers(const json& j, const char* key) {
   return out;
 }
 
-json or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 }  // namespace
 
@@ -34,11 +33,11 @@ Ceilings ceilings_from_json(const json& j, const std::string& source) {
 }
 
 json to_json(const Ceilings& c) {
-  return {{"peak_flops", or_null(c.peak_flops)},
-          {"peak_bandwidth_bytes_per_s", or_null(c.peak_bandwidth)},
-          {"op_floor_ns", or_null(c.op_floor_ns)},
-          {"compiled_call_ns", or_null(c.compiled_call_ns)},
-          {"balance_flops_per_byte", or_null(c.balance())},
+  return {{"peak_flops", core::number_or_null(c.peak_flops)},
+          {"peak_bandwidth_bytes_per_s", core::number_or_null(c.peak_bandwidth)},
+          {"op_floor_ns", core::number_or_null(c.op_floor_ns)},
+          {"compiled_call_ns", core::number_or_null(c.compiled_call_ns)},
+          {"balance_flops_per_byte", core::number_or_null(c.balance())},
           {"source", c.source}};
 }
 

@@ -16,7 +16,14 @@
 namespace tct::expect {
 namespace {
 
-using namespace report::html;
+namespace html = report::html;
+using html::Card;
+using html::esc;
+using html::facts;
+using html::generic;
+using html::obj_at;
+using html::table;
+using html::text_of;
 namespace svg = report::svg;
 using core::number_or_null;
 using report::format_bytes;
@@ -55,7 +62,7 @@ std::string words(std::string key) {
   return key;
 }
 
-std::string value_text(const json& v) {
+std::string cell_text(const json& v) {
   if (v.is_number_float()) return fmt::format("{:.4g}", v.get<double>());
   return text_of(v);
 }
@@ -69,7 +76,7 @@ std::string metric_value_text(const std::string& metric, const json& v) {
   };
   if (v.is_number() && ends_with("_ns")) return format_duration_ns(v.get<double>());
   if (v.is_number() && ends_with("_fraction")) return format_percent(v.get<double>());
-  return value_text(v);
+  return cell_text(v);
 }
 
 std::string sweep_chart(const Sweep& sweep) {
@@ -84,7 +91,7 @@ std::string sweep_chart(const Sweep& sweep) {
   double lo = INFINITY, hi = 0;
   for (size_t i = 0; i < sweep.points.size(); ++i) {
     const SweepPoint& p = sweep.points[i];
-    std::string v = value_text(p.value);
+    std::string v = cell_text(p.value);
     c.x.categories.push_back(v);
     double x = static_cast<double>(i);
     const SpeedupRange pr = p.analysed ? p.analysed->predicted : SpeedupRange{};
@@ -117,13 +124,13 @@ std::string sweep_table(const Sweep& sweep) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& p : sweep.points) {
     std::string measured = p.speedup ? esc(measured_text(*p.speedup)) : "";
-    if (p.error.is_object()) measured += "<span class=\"bad\">" + esc(str(p.error, "message")) + "</span>";
+    if (p.error.is_object()) measured += "<span class=\"bad\">" + esc(html::str(p.error, "message")) + "</span>";
     std::string ok = !p.validation                ? ""
                      : p.validation->direction_right ? "<span class=\"good\">right</span>"
                                                      : "<span class=\"bad\">wrong</span>";
     const std::string cls = !p.analysed ? "unknown"
                             : class_words(p.analysed->cls) + (p.analysed->borderline_with ? " (borderline)" : "");
-    rows.push_back({esc(value_text(p.value)), esc(cls),
+    rows.push_back({esc(cell_text(p.value)), esc(cls),
                     esc(range_text(p.analysed ? p.analysed->predicted : SpeedupRange{})), measured, ok,
                     esc(format_duration(p.analysed ? p.analysed->wall_per_call : kNotMeasured))});
   }

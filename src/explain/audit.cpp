@@ -100,9 +100,7 @@ std::string loc_key(const std::string& file, int line) { return file + ":" + std
 
 // "MoE.forward at model.py:22": the qualified name and where the frame's code starts.
 std::string frame_title(const RunSkip& f) {
-  std::string file = f.file;
-  if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
-  return fmt::format("{} at {}:{}", f.qualname, file, f.line);
+  return fmt::format("{} at {}:{}", f.qualname, analysis::base_name(f.file), f.line);
 }
 
 // The result's entry of a frame the compiled run skipped: named by its qualified name, its

@@ -18,11 +18,6 @@ struct Item {
   bool taken = false;
 };
 
-std::string base_name(const std::string& path) {
-  auto slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string trimmed(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
   size_t b = 0;
@@ -36,7 +31,7 @@ std::vector<Item> items_of(const ExplainResult& r) {
     Item it;
     it.brk = {g.kind, g.where, g.count, g.reason, g.hint};
     it.brk.where.source = trimmed(g.where.source);
-    it.base = base_name(g.where.file);
+    it.base = analysis::base_name(g.where.file);
     out.push_back(std::move(it));
   }
   return out;

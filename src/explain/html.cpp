@@ -16,7 +16,6 @@ using report::html::Card;
 using report::html::esc;
 using report::html::link;
 
-std::string kind_name(BreakKind k) { return analysis::to_string(k); }
 
 std::string location(const Frame& f) {
   if (f.file.empty()) return "<span class=\"muted\">(unknown location)</span>";
@@ -38,7 +37,7 @@ std::string hint_html(const Hint& h) {
 std::string kind_label(const ExplainResult& r, BreakKind kind) {
   for (const auto& k : r.kinds)
     if (k.kind == kind) return analysis::kind_label(kind);
-  return kind_name(kind);
+  return analysis::to_string(kind);
 }
 
 std::string group_row_html(const ExplainResult& r, const BreakGroup& g, size_t i) {
@@ -58,7 +57,7 @@ std::string group_row_html(const ExplainResult& r, const BreakGroup& g, size_t i
 std::string skipped_table(const std::vector<SkippedFrame>& skipped) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : skipped) {
-    std::string cause = "<span class=\"pill\">" + esc(kind_name(f.kind)) + "</span> " + esc(f.reason) +
+    std::string cause = "<span class=\"pill\">" + esc(analysis::to_string(f.kind)) + "</span> " + esc(f.reason) +
                         " <span class=\"loc\">" + esc(f.break_file) + ":" + std::to_string(f.break_line) + "</span>";
     rows.push_back({"<code>" + esc(f.title) + "</code>", esc(f.skip_reason), cause, hint_html(f.hint)});
   }
@@ -171,7 +170,7 @@ std::string html_section(const ExplainResult& r) {
 namespace {
 
 std::string brief_item(const DiffBreak& g) {
-  std::string out = "<li>" + location(g.where) + " <span class=\"pill\">" + esc(kind_name(g.kind)) + "</span> " + esc(g.reason);
+  std::string out = "<li>" + location(g.where) + " <span class=\"pill\">" + esc(analysis::to_string(g.kind)) + "</span> " + esc(g.reason);
   if (!g.where.source.empty()) out += "<code class=\"src\">" + esc(g.where.source) + "</code>";
   return out;
 }

@@ -4,6 +4,8 @@
 // one entry per frame), the fields every other rendering reads.
 #include <fmt/format.h>
 
+#include "report/format.hpp"
+
 #include "explain/json.hpp"
 #include "explain/render.hpp"
 #include "report/render.hpp"
@@ -21,13 +23,6 @@ std::string target_name(const ExplainResult& r) {
   if (t.is_object()) return t.contains("spec") && t["spec"].is_string() ? t["spec"].get<std::string>() : "?";
   return t.is_string() ? t.get<std::string>() : "?";
 }
-
-std::string base_name(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string kind_name(BreakKind k) { return analysis::to_string(k); }
 
 // "explain alone says 3 graph breaks" where torch._dynamo.explain's own figures differ from
 // the compiled run's ("" when they agree or the headline already is explain's).
@@ -64,12 +59,6 @@ std::string kinds_line(const ExplainResult& r) {
 }
 
 // A Markdown table cell: no pipe ends it, no newline breaks it.
-std::string cell(const std::string& s) {
-  std::string o;
-  for (char c : s) o += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return o;
-}
-
 }  // namespace
 
 std::string summary(const ExplainResult& r) {
@@ -81,7 +70,7 @@ std::string summary(const ExplainResult& r) {
     s = fmt::format("torch.compile SKIPPED {} ({}) and ran {} eagerly: nothing of {} is compiled ({}, after a [{}] "
                     "break at line {})",
                     plural(n, "frame", "frames"), skipped_names(r.skipped_frames), n == 1 ? "it" : "them",
-                    n == 1 ? "it" : "them", f.skip_reason, kind_name(f.kind), f.break_line);
+                    n == 1 ? "it" : "them", f.skip_reason, analysis::to_string(f.kind), f.break_line);
     s += fmt::format("; {} in {} elsewhere. Breaks after the skip point are not visible until it is fixed",
                      plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
   } else if (graphs == 0 && !r.capturable() && !r.explain_view) {
@@ -125,7 +114,7 @@ std::string text(const ExplainResult& r) {
       ++i;
       std::string count = g.count > 1 ? fmt::format("  x{}", g.count) : "";
       out += fmt::format("{:>3}. {}:{} in {}  [{}]{}\n", i, g.where.file, g.where.line, g.where.function,
-                         kind_name(g.kind), count);
+                         analysis::to_string(g.kind), count);
       if (!g.where.source.empty()) out += fmt::format("       {}\n", g.where.source);
       if (g.call_sites.size() > 1) {  // one place reached from several lines: the count is theirs together
         std::string where;
@@ -148,7 +137,7 @@ std::string text(const ExplainResult& r) {
   for (const auto& f : r.skipped_frames) {
     out += fmt::format("\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
                        "by:  the [{}] break at {}:{}: {}\n",
-                       f.qualname, f.file, f.line, f.skip_reason, kind_name(f.kind), base_name(f.break_file),
+                       f.qualname, f.file, f.line, f.skip_reason, analysis::to_string(f.kind), analysis::base_name(f.break_file),
                        f.break_line, f.reason);
     if (!f.hint.fix.empty()) out += fmt::format("  fix:    {}\n", f.hint.fix);
     out += "  fix that break first; breaks after it appear only then (rerun tct explain).\n";
@@ -170,7 +159,7 @@ std::string text(const ExplainResult& r) {
       for (const auto& d : r.disagreements) out += fmt::format("  - {}\n", d.message);
     }
     for (const auto& rc : lg.recompiles) {
-      out += fmt::format("  recompile of {} at {}:{}  [{}]\n", rc.function, rc.file, rc.line, kind_name(rc.kind));
+      out += fmt::format("  recompile of {} at {}:{}  [{}]\n", rc.function, rc.file, rc.line, analysis::to_string(rc.kind));
       for (const auto& g : rc.guard_failures) out += fmt::format("       guard failed: {}\n", g);
       out += fmt::format("     fix:    {}\n", rc.hint.fix);
     }
@@ -192,27 +181,27 @@ std::string markdown(const ExplainResult& r) {
     out += "| # | Location | Code | Kind | Count | Fix |\n| --- | --- | --- | --- | --- | --- |\n";
     int i = 0;
     for (const auto& g : r.groups) {
-      std::string fix = cell(g.hint.fix);
+      std::string fix = report::markdown_cell(g.hint.fix);
       if (!g.hint.url.empty()) fix += fmt::format(" ([docs]({}))", g.hint.url);
-      out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} | {} | {} |\n", ++i, cell(base_name(g.where.file)),
-                         g.where.line, cell(g.where.function), cell(g.where.source), kind_name(g.kind), g.count, fix);
+      out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} | {} | {} |\n", ++i, report::markdown_cell(analysis::base_name(g.where.file)),
+                         g.where.line, report::markdown_cell(g.where.function), report::markdown_cell(g.where.source), analysis::to_string(g.kind), g.count, fix);
     }
     out += "\n<details><summary>Reasons</summary>\n\n";
     i = 0;
-    for (const auto& g : r.groups) out += fmt::format("{}. `{}:{}`: {}\n", ++i, cell(g.where.file), g.where.line, cell(g.reason));
+    for (const auto& g : r.groups) out += fmt::format("{}. `{}:{}`: {}\n", ++i, report::markdown_cell(g.where.file), g.where.line, report::markdown_cell(g.reason));
     out += "\n</details>\n";
     out += fmt::format("\nBy kind: {}\n", kinds_line(r));
   }
   if (!r.skipped_frames.empty()) {
     out += fmt::format("\n**Frames torch.compile skipped ({}; they run eagerly):**\n\n", r.skipped_frames.size());
     for (const auto& f : r.skipped_frames)
-      out += fmt::format("- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", cell(f.title), cell(f.skip_reason),
-                         kind_name(f.kind), cell(base_name(f.break_file)), f.break_line, cell(f.reason),
-                         !f.hint.fix.empty() ? ". Fix: " + cell(f.hint.fix) : "");
+      out += fmt::format("- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", report::markdown_cell(f.title), report::markdown_cell(f.skip_reason),
+                         analysis::to_string(f.kind), report::markdown_cell(analysis::base_name(f.break_file)), f.break_line, report::markdown_cell(f.reason),
+                         !f.hint.fix.empty() ? ". Fix: " + report::markdown_cell(f.hint.fix) : "");
   }
   if (!r.disagreements.empty()) {
     out += "\nThe logged compiled run differs from explain:\n\n";
-    for (const auto& d : r.disagreements) out += fmt::format("- {}\n", cell(d.message));
+    for (const auto& d : r.disagreements) out += fmt::format("- {}\n", report::markdown_cell(d.message));
   }
   if (r.gate)
     out += fmt::format("\nGate `--max-graph-breaks {}`: **{}**\n", r.gate->max_graph_breaks,

@@ -2,6 +2,8 @@
 // unchanged. Every count and verdict is a field of the DiffResult.
 #include <fmt/format.h>
 
+#include "report/format.hpp"
+
 #include "explain/diff.hpp"
 #include "explain/render.hpp"
 #include "report/render.hpp"
@@ -24,17 +26,6 @@ std::string summary(const DiffResult& d) {
 }
 
 bool any_skipped(const DiffResult& d) { return d.frames_skipped.before > 0 || d.frames_skipped.after > 0; }
-
-std::string cell(const std::string& s) {
-  std::string o;
-  for (char c : s) o += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return o;
-}
-
-std::string base(const std::string& f) {
-  auto s = f.find_last_of('/');
-  return s == std::string::npos ? f : f.substr(s + 1);
-}
 
 }  // namespace
 
@@ -77,8 +68,8 @@ std::string markdown(const DiffResult& d) {
   std::string out = fmt::format("**{}**\n\n", summary(d));
   if (any_skipped(d)) out += fmt::format("Frames dynamo skipped (ran eagerly) {}\n\n", change(d.frames_skipped));
   auto row = [&](const char* status, const DiffBreak& b) {
-    out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} |\n", status, cell(base(b.where.file)), b.where.line,
-                       cell(b.where.function), cell(b.where.source), analysis::to_string(b.kind));
+    out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} |\n", status, report::markdown_cell(analysis::base_name(b.where.file)), b.where.line,
+                       report::markdown_cell(b.where.function), report::markdown_cell(b.where.source), analysis::to_string(b.kind));
   };
   out += "| Status | Location | Code | Kind |\n| --- | --- | --- | --- |\n";
   for (const auto& b : d.fixed) row("fixed", b);

@@ -124,23 +124,24 @@ std::string Table::str(const std::string& indent) const {
   return out;
 }
 
+std::string markdown_cell(const std::string& text) {
+  std::string s;
+  for (char c : text) {
+    if (c == '|') s += "\\|";
+    else if (c == '\n') s += ' ';
+    else s += c;
+  }
+  return s;
+}
+
 std::string Table::markdown() const {
-  auto escape = [](const std::string& cell) {
-    std::string s;
-    for (char c : cell) {
-      if (c == '|') s += "\\|";
-      else if (c == '\n') s += ' ';
-      else s += c;
-    }
-    return s;
-  };
   std::string out;
   for (size_t r = 0; r < rows_.size(); ++r) {
     out += "|";
     for (const auto& cell : rows_[r]) {
       // Appended piece by piece: `" " + std::string&&` trips a GCC 12 -Wrestrict false positive.
       out += ' ';
-      out += escape(cell);
+      out += markdown_cell(cell);
       out += " |";
     }
     out += "\n";

@@ -48,6 +48,9 @@ using core::number_or_nan;
 size_t display_width(const std::string& text);
 
 // A plain aligned text table; the first row is the header. Columns align by characters.
+// Text for one Markdown table cell: '|' escaped, a newline read as a space.
+std::string markdown_cell(const std::string& text);
+
 class Table {
  public:
   explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }

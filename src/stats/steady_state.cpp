@@ -10,7 +10,6 @@
 namespace tct::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Theil-Sen slope (Sen 1968): the median of pairwise slopes, robust to the odd slow call
 // where least squares would be dragged by it. O(m^2) pairs, so long series are thinned to
@@ -42,7 +41,7 @@ Trend trend_of(std::span<const double> seg) {
     return {std::fabs(slope) * static_cast<double>(seg.size() - 1), robust_sd(resid)};
 }
 
-SteadyState not_found(SteadyStateReason why) { return {false, 0, kNaN, why}; }
+SteadyState not_found(SteadyStateReason why) { return {false, 0, NAN, why}; }
 
 }  // namespace
 

@@ -8,14 +8,13 @@
 namespace tct::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Median of sorted, finite data: the type-7 quantile at 0.5.
 double median_sorted(std::span<const double> sorted) { return quantile_sorted(sorted, 0.5); }
 
 // Raw MAD of sorted, finite data with known median.
 double mad_sorted(std::span<const double> sorted, double med) {
-    if (sorted.empty()) return kNaN;
+    if (sorted.empty()) return NAN;
     std::vector<double> dev(sorted.size());
     std::transform(sorted.begin(), sorted.end(), dev.begin(),
                    [med](double x) { return std::fabs(x - med); });
@@ -36,7 +35,7 @@ std::vector<double> finite_sorted(std::span<const double> xs) {
 
 double quantile_sorted(std::span<const double> sorted, double q) {
     // `!(q >= 0 && q <= 1)` also rejects a NaN q.
-    if (sorted.empty() || !(q >= 0.0 && q <= 1.0)) return kNaN;
+    if (sorted.empty() || !(q >= 0.0 && q <= 1.0)) return NAN;
     const double h = static_cast<double>(sorted.size() - 1) * q;
     const auto lo = static_cast<std::size_t>(std::floor(h));
     if (lo + 1 >= sorted.size()) return sorted.back();
@@ -59,7 +58,7 @@ double mean(std::span<const double> xs) {
         sum += x;
         ++n;
     }
-    return n == 0 ? kNaN : sum / static_cast<double>(n);
+    return n == 0 ? NAN : sum / static_cast<double>(n);
 }
 
 double mad(std::span<const double> xs) {
@@ -75,9 +74,9 @@ Summary summarize(std::span<const double> xs) {
     out.n = s.size();
     out.non_finite = xs.size() - s.size();
     if (s.empty()) {
-        out.min = out.max = out.mean = out.median = kNaN;
-        out.p05 = out.p25 = out.p75 = out.p95 = kNaN;
-        out.mad = out.robust_cv = kNaN;
+        out.min = out.max = out.mean = out.median = NAN;
+        out.p05 = out.p25 = out.p75 = out.p95 = NAN;
+        out.mad = out.robust_cv = NAN;
         return out;
     }
     out.min = s.front();
@@ -95,7 +94,7 @@ Summary summarize(std::span<const double> xs) {
     if (rsd == 0.0)
         out.robust_cv = 0.0;
     else
-        out.robust_cv = out.median == 0.0 ? kNaN : rsd / std::fabs(out.median);
+        out.robust_cv = out.median == 0.0 ? NAN : rsd / std::fabs(out.median);
     return out;
 }
 
