@@ -22,7 +22,8 @@ phase "agent and end-to-end tests"
 # Two workers: a test mostly waits on one agent process at a time, so two share the two cores
 # well (841 s -> 549 s here). TCT_TEST_WORKERS=0 runs them one by one.
 WORKERS=()
-[ "${TCT_TEST_WORKERS:-2}" = 0 ] || WORKERS=(-n "${TCT_TEST_WORKERS:-2}")
+# loadgroup: tests that share a module-scoped fixture stay on one worker (tests/e2e/conftest.py).
+[ "${TCT_TEST_WORKERS:-2}" = 0 ] || WORKERS=(-n "${TCT_TEST_WORKERS:-2}" --dist loadgroup)
 .venv/bin/python -m pytest -q "${WORKERS[@]}" --durations=15 tests/agent tests/e2e "$@" || status=1
 if [ -x .venv-torch2.14/bin/python ]; then
   # pytest stays in .venv; the target interpreter is torch 2.14.1's (tests/e2e/tct_run.py reads it).

@@ -7,6 +7,18 @@ import pytest
 from tct_run import TCT, run_tct
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Under xdist's --dist loadgroup (scripts/test.sh), the tests that share a module-scoped
+    fixture run on one worker, so the fixture (a suite, a set of audits: up to a minute of
+    compiles) is made once per session rather than once on each worker."""
+    for item in items:
+        defs = getattr(item, "_fixtureinfo", None)
+        defs = defs.name2fixturedefs if defs else {}
+        if any(fdefs and fdefs[-1].scope == "module" for fdefs in defs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
 @pytest.fixture
 def tct():
     return run_tct
