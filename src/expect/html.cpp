@@ -18,6 +18,7 @@ namespace {
 
 namespace html = report::html;
 using html::Card;
+using html::json;
 using html::esc;
 using html::facts;
 using html::generic;
