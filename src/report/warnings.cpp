@@ -118,7 +118,7 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
       if (severity_of(code) == Severity::Note || implied_by_verdict(code)) continue;
       auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
       if (it == kinds.end()) {
-        kinds.push_back({code, &w});
+        kinds.push_back({code, &w, 0, {}});
         continue;
       }
       ++it->more;
