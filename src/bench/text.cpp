@@ -25,6 +25,7 @@ using report::format_duration;
 using report::format_duration_ns;
 using report::format_ratio;
 using report::Table;
+using report::text_or;
 
 double bytes(const std::optional<long long>& b) { return b ? static_cast<double>(*b) : NAN; }
 
@@ -196,12 +197,12 @@ std::string harness_cell(const BenchRow& row) {
 
 std::string header(const BenchResult& b) {
   const json& t = b.target;
-  std::string what = report::text_or(t, "spec", "?");
+  std::string what = text_or(t, "spec", "?");
   std::vector<std::string> parts;
-  if (!report::text_or(t, "fn_name").empty()) parts.push_back(report::text_or(t, "kind", "") + " " + report::text_or(t, "fn_name"));
-  if (!report::text_or(t, "device").empty()) parts.push_back(report::text_or(t, "device"));
-  if (!report::text_or(t, "dtype").empty()) parts.push_back(report::text_or(t, "dtype"));
-  if (!report::text_or(t, "mode").empty()) parts.push_back(report::text_or(t, "mode"));
+  if (!text_or(t, "fn_name").empty()) parts.push_back(text_or(t, "kind", "") + " " + text_or(t, "fn_name"));
+  if (!text_or(t, "device").empty()) parts.push_back(text_or(t, "device"));
+  if (!text_or(t, "dtype").empty()) parts.push_back(text_or(t, "dtype"));
+  if (!text_or(t, "mode").empty()) parts.push_back(text_or(t, "mode"));
   std::string extra;
   for (const auto& p : parts) extra += (extra.empty() ? "" : ", ") + p;
   return fmt::format("{}{}", what, extra.empty() ? "" : " (" + extra + ")");

@@ -12,7 +12,6 @@
 namespace tct::analysis {
 namespace {
 
-
 double clamp01(double x) { return std::isfinite(x) ? std::clamp(x, 0.0, 1.0) : 0.0; }
 
 json reason(const std::string& metric, double value, json threshold, const std::string& meaning) {

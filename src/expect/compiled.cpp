@@ -7,12 +7,7 @@
 
 #include "core/user_code.hpp"
 
-
 namespace tct::analysis {
-namespace {
-
-
-}  // namespace
 
 CompiledRun compiled_run_of(const explain::ExplainResult& e) {
   CompiledRun run;

@@ -19,7 +19,6 @@ std::vector<double> numbers(const json& j, const char* key) {
   return out;
 }
 
-
 }  // namespace
 
 Ceilings ceilings_from_json(const json& j, const std::string& source) {

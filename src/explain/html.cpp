@@ -16,7 +16,6 @@ using report::html::Card;
 using report::html::esc;
 using report::html::link;
 
-
 std::string location(const Frame& f) {
   if (f.file.empty()) return "<span class=\"muted\">(unknown location)</span>";
   std::string s = "<span class=\"loc\">" + esc(f.file) + ":" + std::to_string(f.line) + "</span>";

@@ -4,14 +4,16 @@
 // one entry per frame), the fields every other rendering reads.
 #include <fmt/format.h>
 
-#include "report/format.hpp"
-
 #include "explain/json.hpp"
 #include "explain/render.hpp"
+#include "report/format.hpp"
 #include "report/render.hpp"
 
 namespace tct::explain {
 namespace {
+
+using analysis::base_name;
+using report::markdown_cell;
 
 std::string plural(int n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -58,7 +60,6 @@ std::string kinds_line(const ExplainResult& r) {
   return kinds;
 }
 
-// A Markdown table cell: no pipe ends it, no newline breaks it.
 }  // namespace
 
 std::string summary(const ExplainResult& r) {
@@ -137,7 +138,7 @@ std::string text(const ExplainResult& r) {
   for (const auto& f : r.skipped_frames) {
     out += fmt::format("\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
                        "by:  the [{}] break at {}:{}: {}\n",
-                       f.qualname, f.file, f.line, f.skip_reason, analysis::to_string(f.kind), analysis::base_name(f.break_file),
+                       f.qualname, f.file, f.line, f.skip_reason, analysis::to_string(f.kind), base_name(f.break_file),
                        f.break_line, f.reason);
     if (!f.hint.fix.empty()) out += fmt::format("  fix:    {}\n", f.hint.fix);
     out += "  fix that break first; breaks after it appear only then (rerun tct explain).\n";
@@ -181,27 +182,30 @@ std::string markdown(const ExplainResult& r) {
     out += "| # | Location | Code | Kind | Count | Fix |\n| --- | --- | --- | --- | --- | --- |\n";
     int i = 0;
     for (const auto& g : r.groups) {
-      std::string fix = report::markdown_cell(g.hint.fix);
+      std::string fix = markdown_cell(g.hint.fix);
       if (!g.hint.url.empty()) fix += fmt::format(" ([docs]({}))", g.hint.url);
-      out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} | {} | {} |\n", ++i, report::markdown_cell(analysis::base_name(g.where.file)),
-                         g.where.line, report::markdown_cell(g.where.function), report::markdown_cell(g.where.source), analysis::to_string(g.kind), g.count, fix);
+      out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} | {} | {} |\n", ++i,
+                         markdown_cell(base_name(g.where.file)), g.where.line, markdown_cell(g.where.function),
+                         markdown_cell(g.where.source), analysis::to_string(g.kind), g.count, fix);
     }
     out += "\n<details><summary>Reasons</summary>\n\n";
     i = 0;
-    for (const auto& g : r.groups) out += fmt::format("{}. `{}:{}`: {}\n", ++i, report::markdown_cell(g.where.file), g.where.line, report::markdown_cell(g.reason));
+    for (const auto& g : r.groups)
+      out += fmt::format("{}. `{}:{}`: {}\n", ++i, markdown_cell(g.where.file), g.where.line, markdown_cell(g.reason));
     out += "\n</details>\n";
     out += fmt::format("\nBy kind: {}\n", kinds_line(r));
   }
   if (!r.skipped_frames.empty()) {
     out += fmt::format("\n**Frames torch.compile skipped ({}; they run eagerly):**\n\n", r.skipped_frames.size());
     for (const auto& f : r.skipped_frames)
-      out += fmt::format("- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", report::markdown_cell(f.title), report::markdown_cell(f.skip_reason),
-                         analysis::to_string(f.kind), report::markdown_cell(analysis::base_name(f.break_file)), f.break_line, report::markdown_cell(f.reason),
-                         !f.hint.fix.empty() ? ". Fix: " + report::markdown_cell(f.hint.fix) : "");
+      out += fmt::format("- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", markdown_cell(f.title),
+                         markdown_cell(f.skip_reason), analysis::to_string(f.kind), markdown_cell(base_name(f.break_file)),
+                         f.break_line, markdown_cell(f.reason),
+                         !f.hint.fix.empty() ? ". Fix: " + markdown_cell(f.hint.fix) : "");
   }
   if (!r.disagreements.empty()) {
     out += "\nThe logged compiled run differs from explain:\n\n";
-    for (const auto& d : r.disagreements) out += fmt::format("- {}\n", report::markdown_cell(d.message));
+    for (const auto& d : r.disagreements) out += fmt::format("- {}\n", markdown_cell(d.message));
   }
   if (r.gate)
     out += fmt::format("\nGate `--max-graph-breaks {}`: **{}**\n", r.gate->max_graph_breaks,

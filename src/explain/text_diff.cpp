@@ -2,14 +2,16 @@
 // unchanged. Every count and verdict is a field of the DiffResult.
 #include <fmt/format.h>
 
-#include "report/format.hpp"
-
 #include "explain/diff.hpp"
 #include "explain/render.hpp"
+#include "report/format.hpp"
 #include "report/render.hpp"
 
 namespace tct::explain {
 namespace {
+
+using analysis::base_name;
+using report::markdown_cell;
 
 std::string change(const Change& c) {
   int d = c.delta();
@@ -68,8 +70,9 @@ std::string markdown(const DiffResult& d) {
   std::string out = fmt::format("**{}**\n\n", summary(d));
   if (any_skipped(d)) out += fmt::format("Frames dynamo skipped (ran eagerly) {}\n\n", change(d.frames_skipped));
   auto row = [&](const char* status, const DiffBreak& b) {
-    out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} |\n", status, report::markdown_cell(analysis::base_name(b.where.file)), b.where.line,
-                       report::markdown_cell(b.where.function), report::markdown_cell(b.where.source), analysis::to_string(b.kind));
+    out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} |\n", status, markdown_cell(base_name(b.where.file)),
+                       b.where.line, markdown_cell(b.where.function), markdown_cell(b.where.source),
+                       analysis::to_string(b.kind));
   };
   out += "| Status | Location | Code | Kind |\n| --- | --- | --- | --- |\n";
   for (const auto& b : d.fixed) row("fixed", b);
