@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
+#include <iterator>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -23,32 +25,34 @@ struct Entry {
 
 // Severity: Error for a wrong or missing number; Note for how it was measured (and for
 // explain_views_disagree, whose "explain alone says N" sits beside the count already).
+// Within a severity the rows run from what most changes what a user should believe or do to
+// what least does: the brief report keeps that order and folds the tail into one line.
 constexpr Entry kCatalog[] = {
-    {WarningCode::NoisyMeasurement, "noisy_measurement", Severity::Caution, "noisy"},
-    {WarningCode::PrecisionNotReached, "precision_not_reached", Severity::Caution, "precision not reached"},
-    {WarningCode::NoSteadyState, "no_steady_state", Severity::Caution, "no steady state in warm-up"},
+    {WarningCode::OutputMismatch, "output_mismatch", Severity::Error, "output mismatch"},
+    {WarningCode::PartialResult, "partial_result", Severity::Error, "failed"},
     {WarningCode::RecompileDuringMeasure, "recompile_during_measurement", Severity::Caution,
      "recompiled during measurement"},
     {WarningCode::GraphBreaks, "graph_breaks", Severity::Caution, "graph breaks"},
-    {WarningCode::OutputMismatch, "output_mismatch", Severity::Error, "output mismatch"},
     {WarningCode::Nondeterministic, "nondeterministic", Severity::Caution, "nondeterministic target"},
-    {WarningCode::CheckSkipped, "check_skipped", Severity::Note, "output check skipped"},
-    {WarningCode::ClockResolution, "clock_resolution", Severity::Note, "batched"},
-    {WarningCode::SlowerThanEager, "slower_than_eager", Severity::Caution, "slower than eager", true},
-    {WarningCode::EnvironmentOverride, "environment_override", Severity::Note, "environment override"},
-    {WarningCode::PartialResult, "partial_result", Severity::Error, "failed"},
-    {WarningCode::Other, "other", Severity::Caution, "warning"},
-    {WarningCode::ExplainViewsDisagree, "explain_views_disagree", Severity::Note, "explain views disagree"},
     {WarningCode::Oversubscribed, "oversubscribed", Severity::Caution, "oversubscribed"},
     {WarningCode::AllocatorMovesResult, "allocator_moves_result", Severity::Caution, "allocator moves the result"},
+    {WarningCode::NoisyMeasurement, "noisy_measurement", Severity::Caution, "noisy"},
     {WarningCode::WarmCompileMissedCache, "warm_compile_missed_cache", Severity::Caution,
      "warm compile missed the cache"},
     {WarningCode::CudagraphsSkipped, "cudagraphs_skipped", Severity::Caution, "CUDA graphs skipped"},
-    {WarningCode::ResumeLeftOut, "resume_left_out", Severity::Note, "entries left out"},
     {WarningCode::PredictionModelsDefault, "prediction_models_default", Severity::Caution,
      "prediction is for inductor's default"},
     {WarningCode::NoFlopCeiling, "no_flop_ceiling", Severity::Caution, "no FLOP/s ceiling"},
     {WarningCode::FlopsNotCounted, "flops_not_counted", Severity::Caution, "FLOPs not counted"},
+    {WarningCode::NoSteadyState, "no_steady_state", Severity::Caution, "no steady state in warm-up"},
+    {WarningCode::PrecisionNotReached, "precision_not_reached", Severity::Caution, "precision not reached"},
+    {WarningCode::SlowerThanEager, "slower_than_eager", Severity::Caution, "slower than eager", true},
+    {WarningCode::Other, "other", Severity::Caution, "warning"},
+    {WarningCode::CheckSkipped, "check_skipped", Severity::Note, "output check skipped"},
+    {WarningCode::ClockResolution, "clock_resolution", Severity::Note, "batched"},
+    {WarningCode::EnvironmentOverride, "environment_override", Severity::Note, "environment override"},
+    {WarningCode::ExplainViewsDisagree, "explain_views_disagree", Severity::Note, "explain views disagree"},
+    {WarningCode::ResumeLeftOut, "resume_left_out", Severity::Note, "entries left out"},
 };
 
 // The entry of a JSON code; a code this version does not know reads as "other".
@@ -60,6 +64,9 @@ const Entry& entry_of(std::string_view name) {
   }
   return *other;
 }
+
+// Where a code stands in the catalog: errors first, then cautions from the weightiest.
+std::ptrdiff_t rank_of(std::string_view name) { return &entry_of(name) - std::begin(kCatalog); }
 
 }  // namespace
 
@@ -102,7 +109,7 @@ std::string format_warning(const nlohmann::json& w) {
 
 namespace tct::report {
 
-std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
+std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std::size_t max_lines) {
   struct Kind {
     std::string code;
     const nlohmann::json* first;
@@ -126,9 +133,8 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
       if (!row.empty() && std::find(it->other_rows.begin(), it->other_rows.end(), row) == it->other_rows.end())
         it->other_rows.push_back(row);
     }
-  std::stable_sort(kinds.begin(), kinds.end(), [](const Kind& a, const Kind& b) {
-    return static_cast<int>(severity_of(a.code)) < static_cast<int>(severity_of(b.code));
-  });
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const Kind& a, const Kind& b) { return rank_of(a.code) < rank_of(b.code); });
   std::vector<std::string> out;
   for (const auto& k : kinds) {
     std::string line = "warning: " + k.first->value("message", title_of(k.code));
@@ -139,6 +145,14 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings) {
     else if (k.more)
       line += fmt::format(" (and {} more like it)", k.more);
     out.push_back(line);
+  }
+  // A busy machine raises five kinds at once; the lightest are named, not told, so the
+  // warnings stay a glance: "warning: also no steady state in warm-up, precision not reached".
+  if (max_lines > 0 && out.size() > max_lines) {
+    std::vector<std::string> titles;
+    for (std::size_t i = max_lines - 1; i < kinds.size(); ++i) titles.push_back(title_of(kinds[i].code));
+    out.resize(max_lines - 1);
+    out.push_back(fmt::format("warning: also {}", fmt::join(titles, ", ")));
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Warnings are data: one enum, one formatter. Each says what is wrong with a number and
 // what to do about it; renderers print them next to the number they concern.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,11 @@ nlohmann::json make_warning(WarningCode code, std::string message, std::string h
 // "warning: MESSAGE (HINT)" for terminals and Markdown.
 std::string format_warning(const nlohmann::json& warning);
 
-// One line per kind of warning, errors first, notes and what the verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the kind's first warning, "(also ROW, ROW)" for the rest when they name their rows, else "(and N more like it)".
+// One line per kind of warning, weightiest first (the catalog's order), notes and what the
+// verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the
+// kind's first warning, "(also ROW, ROW)" for the rest when they name their rows, else "(and N
+// more like it)". Past max_lines, the last line names the remaining kinds by their titles.
 // The hints are left to --verbose: the brief report names what is wrong, -v what to do.
-std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings);
+std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std::size_t max_lines = 4);
 
 }  // namespace tct::report

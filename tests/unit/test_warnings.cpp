@@ -44,6 +44,23 @@ TEST(BriefWarnings, WithoutRowsCountsTheRest) {
   EXPECT_EQ(lines[1], "warning: 2 breaks (and 1 more like it)");
 }
 
+TEST(BriefWarnings, ABusyMachinesFiveKindsFitInFourLines) {
+  // What a loaded 2-core machine raised at once on one configuration (CI, stop 33): the
+  // weightiest three are told, the other two named.
+  json ws = json::array({make_warning(WarningCode::NoSteadyState, "warm-up did not settle"),
+                         make_warning(WarningCode::NoisyMeasurement, "35% outliers"),
+                         make_warning(WarningCode::PrecisionNotReached, "interval is +-33.7%"),
+                         make_warning(WarningCode::Oversubscribed, "2 threads on 2 busy CPUs"),
+                         make_warning(WarningCode::AllocatorMovesResult, "processes disagreed")});
+  auto lines = brief_warning_lines(ws);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "warning: 2 threads on 2 busy CPUs");
+  EXPECT_EQ(lines[1], "warning: processes disagreed");
+  EXPECT_EQ(lines[2], "warning: 35% outliers");
+  EXPECT_EQ(lines[3], "warning: also no steady state in warm-up, precision not reached");
+  EXPECT_EQ(brief_warning_lines(ws, 0).size(), 5u);  // 0: no cap
+}
+
 }  // namespace
 
 namespace {
