@@ -17,6 +17,8 @@ export interface Warning {
   hint?: string;
   /** The configuration (bench row label) the warning concerns, when a run has several. */
   row?: string;
+  /** How bad, in the one measure a code's warnings share (an outlier fraction, a count, a half-width). */
+  figure?: number;
 }
 
 export interface PythonInfo {

@@ -126,8 +126,9 @@ std::optional<json> load_warning(const MachineLoad& m) {
 
 namespace {
 
-json warn(report::WarningCode code, std::string message, std::string hint, const char* applies_to) {
-  json w = report::make_warning(code, std::move(message), std::move(hint));
+json warn(report::WarningCode code, std::string message, std::string hint, const char* applies_to,
+          std::optional<double> figure = std::nullopt) {
+  json w = report::make_warning(code, std::move(message), std::move(hint), figure);
   w["applies_to"] = applies_to;
   return w;
 }
@@ -158,7 +159,7 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
                                    row.blocks_dropped_for_recompile == 1 ? "" : "s"),
                        "inputs or globals change between calls; try --dynamic true or run `tct explain` "
                        "to see the guard that failed",
-                       "speedup"));
+                       "speedup", recompiles));
   // Nothing compiled: the "compiled" row timed eager code; any speedup is noise, and
   // advice about backends or modes would be beside the point.
   const bool nothing_compiled = row.warmup_counters && row.warmup_counters->nothing_compiled();
@@ -182,7 +183,7 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
     out.push_back(warn(WarningCode::GraphBreaks,
                        fmt::format("{}{} graph break{}: parts of the target run eagerly", who, breaks,
                                    breaks == 1 ? "" : "s"),
-                       "run `tct explain` on the target to see where and what to change", "speedup"));
+                       "run `tct explain` on the target to see where and what to change", "speedup", breaks));
   if (row.steady_state && !row.steady_state->found)
     out.push_back(warn(WarningCode::NoSteadyState,
                        fmt::format("{}the warm-up curve did not settle ({}); steady state taken from the "
@@ -196,7 +197,7 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
                        fmt::format("{}noisy machine: {:.0f}% outliers", who, worst_fraction * 100),
                        in.busy_machine ? "close other programs (a longer --budget does not help while they run)"
                                        : "close other programs or raise --budget",
-                       "speedup"));
+                       "speedup", worst_fraction));
   const analysis::Interval iv = row.speedup ? row.speedup->interval : analysis::Interval{NAN, NAN, NAN};
   const double est = iv.estimate, lo = iv.low, hi = iv.high;
   const SpeedupVerdict verdict = row.speedup ? row.speedup->verdict : SpeedupVerdict::NotMeasured;
@@ -212,7 +213,7 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
                            : fmt::format("{}too few samples for a confidence interval", who),
                        "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer "
                        "--budget narrows only this run's own noise; loosen --precision or rerun on a quieter machine",
-                       "speedup"));
+                       "speedup", std::isfinite(half) ? std::optional<double>(half) : std::nullopt));
   }
   if (verdict == SpeedupVerdict::Inconclusive)
     out.push_back(warn(WarningCode::NoisyMeasurement,

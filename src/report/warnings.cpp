@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstddef>
 #include <iterator>
 #include <string_view>
@@ -94,8 +95,10 @@ std::string flag_of(const std::string& code) {
   return "! " + title;
 }
 
-nlohmann::json make_warning(WarningCode code, std::string message, std::string hint) {
-  return {{"code", to_string(code)}, {"message", std::move(message)}, {"hint", std::move(hint)}};
+nlohmann::json make_warning(WarningCode code, std::string message, std::string hint, std::optional<double> figure) {
+  nlohmann::json w = {{"code", to_string(code)}, {"message", std::move(message)}, {"hint", std::move(hint)}};
+  if (figure && std::isfinite(*figure)) w["figure"] = *figure;
+  return w;
 }
 
 std::string format_warning(const nlohmann::json& w) {
@@ -112,9 +115,7 @@ namespace tct::report {
 std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std::size_t max_lines) {
   struct Kind {
     std::string code;
-    const nlohmann::json* first;
-    int more = 0;
-    std::vector<std::string> other_rows;  // the configurations the rest of this kind touched
+    std::vector<const nlohmann::json*> said;  // its warnings, in the document's order
   };
   std::vector<Kind> kinds;
   if (warnings.is_array())
@@ -124,26 +125,37 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std
       // Notes are details; what the verdict says is not said twice.
       if (severity_of(code) == Severity::Note || implied_by_verdict(code)) continue;
       auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
-      if (it == kinds.end()) {
-        kinds.push_back({code, &w, 0, {}});
-        continue;
-      }
-      ++it->more;
-      const std::string row = w.value("row", "");
-      if (!row.empty() && std::find(it->other_rows.begin(), it->other_rows.end(), row) == it->other_rows.end())
-        it->other_rows.push_back(row);
+      if (it == kinds.end()) it = kinds.insert(kinds.end(), Kind{code, {}});
+      it->said.push_back(&w);
     }
   std::stable_sort(kinds.begin(), kinds.end(),
                    [](const Kind& a, const Kind& b) { return rank_of(a.code) < rank_of(b.code); });
+  auto figure = [](const nlohmann::json* w) {
+    const auto it = w->find("figure");
+    return it != w->end() && it->is_number() ? it->get<double>() : -INFINITY;
+  };
   std::vector<std::string> out;
   for (const auto& k : kinds) {
-    std::string line = "warning: " + k.first->value("message", title_of(k.code));
-    // One line per kind: the first one's words, then where else it happened (the rows, when
-    // the warnings name theirs) or how many more there are.
-    if (static_cast<int>(k.other_rows.size()) == k.more && k.more > 0)
-      line += fmt::format(" (also {})", fmt::join(k.other_rows, ", "));
-    else if (k.more)
-      line += fmt::format(" (and {} more like it)", k.more);
+    // One line per kind: the words of its worst warning (the largest figure; the first
+    // without figures), then the other configurations it touched when the warnings name
+    // their rows, else how many more there are.
+    const nlohmann::json* lead =
+        *std::max_element(k.said.begin(), k.said.end(), [&](auto* a, auto* b) { return figure(a) < figure(b); });
+    const std::string lead_row = lead->value("row", "");
+    std::vector<std::string> rows;
+    bool all_rows = true;
+    for (const auto* w : k.said) {
+      if (w == lead) continue;
+      const std::string row = w->value("row", "");
+      all_rows = all_rows && !row.empty();
+      if (!row.empty() && row != lead_row && std::find(rows.begin(), rows.end(), row) == rows.end())
+        rows.push_back(row);
+    }
+    std::string line = "warning: " + lead->value("message", title_of(k.code));
+    if (all_rows && !rows.empty())
+      line += fmt::format(" (also {})", fmt::join(rows, ", "));
+    else if (k.said.size() > 1)
+      line += fmt::format(" (and {} more like it)", k.said.size() - 1);
     out.push_back(line);
   }
   // A busy machine raises five kinds at once; the lightest are named, not told, so the

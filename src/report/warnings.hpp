@@ -2,6 +2,7 @@
 // Warnings are data: one enum, one formatter. Each says what is wrong with a number and
 // what to do about it; renderers print them next to the number they concern.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,15 +56,18 @@ std::string flag_of(const std::string& code);
 
 // {"code", "message", "hint"}: the shape every document's "warnings" array holds. A warning
 // about one of several configurations also carries "row" (its label), so a brief report can
-// say once which configurations a kind of warning touched.
-nlohmann::json make_warning(WarningCode code, std::string message, std::string hint = {});
+// say once which configurations a kind of warning touched. `figure`: how bad it is, in the one
+// measure a code's warnings share (the outlier fraction, a count of breaks or recompiles, the
+// interval's half-width), so that the kind's brief line leads with the worst configuration.
+nlohmann::json make_warning(WarningCode code, std::string message, std::string hint = {},
+                            std::optional<double> figure = std::nullopt);
 
 // "warning: MESSAGE (HINT)" for terminals and Markdown.
 std::string format_warning(const nlohmann::json& warning);
 
 // One line per kind of warning, weightiest first (the catalog's order), notes and what the
 // verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the
-// kind's first warning, "(also ROW, ROW)" for the rest when they name their rows, else "(and N
+// kind's worst warning (its largest figure; else its first), "(also ROW, ROW)" for the rest when they name their rows, else "(and N
 // more like it)". Past max_lines, the last line names the remaining kinds by their titles.
 // The hints are left to --verbose: the brief report names what is wrong, -v what to do.
 std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std::size_t max_lines = 4);

@@ -1,5 +1,8 @@
 // The warning catalog: every code has its own entry (no known warning reads as "other"), and
 // the brief report says each kind once, with the configurations it touched.
+#include <cmath>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "report/document_host.hpp"
@@ -32,6 +35,25 @@ TEST(BriefWarnings, OneLinePerKindNamingTheOtherRows) {
   auto lines = brief_warning_lines(ws);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0], "warning: inductor/default: noisy (also inductor/max-autotune, aot_eager/default)");
+}
+
+TEST(BriefWarnings, AKindLeadsWithItsWorstConfiguration) {
+  // Three configurations with outliers: the line quotes the worst (40%), names the other two.
+  json ws = json::array();
+  for (auto [row, fraction] : {std::pair{"inductor/default", 0.20}, {"inductor/max-autotune", 0.40},
+                               {"aot_eager/default", 0.30}}) {
+    json w = make_warning(WarningCode::NoisyMeasurement, fmt::format("{}: noisy machine: {:.0f}% outliers", row,
+                                                                     fraction * 100),
+                          "close other programs", fraction);
+    w["row"] = row;
+    ws.push_back(w);
+  }
+  auto lines = brief_warning_lines(ws);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "warning: inductor/max-autotune: noisy machine: 40% outliers "
+                      "(also inductor/default, aot_eager/default)");
+  EXPECT_DOUBLE_EQ(ws[1]["figure"].get<double>(), 0.40);
+  EXPECT_FALSE(make_warning(WarningCode::NoisyMeasurement, "m", "", NAN).contains("figure"));
 }
 
 TEST(BriefWarnings, WithoutRowsCountsTheRest) {
