@@ -170,7 +170,7 @@ def header_text(k, spread, n_cal, n_val, val_inside, val_width, machine, measure
 // OMP_NUM_THREADS={machine.get('omp_num_threads') or 'unset'}), {machine.get('platform')}. Refit (see bench/calibration/README.md):
 //   python bench/calibration/measure.py && python bench/calibration/fit.py
 // The model these constants belong to: src/expect/classifier.hpp.
-namespace tct::analysis::calibration {{
+namespace tct::expect::calibration {{
 
 inline constexpr const char* kFittedOn = "{measured_at}, torch {machine.get('torch')}, {n_cal} calibration cases";
 // Fractions of each time share torch.compile keeps (the share outside operators split into the
@@ -192,7 +192,7 @@ inline constexpr int kValidationCases = {n_val};
 inline constexpr int kValidationInside = {val_inside};
 inline constexpr double kValidationMedianWidth = {val_width:.4f};  // median high / low
 
-}}  // namespace tct::analysis::calibration
+}}  // namespace tct::expect::calibration
 """
 
 

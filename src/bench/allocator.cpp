@@ -13,7 +13,7 @@
 #include "bench/json.hpp"
 #include "bench/phases.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 
 using core::AllocatorState;
 
@@ -47,7 +47,7 @@ AllocatorSetup resolve_allocator(const BenchConfig& cfg, const core::FileExists&
 
 AllocatorSetup resolve_allocator(const BenchConfig& cfg) { return resolve_allocator(cfg, core::library_file_exists); }
 
-Env state_env(AllocatorState s, const std::string& library) { return core::allocator_env(s, library); }
+core::Env state_env(AllocatorState s, const std::string& library) { return core::allocator_env(s, library); }
 
 json detected_allocator(const json& facts) {
   if (!facts.is_object()) return {{"kind", "unknown"}, {"library", nullptr}, {"settled", nullptr}, {"ld_preload", nullptr}};
@@ -88,11 +88,11 @@ json allocator_section(const AllocatorSetup& setup, const json& facts, bool comp
 namespace {
 
 // A state's figures from a row sampled in its process.
-void put_figures(json& entry, const tct::bench::BenchRow& row) {
+void put_figures(json& entry, const BenchRow& row) {
   entry["eager_ns"] = row.latency ? core::number_or_null(row.latency->eager_ns.median) : json(nullptr);
   entry["compiled_ns"] = row.latency ? core::number_or_null(row.latency->compiled_ns.median) : json(nullptr);
   if (row.speedup) {
-    const analysis::Interval& iv = row.speedup->interval;
+    const stats::Interval& iv = row.speedup->interval;
     entry["speedup"] = {{"estimate", core::number_or_null(iv.estimate)}, {"low", core::number_or_null(iv.low)},
                         {"high", core::number_or_null(iv.high)},
                         {"confidence", row.speedup->more.value("confidence", json())}};
@@ -105,7 +105,7 @@ void put_figures(json& entry, const tct::bench::BenchRow& row) {
 
 }  // namespace
 
-void add_headline_state(json& allocator, const tct::bench::BenchRow& row) {
+void add_headline_state(json& allocator, const BenchRow& row) {
   const AllocatorState s = core::parse_allocator(allocator.value("state", "system"));
   json entry = {{"state", core::to_string(s)},
                 {"description", core::describe(s)},
@@ -118,8 +118,8 @@ void add_headline_state(json& allocator, const tct::bench::BenchRow& row) {
   allocator["states"].insert(allocator["states"].begin(), entry);
 }
 
-void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const AllocatorSetup& setup, const Env& shared_env, const tct::bench::BenchRow& row, double clock_res,
+void compare_allocator_states(core::Host& host, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+                              const AllocatorSetup& setup, const core::Env& shared_env, const BenchRow& row, double clock_res,
                               double eager_est, int cpus, double budget_s, json& allocator) {
   // Each state's process: no memory figures, no warm-compile record (those are the headline's),
   // one look over one process with a few blocks: a figure for the comparison, not a verdict.
@@ -134,14 +134,14 @@ void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg
   struct Pending {
     AllocatorState state;
     std::string library;
-    std::unique_ptr<bench::FreshAgent> agent;
+    std::unique_ptr<FreshAgent> agent;
   };
   std::vector<Pending> pending;
   for (auto s : setup.others) {
     const std::string lib = core::needs_library(s) ? core::find_allocator_library(s).value_or("") : "";
-    Env env = shared_env;
+    core::Env env = shared_env;
     for (auto& kv : state_env(s, lib)) env.push_back(kv);
-    pending.push_back({s, lib, std::make_unique<bench::FreshAgent>(exec, sc, spec, env, false)});
+    pending.push_back({s, lib, std::make_unique<FreshAgent>(exec, sc, spec, env, false)});
   }
   host.progress(fmt::format("{}: loading {} allocator states in fresh processes", spec.label(), pending.size()));
   for (auto& p : pending) p.agent->settle();
@@ -160,10 +160,10 @@ void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg
     try {
       host.progress(fmt::format("{}: allocator {} (warm compile, then {:.1f} s of timing)", spec.label(),
                                 core::to_string(p.state), budget_s));
-      tct::bench::BenchRow r;  // the state's own figures: the headline row's warm-up curve, nothing else
+      BenchRow r;  // the state's own figures: the headline row's warm-up curve, nothing else
       r.steady_state = row.steady_state;
-      bench::prepare_peer(host, *p.agent, sc, spec, false, r);
-      bench::sample_paired(host, {p.agent->caller()}, sc, spec, clock_res, eager_est, cpus, r);
+      prepare_peer(host, *p.agent, sc, spec, false, r);
+      sample_paired(host, {p.agent->caller()}, sc, spec, clock_res, eager_est, cpus, r);
       entry["detected"] = detected_allocator(p.agent->call("bench.allocator", json::object())).value("kind", json());
       put_figures(entry, r);
       if (r.recompiles_during_measurement.value_or(0) > 0) entry["reason"] = "recompiled during measurement";
@@ -178,8 +178,8 @@ void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg
   }
 }
 
-std::optional<json> conclude_allocator(json& allocator, const tct::bench::BenchRow* headline) {
-  const json headline_speedup = headline && headline->speedup ? tct::bench::to_json(*headline->speedup) : json();
+std::optional<json> conclude_allocator(json& allocator, const BenchRow* headline) {
+  const json headline_speedup = headline && headline->speedup ? to_json(*headline->speedup) : json();
   // The headline first, then the measured states, then those left out.
   auto rank = [](const json& s) {
     const std::string st = s.value("status", "");
@@ -188,11 +188,11 @@ std::optional<json> conclude_allocator(json& allocator, const tct::bench::BenchR
   std::vector<json> states(allocator["states"].begin(), allocator["states"].end());
   std::stable_sort(states.begin(), states.end(), [&](const json& a, const json& b) { return rank(a) < rank(b); });
   allocator["states"] = states;
-  const auto f = tct::bench::find_allocator_effect(allocator, headline_speedup);
+  const auto f = find_allocator_effect(allocator, headline_speedup);
   allocator["differs"] = f.differs;
   allocator["processes_disagree"] = f.processes_disagree;
   allocator["best_state"] = f.best_state.empty() ? json(nullptr) : json(f.best_state);
   return f.warning;
 }
 
-}  // namespace tct::runner
+}  // namespace tct::bench

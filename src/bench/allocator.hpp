@@ -24,7 +24,7 @@
 #include "core/executor.hpp"
 #include "core/host.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 
 using json = nlohmann::json;
 
@@ -46,7 +46,7 @@ AllocatorSetup resolve_allocator(const BenchConfig& cfg, const core::FileExists&
 AllocatorSetup resolve_allocator(const BenchConfig& cfg);
 
 // The child's environment for a state (core::allocator_env).
-Env state_env(core::AllocatorState s, const std::string& library);
+core::Env state_env(core::AllocatorState s, const std::string& library);
 
 // "tcmalloc", "jemalloc" or "glibc" (no allocator library mapped), "unknown" (maps unreadable),
 // with its library: {kind, library, settled, ld_preload} from the agent's raw allocator facts.
@@ -58,17 +58,17 @@ json allocator_section(const AllocatorSetup& setup, const json& facts, bool comp
                        double compare_budget_s);
 
 // After the first row is measured: the headline's own entry in states (its medians and speedup).
-void add_headline_state(json& allocator, const tct::bench::BenchRow& row);
+void add_headline_state(json& allocator, const BenchRow& row);
 
 // The comparison: each of setup.others in a fresh process, `budget_s` of sampling each; appends
 // to allocator["states"]. A state that fails is recorded (status failed, reason), not thrown,
 // unless the run was interrupted.
-void compare_allocator_states(Host& host, Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const AllocatorSetup& setup, const Env& shared_env, const tct::bench::BenchRow& row, double clock_res,
+void compare_allocator_states(core::Host& host, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+                              const AllocatorSetup& setup, const core::Env& shared_env, const BenchRow& row, double clock_res,
                               double eager_est, int cpus, double budget_s, json& allocator);
 
 // Decides (bench/allocator_finding.hpp) and records differs/best_state; the warning, if any.
 // `headline`: the row the headline state measured (null when there is none).
-std::optional<json> conclude_allocator(json& allocator, const tct::bench::BenchRow* headline);
+std::optional<json> conclude_allocator(json& allocator, const BenchRow* headline);
 
-}  // namespace tct::runner
+}  // namespace tct::bench

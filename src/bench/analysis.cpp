@@ -11,7 +11,7 @@
 
 #include "report/warnings.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 
 json num(double x) { return core::number_or_null(x); }
 
@@ -58,9 +58,9 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
   return std::max(min_samples, static_cast<int>(n));
 }
 
-tct::bench::CacheCounters cache_counters(const json& counters) {
+CacheCounters cache_counters(const json& counters) {
   auto count = [&](const char* k) { return counters.is_object() ? counters.value(k, 0) : 0; };
-  tct::bench::CacheCounters c;
+  CacheCounters c;
   c.fxgraph_cache_hit = count("fxgraph_cache_hit");
   c.fxgraph_cache_miss = count("fxgraph_cache_miss");
   c.autograd_cache_hit = count("autograd_cache_hit");
@@ -78,12 +78,12 @@ tct::bench::CacheCounters cache_counters(const json& counters) {
 // processes.
 constexpr double kBusySwitchesPerSecond = 30;
 
-MachineLoad machine_load(const std::vector<tct::bench::BenchRow>& rows, int threads) {
+MachineLoad machine_load(const std::vector<BenchRow>& rows, int threads) {
   MachineLoad m;
   m.threads = threads;
   for (const auto& r : rows) {
     if (!r.sampling) continue;
-    const tct::bench::Load& l = r.sampling->load;
+    const Load& l = r.sampling->load;
     m.load = std::fmax(std::isfinite(m.load) ? m.load : 0, l.loadavg_1m_max);
     m.switches = std::fmax(std::isfinite(m.switches) ? m.switches : 0, l.involuntary_switches_per_s);
     m.cpus = l.cpus.value_or(m.cpus);
@@ -135,14 +135,13 @@ json warn(report::WarningCode code, std::string message, std::string hint, const
 
 }  // namespace
 
-std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::string& label, const RowWarningInput& in) {
+std::vector<json> row_warnings(const BenchRow& row, const std::string& label, const RowWarningInput& in) {
   using report::WarningCode;
-  using tct::bench::SpeedupVerdict;
   std::vector<json> out;
   const std::string who = label.empty() ? "" : label + ": ";
   if (!row.ok()) {
     if (row.failed()) {
-      const tct::bench::RowError e = row.error.value_or(tct::bench::RowError{});
+      const RowError e = row.error.value_or(RowError{});
       out.push_back(warn(WarningCode::PartialResult,
                          fmt::format("{}failed at {} ({}); the numbers shown were measured before it", who,
                                      row.error ? e.stage : "?", e.message),
@@ -167,9 +166,9 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
     const auto& skips = row.warmup_counters->skip_reasons;
     std::string why;
     if (!skips.empty()) {
-      analysis::SkipSplit split = analysis::split_skip(skips[0]);
-      why = fmt::format(" ({}, after: {})", analysis::reason_headline(split.skip_reason.empty() ? split.cause : split.skip_reason),
-                        analysis::reason_headline(split.cause));
+      core::SkipSplit split = core::split_skip(skips[0]);
+      why = fmt::format(" ({}, after: {})", core::reason_headline(split.skip_reason.empty() ? split.cause : split.skip_reason),
+                        core::reason_headline(split.cause));
     }
     out.push_back(warn(WarningCode::GraphBreaks,
                        fmt::format("{}0 graphs compiled: Dynamo skipped this function{}; the compiled timings are "
@@ -198,7 +197,7 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
                        in.busy_machine ? "close other programs (a longer --budget does not help while they run)"
                                        : "close other programs or raise --budget",
                        "speedup", worst_fraction));
-  const analysis::Interval iv = row.speedup ? row.speedup->interval : analysis::Interval{NAN, NAN, NAN};
+  const stats::Interval iv = row.speedup ? row.speedup->interval : stats::Interval{NAN, NAN, NAN};
   const double est = iv.estimate, lo = iv.low, hi = iv.high;
   const SpeedupVerdict verdict = row.speedup ? row.speedup->verdict : SpeedupVerdict::NotMeasured;
   // A budget that ran out before --precision matters only when the interval is too wide for
@@ -255,7 +254,7 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
                                    who, cps, cps),
                        "per-call times are batch means; spread within a batch is not seen", "latency"));
   if (in.check && row.correctness && row.correctness->checked) {
-    const tct::bench::Correctness& c = *row.correctness;
+    const Correctness& c = *row.correctness;
     if (c.nondeterministic.value_or(false))
       out.push_back(warn(WarningCode::Nondeterministic,
                          fmt::format("{}eager differs from itself under identical seeds; compiled was judged "
@@ -279,4 +278,4 @@ std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::strin
 
 std::string flag_text(const json& w) { return report::flag_of(w.value("code", "")); }
 
-}  // namespace tct::runner
+}  // namespace tct::bench

@@ -18,7 +18,7 @@
 #include "stats/steady_state.hpp"
 #include "stats/summary.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 
 using json = nlohmann::json;
 
@@ -52,7 +52,7 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
 // bench counters): inductor's FX graph cache and AOTAutograd's cache. The four counts and
 // hit: none when no lookup was counted (backends that use neither cache, such as
 // aot_eager), true when every lookup hit, false otherwise.
-tct::bench::CacheCounters cache_counters(const json& counters);
+CacheCounters cache_counters(const json& counters);
 
 // How busy the machine was while the rows sampled (their sampling.load: load average, CPUs,
 // involuntary context switches of the timing thread) and whether torch's `threads` intra-op
@@ -69,7 +69,7 @@ struct MachineLoad {
   int suggested_threads = 0;    // the --threads that fits the free cores
   bool busy() const { return loaded || preempted; }
 };
-MachineLoad machine_load(const std::vector<tct::bench::BenchRow>& rows, int threads);
+MachineLoad machine_load(const std::vector<BenchRow>& rows, int threads);
 
 // One warning for the section when the machine was busy: oversubscribed (with the --threads
 // that fits) or loaded; nullopt on a quiet machine.
@@ -84,9 +84,9 @@ struct RowWarningInput {
   double noisy_outlier_fraction = 0.05;  // our threshold: above 5% outliers on a side is noisy
   bool busy_machine = false;  // other processes loaded the CPU: a longer --budget cannot help
 };
-std::vector<json> row_warnings(const tct::bench::BenchRow& row, const std::string& label, const RowWarningInput& in);
+std::vector<json> row_warnings(const BenchRow& row, const std::string& label, const RowWarningInput& in);
 
 // The short text printed next to the affected number, e.g. "recompiled during measurement".
 std::string flag_text(const json& warning);
 
-}  // namespace tct::runner
+}  // namespace tct::bench

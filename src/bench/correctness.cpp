@@ -6,7 +6,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace tct::analysis {
+namespace tct::bench {
 namespace {
 
 using nlohmann::json;
@@ -53,7 +53,8 @@ using nlohmann::json;
 // Unknown dtype names: float32's. Multipliers 2 and 3 are torch._dynamo.utils.same's.
 // ---------------------------------------------------------------------------------------
 
-std::string num(double v) {
+// "%.3g": a difference or a tolerance in three significant digits.
+std::string g3(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", v);
     return buf;
@@ -208,7 +209,7 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
     if (is_exact_dtype(dtype)) {
         j.basis = "exact";
         if (*diff > 0.0)
-            j.reasons.push_back("values differ (max abs diff " + num(*diff) + ", " + dtype +
+            j.reasons.push_back("values differ (max abs diff " + g3(*diff) + ", " + dtype +
                                 " must match exactly)" + worst_suffix(fact));
         return j;
     }
@@ -219,9 +220,9 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
         const double scale = num_field(fact, "max_abs_expected").value_or(0.0);
         const double allowed = tol.atol + tol.rtol * scale + tol.ref_multiplier * *eager_spread;
         if (*diff > allowed)
-            j.reasons.push_back("max abs diff " + num(*diff) + " > " + num(allowed) + " allowed by " +
-                                "eager's own spread " + num(*eager_spread) + " (x" +
-                                num(tol.ref_multiplier) + ") + atol + rtol x max |expected|" +
+            j.reasons.push_back("max abs diff " + g3(*diff) + " > " + g3(allowed) + " allowed by " +
+                                "eager's own spread " + g3(*eager_spread) + " (x" +
+                                g3(tol.ref_multiplier) + ") + atol + rtol x max |expected|" +
                                 worst_suffix(fact));
         return j;
     }
@@ -235,8 +236,8 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
     const long long n_out = static_cast<long long>(*out);
     const long long numel = count_field(fact, "numel");
     std::string why = worst_prefix(fact) + std::to_string(n_out) + " of " + std::to_string(numel) +
-                      " elements (" + percent(n_out, numel) + ") beyond atol " + num(tol.atol) +
-                      " + rtol " + num(tol.rtol) + " x |expected| (" + dtype + ")";
+                      " elements (" + percent(n_out, numel) + ") beyond atol " + g3(tol.atol) +
+                      " + rtol " + g3(tol.rtol) + " x |expected| (" + dtype + ")";
     auto ref = fact.find("reference");
     if (ref != fact.end() && ref->is_object()) {
         auto ref_out = num_field(*ref, "out_of_tolerance");
@@ -245,8 +246,8 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
             return j;
         }
         why += "; against float64 compiled errs by up to " +
-               num(num_field(*ref, "compiled_max_error").value_or(NAN)) + ", eager by " +
-               num(num_field(*ref, "eager_max_error").value_or(NAN));
+               g3(num_field(*ref, "compiled_max_error").value_or(NAN)) + ", eager by " +
+               g3(num_field(*ref, "eager_max_error").value_or(NAN));
     }
     j.reasons.push_back(why);
     return j;
@@ -401,7 +402,7 @@ NondeterminismCheck eager_self_difference(const json& facts, double atol) {
             if (auto d = num_field(fact, "max_abs_diff")) {
                 check.max_abs_diff = std::max(check.max_abs_diff, *d);
                 if (*d > atol)
-                    reasons.push_back("eager differs from itself by up to " + num(*d) +
+                    reasons.push_back("eager differs from itself by up to " + g3(*d) +
                                       worst_suffix(fact));
             }
         } else {
@@ -464,4 +465,4 @@ bool recheck_with_fallback_random(const json& report) {
            !report.value("fallback_random", false);
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::bench

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::analysis {
+namespace tct::bench {
 
 // An element passes when  |compiled - eager| <= atol + rtol * |eager|  (see correctness.cpp
 // for the values and why). When it does not, a float64 reference may still accept it:
@@ -89,4 +89,4 @@ nlohmann::json correctness_report(const nlohmann::json& reply,
 // numbers than eager's under the same seed).
 bool recheck_with_fallback_random(const nlohmann::json& report);
 
-}  // namespace tct::analysis
+}  // namespace tct::bench

@@ -24,10 +24,12 @@ using html::generic;
 using html::obj_at;
 using html::speedup_figure;
 using html::table;
-using html::text_of;
 using html::verdict_bar_class;
 using html::verdict_tone;
 namespace svg = report::svg;
+using core::number_or_nan;
+using report::json_text;
+using report::text_or;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
@@ -45,10 +47,10 @@ std::string row_label(const BenchRow& r) {
 SpeedupVerdict row_verdict(const BenchRow& r) { return r.speedup ? r.speedup->verdict : SpeedupVerdict::NotMeasured; }
 
 // The row's verdict as a colour: "faster", "slower", else "unsure".
-analysis::Interval interval_of(const BenchRow& r) { return r.speedup ? r.speedup->interval : analysis::Interval{}; }
+stats::Interval interval_of(const BenchRow& r) { return r.speedup ? r.speedup->interval : stats::Interval{}; }
 
 std::string ci_text(const BenchRow& r) {
-  const analysis::Interval iv = interval_of(r);
+  const stats::Interval iv = interval_of(r);
   if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return "";
   // The bounds as every other rendering prints them ("1.73x [1.64, 1.83]").
   return fmt::format("[{:.2f}, {:.2f}]{}", iv.low, iv.high,
@@ -156,7 +158,7 @@ std::string speedup_chart(const std::vector<BenchRow>& rows) {
       b.annotation = "failed: " + (r.error ? r.error->message : std::string(to_string(r.status)));
       if (b.annotation.size() > 40) b.annotation = b.annotation.substr(0, 37) + "...";
     } else {
-      const analysis::Interval iv = interval_of(r);
+      const stats::Interval iv = interval_of(r);
       b.value = iv.estimate;
       b.low = iv.low;
       b.high = iv.high;
@@ -281,7 +283,7 @@ std::string breakdown(const std::vector<BenchRow>& rows) {
 
 std::string value_text(const json& v) {
   if (v.is_number()) return fmt::format("{:.7g}", v.get<double>());
-  return v.is_null() ? "" : text_of(v);
+  return v.is_null() ? "" : json_text(v);
 }
 
 std::string fact_text(const json& facts, const char* key) { return value_text(facts.contains(key) ? facts[key] : json()); }
@@ -304,7 +306,7 @@ std::string mismatches(const std::vector<BenchRow>& rows) {
     for (const auto& l : leaves) {
       const json& facts = l.facts;
       const json& frac = facts.contains("fraction_out_of_tolerance") ? facts["fraction_out_of_tolerance"] : json();
-      t.push_back({"<code>" + esc(html::str(facts, "path")) + "</code>", esc(html::str(facts, "dtype")),
+      t.push_back({"<code>" + esc(text_or(facts, "path")) + "</code>", esc(text_or(facts, "dtype")),
                    l.match ? "<span class=\"good\">ok</span>" : "<span class=\"bad\">differs</span>", esc(l.basis),
                    esc(fact_text(facts, "max_abs_diff")), esc(fact_text(facts, "max_rel_diff")),
                    frac.is_number() ? esc(fmt::format("{:.3g}%", 100 * frac.get<double>())) : "",
@@ -326,10 +328,10 @@ std::string mismatches(const std::vector<BenchRow>& rows) {
 std::string target_line(const json& t) {
   if (t.is_string()) return "<p>Target <code>" + esc(t.get<std::string>()) + "</code></p>";
   if (!t.is_object()) return "";
-  std::string s = fmt::format("<p>Target <code>{}</code>", esc(html::str(t, "spec")));
+  std::string s = fmt::format("<p>Target <code>{}</code>", esc(text_or(t, "spec")));
   std::vector<std::string> bits;
   for (const char* k : {"kind", "fn_name", "device", "dtype", "mode"})
-    if (!html::str(t, k).empty()) bits.push_back(html::str(t, k));
+    if (!text_or(t, k).empty()) bits.push_back(text_or(t, k));
   if (!bits.empty()) {
     std::string joined;
     for (const auto& b : bits) joined += (joined.empty() ? "" : ", ") + b;
@@ -337,7 +339,7 @@ std::string target_line(const json& t) {
   }
   const json& params = obj_at(t, "params");
   if (!params.empty()) s += " params <code>" + esc(params.dump()) + "</code>";
-  double pc = html::num(t, "parameter_count");
+  double pc = number_or_nan(t, "parameter_count");
   if (std::isfinite(pc)) s += esc(fmt::format(", {:.0f} parameters", pc));
   return s + "</p>";
 }

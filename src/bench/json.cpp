@@ -332,8 +332,8 @@ json to_json(const BenchRow& r) {
   out["status"] = std::string(to_string(r.status));
   out["error"] = r.error ? error_json(*r.error) : json(nullptr);
   out["speedup"] = r.speedup ? speedup_json(*r.speedup) : json(nullptr);
-  out["latency"] = r.latency ? json{{"eager", runner::summary_json(r.latency->eager_ns)},
-                                    {"compiled", runner::summary_json(r.latency->compiled_ns)}}
+  out["latency"] = r.latency ? json{{"eager", summary_json(r.latency->eager_ns)},
+                                    {"compiled", summary_json(r.latency->compiled_ns)}}
                              : json(nullptr);
   out["warmup_curve_ns"] = r.warmup_curve_ns;
   if (r.steady_state) {

@@ -21,7 +21,7 @@
 #include "stats/summary.hpp"
 #include "stats/paired.hpp"
 
-namespace tct::runner::bench {
+namespace tct::bench {
 namespace fs = std::filesystem;
 using ::tct::bench::Correctness;
 using ::tct::bench::Latency;
@@ -72,14 +72,14 @@ CacheDirs::CacheDirs() : dir_("tct-cache") {
   fs::create_directories(fs::path(root()) / "triton");
 }
 
-Env CacheDirs::env() const {
+core::Env CacheDirs::env() const {
   return {{"TORCHINDUCTOR_CACHE_DIR", (fs::path(root()) / "inductor").string()},
           {"TRITON_CACHE_DIR", (fs::path(root()) / "triton").string()}};
 }
 
 // ---------------------------------------------------------------------- target agent
 
-TargetAgent::TargetAgent(Host& host, Executor& exec, const BenchConfig& cfg, Env env)
+TargetAgent::TargetAgent(core::Host& host, core::Executor& exec, const BenchConfig& cfg, core::Env env)
     : host_(host), exec_(exec), cfg_(cfg), env_(std::move(env)) {
   start();
 }
@@ -87,7 +87,7 @@ TargetAgent::TargetAgent(Host& host, Executor& exec, const BenchConfig& cfg, Env
 void TargetAgent::start() {
   agent_ = exec_.start(env_);
   host_.progress(fmt::format("loading {}", cfg_.target.target));
-  described_ = agent_->call("target.load", to_load_params(cfg_.target));
+  described_ = agent_->call("target.load", core::to_load_params(cfg_.target));
 }
 
 json TargetAgent::call(const std::string& op, const json& params) {
@@ -103,7 +103,7 @@ void TargetAgent::close() {
   if (agent_) close_quickly(*agent_);
 }
 
-void close_quickly(Session& agent) {
+void close_quickly(core::Session& agent) {
   try {
     agent.send("bench.exit", json::object());
   } catch (const Error&) {
@@ -114,7 +114,7 @@ void close_quickly(Session& agent) {
 
 // ------------------------------------------------------------------- fresh agents
 
-FreshAgent::FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env,
+FreshAgent::FreshAgent(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const core::Env& env,
                        bool mark_memory)
     : spec_(spec) {
   try {
@@ -159,7 +159,7 @@ void FreshAgent::close() {
   agent_.reset();
 }
 
-json compile_in_fresh_process(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env) {
+json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const core::Env& env) {
   FreshAgent fresh(exec, cfg, spec, env);
   json r = fresh.first_call();
   fresh.close();
@@ -170,7 +170,7 @@ json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object
 
 // ------------------------------------------------------------------------- eager
 
-EagerBaseline eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg) {
+EagerBaseline eager_baseline(core::Host& host, TargetAgent& agent, const BenchConfig& cfg) {
   host.progress("eager warm-up (next: compile)");
   // Warm-up may not eat the sampling budget: a slow target stops after half of it.
   // With memory on, the agent also reports eager's peak above the memory held before the
@@ -192,7 +192,7 @@ EagerBaseline eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& 
 
 // ------------------------------------------------------------------ compile/warm-up
 
-void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, BenchRow& row) {
   host.progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
   agent.call("bench.compile", compile_params(spec));
@@ -223,7 +223,7 @@ void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
 
 // ------------------------------------------------------------------ second process
 
-void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
+void prepare_peer(core::Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
                   bool warm_compile, BenchRow& row) {
   host.progress(fmt::format("{}: {} (next: timing)", spec.label(),
                             warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
@@ -231,7 +231,7 @@ void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const Be
   if (warm_compile) {
     row.compile.warm = Nanoseconds(core::number_or_nan(first, "first_call_ns"));
     row.compile.more["warm_breakdown"] = first["breakdown"];
-    row.compile.warm_cache = runner::cache_counters(first["counters"]);
+    row.compile.warm_cache = cache_counters(first["counters"]);
   }
   // Past the warm-up curve's steady start (and CUDA graphs' warm-up and recording calls,
   // which reduce-overhead makes on the first calls) before anything is timed or weighed.
@@ -277,7 +277,7 @@ std::vector<double> harness_floor(const std::vector<Caller>& processes, int samp
 
 }  // namespace
 
-void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
+void sample_paired(core::Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
                    const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, BenchRow& row) {
   using Clock = std::chrono::steady_clock;
   const double compiled_est = row.steady_state ? row.steady_state->estimate.count() : NAN;
@@ -408,7 +408,7 @@ void sample_paired(Host& host, const std::vector<Caller>& processes, const Bench
 
 // ---------------------------------------------------------------------- correctness
 
-void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, BenchRow& row) {
   if (!cfg.check) {
     row.correctness = Correctness{};  // checked false, no match, no mismatches
@@ -416,10 +416,10 @@ void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
   }
   host.progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
   const auto start = std::chrono::steady_clock::now();
-  const analysis::ToleranceOverride tol{cfg.rtol, cfg.atol};
-  json params = {{"key", spec.key()}, {"tolerances", analysis::tolerance_table(tol)}, {"reference", true}};
-  json report = analysis::correctness_report(agent.call("bench.check", params), tol);
-  if (analysis::recheck_with_fallback_random(report)) {
+  const ToleranceOverride tol{cfg.rtol, cfg.atol};
+  json params = {{"key", spec.key()}, {"tolerances", tolerance_table(tol)}, {"reference", true}};
+  json report = correctness_report(agent.call("bench.check", params), tol);
+  if (recheck_with_fallback_random(report)) {
     // Inductor draws its own random numbers: compare again with a copy compiled with
     // fallback_random, whose random ops draw eager's.
     host.progress(fmt::format("{}: outputs differ and the target draws random numbers; checking again "
@@ -427,10 +427,10 @@ void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
                              spec.label()));
     params["fallback_random"] = true;
     json again = agent.call("bench.check", params);
-    if (again.value("fallback_random", false)) report = analysis::correctness_report(again, tol);
+    if (again.value("fallback_random", false)) report = correctness_report(again, tol);
   }
   report["check_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   row.correctness = ::tct::bench::correctness_from_json(report);
 }
 
-}  // namespace tct::runner::bench
+}  // namespace tct::bench

@@ -18,7 +18,7 @@
 #include "core/host.hpp"
 #include "core/temp_dir.hpp"
 
-namespace tct::runner::bench {
+namespace tct::bench {
 
 using json = nlohmann::json;
 using ::tct::bench::BenchRow;  // the result types the phases fill
@@ -29,11 +29,11 @@ using ::tct::bench::EagerBaseline;
 class CacheDirs {
  public:
   CacheDirs();
-  Env env() const;
+  core::Env env() const;
   const std::string& root() const { return dir_.path(); }
 
  private:
-  TempDir dir_;
+  core::TempDir dir_;
 };
 
 // One request to one agent: how the sampling loop talks to any of its processes.
@@ -42,7 +42,7 @@ using Caller = std::function<json(const std::string& op, const json& params)>;
 // An agent with the target loaded; restart() replaces a dead one (same env, same target).
 class TargetAgent {
  public:
-  TargetAgent(Host& host, Executor& exec, const BenchConfig& cfg, Env env);
+  TargetAgent(core::Host& host, core::Executor& exec, const BenchConfig& cfg, core::Env env);
   json call(const std::string& op, const json& params);
   Caller caller() { return [this](const std::string& op, const json& p) { return call(op, p); }; }
   void restart();
@@ -51,11 +51,11 @@ class TargetAgent {
 
  private:
   void start();
-  Host& host_;
-  Executor& exec_;
+  core::Host& host_;
+  core::Executor& exec_;
   const BenchConfig& cfg_;
-  Env env_;
-  std::unique_ptr<Session> agent_;
+  core::Env env_;
+  std::unique_ptr<core::Session> agent_;
   json described_;
 };
 
@@ -67,7 +67,7 @@ class TargetAgent {
 // state it wants. Failures are kept and thrown by the first request after settle().
 class FreshAgent {
  public:
-  FreshAgent(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env,
+  FreshAgent(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const core::Env& env,
              bool mark_memory = false);
   FreshAgent(const FreshAgent&) = delete;
   FreshAgent& operator=(const FreshAgent&) = delete;
@@ -83,7 +83,7 @@ class FreshAgent {
 
  private:
   const BenchRowSpec spec_;
-  std::unique_ptr<Session> agent_;
+  std::unique_ptr<core::Session> agent_;
   std::vector<std::pair<long, std::string>> queued_;
   bool settled_ = false;
   std::optional<Error> error_;
@@ -91,18 +91,18 @@ class FreshAgent {
 
 // Ends an agent whose results are all in: runs its atexit handlers and exits without the
 // interpreter's teardown (seconds of CPU with torch loaded), then reaps it.
-void close_quickly(Session& agent);
+void close_quickly(core::Session& agent);
 
 // {clock, backends, modes, set_stance, device, cpus, ...} from bench.env.
 json query_env(TargetAgent& agent);
 
 // Eager warm-up calls and eager memory (peak above the post-load baseline, in a process
 // that has compiled nothing).
-EagerBaseline eager_baseline(Host& host, TargetAgent& agent, const BenchConfig& cfg);
+EagerBaseline eager_baseline(core::Host& host, TargetAgent& agent, const BenchConfig& cfg);
 
 // Compile (lazily) and time the first calls one by one: fills row.warmup_curve_ns,
 // steady_state, compile.first_call_ns, compile.breakdown, graph_breaks, warmup_counters.
-void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, BenchRow& row);
 
 // The second sampling process of a row, before it samples: its first compiled call (the
@@ -110,21 +110,21 @@ void compile_and_warm_up(Host& host, TargetAgent& agent, const BenchConfig& cfg,
 // compiled warm-up calls, the compiled memory figures (compile peak, what the compiler
 // keeps, the peak of steady compiled calls; all in a process that never ran eager), then
 // eager warm-up calls. Fills row.compile.warm_* and row.memory's compiled side.
-void prepare_peer(Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
+void prepare_peer(core::Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
                   bool warm_compile, BenchRow& row);
 
 // Paired block sampling over `processes` (sampling.hpp's schedule): fills speedup, latency,
 // blocks, stop_reason, harness floor, blocks dropped for a recompile,
 // recompiles_during_measurement, sampling (sizes, outliers, load) and samples with --raw.
-void sample_paired(Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
+void sample_paired(core::Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
                    const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns, int cpus,
                    BenchRow& row);
 
 // Eager twice and compiled once, judged in C++: fills row.correctness.
-void check_correctness(Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, BenchRow& row);
 
 // A compile in a fresh process that exits afterwards: {first_call_ns, breakdown, counters}.
-json compile_in_fresh_process(Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const Env& env);
+json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const core::Env& env);
 
-}  // namespace tct::runner::bench
+}  // namespace tct::bench

@@ -7,7 +7,7 @@
 
 #include "errors.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 namespace {
 
 std::string lower(std::string s) {
@@ -132,4 +132,4 @@ void validate_plan(const BenchPlan& plan, const std::vector<std::string>& known_
   }
 }
 
-}  // namespace tct::runner
+}  // namespace tct::bench

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::runner {
+namespace tct::bench {
 
 struct BenchRowSpec {
   std::string backend;
@@ -43,4 +43,4 @@ void validate_plan(const BenchPlan& plan, const std::vector<std::string>& known_
 // Parses "auto|true|false" (also on/off/1/0/yes/no); throws tct::Error (usage) otherwise.
 std::string normalize_dynamic(const std::string& value);
 
-}  // namespace tct::runner
+}  // namespace tct::bench

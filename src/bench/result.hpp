@@ -44,7 +44,7 @@ struct RowError {
 // The speedup of compiled over eager (eager latency / compiled latency), its 95% interval
 // across fresh processes, and its verdict (bench::decide over the interval, stored once).
 struct Speedup {
-  analysis::Interval interval;  // NaN bounds: no interval
+  stats::Interval interval;  // NaN bounds: no interval
   SpeedupVerdict verdict = SpeedupVerdict::NotMeasured;
   std::optional<int> processes;  // the processes the interval pools (none in older documents)
   nlohmann::json more = nlohmann::json::object();  // confidence, looks, segments, per_process, method, ...
@@ -72,7 +72,7 @@ struct CompileSpread {
   int n = 0;
 };
 
-// torch's cache counters over one compile (runner::cache_counters): hit is none when no
+// torch's cache counters over one compile (bench::cache_counters): hit is none when no
 // lookup was counted (backends that use neither cache), true when every lookup hit.
 struct CacheCounters {
   std::optional<bool> hit;
@@ -158,7 +158,7 @@ struct Correctness {
   std::optional<bool> nondeterministic;
   std::optional<int> leaves;
   std::optional<std::string> basis;  // the loosest rule a leaf needed
-  std::vector<analysis::Mismatch> mismatches;  // the leaves that differ, worst element first
+  std::vector<Mismatch> mismatches;  // the leaves that differ, worst element first
   std::optional<std::vector<std::string>> differing_parameters;
   std::optional<std::vector<LeafResult>> leaf_results;
   nlohmann::json not_compared;  // [{path, type}]; null: not checked

@@ -20,19 +20,12 @@
 #include "stats/break_even.hpp"
 #include "stats/summary.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 namespace {
 
-using bench::TargetAgent;
-using tct::bench::BenchResult;
-using tct::bench::BenchRow;
-using tct::bench::BreakEvenVerdict;
-using tct::bench::RowError;
-using tct::bench::RowStatus;
-using tct::bench::SpeedupVerdict;
 
 // What the run was asked for, as the document's config records it.
-tct::bench::Settings settings_of(const BenchConfig& cfg, const BenchPlan& plan) {
+Settings settings_of(const BenchConfig& cfg, const BenchPlan& plan) {
   json fg = json::array();
   for (bool f : cfg.fullgraph) fg.push_back(f);
   json more = {{"backends", cfg.backends},       {"modes", cfg.modes},
@@ -72,7 +65,7 @@ RowError row_error(const Error& e, const std::string& fallback_stage) {
 // high end. No number when the interval is inconclusive or includes 1 (no reliable gain).
 void derive_break_even(BenchRow& row) {
   if (!row.latency || !row.speedup) return;
-  const tct::bench::Speedup& sp = *row.speedup;
+  const Speedup& sp = *row.speedup;
   const double eager = row.latency->eager_ns.median;
   const std::size_t start = row.steady_state && row.steady_state->start_index ? *row.steady_state->start_index : 1;
   const bool no_verdict = sp.verdict == SpeedupVerdict::Inconclusive || sp.verdict == SpeedupVerdict::NotMeasured;
@@ -83,13 +76,13 @@ void derive_break_even(BenchRow& row) {
     if (!n) return std::nullopt;
     return static_cast<long long>(std::ceil(*n));
   };
-  auto range = [&](double first) -> std::optional<tct::bench::CallRange> {
+  auto range = [&](double first) -> std::optional<CallRange> {
     if (!std::isfinite(first) || no_verdict || no_gain) return std::nullopt;
-    return tct::bench::CallRange{calls(first, sp.interval.estimate), calls(first, sp.interval.high),
+    return CallRange{calls(first, sp.interval.estimate), calls(first, sp.interval.high),
                                  calls(first, sp.interval.low)};
   };
   const double cold = row.compile.cold.count(), warm = row.compile.warm.count();
-  tct::bench::BreakEven be;
+  BreakEven be;
   be.verdict = no_verdict ? BreakEvenVerdict::Inconclusive
                : no_gain  ? BreakEvenVerdict::NoReliableGain
                           : BreakEvenVerdict::BreaksEven;
@@ -101,20 +94,20 @@ void derive_break_even(BenchRow& row) {
 }
 
 // Median and spread of repeated compile times; none without a finite one.
-std::optional<tct::bench::CompileSpread> spread_of(const std::vector<double>& xs) {
+std::optional<CompileSpread> spread_of(const std::vector<double>& xs) {
   std::vector<double> ok;
   for (double x : xs)
     if (std::isfinite(x)) ok.push_back(x);
   if (ok.empty()) return std::nullopt;
   auto [lo, hi] = std::minmax_element(ok.begin(), ok.end());
-  return tct::bench::CompileSpread{Nanoseconds(stats::median(ok)), Nanoseconds(*lo), Nanoseconds(*hi), ok,
+  return CompileSpread{Nanoseconds(stats::median(ok)), Nanoseconds(*lo), Nanoseconds(*hi), ok,
                                    static_cast<int>(ok.size())};
 }
 
 // The section so far, written from the result: each finished row's flags and warnings are
 // decided from its fields (bench/analysis.cpp), bench's warnings replace those it gave at the
 // last phase, and the section is checkpointed.
-void publish(Host& host, const BenchConfig& cfg, BenchResult& result) {
+void publish(core::Host& host, const BenchConfig& cfg, BenchResult& result) {
   json warnings = json::array();
   RowWarningInput in{cfg.precision, cfg.check};
   in.busy_machine = machine_load(result.rows, 0).busy();
@@ -141,7 +134,7 @@ bool row_failure(const Error& e) { return e.code() == ExitCode::TargetFailed; }
 
 }  // namespace
 
-BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
+BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig& cfg) {
   BenchPlan plan = plan_rows(cfg.backends, cfg.modes, cfg.dynamic, cfg.fullgraph);
   BenchResult result;
   result.config = settings_of(cfg, plan);
@@ -150,33 +143,33 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
 
   // The main agent starts with fresh caches when compile time is measured, so the first
   // row's warm-up curve starts with a cold compile in a process that compiled nothing yet.
-  std::unique_ptr<bench::CacheDirs> main_cache;
-  if (cfg.compile_time) main_cache = std::make_unique<bench::CacheDirs>();
+  std::unique_ptr<CacheDirs> main_cache;
+  if (cfg.compile_time) main_cache = std::make_unique<CacheDirs>();
   // Every process of the headline runs in the --allocator state (a missing library is a usage
   // error before anything starts).
   const AllocatorSetup alloc = resolve_allocator(cfg);
-  const Env cache_env = main_cache ? main_cache->env() : Env{};
-  Env shared_env = cache_env;
+  const core::Env cache_env = main_cache ? main_cache->env() : core::Env{};
+  core::Env shared_env = cache_env;
   for (auto& kv : state_env(alloc.state, alloc.library)) shared_env.push_back(kv);
   // Row 0's second process starts now, so its interpreter start, torch import and target
   // load overlap the main agent's (all unmeasured). It is settled (idle) before the first
   // timed call, and compiles only after the main agent's cold compile filled the caches.
-  std::unique_ptr<bench::FreshAgent> peer;
-  if (!plan.rows.empty()) peer = std::make_unique<bench::FreshAgent>(exec, cfg, plan.rows[0], shared_env, cfg.memory);
-  Env main_env = shared_env;
+  std::unique_ptr<FreshAgent> peer;
+  if (!plan.rows.empty()) peer = std::make_unique<FreshAgent>(exec, cfg, plan.rows[0], shared_env, cfg.memory);
+  core::Env main_env = shared_env;
   // --trace: torch's own structured log of the measured compiles, for `tct trace DIR`.
   if (!cfg.trace_dir.empty()) main_env.emplace_back("TORCH_TRACE", cfg.trace_dir);
   TargetAgent agent(host, exec, cfg, main_env);
   result.target = agent.described();
 
-  json env = bench::query_env(agent);
+  json env = query_env(agent);
   validate_plan(plan, core::json_read::strings(env, "backends"), core::json_read::strings(env, "modes"));
   const json& clock = env["clock"];
   const double clock_res = core::number_or_nan(clock, "resolution_ns");
   if (clock.is_object()) {
     json rest = clock;
     rest.erase("resolution_ns");
-    result.clock = tct::bench::Clock{Nanoseconds(clock_res), rest};
+    result.clock = Clock{Nanoseconds(clock_res), rest};
   }
   const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
   const int threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
@@ -205,8 +198,8 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     host.progress(fmt::format("loading {} in a second process", cfg.target.target));
     peer->settle();  // nothing timed may overlap its start-up
   }
-  result.eager = bench::eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
-  const tct::bench::EagerBaseline& eager = *result.eager;
+  result.eager = eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
+  const EagerBaseline& eager = *result.eager;
   const double eager_est = eager.steady.count();
   result.phase = "rows";
   publish(host, cfg, result);
@@ -217,7 +210,7 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     row.status = RowStatus::Running;
     if (cfg.memory) {
       const json& em = eager.memory;
-      tct::bench::Memory m;
+      Memory m;
       m.kind = em.is_object() ? em.value("kind", "rss") : "rss";
       m.eager_increase_bytes = core::json_read::opt_num<long long>(em, "increase_bytes");
       m.more = {{"eager_peak_bytes", em.is_object() ? em.value("peak_bytes", json()) : json()},
@@ -227,19 +220,19 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
     std::string stage = "compile";
     try {
       if (!peer) {
-        peer = std::make_unique<bench::FreshAgent>(exec, cfg, spec, shared_env, cfg.memory);
+        peer = std::make_unique<FreshAgent>(exec, cfg, spec, shared_env, cfg.memory);
         peer->settle();  // before the compile: nothing may overlap the warm-up curve
       }
-      bench::compile_and_warm_up(host, agent, cfg, spec, row);
+      compile_and_warm_up(host, agent, cfg, spec, row);
       publish(host, cfg, result);
       stage = "correctness";
-      bench::check_correctness(host, agent, cfg, spec, row);
+      check_correctness(host, agent, cfg, spec, row);
       stage = "measurement";
-      bench::prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
+      prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
       publish(host, cfg, result);
       BenchConfig row_cfg = cfg;  // row 0 shares its budget with the allocator comparison
       if (i == 0 && compare) row_cfg.budget_s = cfg.budget_s * (1 - kCompareShare);
-      bench::sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
+      sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
       peer->close();
       row.status = RowStatus::Ok;
     } catch (const Error& e) {
@@ -275,13 +268,13 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
       const auto& spec = plan.rows[i];
       BenchRow& row = result.rows[i];
       if (!row.ok()) continue;
-      tct::bench::Compile& comp = row.compile;
+      Compile& comp = row.compile;
       try {
         // Cold: row 0 compiled first in the main process with empty caches; other cold
         // compiles get a fresh process with fresh caches each. Warm: the row's second
         // process, and each repeat a fresh process on the caches the main agent filled.
         std::vector<double> cold, warm;
-        std::vector<tct::bench::CacheCounters> warm_hits;
+        std::vector<CacheCounters> warm_hits;
         if (i == 0) {
           cold.push_back(comp.first_call.count());
           comp.cold_source = "main agent, fresh caches, first compile in the process";
@@ -293,19 +286,19 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
         while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
           host.progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
                                     cfg.compile_repeats));
-          bench::CacheDirs own;
-          json c = bench::compile_in_fresh_process(exec, cfg, spec, own.env());
+          CacheDirs own;
+          json c = compile_in_fresh_process(exec, cfg, spec, own.env());
           cold.push_back(core::number_or_nan(c, "first_call_ns"));
           if (i > 0 && cold.size() == 1) comp.breakdown = c["breakdown"];
         }
         while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
           host.progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
                                     cfg.compile_repeats));
-          json w = bench::compile_in_fresh_process(exec, cfg, spec, shared_env);
+          json w = compile_in_fresh_process(exec, cfg, spec, shared_env);
           warm.push_back(core::number_or_nan(w, "first_call_ns"));
           warm_hits.push_back(cache_counters(w.value("counters", json::object())));
         }
-        tct::bench::Compile::Repeats rep;
+        Compile::Repeats rep;
         rep.cold = spread_of(cold);
         rep.warm = spread_of(warm);
         rep.repeats = cfg.compile_repeats;
@@ -330,15 +323,15 @@ BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg) {
 }
 
 std::optional<Error> bench_outcome(const BenchResult& result, const BenchConfig& cfg) {
-  std::vector<const tct::bench::BenchRow*> failed, mismatched;
+  std::vector<const BenchRow*> failed, mismatched;
   for (const auto& r : result.rows) {
     if (r.failed()) failed.push_back(&r);
     if (cfg.check && r.correctness && r.correctness->match == false) mismatched.push_back(&r);
   }
-  auto label = [](const tct::bench::BenchRow& r) { return r.label.empty() ? std::string("?") : r.label; };
+  auto label = [](const BenchRow& r) { return r.label.empty() ? std::string("?") : r.label; };
   if (!failed.empty()) {
-    const tct::bench::BenchRow& r = *failed.front();
-    const tct::bench::RowError e = r.error.value_or(tct::bench::RowError{});
+    const BenchRow& r = *failed.front();
+    const RowError e = r.error.value_or(RowError{});
     Error err(ExitCode::TargetFailed, e.kind.empty() ? "compile_failed" : e.kind,
               fmt::format("{}{} failed at {}: {}",
                           failed.size() > 1 ? fmt::format("{} of {} rows failed; ", failed.size(), result.rows.size()) : "",
@@ -348,7 +341,7 @@ std::optional<Error> bench_outcome(const BenchResult& result, const BenchConfig&
     return err;
   }
   if (!mismatched.empty()) {
-    const tct::bench::BenchRow& r = *mismatched.front();
+    const BenchRow& r = *mismatched.front();
     const auto& mm = r.correctness->mismatches;
     std::string where = mm.empty() ? "" : fmt::format(" ({} {})", mm[0].path, mm[0].reason);
     return Error(ExitCode::CheckFailed, "output_mismatch",
@@ -358,4 +351,4 @@ std::optional<Error> bench_outcome(const BenchResult& result, const BenchConfig&
   return std::nullopt;
 }
 
-}  // namespace tct::runner
+}  // namespace tct::bench

@@ -32,12 +32,12 @@
 #include "core/host.hpp"
 #include "core/target_options.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 
 using json = nlohmann::json;
 
 struct BenchConfig {
-  TargetOptions target;
+  core::TargetOptions target;
   // Each a list: the rows are their cartesian product (see bench_plan.hpp).
   std::vector<std::string> backends{"inductor"};
   std::vector<std::string> modes{"default"};
@@ -75,11 +75,11 @@ struct BenchConfig {
 // each phase the result so far is checkpointed as the section cfg.section (its to_json,
 // bench/json.cpp) and bench's warnings so far replace those it gave before (Host::replace_warnings). Throws tct::Error
 // (usage/target) for failures that leave no row to measure.
-tct::bench::BenchResult run_bench(Host& host, Executor& exec, const BenchConfig& cfg);
+BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig& cfg);
 
 // The error `tct bench` ends with for a finished section, if any (exit codes in
 // docs/ARCHITECTURE.md): a failed row -> 3 (target failed), else an output mismatch with
 // `check` on -> 1. Everything measured is in the section either way.
-std::optional<Error> bench_outcome(const tct::bench::BenchResult& result, const BenchConfig& cfg);
+std::optional<Error> bench_outcome(const BenchResult& result, const BenchConfig& cfg);
 
-}  // namespace tct::runner
+}  // namespace tct::bench

@@ -6,7 +6,7 @@
 
 #include "stats/summary.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 
 int calls_per_sample(double estimated_call_ns, double clock_resolution_ns,
                      double target_sample_ns) {
@@ -90,4 +90,4 @@ Decision PairedSampler::look() {
     return d;
 }
 
-}  // namespace tct::runner
+}  // namespace tct::bench

@@ -22,7 +22,7 @@
 
 #include "stats/paired.hpp"
 
-namespace tct::runner {
+namespace tct::bench {
 
 // nanobench's default (Bench::clockResolutionMultiple = 1000): a measurement should last at
 // least 1000 clock ticks so the clock's quantisation contributes at most ~0.1% error.
@@ -107,4 +107,4 @@ private:
     bool done_ = false;
 };
 
-}  // namespace tct::runner
+}  // namespace tct::bench

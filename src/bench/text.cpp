@@ -51,7 +51,7 @@ std::string failed_stage(const BenchRow& row) {
 
 std::string speedup_cell(const BenchRow& row) {
   if (row.failed()) return fmt::format("FAILED at {}", failed_stage(row));
-  const analysis::Interval iv = row.speedup ? row.speedup->interval : analysis::Interval{};
+  const stats::Interval iv = row.speedup ? row.speedup->interval : stats::Interval{};
   if (!std::isfinite(iv.estimate)) return row.ok() ? "n/a" : "not measured";
   if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return format_ratio(iv.estimate) + " [interval n/a]: inconclusive";
   std::string cell = fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(iv.estimate), iv.low, iv.high);

@@ -14,8 +14,8 @@ namespace {
 
 std::vector<bool> parse_fullgraph(const std::string& text) {
   std::vector<bool> out;
-  for (const auto& item : runner::split_list(text)) {
-    auto n = runner::normalize_dynamic(item);  // same spellings: true/false/on/off/1/0
+  for (const auto& item : bench::split_list(text)) {
+    auto n = bench::normalize_dynamic(item);  // same spellings: true/false/on/off/1/0
     if (n == "auto") throw usage_error(fmt::format("--fullgraph '{}' is not true or false", item));
     out.push_back(n == "true");
   }
@@ -77,11 +77,11 @@ void BenchOptions::add_to(CLI::App& cmd) {
                         "processes' start-up)");
 }
 
-runner::BenchConfig BenchOptions::config() const {
-  runner::BenchConfig cfg = base;
-  cfg.backends = runner::split_list(backend);
-  cfg.modes = runner::split_list(mode);
-  cfg.dynamic = runner::split_list(dynamic);
+bench::BenchConfig BenchOptions::config() const {
+  bench::BenchConfig cfg = base;
+  cfg.backends = bench::split_list(backend);
+  cfg.modes = bench::split_list(mode);
+  cfg.dynamic = bench::split_list(dynamic);
   if (cfg.backends.empty()) throw usage_error("--backend is empty", "e.g. --backend inductor");
   if (cfg.modes.empty()) cfg.modes = {"default"};
   cfg.fullgraph = fullgraph.empty() ? std::vector<bool>{false} : parse_fullgraph(fullgraph);

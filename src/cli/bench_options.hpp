@@ -10,7 +10,7 @@
 namespace tct::cli {
 
 struct BenchOptions {
-  runner::BenchConfig base;  // what flags set directly: the budget, the warm-up calls, --raw, ...
+  bench::BenchConfig base;  // what flags set directly: the budget, the warm-up calls, --raw, ...
   std::string backend = "inductor", mode = "default", dynamic = "auto", fullgraph, precision = "0.05";
   double rtol = -1, atol = -1;  // negative: the tolerance by dtype
   bool no_check = false, no_compile_time = false, no_memory = false;
@@ -19,7 +19,7 @@ struct BenchOptions {
   // keeps one log, audit one per step).
   void add_to(CLI::App& cmd);
   // The flags resolved: lists split and checked. Throws tct::Error (usage) for a bad one.
-  runner::BenchConfig config() const;
+  bench::BenchConfig config() const;
 };
 
 }  // namespace tct::cli

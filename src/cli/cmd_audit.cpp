@@ -2,10 +2,10 @@
 // document (one report: -o report.html -o report.md).
 //
 // Sharing: probe, explain and expect need no isolation and run in ONE agent process (probe's
-// facts, then target.load and explain.run, then expect through runner::run_expect, which
+// facts, then target.load and explain.run, then expect through expect::run_expect, which
 // loads the target afresh in that agent: the same code as `tct expect`, so audit says
 // exactly what it says). The agent is closed before bench, which needs fresh processes for
-// honest timings and cold compile times and runs through runner::run_bench as `tct bench`
+// honest timings and cold compile times and runs through bench::run_bench as `tct bench`
 // does. After bench, expect's predicted range is checked against the measured speedup
 // (expect.validation), as `tct expect --validate` would.
 //
@@ -78,16 +78,16 @@ are reported); 4 internal error.)");
     // 1+2+3. probe, explain and expect in one agent.
     std::optional<probe::ProbeResult> unusable;
     {
-      std::unique_ptr<runner::Session> agent;
+      std::unique_ptr<core::Session> agent;
       step(ctx, "probe", first_failure, [&] {
         agent = ctx.start_for_probe();
-        probe::ProbeResult result = runner::run_probe(ctx, *agent, {});
+        probe::ProbeResult result = probe::run_probe(ctx, *agent, {});
         if (!result.usable()) unusable = std::move(result);
       });
       if (unusable) {
         for (const char* s : {"explain", "expect", "bench"}) skip(ctx, s, "torch.compile is not usable here (see probe)");
         if (agent) agent->close();
-        throw runner::not_usable_error(*unusable);
+        throw probe::not_usable_error(*unusable);
       }
       if (first_failure) {
         // No agent could start (bad --python, broken environment): every step would fail alike.
@@ -116,9 +116,9 @@ are reported); 4 internal error.)");
     // 4. bench, in fresh processes.
     if (wants("bench")) {
       step(ctx, "bench", first_failure, [&] {
-        const tct::bench::BenchResult bench = runner::run_bench(ctx, ctx, bench_config());
+        const tct::bench::BenchResult bench = bench::run_bench(ctx, ctx, bench_config());
         validate_expectation(ctx, bench);
-        if (auto err = runner::bench_outcome(bench, bench_config())) {
+        if (auto err = bench::bench_outcome(bench, bench_config())) {
           if (err->code() == ExitCode::CheckFailed) mismatch = err;
           else throw *err;
         }
@@ -187,24 +187,24 @@ are reported); 4 internal error.)");
   // As `tct expect` with the audit's target, first backend and mode, budget and --sweep
   // (expect's defaults otherwise; no --validate: audit's bench validates, see
   // validate_expectation), in the probe/explain agent when it is still alive.
-  void run_expect(RunContext& ctx, runner::Session* agent) {
-    runner::ExpectConfig cfg;
+  void run_expect(RunContext& ctx, core::Session* agent) {
+    expect::ExpectConfig cfg;
     cfg.target = bench_.base.target;
-    auto backends = runner::split_list(bench_.backend);
-    auto modes = runner::split_list(bench_.mode);
+    auto backends = bench::split_list(bench_.backend);
+    auto modes = bench::split_list(bench_.mode);
     if (!backends.empty()) cfg.backend = backends[0];
     if (!modes.empty()) cfg.mode = modes[0];
     cfg.budget_s = bench_.base.budget_s;
-    if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
+    if (sweep_) cfg.sweep = expect::parse_sweep(*sweep_);
     // What the explain step found (its section, finished or not): expect folds it in rather
     // than run a compiled run of its own.
     std::optional<explain::ExplainResult> explained;
     if (ctx.doc.contains("explain")) explained = explain::from_json(ctx.doc["explain"]);
-    expected_ = runner::run_expect(ctx, ctx, agent, cfg, explained ? &*explained : nullptr);
+    expected_ = expect::run_expect(ctx, ctx, agent, cfg, explained ? &*explained : nullptr);
   }
 
-  runner::BenchConfig bench_config() const {
-    runner::BenchConfig cfg = bench_.config();
+  bench::BenchConfig bench_config() const {
+    bench::BenchConfig cfg = bench_.config();
     cfg.trace_dir = trace_subdir("bench");
     return cfg;
   }

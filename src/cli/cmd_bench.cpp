@@ -1,6 +1,6 @@
 // tct bench: eager vs torch.compile, with warm-up, steady-state statistics, compile time
 // (cold and warm), break-even, peak memory and an output check. The measurement itself is
-// runner::run_bench (src/bench/run.hpp); this file is flags and exit codes.
+// bench::run_bench (src/bench/run.hpp); this file is flags and exit codes.
 #include <cmath>
 #include <string>
 
@@ -52,8 +52,8 @@ or a row failed to compile: the other rows are still measured and printed); 4 in
   }
 
   int run(RunContext& ctx) override {
-    const runner::BenchConfig cfg = options_.config();
-    if (auto err = runner::bench_outcome(runner::run_bench(ctx, ctx, cfg), cfg)) throw *err;
+    const bench::BenchConfig cfg = options_.config();
+    if (auto err = bench::bench_outcome(bench::run_bench(ctx, ctx, cfg), cfg)) throw *err;
     return 0;
   }
 

@@ -40,7 +40,7 @@ class ExpectCommand : public Command {
     cmd->add_flag("--refresh-ceilings", cfg_.refresh_ceilings,
                   "Measure the ceilings now and replace the cached entry");
     add_common_options(*cmd, common);
-    namespace cal = analysis::calibration;
+    namespace cal = expect::calibration;
     cmd->footer(fmt::format(R"(Examples:
   tct expect builtin:tiny_ops                       class, predicted gain, suggestions
   tct expect builtin:mlp --sweep batch=8,64,512     speedup against batch size, class changes
@@ -63,13 +63,13 @@ Exit codes: 0 ok, 1 --validate: predicted direction wrong, 2 bad usage or input 
   }
 
   int run(RunContext& ctx) override {
-    runner::ExpectConfig cfg = cfg_;
-    if (sweep_) cfg.sweep = runner::parse_sweep(*sweep_);
-    return expect::exit_code(runner::run_expect(ctx, ctx, nullptr, cfg), cfg.validate);
+    expect::ExpectConfig cfg = cfg_;
+    if (sweep_) cfg.sweep = expect::parse_sweep(*sweep_);
+    return expect::exit_code(expect::run_expect(ctx, ctx, nullptr, cfg), cfg.validate);
   }
 
  private:
-  runner::ExpectConfig cfg_;          // filled by the flags (all but --sweep)
+  expect::ExpectConfig cfg_;          // filled by the flags (all but --sweep)
   std::optional<std::string> sweep_;  // parsed when the command runs (a bad spec: exit 2)
 };
 

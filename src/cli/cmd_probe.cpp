@@ -27,14 +27,14 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   int run(RunContext& ctx) override {
     cfg_.use_cache = !no_cache_;
     auto agent = ctx.start_for_probe();
-    const probe::ProbeResult result = runner::run_probe(ctx, *agent, cfg_);
+    const probe::ProbeResult result = probe::run_probe(ctx, *agent, cfg_);
     agent->close();
-    if (!result.usable()) throw runner::not_usable_error(result);
+    if (!result.usable()) throw probe::not_usable_error(result);
     return 0;
   }
 
  private:
-  runner::ProbeConfig cfg_;
+  probe::ProbeConfig cfg_;
   bool no_cache_ = false;
 };
 

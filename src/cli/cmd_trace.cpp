@@ -44,7 +44,7 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
   }
 
   int run(RunContext& ctx) override {
-    analysis::RankLogs logs = analysis::read_rank_logs(
+    trace::RankLogs logs = trace::read_rank_logs(
         trace::list_trace_files(path_), [&](const trace::TraceFile& f) { ctx.progress(fmt::format("reading {}", f.path)); });
     if (logs.unreadable) throw *logs.unreadable;
     for (const auto& [path, s] : logs.logs)

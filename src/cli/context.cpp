@@ -92,16 +92,16 @@ std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std:
   return a;
 }
 
-std::unique_ptr<runner::Session> RunContext::start(const runner::Env& env) {
-  return std::make_unique<runner::AgentSession>(start_agent(env), timeout(), progress_fn());
+std::unique_ptr<core::Session> RunContext::start(const core::Env& env) {
+  return std::make_unique<core::AgentSession>(start_agent(env), timeout(), progress_fn());
 }
 
-std::unique_ptr<runner::Session> RunContext::start_for_probe() {
-  return std::make_unique<runner::AgentSession>(start_agent({}, /*torch_required=*/false), timeout(), progress_fn());
+std::unique_ptr<core::Session> RunContext::start_for_probe() {
+  return std::make_unique<core::AgentSession>(start_agent({}, /*torch_required=*/false), timeout(), progress_fn());
 }
 
-std::unique_ptr<runner::Session> RunContext::spawn(const runner::Env& env) {
-  return std::make_unique<runner::AgentSession>(
+std::unique_ptr<core::Session> RunContext::spawn(const core::Env& env) {
+  return std::make_unique<core::AgentSession>(
       std::make_unique<agent::Agent>(agent_options(env), agent::DeferHandshake{}), timeout(), progress_fn());
 }
 

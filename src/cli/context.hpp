@@ -42,7 +42,7 @@ void add_output_options(CLI::App& cmd, CommonOptions& options);  // --json --mar
 
 // The runners' Host (document, progress, checkpoints, warnings) and Executor (agents in the
 // chosen interpreter, with --timeout and progress on every request).
-class RunContext : public report::DocumentHost, public runner::Executor {
+class RunContext : public report::DocumentHost, public core::Executor {
  public:
   RunContext(CommonOptions options, json doc);
 
@@ -59,19 +59,19 @@ class RunContext : public report::DocumentHost, public runner::Executor {
   agent::AgentOptions agent_options(std::vector<std::pair<std::string, std::string>> env = {}) const;
   // --threads and --cpus, parsed (validate_common_options refused a bad list before anything ran).
   core::CpuPlacement placement() const;
-  // runner::Executor: start_agent (recorded in the document) / an agent spawned with
-  // agent::DeferHandshake, each behind a runner::Session using timeout() and progress.
-  std::unique_ptr<runner::Session> start(const runner::Env& env) override;
+  // core::Executor: start_agent (recorded in the document) / an agent spawned with
+  // agent::DeferHandshake, each behind a core::Session using timeout() and progress.
+  std::unique_ptr<core::Session> start(const core::Env& env) override;
   // As start(), for probe: an interpreter without torch is its verdict, not an error.
-  std::unique_ptr<runner::Session> start_for_probe();
-  std::unique_ptr<runner::Session> spawn(const runner::Env& env) override;
+  std::unique_ptr<core::Session> start_for_probe();
+  std::unique_ptr<core::Session> spawn(const core::Env& env) override;
   // "phase: message" on stderr, only when stderr is a terminal and not --quiet.
   void progress(const std::string& message) override;
   agent::ProgressFn progress_fn();
   void end_progress();
   // Rewrites every --out file with the document as it is now.
   void checkpoint() override;
-  using runner::Host::checkpoint;  // (section, value): a result's section, then the files
+  using core::Host::checkpoint;  // (section, value): a result's section, then the files
 
  private:
   std::chrono::steady_clock::time_point start_;

@@ -40,8 +40,8 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   RunContext ctx(options, report::new_document("bench"));
   std::string stage = "bench";
   try {
-    runner::BenchConfig cfg = suite::bench_config(entry.target, entry.params, entry.settings);
-    if (auto err = runner::bench_outcome(runner::run_bench(ctx, ctx, cfg), cfg)) {
+    bench::BenchConfig cfg = suite::bench_config(entry.target, entry.params, entry.settings);
+    if (auto err = bench::bench_outcome(bench::run_bench(ctx, ctx, cfg), cfg)) {
       record.status = err->code() == ExitCode::CheckFailed ? suite::EntryStatus::Mismatch : suite::EntryStatus::Failed;
       record.error = error_json(*err, "");
     }

@@ -17,8 +17,8 @@
 namespace tct::cli {
 
 // The struct lives with the runners that consume it; --param fills `params`.
-using runner::TargetOptions;
-using runner::to_load_params;
+using core::TargetOptions;
+using core::to_load_params;
 
 // Adds the positional TARGET and --param/--device/--dtype/--train to `cmd`. --param values
 // are parsed while CLI11 parses (a malformed one is a usage error, exit 2).

@@ -63,7 +63,7 @@ Side side(const json& doc, const std::string& path) {
 bool passed(EntryStatus s) { return s == EntryStatus::Ok || s == EntryStatus::Mismatch; }
 
 // The one rule: what changed from b to c, given the ratio of their speedups.
-Change change_of(const Entry& b, const Entry& c, const analysis::Interval& r) {
+Change change_of(const Entry& b, const Entry& c, const stats::Interval& r) {
   if (passed(b.status) && !passed(c.status)) return Change::Broken;
   if (!passed(b.status) && passed(c.status)) return Change::Fixed;
   if (!passed(b.status)) return Change::StillFailing;
@@ -85,7 +85,7 @@ Item item(const std::string& id, const Entry* b, const Entry* c, double max_regr
   } else if (!b) {
     i.change = Change::OnlyCurrent;
   } else {
-    const analysis::Interval r = analysis::ratio(c->speedup, b->speedup);
+    const stats::Interval r = stats::ratio(c->speedup, b->speedup);
     if (std::isfinite(r.estimate)) i.ratio = r;
     i.change = change_of(*b, *c, r);
     i.gate_failed = i.change == Change::Broken || i.change == Change::NewMismatch ||
@@ -152,9 +152,9 @@ CompareResult compare_documents(const json& baseline, const std::string& baselin
   });
   out.passed = std::none_of(out.items.begin(), out.items.end(), [](const Item& i) { return i.gate_failed; });
   if (out.kind == "suite") {
-    auto geomean = [](const json& doc, analysis::Interval& g, std::optional<int>& n) {
+    auto geomean = [](const json& doc, stats::Interval& g, std::optional<int>& n) {
       const suite::SuiteSummary s = suite::summary_from_json(doc["suite"].value("summary", json::object()));
-      g = s.geomean ? s.geomean->interval : analysis::Interval{NAN, NAN, NAN};
+      g = s.geomean ? s.geomean->interval : stats::Interval{NAN, NAN, NAN};
       if (s.geomean) n = s.geomean->n;
     };
     CompareResult::Geomean g;

@@ -19,12 +19,12 @@ std::string string_of(const json& o, const char* key) {
   return v.is_string() ? v.get<std::string>() : std::string();
 }
 
-json interval_json(const analysis::Interval& i) {
+json interval_json(const stats::Interval& i) {
   if (!std::isfinite(i.estimate)) return nullptr;
   return {{"estimate", i.estimate}, {"low", core::number_or_null(i.low)}, {"high", core::number_or_null(i.high)},
           {"confidence", 0.95}};
 }
-analysis::Interval interval_from(const json& o) {
+stats::Interval interval_from(const json& o) {
   return {core::number_or_nan(o, "estimate"), core::number_or_nan(o, "low"), core::number_or_nan(o, "high")};
 }
 
@@ -60,7 +60,7 @@ Side side_from(const json& o) {
           string_of(o, "target")};
 }
 
-json geomean_json(const analysis::Interval& g, const std::optional<int>& n) {
+json geomean_json(const stats::Interval& g, const std::optional<int>& n) {
   json out = interval_json(g);
   if (out.is_object() && n) out["n"] = *n;
   return out;
@@ -115,7 +115,7 @@ CompareResult compare_from_json(const json& s) {
   r.passed = s.value("passed", false);
   if (const json& g = s.value("geomean", json()); g.is_object()) {
     CompareResult::Geomean out;
-    auto side = [](const json& o, analysis::Interval& i, std::optional<int>& n) {
+    auto side = [](const json& o, stats::Interval& i, std::optional<int>& n) {
       i = interval_from(o);
       if (o.is_object() && o.value("n", json()).is_number_integer()) n = o["n"].get<int>();
     };

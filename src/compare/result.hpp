@@ -55,7 +55,7 @@ struct Item {
   std::string id;
   Change change = Change::Unchanged;
   bool gate_failed = false;
-  analysis::Interval ratio;  // current / baseline; NaN estimate when either side has none
+  stats::Interval ratio;  // current / baseline; NaN estimate when either side has none
   std::optional<Entry> baseline, current;
 };
 
@@ -72,7 +72,7 @@ struct CompareResult {
   bool passed = true;
   // Suites: each side's geometric-mean speedup (with its entry count).
   struct Geomean {
-    analysis::Interval baseline, current;
+    stats::Interval baseline, current;
     std::optional<int> baseline_n, current_n;
   };
   std::optional<Geomean> geomean;

@@ -1,5 +1,5 @@
 #pragma once
-// runner::Session over a real agent::Agent, with the timeout and progress callback the
+// core::Session over a real agent::Agent, with the timeout and progress callback the
 // host chose for every request.
 #include <chrono>
 #include <memory>
@@ -7,7 +7,7 @@
 #include "agent/agent.hpp"
 #include "core/executor.hpp"
 
-namespace tct::runner {
+namespace tct::core {
 
 class AgentSession : public Session {
  public:
@@ -30,4 +30,4 @@ class AgentSession : public Session {
   agent::ProgressFn on_progress_;
 };
 
-}  // namespace tct::runner
+}  // namespace tct::core

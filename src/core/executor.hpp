@@ -12,7 +12,7 @@
 
 #include "agent/agent.hpp"
 
-namespace tct::runner {
+namespace tct::core {
 
 using Env = std::vector<std::pair<std::string, std::string>>;
 
@@ -41,4 +41,4 @@ class Executor {
   virtual std::unique_ptr<Session> spawn(const Env& env) = 0;
 };
 
-}  // namespace tct::runner
+}  // namespace tct::core

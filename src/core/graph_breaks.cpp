@@ -2,7 +2,7 @@
 
 #include "core/hint_catalog.hpp"
 
-namespace tct::analysis {
+namespace tct::core {
 namespace {
 
 std::string trim_text(const std::string& s) {
@@ -42,4 +42,4 @@ std::string reason_headline(const std::string& reason) {
   return h;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::core

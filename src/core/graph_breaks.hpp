@@ -4,7 +4,7 @@
 // a reason, and the cause and skip reason of a break dynamo could not resume from.
 #include <string>
 
-namespace tct::analysis {
+namespace tct::core {
 
 // torch's text when a break could not be resumed: "Failed to handle graph break gracefully.
 // Skipping the function and falling back to eager. Graph break encountered:\n<the break>
@@ -21,4 +21,4 @@ SkipSplit split_skip(const std::string& reason);
 // The short headline of a reason (registry gb_type, or its first line).
 std::string reason_headline(const std::string& reason);
 
-}  // namespace tct::analysis
+}  // namespace tct::core

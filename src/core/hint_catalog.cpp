@@ -5,7 +5,7 @@
 #include <cctype>
 #include <regex>
 
-namespace tct::analysis {
+namespace tct::core {
 namespace {
 
 using json = nlohmann::json;
@@ -337,4 +337,4 @@ Hint hint_for(BreakKind kind, const json& registry) {
 
 json to_json(const Hint& h) { return {{"text", h.text}, {"fix", h.fix}, {"url", h.url}}; }
 
-}  // namespace tct::analysis
+}  // namespace tct::core

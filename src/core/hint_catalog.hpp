@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::analysis {
+namespace tct::core {
 
 enum class BreakKind {
   PrintLogging,
@@ -77,4 +77,4 @@ Hint hint_for(BreakKind kind, const nlohmann::json& registry);
 
 nlohmann::json to_json(const Hint& hint);
 
-}  // namespace tct::analysis
+}  // namespace tct::core

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::runner {
+namespace tct::core {
 
 class Host {
  public:
@@ -37,4 +37,4 @@ class Host {
   virtual void replace_warnings(const std::string& source, const nlohmann::json& warnings) = 0;
 };
 
-}  // namespace tct::runner
+}  // namespace tct::core

@@ -1,6 +1,6 @@
 #include "core/target_options.hpp"
 
-namespace tct::runner {
+namespace tct::core {
 
 using json = nlohmann::json;
 
@@ -12,4 +12,4 @@ json to_load_params(const TargetOptions& o) {
           {"train", o.train}};
 }
 
-}  // namespace tct::runner
+}  // namespace tct::core

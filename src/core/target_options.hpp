@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::runner {
+namespace tct::core {
 
 struct TargetOptions {
   std::string target;
@@ -19,4 +19,4 @@ struct TargetOptions {
 // The params of the agent's `target.load` op: {target, params, device, dtype, train}.
 nlohmann::json to_load_params(const TargetOptions& options);
 
-}  // namespace tct::runner
+}  // namespace tct::core

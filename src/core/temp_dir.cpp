@@ -7,7 +7,7 @@
 
 #include "errors.hpp"
 
-namespace tct::runner {
+namespace tct::core {
 
 namespace fs = std::filesystem;
 
@@ -26,4 +26,4 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
-}  // namespace tct::runner
+}  // namespace tct::core

@@ -3,7 +3,7 @@
 // when the object goes away.
 #include <string>
 
-namespace tct::runner {
+namespace tct::core {
 
 class TempDir {
  public:
@@ -19,4 +19,4 @@ class TempDir {
   std::string path_;
 };
 
-}  // namespace tct::runner
+}  // namespace tct::core

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-namespace tct::analysis {
+namespace tct::core {
 namespace {
 
 bool under(const std::string& file, const std::string& dir) {
@@ -94,4 +94,4 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::core

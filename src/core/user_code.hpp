@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::analysis {
+namespace tct::core {
 
 struct Frame {
   std::string file;
@@ -42,4 +42,4 @@ std::string common_root(const std::vector<std::string>& files);
 // Two ranks running /a/job/model.py and /b/job/model.py both say "model.py".
 std::string portable_path(const std::string& file, const std::string& root);
 
-}  // namespace tct::analysis
+}  // namespace tct::core

@@ -4,7 +4,7 @@
 // OMP_NUM_THREADS=1), Linux-6.18.44-fc-v669-x86_64-with-glibc2.36. Refit (see bench/calibration/README.md):
 //   python bench/calibration/measure.py && python bench/calibration/fit.py
 // The model these constants belong to: src/expect/classifier.hpp.
-namespace tct::analysis::calibration {
+namespace tct::expect::calibration {
 
 inline constexpr const char* kFittedOn = "2026-12-01, torch 2.13.0+cpu, 29 calibration cases";
 // Fractions of each time share torch.compile keeps (the share outside operators split into the
@@ -38,4 +38,4 @@ inline constexpr int kValidationCases = 15;
 inline constexpr int kValidationInside = 13;
 inline constexpr double kValidationMedianWidth = 1.3437;  // median high / low
 
-}  // namespace tct::analysis::calibration
+}  // namespace tct::expect::calibration

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace tct::analysis {
+namespace tct::expect {
 
 std::string ceilings_cache_path(const char* xdg, const char* home) {
   if (xdg && *xdg) return fmt::format("{}/tct/ceilings.json", xdg);
@@ -43,4 +43,4 @@ void store_ceilings(json& cache, const std::string& key, const json& m, const st
   cache["entries"][key] = entry;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

@@ -9,7 +9,7 @@
 
 #include "expect/evidence.hpp"
 
-namespace tct::analysis {
+namespace tct::expect {
 
 // "$XDG_CACHE_HOME/tct/ceilings.json", else "$HOME/.cache/tct/ceilings.json", else "".
 std::string ceilings_cache_path(const char* xdg_cache_home, const char* home);
@@ -24,4 +24,4 @@ std::optional<Ceilings> lookup_ceilings(const json& cache, const std::string& ke
 // Adds or replaces the entry for `key` (with the measurement's details).
 void store_ceilings(json& cache, const std::string& key, const json& measured, const std::string& created);
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

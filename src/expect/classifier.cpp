@@ -9,7 +9,7 @@
 
 #include "core/json_number.hpp"
 
-namespace tct::analysis {
+namespace tct::expect {
 namespace {
 
 double clamp01(double x) { return std::isfinite(x) ? std::clamp(x, 0.0, 1.0) : 0.0; }
@@ -248,4 +248,4 @@ std::string load_drift(const Evidence& e) {
                      100 * first, 100 * second);
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

@@ -8,7 +8,7 @@
 
 #include "expect/evidence.hpp"
 
-namespace tct::analysis {
+namespace tct::expect {
 
 // ---- Thresholds. Each is a rule of thumb, not a law; the comments say where it comes from.
 
@@ -173,4 +173,4 @@ Verdict classify(const Evidence& e, const Ceilings& c);
 std::string class_label(const std::string& cls);
 
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

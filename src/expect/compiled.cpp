@@ -7,7 +7,7 @@
 
 #include "core/user_code.hpp"
 
-namespace tct::analysis {
+namespace tct::expect {
 
 CompiledRun compiled_run_of(const explain::ExplainResult& e) {
   CompiledRun run;
@@ -28,15 +28,15 @@ SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& r
   return out;
 }
 
-expect::Assumes prediction_assumes(const CompiledRun& run) {
-  if (run.nothing_compiled()) return expect::Assumes::NothingCompiled;
-  if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty())) return expect::Assumes::GraphBreaksStay;
-  return expect::Assumes::Captured;
+Assumes prediction_assumes(const CompiledRun& run) {
+  if (run.nothing_compiled()) return Assumes::NothingCompiled;
+  if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty())) return Assumes::GraphBreaksStay;
+  return Assumes::Captured;
 }
 
-std::optional<expect::CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured) {
+std::optional<CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured) {
   if (!run.known) return std::nullopt;
-  return expect::CompiledRunSummary{run.graphs, run.graph_breaks, run.skipped_frames, run.nothing_compiled(), captured};
+  return CompiledRunSummary{run.graphs, run.graph_breaks, run.skipped_frames, run.nothing_compiled(), captured};
 }
 
 json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
@@ -46,7 +46,7 @@ json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
     return {{"title", fmt::format("Nothing compiles yet: fix what makes Dynamo skip {}", f.function)},
             {"why", fmt::format("torch.compile skipped {} ({}:{}) and runs it eagerly: {} at line {} ({}), then {}. "
                                 "No gain until it is fixed; the other suggestions assume it is",
-                                f.function, base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason,
+                                f.function, core::base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason,
                                 f.skip_reason)},
             {"how", how},
             {"expected_gain", nullptr}};
@@ -54,7 +54,7 @@ json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
   if (!run.known || (run.graph_breaks == 0 && run.skipped_frames.empty())) return nullptr;
   std::string first;
   if (const auto& g = run.top_group)
-    first = fmt::format(" (most frequent: {} at {}:{}, {})", to_string(g->kind), base_name(g->where.file), g->where.line,
+    first = fmt::format(" (most frequent: {} at {}:{}, {})", to_string(g->kind), core::base_name(g->where.file), g->where.line,
                         g->reason);
   std::string skipped = run.skipped_frames.empty()
                             ? ""
@@ -76,4 +76,4 @@ json put_first(const json& first, const json& suggestions) {
   return out;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

@@ -15,7 +15,7 @@
 #include "expect/result.hpp"
 #include "explain/result.hpp"
 
-namespace tct::analysis {
+namespace tct::expect {
 
 using json = nlohmann::json;
 
@@ -38,11 +38,11 @@ CompiledRun compiled_run_of(const explain::ExplainResult& explain);
 SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run);
 
 // What the predicted range assumes of the run.
-expect::Assumes prediction_assumes(const CompiledRun& run);
+Assumes prediction_assumes(const CompiledRun& run);
 
 // The result's compiled_run: the run's counts, the skipped frames, and the model's range for
 // the captured function (what fixing the breaks could bring); none when the run is unknown.
-std::optional<expect::CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured);
+std::optional<CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured);
 
 // The suggestion that comes before any other when the run skipped a frame or broke the
 // graph (null when neither), for target (the spec `tct explain` takes).
@@ -51,4 +51,4 @@ json fix_first_suggestion(const CompiledRun& run, const std::string& target);
 // suggestions with first in front, ranks renumbered 1..n.
 json put_first(const json& first, const json& suggestions);
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

@@ -9,7 +9,7 @@
 
 #include "stats/summary.hpp"
 
-namespace tct::analysis {
+namespace tct::expect {
 namespace {
 
 std::vector<double> numbers(const json& j, const char* key) {
@@ -266,4 +266,4 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   return e;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

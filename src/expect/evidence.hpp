@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::analysis {
+namespace tct::expect {
 
 using json = nlohmann::json;
 
@@ -104,4 +104,4 @@ struct Evidence {
 // Throws std::invalid_argument when the profile has no timed call.
 Evidence evidence_from_agent(const json& profile, const json& flops);
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

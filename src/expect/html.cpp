@@ -24,8 +24,9 @@ using html::facts;
 using html::generic;
 using html::obj_at;
 using html::table;
-using html::text_of;
 namespace svg = report::svg;
+using report::json_text;
+using report::text_or;
 using core::number_or_null;
 using report::format_bytes;
 using report::format_duration;
@@ -65,7 +66,7 @@ std::string words(std::string key) {
 
 std::string cell_text(const json& v) {
   if (v.is_number_float()) return fmt::format("{:.4g}", v.get<double>());
-  return text_of(v);
+  return json_text(v);
 }
 
 // A decided_by value in the unit its metric name carries (*_ns, *_fraction), so a reader
@@ -125,7 +126,7 @@ std::string sweep_table(const Sweep& sweep) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& p : sweep.points) {
     std::string measured = p.speedup ? esc(measured_text(*p.speedup)) : "";
-    if (p.error.is_object()) measured += "<span class=\"bad\">" + esc(html::str(p.error, "message")) + "</span>";
+    if (p.error.is_object()) measured += "<span class=\"bad\">" + esc(text_or(p.error, "message")) + "</span>";
     std::string ok = !p.validation                ? ""
                      : p.validation->direction_right ? "<span class=\"good\">right</span>"
                                                      : "<span class=\"bad\">wrong</span>";
@@ -192,7 +193,7 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
     items.push_back({"FLOP count", "<span class=\"warn\">" + esc(a.flops_error) + "</span>"});
   if (r.analysis) {
     // In the section's key order (its JSON's), each share's name in words.
-    const analysis::TimeShares& t = a.time_shares;
+    const expect::TimeShares& t = a.time_shares;
     const std::pair<const char*, double> shares[] = {
         {"conv", t.conv},     {"fixed_cost", t.fixed},        {"kept_arithmetic", t.kept_arithmetic},
         {"library", t.library}, {"memory_traffic", t.memory}, {"other_compute", t.other},
@@ -232,7 +233,7 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
     out += fmt::format(R"(<h3>Validation</h3><p><span class="{}">{}</span></p>)", v->direction_right ? "good" : "bad",
                        esc(v->summary));
   std::string more;
-  if (r.machine) more += "<h3>Machine ceilings</h3>" + generic(analysis::to_json(r.machine->ceilings));
+  if (r.machine) more += "<h3>Machine ceilings</h3>" + generic(to_json(r.machine->ceilings));
   if (r.analysis) more += "<h3>Profile</h3>" + generic(to_json(a.profile));
   if (a.predicted.terms && !a.predicted.terms->empty()) {
     std::vector<std::vector<std::string>> rows;

@@ -126,7 +126,7 @@ json compiled_run_json(const std::optional<CompiledRunSummary>& run) {
           {"if_captured", range_json(run->if_captured)}};
 }
 
-std::optional<CompiledRunSummary> compiled_run_of(const json& j) {
+std::optional<CompiledRunSummary> compiled_run_summary_of(const json& j) {
   if (!j.is_object()) return std::nullopt;
   CompiledRunSummary run;
   run.graph_count = integer(j, "graph_count");
@@ -228,7 +228,7 @@ Analysis analysis_of(const json& s, const std::optional<Machine>& machine) {
   a.time_shares.library = number_or_nan(t, "library");
   a.time_shares.conv = number_or_nan(t, "conv");
   a.predicted = prediction_of(at(s, "predicted_speedup"), machine);
-  a.compiled_run = compiled_run_of(at(s, "compiled_run"));
+  a.compiled_run = compiled_run_summary_of(at(s, "compiled_run"));
   a.profile = profile_of(at(s, "profile"));
   a.flops_per_call = number_or_nan(s, "flops_per_call");
   a.bytes_per_call = number_or_nan(s, "bytes_per_call");
@@ -244,7 +244,7 @@ Analysis analysis_of(const json& s, const std::optional<Machine>& machine) {
 }
 
 void write_machine(json& s, const Machine& m) {
-  s["ceilings"] = analysis::to_json(m.ceilings);
+  s["ceilings"] = to_json(m.ceilings);
   s["device"] = m.device;
   json cache = {{"path", m.cache_path ? json(*m.cache_path) : json(nullptr)}, {"key", m.cache_key}, {"hit", m.cache_hit}};
   if (m.cache_written) cache["written"] = *m.cache_written;
@@ -255,7 +255,7 @@ void write_machine(json& s, const Machine& m) {
 Machine machine_of(const json& s) {
   Machine m;
   const json& c = at(s, "ceilings");
-  m.ceilings = analysis::ceilings_from_json(c, str(c, "source", "measured"));
+  m.ceilings = ceilings_from_json(c, str(c, "source", "measured"));
   m.device = at(s, "device");
   const json& cache = at(s, "ceilings_cache");
   if (at(cache, "path").is_string()) m.cache_path = str(cache, "path");

@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-namespace tct::analysis {
+namespace tct::expect {
 namespace {
 
 // aten names (the overload packet, without namespace or a trailing in-place '_').
@@ -83,4 +83,4 @@ bool keeps_arithmetic(std::string_view name) {
   return is_fused_kernel(name) || std::find(kTranscendental.begin(), kTranscendental.end(), base) != kTranscendental.end();
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tct::analysis {
+namespace tct::expect {
 
 // "matmul", "attention", "conv", "view", "pointwise", "reduction" or "other".
 // `name` is "ns::op" (a profiler event or dispatch name: "aten::addmm", "aten::add_");
@@ -33,4 +33,4 @@ bool is_fused_kernel(std::string_view name);
 // (measured by bench/calibration/elementwise_costs.py; ops not listed weigh 1).
 double element_op_weight(std::string_view name);
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

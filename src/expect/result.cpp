@@ -26,7 +26,7 @@ BoundClass parse_class(std::string_view s) {
   return BoundClass::Unknown;
 }
 
-std::string label(BoundClass c) { return analysis::class_label(std::string(to_string(c))); }
+std::string label(BoundClass c) { return class_label(std::string(to_string(c))); }
 
 std::string_view to_string(Assumes a) {
   switch (a) {
@@ -37,7 +37,7 @@ std::string_view to_string(Assumes a) {
   return "captured";
 }
 
-ProfileSummary summarize(const analysis::Evidence& e) {
+ProfileSummary summarize(const Evidence& e) {
   ProfileSummary p;
   auto s = stats::summarize(e.op_durations_ns);
   p.ops_per_call = e.ops_per_call;
@@ -85,7 +85,6 @@ std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points) {
 
 std::optional<Validation> validate(const SpeedupRange& predicted, const std::string& cls, const MeasuredSpeedup& measured,
                                    const std::string& borderline_with) {
-  using analysis::kGainBand;
   const double est = measured.estimate;
   if (!std::isfinite(est)) return std::nullopt;
   if (!std::isfinite(predicted.low) || !std::isfinite(predicted.high)) return std::nullopt;  // nothing predicted
@@ -105,9 +104,9 @@ std::optional<Validation> validate(const SpeedupRange& predicted, const std::str
   const std::string worth_text = v.compile_worth_it == "yes"  ? "torch.compile is worth it here"
                                  : v.compile_worth_it == "no" ? "torch.compile is not worth it here (no gain)"
                                                               : "the gain is too small or too noisy to call";
-  const std::string class_text = borderline_with.empty() ? analysis::class_label(cls)
-                                                         : analysis::class_label(cls) + ", borderline with " +
-                                                               analysis::class_label(borderline_with);
+  const std::string class_text = borderline_with.empty() ? class_label(cls)
+                                                         : class_label(cls) + ", borderline with " +
+                                                               class_label(borderline_with);
   v.summary = fmt::format("measured {} is {} the predicted {:.2f}x-{:.2f}x ({}){}: {}", measured_text, v.verdict,
                           predicted.low, predicted.high, class_text,
                           v.direction_right ? "" : ", the prediction got the direction wrong", worth_text);
@@ -117,7 +116,7 @@ std::optional<Validation> validate(const SpeedupRange& predicted, const std::str
 std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls, std::optional<BoundClass> borderline_with,
                                    const tct::bench::Speedup& measured) {
   if (measured.verdict == tct::bench::SpeedupVerdict::Inconclusive) return std::nullopt;  // too wide to judge anything by
-  const analysis::Interval& iv = measured.interval;
+  const stats::Interval& iv = measured.interval;
   return validate(predicted, std::string(to_string(cls)), MeasuredSpeedup{iv.estimate, iv.low, iv.high},
                   borderline_with ? std::string(to_string(*borderline_with)) : "");
 }
@@ -140,7 +139,7 @@ std::optional<MeasuredAsIs> measured_as_is(const json& bench_section) {
     auto speedup = measured_from_json(row.contains("speedup") ? row["speedup"] : json());
     if (!speedup || !std::isfinite(speedup->high)) continue;
     std::string label = row.contains("label") && row["label"].is_string() ? row["label"].get<std::string>() : "";
-    return MeasuredAsIs{*speedup, label, speedup->high < analysis::kGainBand};
+    return MeasuredAsIs{*speedup, label, speedup->high < kGainBand};
   }
   return {};
 }

@@ -22,7 +22,6 @@
 namespace tct::expect {
 
 using json = nlohmann::json;
-using analysis::SpeedupRange;
 
 // What a call's time is bound by (classifier.hpp says how it is decided).
 enum class BoundClass { OverheadBound, MemoryBound, ComputeBound, Unknown };
@@ -89,7 +88,7 @@ struct ProfileSummary {
   bool events_truncated = false;
   json top_ops = json::array();  // [{name, class, count_per_call, ns_per_call, self_ns_per_call}], as measured
 };
-ProfileSummary summarize(const analysis::Evidence& e);
+ProfileSummary summarize(const Evidence& e);
 
 // What torch.compile really did with the target (compiled.hpp), and the model's range were
 // the function captured whole.
@@ -111,8 +110,8 @@ struct Analysis {
   BoundClass cls = BoundClass::Unknown;
   std::optional<BoundClass> borderline_with;  // the class a re-run may give instead
   std::vector<Reason> decided_by;
-  analysis::Roofline roofline;  // fraction NaN when above 1 (a busy machine's ceiling, not printed)
-  analysis::TimeShares time_shares;
+  Roofline roofline;  // fraction NaN when above 1 (a busy machine's ceiling, not printed)
+  TimeShares time_shares;
   Prediction predicted;
   // The compiled run: none when it could not be checked (the range then assumes capture).
   std::optional<CompiledRunSummary> compiled_run;
@@ -127,7 +126,7 @@ struct Analysis {
 
 // The machine's ceilings as expect used them, and where they came from.
 struct Machine {
-  analysis::Ceilings ceilings;
+  Ceilings ceilings;
   json device;  // the agent's expect.device_info
   std::optional<std::string> cache_path;  // none when there is no cache folder
   std::string cache_key;

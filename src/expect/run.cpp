@@ -29,7 +29,7 @@
 #include "bench/json.hpp"
 #include "bench/run.hpp"
 
-namespace tct::runner {
+namespace tct::expect {
 namespace {
 
 namespace fs = std::filesystem;
@@ -76,27 +76,27 @@ const tct::bench::Speedup* first_speedup(const tct::bench::BenchResult& bench) {
 // What the profile of one loaded target found: the result's analysis, and the evidence and
 // verdict it was made from (the warnings and the suggestions read them).
 struct Profiled {
-  expect::Analysis analysis;
-  analysis::Evidence evidence;
-  analysis::Verdict verdict;
+  Analysis analysis;
+  Evidence evidence;
+  Verdict verdict;
 };
 
-bool above_roofline(const expect::Analysis& a) { return a.roofline.fraction > 1.0; }
+bool above_roofline(const Analysis& a) { return a.roofline.fraction > 1.0; }
 
 // One run of expect: the agent in use, what the phases found so far, and the result.
 class ExpectRun {
  public:
-  ExpectRun(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg,
+  ExpectRun(core::Host& host, core::Executor& exec, core::Session* shared_agent, const ExpectConfig& cfg,
             const explain::ExplainResult* explained)
       : host_(host), exec_(exec), cfg_(cfg), agent_(shared_agent), explained_(explained) {}
 
-  expect::ExpectResult run() {
+  ExpectResult run() {
     checkpoint();  // nothing known yet: the target and the class are null
 
     ensure_agent();
     compiled_ = compiled_run();
     host_.progress("loading the target");
-    json described = agent_->call("target.load", to_load_params(cfg_.target));
+    json described = agent_->call("target.load", core::to_load_params(cfg_.target));
     result_.target = described;
     checkpoint();
 
@@ -119,14 +119,14 @@ class ExpectRun {
           "while the machine was busy, so the roofline fraction is left out",
           "rerun on a quiet machine with --refresh-ceilings"));
     }
-    const analysis::Evidence& evidence = profiled.evidence;
-    if (std::string unstable = analysis::load_instability(evidence); !unstable.empty())
+    const Evidence& evidence = profiled.evidence;
+    if (std::string unstable = load_instability(evidence); !unstable.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, unstable,
                                       "rerun when the machine is quieter, or with more --calls"));
-    if (std::string slow = analysis::slow_machine(evidence, ceilings()); !slow.empty())
+    if (std::string slow = slow_machine(evidence, ceilings()); !slow.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, slow,
                                       "rerun when the machine is quieter"));
-    if (std::string drift = analysis::load_drift(evidence); !drift.empty())
+    if (std::string drift = load_drift(evidence); !drift.empty())
       host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, drift,
                                       "rerun when the machine is quieter, or with more --profile-seconds"));
     result_.analysis = profiled.analysis;
@@ -141,7 +141,7 @@ class ExpectRun {
     if (cfg_.sweep) {
       run_sweep_points(*cfg_.sweep);
       // Recompute the suggestions with what the sweep showed.
-      analysis::SuggestionContext sc = suggestion_context(described, cfg_.target.params);
+      SuggestionContext sc = suggestion_context(described, cfg_.target.params);
       sc.sweep_changes_shapes = sweep_changed_shapes(result_.sweep->points, described);
       sc.sweep_param = cfg_.sweep->param;
       result_.analysis->suggestions = suggestions(profiled.evidence, profiled.verdict, sc);
@@ -152,8 +152,8 @@ class ExpectRun {
 
     if (cfg_.validate) {
       host_.progress("validate: bench");
-      BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
-      const tct::bench::BenchResult bench = run_bench(host_, exec_, bcfg);
+      bench::BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
+      const tct::bench::BenchResult bench = bench::run_bench(host_, exec_, bcfg);
       const tct::bench::Speedup* measured = first_speedup(bench);
       if (measured && measured->verdict == tct::bench::SpeedupVerdict::Inconclusive) {
         host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement,
@@ -162,7 +162,7 @@ class ExpectRun {
                                         "rerun on a quieter machine or with a larger --budget"));
         return result_;
       }
-      if (measured) result_.validation = expect::validate(*result_.analysis, *measured);
+      if (measured) result_.validation = validate(*result_.analysis, *measured);
       checkpoint();
       if (!result_.validation) {
         if (auto err = bench_outcome(bench, bcfg); err && err->code() != ExitCode::CheckFailed) throw *err;
@@ -174,9 +174,9 @@ class ExpectRun {
   }
 
  private:
-  void checkpoint() { host_.checkpoint("expect", expect::to_json(result_)); }
+  void checkpoint() { host_.checkpoint("expect", to_json(result_)); }
 
-  const analysis::Ceilings& ceilings() const { return result_.machine->ceilings; }
+  const Ceilings& ceilings() const { return result_.machine->ceilings; }
 
   // An agent to send requests to: the shared one while it serves, else one of our own.
   void ensure_agent() {
@@ -196,12 +196,12 @@ class ExpectRun {
   // ran explain first), or the logged compiled run of our own (explain::run_explain, in a
   // scratch document: expect's result keeps a summary). Unknown when that run fails: the
   // prediction then assumes the function is captured.
-  analysis::CompiledRun compiled_run() {
-    if (explained_) return analysis::compiled_run_of(*explained_);
-    analysis::CompiledRun run;
+  CompiledRun compiled_run() {
+    if (explained_) return compiled_run_of(*explained_);
+    CompiledRun run;
     try {
       ScratchHost scratch(host_);
-      run = analysis::compiled_run_of(
+      run = compiled_run_of(
           explain::run_explain(scratch, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
@@ -217,34 +217,34 @@ class ExpectRun {
   }
 
   // The model's suggestions, after the fix of a skipped frame or of graph breaks.
-  std::vector<expect::Suggestion> suggestions(const analysis::Evidence& ev, const analysis::Verdict& v,
-                                              const analysis::SuggestionContext& sc) {
-    return expect::suggestions_from_json(analysis::put_first(
-        analysis::fix_first_suggestion(compiled_, cfg_.target.target), analysis::suggest(ev, v, sc)));
+  std::vector<Suggestion> suggestions(const Evidence& ev, const Verdict& v,
+                                              const SuggestionContext& sc) {
+    return suggestions_from_json(put_first(
+        fix_first_suggestion(compiled_, cfg_.target.target), suggest(ev, v, sc)));
   }
 
   // Device identity -> cache lookup -> measure when missing (or asked to).
-  expect::Machine machine_ceilings(bool refresh) {
+  Machine machine_ceilings(bool refresh) {
     host_.progress("machine ceilings");
-    expect::Machine m;
+    Machine m;
     m.device = agent_->call("expect.device_info", json::object());
-    m.cache_key = analysis::ceilings_cache_key(m.device);
-    std::string path = analysis::ceilings_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    m.cache_key = ceilings_cache_key(m.device);
+    std::string path = ceilings_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     if (!path.empty()) m.cache_path = path;
     json cache = (cfg_.no_cache || path.empty()) ? json::object() : read_cache(path);
     if (!cfg_.no_cache && !refresh)
-      if (auto hit = analysis::lookup_ceilings(cache, m.cache_key)) {
+      if (auto hit = lookup_ceilings(cache, m.cache_key)) {
         m.ceilings = *hit;
         m.cache_hit = true;
         return m;
       }
     host_.progress("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
     m.measurement = agent_->call("expect.ceilings", json::object());
-    m.ceilings = analysis::ceilings_from_json(m.measurement, "measured");
-    const analysis::Ceilings& c = m.ceilings;
+    m.ceilings = ceilings_from_json(m.measurement, "measured");
+    const Ceilings& c = m.ceilings;
     m.cache_written = false;
     if (!cfg_.no_cache && !path.empty() && c.peak_flops > 0 && c.peak_bandwidth > 0 && c.op_floor_ns > 0) {
-      analysis::store_ceilings(cache, m.cache_key, m.measurement, utc_now());
+      store_ceilings(cache, m.cache_key, m.measurement, utc_now());
       m.cache_written = write_cache(path, cache);
     }
     if (m.measurement.value("matmul_error", json()).is_string())
@@ -255,8 +255,8 @@ class ExpectRun {
     return m;
   }
 
-  analysis::SuggestionContext suggestion_context(const json& described, const json& params) const {
-    analysis::SuggestionContext sc;
+  SuggestionContext suggestion_context(const json& described, const json& params) const {
+    SuggestionContext sc;
     sc.params = described.value("params", params);
     sc.dtype = described.value("dtype", json()).is_string() ? described["dtype"].get<std::string>() : "";
     sc.train = cfg_.target.train;
@@ -276,32 +276,32 @@ class ExpectRun {
     host_.progress(prefix + "counting FLOPs and bytes");
     json flops = agent_->call("expect.flops", json::object());
     Profiled out;
-    analysis::Evidence& ev = out.evidence;
+    Evidence& ev = out.evidence;
     try {
-      ev = analysis::evidence_from_agent(profile, flops);
+      ev = evidence_from_agent(profile, flops);
     } catch (const std::invalid_argument& e) {
       throw Error(ExitCode::Internal, "internal", fmt::format("the agent's profile is unusable: {}", e.what()),
                   "this is a bug in tct; rerun with --verbose and report it");
     }
-    analysis::Verdict& v = out.verdict;
-    v = analysis::classify(ev, ceilings());
+    Verdict& v = out.verdict;
+    v = classify(ev, ceilings());
     // The model predicts a fully captured function; the compiled run bounds it.
-    analysis::SpeedupRange captured = v.predicted;
-    v.predicted = analysis::bound_prediction(captured, compiled_);
+    SpeedupRange captured = v.predicted;
+    v.predicted = bound_prediction(captured, compiled_);
 
-    namespace cal = analysis::calibration;
-    expect::Analysis& a = out.analysis;
-    a.cls = expect::parse_class(v.cls);
-    if (!v.borderline_with.empty()) a.borderline_with = expect::parse_class(v.borderline_with);
-    a.decided_by = expect::reasons_from_json(v.decided_by);
+    namespace cal = calibration;
+    Analysis& a = out.analysis;
+    a.cls = parse_class(v.cls);
+    if (!v.borderline_with.empty()) a.borderline_with = parse_class(v.borderline_with);
+    a.decided_by = reasons_from_json(v.decided_by);
     a.roofline = v.roof;
     a.time_shares = v.shares;
-    expect::Prediction& p = a.predicted;
+    Prediction& p = a.predicted;
     p.range = v.predicted;
     p.compiled_call = Nanoseconds(v.compiled_call_ns);
     p.op_floor = Nanoseconds(v.op_floor_ns);
     p.fixed_costs_from_profile = v.compiled_call_source == "profile";
-    p.terms = expect::terms_from_json(v.terms);
+    p.terms = terms_from_json(v.terms);
     p.interval = {cal::kLogBias,
                   v.predicted.log_sigma,
                   cal::kIntervalZ,
@@ -311,9 +311,9 @@ class ExpectRun {
                   cal::kValidationCases,
                   cal::kValidationInside};
     p.shifts = v.shifts;
-    p.assumes = analysis::prediction_assumes(compiled_);
-    if (label.empty()) a.compiled_run = analysis::summarize(compiled_, captured);
-    a.profile = expect::summarize(ev);
+    p.assumes = prediction_assumes(compiled_);
+    if (label.empty()) a.compiled_run = summarize(compiled_, captured);
+    a.profile = summarize(ev);
     a.flops_per_call = ev.flops;
     a.bytes_per_call = ev.bytes;
     a.boundary_bytes_per_call = ev.boundary_bytes;
@@ -331,8 +331,8 @@ class ExpectRun {
     return out;
   }
 
-  BenchConfig bench_config(const json& params, const std::string& section) const {
-    BenchConfig bcfg;
+  bench::BenchConfig bench_config(const json& params, const std::string& section) const {
+    bench::BenchConfig bcfg;
     bcfg.target = cfg_.target;
     bcfg.target.params = params;
     bcfg.backends = {cfg_.backend};
@@ -346,7 +346,7 @@ class ExpectRun {
     return bcfg;
   }
 
-  static bool sweep_changed_shapes(const std::vector<expect::SweepPoint>& points, const json& described) {
+  static bool sweep_changed_shapes(const std::vector<SweepPoint>& points, const json& described) {
     json first = described.value("inputs", json::array());
     for (const auto& p : points)
       if (p.analysed && p.analysed->inputs != first) return true;
@@ -356,20 +356,20 @@ class ExpectRun {
   // One value of the sweep: load, profile and classify it, then bench it in fresh processes
   // (in a scratch document: the point keeps the bench's speedup; its warnings are handed on
   // named by the point).
-  expect::SweepPoint measure_point(const SweepSpec& spec, const json& value) {
+  SweepPoint measure_point(const SweepSpec& spec, const json& value) {
     const std::string label = fmt::format("{}={}", spec.param, value.dump());
     json params = cfg_.target.params;
     params[spec.param] = value;
     ensure_agent();
-    json load = to_load_params(cfg_.target);
+    json load = core::to_load_params(cfg_.target);
     load["params"] = params;
-    expect::SweepPoint point;
+    SweepPoint point;
     try {
       host_.progress(label + ": loading");
       json described = agent_->call("target.load", load);
       Profiled profiled = analyse(described, params, label);
-      const expect::Analysis& a = profiled.analysis;
-      expect::SweepPoint::Analysed pa;
+      const Analysis& a = profiled.analysis;
+      SweepPoint::Analysed pa;
       pa.inputs = described.value("inputs", json::array());
       pa.cls = a.cls;
       pa.borderline_with = a.borderline_with;
@@ -389,7 +389,7 @@ class ExpectRun {
     ScratchHost scratch(host_);
     tct::bench::BenchResult bench;
     try {
-      bench = run_bench(scratch, exec_, bench_config(params, "bench"));
+      bench = bench::run_bench(scratch, exec_, bench_config(params, "bench"));
     } catch (const Error&) {
       scratch.hand_on(label);
       throw;
@@ -402,22 +402,22 @@ class ExpectRun {
       point.error = row_error ? tct::bench::to_json(*bench.rows[0].error)
                               : json{{"kind", "bench"}, {"message", "bench measured no speedup"}};
     } else {
-      point.speedup = expect::MeasuredSpeedup{sp->interval.estimate, sp->interval.low, sp->interval.high};
+      point.speedup = MeasuredSpeedup{sp->interval.estimate, sp->interval.low, sp->interval.high};
       // The point's own class, range and borderline.
       const auto& pa = *point.analysed;
-      point.validation = expect::validate(pa.predicted, pa.cls, pa.borderline_with, *sp);
+      point.validation = validate(pa.predicted, pa.cls, pa.borderline_with, *sp);
     }
     return point;
   }
 
   void run_sweep_points(const SweepSpec& spec) {
-    result_.sweep = expect::Sweep{spec.param, spec.values, {}, {}};
+    result_.sweep = Sweep{spec.param, spec.values, {}, {}};
     checkpoint();
-    std::vector<expect::SweepPoint> points =
+    std::vector<SweepPoint> points =
         run_sweep(spec, [&](const json& value) { return measure_point(spec, value); },
-                  [&](const std::vector<expect::SweepPoint>& pts) {
+                  [&](const std::vector<SweepPoint>& pts) {
                     result_.sweep->points = pts;
-                    result_.sweep->class_changes = expect::class_changes(pts);
+                    result_.sweep->class_changes = class_changes(pts);
                     checkpoint();
                   });
     int failed = 0;
@@ -437,21 +437,21 @@ class ExpectRun {
     }
   }
 
-  Host& host_;
-  Executor& exec_;
+  core::Host& host_;
+  core::Executor& exec_;
   const ExpectConfig& cfg_;
-  Session* agent_ = nullptr;          // the agent requests go to (shared or owned_)
-  std::unique_ptr<Session> owned_;    // the agent this run started, if any
+  core::Session* agent_ = nullptr;          // the agent requests go to (shared or owned_)
+  std::unique_ptr<core::Session> owned_;    // the agent this run started, if any
   const explain::ExplainResult* explained_;  // the caller's explain, if it ran one
-  analysis::CompiledRun compiled_;
-  expect::ExpectResult result_;
+  CompiledRun compiled_;
+  ExpectResult result_;
 };
 
 }  // namespace
 
-expect::ExpectResult run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg,
+ExpectResult run_expect(core::Host& host, core::Executor& exec, core::Session* shared_agent, const ExpectConfig& cfg,
                                 const explain::ExplainResult* explained) {
   return ExpectRun(host, exec, shared_agent, cfg, explained).run();
 }
 
-}  // namespace tct::runner
+}  // namespace tct::expect

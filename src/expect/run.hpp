@@ -21,13 +21,13 @@
 #include "expect/sweep.hpp"
 #include "explain/result.hpp"
 
-namespace tct::runner {
+namespace tct::expect {
 
 using json = nlohmann::json;
 
 // Everything `tct expect`'s flags set.
 struct ExpectConfig {
-  TargetOptions target;
+  core::TargetOptions target;
   int calls = 30;                    // eager calls profiled (after warm-up), paced over profile_s
   double profile_s = 4.0;            // seconds the profile spreads its calls over (quiet moments)
   std::optional<SweepSpec> sweep;    // --sweep NAME=V1,V2,...
@@ -57,7 +57,7 @@ struct ExpectConfig {
 // Throws tct::Error for what ends `tct expect` early: bad usage/target, the target failing
 // while profiled, a sweep whose every point failed, --validate whose bench measured no
 // speedup (the bench's own error, or exit 3).
-expect::ExpectResult run_expect(Host& host, Executor& exec, Session* shared_agent, const ExpectConfig& cfg,
+ExpectResult run_expect(core::Host& host, core::Executor& exec, core::Session* shared_agent, const ExpectConfig& cfg,
                                 const explain::ExplainResult* explained = nullptr);
 
-}  // namespace tct::runner
+}  // namespace tct::expect

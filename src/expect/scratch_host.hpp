@@ -7,7 +7,7 @@
 
 #include "report/document_host.hpp"
 
-namespace tct::runner {
+namespace tct::expect {
 
 using json = nlohmann::json;
 
@@ -38,4 +38,4 @@ class ScratchHost : public report::DocumentHost {
   Host& host_;
 };
 
-}  // namespace tct::runner
+}  // namespace tct::expect

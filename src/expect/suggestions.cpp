@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace tct::analysis {
+namespace tct::expect {
 namespace {
 
 struct Candidate {
@@ -117,4 +117,4 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) 
   return out;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

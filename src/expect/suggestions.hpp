@@ -7,7 +7,7 @@
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
 
-namespace tct::analysis {
+namespace tct::expect {
 
 struct SuggestionContext {
   json params = json::object();  // the target's factory parameters (to find a batch size)
@@ -24,4 +24,4 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx);
 // A factory parameter that looks like a batch size (batch, batch_size, bs, n_batch), or "".
 std::string batch_param(const json& params);
 
-}  // namespace tct::analysis
+}  // namespace tct::expect

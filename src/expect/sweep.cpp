@@ -4,7 +4,7 @@
 
 #include "errors.hpp"
 
-namespace tct::runner {
+namespace tct::expect {
 namespace {
 
 std::string trim(std::string s) {
@@ -38,12 +38,12 @@ SweepSpec parse_sweep(const std::string& text) {
   return spec;
 }
 
-std::vector<expect::SweepPoint> run_sweep(const SweepSpec& spec,
-                                          const std::function<expect::SweepPoint(const json&)>& measure,
-                                          const std::function<void(const std::vector<expect::SweepPoint>&)>& on_point) {
-  std::vector<expect::SweepPoint> points;
+std::vector<SweepPoint> run_sweep(const SweepSpec& spec,
+                                          const std::function<SweepPoint(const json&)>& measure,
+                                          const std::function<void(const std::vector<SweepPoint>&)>& on_point) {
+  std::vector<SweepPoint> points;
   for (const auto& value : spec.values) {
-    expect::SweepPoint point;
+    SweepPoint point;
     try {
       point = measure(value);
     } catch (const Error& e) {
@@ -60,4 +60,4 @@ std::vector<expect::SweepPoint> run_sweep(const SweepSpec& spec,
   return points;
 }
 
-}  // namespace tct::runner
+}  // namespace tct::expect

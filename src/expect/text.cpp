@@ -101,7 +101,7 @@ std::string target_name(const ExpectResult& r) {
 std::vector<std::pair<std::string, std::string>> evidence_rows(const ExpectResult& r) {
   const Analysis& a = *r.analysis;
   const ProfileSummary& p = a.profile;
-  const analysis::Ceilings c = r.machine ? r.machine->ceilings : analysis::Ceilings{};
+  const expect::Ceilings c = r.machine ? r.machine->ceilings : expect::Ceilings{};
   std::vector<std::pair<std::string, std::string>> rows;
   // Each latency says what it measures: bench quotes medians of interleaved samples, expect
   // reasons on its fastest plain call (the envelope its shares are fractions of).
@@ -134,7 +134,7 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const ExpectResul
     rows.push_back({"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(a.roofline.achieved_flops),
                                             flops_rate(a.roofline.attainable_flops),
                                             format_percent(a.roofline.fraction))});
-  const analysis::TimeShares& s = a.time_shares;
+  const expect::TimeShares& s = a.time_shares;
   rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, kept arithmetic "
                                              "(transcendental math, softmax, norms) {}, other op work {}, "
                                              "matmul/conv/attention {}",

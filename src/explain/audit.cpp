@@ -13,7 +13,9 @@
 namespace tct::explain {
 
 // What explain's audit reads of the shared analysis: kinds, hints, reasons, user code.
-using namespace analysis;
+using namespace core;
+using trace::RankSummary;
+using trace::TraceBreak;
 
 namespace {
 
@@ -44,8 +46,8 @@ std::vector<Frame> parse_frames(const json& frames, const CodeDirs& dirs) {
 // templates ("{fn.__name__}") only where the reason has none. id: the reason's own (the
 // registry id in its text), else the one the agent found.
 json registry_for(const std::string& reason, const json& registry) {
-  ReasonParts parts = split_reason(reason);
-  std::string id = registry_id_of(reason), url = parts.url;
+  core::ReasonParts parts = core::split_reason(reason);
+  std::string id = core::registry_id_of(reason), url = parts.url;
   if (id.empty()) return nullptr;
   json entry = registry.is_object() && registry.contains(id) ? registry[id] : json();
   json hints = json::array();
@@ -71,7 +73,7 @@ json registry_for(const std::string& reason, const json& registry) {
 Break make_break(const std::string& reason, std::vector<Frame> frames, const json& registry) {
   Break b;
   b.reason = reason;
-  b.kind = classify_reason(reason);
+  b.kind = core::classify_reason(reason);
   b.registry = registry_for(reason, registry);
   b.frames = std::move(frames);
   b.hint = hint_for(b.kind, b.registry);
@@ -100,7 +102,7 @@ std::string loc_key(const std::string& file, int line) { return file + ":" + std
 
 // "MoE.forward at model.py:22": the qualified name and where the frame's code starts.
 std::string frame_title(const RunSkip& f) {
-  return fmt::format("{} at {}:{}", f.qualname, analysis::base_name(f.file), f.line);
+  return fmt::format("{} at {}:{}", f.qualname, core::base_name(f.file), f.line);
 }
 
 // The result's entry of a frame the compiled run skipped: named by its qualified name, its
@@ -117,9 +119,9 @@ explain::SkippedFrame skipped_entry(const RunSkip& f) {
   out.break_line = c.line;
   out.kind = f.cause_known ? c.brk.kind : BreakKind::Other;
   out.registry_id = c.brk.registry.is_object() ? c.brk.registry.value("id", "") : "";
-  out.reason = f.cause_known ? reason_headline(c.brk.reason) : std::string("(torch logged no break)");
+  out.reason = f.cause_known ? core::reason_headline(c.brk.reason) : std::string("(torch logged no break)");
   out.skip_reason = c.skip_reason.empty() ? std::string("dynamo could not resume after this break")
-                                          : reason_headline(c.skip_reason);
+                                          : core::reason_headline(c.skip_reason);
   out.skip_reason_full = c.skip_reason;
   out.hint = f.cause_known ? c.brk.hint : catalog_hint(BreakKind::Other);
   return out;
@@ -243,7 +245,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
     RunRecompile r{c.function, c.file, c.line, {}, BreakKind::Other};
     // Each reason: the failed guard on its first line, then torch's source attribution.
     for (const auto& reason : c.recompile_reasons) r.guard_failures.push_back(reason.substr(0, reason.find('\n')));
-    r.kind = classify_recompile(r.guard_failures);
+    r.kind = core::classify_recompile(r.guard_failures);
     m.recompiles.push_back(std::move(r));
   }
   m.unique_graphs = graphs;
@@ -256,10 +258,10 @@ std::vector<std::string> registry_ids(const RankSummary* trace, const json& expl
   std::set<std::string> ids;
   if (trace)
     for (const auto& b : trace->breaks)
-      if (std::string id = registry_id_of(b.reason_full); !id.empty()) ids.insert(id);
+      if (std::string id = core::registry_id_of(b.reason_full); !id.empty()) ids.insert(id);
   if (explain_facts.is_object())
     for (const auto& b : explain_facts.value("break_reasons", json::array()))
-      if (std::string id = registry_id_of(str_or(b, "reason")); !id.empty()) ids.insert(id);
+      if (std::string id = core::registry_id_of(str_or(b, "reason")); !id.empty()) ids.insert(id);
   return {ids.begin(), ids.end()};
 }
 
@@ -293,7 +295,7 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks) {
     g.where = where;
     if (b.frames.size() > 1) g.callers.assign(b.frames.begin(), b.frames.end() - 1);
     g.count = 1;
-    g.reason = reason_headline(b.reason);
+    g.reason = core::reason_headline(b.reason);
     g.reason_full = b.reason;
     g.hint = b.hint;
     g.registry = b.registry;
@@ -393,7 +395,7 @@ explain::CompiledRun compiled_run(const LoggedModel& lg) {
   explain::CompiledRun out;
   out.calls = lg.calls;
   for (const auto& b : lg.breaks)
-    out.graph_breaks.push_back({b.file, b.line, b.brk.kind, reason_headline(b.brk.reason), b.brk.reason,
+    out.graph_breaks.push_back({b.file, b.line, b.brk.kind, core::reason_headline(b.brk.reason), b.brk.reason,
                                 b.frame_skipped, b.skip_reason, b.duplicate, b.user_file, b.brk.frames});
   for (const auto& r : lg.recompiles)
     out.recompiles.push_back({r.function, r.file, r.line, r.kind, r.guard_failures, catalog_hint(r.kind)});

@@ -18,8 +18,8 @@
 namespace tct::explain {
 
 using json = nlohmann::json;
-using analysis::CodeDirs;
-using analysis::RankSummary;
+using core::CodeDirs;
+using trace::RankSummary;
 
 struct Break {
   std::string reason;

@@ -31,7 +31,7 @@ std::vector<Item> items_of(const ExplainResult& r) {
     Item it;
     it.brk = {g.kind, g.where, g.count, g.reason, g.hint};
     it.brk.where.source = trimmed(g.where.source);
-    it.base = analysis::base_name(g.where.file);
+    it.base = core::base_name(g.where.file);
     out.push_back(std::move(it));
   }
   return out;
@@ -74,14 +74,14 @@ Change change_of(const json& j) {
 }
 
 json brief_json(const DiffBreak& b) {
-  return {{"kind", analysis::to_string(b.kind)}, {"file", b.where.file},     {"line", b.where.line},
+  return {{"kind", core::to_string(b.kind)}, {"file", b.where.file},     {"line", b.where.line},
           {"function", b.where.function},        {"source", b.where.source}, {"count", b.count},
-          {"reason", b.reason},                  {"hint", analysis::to_json(b.hint)}};
+          {"reason", b.reason},                  {"hint", core::to_json(b.hint)}};
 }
 DiffBreak brief_of(const json& j) {
   DiffBreak b;
   if (!j.is_object()) return b;
-  b.kind = analysis::break_kind_from_string(j.value("kind", json()).is_string() ? j["kind"].get<std::string>() : "")
+  b.kind = core::break_kind_from_string(j.value("kind", json()).is_string() ? j["kind"].get<std::string>() : "")
                .value_or(BreakKind::Other);
   b.where = frame_from_json(j);
   b.count = j.value("count", json()).is_number() ? j["count"].get<int>() : 1;
@@ -209,7 +209,7 @@ json to_json(const DiffResult& d) {
   for (const auto& x : d.fixed) fixed.push_back(brief_json(x));
   for (const auto& x : d.added) added.push_back(brief_json(x));
   for (const auto& u : d.unchanged)
-    unchanged.push_back({{"kind", analysis::to_string(u.before.kind)}, {"matched_by", to_string(u.matched_by)},
+    unchanged.push_back({{"kind", core::to_string(u.before.kind)}, {"matched_by", to_string(u.matched_by)},
                          {"before", brief_json(u.before)}, {"after", brief_json(u.after)},
                          {"line_shift", u.line_shift()}, {"count_delta", u.count_delta()}});
   json out;

@@ -35,8 +35,8 @@ std::string hint_html(const Hint& h) {
 // a kind the compiled run did not count).
 std::string kind_label(const ExplainResult& r, BreakKind kind) {
   for (const auto& k : r.kinds)
-    if (k.kind == kind) return analysis::kind_label(kind);
-  return analysis::to_string(kind);
+    if (k.kind == kind) return core::kind_label(kind);
+  return core::to_string(kind);
 }
 
 std::string group_row_html(const ExplainResult& r, const BreakGroup& g, size_t i) {
@@ -56,7 +56,7 @@ std::string group_row_html(const ExplainResult& r, const BreakGroup& g, size_t i
 std::string skipped_table(const std::vector<SkippedFrame>& skipped) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& f : skipped) {
-    std::string cause = "<span class=\"pill\">" + esc(analysis::to_string(f.kind)) + "</span> " + esc(f.reason) +
+    std::string cause = "<span class=\"pill\">" + esc(core::to_string(f.kind)) + "</span> " + esc(f.reason) +
                         " <span class=\"loc\">" + esc(f.break_file) + ":" + std::to_string(f.break_line) + "</span>";
     rows.push_back({"<code>" + esc(f.title) + "</code>", esc(f.skip_reason), cause, hint_html(f.hint)});
   }
@@ -129,7 +129,7 @@ std::string html_section(const ExplainResult& r) {
     out += "</tbody></table>";
     std::string kinds;
     for (const auto& k : r.kinds)
-      kinds += (kinds.empty() ? "" : ", ") + esc(analysis::kind_label(k.kind)) + " " + std::to_string(k.count);
+      kinds += (kinds.empty() ? "" : ", ") + esc(core::kind_label(k.kind)) + " " + std::to_string(k.count);
     out += "<p><strong>By kind:</strong> " + kinds + "</p>";
   }
   if (r.logged && !r.logged->recompiles.empty()) {
@@ -169,7 +169,7 @@ std::string html_section(const ExplainResult& r) {
 namespace {
 
 std::string brief_item(const DiffBreak& g) {
-  std::string out = "<li>" + location(g.where) + " <span class=\"pill\">" + esc(analysis::to_string(g.kind)) + "</span> " + esc(g.reason);
+  std::string out = "<li>" + location(g.where) + " <span class=\"pill\">" + esc(core::to_string(g.kind)) + "</span> " + esc(g.reason);
   if (!g.where.source.empty()) out += "<code class=\"src\">" + esc(g.where.source) + "</code>";
   return out;
 }

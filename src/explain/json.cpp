@@ -13,10 +13,10 @@ using json = nlohmann::json;
 using namespace core::json_read;
 
 BreakKind kind_of(const json& j, const char* key = "kind") {
-  return analysis::break_kind_from_string(str(j, key, "other")).value_or(BreakKind::Other);
+  return core::break_kind_from_string(str(j, key, "other")).value_or(BreakKind::Other);
 }
 
-json hint_json(const Hint& h) { return analysis::to_json(h); }
+json hint_json(const Hint& h) { return core::to_json(h); }
 Hint hint_of(const json& j) { return {str(j, "text"), str(j, "fix"), str(j, "url")}; }
 
 json frames_json(const std::vector<Frame>& frames) {
@@ -47,7 +47,7 @@ json skipped_json(const SkippedFrame& f) {
           {"line", f.line},
           {"break_file", f.break_file},
           {"break_line", f.break_line},
-          {"kind", analysis::to_string(f.kind)},
+          {"kind", core::to_string(f.kind)},
           {"registry_id", f.registry_id},
           {"reason", f.reason},
           {"skip_reason", f.skip_reason},
@@ -62,7 +62,7 @@ SkippedFrame skipped_of(const json& j) {
   f.line = num(j, "line");
   f.title = str(j, "title");
   if (f.title.empty()) {  // an older document: "forward at model.py:12" from its fields
-    f.title = f.function + " at " + analysis::base_name(f.file) + ":" + std::to_string(f.line);
+    f.title = f.function + " at " + core::base_name(f.file) + ":" + std::to_string(f.line);
   }
   f.break_file = str(j, "break_file");
   f.break_line = num(j, "break_line");
@@ -79,7 +79,7 @@ json group_json(const BreakGroup& g) {
   json views = json::array();
   if (g.seen_by_explain) views.push_back("explain");
   if (g.seen_by_logged) views.push_back("logged");
-  return {{"kind", analysis::to_string(g.kind)},
+  return {{"kind", core::to_string(g.kind)},
           {"file", g.where.file},
           {"line", g.where.line},
           {"function", g.where.function},
@@ -114,7 +114,7 @@ BreakGroup group_of(const json& j) {
 json logged_json(const CompiledRun& lg, std::size_t frames_skipped) {
   json breaks = json::array(), recompiles = json::array();
   for (const auto& b : lg.graph_breaks)
-    breaks.push_back({{"file", b.file}, {"line", b.line}, {"kind", analysis::to_string(b.kind)}, {"reason", b.reason},
+    breaks.push_back({{"file", b.file}, {"line", b.line}, {"kind", core::to_string(b.kind)}, {"reason", b.reason},
                       {"reason_full", b.reason_full}, {"frame_skipped", b.frame_skipped},
                       {"skip_reason", b.skip_reason}, {"duplicate", b.duplicate}, {"user_code", b.user_code},
                       {"frames", frames_json(b.frames)}});
@@ -156,7 +156,7 @@ json to_json(const Frame& f) {
 }
 
 json to_json(const Recompile& r) {
-  return {{"function", r.function}, {"file", r.file}, {"line", r.line}, {"kind", analysis::to_string(r.kind)},
+  return {{"function", r.function}, {"file", r.file}, {"line", r.line}, {"kind", core::to_string(r.kind)},
           {"guard_failures", r.guard_failures}, {"hint", hint_json(r.hint)}};
 }
 
@@ -194,7 +194,7 @@ json to_json(const ExplainResult& r) {
   s["guard_count"] = r.guard_count ? json(*r.guard_count) : json(nullptr);
   json breaks = json::array();
   for (const auto& b : r.breaks)
-    breaks.push_back({{"reason", b.reason}, {"kind", analysis::to_string(b.kind)}, {"registry", registry_json(b.registry)},
+    breaks.push_back({{"reason", b.reason}, {"kind", core::to_string(b.kind)}, {"registry", registry_json(b.registry)},
                       {"frames", frames_json(b.frames)}, {"hint", hint_json(b.hint)}});
   s["breaks"] = breaks;
   json groups = json::array();
@@ -202,7 +202,7 @@ json to_json(const ExplainResult& r) {
   s["groups"] = groups;
   json kinds = json::array();
   for (const auto& k : r.kinds)
-    kinds.push_back({{"kind", analysis::to_string(k.kind)}, {"label", analysis::kind_label(k.kind)}, {"count", k.count}});
+    kinds.push_back({{"kind", core::to_string(k.kind)}, {"label", core::kind_label(k.kind)}, {"count", k.count}});
   s["kinds"] = kinds;
   s["logged"] = r.logged ? logged_json(*r.logged, r.skipped_frames.size()) : json(nullptr);
   json dis = json::array();

@@ -16,9 +16,9 @@
 
 namespace tct::explain {
 
-using analysis::BreakKind;
-using analysis::Frame;
-using analysis::Hint;
+using core::BreakKind;
+using core::Frame;
+using core::Hint;
 
 // capturable: one graph (fullgraph=True would work); graph_breaks: compiled in pieces;
 // frame_skipped: dynamo gave up on a frame and ran it eagerly (what comes after the skip

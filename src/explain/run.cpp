@@ -16,13 +16,13 @@ namespace tct::explain {
 namespace {
 
 using json = nlohmann::json;
-using runner::Host;
-using runner::Session;
+using core::Host;
+using core::Session;
 
 // The logged run's TORCH_TRACE file through the trace reader (as `tct trace` reads it).
-analysis::RankSummary read_run_trace(const std::string& path) {
-  analysis::RankSummary summary;
-  analysis::RankCollector collector(summary);
+trace::RankSummary read_run_trace(const std::string& path) {
+  trace::RankSummary summary;
+  trace::RankCollector collector(summary);
   trace::Reader reader(collector);
   trace::read_file(path, reader);
   summary.files = {path};
@@ -32,7 +32,7 @@ analysis::RankSummary read_run_trace(const std::string& path) {
 
 // torch's registry entries for the ids the breaks name (explain's and the trace's): the
 // agent sends reasons as torch wrote them, the id is read here (registry_id_of).
-void add_registry_entries(Session& agent, json& facts, const analysis::RankSummary* trace) {
+void add_registry_entries(Session& agent, json& facts, const trace::RankSummary* trace) {
   json& registry = facts["registry"];
   if (!registry.is_object()) registry = json::object();
   json missing = json::array();
@@ -48,8 +48,8 @@ void add_registry_entries(Session& agent, json& facts, const analysis::RankSumma
 
 ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
   // The logged run always writes its trace: to --trace DIR, kept, or to a folder of our own.
-  std::unique_ptr<runner::TempDir> scratch;
-  if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<runner::TempDir>("tct-explain-trace");
+  std::unique_ptr<core::TempDir> scratch;
+  if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<core::TempDir>("tct-explain-trace");
   if (std::error_code ec; cfg.logged && !scratch && !std::filesystem::create_directories(cfg.trace_dir, ec) && ec)
     throw usage_error(fmt::format("cannot create the --trace folder {}: {}", cfg.trace_dir, ec.message()),
                       "give a folder that can be written");
@@ -63,7 +63,7 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
   // Absolute: the agent writes it and we read it, each from its own working folder.
   if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : std::filesystem::absolute(cfg.trace_dir).string();
   json facts = agent.call("explain.run", params);
-  std::optional<analysis::RankSummary> trace;
+  std::optional<trace::RankSummary> trace;
   if (facts["logged"].is_object()) trace = read_run_trace(facts["logged"].value("trace_file", ""));
   add_registry_entries(agent, facts, trace ? &*trace : nullptr);
   ExplainResult result =
@@ -93,7 +93,7 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
         report::WarningCode::GraphBreaks,
         fmt::format("torch.compile skipped {} frame{} and ran {} eagerly: {} ({}, after a [{}] break at line {})",
                     skipped.size(), skipped.size() == 1 ? "" : "s", skipped.size() == 1 ? "it" : "them", names,
-                    skipped[0].skip_reason, analysis::to_string(skipped[0].kind), skipped[0].break_line),
+                    skipped[0].skip_reason, core::to_string(skipped[0].kind), skipped[0].break_line),
         "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"));
   }
   if (result.gate && !result.gate->passed)

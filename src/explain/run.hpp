@@ -12,7 +12,7 @@
 namespace tct::explain {
 
 struct ExplainConfig {
-  runner::TargetOptions target;
+  core::TargetOptions target;
   bool logged = true;                   // the compiled run with logging (the source of the verdict)
   int calls = 2;                        // calls of that run (recompiles show from the second)
   std::optional<int> max_graph_breaks;  // the gate
@@ -23,6 +23,6 @@ struct ExplainConfig {
 // The audit as a value. The host gets it as the document's "explain" section (the target
 // alone, checkpointed, once it is loaded; then the whole result) and the section's warnings
 // (cfg.warn). exit_code(result) says whether the gate failed.
-ExplainResult run_explain(runner::Host& host, runner::Session& agent, const ExplainConfig& cfg);
+ExplainResult run_explain(core::Host& host, core::Session& agent, const ExplainConfig& cfg);
 
 }  // namespace tct::explain

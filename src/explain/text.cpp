@@ -12,7 +12,7 @@
 namespace tct::explain {
 namespace {
 
-using analysis::base_name;
+using core::base_name;
 using report::markdown_cell;
 
 std::string plural(int n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
@@ -53,7 +53,7 @@ std::string kinds_line(const ExplainResult& r) {
   std::string kinds;
   int total = 0;
   for (const auto& k : r.kinds) {
-    kinds += (kinds.empty() ? "" : ", ") + fmt::format("{} {}", analysis::kind_label(k.kind), k.count);
+    kinds += (kinds.empty() ? "" : ", ") + fmt::format("{} {}", core::kind_label(k.kind), k.count);
     total += k.count;
   }
   if (r.kinds.size() > 1) kinds += fmt::format(" (together {})", plural(total, "graph break", "graph breaks"));
@@ -71,7 +71,7 @@ std::string summary(const ExplainResult& r) {
     s = fmt::format("torch.compile SKIPPED {} ({}) and ran {} eagerly: nothing of {} is compiled ({}, after a [{}] "
                     "break at line {})",
                     plural(n, "frame", "frames"), skipped_names(r.skipped_frames), n == 1 ? "it" : "them",
-                    n == 1 ? "it" : "them", f.skip_reason, analysis::to_string(f.kind), f.break_line);
+                    n == 1 ? "it" : "them", f.skip_reason, core::to_string(f.kind), f.break_line);
     s += fmt::format("; {} in {} elsewhere. Breaks after the skip point are not visible until it is fixed",
                      plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
   } else if (graphs == 0 && !r.capturable() && !r.explain_view) {
@@ -115,7 +115,7 @@ std::string text(const ExplainResult& r) {
       ++i;
       std::string count = g.count > 1 ? fmt::format("  x{}", g.count) : "";
       out += fmt::format("{:>3}. {}:{} in {}  [{}]{}\n", i, g.where.file, g.where.line, g.where.function,
-                         analysis::to_string(g.kind), count);
+                         core::to_string(g.kind), count);
       if (!g.where.source.empty()) out += fmt::format("       {}\n", g.where.source);
       if (g.call_sites.size() > 1) {  // one place reached from several lines: the count is theirs together
         std::string where;
@@ -138,7 +138,7 @@ std::string text(const ExplainResult& r) {
   for (const auto& f : r.skipped_frames) {
     out += fmt::format("\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
                        "by:  the [{}] break at {}:{}: {}\n",
-                       f.qualname, f.file, f.line, f.skip_reason, analysis::to_string(f.kind), base_name(f.break_file),
+                       f.qualname, f.file, f.line, f.skip_reason, core::to_string(f.kind), base_name(f.break_file),
                        f.break_line, f.reason);
     if (!f.hint.fix.empty()) out += fmt::format("  fix:    {}\n", f.hint.fix);
     out += "  fix that break first; breaks after it appear only then (rerun tct explain).\n";
@@ -160,7 +160,7 @@ std::string text(const ExplainResult& r) {
       for (const auto& d : r.disagreements) out += fmt::format("  - {}\n", d.message);
     }
     for (const auto& rc : lg.recompiles) {
-      out += fmt::format("  recompile of {} at {}:{}  [{}]\n", rc.function, rc.file, rc.line, analysis::to_string(rc.kind));
+      out += fmt::format("  recompile of {} at {}:{}  [{}]\n", rc.function, rc.file, rc.line, core::to_string(rc.kind));
       for (const auto& g : rc.guard_failures) out += fmt::format("       guard failed: {}\n", g);
       out += fmt::format("     fix:    {}\n", rc.hint.fix);
     }
@@ -186,7 +186,7 @@ std::string markdown(const ExplainResult& r) {
       if (!g.hint.url.empty()) fix += fmt::format(" ([docs]({}))", g.hint.url);
       out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} | {} | {} |\n", ++i,
                          markdown_cell(base_name(g.where.file)), g.where.line, markdown_cell(g.where.function),
-                         markdown_cell(g.where.source), analysis::to_string(g.kind), g.count, fix);
+                         markdown_cell(g.where.source), core::to_string(g.kind), g.count, fix);
     }
     out += "\n<details><summary>Reasons</summary>\n\n";
     i = 0;
@@ -199,7 +199,7 @@ std::string markdown(const ExplainResult& r) {
     out += fmt::format("\n**Frames torch.compile skipped ({}; they run eagerly):**\n\n", r.skipped_frames.size());
     for (const auto& f : r.skipped_frames)
       out += fmt::format("- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", markdown_cell(f.title),
-                         markdown_cell(f.skip_reason), analysis::to_string(f.kind), markdown_cell(base_name(f.break_file)),
+                         markdown_cell(f.skip_reason), core::to_string(f.kind), markdown_cell(base_name(f.break_file)),
                          f.break_line, markdown_cell(f.reason),
                          !f.hint.fix.empty() ? ". Fix: " + markdown_cell(f.hint.fix) : "");
   }

@@ -10,7 +10,7 @@
 namespace tct::explain {
 namespace {
 
-using analysis::base_name;
+using core::base_name;
 using report::markdown_cell;
 
 std::string change(const Change& c) {
@@ -19,7 +19,7 @@ std::string change(const Change& c) {
 }
 
 std::string where(const DiffBreak& b) {
-  return fmt::format("{}:{} in {}  [{}]", b.where.file, b.where.line, b.where.function, analysis::to_string(b.kind));
+  return fmt::format("{}:{} in {}  [{}]", b.where.file, b.where.line, b.where.function, core::to_string(b.kind));
 }
 
 std::string summary(const DiffResult& d) {
@@ -72,7 +72,7 @@ std::string markdown(const DiffResult& d) {
   auto row = [&](const char* status, const DiffBreak& b) {
     out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} |\n", status, markdown_cell(base_name(b.where.file)),
                        b.where.line, markdown_cell(b.where.function), markdown_cell(b.where.source),
-                       analysis::to_string(b.kind));
+                       core::to_string(b.kind));
   };
   out += "| Status | Location | Code | Kind |\n| --- | --- | --- | --- |\n";
   for (const auto& b : d.fixed) row("fixed", b);

@@ -9,13 +9,13 @@
 
 #include "expect/ceilings.hpp"
 
-namespace tct::runner {
+namespace tct::probe {
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 std::string probe_cache_path(const char* xdg_cache_home, const char* home) {
-  std::string ceilings = analysis::ceilings_cache_path(xdg_cache_home, home);  // the same tct folder
+  std::string ceilings = expect::ceilings_cache_path(xdg_cache_home, home);  // the same tct folder
   return ceilings.empty() ? "" : fs::path(ceilings).replace_filename("probe.json").string();
 }
 
@@ -66,4 +66,4 @@ void merge_cached_facts(json& facts, const json& cached) {
   facts["torch"]["dynamo_error"] = cached.value("dynamo_error", json());
 }
 
-}  // namespace tct::runner
+}  // namespace tct::probe

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::runner {
+namespace tct::probe {
 
 std::string probe_cache_path(const char* xdg_cache_home, const char* home);
 std::string probe_cache_key(const std::string& python, const std::string& torch_version, const std::string& compiler);
@@ -22,4 +22,4 @@ void write_probe_cache(const std::string& path, const std::string& key, const nl
 nlohmann::json cacheable_facts(const nlohmann::json& facts);
 void merge_cached_facts(nlohmann::json& facts, const nlohmann::json& cached);
 
-}  // namespace tct::runner
+}  // namespace tct::probe

@@ -10,7 +10,7 @@
 #include "agent/child_process.hpp"
 #include "errors.hpp"
 
-namespace tct::runner {
+namespace tct::probe {
 namespace {
 
 namespace fs = std::filesystem;
@@ -89,4 +89,4 @@ json check_cpp_compiler(const std::string& name) {
   return out;
 }
 
-}  // namespace tct::runner
+}  // namespace tct::probe

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tct::runner {
+namespace tct::probe {
 
 // As torch._inductor.config.cpp.cxx picks it: $CXX, else g++ (clang++ on macOS).
 std::string inductor_cxx_name(const char* cxx_env);
@@ -15,4 +15,4 @@ std::string inductor_cxx_name(const char* cxx_env);
 // probe.cpp_compiler fact, which src/probe/verdict.cpp reads.
 nlohmann::json check_cpp_compiler(const std::string& name);
 
-}  // namespace tct::runner
+}  // namespace tct::probe

@@ -12,7 +12,7 @@
 #include "probe/json.hpp"
 #include "probe/verdict.hpp"
 
-namespace tct::runner {
+namespace tct::probe {
 namespace {
 
 using json = nlohmann::json;
@@ -20,45 +20,45 @@ using json = nlohmann::json;
 // sin/cos/relu/sum of 128 values: any correct backend is within float32 rounding of eager,
 // scaled by the output's magnitude (torch.testing's float32 rtol is 1.3e-6; 1e-4 leaves room
 // for reordered sums and vectorised transcendental functions).
-bool smoke_matches(const probe::Smoke& s) {
+bool smoke_matches(const Smoke& s) {
   if (!s.ok || !s.measured || !s.measured->shape_equal) return false;
   const double diff = s.measured->max_abs_diff.value_or(NAN);
   const double scale = s.measured->max_abs_expected.value_or(NAN);
   return std::isfinite(diff) && diff <= 1e-4 * std::max(1.0, scale);
 }
 
-void run_smoke(Host& host, Session& agent, const ProbeConfig& cfg, probe::ProbeResult& result) {
+void run_smoke(core::Host& host, core::Session& agent, const ProbeConfig& cfg, ProbeResult& result) {
   std::vector<std::string> devices = {"cpu"};
   if (result.facts->devices.cuda_available) devices.push_back("cuda");
   if (result.facts->devices.mps_available) devices.push_back("mps");
   for (const auto& device : devices) {
     host.progress(fmt::format("smoke compile on {}", device));
-    probe::Smoke smoke =
-        probe::smoke_from_json(agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}));
+    Smoke smoke =
+        smoke_from_json(agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}));
     smoke.match = smoke_matches(smoke);
     result.smoke.push_back(std::move(smoke));
-    host.checkpoint("probe", probe::to_json(result));
+    host.checkpoint("probe", to_json(result));
   }
 }
 
 }  // namespace
 
-probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg) {
+ProbeResult run_probe(core::Host& host, core::Session& agent, const ProbeConfig& cfg) {
   const auto& hello = agent.hello();
   const std::string python_path = host.environment().value("interpreter", json::object()).value("path", "");
-  probe::ProbeResult result;
+  ProbeResult result;
   result.python = hello.python;
   if (!hello.torch.is_null()) {
     result.torch_version = hello.torch.value("version", "");
-    result.supported_torch = probe::torch_support(*result.torch_version);
+    result.supported_torch = torch_support(*result.torch_version);
   }
-  for (const auto& var : probe::compile_env_vars())
+  for (const auto& var : compile_env_vars())
     if (const char* v = std::getenv(var.name)) result.environment_variables[var.name] = v;
   // What is known before the agent imports torch, which may fail: the error's document keeps it.
-  host.record("probe", probe::to_json(result));
+  host.record("probe", to_json(result));
 
   // The facts need torch 2.x imported; without it the verdict is already known.
-  const bool torch_ok = result.torch_version && probe::at_least(probe::parse_version(*result.torch_version), 2, 0);
+  const bool torch_ok = result.torch_version && at_least(parse_version(*result.torch_version), 2, 0);
   if (torch_ok) {
     const std::string cxx = inductor_cxx_name(std::getenv("CXX"));
     const std::string cache = cfg.use_cache ? probe_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")) : "";
@@ -76,24 +76,24 @@ probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg)
       facts["cpp_compiler"] = compiler.get();
       if (cfg.use_cache) write_probe_cache(cache, key, cacheable_facts(facts));
     }
-    result.facts = probe::facts_from_record(facts);
-    host.checkpoint("probe", probe::to_json(result));
+    result.facts = facts_from_record(facts);
+    host.checkpoint("probe", to_json(result));
     if (cfg.smoke) run_smoke(host, agent, cfg, result);
   }
-  probe::Decision decision = probe::decide(result, python_path);
+  Decision decision = decide(result, python_path);
   result.verdict = decision.verdict;
   result.reasons = std::move(decision.reasons);
   // Recorded without a checkpoint: the caller's final write persists it.
-  host.record("probe", probe::to_json(result));
+  host.record("probe", to_json(result));
   return result;
 }
 
-Error not_usable_error(const probe::ProbeResult& result) {
-  const probe::Reason* why = nullptr;
+Error not_usable_error(const ProbeResult& result) {
+  const Reason* why = nullptr;
   for (const auto& r : result.reasons)
-    if (why == nullptr || (r.severity == probe::Severity::Blocker && why->severity != probe::Severity::Blocker)) why = &r;
+    if (why == nullptr || (r.severity == Severity::Blocker && why->severity != Severity::Blocker)) why = &r;
   if (why == nullptr) return check_failed("not_usable", "torch.compile is not usable here", "see the probe report");
   return check_failed("not_usable", fmt::format("torch.compile is not usable here: {}", why->message), why->fix);
 }
 
-}  // namespace tct::runner
+}  // namespace tct::probe

@@ -8,7 +8,7 @@
 #include "core/executor.hpp"
 #include "core/host.hpp"
 
-namespace tct::runner {
+namespace tct::probe {
 
 struct ProbeConfig {
   bool smoke = false;
@@ -18,9 +18,9 @@ struct ProbeConfig {
 
 // The probe as a value, verdict included. The host gets it as the document's "probe"
 // section: checkpointed after the facts and after each smoke compile, then whole.
-probe::ProbeResult run_probe(Host& host, Session& agent, const ProbeConfig& cfg);
+ProbeResult run_probe(core::Host& host, core::Session& agent, const ProbeConfig& cfg);
 
 // The exit-1 error of a "not_usable" verdict: its first blocker and that blocker's fix.
-Error not_usable_error(const probe::ProbeResult& result);
+Error not_usable_error(const ProbeResult& result);
 
-}  // namespace tct::runner
+}  // namespace tct::probe

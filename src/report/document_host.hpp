@@ -1,5 +1,5 @@
 #pragma once
-// A runner::Host over a document it holds: the CLI's RunContext, expect's ScratchHost and the
+// A core::Host over a document it holds: the CLI's RunContext, expect's ScratchHost and the
 // unit tests' hosts. Only the document's owner (the CLI) reads or edits `doc` directly; a
 // runner goes through the Host interface.
 #include <map>
@@ -12,7 +12,7 @@
 
 namespace tct::report {
 
-class DocumentHost : public runner::Host {
+class DocumentHost : public core::Host {
  public:
   explicit DocumentHost(nlohmann::json document) : doc(std::move(document)) {}
 
@@ -29,7 +29,7 @@ class DocumentHost : public runner::Host {
     doc["warnings"] = before->second;
     for (const auto& w : warnings) add_warning(doc, w);
   }
-  using runner::Host::checkpoint;
+  using core::Host::checkpoint;
 
  private:
   std::map<std::string, nlohmann::json> warnings_before_;  // by source: the list before its first

@@ -43,20 +43,20 @@ std::string format_percent(double f) {
 }
 
 std::string format_speedup_interval(const nlohmann::json& s) {
-  return format_speedup_interval(analysis::Interval{number_or_nan(s, "estimate"), number_or_nan(s, "low"), number_or_nan(s, "high")});
+  return format_speedup_interval(stats::Interval{number_or_nan(s, "estimate"), number_or_nan(s, "low"), number_or_nan(s, "high")});
 }
 
-std::string format_speedup_interval(const analysis::Interval& s) {
+std::string format_speedup_interval(const stats::Interval& s) {
   if (!std::isfinite(s.estimate)) return "n/a";
   if (!std::isfinite(s.low) || !std::isfinite(s.high)) return format_ratio(s.estimate) + " [interval n/a]";
   return fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(s.estimate), s.low, s.high);
 }
 
 std::string format_change_interval(const nlohmann::json& r) {
-  return format_change_interval(analysis::Interval{number_or_nan(r, "estimate"), number_or_nan(r, "low"), number_or_nan(r, "high")});
+  return format_change_interval(stats::Interval{number_or_nan(r, "estimate"), number_or_nan(r, "low"), number_or_nan(r, "high")});
 }
 
-std::string format_change_interval(const analysis::Interval& r) {
+std::string format_change_interval(const stats::Interval& r) {
   auto pct = [](double x) { return fmt::format("{:+.1f}%", (x - 1) * 100); };
   if (!std::isfinite(r.estimate)) return "n/a";
   if (!std::isfinite(r.low) || !std::isfinite(r.high)) return pct(r.estimate) + " [interval n/a]";

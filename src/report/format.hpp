@@ -19,11 +19,11 @@ std::string format_percent(double fraction); // 0.123 -> "12.3%"
 // A speedup {estimate, low, high}: "1.52x [1.48, 1.56]"; "1.52x [interval n/a]" without
 // bounds (a number is never shown as if it were certain); "n/a" without an estimate.
 std::string format_speedup_interval(const nlohmann::json& speedup);
-std::string format_speedup_interval(const analysis::Interval& speedup);
+std::string format_speedup_interval(const stats::Interval& speedup);
 // A ratio after/before {estimate, low, high} as a change: "-3.1% [-5.0%, -1.2%]"; the
 // estimate alone "+2.0% [interval n/a]" without bounds; "n/a" without an estimate.
 std::string format_change_interval(const nlohmann::json& ratio);
-std::string format_change_interval(const analysis::Interval& ratio);
+std::string format_change_interval(const stats::Interval& ratio);
 // The last three parts of an absolute path ("…/.venv/bin/python"), anything else as it is:
 // for reports that travel (Markdown, HTML), where the reader's machine is not the writer's
 // and a home folder is nobody's business.

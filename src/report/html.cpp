@@ -22,12 +22,6 @@ namespace html {
 
 std::string esc(const std::string& text) { return svg::escape_xml(text); }
 
-std::string text_of(const json& v) { return json_text(v); }
-
-std::string str(const json& obj, const char* key, const std::string& fallback) { return text_or(obj, key, fallback); }
-
-double num(const json& obj, const char* key) { return number_or_nan(obj, key); }
-
 const json& obj_at(const json& obj, const char* key) {
   static const json empty = json::object();
   if (!obj.is_object()) return empty;
@@ -150,7 +144,7 @@ std::string generic(const json& v, int depth) {
     for (const auto& x : v) scalars &= !x.is_structured();
     if (scalars || depth > 4) {
       std::string s;
-      for (const auto& x : v) s += (s.empty() ? "" : ", ") + text_of(x);
+      for (const auto& x : v) s += (s.empty() ? "" : ", ") + json_text(x);
       return esc(s);
     }
     std::string out = "<ol class=\"generic\">";
@@ -159,7 +153,7 @@ std::string generic(const json& v, int depth) {
   }
   if (v.is_null()) return "<span class=\"muted\">n/a</span>";
   if (v.is_number_float()) return esc(fmt::format("{:.4g}", v.get<double>()));
-  return esc(text_of(v));
+  return esc(json_text(v));
 }
 
 }  // namespace html
@@ -244,7 +238,7 @@ std::string target_name(const json& doc) {
     if (!sec.contains("target")) continue;
     const json& t = sec["target"];
     if (t.is_string()) return t.get<std::string>();
-    if (t.is_object() && t.contains("spec")) return str(t, "spec");
+    if (t.is_object() && t.contains("spec")) return text_or(t, "spec");
   }
   return "";
 }
@@ -273,8 +267,8 @@ std::string render_warnings(const json& doc) {
   if (ws.empty()) return "";
   std::string out = R"(<section id="warnings"><h2>Warnings</h2><ul class="warnings">)";
   for (const auto& w : ws) {
-    out += fmt::format(R"(<li><span class="code">{}</span> {})", esc(str(w, "code")), esc(str(w, "message")));
-    std::string hint = str(w, "hint");
+    out += fmt::format(R"(<li><span class="code">{}</span> {})", esc(text_or(w, "code")), esc(text_or(w, "message")));
+    std::string hint = text_or(w, "hint");
     if (!hint.empty()) out += fmt::format(R"( <span class="muted">({})</span>)", esc(hint));
     out += "</li>";
   }
@@ -284,10 +278,10 @@ std::string render_warnings(const json& doc) {
 std::string render_error(const json& doc) {
   if (!doc.contains("error") || !doc["error"].is_object()) return "";
   const json& e = doc["error"];
-  std::string out = fmt::format(R"(<div class="banner error" role="alert"><strong>Error ({})</strong>: {})", esc(str(e, "kind")),
-                                esc(str(e, "message")));
-  if (!str(e, "stage").empty()) out += fmt::format(" <span class=\"muted\">[stage: {}]</span>", esc(str(e, "stage")));
-  if (!str(e, "hint").empty()) out += "<br>" + esc(str(e, "hint"));
+  std::string out = fmt::format(R"(<div class="banner error" role="alert"><strong>Error ({})</strong>: {})", esc(text_or(e, "kind")),
+                                esc(text_or(e, "message")));
+  if (!text_or(e, "stage").empty()) out += fmt::format(" <span class=\"muted\">[stage: {}]</span>", esc(text_or(e, "stage")));
+  if (!text_or(e, "hint").empty()) out += "<br>" + esc(text_or(e, "hint"));
   out += "<br><span class=\"muted\">What is below was measured before the failure.</span>";
   return out + "</div>";
 }
@@ -302,15 +296,15 @@ std::string render_environment(const json& doc) {
   const json& py = obj_at(env, "python");
   if (!interp.empty())
     items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
-                                           esc(str(py, "version", "?")), esc(short_path(str(interp, "path"))),
-                                           esc(str(interp, "chosen_by")))});
+                                           esc(text_or(py, "version", "?")), esc(short_path(text_or(interp, "path"))),
+                                           esc(text_or(interp, "chosen_by")))});
   if (p.facts) {
     for (auto& item : probe::html_facts(p)) items.push_back(std::move(item));
   } else if (env.contains("torch")) {
-    items.push_back({"torch", env["torch"].is_object() ? esc(str(env["torch"], "version")) : "not installed"});
+    items.push_back({"torch", env["torch"].is_object() ? esc(text_or(env["torch"], "version")) : "not installed"});
   }
   for (auto& item : probe::html_environment_variables(p)) items.push_back(std::move(item));
-  if (!str(env, "agent_version").empty()) items.push_back({"Agent", esc(str(env, "agent_version"))});
+  if (!text_or(env, "agent_version").empty()) items.push_back({"Agent", esc(text_or(env, "agent_version"))});
   // Anything else the environment holds (added by newer commands) is shown as it is.
   for (auto& [k, v] : env.items())
     if (k != "interpreter" && k != "python" && k != "torch" && k != "agent_version") items.push_back({k, generic(v)});
@@ -325,13 +319,13 @@ std::string render_audit_extra(const json& doc) {
   // How the audit ran: each step, its time, and why one failed or was skipped.
   std::vector<std::vector<std::string>> rows;
   for (const auto& s : arr_at(a, "steps")) {
-    std::string status = str(s, "status");
+    std::string status = text_or(s, "status");
     std::string tone = status == "ok" ? "good" : status == "failed" ? "bad" : "warn";
     std::string why = s.contains("error") && s["error"].is_object()
-                          ? esc(str(s["error"], "message")) + (str(s["error"], "hint").empty() ? "" : "<br><span class=\"muted\">" + esc(str(s["error"], "hint")) + "</span>")
-                          : esc(str(s, "reason"));
-    rows.push_back({esc(str(s, "name")), "<span class=\"pill " + tone + "\">" + esc(status) + "</span>",
-                    esc(format_duration_ns(num(s, "wall_ns"))), why});
+                          ? esc(text_or(s["error"], "message")) + (text_or(s["error"], "hint").empty() ? "" : "<br><span class=\"muted\">" + esc(text_or(s["error"], "hint")) + "</span>")
+                          : esc(text_or(s, "reason"));
+    rows.push_back({esc(text_or(s, "name")), "<span class=\"pill " + tone + "\">" + esc(status) + "</span>",
+                    esc(format_duration_ns(number_or_nan(s, "wall_ns"))), why});
   }
   return R"(<section id="audit"><h2>How this audit ran</h2>)" + table({"Step", "Status", "Time", "Note"}, rows) + "</section>";
 }
@@ -350,7 +344,7 @@ std::string render_html(const json& doc) {
   std::string target = target_name(doc);
   std::string title = "tct " + command + (target.empty() ? "" : ": " + target);
   const json& env = obj_at(doc, "environment");
-  std::string torch = env.contains("torch") && env["torch"].is_object() ? str(env["torch"], "version") : "";
+  std::string torch = env.contains("torch") && env["torch"].is_object() ? text_or(env["torch"], "version") : "";
 
   std::string body;
   body += render_cards(doc);

@@ -16,12 +16,6 @@ using json = nlohmann::json;
 
 // HTML/XML escaping of text (also safe in double- or single-quoted attributes).
 std::string esc(const std::string& text);
-// A JSON value as display text: strings as they are, numbers and the rest dumped; "" for null.
-std::string text_of(const json& value);
-// obj[key] as text, or `fallback` when missing/null.
-std::string str(const json& obj, const char* key, const std::string& fallback = "");
-// obj[key] as a number, or NaN.
-double num(const json& obj, const char* key);
 // A json object at obj[key], or an empty object.
 const json& obj_at(const json& obj, const char* key);
 // A json array at obj[key], or an empty array.

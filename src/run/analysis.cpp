@@ -59,19 +59,19 @@ bool contains(const std::vector<size_t>& sorted_or_not, size_t i) {
 
 // Does this compiled frame belong to the site? Its own code object, or a resume function
 // Dynamo made of it after a graph break (torch_dynamo_resume_in_<name>_at_<line>).
-bool belongs(const analysis::CompileSummary& c, const SiteRecord& s) {
+bool belongs(const trace::CompileSummary& c, const SiteRecord& s) {
   if (c.file != s.code_file || s.code_name.empty()) return false;
   if (c.function == s.code_name && c.line == s.code_line) return true;
   return c.function.rfind("torch_dynamo_resume_in_" + s.code_name + "_at_", 0) == 0;
 }
 
-const analysis::RankSummary* trace_for(const ProcessRecord& p, const std::vector<analysis::RankSummary>& ranks) {
+const trace::RankSummary* trace_for(const ProcessRecord& p, const std::vector<trace::RankSummary>& ranks) {
   if (p.rank) {
     for (const auto& r : ranks)
       if (r.rank == p.rank) return &r;
     return nullptr;
   }
-  const analysis::RankSummary* only = nullptr;
+  const trace::RankSummary* only = nullptr;
   int unranked = 0;
   for (const auto& r : ranks)
     if (!r.rank) {
@@ -81,7 +81,7 @@ const analysis::RankSummary* trace_for(const ProcessRecord& p, const std::vector
   return unranked == 1 ? only : nullptr;
 }
 
-void join_trace(SiteResult& out, const SiteRecord& s, const analysis::RankSummary& rank) {
+void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& rank) {
   std::set<std::string> ids;
   for (const auto& [id, c] : rank.compiles) {
     if (!belongs(c, s)) continue;
@@ -105,7 +105,7 @@ void join_trace(SiteResult& out, const SiteRecord& s, const analysis::RankSummar
   std::map<std::tuple<std::string, int, std::string>, size_t> where;  // (file, line, kind) -> breaks index
   for (const auto& b : rank.breaks) {
     if (!ids.count(b.compile_id)) continue;
-    auto key = std::make_tuple(b.file, b.line, std::string(analysis::to_string(b.kind)));
+    auto key = std::make_tuple(b.file, b.line, std::string(core::to_string(b.kind)));
     auto [it, fresh] = where.try_emplace(key, out.breaks.size());
     if (fresh) {
       SiteBreak sb;
@@ -113,7 +113,7 @@ void join_trace(SiteResult& out, const SiteRecord& s, const analysis::RankSummar
       sb.line = b.line;
       sb.kind = std::get<2>(key);
       sb.reason = b.reason;
-      sb.fix = analysis::catalog_hint(b.kind).fix;
+      sb.fix = core::catalog_hint(b.kind).fix;
       out.breaks.push_back(std::move(sb));
     }
     SiteBreak& sb = out.breaks[it->second];
@@ -154,9 +154,9 @@ void find_fallback(SiteResult& out, const SiteRecord& s, const ProcessRecord& p)
   while (!fb->guard.empty() && (fb->guard.front() == '\'' || fb->guard.front() == '"')) fb->guard.erase(0, 1);
   while (!fb->guard.empty() && (fb->guard.back() == '\'' || fb->guard.back() == '"')) fb->guard.pop_back();
   if (auto nl = fb->guard.find("\\n"); nl != std::string::npos) fb->guard.resize(nl);
-  auto kind = analysis::classify_recompile({fb->guard});
-  fb->kind = analysis::to_string(kind);
-  fb->fix = analysis::catalog_hint(kind).fix;
+  auto kind = core::classify_recompile({fb->guard});
+  fb->kind = core::to_string(kind);
+  fb->fix = core::catalog_hint(kind).fix;
   const size_t from = fb->at_call.value_or(0);
   fb->calls_after = s.durations_ns.size() > from ? s.durations_ns.size() - from : 0;
   for (size_t i : s.eager_calls)
@@ -164,7 +164,7 @@ void find_fallback(SiteResult& out, const SiteRecord& s, const ProcessRecord& p)
   out.fallback = fb;
 }
 
-SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const analysis::RankSummary* trace, Ns wall) {
+SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace::RankSummary* trace, Ns wall) {
   SiteResult out;
   out.key = s.key();
   out.kind = s.kind;
@@ -384,7 +384,7 @@ RunResult analyze(const RunInputs& in) {
       r.notes.push_back(fmt::format("process {}{} ended before writing its records at exit: its last calls (up to "
                                     "a few seconds) are missing",
                                     p.pid, p.rank ? fmt::format(" (rank {})", *p.rank) : ""));
-    const analysis::RankSummary* trace = trace_for(p, in.trace_ranks);
+    const trace::RankSummary* trace = trace_for(p, in.trace_ranks);
     for (const auto& s : p.sites) pr.sites.push_back(site_result(s, p, trace, r.wall));
     // The site that cost the job the most first.
     std::stable_sort(pr.sites.begin(), pr.sites.end(),

@@ -16,7 +16,7 @@ struct RunInputs {
   std::string record_dir, trace_dir;
   std::string cwd;                                // where the job ran: paths are shown relative to it
   RecordSet records;                              // the (first) compiled run
-  std::vector<analysis::RankSummary> trace_ranks; // its TORCH_TRACE, per rank
+  std::vector<trace::RankSummary> trace_ranks; // its TORCH_TRACE, per rank
   nlohmann::json trace_section;                   // tct trace's section of the same logs
   std::vector<RecordSet> compiled_repeats;        // --repeat: the other compiled runs
   std::vector<RecordSet> eager_runs;              // --compare-eager: the forced-eager runs

@@ -21,43 +21,43 @@ std::string section_run(const json& doc) {
   if (!doc.contains("run") || !doc["run"].is_object()) return "";
   const json& r = doc["run"];
   std::string cmd;
-  for (const auto& a : arr_at(r, "command")) cmd += (cmd.empty() ? "" : " ") + text_of(a);
+  for (const auto& a : arr_at(r, "command")) cmd += (cmd.empty() ? "" : " ") + json_text(a);
   std::string out = R"(<section id="run"><h2>tct run: per torch.compile call site</h2>)";
-  out += facts({{"Command", "<code>" + esc(cmd) + "</code>"}, {"Exit", esc(str(r, "exit"))}, {"Wall time", d(r, "wall_ns")},
-                {"Logs", "<code>" + esc(str(r, "trace_dir")) + "</code>"}});
+  out += facts({{"Command", "<code>" + esc(cmd) + "</code>"}, {"Exit", esc(text_or(r, "exit"))}, {"Wall time", d(r, "wall_ns")},
+                {"Logs", "<code>" + esc(text_or(r, "trace_dir")) + "</code>"}});
   for (const auto& p : arr_at(r, "processes"))
     for (const auto& s : arr_at(p, "sites")) {
       const json& f = obj_at(s, "fallback");
       if (f.empty()) continue;
       out += fmt::format("<h3 class=\"warn\">Silent fallback: {} ({}:{}) hit the recompile limit</h3><p>{} of the {} calls "
                          "since ran eagerly. Guard that kept failing: <code>{}</code>. Fix: {}</p>",
-                         esc(str(s, "name")), esc(short_path(str(obj_at(s, "site"), "file"))), esc(str(obj_at(s, "site"), "line")),
-                         esc(str(f, "eager_calls_after")), esc(str(f, "calls_after")), esc(str(f, "guard")), esc(str(f, "fix")));
+                         esc(text_or(s, "name")), esc(short_path(text_or(obj_at(s, "site"), "file"))), esc(text_or(obj_at(s, "site"), "line")),
+                         esc(text_or(f, "eager_calls_after")), esc(text_or(f, "calls_after")), esc(text_or(f, "guard")), esc(text_or(f, "fix")));
     }
   const json& div = arr_at(r, "divergence");
   if (!div.empty()) {
     out += "<h3 class=\"warn\">Ranks diverge</h3><ul>";
-    for (const auto& v : div) out += "<li>" + esc(str(v, "message")) + "</li>";
+    for (const auto& v : div) out += "<li>" + esc(text_or(v, "message")) + "</li>";
     out += "</ul>";
   }
   for (const auto& p : arr_at(r, "processes")) {
-    out += "<h3>" + esc(p["rank"].is_number() ? fmt::format("Rank {}", p["rank"].get<int>()) : "Process " + str(p, "pid")) + "</h3>";
+    out += "<h3>" + esc(p["rank"].is_number() ? fmt::format("Rank {}", p["rank"].get<int>()) : "Process " + text_or(p, "pid")) + "</h3>";
     std::vector<std::vector<std::string>> rows, details;
     for (const auto& s : arr_at(p, "sites")) {
       const json& e = obj_at(s, "eager");
       std::string vs = e.empty() ? "" : fmt::format("{} [{}, {}] {}", format_ratio(number_or_nan(obj_at(e, "speedup"), "estimate")),
                                                     format_ratio(number_or_nan(obj_at(e, "speedup"), "low")),
-                                                    format_ratio(number_or_nan(obj_at(e, "speedup"), "high")), bench::describe_value(str(e, "verdict")));
-      rows.push_back({esc(str(s, "name")), esc(short_path(str(obj_at(s, "site"), "file")) + ":" + str(obj_at(s, "site"), "line")),
-                      esc(str(s, "calls")), esc(d(obj_at(s, "steady_calls"), "median_ns")), esc(d(obj_at(s, "steady_calls"), "p90_ns")),
-                      esc(format_percent(number_or_nan(s, "job_share"))), esc(d(s, "compile_time_ns")), esc(str(s, "graph_breaks")),
-                      esc(str(s, "recompiles")), esc(vs)});
+                                                    format_ratio(number_or_nan(obj_at(e, "speedup"), "high")), bench::describe_value(text_or(e, "verdict")));
+      rows.push_back({esc(text_or(s, "name")), esc(short_path(text_or(obj_at(s, "site"), "file")) + ":" + text_or(obj_at(s, "site"), "line")),
+                      esc(text_or(s, "calls")), esc(d(obj_at(s, "steady_calls"), "median_ns")), esc(d(obj_at(s, "steady_calls"), "p90_ns")),
+                      esc(format_percent(number_or_nan(s, "job_share"))), esc(d(s, "compile_time_ns")), esc(text_or(s, "graph_breaks")),
+                      esc(text_or(s, "recompiles")), esc(vs)});
       for (const auto& b : arr_at(s, "breaks"))
-        details.push_back({esc(str(s, "name")), "graph break", esc(short_path(str(b, "file")) + ":" + str(b, "line") + " " + str(b, "reason")),
-                           esc(str(b, "fix"))});
+        details.push_back({esc(text_or(s, "name")), "graph break", esc(short_path(text_or(b, "file")) + ":" + text_or(b, "line") + " " + text_or(b, "reason")),
+                           esc(text_or(b, "fix"))});
       for (const auto& c : arr_at(s, "compiles"))
         for (const auto& g : arr_at(c, "recompile_reasons"))
-          details.push_back({esc(str(s, "name")), "recompile " + esc(str(c, "compile_id")), esc(text_of(g)), ""});
+          details.push_back({esc(text_or(s, "name")), "recompile " + esc(text_or(c, "compile_id")), esc(json_text(g)), ""});
     }
     out += table({"Call site", "Where", "Calls", "Median/call", "p90/call", "Share of job", "Compile time", "Breaks",
                    "Recompiles", "vs eager"},

@@ -22,7 +22,7 @@ TraceRead read_trace_dir(const std::string& dir) {
   }
   // As `tct trace` reads them; a log cut mid-gzip (a job killed while writing) keeps what
   // was read of it, and the job's report goes on.
-  out.ranks = analysis::read_rank_logs(files).ranks;
+  out.ranks = trace::read_rank_logs(files).ranks;
   out.section = trace::to_json(trace::summarize(dir, out.ranks));
   return out;
 }

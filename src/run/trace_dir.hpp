@@ -10,7 +10,7 @@
 namespace tct::run {
 
 struct TraceRead {
-  std::vector<analysis::RankSummary> ranks;
+  std::vector<trace::RankSummary> ranks;
   nlohmann::json section;  // tct trace's section of it, null when the folder holds no log
 };
 

@@ -2,14 +2,16 @@
 // compute it (stats/paired.hpp: the hierarchical interval of `bench`).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace tct::stats {
 
 struct Interval {
-    double estimate;  // the statistic on the full data
-    double low;       // lower bound of the confidence interval
-    double high;      // upper bound
+  double estimate = NAN;  // the statistic on the full data; NaN: not measured
+  double low = NAN;       // lower bound of the confidence interval; NaN: not known
+  double high = NAN;      // upper bound
+  bool has_interval() const;  // all three finite, positive, low <= estimate <= high
 };
 
 // (high - low) / 2 / |estimate|: the "±x%" precision of an interval. NaN when any field is

@@ -2,12 +2,7 @@
 
 #include <cmath>
 
-namespace tct::analysis {
-
-bool Interval::has_interval() const {
-  return std::isfinite(estimate) && std::isfinite(low) && std::isfinite(high) && low > 0 && low <= estimate &&
-         estimate <= high;
-}
+namespace tct::stats {
 
 Interval geometric_mean(const std::vector<Interval>& items) {
   Interval out;
@@ -54,4 +49,4 @@ Interval ratio(const Interval& current, const Interval& baseline) {
   return out;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::stats

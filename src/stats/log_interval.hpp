@@ -7,14 +7,9 @@
 // Pure functions; unit-tested in tests/unit/test_suite.cpp.
 #include <vector>
 
-namespace tct::analysis {
+#include "stats/bootstrap.hpp"  // Interval
 
-struct Interval {
-  double estimate = 0.0 / 0.0;
-  double low = 0.0 / 0.0;   // NaN: not known
-  double high = 0.0 / 0.0;
-  bool has_interval() const;  // all three finite, positive, low <= estimate <= high
-};
+namespace tct::stats {
 
 // Geometric mean of positive estimates, with the interval from the items' intervals
 // (independent measurements). Slowdowns count as they are (no clipping to 1). The interval
@@ -26,4 +21,4 @@ Interval geometric_mean(const std::vector<Interval>& items);
 // and baseline at its high end.
 Interval ratio(const Interval& current, const Interval& baseline);
 
-}  // namespace tct::analysis
+}  // namespace tct::stats

@@ -45,10 +45,10 @@ std::string row_html(const EntryRecord& e) {
   const std::string verdict(bench::to_string(r.verdict));
   std::string compile = format_duration_ns(r.compile ? r.compile->count() : NAN);
   if (r.compile_source == "first_call") compile += "*";
-  auto count = [](const auto& v) { return v ? esc(text_of(json(*v))) : std::string("-"); };
+  auto count = [](const auto& v) { return v ? esc(json_text(json(*v))) : std::string("-"); };
   std::string why;
   if (e.error.is_object() && e.error.contains("message"))
-    why = "<br><span class=\"muted\">" + esc(str(e.error, "kind")) + ": " + esc(str(e.error, "message")) + "</span>";
+    why = "<br><span class=\"muted\">" + esc(text_or(e.error, "kind")) + ": " + esc(text_or(e.error, "message")) + "</span>";
   return fmt::format(
       "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><span class=\"pill {}\">{}</span>{}</td></tr>",
@@ -117,12 +117,12 @@ std::string speedup_chart(const SuiteResult& suite) {
   for (const auto& e : suite.entries) {
     svg::Bar b;
     b.label = elide_middle(e.entry.id, 32);
-    const analysis::Interval& sp = e.result.speedup;
+    const stats::Interval& sp = e.result.speedup;
     b.value = sp.estimate;
     if (!std::isfinite(b.value)) {
       b.css_class = "failed";
       b.annotation = std::string(suite::to_string(e.status)) +
-                     (e.error.is_object() && e.error.contains("kind") ? ": " + str(e.error, "kind") : "");
+                     (e.error.is_object() && e.error.contains("kind") ? ": " + text_or(e.error, "kind") : "");
     } else {
       b.low = sp.low;
       b.high = sp.high;
@@ -144,7 +144,7 @@ std::vector<Card> cards_suite(const json& doc) {
   const suite::SuiteSummary s = suite::summary_from_json(section);
   std::vector<Card> cards;
   if (s.geomean) {
-    const analysis::Interval& g = s.geomean->interval;
+    const stats::Interval& g = s.geomean->interval;
     cards.push_back({"Geometric-mean speedup", format_ratio(g.estimate),
                      (std::isfinite(g.low) ? fmt::format("95% CI {:.2f}x .. {:.2f}x, ", g.low, g.high)
                                            : std::string("no interval, ")) +

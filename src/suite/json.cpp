@@ -11,7 +11,7 @@ namespace {
 using json = nlohmann::json;
 using namespace core::json_read;
 
-analysis::Interval interval_of(const json& speedup) {
+stats::Interval interval_of(const json& speedup) {
   return {core::number_or_nan(speedup, "estimate"), core::number_or_nan(speedup, "low"), core::number_or_nan(speedup, "high")};
 }
 

@@ -27,7 +27,7 @@ using tct::Nanoseconds;
 // entry's "result" object is its to_json, and the suite's renderings and `tct compare` read it
 // back through entry_result_from_json.
 struct EntryResult {
-  analysis::Interval speedup;  // NaN estimate: not measured
+  stats::Interval speedup;  // NaN estimate: not measured
   bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;  // the bench row's, copied
   std::optional<Nanoseconds> compile;  // the cold compile, else the first compiled call
   std::string compile_source;          // "cold", "first_call", or "" (none)
@@ -41,7 +41,7 @@ struct EntryResult {
 // The geometric mean over the entries that passed, slowdowns included, with an interval from
 // the entries' 95% intervals combined on the log scale.
 struct GeomeanSpeedup {
-  analysis::Interval interval;  // NaN bounds: no interval
+  stats::Interval interval;  // NaN bounds: no interval
   bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;
   int n = 0;  // the entries it is over
 };

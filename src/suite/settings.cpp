@@ -58,7 +58,7 @@ json dynamic_value(const json& v) {
   std::string text = v.is_boolean() ? (v.get<bool>() ? "true" : "false") : v.is_string() ? v.get<std::string>() : "";
   if (text.empty()) bad("auto, true or false");
   try {
-    return runner::normalize_dynamic(text);
+    return bench::normalize_dynamic(text);
   } catch (const Error&) {
     bad("auto, true or false");
   }
@@ -159,7 +159,7 @@ bool is_identity_setting(const std::string& name) {
 }
 
 json identity_default(const std::string& name) {
-  static const runner::BenchConfig defaults;
+  static const bench::BenchConfig defaults;
   if (name == "backend") return defaults.backends.front();
   if (name == "mode") return defaults.modes.front();
   if (name == "dynamic") return defaults.dynamic.front();
@@ -168,8 +168,8 @@ json identity_default(const std::string& name) {
   return nullptr;  // device, dtype: the target's own
 }
 
-runner::BenchConfig bench_config(const std::string& target, const json& params, const json& settings) {
-  runner::BenchConfig cfg;
+bench::BenchConfig bench_config(const std::string& target, const json& params, const json& settings) {
+  bench::BenchConfig cfg;
   cfg.target.target = target;
   cfg.target.params = params.is_object() ? params : json::object();
   auto get = [&](const char* key) -> const json* {

@@ -41,7 +41,7 @@ json identity_default(const std::string& name);
 
 // BenchConfig for one entry: bench's defaults, overridden by `settings` (checked values,
 // one scalar per name). `section` is where run_bench writes in its document.
-runner::BenchConfig bench_config(const std::string& target, const json& params, const json& settings);
+bench::BenchConfig bench_config(const std::string& target, const json& params, const json& settings);
 
 // The entry's per-request timeout in seconds: its own `timeout`, else `fallback`.
 double entry_timeout_s(const json& settings, double fallback);

@@ -44,7 +44,7 @@ EntryResult entry_result(const tct::bench::BenchResult& bench, const json& expla
 
 SuiteSummary summarize(const std::vector<EntryRecord>& entries) {
   SuiteSummary s;
-  std::vector<analysis::Interval> passing;
+  std::vector<stats::Interval> passing;
   s.no_clear_difference = 0;  // counted since that verdict exists
   for (const auto& e : entries) {
     ++s.entries;
@@ -67,7 +67,7 @@ SuiteSummary summarize(const std::vector<EntryRecord>& entries) {
     s.wall_ns_total += e.wall.count();
   }
   if (!passing.empty()) {
-    auto g = analysis::geometric_mean(passing);
+    auto g = stats::geometric_mean(passing);
     // The same rule as a row's speedup, decided here once: the card's colour and the text read it.
     if (std::isfinite(g.estimate))
       s.geomean = GeomeanSpeedup{g, tct::bench::decide(g.estimate, g.low, g.high), static_cast<int>(passing.size())};

@@ -5,7 +5,7 @@
 #include "core/graph_breaks.hpp"
 #include "trace/summary.hpp"
 
-namespace tct::analysis {
+namespace tct::trace {
 
 TraceBreak parse_break_payload(std::string_view payload) {
   // Markers from torch/_dynamo/symbolic_convert.py (log_graph_break) and convert_frame.py.
@@ -18,9 +18,9 @@ TraceBreak parse_break_payload(std::string_view payload) {
   // The user-code traceback ends where Python's own traceback of the exception starts.
   auto frames_after = [&](const std::string& tag) {
     size_t start = text.find(tag);
-    if (start == std::string::npos) return std::vector<Frame>{};
+    if (start == std::string::npos) return std::vector<core::Frame>{};
     size_t end = text.find(py_tb, start);
-    return traceback_frames(std::string_view(text).substr(start, end == std::string::npos ? end : end - start));
+    return core::traceback_frames(std::string_view(text).substr(start, end == std::string::npos ? end : end - start));
   };
   std::string reason;
   if (text.rfind(resume, 0) == 0) {
@@ -32,8 +32,8 @@ TraceBreak parse_break_payload(std::string_view payload) {
     size_t colon = e == std::string::npos ? e : text.find(": ", e);
     reason = colon == std::string::npos ? text.substr(0, text.find('\n')) : text.substr(colon + 2);
     b.reason_full = reason;
-    b.reason = reason_headline(reason);
-    b.kind = classify_reason(reason);
+    b.reason = core::reason_headline(reason);
+    b.kind = core::classify_reason(reason);
     b.frame_skipped = true;
     size_t l2 = text.find('\n');
     b.skip_reason = l2 == std::string::npos ? "" : text.substr(l2 + 1, text.find('\n', l2 + 1) - l2 - 1);
@@ -54,14 +54,14 @@ TraceBreak parse_break_payload(std::string_view payload) {
   // The reason ends where torch's source attribution or the traceback starts.
   for (const std::string& end : {std::string("\nStack variable source attribution:"), "\n" + user_tb})
     if (size_t t = reason.find(end); t != std::string::npos) reason = reason.substr(0, t);
-  SkipSplit split = split_skip(reason);
+  core::SkipSplit split = core::split_skip(reason);
   b.reason_full = split.cause;
-  b.reason = reason_headline(split.cause);
-  b.kind = classify_reason(split.cause);
+  b.reason = core::reason_headline(split.cause);
+  b.kind = core::classify_reason(split.cause);
   b.frame_skipped = split.skipped;
   b.skip_reason = split.skip_reason;
   b.frames = frames_after(user_tb);
   return b;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::trace

@@ -15,7 +15,6 @@
 namespace tct::trace {
 namespace {
 
-using analysis::RankSummary;
 
 struct Signature {
   std::set<std::string> compile_ids;
@@ -32,7 +31,7 @@ struct Signature {
 
 Signature signature(const RankSummary& r) {
   Signature s;
-  std::string root = analysis::rank_root(r);
+  std::string root = rank_root(r);
   for (const auto& [id, c] : r.compiles) {
     s.compile_ids.insert(id.str());
     s.graphs[id.str()] = c.graphs;
@@ -40,7 +39,7 @@ Signature signature(const RankSummary& r) {
     if (c.skipped) s.skipped++;
   }
   for (const auto& b : r.breaks)
-    s.breaks.insert(fmt::format("{} at {}:{}", analysis::to_string(b.kind), analysis::portable_path(b.file, root), b.line));
+    s.breaks.insert(fmt::format("{} at {}:{}", core::to_string(b.kind), core::portable_path(b.file, root), b.line));
   for (const auto& [id, ops] : r.collectives) s.collectives[id.str()] = ops;
   for (const auto& [id, ops] : r.tensor_meta) s.tensor_meta[id.str()] = ops;
   for (const auto& e : r.cache_sequence) s.cache[e.id.str()].push_back(r.cache_names[e.name]);

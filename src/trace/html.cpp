@@ -12,13 +12,6 @@ namespace {
 using report::html::esc;
 using report::html::generic;
 
-template <class T>
-nlohmann::json json_list(const std::vector<T>& items) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& x : items) out.push_back(to_json(x));
-  return out;
-}
-
 }  // namespace
 
 std::string html_section(const TraceResult& t) {
@@ -48,14 +41,14 @@ std::string html_section(const TraceResult& t) {
                                 {"Compile time (ns)", esc(compile_time.dump())}});
     std::vector<std::vector<std::string>> rows;
     for (const auto& g : r.graph_breaks)
-      rows.push_back({esc(g.file + ":" + std::to_string(g.line)), esc(analysis::to_string(g.kind)),
+      rows.push_back({esc(g.file + ":" + std::to_string(g.line)), esc(core::to_string(g.kind)),
                       std::to_string(g.count), esc(g.reason), esc(g.hint.fix)});
     if (!rows.empty()) out += report::html::table({"Where", "Kind", "Count", "Reason", "Fix"}, rows, "breaks");
-    if (!r.recompiles.empty()) out += "<h4>Recompiles</h4>" + generic(json_list(r.recompiles));
-    if (!r.skipped_frames.empty()) out += "<h4>Skipped frames (ran eagerly)</h4>" + generic(json_list(r.skipped_frames));
+    if (!r.recompiles.empty()) out += "<h4>Recompiles</h4>" + generic(to_json_list(r.recompiles));
+    if (!r.skipped_frames.empty()) out += "<h4>Skipped frames (ran eagerly)</h4>" + generic(to_json_list(r.skipped_frames));
     if (!r.compiles_without_id.empty())
-      out += "<h4>Compiles without a compile id</h4>" + generic(json_list(r.compiles_without_id));
-    if (!r.failures.empty()) out += "<h4>Failures and restarts</h4>" + generic(json_list(r.failures));
+      out += "<h4>Compiles without a compile id</h4>" + generic(to_json_list(r.compiles_without_id));
+    if (!r.failures.empty()) out += "<h4>Failures and restarts</h4>" + generic(to_json_list(r.failures));
   }
   return out + "</section>";
 }

@@ -24,7 +24,7 @@ json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : js
 json opt_json(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
 
 BreakKind kind_of(const json& j) {
-  return analysis::break_kind_from_string(str(j, "kind")).value_or(BreakKind::Other);
+  return core::break_kind_from_string(str(j, "kind")).value_or(BreakKind::Other);
 }
 Hint hint_of(const json& j) { return {str(j, "text"), str(j, "fix"), str(j, "url")}; }
 
@@ -39,28 +39,6 @@ std::map<std::string, Nanoseconds> phases_of(const json& j, const char* key) {
   return out;
 }
 
-json compile_json(const Compile& c) {
-  return {{"compile_id", c.compile_id},
-          {"torch_compile_id", c.torch_compile_id},
-          {"dynamo_resets", c.dynamo_resets},
-          {"log", c.log},
-          {"function", c.function},
-          {"file", c.file},
-          {"line", c.line},
-          {"graphs", c.graphs},
-          {"graph_breaks", c.graph_breaks},
-          {"graph_breaks_from_restarts", c.graph_breaks_from_restarts},
-          {"op_count", opt_json(c.op_count)},
-          {"guard_count", opt_json(c.guard_count)},
-          {"attempts", c.attempts},
-          {"phase_ns", phases_json(c.phases)},
-          {"cache", c.cache},
-          {"recompile_reasons", c.recompile_reasons},
-          {"restart_reasons", c.restart_reasons},
-          {"fail_type", null_if_empty(c.fail_type)},
-          {"fail_reason", null_if_empty(c.fail_reason)},
-          {"skipped", c.skipped}};
-}
 Compile compile_of(const json& j) {
   Compile c;
   c.compile_id = str(j, "compile_id");
@@ -86,14 +64,6 @@ Compile compile_of(const json& j) {
   return c;
 }
 
-json group_json(const BreakGroup& g) {
-  return {{"kind", analysis::to_string(g.kind)}, {"label", analysis::kind_label(g.kind)},
-          {"file", g.file},                      {"line", g.line},
-          {"count", g.count},                    {"reason", g.reason},
-          {"frame_skipped", g.frame_skipped},    {"skip_reason", g.skip_reason},
-          {"compile_ids", g.compile_ids},        {"from_restart", g.from_restart},
-          {"hint", analysis::to_json(g.hint)}};
-}
 BreakGroup group_of(const json& j) {
   BreakGroup g;
   g.kind = kind_of(j);
@@ -119,10 +89,6 @@ SkippedFrame skipped_of(const json& j) {
 Failure failure_of(const json& j) {
   return {str(j, "compile_id"), str(j, "function"), str(j, "fail_type"), str(j, "fail_reason")};
 }
-json restart_json(const Restart& r) {
-  return {{"compile_id", r.compile_id}, {"function", r.function}, {"attempts", r.attempts},
-          {"restart_reasons", r.restart_reasons}};
-}
 Restart restart_of(const json& j) {
   return {str(j, "compile_id"), str(j, "function"), num(j, "attempts", 1), strings(j, "restart_reasons")};
 }
@@ -145,17 +111,6 @@ ReadStats read_of(const json& j) {
 }
 
 template <class T>
-json list_json(const std::vector<T>& items) {
-  json out = json::array();
-  for (const auto& x : items) {
-    if constexpr (std::is_same_v<T, Compile>) out.push_back(compile_json(x));
-    else if constexpr (std::is_same_v<T, BreakGroup>) out.push_back(group_json(x));
-    else if constexpr (std::is_same_v<T, Restart>) out.push_back(restart_json(x));
-    else out.push_back(to_json(x));
-  }
-  return out;
-}
-template <class T>
 std::vector<T> list_of(const json& j, const char* key, T (*of)(const json&)) {
   std::vector<T> out;
   for (const auto& x : list(j, key)) out.push_back(of(x));
@@ -168,15 +123,15 @@ json rank_json(const Rank& r) {
           {"root", r.root},
           {"compile_count", r.compiles.size()},
           {"dynamo_resets", r.dynamo_resets},
-          {"compiles_without_id", list_json(r.compiles_without_id)},
+          {"compiles_without_id", to_json_list(r.compiles_without_id)},
           {"graph_count", r.graph_count},
           {"graph_break_count", r.graph_break_count},
-          {"compiles", list_json(r.compiles)},
-          {"graph_breaks", list_json(r.graph_breaks)},
-          {"recompiles", list_json(r.recompiles)},
-          {"skipped_frames", list_json(r.skipped_frames)},
-          {"failures", list_json(r.failures)},
-          {"restarts", list_json(r.restarts)},
+          {"compiles", to_json_list(r.compiles)},
+          {"graph_breaks", to_json_list(r.graph_breaks)},
+          {"recompiles", to_json_list(r.recompiles)},
+          {"skipped_frames", to_json_list(r.skipped_frames)},
+          {"failures", to_json_list(r.failures)},
+          {"restarts", to_json_list(r.restarts)},
           {"cache", r.cache},
           {"compile_time_ns", phases_json(r.compile_time)},
           {"record_kinds", r.record_kinds},
@@ -219,14 +174,51 @@ Divergence divergence_of(const json& j) {
 
 }  // namespace
 
+json to_json(const Compile& c) {
+  return {{"compile_id", c.compile_id},
+          {"torch_compile_id", c.torch_compile_id},
+          {"dynamo_resets", c.dynamo_resets},
+          {"log", c.log},
+          {"function", c.function},
+          {"file", c.file},
+          {"line", c.line},
+          {"graphs", c.graphs},
+          {"graph_breaks", c.graph_breaks},
+          {"graph_breaks_from_restarts", c.graph_breaks_from_restarts},
+          {"op_count", opt_json(c.op_count)},
+          {"guard_count", opt_json(c.guard_count)},
+          {"attempts", c.attempts},
+          {"phase_ns", phases_json(c.phases)},
+          {"cache", c.cache},
+          {"recompile_reasons", c.recompile_reasons},
+          {"restart_reasons", c.restart_reasons},
+          {"fail_type", null_if_empty(c.fail_type)},
+          {"fail_reason", null_if_empty(c.fail_reason)},
+          {"skipped", c.skipped}};
+}
+
+json to_json(const BreakGroup& g) {
+  return {{"kind", core::to_string(g.kind)}, {"label", core::kind_label(g.kind)},
+          {"file", g.file},                      {"line", g.line},
+          {"count", g.count},                    {"reason", g.reason},
+          {"frame_skipped", g.frame_skipped},    {"skip_reason", g.skip_reason},
+          {"compile_ids", g.compile_ids},        {"from_restart", g.from_restart},
+          {"hint", core::to_json(g.hint)}};
+}
+
+json to_json(const Restart& r) {
+  return {{"compile_id", r.compile_id}, {"function", r.function}, {"attempts", r.attempts},
+          {"restart_reasons", r.restart_reasons}};
+}
+
 json to_json(const Recompile& r) {
   return {{"compile_id", r.compile_id},
           {"function", r.function},
           {"file", r.file},
           {"line", r.line},
           {"guard_failures", r.guard_failures},
-          {"kind", analysis::to_string(r.kind)},
-          {"hint", analysis::to_json(r.hint)}};
+          {"kind", core::to_string(r.kind)},
+          {"hint", core::to_json(r.hint)}};
 }
 
 json to_json(const SkippedFrame& f) {

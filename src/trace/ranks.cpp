@@ -2,10 +2,10 @@
 
 #include <map>
 
-namespace tct::analysis {
+namespace tct::trace {
 
-RankLogs read_rank_logs(const std::vector<trace::TraceFile>& files,
-                        const std::function<void(const trace::TraceFile&)>& before_each) {
+RankLogs read_rank_logs(const std::vector<TraceFile>& files,
+                        const std::function<void(const TraceFile&)>& before_each) {
   RankLogs out;
   std::map<int, size_t> by_rank;
   for (const auto& f : files) {
@@ -23,9 +23,9 @@ RankLogs read_rank_logs(const std::vector<trace::TraceFile>& files,
     r.files.push_back(f.path);
     // Each log of a rank is its own process: its compile ids are its own.
     RankCollector collector(r, static_cast<int>(r.files.size()) - 1);
-    trace::Reader reader(collector);
+    Reader reader(collector);
     try {
-      trace::read_file(f.path, reader);
+      read_file(f.path, reader);
     } catch (const Error& e) {
       if (!out.unreadable) out.unreadable = e;
     }
@@ -35,4 +35,4 @@ RankLogs read_rank_logs(const std::vector<trace::TraceFile>& files,
   return out;
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::trace

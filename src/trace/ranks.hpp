@@ -11,19 +11,19 @@
 #include "errors.hpp"
 #include "trace/source.hpp"
 
-namespace tct::analysis {
+namespace tct::trace {
 
 struct RankLogs {
   std::vector<RankSummary> ranks;
   // Per log, in the order read: what the reader saw (a log of no record is not a trace).
-  std::vector<std::pair<std::string, trace::ReadStats>> logs;
+  std::vector<std::pair<std::string, ReadStats>> logs;
   // The first log that could not be read on (unopenable, or a gzip stream cut off): what
   // was read of it before stays in its rank's summary.
   std::optional<Error> unreadable;
 };
 
 // `before_each` is told each log before it is read (progress).
-RankLogs read_rank_logs(const std::vector<trace::TraceFile>& files,
-                        const std::function<void(const trace::TraceFile&)>& before_each = {});
+RankLogs read_rank_logs(const std::vector<TraceFile>& files,
+                        const std::function<void(const TraceFile&)>& before_each = {});
 
-}  // namespace tct::analysis
+}  // namespace tct::trace

@@ -18,8 +18,8 @@
 
 namespace tct::trace {
 
-using analysis::BreakKind;
-using analysis::Hint;
+using core::BreakKind;
+using core::Hint;
 // Compile time as the section writes it: whole nanoseconds.
 using Nanoseconds = std::chrono::duration<int64_t, std::nano>;
 

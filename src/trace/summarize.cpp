@@ -10,8 +10,6 @@
 namespace tct::trace {
 namespace {
 
-using analysis::RankSummary;
-using analysis::TraceBreak;
 
 // Seconds as the section writes them: whole nanoseconds, truncated.
 Nanoseconds to_ns(double seconds) { return Nanoseconds(static_cast<int64_t>(seconds * 1e9)); }
@@ -21,7 +19,7 @@ std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks, const std::
   std::vector<BreakGroup> out;
   std::map<std::tuple<int, std::string, int>, size_t> at;
   for (const auto& b : breaks) {
-    std::string file = analysis::portable_path(b.file, root);
+    std::string file = core::portable_path(b.file, root);
     auto key = std::make_tuple(static_cast<int>(b.kind), file, b.line);
     auto it = at.find(key);
     if (it == at.end()) {
@@ -30,9 +28,9 @@ std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks, const std::
       g.file = file;
       g.line = b.line;
       g.reason = b.reason;
-      g.skip_reason = b.skip_reason.empty() ? "" : analysis::reason_headline(b.skip_reason);
+      g.skip_reason = b.skip_reason.empty() ? "" : core::reason_headline(b.skip_reason);
       g.from_restart = true;
-      g.hint = analysis::catalog_hint(b.kind);
+      g.hint = core::catalog_hint(b.kind);
       it = at.emplace(key, out.size()).first;
       out.push_back(std::move(g));
     }
@@ -58,14 +56,14 @@ Rank summarize_rank(const RankSummary& r) {
   Rank out;
   out.rank = r.rank;
   out.files = r.files;
-  out.root = analysis::rank_root(r);
-  auto name = [&](const std::string& file) { return analysis::portable_path(file, out.root); };
+  out.root = rank_root(r);
+  auto name = [&](const std::string& file) { return core::portable_path(file, out.root); };
   out.dynamo_resets = r.resets;
   std::map<std::string, double> phase_s;  // summed in seconds, as torch logs them, then made ns once
   for (const auto& [id, c] : r.compiles) {
     out.graph_count += c.graphs;
     for (const auto& [p, s] : c.phase_s) phase_s[p] += s;
-    trace::CompileId torch_id = id;
+    CompileId torch_id = id;
     torch_id.resets = 0;
     torch_id.log = 0;
     Compile compile;
@@ -91,9 +89,9 @@ Rank summarize_rank(const RankSummary& r) {
     compile.skipped = c.skipped;
     out.compiles.push_back(std::move(compile));
     if (!c.recompile_reasons.empty()) {
-      BreakKind kind = analysis::classify_recompile(c.recompile_reasons);
+      BreakKind kind = core::classify_recompile(c.recompile_reasons);
       out.recompiles.push_back(
-          {id.str(), c.function, name(c.file), c.line, c.recompile_reasons, kind, analysis::catalog_hint(kind)});
+          {id.str(), c.function, name(c.file), c.line, c.recompile_reasons, kind, core::catalog_hint(kind)});
     }
     if (c.skipped)
       out.skipped_frames.push_back({id.str(), c.function, name(c.file), c.line, c.fail_reason});

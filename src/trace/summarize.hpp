@@ -9,11 +9,11 @@
 
 namespace tct::trace {
 
-TraceResult summarize(const std::string& path, const std::vector<analysis::RankSummary>& ranks);
+TraceResult summarize(const std::string& path, const std::vector<RankSummary>& ranks);
 
 // Ranks whose compile ids, graphs, breaks, recompiles or skipped frames differ from the
 // most common pattern, and tlparse's four multi-rank checks: collective schedules, graph
 // execution order, cache hit/miss sequences, tensor metadata. Empty with one rank.
-std::vector<Divergence> divergence(const std::vector<analysis::RankSummary>& ranks);
+std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks);
 
 }  // namespace tct::trace

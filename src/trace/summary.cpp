@@ -10,7 +10,7 @@
 
 #include "core/graph_breaks.hpp"
 
-namespace tct::analysis {
+namespace tct::trace {
 namespace {
 
 using simdjson::dom::element;
@@ -31,8 +31,8 @@ std::optional<double> num_of(element e, std::string_view key) {
 }
 
 // "0/1" or "0/1_2" or "!3/0/1" (compilation_metrics' compile_id) -> CompileId.
-trace::CompileId parse_compile_id(const std::string& s) {
-  trace::CompileId id;
+CompileId parse_compile_id(const std::string& s) {
+  CompileId id;
   std::string rest = s;
   if (!rest.empty() && rest[0] == '!') {
     auto slash = rest.find('/');
@@ -86,13 +86,13 @@ std::string rank_root(const RankSummary& rank) {
   for (const auto& [id, c] : rank.compiles) files.push_back(c.file);
   for (const auto& b : rank.breaks) files.push_back(b.file);
   for (const auto& u : rank.unframed) files.push_back(u.file);
-  return common_root(files);
+  return core::common_root(files);
 }
 
 // Attempts of one frame compile (dynamo restarting its analysis after a graph break) are
 // one compile: keyed without the attempt, the highest attempt kept.
-CompileSummary& RankCollector::entry(const trace::CompileId& id) {
-  trace::CompileId key = id;
+CompileSummary& RankCollector::entry(const CompileId& id) {
+  CompileId key = id;
   key.attempt = 0;
   auto [it, fresh] = out_.compiles.try_emplace(key);
   if (fresh) it->second.id = key;
@@ -100,7 +100,7 @@ CompileSummary& RankCollector::entry(const trace::CompileId& id) {
   return it->second;
 }
 
-trace::CompileId RankCollector::resolve(trace::CompileId id) const {
+CompileId RankCollector::resolve(CompileId id) const {
   id.resets = out_.resets - log_resets_;
   id.log = log_;
   return id;
@@ -129,9 +129,9 @@ bool restart_is_break(const std::string& reason) {
 }
 
 // Older torch names an explicit torch._dynamo.graph_break() by the function it skipped.
-BreakKind restart_kind(const std::string& reason) {
-  if (reason.find("skip function graph_break in file") != std::string::npos) return BreakKind::ExplicitGraphBreak;
-  return classify_reason(reason);
+core::BreakKind restart_kind(const std::string& reason) {
+  if (reason.find("skip function graph_break in file") != std::string::npos) return core::BreakKind::ExplicitGraphBreak;
+  return core::classify_reason(reason);
 }
 
 // A JSON list of strings (an inductor_collective_schedule payload); null entries (a kernel
@@ -186,18 +186,18 @@ std::vector<std::string> execution_order(std::string_view payload) {
 
 }  // namespace
 
-bool RankCollector::wants_payload(const trace::Record& r) {
+bool RankCollector::wants_payload(const Record& r) {
   if (r.kind != "artifact") return false;
   std::string_view name;
   return r.body["name"].get_string().get(name) == simdjson::SUCCESS && wanted_artifact(name);
 }
 
-void RankCollector::on_dynamo_start(const trace::Record& r, trace::CompileId id) {
+void RankCollector::on_dynamo_start(const Record& r, CompileId id) {
   // torch._dynamo.reset() starts the ids over at 0/0: a compile id begun again, or begun
   // after its compilation_metrics, belongs to a new session of ids.
-  trace::CompileId key = id;
+  CompileId key = id;
   key.resets = 0;
-  trace::CompileId whole = key;
+  CompileId whole = key;
   whole.attempt = 0;
   if (started_.count(key) || finished_.count(whole)) {
     ++out_.resets;
@@ -216,10 +216,10 @@ void RankCollector::on_dynamo_start(const trace::Record& r, trace::CompileId id)
   c.line = static_cast<int>(num_of(last, "line").value_or(0));
 }
 
-void RankCollector::on_metrics(const trace::Record& r) {
-  trace::CompileId raw = r.id.known() ? r.id : parse_compile_id(str_of(r.body, "compile_id"));
+void RankCollector::on_metrics(const Record& r) {
+  CompileId raw = r.id.known() ? r.id : parse_compile_id(str_of(r.body, "compile_id"));
   if (!raw.known()) return;
-  trace::CompileId whole = raw;
+  CompileId whole = raw;
   whole.attempt = 0;
   // A log without dynamo_start records (filtered, or cut before them): a compile id that
   // finishes twice started over too.
@@ -242,8 +242,8 @@ void RankCollector::on_metrics(const trace::Record& r) {
   c.fail_type = str_of(r.body, "fail_type");
   std::string fail = str_of(r.body, "fail_reason");
   if (!fail.empty()) {
-    SkipSplit split = split_skip(fail);
-    c.fail_reason = reason_headline(split.cause);
+    core::SkipSplit split = core::split_skip(fail);
+    c.fail_reason = core::reason_headline(split.cause);
     c.skipped = c.skipped || split.skipped;
   }
   std::string rr = str_of(r.body, "recompile_reason");
@@ -269,12 +269,12 @@ void RankCollector::on_metrics(const trace::Record& r) {
     b.line = c.line;
     b.compile_id = c.id.str();
     b.from_restart = true;
-    SkipSplit split = split_skip(reason);
+    core::SkipSplit split = core::split_skip(reason);
     b.frame_skipped = split.skipped;
     b.duplicate = !break_places_.emplace(static_cast<int>(b.kind), b.file, b.line).second;
     if (!b.duplicate) {
       b.reason_full = split.cause;
-      b.reason = reason_headline(split.cause);
+      b.reason = core::reason_headline(split.cause);
       b.skip_reason = split.skip_reason;
     }
     c.breaks++;
@@ -284,7 +284,7 @@ void RankCollector::on_metrics(const trace::Record& r) {
   }
 }
 
-void RankCollector::on_artifact(const trace::Record& r, trace::CompileId id, std::string_view payload) {
+void RankCollector::on_artifact(const Record& r, CompileId id, std::string_view payload) {
   std::string name = str_of(r.body, "name");
   if (is_cache_event(name)) {
     out_.cache[name]++;
@@ -309,7 +309,7 @@ void RankCollector::on_artifact(const trace::Record& r, trace::CompileId id, std
       std::string().swap(b.reason);
       std::string().swap(b.reason_full);
       std::string().swap(b.skip_reason);
-      std::vector<Frame>().swap(b.frames);
+      std::vector<core::Frame>().swap(b.frames);
     }
     if (id.known()) {
       CompileSummary& c = entry(id);
@@ -330,7 +330,7 @@ void RankCollector::on_artifact(const trace::Record& r, trace::CompileId id, std
   }
 }
 
-void RankCollector::on_unframed(const trace::Record& r) {
+void RankCollector::on_unframed(const Record& r) {
   auto inductor_aot = [&] {
     std::string_view name;
     return r.kind == "graph_dump" && r.body["name"].get_string().get(name) == simdjson::SUCCESS &&
@@ -364,7 +364,7 @@ void RankCollector::on_unframed(const trace::Record& r) {
   out_.unframed.push_back(std::move(u));
 }
 
-void RankCollector::on_record(const trace::Record& r, std::string_view payload) {
+void RankCollector::on_record(const Record& r, std::string_view payload) {
   out_.kinds[std::string(r.kind)]++;
   if (!out_.rank && r.rank) out_.rank = r.rank;
   if (r.kind == "str") {
@@ -392,4 +392,4 @@ void RankCollector::on_record(const trace::Record& r, std::string_view payload) 
   if (!r.id.known()) on_unframed(r);
 }
 
-}  // namespace tct::analysis
+}  // namespace tct::trace

@@ -19,12 +19,12 @@
 #include "core/user_code.hpp"
 #include "trace/reader.hpp"
 
-namespace tct::analysis {
+namespace tct::trace {
 
 using json = nlohmann::json;
 
 struct TraceBreak {
-  BreakKind kind = BreakKind::Other;
+  core::BreakKind kind = core::BreakKind::Other;
   std::string file, reason;  // reason: the headline
   int line = 0;
   bool frame_skipped = false;
@@ -39,11 +39,11 @@ struct TraceBreak {
   bool from_restart = false;
   std::string reason_full;    // the break's own text (for a skipped frame: the cause)
   std::string skip_reason;    // why dynamo skipped the frame, in torch's words
-  std::vector<Frame> frames;  // its user-code traceback as torch wrote it (every file)
+  std::vector<core::Frame> frames;  // its user-code traceback as torch wrote it (every file)
 };
 
 struct CompileSummary {
-  trace::CompileId id;
+  CompileId id;
   std::string function, file;  // the compiled frame (user code)
   int line = 0;
   int attempts = 1;            // dynamo restarted its analysis attempts - 1 times
@@ -72,25 +72,25 @@ struct UnframedCompile {
 
 // Records tlparse's multi-rank report compares (torch/_inductor/debug.py writes them).
 struct CacheEvent {
-  trace::CompileId id;
+  CompileId id;
   uint8_t name = 0;              // index into RankSummary::cache_names
 };
 
 struct RankSummary {
   std::optional<int> rank;
   std::vector<std::string> files;
-  std::map<trace::CompileId, CompileSummary> compiles;
+  std::map<CompileId, CompileSummary> compiles;
   std::vector<TraceBreak> breaks;
   std::map<std::string, uint64_t> kinds;     // records per kind
   std::map<std::string, uint64_t> cache;     // totals
-  trace::ReadStats stats;
+  ReadStats stats;
   int resets = 0;                            // torch._dynamo.reset() seen (ids started over)
   std::vector<UnframedCompile> unframed;
   // inductor_collective_schedule per graph: the collective kernels in issue order.
-  std::map<trace::CompileId, std::vector<std::string>> collectives;
+  std::map<CompileId, std::vector<std::string>> collectives;
   // inductor_runtime_and_tensor_meta per graph: each op's name and outputs' shape, stride
   // and dtype (estimated runtimes left out: they are estimates, not what a rank ran).
-  std::map<trace::CompileId, std::vector<std::string>> tensor_meta;
+  std::map<CompileId, std::vector<std::string>> tensor_meta;
   // The last graph_execution record: the compile id of each compiled graph call, in order.
   std::vector<std::string> execution_order;
   bool has_execution_order = false;
@@ -99,27 +99,27 @@ struct RankSummary {
   std::vector<std::string> cache_names;
 };
 
-class RankCollector : public trace::Sink {
+class RankCollector : public Sink {
  public:
   // log: which of the rank's logs this collector reads (0: its first).
   explicit RankCollector(RankSummary& out, int log = 0) : out_(out), log_(log), log_resets_(out.resets) {}
-  bool wants_payload(const trace::Record& r) override;
-  void on_record(const trace::Record& r, std::string_view payload) override;
+  bool wants_payload(const Record& r) override;
+  void on_record(const Record& r, std::string_view payload) override;
 
  private:
-  CompileSummary& entry(const trace::CompileId& id);
+  CompileSummary& entry(const CompileId& id);
   // The record's id in this log's numbering: torch's, plus the resets seen before it.
-  trace::CompileId resolve(trace::CompileId id) const;
-  void on_dynamo_start(const trace::Record& r, trace::CompileId id);
-  void on_metrics(const trace::Record& r);
-  void on_artifact(const trace::Record& r, trace::CompileId id, std::string_view payload);
-  void on_unframed(const trace::Record& r);
+  CompileId resolve(CompileId id) const;
+  void on_dynamo_start(const Record& r, CompileId id);
+  void on_metrics(const Record& r);
+  void on_artifact(const Record& r, CompileId id, std::string_view payload);
+  void on_unframed(const Record& r);
   RankSummary& out_;
   int log_ = 0;
   int log_resets_ = 0;  // out_.resets when this log began: this log's resets count from there
   // Compiles begun (dynamo_start, per attempt) and finished (compilation_metrics) since
   // the last reset: a compile id begun again, or begun after it finished, is a reset.
-  std::set<trace::CompileId> started_, finished_;
+  std::set<CompileId> started_, finished_;
   std::vector<std::string> strings_;  // the "str" table: interned file names
   std::set<std::tuple<int, std::string, int>> break_places_;  // (kind, file, line) seen
 };
@@ -134,4 +134,4 @@ TraceBreak parse_break_payload(std::string_view payload);
 // summaries and in the cross-rank comparison are relative to it (portable_path).
 std::string rank_root(const RankSummary& rank);
 
-}  // namespace tct::analysis
+}  // namespace tct::trace

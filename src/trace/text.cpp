@@ -67,7 +67,7 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
       std::string skip = g.frame_skipped ? fmt::format(" (frame skipped: {})", g.skip_reason) : "";
       if (g.from_restart)
         skip += " (logged only as a restart reason, as torch 2.6 and older do: the place is the compiled frame's)";
-      const std::string kind = analysis::to_string(g.kind);
+      const std::string kind = core::to_string(g.kind);
       if (md)
         out += fmt::format("| `{}:{}` | {} | {} | {}{} | {} |\n", g.file, g.line, kind, g.count, g.reason, skip,
                            g.hint.fix);
@@ -78,7 +78,7 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
   }
   for (const auto& rc : r.recompiles) {
     out += fmt::format("{}recompile {} of {} at {}:{}  [{}]\n", md ? "\n- " : "  ", rc.compile_id, rc.function, rc.file,
-                       rc.line, analysis::to_string(rc.kind));
+                       rc.line, core::to_string(rc.kind));
     for (const auto& g : rc.guard_failures) out += fmt::format("{}guard failed: {}\n", md ? "  - " : "      ", g);
   }
   for (const auto& s : r.skipped_frames)

@@ -42,10 +42,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // rank 0 reads them all, rank 1 the first half, so the cross-rank checks (compile ids,
   // collective schedules, execution order, cache sequences, tensor metadata) compare two
   // summaries that differ.
-  std::vector<tct::analysis::RankSummary> ranks(2);
+  std::vector<tct::trace::RankSummary> ranks(2);
   for (size_t i = 0; i < ranks.size(); ++i) {
     ranks[i].rank = static_cast<int>(i);
-    tct::analysis::RankCollector collector(ranks[i]);
+    tct::trace::RankCollector collector(ranks[i]);
     tct::trace::Reader summary_reader(collector, 4096);
     summary_reader.feed(i == 0 ? text : text.substr(0, text.size() / 2));
     summary_reader.finish();

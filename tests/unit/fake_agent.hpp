@@ -33,13 +33,13 @@ struct FakeHost : report::DocumentHost {
 using Script = std::function<json(int process, const std::string& op, const json& params)>;
 
 struct FakeProcess {
-  runner::Env env;
+  core::Env env;
   bool deferred = false;
   std::vector<std::pair<std::string, json>> requests;
   bool closed = false;
 };
 
-class FakeSession : public runner::Session {
+class FakeSession : public core::Session {
  public:
   FakeSession(Script script, int index, std::shared_ptr<std::vector<FakeProcess>> log)
       : script_(std::move(script)), index_(index), log_(std::move(log)) {}
@@ -63,15 +63,15 @@ class FakeSession : public runner::Session {
   agent::Hello hello_{};
 };
 
-class FakeExecutor : public runner::Executor {
+class FakeExecutor : public core::Executor {
  public:
   explicit FakeExecutor(Script script) : script_(std::move(script)) {}
-  std::unique_ptr<runner::Session> start(const runner::Env& env) override { return make(env, false); }
-  std::unique_ptr<runner::Session> spawn(const runner::Env& env) override { return make(env, true); }
+  std::unique_ptr<core::Session> start(const core::Env& env) override { return make(env, false); }
+  std::unique_ptr<core::Session> spawn(const core::Env& env) override { return make(env, true); }
   const std::vector<FakeProcess>& processes() const { return *log_; }
 
  private:
-  std::unique_ptr<runner::Session> make(const runner::Env& env, bool deferred) {
+  std::unique_ptr<core::Session> make(const core::Env& env, bool deferred) {
     log_->push_back({env, deferred, {}, false});
     return std::make_unique<FakeSession>(script_, static_cast<int>(log_->size()) - 1, log_);
   }

@@ -80,35 +80,35 @@ TEST(Allocator, ChildEnvironmentAndFix) {
 }
 
 TEST(Allocator, ResolveRefusesAMissingLibraryAndSkipsAbsentStates) {
-  runner::BenchConfig cfg;
+  bench::BenchConfig cfg;
   cfg.allocator = "jemalloc";
   try {
-    runner::resolve_allocator(cfg, only({kTc}));
+    bench::resolve_allocator(cfg, only({kTc}));
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ExitCode::Usage);
     EXPECT_NE(e.hint().find("libjemalloc2"), std::string::npos);
   }
   cfg.allocator = "system";
-  auto setup = runner::resolve_allocator(cfg, only({kTc}));
+  auto setup = bench::resolve_allocator(cfg, only({kTc}));
   EXPECT_EQ(setup.state, AllocatorState::System);
   EXPECT_EQ(setup.others, (std::vector<AllocatorState>{AllocatorState::Settled, AllocatorState::Tcmalloc}));
   ASSERT_EQ(setup.skipped.size(), 1u);
   EXPECT_EQ(setup.skipped[0]["state"], "jemalloc");
   EXPECT_EQ(setup.skipped[0]["status"], "skipped");
   cfg.allocator = "tcmalloc";
-  setup = runner::resolve_allocator(cfg, only({kTc, kJe}));
+  setup = bench::resolve_allocator(cfg, only({kTc, kJe}));
   EXPECT_EQ(setup.library, kTc);
   EXPECT_EQ(setup.others.size(), 3u);
 }
 
 TEST(Allocator, DetectedFromTheAgentsFacts) {
   json tc = {{"mapped", {{{"kind", "tcmalloc"}, {"path", kTc}}}}, {"maps_readable", true}, {"settled", false}};
-  EXPECT_EQ(runner::detected_allocator(tc)["kind"], "tcmalloc");
-  EXPECT_EQ(runner::detected_allocator(tc)["library"], kTc);
+  EXPECT_EQ(bench::detected_allocator(tc)["kind"], "tcmalloc");
+  EXPECT_EQ(bench::detected_allocator(tc)["library"], kTc);
   json glibc = {{"mapped", json::array()}, {"maps_readable", true}, {"settled", true}};
-  EXPECT_EQ(runner::detected_allocator(glibc)["kind"], "glibc");
-  EXPECT_EQ(runner::detected_allocator(json())["kind"], "unknown");
+  EXPECT_EQ(bench::detected_allocator(glibc)["kind"], "glibc");
+  EXPECT_EQ(bench::detected_allocator(json())["kind"], "unknown");
 }
 
 // The resnet18 figures: the headline (system) at 0.38x, the others at 0.60-0.68x.

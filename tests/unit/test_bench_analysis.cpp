@@ -9,7 +9,7 @@
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 
-using namespace tct::runner;
+using namespace tct::bench;
 using json = nlohmann::json;
 
 TEST(BenchAnalysis, NumMapsNonFiniteToNull) {
@@ -69,12 +69,12 @@ json ok_row() {
 }
 // Rows written as a document has them, read as the runner holds them.
 std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in) {
-  return tct::runner::row_warnings(tct::bench::row_from_json(row), label, in);
+  return tct::bench::row_warnings(tct::bench::row_from_json(row), label, in);
 }
 MachineLoad machine_load(const json& rows, int threads) {
   std::vector<tct::bench::BenchRow> typed;
   for (const auto& r : rows) typed.push_back(tct::bench::row_from_json(r));
-  return tct::runner::machine_load(typed, threads);
+  return tct::bench::machine_load(typed, threads);
 }
 std::vector<std::string> codes(const std::vector<json>& ws) {
   std::vector<std::string> out;
@@ -209,7 +209,7 @@ TEST(TargetOptions, LoadParams) {
 }
 
 TEST(BenchAnalysis, CacheHitFromTorchCounters) {
-  using tct::runner::cache_counters;
+  using tct::bench::cache_counters;
   EXPECT_FALSE(cache_counters(json::object()).hit.has_value());  // aot_eager: no cache looked up
   EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"autograd_cache_hit", 1}}).hit, true);
   EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}}).hit, false);

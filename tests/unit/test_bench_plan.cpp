@@ -4,7 +4,7 @@
 #include "errors.hpp"
 #include "bench/plan.hpp"
 
-using namespace tct::runner;
+using namespace tct::bench;
 
 TEST(BenchPlan, SplitListTrimsDropsEmptyAndDuplicates) {
   EXPECT_EQ(split_list(" a, b,,a ,c "), (std::vector<std::string>{"a", "b", "c"}));

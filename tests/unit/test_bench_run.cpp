@@ -68,14 +68,14 @@ struct ScriptedTarget {
 
 // run_bench's section as the document has it: the result's to_json, which is also what the
 // last checkpoint wrote (the document is built from the result, never beside it).
-json run_section(FakeHost& host, FakeExecutor& exec, const tct::runner::BenchConfig& cfg) {
-  const json section = tct::bench::to_json(tct::runner::run_bench(host, exec, cfg));
+json run_section(FakeHost& host, FakeExecutor& exec, const tct::bench::BenchConfig& cfg) {
+  const json section = tct::bench::to_json(tct::bench::run_bench(host, exec, cfg));
   EXPECT_EQ(host.doc[cfg.section], section);
   return section;
 }
 
-tct::runner::BenchConfig quick_config() {
-  tct::runner::BenchConfig cfg;
+tct::bench::BenchConfig quick_config() {
+  tct::bench::BenchConfig cfg;
   cfg.target.target = "fake:target";
   cfg.budget_s = 0.06;
   cfg.check = false;
@@ -113,7 +113,7 @@ TEST(RunBench, SamplesInTwoProcessesWithAFloorAndDropsRecompilingPairs) {
     for (const auto& [op, p] : proc.requests)
       if (op == "bench.time_block") {
         (p["which"] == "floor" ? floors : blocks)++;
-        EXPECT_EQ(p["warmup_ns"], tct::runner::kBlockWarmupNs);  // the scripted calls take microseconds
+        EXPECT_EQ(p["warmup_ns"], tct::bench::kBlockWarmupNs);  // the scripted calls take microseconds
       }
     EXPECT_EQ(floors, 1);
     EXPECT_GE(blocks, 2 * 2 * 3);  // >= 2 pairs in each of 3 looks
@@ -200,7 +200,7 @@ TEST(RunBench, AFailingCompileFailsTheRowNotTheRun) {
   const json& row = section["rows"][0];
   EXPECT_EQ(row["status"], "failed");
   EXPECT_EQ(row["error"]["kind"], "compile_failed");
-  auto err = tct::runner::bench_outcome(tct::bench::from_json(section), quick_config());
+  auto err = tct::bench::bench_outcome(tct::bench::from_json(section), quick_config());
   ASSERT_TRUE(err.has_value());
   EXPECT_EQ(err->code(), tct::ExitCode::TargetFailed);
 }
@@ -209,7 +209,7 @@ TEST(RunBench, AFailingCompileFailsTheRowNotTheRun) {
 
 namespace {
 
-std::string env_of(const tct::runner::Env& env, const std::string& key) {
+std::string env_of(const tct::core::Env& env, const std::string& key) {
   for (const auto& [k, v] : env)
     if (k == key) return v;
   return "";
@@ -230,7 +230,7 @@ TEST(RunBench, ComparesTheOtherAllocatorStates) {
   auto cfg = quick_config();
   cfg.allocator_compare = true;
   cfg.allocator = "settled";
-  const auto setup = tct::runner::resolve_allocator(cfg);  // what this machine has installed
+  const auto setup = tct::bench::resolve_allocator(cfg);  // what this machine has installed
   json section = run_section(host, exec, cfg);
   ASSERT_EQ(exec.processes().size(), 2u + setup.others.size());
   for (std::size_t i = 0; i < 2; ++i) {  // the headline's two processes settle, preload nothing
@@ -240,7 +240,7 @@ TEST(RunBench, ComparesTheOtherAllocatorStates) {
   const json& a = section["allocator"];
   EXPECT_EQ(a["state"], "settled");
   EXPECT_EQ(a["compare"]["enabled"], true);
-  EXPECT_NEAR(a["compare"]["budget_s"].get<double>(), cfg.budget_s * tct::runner::kCompareShare / setup.others.size(), 1e-9);
+  EXPECT_NEAR(a["compare"]["budget_s"].get<double>(), cfg.budget_s * tct::bench::kCompareShare / setup.others.size(), 1e-9);
   ASSERT_EQ(a["states"].size(), 4u);  // every state: headline, measured or skipped
   EXPECT_EQ(a["states"][0]["status"], "headline");
   std::size_t measured = 0;

@@ -5,13 +5,13 @@
 #include <stdexcept>
 
 using nlohmann::json;
-using tct::analysis::default_tolerance;
-using tct::analysis::eager_self_difference;
-using tct::analysis::judge_outputs;
-using tct::analysis::ToleranceOverride;
-using tct::analysis::correctness_report;
-using tct::analysis::recheck_with_fallback_random;
-using tct::analysis::tolerance_table;
+using tct::bench::default_tolerance;
+using tct::bench::eager_self_difference;
+using tct::bench::judge_outputs;
+using tct::bench::ToleranceOverride;
+using tct::bench::correctness_report;
+using tct::bench::recheck_with_fallback_random;
+using tct::bench::tolerance_table;
 
 namespace {
 

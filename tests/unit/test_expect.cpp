@@ -16,7 +16,7 @@
 #include "expect/sweep.hpp"
 
 using nlohmann::json;
-using namespace tct::analysis;
+using namespace tct::expect;
 namespace expect = tct::expect;
 
 namespace {
@@ -382,25 +382,25 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
 }
 
 TEST(ExpectSweep, ParsesValuesLikeParam) {
-  auto s = tct::runner::parse_sweep("batch=1, 8,64");
+  auto s = tct::expect::parse_sweep("batch=1, 8,64");
   EXPECT_EQ(s.param, "batch");
   ASSERT_EQ(s.values.size(), 3u);
   EXPECT_EQ(s.values[1], json(8));
-  auto t = tct::runner::parse_sweep("act=relu,0.5,true,\"x\"");
+  auto t = tct::expect::parse_sweep("act=relu,0.5,true,\"x\"");
   EXPECT_EQ(t.values[0], json("relu"));
   EXPECT_EQ(t.values[1], json(0.5));
   EXPECT_EQ(t.values[2], json(true));
   EXPECT_EQ(t.values[3], json("x"));
-  EXPECT_THROW(tct::runner::parse_sweep("batch"), tct::Error);
-  EXPECT_THROW(tct::runner::parse_sweep("=1,2"), tct::Error);
-  EXPECT_THROW(tct::runner::parse_sweep("batch=1,,2"), tct::Error);
-  EXPECT_THROW(tct::runner::parse_sweep("batch="), tct::Error);
+  EXPECT_THROW(tct::expect::parse_sweep("batch"), tct::Error);
+  EXPECT_THROW(tct::expect::parse_sweep("=1,2"), tct::Error);
+  EXPECT_THROW(tct::expect::parse_sweep("batch=1,,2"), tct::Error);
+  EXPECT_THROW(tct::expect::parse_sweep("batch="), tct::Error);
 }
 
 TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
-  tct::runner::SweepSpec spec{"batch", {json(1), json(-1), json(64)}};
+  tct::expect::SweepSpec spec{"batch", {json(1), json(-1), json(64)}};
   int calls = 0;
-  auto points = tct::runner::run_sweep(spec, [&](const json& v) {
+  auto points = tct::expect::run_sweep(spec, [&](const json& v) {
     ++calls;
     if (v == json(-1)) throw tct::Error(tct::ExitCode::TargetFailed, "target_raised", "negative batch", "use >0");
     tct::expect::SweepPoint p;
@@ -437,7 +437,7 @@ struct RecordingHost : tct::report::DocumentHost {
 
 TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
   RecordingHost host;
-  tct::runner::ScratchHost scratch(host);
+  tct::expect::ScratchHost scratch(host);
   // A step that rebuilds its warnings after each phase (bench does): the last list counts.
   scratch.record("bench", {{"rows", json::array()}});
   scratch.replace_warnings("bench", json::array({{{"code", "noisy_measurement"}, {"message", "load 1.5"}}}));
@@ -454,8 +454,8 @@ TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
 }
 
 TEST(ExpectSweep, InterruptPropagates) {
-  tct::runner::SweepSpec spec{"batch", {json(1), json(2)}};
-  EXPECT_THROW(tct::runner::run_sweep(spec, [](const json&) -> tct::expect::SweepPoint {
+  tct::expect::SweepSpec spec{"batch", {json(1), json(2)}};
+  EXPECT_THROW(tct::expect::run_sweep(spec, [](const json&) -> tct::expect::SweepPoint {
                  throw tct::Error(tct::ExitCode::Interrupted, "interrupted", "ctrl-c");
                }),
                tct::Error);

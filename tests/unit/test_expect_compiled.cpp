@@ -6,7 +6,7 @@
 #include "expect/compiled.hpp"
 #include "explain/json.hpp"
 
-using namespace tct::analysis;
+using namespace tct::expect;
 using json = nlohmann::json;
 
 namespace {

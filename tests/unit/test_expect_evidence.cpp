@@ -12,7 +12,7 @@
 #include "expect/ops.hpp"
 
 using nlohmann::json;
-using namespace tct::analysis;
+using namespace tct::expect;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "expect/classifier.hpp"
 
 using nlohmann::json;
-using namespace tct::analysis;
+using namespace tct::expect;
 
 namespace {
 

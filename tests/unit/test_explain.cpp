@@ -9,7 +9,7 @@
 #include "explain/json.hpp"
 #include "trace/reader.hpp"
 
-using namespace tct::analysis;
+using namespace tct::core;
 using namespace tct::explain;
 using json = nlohmann::json;
 
@@ -53,7 +53,7 @@ std::string graph_break(int frame, const std::string& file, int line, const std:
 // The compiled run's summary from a synthetic log, as run_explain reads the real one.
 RankSummary read_trace(const std::string& text) {
   RankSummary out;
-  RankCollector collector(out);
+  tct::trace::RankCollector collector(out);
   tct::trace::Reader reader(collector);
   reader.feed(text);
   reader.finish();

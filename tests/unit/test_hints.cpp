@@ -4,7 +4,7 @@
 
 #include "core/hint_catalog.hpp"
 
-using namespace tct::analysis;
+using namespace tct::core;
 
 TEST(Hints, ClassifiesRegistryEraReasons) {
   EXPECT_EQ(classify_reason("Failed to trace builtin operator\n  Explanation: Dynamo does not know how to trace "

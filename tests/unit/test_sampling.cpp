@@ -14,7 +14,7 @@
 
 namespace {
 
-using namespace tct::runner;
+using namespace tct::bench;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Lognormal block with median `median` and log-sd `sigma` (Box-Muller on mt19937_64).

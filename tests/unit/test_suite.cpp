@@ -357,20 +357,20 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
 }
 
 TEST(LogInterval, GeometricMeanAndRatio) {
-  using analysis::Interval;
+  using stats::Interval;
   // One item: its own interval back.
-  auto one = analysis::geometric_mean({{2.0, 1.5, 3.0}});
+  auto one = stats::geometric_mean({{2.0, 1.5, 3.0}});
   EXPECT_NEAR(one.estimate, 2.0, 1e-12);
   EXPECT_NEAR(one.low, 1.5, 1e-12);
   EXPECT_NEAR(one.high, 3.0, 1e-12);
   // n equal, independent items: the log half-width shrinks by sqrt(n).
-  auto four_items = analysis::geometric_mean(std::vector<Interval>(4, Interval{2.0, 1.0, 4.0}));
+  auto four_items = stats::geometric_mean(std::vector<Interval>(4, Interval{2.0, 1.0, 4.0}));
   EXPECT_NEAR(four_items.low, 2.0 / std::sqrt(2.0), 1e-12);
   EXPECT_NEAR(four_items.high, 2.0 * std::sqrt(2.0), 1e-12);
-  EXPECT_TRUE(std::isnan(analysis::geometric_mean({{2.0, NAN, NAN}}).low));
-  EXPECT_TRUE(std::isnan(analysis::geometric_mean({}).estimate));
+  EXPECT_TRUE(std::isnan(stats::geometric_mean({{2.0, NAN, NAN}}).low));
+  EXPECT_TRUE(std::isnan(stats::geometric_mean({}).estimate));
   // Ratio: independent log-errors add in quadrature.
-  auto r = analysis::ratio({1.0, 0.5, 2.0}, {1.0, 0.5, 2.0});
+  auto r = stats::ratio({1.0, 0.5, 2.0}, {1.0, 0.5, 2.0});
   EXPECT_NEAR(r.estimate, 1.0, 1e-12);
   EXPECT_NEAR(std::log(r.high), std::sqrt(2.0) * std::log(2.0), 1e-12);
   EXPECT_NEAR(std::log(r.low), -std::sqrt(2.0) * std::log(2.0), 1e-12);

@@ -64,13 +64,13 @@ std::string metrics(int frame, int compile, const std::string& extra = "") {
 }
 
 struct Read {
-  analysis::RankSummary summary;
+  trace::RankSummary summary;
   trace::ReadStats stats;
 };
 
 Read read(const std::string& text, size_t chunk = 7) {
   Read out;
-  analysis::RankCollector c(out.summary);
+  trace::RankCollector c(out.summary);
   trace::Reader reader(c);
   for (size_t i = 0; i < text.size(); i += chunk) reader.feed(std::string_view(text).substr(i, chunk));
   reader.finish();
@@ -184,10 +184,10 @@ TEST(TraceCases, ResetStartsCompileIdsOver) {
 // Two logs of one rank are two processes (a job restarted into the same folder): the same
 // compile id in each is two compiles, and a reset in the second counts from there.
 TEST(TraceCases, TwoLogsOfOneRankKeepTheirCompiles) {
-  analysis::RankSummary rank;
+  trace::RankSummary rank;
   std::string first = kStr + start(0, 0) + metrics(0, 0), second = kStr + start(0, 0) + metrics(0, 0) + start(0, 0);
   for (int log = 0; log < 2; ++log) {
-    analysis::RankCollector c(rank, log);
+    trace::RankCollector c(rank, log);
     trace::Reader reader(c);
     reader.feed(log == 0 ? first : second);
     reader.finish();
@@ -212,7 +212,7 @@ TEST(TraceCases, GraphBreaksKnownOnlyAsRestartsCount) {
   ASSERT_EQ(r.summary.breaks.size(), 1u);
   const auto& b = r.summary.breaks[0];
   EXPECT_TRUE(b.from_restart);
-  EXPECT_EQ(b.kind, analysis::BreakKind::ExplicitGraphBreak);
+  EXPECT_EQ(b.kind, core::BreakKind::ExplicitGraphBreak);
   EXPECT_EQ(b.file, "/job/model.py");
   EXPECT_EQ(b.compile_id, "0/0");
   EXPECT_EQ(r.summary.compiles.begin()->second.breaks_from_restarts, 1);
@@ -276,7 +276,7 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   std::vector<std::string> logs = {rank_log(6, fg, "fx_graph_cache_miss", 4), rank_log(6, fg, "fx_graph_cache_miss", 4),
                                    rank_log(4, fg, "fx_graph_cache_miss", 4), rank_log(6, gf, "fx_graph_cache_miss", 4),
                                    rank_log(6, fg, "fx_graph_cache_hit", 4), rank_log(6, fg, "fx_graph_cache_miss", 6)};
-  std::vector<analysis::RankSummary> ranks;
+  std::vector<trace::RankSummary> ranks;
   for (size_t i = 0; i < logs.size(); ++i) {
     ranks.push_back(read(logs[i]).summary);
     ranks.back().rank = static_cast<int>(i);

@@ -58,7 +58,7 @@ TEST(TraceJson, TheSameLogsGiveTheSameSection) {
   for (const auto& p : saved_documents()) {
     const json saved = load(p)["trace"];
     const std::string path = saved["path"];
-    auto logs = analysis::read_rank_logs(trace::list_trace_files((kSource / path).string()));
+    auto logs = trace::read_rank_logs(trace::list_trace_files((kSource / path).string()));
     ASSERT_FALSE(logs.unreadable) << p;
     for (auto& rank : logs.ranks)
       for (auto& file : rank.files) file = fs::path(file).lexically_relative(kSource).string();

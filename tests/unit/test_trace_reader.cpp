@@ -103,7 +103,7 @@ TEST(TraceReader, PrefixAndCompileIds) {
 }
 
 TEST(TraceSummary, BreakPayloadClassifiedFromItsOwnText) {
-  auto b = analysis::parse_break_payload(
+  auto b = trace::parse_break_payload(
       "Graph break in user code at /m/model.py:15\nGraph Break Reason: Failed to handle graph break gracefully. "
       "Skipping the function and falling back to eager. Graph break encountered:\nUnsupported Tensor.item() call "
       "with capture_scalar_outputs=False\n  Explanation: x\n\n*** While handling this graph break, another graph "
@@ -114,9 +114,9 @@ TEST(TraceSummary, BreakPayloadClassifiedFromItsOwnText) {
       "  File \"/t/torch/_dynamo/symbolic_convert.py\", line 1076, in wrapper\n    return inner_fn(self, inst)\n");
   EXPECT_EQ(b.file, "/m/model.py");
   EXPECT_EQ(b.line, 15);
-  EXPECT_EQ(b.kind, analysis::BreakKind::ItemScalar);
+  EXPECT_EQ(b.kind, core::BreakKind::ItemScalar);
   EXPECT_TRUE(b.frame_skipped);
-  EXPECT_EQ(analysis::reason_headline(b.skip_reason), "graph break in loop");
+  EXPECT_EQ(core::reason_headline(b.skip_reason), "graph break in loop");
   EXPECT_EQ(b.skip_reason.find("attribution"), std::string::npos);
   EXPECT_EQ(b.reason, "Unsupported Tensor.item() call with capture_scalar_outputs=False");
   // The user-code traceback, not Python's traceback of the exception after it.
@@ -128,7 +128,7 @@ TEST(TraceSummary, BreakPayloadClassifiedFromItsOwnText) {
 
 // convert_frame.py's form: dynamo cannot resume and skips the frame.
 TEST(TraceSummary, CannotResumePayloadIsASkip) {
-  auto b = analysis::parse_break_payload(
+  auto b = trace::parse_break_payload(
       "Graph break: torch.compile cannot properly resume from this graph break, which results in a skip.\n"
       "torch.compile will skip tracing the frame forward (/m/model.py line 11) and fall back to eager.\n"
       "The graph break occurred in the following user code:\n  File \"/m/model.py\", line 13, in forward\n"
@@ -137,18 +137,18 @@ TEST(TraceSummary, CannotResumePayloadIsASkip) {
   EXPECT_TRUE(b.frame_skipped);
   EXPECT_EQ(b.file, "/m/model.py");
   EXPECT_EQ(b.line, 13);
-  EXPECT_EQ(b.kind, analysis::BreakKind::PrintLogging);
+  EXPECT_EQ(b.kind, core::BreakKind::PrintLogging);
   EXPECT_EQ(b.reason, "Failed to trace builtin operator");
   EXPECT_NE(b.skip_reason.find("skip tracing the frame forward (/m/model.py line 11)"), std::string::npos);
 }
 
 // Ranks whose code lives under different roots compare by the path below each root.
 TEST(TraceSummary, RanksUnderDifferentRootsDoNotDiverge) {
-  std::vector<analysis::RankSummary> ranks(2);
+  std::vector<trace::RankSummary> ranks(2);
   for (int i = 0; i < 2; ++i) {
     std::string root = i == 0 ? "/a/job" : "/b/job";
     ranks[i].rank = i;
-    analysis::RankCollector c(ranks[i]);
+    trace::RankCollector c(ranks[i]);
     trace::Reader reader(c);
     reader.feed("V1130 18:15:52.0 1 x.py:1] {\"compilation_metrics\": {\"co_name\": \"forward\", \"co_filename\": \"" +
                 root + "/model.py\", \"co_firstlineno\": 3}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n"
@@ -166,10 +166,10 @@ TEST(TraceSummary, RanksUnderDifferentRootsDoNotDiverge) {
 }
 
 TEST(TraceSummary, DivergenceNamesTheOddRank) {
-  std::vector<analysis::RankSummary> ranks(3);
+  std::vector<trace::RankSummary> ranks(3);
   for (int i = 0; i < 3; ++i) {
     ranks[i].rank = i;
-    analysis::RankCollector c(ranks[i]);
+    trace::RankCollector c(ranks[i]);
     trace::Reader reader(c);
     reader.feed(kLog);
     if (i == 1)
@@ -187,8 +187,8 @@ TEST(TraceSummary, DivergenceNamesTheOddRank) {
 // A corrupted log can put invalid UTF-8 into a break's reason: the document is still
 // written (found by the fuzz target).
 TEST(TraceSummary, InvalidUtf8InAReasonStillRenders) {
-  std::vector<analysis::RankSummary> ranks(1);
-  analysis::RankCollector c(ranks[0]);
+  std::vector<trace::RankSummary> ranks(1);
+  trace::RankCollector c(ranks[0]);
   trace::Reader reader(c);
   reader.feed(
       "V1130 18:15:52.762000 1 x.py:1] {\"artifact\": {\"name\": \"dynamo_graph_break_reason\"}, \"frame_id\": 0, "
