@@ -17,7 +17,7 @@ export interface Warning {
   hint?: string;
   /** The configuration (bench row label) the warning concerns, when a run has several. */
   row?: string;
-  /** How bad, in the one measure a code's warnings share (an outlier fraction, a count, a half-width). */
+  /** How bad, in the one measure a code's warnings share (an outlier fraction, a recompile count, a half-width). */
   figure?: number;
 }
 

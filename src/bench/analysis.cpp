@@ -10,6 +10,7 @@
 #include "bench/verdict.hpp"
 
 #include "report/warnings.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace tct::bench {
 
@@ -182,7 +183,7 @@ std::vector<json> row_warnings(const BenchRow& row, const std::string& label, co
     out.push_back(warn(WarningCode::GraphBreaks,
                        fmt::format("{}{} graph break{}: parts of the target run eagerly", who, breaks,
                                    breaks == 1 ? "" : "s"),
-                       "run `tct explain` on the target to see where and what to change", "speedup", breaks));
+                       "run `tct explain` on the target to see where and what to change", "speedup"));
   if (row.steady_state && !row.steady_state->found)
     out.push_back(warn(WarningCode::NoSteadyState,
                        fmt::format("{}the warm-up curve did not settle ({}); steady state taken from the "
@@ -197,14 +198,14 @@ std::vector<json> row_warnings(const BenchRow& row, const std::string& label, co
                        in.busy_machine ? "close other programs (a longer --budget does not help while they run)"
                                        : "close other programs or raise --budget",
                        "speedup", worst_fraction));
-  const stats::Interval iv = row.speedup ? row.speedup->interval : stats::Interval{NAN, NAN, NAN};
+  const stats::Interval iv = row.speedup ? row.speedup->interval : stats::Interval{};
   const double est = iv.estimate, lo = iv.low, hi = iv.high;
   const SpeedupVerdict verdict = row.speedup ? row.speedup->verdict : SpeedupVerdict::NotMeasured;
   // A budget that ran out before --precision matters only when the interval is too wide for
   // the verdict: 1.73x [1.64, 1.83] at +-5.3% against a 5% aim is "faster" all the same.
   const bool verdict_open = verdict == SpeedupVerdict::Inconclusive || verdict == SpeedupVerdict::NoClearDifference;
   if (row.stop_reason == "budget" && verdict_open) {
-    double half = (std::isfinite(lo) && std::isfinite(hi) && est != 0) ? (hi - lo) / 2 / std::fabs(est) : NAN;
+    const double half = stats::relative_half_width(iv);
     out.push_back(warn(WarningCode::PrecisionNotReached,
                        std::isfinite(half)
                            ? fmt::format("{}interval is ±{:.1f}%, wider than the ±{:.1f}% asked for", who,
@@ -212,7 +213,7 @@ std::vector<json> row_warnings(const BenchRow& row, const std::string& label, co
                            : fmt::format("{}too few samples for a confidence interval", who),
                        "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer "
                        "--budget narrows only this run's own noise; loosen --precision or rerun on a quieter machine",
-                       "speedup", std::isfinite(half) ? std::optional<double>(half) : std::nullopt));
+                       "speedup", half));  // a NaN figure is left out
   }
   if (verdict == SpeedupVerdict::Inconclusive)
     out.push_back(warn(WarningCode::NoisyMeasurement,

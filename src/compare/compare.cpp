@@ -154,7 +154,7 @@ CompareResult compare_documents(const json& baseline, const std::string& baselin
   if (out.kind == "suite") {
     auto geomean = [](const json& doc, stats::Interval& g, std::optional<int>& n) {
       const suite::SuiteSummary s = suite::summary_from_json(doc["suite"].value("summary", json::object()));
-      g = s.geomean ? s.geomean->interval : stats::Interval{NAN, NAN, NAN};
+      g = s.geomean ? s.geomean->interval : stats::Interval{};
       if (s.geomean) n = s.geomean->n;
     };
     CompareResult::Geomean g;

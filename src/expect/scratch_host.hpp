@@ -24,11 +24,14 @@ class ScratchHost : public report::DocumentHost {
   // The warnings the step left (a step may decide its list afresh as it goes: bench does
   // after each phase; the last list is what it found), to the real host, each message with
   // "label: " before it when a label is given: a warning then says which sweep point it is
-  // about, and the same warning at two points stays two distinct lines.
+  // about, and the same warning at two points stays two distinct lines. The label is its
+  // "row" too, so a brief report names the other points a kind of warning touched.
   void hand_on(const std::string& label = "") {
     for (json w : doc.value("warnings", json::array())) {
-      if (!label.empty() && w.is_object() && w.contains("message") && w["message"].is_string())
+      if (!label.empty() && w.is_object() && w.contains("message") && w["message"].is_string()) {
         w["message"] = label + ": " + w["message"].get<std::string>();
+        w["row"] = label;
+      }
       host_.warn(w);
     }
     doc["warnings"] = json::array();

@@ -57,8 +57,10 @@ std::string flag_of(const std::string& code);
 // {"code", "message", "hint"}: the shape every document's "warnings" array holds. A warning
 // about one of several configurations also carries "row" (its label), so a brief report can
 // say once which configurations a kind of warning touched. `figure`: how bad it is, in the one
-// measure a code's warnings share (the outlier fraction, a count of breaks or recompiles, the
+// measure a code's warnings share (the outlier fraction, the count of recompiles, the
 // interval's half-width), so that the kind's brief line leads with the worst configuration.
+// A code whose messages measure different things (graph breaks: "0 graphs compiled" beside
+// "N breaks") gives none, and its first warning leads.
 nlohmann::json make_warning(WarningCode code, std::string message, std::string hint = {},
                             std::optional<double> figure = std::nullopt);
 
@@ -67,8 +69,9 @@ std::string format_warning(const nlohmann::json& warning);
 
 // One line per kind of warning, weightiest first (the catalog's order), notes and what the
 // verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the
-// kind's worst warning (its largest figure; else its first), "(also ROW, ROW)" for the rest when they name their rows, else "(and N
-// more like it)". Past max_lines, the last line names the remaining kinds by their titles.
+// kind's worst warning (its largest figure; else its first), "(also ROW, ROW)" for the rest
+// when they name their rows, else "(and N more like it)". Past max_lines, the last line names
+// the remaining kinds by their titles.
 // The hints are left to --verbose: the brief report names what is wrong, -v what to do.
 std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std::size_t max_lines = 4);
 

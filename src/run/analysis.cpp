@@ -343,7 +343,7 @@ stats::Interval speedup_interval(const std::vector<std::vector<double>>& eager_r
     for (const auto& r : runs) all.insert(all.end(), r.begin(), r.end());
     return median_of(all);
   };
-  stats::Interval iv{NAN, NAN, NAN};
+  stats::Interval iv;  // NaN: not measured
   if (eager_runs.empty() || compiled_runs.empty()) return iv;
   iv.estimate = pooled_median(eager_runs) / pooled_median(compiled_runs);
   std::mt19937_64 rng(stats::kDefaultBootstrapSeed);

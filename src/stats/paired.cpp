@@ -94,8 +94,7 @@ PairedInterval paired_speedup(const std::vector<ProcessSegments>& per_process, d
         }
         if (!all.empty()) procs.push_back(std::move(all));
     }
-    PairedInterval out;
-    out.speedup = {NAN, NAN, NAN};
+    PairedInterval out;  // its speedup NaN until estimated
     out.processes = static_cast<int>(procs.size());
     out.segments = static_cast<int>(segments.size());
     for (const auto& p : procs) out.blocks += static_cast<int>(p.size());

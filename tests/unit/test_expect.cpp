@@ -449,6 +449,7 @@ TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
   scratch.hand_on("batch=8");
   ASSERT_EQ(host.doc["warnings"].size(), 2u);
   EXPECT_EQ(host.doc["warnings"][0]["message"], "batch=8: load 2.1");
+  EXPECT_EQ(host.doc["warnings"][0]["row"], "batch=8");  // the brief report's "(also batch=8)"
   EXPECT_FALSE(host.doc["warnings"][1].contains("message"));
   EXPECT_FALSE(host.doc.contains("bench"));  // the step's section stays in the scratch document
 }
