@@ -7,7 +7,7 @@
 
 #include "core/graph_breaks.hpp"
 #include "core/json_number.hpp"
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 
 #include "report/warnings.hpp"
 #include "stats/bootstrap.hpp"
@@ -217,7 +217,7 @@ std::vector<json> row_warnings(const BenchRow& row, const std::string& label, co
   }
   if (verdict == SpeedupVerdict::Inconclusive)
     out.push_back(warn(WarningCode::NoisyMeasurement,
-                       fmt::format("{}speedup inconclusive: the interval [{:.2f}, {:.2f}] is too wide for a verdict; "
+                       fmt::format("{}speedup inconclusive: the interval [{:.2f}, {:.2f}] holds 1 and is too wide to tell; "
                                    "no break-even is given",
                                    who, lo, hi),
                        in.busy_machine ? "rerun on a quieter machine (see the warning on load: a longer --budget does not help)"

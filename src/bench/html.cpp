@@ -53,8 +53,8 @@ std::string ci_text(const BenchRow& r) {
   const stats::Interval iv = interval_of(r);
   if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return "";
   // The bounds as every other rendering prints them ("1.73x [1.64, 1.83]").
-  return fmt::format("[{:.2f}, {:.2f}]{}", iv.low, iv.high,
-                     row_verdict(r) == SpeedupVerdict::Inconclusive ? " inconclusive: too wide for a verdict" : "");
+  const std::string note = stats::interval_note(row_verdict(r), iv);
+  return fmt::format("[{:.2f}, {:.2f}]{}", iv.low, iv.high, note.empty() ? "" : " " + note);
 }
 
 std::string dur(double ns) { return format_duration_ns(ns); }
@@ -208,7 +208,7 @@ std::string compile_cell(const Compile& comp) {
 
 std::string break_even_cell(const BenchRow& r) {
   const auto verdict = r.break_even_verdict();
-  if (verdict == BreakEvenVerdict::Inconclusive) return "not given (interval too wide)";
+  if (verdict == BreakEvenVerdict::Inconclusive) return "not given (the interval holds 1)";
   if (verdict == BreakEvenVerdict::NoReliableGain)
     return row_verdict(r) == SpeedupVerdict::Slower ? "never (compiled is slower)" : "no reliable gain";
   const CallRange cold = r.break_even && r.break_even->cold ? *r.break_even->cold : CallRange{};

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/json.hpp"
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "core/target_options.hpp"
 #include "bench/analysis.hpp"
 #include "bench/sampling.hpp"
@@ -356,7 +356,7 @@ void sample_paired(core::Host& host, const std::vector<Caller>& processes, const
   const auto& compiled = sampler.compiled_samples();
   Speedup sp;
   sp.interval = {d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high};
-  sp.verdict = ::tct::bench::decide(sp.interval.estimate, sp.interval.low, sp.interval.high);
+  sp.verdict = ::tct::stats::decide(sp.interval.estimate, sp.interval.low, sp.interval.high);
   sp.processes = d.interval.processes;
   json& more = sp.more;
   more["confidence"] = sc.confidence;

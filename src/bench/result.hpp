@@ -1,7 +1,7 @@
 #pragma once
 // What `tct bench` measured, as a value: one BenchRow per backend/mode/dynamic/fullgraph
 // configuration. Every rendering (terminal, Markdown, HTML) reads it; each verdict is a field,
-// decided where the fact is made (the speedup's in bench/verdict.cpp, the break-even's in
+// decided where the fact is made (the speedup's by stats::decide, the break-even's in
 // bench/run.cpp, the flags in bench/analysis.cpp) and never again by a renderer.
 // bench/json.cpp is the one place this becomes doc["bench"] (schema/bench.schema.json) and is
 // read back from a saved document.
@@ -20,12 +20,15 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/correctness.hpp"
-#include "bench/verdict.hpp"
 #include "core/units.hpp"
 #include "stats/log_interval.hpp"
 #include "stats/summary.hpp"
+#include "stats/verdict.hpp"
 
 namespace tct::bench {
+
+// The one speedup verdict rule is stats' (stats/verdict.hpp); bench names it unqualified.
+using stats::SpeedupVerdict;
 
 // A row's place in the run: waiting for its turn, being measured, measured, or failed inside
 // (the other rows still run).
@@ -42,7 +45,7 @@ struct RowError {
 };
 
 // The speedup of compiled over eager (eager latency / compiled latency), its 95% interval
-// across fresh processes, and its verdict (bench::decide over the interval, stored once).
+// across fresh processes, and its verdict (stats::decide over the interval, stored once).
 struct Speedup {
   stats::Interval interval;  // NaN bounds: no interval
   SpeedupVerdict verdict = SpeedupVerdict::NotMeasured;

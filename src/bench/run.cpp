@@ -3,7 +3,7 @@
 #include "core/json_read.hpp"
 
 #include "bench/json.hpp"
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 
 #include <cmath>
 #include <memory>

@@ -55,7 +55,8 @@ std::string speedup_cell(const BenchRow& row) {
   if (!std::isfinite(iv.estimate)) return row.ok() ? "n/a" : "not measured";
   if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return format_ratio(iv.estimate) + " [interval n/a]: inconclusive";
   std::string cell = fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(iv.estimate), iv.low, iv.high);
-  return row.speedup->verdict == SpeedupVerdict::Inconclusive ? cell + " inconclusive: too wide for a verdict" : cell;
+  const std::string note = stats::interval_note(row.speedup->verdict, iv);
+  return note.empty() ? cell : cell + " " + note;
 }
 
 std::string latency_cell(const stats::Summary* s) {
@@ -162,10 +163,10 @@ std::string range_text(const std::optional<CallRange>& r) {
   return calls(r->estimate);
 }
 
-// Built on the interval: no number when it is inconclusive or includes 1.
+// Built on the verdict: no number when the interval holds 1.
 std::string break_even_cell(const BenchRow& row) {
   const auto verdict = row.break_even_verdict();
-  if (verdict == BreakEvenVerdict::Inconclusive) return "not given: the speedup interval is too wide for a verdict";
+  if (verdict == BreakEvenVerdict::Inconclusive) return "not given: the speedup interval holds 1 and is too wide to tell";
   if (verdict == BreakEvenVerdict::NoReliableGain)
     return row.speedup && row.speedup->verdict == SpeedupVerdict::Slower
                ? "never breaks even: compiled is slower (the whole interval is below 1)"

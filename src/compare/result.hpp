@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "stats/log_interval.hpp"
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "suite/result.hpp"
 
 namespace tct::compare {

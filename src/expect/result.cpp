@@ -115,7 +115,7 @@ std::optional<Validation> validate(const SpeedupRange& predicted, const std::str
 
 std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls, std::optional<BoundClass> borderline_with,
                                    const tct::bench::Speedup& measured) {
-  if (measured.verdict == tct::bench::SpeedupVerdict::Inconclusive) return std::nullopt;  // too wide to judge anything by
+  if (measured.verdict == tct::stats::SpeedupVerdict::Inconclusive) return std::nullopt;  // too wide to judge anything by
   const stats::Interval& iv = measured.interval;
   return validate(predicted, std::string(to_string(cls)), MeasuredSpeedup{iv.estimate, iv.low, iv.high},
                   borderline_with ? std::string(to_string(*borderline_with)) : "");

@@ -155,7 +155,7 @@ class ExpectRun {
       bench::BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
       const tct::bench::BenchResult bench = bench::run_bench(host_, exec_, bcfg);
       const tct::bench::Speedup* measured = first_speedup(bench);
-      if (measured && measured->verdict == tct::bench::SpeedupVerdict::Inconclusive) {
+      if (measured && measured->verdict == tct::stats::SpeedupVerdict::Inconclusive) {
         host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement,
                                         "--validate: the measured speedup interval is too wide to check the "
                                         "prediction against (inconclusive)",

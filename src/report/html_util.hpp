@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "report/svg.hpp"
 
 namespace tct::report::html {
@@ -23,8 +23,8 @@ const json& arr_at(const json& obj, const char* key);
 
 // A speedup verdict's colour: the text and pill tone ("good", "bad", "warn") and the chart
 // bar's class ("faster", "slower", "unsure"). Colours only: the verdict is the result's.
-std::string verdict_tone(bench::SpeedupVerdict v);
-std::string verdict_bar_class(bench::SpeedupVerdict v);
+std::string verdict_tone(stats::SpeedupVerdict v);
+std::string verdict_bar_class(stats::SpeedupVerdict v);
 
 // <a href> only for http(s) URLs (a javascript: URL from a document must not become a
 // link); anything else is shown as text.

@@ -85,7 +85,7 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
         continue;
       }
       out.push_back({label, fmt::format("{}, {}", format_speedup_interval(r.speedup->interval),
-                                        bench::describe(r.speedup->verdict))});
+                                        stats::describe(r.speedup->verdict))});
     }
   const json& suite = doc.value("suite", json());
   if (suite.is_object() && suite.contains("summary") && !suite.value("listing", false)) {

@@ -289,10 +289,11 @@ void compare_eager(RunResult& r, const RunInputs& in) {
                        ? fmt::format("{} runs each: run-to-run and call-to-call variation", cmp.runs_each)
                        : "call-to-call variation within one compiled and one eager run; not run-to-run (use "
                          "--repeat N)";
-      cmp.verdict = bench::decide(cmp.speedup.estimate, cmp.speedup.low, cmp.speedup.high);
+      cmp.verdict = stats::decide(cmp.speedup.estimate, cmp.speedup.low, cmp.speedup.high);
       const double compiled_ns = cmp.compiled.median.count(), eager_ns = cmp.eager.median.count();
       cmp.compile_cost = s.compiling_time - Ns(compiled_ns * static_cast<double>(s.compiling_calls));
-      cmp.break_even_calls = stats::break_even_calls(cmp.compile_cost.count(), eager_ns, compiled_ns);
+      if (cmp.verdict == stats::SpeedupVerdict::Faster)
+        cmp.break_even_calls = stats::break_even_calls(cmp.compile_cost.count(), eager_ns, compiled_ns);
       cmp.paid_back = cmp.break_even_calls && static_cast<double>(s.calls) >= *cmp.break_even_calls;
       s.eager = cmp;
     }

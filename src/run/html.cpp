@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 
@@ -47,7 +47,7 @@ std::string section_run(const json& doc) {
       const json& e = obj_at(s, "eager");
       std::string vs = e.empty() ? "" : fmt::format("{} [{}, {}] {}", format_ratio(number_or_nan(obj_at(e, "speedup"), "estimate")),
                                                     format_ratio(number_or_nan(obj_at(e, "speedup"), "low")),
-                                                    format_ratio(number_or_nan(obj_at(e, "speedup"), "high")), bench::describe_value(text_or(e, "verdict")));
+                                                    format_ratio(number_or_nan(obj_at(e, "speedup"), "high")), stats::describe(stats::decide(number_or_nan(obj_at(e, "speedup"), "estimate"), number_or_nan(obj_at(e, "speedup"), "low"), number_or_nan(obj_at(e, "speedup"), "high"))));
       rows.push_back({esc(text_or(s, "name")), esc(short_path(text_or(obj_at(s, "site"), "file")) + ":" + text_or(obj_at(s, "site"), "line")),
                       esc(text_or(s, "calls")), esc(d(obj_at(s, "steady_calls"), "median_ns")), esc(d(obj_at(s, "steady_calls"), "p90_ns")),
                       esc(format_percent(number_or_nan(s, "job_share"))), esc(d(s, "compile_time_ns")), esc(text_or(s, "graph_breaks")),

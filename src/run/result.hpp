@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "core/units.hpp"
 #include "stats/bootstrap.hpp"
 
@@ -61,11 +61,10 @@ struct EagerComparison {
   int runs_each = 1;
   std::string covers;             // what the interval covers, in words
   Ns compile_cost{0};             // compiling calls' time beyond the steady compiled time
-  std::optional<double> break_even_calls;
+  std::optional<double> break_even_calls;  // only on a "faster" verdict: none is built on an interval holding 1
   bool paid_back = false;         // this job made at least break_even_calls calls
-  // bench's rule, the one speedup verdict: a narrow interval holding 1 is no clear difference,
-  // one wider than bench::kInconclusiveRatio supports no verdict.
-  bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;
+  // The one speedup verdict rule (stats::decide): it follows the interval, not its width.
+  stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;
   std::string clock = "host";     // "cuda_events" when both runs timed the site's calls on the device
 };
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "report/format.hpp"
 #include "report/render.hpp"
 
@@ -101,7 +101,10 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
   const json& e = member(s, "eager");
   if (e.is_object()) {
     const json& sp = member(e, "speedup");
-    const std::string verdict = bench::describe_value(string_or(e, "verdict"));
+    // Decided from the interval, by the one rule, for documents of any version.
+    const stats::SpeedupVerdict v =
+        stats::decide(number_or_nan(sp, "estimate"), number_or_nan(sp, "low"), number_or_nan(sp, "high"));
+    const std::string verdict(stats::describe(v));
     out += fmt::format("{}vs eager{}: {} [{}, {}] {}; eager {} vs compiled {} per call (95% interval; covers {})\n", b,
                        string_or(e, "clock") == "cuda_events" ? " (CUDA event time)" : "",
                        format_ratio(number_or_nan(sp, "estimate")), format_ratio(number_or_nan(sp, "low")),
@@ -113,7 +116,8 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
                                  ? fmt::format("paid back after {:.0f} calls (this job made {})", be.get<double>(), text_or(s, "calls"))
                                  : fmt::format("pays back after {:.0f} calls: not in this job ({} calls)", be.get<double>(),
                                                text_or(s, "calls")))
-                          : "never pays back at this speed";
+                          : v == stats::SpeedupVerdict::Faster ? "never pays back at this speed"
+                                                               : "no break-even: no reliable gain to pay it back";
     out += fmt::format("{}compile cost {}: {}\n", b, dur(e, "compile_cost_ns"), pay);
   }
   return out;

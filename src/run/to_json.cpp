@@ -48,7 +48,7 @@ json site(const SiteResult& s) {
              {"compile_cost_ns", ns(e.compile_cost)},
              {"break_even_calls", e.break_even_calls ? json(std::ceil(*e.break_even_calls)) : json(nullptr)},
              {"paid_back", e.paid_back},
-             {"verdict", std::string(bench::to_string(e.verdict))},
+             {"verdict", std::string(stats::to_string(e.verdict))},
              {"clock", e.clock}};
   }
   return {{"key", s.key},

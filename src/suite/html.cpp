@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
@@ -42,7 +42,7 @@ struct Column {
 std::string row_html(const EntryRecord& e) {
   const suite::EntryResult& r = e.result;
   const std::string status(suite::to_string(e.status));
-  const std::string verdict(bench::to_string(r.verdict));
+  const std::string verdict(stats::to_string(r.verdict));
   std::string compile = format_duration_ns(r.compile ? r.compile->count() : NAN);
   if (r.compile_source == "first_call") compile += "*";
   auto count = [](const auto& v) { return v ? esc(json_text(json(*v))) : std::string("-"); };

@@ -34,7 +34,7 @@ json to_json(const EntryResult& r) {
     speedup = {{"estimate", r.speedup.estimate}, {"low", core::number_or_null(r.speedup.low)},
                {"high", core::number_or_null(r.speedup.high)}};
   return {{"speedup", speedup},
-          {"verdict", tct::bench::to_string(r.verdict)},
+          {"verdict", stats::to_string(r.verdict)},
           {"compile_ns", r.compile ? json(r.compile->count()) : json(nullptr)},
           {"compile_source", text_or_null(r.compile_source)},
           {"break_even_calls", r.break_even_calls ? json(*r.break_even_calls) : json(nullptr)},
@@ -47,7 +47,7 @@ json to_json(const EntryResult& r) {
 EntryResult entry_result_from_json(const json& j) {
   EntryResult r;
   if (const json& sp = at(j, "speedup"); sp.is_object()) r.speedup = interval_of(sp);
-  r.verdict = tct::bench::parse_verdict(str(j, "verdict")).value_or(tct::bench::SpeedupVerdict::NotMeasured);
+  r.verdict = stats::decide(r.speedup);  // from the numbers, by the one rule, whatever rule wrote it
   if (const auto ns = opt_num<double>(j, "compile_ns")) r.compile = Nanoseconds(*ns);
   r.compile_source = str(j, "compile_source");
   r.break_even_calls = opt_num<double>(j, "break_even_calls");
@@ -68,7 +68,7 @@ json to_json(const SuiteSummary& s) {
     out["geomean_speedup"] = {
         {"estimate", s.geomean->interval.estimate}, {"low", core::number_or_null(s.geomean->interval.low)},
         {"high", core::number_or_null(s.geomean->interval.high)}, {"confidence", 0.95}, {"n", s.geomean->n},
-        {"verdict", tct::bench::to_string(s.geomean->verdict)},
+        {"verdict", stats::to_string(s.geomean->verdict)},
         {"method", "geometric mean over entries that passed, slowdowns included; interval from the entries' "
                    "95% intervals combined on the log scale (independent errors)"}};
   return out;
@@ -88,7 +88,7 @@ SuiteSummary summary_from_json(const json& j) {
   s.not_measured = num(j, "not_measured");
   s.no_clear_difference = opt_num(j, "no_clear_difference");
   if (const json& g = at(j, "geomean_speedup"); g.is_object())
-    s.geomean = GeomeanSpeedup{interval_of(g), tct::bench::verdict_of(g), num(g, "n")};
+    s.geomean = GeomeanSpeedup{interval_of(g), stats::decide(interval_of(g)), num(g, "n")};
   s.compile_ns_total = num<double>(j, "compile_ns_total");
   s.wall_ns_total = num<double>(j, "wall_ns_total");
   return s;

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "core/units.hpp"
 #include "stats/log_interval.hpp"
 #include "suite/file.hpp"
@@ -28,7 +28,7 @@ using tct::Nanoseconds;
 // back through entry_result_from_json.
 struct EntryResult {
   stats::Interval speedup;  // NaN estimate: not measured
-  bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;  // the bench row's, copied
+  stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;  // the bench row's, copied
   std::optional<Nanoseconds> compile;  // the cold compile, else the first compiled call
   std::string compile_source;          // "cold", "first_call", or "" (none)
   std::optional<double> break_even_calls;
@@ -42,14 +42,14 @@ struct EntryResult {
 // the entries' 95% intervals combined on the log scale.
 struct GeomeanSpeedup {
   stats::Interval interval;  // NaN bounds: no interval
-  bench::SpeedupVerdict verdict = bench::SpeedupVerdict::NotMeasured;
+  stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;
   int n = 0;  // the entries it is over
 };
 
 struct SuiteSummary {
   int entries = 0, ok = 0, failed = 0, mismatch = 0;
   std::map<std::string, int> failures_by_kind;
-  // By the verdict of each entry's speedup (bench/verdict.hpp).
+  // By the verdict of each entry's speedup (stats/verdict.hpp).
   int faster = 0, slower = 0, inconclusive = 0, not_measured = 0;
   std::optional<int> no_clear_difference;  // none in documents from before that verdict existed
   std::optional<GeomeanSpeedup> geomean;   // none: no entry passed with a measured speedup

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "core/json_read.hpp"
 #include "stats/log_interval.hpp"
 
@@ -56,11 +56,11 @@ SuiteSummary summarize(const std::vector<EntryRecord>& entries) {
     if (e.status != EntryStatus::Ok) ++s.failures_by_kind[core::json_read::str(e.error, "kind", "unknown")];
     const EntryResult& r = e.result;
     switch (r.verdict) {
-      case tct::bench::SpeedupVerdict::Faster: ++s.faster; break;
-      case tct::bench::SpeedupVerdict::Slower: ++s.slower; break;
-      case tct::bench::SpeedupVerdict::NoClearDifference: ++*s.no_clear_difference; break;
-      case tct::bench::SpeedupVerdict::Inconclusive: ++s.inconclusive; break;
-      case tct::bench::SpeedupVerdict::NotMeasured: ++s.not_measured; break;
+      case tct::stats::SpeedupVerdict::Faster: ++s.faster; break;
+      case tct::stats::SpeedupVerdict::Slower: ++s.slower; break;
+      case tct::stats::SpeedupVerdict::NoClearDifference: ++*s.no_clear_difference; break;
+      case tct::stats::SpeedupVerdict::Inconclusive: ++s.inconclusive; break;
+      case tct::stats::SpeedupVerdict::NotMeasured: ++s.not_measured; break;
     }
     if (e.status == EntryStatus::Ok && std::isfinite(r.speedup.estimate)) passing.push_back(r.speedup);
     if (r.compile) s.compile_ns_total += r.compile->count();
@@ -70,7 +70,7 @@ SuiteSummary summarize(const std::vector<EntryRecord>& entries) {
     auto g = stats::geometric_mean(passing);
     // The same rule as a row's speedup, decided here once: the card's colour and the text read it.
     if (std::isfinite(g.estimate))
-      s.geomean = GeomeanSpeedup{g, tct::bench::decide(g.estimate, g.low, g.high), static_cast<int>(passing.size())};
+      s.geomean = GeomeanSpeedup{g, tct::stats::decide(g.estimate, g.low, g.high), static_cast<int>(passing.size())};
   }
   return s;
 }

@@ -37,7 +37,7 @@ Table entries_table(const SuiteResult& suite) {
     const suite::EntryResult& r = e.result;
     std::string compile = format_duration_ns(r.compile ? r.compile->count() : NAN);
     if (r.compile_source == "first_call") compile += "*";
-    t.add({e.entry.id, format_speedup_interval(r.speedup), std::string(bench::to_string(r.verdict)), compile,
+    t.add({e.entry.id, format_speedup_interval(r.speedup), std::string(stats::to_string(r.verdict)), compile,
            count_or_dash(r.break_even_calls), count_or_dash(r.graph_breaks), or_dash(r.check),
            std::string(suite::to_string(e.status))});
   }

@@ -118,7 +118,7 @@ def test_an_inconclusive_speedup_is_not_called_no_difference_and_reports_keep_no
     src = tmp_path / "doc.json"
     src.write_text(json.dumps(doc))
     md = run_tct("report", src, "--markdown", python=None).out
-    assert md.splitlines()[0].endswith("0.50x [0.20, 1.25], inconclusive (the interval is too wide for a verdict)")
+    assert md.splitlines()[0].endswith("0.50x [0.20, 1.25], inconclusive (the interval holds 1 and is too wide to tell)")
     assert md.count("! noisy") == 1 and "/home/user" not in md
     assert run_tct("report", src, "-o", tmp_path / "r.html", python=None).rc == 0
     html = (tmp_path / "r.html").read_text()

@@ -47,7 +47,7 @@ TEST(BenchJson, EachVerdictIsOneFieldOfTheResult) {
     for (const auto& row : r.rows) {
       if (!row.speedup) continue;
       const auto& iv = row.speedup->interval;
-      EXPECT_EQ(row.speedup->verdict, decide(iv.estimate, iv.low, iv.high)) << p;
+      EXPECT_EQ(row.speedup->verdict, tct::stats::decide(iv)) << p;
       // The break-even's figures are its ranges' estimates, and it gives none without a gain.
       ASSERT_TRUE(row.break_even) << p;
       EXPECT_EQ(row.break_even_calls, row.break_even->cold ? row.break_even->cold->estimate : std::nullopt) << p;

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include "report/render.hpp"
 
 namespace fs = std::filesystem;
@@ -83,18 +83,22 @@ TEST(ReportGolden, AuditDefaultReportLeadsWithItsVerdict) {
   }
 }
 
-// The verdict is a field: text, Markdown and HTML print that field's words, and a stored
-// verdict that disagrees with the numbers still wins (nothing decides it again).
+// One verdict across renderings, the one its interval supports: text, Markdown and HTML print
+// the same words, and a stored verdict written under an older rule ("inconclusive" beside an
+// interval wholly above 1) does not survive loading.
 TEST(ReportGolden, OneVerdictAcrossRenderings) {
   json doc = load("html_bench");
   json& sp = doc["bench"]["rows"][0]["speedup"];
-  for (auto v : {tct::bench::SpeedupVerdict::Faster, tct::bench::SpeedupVerdict::Slower,
-                 tct::bench::SpeedupVerdict::NoClearDifference}) {
-    sp["estimate"] = 1.2;
-    sp["low"] = 1.1;
-    sp["high"] = 1.3;
-    sp["verdict"] = tct::bench::to_string(v);
-    const std::string words(tct::bench::describe(v));
+  using V = tct::stats::SpeedupVerdict;
+  const struct { double est, low, high; V verdict; } cases[] = {
+      {2.13, 1.69, 2.84, V::Faster}, {0.5, 0.3, 0.8, V::Slower}, {1.0, 0.95, 1.05, V::NoClearDifference}};
+  for (const auto& c : cases) {
+    sp["estimate"] = c.est;
+    sp["low"] = c.low;
+    sp["high"] = c.high;
+    sp["verdict"] = "inconclusive";
+    sp["inconclusive"] = true;
+    const std::string words(tct::stats::describe(c.verdict));
     EXPECT_NE(tct::report::render_text(doc).find(words), std::string::npos) << words;
     EXPECT_NE(tct::report::render_markdown(doc).find(words), std::string::npos) << words;
     EXPECT_NE(tct::report::render_html(doc).find(words), std::string::npos) << words;

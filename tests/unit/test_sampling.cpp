@@ -1,5 +1,5 @@
 // Unit tests for src/bench/sampling: batching rule and the PairedSampler (looks, stopping, coverage).
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "bench/json.hpp"
 #include "bench/sampling.hpp"
 
 namespace {
@@ -109,35 +110,55 @@ TEST(SamplingPairedSampler, UndefinedIntervalIsNeverPrecise) {
     Decision d = s.look();
     EXPECT_TRUE(std::isnan(d.relative_half_width));
     EXPECT_EQ(d.action, Action::Stop_Budget);
-    EXPECT_EQ(tct::bench::decide(d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high),
-              tct::bench::SpeedupVerdict::Inconclusive);
+    EXPECT_EQ(tct::stats::decide(d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high),
+              tct::stats::SpeedupVerdict::Inconclusive);
 }
 
-TEST(SpeedupVerdict, DecidedOnceFromTheInterval) {
-    using tct::bench::decide;
-    using V = tct::bench::SpeedupVerdict;
-    EXPECT_EQ(decide(0.91, 0.01, 99.92), V::Inconclusive);
-    EXPECT_EQ(decide(1.0, 0.8, 1.3), V::Inconclusive);     // 1.625 > 1.5 (high / low)
-    EXPECT_EQ(decide(1.0, 0.9, 1.1), V::NoClearDifference);
-    EXPECT_EQ(decide(1.0, kNaN, 1.1), V::Inconclusive);    // an estimate without an interval says nothing
+TEST(SpeedupVerdict, FollowsTheIntervalNotItsWidth) {
+    using tct::stats::decide;
+    using V = tct::stats::SpeedupVerdict;
+    // Wholly above or below 1 is a verdict, however wide (issue: [1.69, 2.84] and [1.23, 7.28]
+    // were called inconclusive; a 100x slowdown [0.00, 0.02] too).
+    EXPECT_EQ(decide(2.13, 1.69, 2.84), V::Faster);
+    EXPECT_EQ(decide(3.89, 1.23, 7.28), V::Faster);
+    EXPECT_EQ(decide(0.01, 0.004, 0.02), V::Slower);
     EXPECT_EQ(decide(1.73, 1.64, 1.83), V::Faster);
     EXPECT_EQ(decide(0.66, 0.60, 0.71), V::Slower);
+    // Holding 1: narrow is no clear difference, wide is inconclusive.
+    EXPECT_EQ(decide(1.0, 0.9, 1.1), V::NoClearDifference);
+    EXPECT_EQ(decide(1.0, 0.8, 1.3), V::Inconclusive);     // 1.625 > 1.5 (high / low)
+    EXPECT_EQ(decide(0.91, 0.01, 99.92), V::Inconclusive);
+    EXPECT_EQ(decide(1.28, 0.63, 2.34), V::Inconclusive);
+    EXPECT_EQ(decide(1.0, kNaN, 1.1), V::Inconclusive);    // an estimate without an interval says nothing
     EXPECT_EQ(decide(kNaN, kNaN, kNaN), V::NotMeasured);
+    for (auto v : {V::Faster, V::Slower, V::NoClearDifference, V::Inconclusive, V::NotMeasured})
+        EXPECT_EQ(tct::stats::parse_verdict(tct::stats::to_string(v)), v);
 }
 
-TEST(SpeedupVerdict, ReadFromTheDocumentOrDecidedForOldOnes) {
-    using tct::bench::verdict_of;
-    using V = tct::bench::SpeedupVerdict;
-    // The stored field wins: renderers never decide again.
-    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}, {"verdict", "no_clear_difference"}}),
-              V::NoClearDifference);
-    // A document written before the field: decided by the same rule, its own flag kept.
-    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}}), V::Faster);
-    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", 1.1}, {"high", 1.3}, {"inconclusive", true}}), V::Inconclusive);
-    EXPECT_EQ(verdict_of({{"estimate", 1.2}, {"low", nullptr}, {"high", nullptr}}), V::Inconclusive);
-    EXPECT_EQ(verdict_of(nullptr), V::NotMeasured);
-    for (auto v : {V::Faster, V::Slower, V::NoClearDifference, V::Inconclusive, V::NotMeasured})
-        EXPECT_EQ(tct::bench::parse_verdict(tct::bench::to_string(v)), v);
+// The rule over a grid of intervals: no verdict contradicts its interval, and the width
+// decides only between "no clear difference" and "inconclusive".
+TEST(SpeedupVerdict, NoVerdictContradictsItsInterval) {
+    using V = tct::stats::SpeedupVerdict;
+    for (double low = 0.01; low < 5; low *= 1.17)
+        for (double high = low; high < 20; high *= 1.23) {
+            const V v = tct::stats::decide(std::sqrt(low * high), low, high);
+            if (low > 1) EXPECT_EQ(v, V::Faster) << low << " " << high;
+            else if (high < 1) EXPECT_EQ(v, V::Slower) << low << " " << high;
+            else EXPECT_EQ(v, high / low > tct::stats::kWideIntervalRatio ? V::Inconclusive : V::NoClearDifference);
+        }
+}
+
+// A document written under the older rule (verdict "inconclusive" on an interval wholly
+// above 1) loads with the verdict its interval supports.
+TEST(SpeedupVerdict, OldDocumentsLoadWithTheNewRule) {
+    using V = tct::stats::SpeedupVerdict;
+    const auto old = tct::bench::from_json(nlohmann::json{
+        {"rows", nlohmann::json::array({{{"backend", "inductor"}, {"mode", "default"}, {"status", "ok"},
+                                          {"speedup", {{"estimate", 2.13}, {"low", 1.69}, {"high", 2.84},
+                                                       {"verdict", "inconclusive"}, {"inconclusive", true}}}}})}});
+    ASSERT_EQ(old.rows.size(), 1u);
+    ASSERT_TRUE(old.rows[0].speedup);
+    EXPECT_EQ(old.rows[0].speedup->verdict, V::Faster);
 }
 
 // The promise under test: over many simulated runs of the whole schedule (2 fresh

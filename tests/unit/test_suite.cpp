@@ -1,7 +1,7 @@
 // Suite logic: TOML expansion and stable ids, settings, sharding, recording, resume, merge,
 // summary statistics and the interval arithmetic behind them.
 #include "bench/json.hpp"
-#include "bench/verdict.hpp"
+#include "stats/verdict.hpp"
 #include <cmath>
 #include <set>
 
@@ -45,7 +45,7 @@ json bench_with(json sp) { return {{"rows", json::array({json{{"speedup", std::m
 
 json entry(const std::string& id, const std::string& status, double est, double lo, double hi, double wall = 1e9) {
   json sp = std::isfinite(est) ? json{{"estimate", est}, {"low", lo}, {"high", hi}} : json(nullptr);
-  json r = {{"speedup", sp}, {"verdict", tct::bench::to_string(tct::bench::verdict_of(sp))}, {"compile_ns", 2e9}};
+  json r = {{"speedup", sp}, {"verdict", tct::stats::to_string(tct::stats::decide(est, lo, hi))}, {"compile_ns", 2e9}};
   json e = {{"id", id}, {"status", status}, {"result", r}, {"wall_ns", wall}, {"error", nullptr}};
   if (status != "ok") e["error"] = {{"kind", status == "mismatch" ? "output_mismatch" : "timeout"}, {"message", "m"}};
   return e;
@@ -330,7 +330,7 @@ TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
   // What the renderings read back is what summarize decided.
   const SuiteSummary back = summary_from_json(s);
   ASSERT_TRUE(back.geomean);
-  EXPECT_EQ(back.geomean->verdict, tct::bench::SpeedupVerdict::NoClearDifference);
+  EXPECT_EQ(back.geomean->verdict, tct::stats::SpeedupVerdict::NoClearDifference);
   EXPECT_EQ(back.no_clear_difference, 0);
   EXPECT_EQ(back.failures_by_kind.at("timeout"), 1);
   EXPECT_EQ(to_json(back), s);
@@ -351,9 +351,9 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
   EXPECT_EQ(r["compile_source"], "first_call");
   EXPECT_EQ(r["graph_breaks"], 2);
   EXPECT_EQ(r["check"], "mismatch");
-  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}})), nullptr).verdict, tct::bench::SpeedupVerdict::NoClearDifference);
-  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}})), nullptr).verdict, tct::bench::SpeedupVerdict::Slower);
-  EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr).verdict, tct::bench::SpeedupVerdict::NotMeasured);
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}})), nullptr).verdict, tct::stats::SpeedupVerdict::NoClearDifference);
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}})), nullptr).verdict, tct::stats::SpeedupVerdict::Slower);
+  EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr).verdict, tct::stats::SpeedupVerdict::NotMeasured);
 }
 
 TEST(LogInterval, GeometricMeanAndRatio) {
