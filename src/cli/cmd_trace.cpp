@@ -27,8 +27,8 @@ class TraceCommand : public Command {
     cmd->add_option("path", path_, "A TORCH_TRACE log file (.log or .log.gz) or the directory TORCH_TRACE named")
         ->required();
     cmd->add_flag("--strict", strict_,
-                  "Exit 2 when a log has garbled or truncated records, or a payload whose MD5 does not match "
-                  "(default: count and skip)");
+                  "Exit 2 when a log has garbled or truncated records, a payload that does not parse, or one "
+                  "whose MD5 differs (every payload is hashed; default: count and skip damage, read edits)");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   TORCH_TRACE=/tmp/trace torchrun --nproc-per-node 8 train.py
@@ -36,16 +36,19 @@ class TraceCommand : public Command {
   tct trace /tmp/trace/rank_0.log.gz --json    one log, as JSON
   tct trace /tmp/trace -o trace.html           a report to share
 Logs of tct's own runs: tct bench/explain TARGET --trace DIR, then tct trace DIR.
-A payload is damaged only when its MD5 (the header's has_payload) does not match; a last
-line without its newline that reads whole is not damage.
+Damage is what cannot be read (a garbled header, a JSON payload that does not parse, a
+record cut off); a payload that parses is read whatever its MD5 (has_payload) says, and
+one whose MD5 differs is noted as edited. Line ends may be \n, \r\n or \r.
 Exit codes: 0 ok (ranks may still diverge: see 'divergence'), 2 no such path, no log in
-it, an unreadable gzip stream, or with --strict a damaged log.)");
+it, an unreadable gzip stream, or with --strict a damaged log or an edited payload.)");
     return cmd;
   }
 
   int run(RunContext& ctx) override {
+    // --strict hashes every payload: an edit anywhere is an error, as in tlparse --strict.
     trace::RankLogs logs = trace::read_rank_logs(
-        trace::list_trace_files(path_), [&](const trace::TraceFile& f) { ctx.progress(fmt::format("reading {}", f.path)); });
+        trace::list_trace_files(path_), [&](const trace::TraceFile& f) { ctx.progress(fmt::format("reading {}", f.path)); },
+        strict_);
     if (logs.unreadable) throw *logs.unreadable;
     for (const auto& [path, s] : logs.logs)
       if (s.records == 0 && s.bytes > 0)
@@ -54,11 +57,18 @@ it, an unreadable gzip stream, or with --strict a damaged log.)");
     const trace::TraceResult result = trace::summarize(path_, logs.ranks);
     ctx.doc["trace"] = trace::to_json(result);
     if (const uint64_t damaged = result.damaged(); damaged > 0) {
-      std::string msg = fmt::format("{} damaged line(s), record(s) or payload(s) skipped (see trace.ranks[].read)", damaged);
+      std::string msg = fmt::format("{} damaged line(s), record(s) or payload(s) skipped, the first at {} (see "
+                                    "trace.ranks[].read)",
+                                    damaged, trace::describe(result.damaged_at().front()));
       if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
       report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult, msg,
                                                         "the rest of the log was read"));
     }
+    // Edited payloads are read and used (the section's note says so); only --strict fails.
+    if (const uint64_t edited = result.edited(); strict_ && edited > 0)
+      throw usage_error(fmt::format("{} payload(s) edited after they were written: MD5 differs (the first at {})",
+                                    edited, trace::describe(result.edited_at().front())),
+                        "the log was changed after torch wrote it; rerun without --strict to read it as it is");
     return 0;
   }
 

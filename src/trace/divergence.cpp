@@ -69,6 +69,18 @@ size_t first_difference(const std::vector<std::string>& a, const std::vector<std
   return i;
 }
 
+std::string item(const std::vector<std::string>& v, size_t i) { return i < v.size() ? v[i] : ""; }
+std::string or_nothing(const std::string& op) { return op.empty() ? "nothing" : op; }
+
+// Where a rank's list first differs from the reference's, and the entry of each there.
+FirstDifference difference(const std::vector<std::string>& mine, const std::vector<std::string>& theirs,
+                           size_t at) {
+  return {at + 1, item(mine, at), item(theirs, at)};
+}
+FirstDifference difference(const std::vector<std::string>& mine, const std::vector<std::string>& theirs) {
+  return difference(mine, theirs, first_difference(mine, theirs));
+}
+
 // Collectives in a schedule; the wait_tensor entries inductor lists after each are not.
 size_t collective_count(const std::vector<std::string>& schedule) {
   return std::count_if(schedule.begin(), schedule.end(),
@@ -86,8 +98,6 @@ size_t first_order_difference(const std::vector<std::string>& a, const std::vect
 bool same_order(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   return a.size() == b.size() && first_order_difference(a, b) == a.size();
 }
-
-std::string item(const std::vector<std::string>& v, size_t i) { return i < v.size() ? v[i] : "nothing"; }
 
 // Per graph, a rank's lists against the reference's: (compile id, rank's, reference's) for
 // each graph where they differ. both_only: graphs only one of them logged are left out
@@ -136,9 +146,10 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
     const Signature& s = sigs[i];
     const Signature& r = sigs[ref];
     std::string who = rank_name(ranks[i].rank, i);
-    auto add = [&](const char* what, const std::string& message, const std::string& compile_id = "") {
+    auto add = [&](const char* what, const std::string& message, const std::string& compile_id = "",
+                   std::optional<FirstDifference> first = std::nullopt) {
       out.push_back({ranks[i].rank, ranks[i].files.empty() ? "" : ranks[i].files[0], what, compile_id, majority,
-                     message});
+                     message, std::move(first)});
     };
     if (auto extra = minus(s.compile_ids, r.compile_ids); !extra.empty())
       add("compile_ids", fmt::format("{} compiled {} that {} did not", who, join(extra), others));
@@ -159,16 +170,19 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
       add("skipped_frames", fmt::format("{} skipped {} frame(s), {} {}", who, s.skipped, others, r.skipped));
     // A rank that issues other collectives than its peers in a graph waits for a partner
     // that never comes: the classic distributed hang (tlparse: collective_schedules).
+    // The sequence is compared, not only the count: the same number of collectives in
+    // another order hangs as surely.
     for (const auto& [id, mine, theirs] : per_graph(s.collectives, r.collectives, true)) {
       size_t n_mine = collective_count(mine), n_theirs = collective_count(theirs);
+      FirstDifference d = difference(mine, theirs);
       std::string msg =
           n_mine != n_theirs
               ? fmt::format("{} issues {} collective(s) in graph {} where {} {} {}", who, n_mine, id, others,
                             verb("issues", "issue"), n_theirs)
-              : fmt::format("{} issues other collectives in graph {} than {}: #{} is {}, not {}", who, id, others,
-                            first_difference(mine, theirs) + 1, item(mine, first_difference(mine, theirs)),
-                            item(theirs, first_difference(mine, theirs)));
-      add("collective_schedule", msg + " (a rank whose collectives differ hangs the job)", id);
+              : fmt::format("{} issues other collectives in graph {} than {}", who, id, others);
+      msg += fmt::format(": #{} is {}, not {} (a rank whose collectives differ hangs the job)", d.position,
+                         or_nothing(d.op), or_nothing(d.reference_op));
+      add("collective_schedule", msg, id, d);
     }
     // graph_execution: the order compiled graphs ran in (record_and_log_graph_execution_order).
     if (!same_order(s.execution_order, r.execution_order)) {
@@ -180,7 +194,7 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
                             others, k + 1, s.execution_order[k], r.execution_order[k])
               : fmt::format("{} ran {} compiled graph call(s) where {} ran {} (the same order up to #{})", who,
                             s.execution_order.size(), others, r.execution_order.size(), k);
-      add("graph_execution_order", msg, at);
+      add("graph_execution_order", msg, at, difference(s.execution_order, r.execution_order, k));
     }
     // Cache hits and misses per graph: a rank that missed where its peers hit compiles
     // longer and arrives late at the first collective (tlparse: cache sequence).
@@ -188,17 +202,17 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
       size_t k = first_difference(mine, theirs);
       add("cache", fmt::format("{} had other cache hits and misses in graph {} than {}: {}, not {}", who, id, others,
                                k < mine.size() ? join(mine, 4) : "no cache event", k < theirs.size() ? join(theirs, 4) : "no cache event"),
-          id);
+          id, difference(mine, theirs, k));
     }
     for (const auto& [id, mine, theirs] : per_graph(s.tensor_meta, r.tensor_meta, true)) {
-      size_t k = first_difference(mine, theirs);
+      FirstDifference d = difference(mine, theirs);
       std::string msg = fmt::format("{}'s tensor metadata differs in graph {} from {}'s", who, id, others);
       if (mine.size() != theirs.size())
-        msg += fmt::format(": {} op(s), not {}; the first that differs is #{}: {}, not {}", mine.size(), theirs.size(), k + 1,
-                           item(mine, k), item(theirs, k));
+        msg += fmt::format(": {} op(s), not {}; the first that differs is #{}: {}, not {}", mine.size(), theirs.size(),
+                           d.position, or_nothing(d.op), or_nothing(d.reference_op));
       else
-        msg += fmt::format(" at op #{}: {} (not {})", k + 1, item(mine, k), item(theirs, k));
-      add("tensor_meta", msg, id);
+        msg += fmt::format(" at op #{}: {} (not {})", d.position, d.op, d.reference_op);
+      add("tensor_meta", msg, id, d);
     }
   }
   return out;

@@ -49,6 +49,12 @@ std::string html_section(const TraceResult& t) {
     if (!r.compiles_without_id.empty())
       out += "<h4>Compiles without a compile id</h4>" + generic(to_json_list(r.compiles_without_id));
     if (!r.failures.empty()) out += "<h4>Failures and restarts</h4>" + generic(to_json_list(r.failures));
+    if (r.read.damaged() > 0)
+      out += "<h4 class=\"warn\">Damaged (skipped)</h4>" + generic(to_json_list(r.read.damaged_at));
+    if (r.read.edited > 0)
+      out += fmt::format("<h4>Note: {} payload(s) edited after they were written: MD5 differs (read as they are)</h4>",
+                         r.read.edited) +
+             generic(to_json_list(r.read.edited_at));
   }
   return out + "</section>";
 }

@@ -20,6 +20,13 @@ std::map<std::string, Int> counts(const json& j, const char* key) {
   return out;
 }
 
+template <class T>
+std::vector<T> list_of(const json& j, const char* key, T (*of)(const json&)) {
+  std::vector<T> out;
+  for (const auto& x : list(j, key)) out.push_back(of(x));
+  return out;
+}
+
 json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 json opt_json(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
 
@@ -96,6 +103,8 @@ CompileWithoutId without_id_of(const json& j) {
   return {str(j, "kind"), str(j, "what"), str(j, "graph"), str(j, "function"), str(j, "file"), num(j, "line"),
           num<uint64_t>(j, "log_line")};
 }
+Spot spot_of(const json& j) { return {str(j, "log"), num<uint64_t>(j, "line"), str(j, "record"), str(j, "what")}; }
+
 ReadStats read_of(const json& j) {
   ReadStats s;
   s.bytes = num<uint64_t>(j, "bytes");
@@ -105,16 +114,12 @@ ReadStats read_of(const json& j) {
   s.stray = num<uint64_t>(j, "stray_lines");
   s.truncated = num<uint64_t>(j, "truncated");
   s.bad_payload = num<uint64_t>(j, "bad_payloads");
+  s.edited = num<uint64_t>(j, "edited_payloads");
   s.verified_payloads = num<uint64_t>(j, "verified_payloads");
   s.oversized = num<uint64_t>(j, "oversized_payloads");
+  s.damaged_at = list_of(j, "damaged_at", spot_of);
+  s.edited_at = list_of(j, "edited_at", spot_of);
   return s;
-}
-
-template <class T>
-std::vector<T> list_of(const json& j, const char* key, T (*of)(const json&)) {
-  std::vector<T> out;
-  for (const auto& x : list(j, key)) out.push_back(of(x));
-  return out;
 }
 
 json rank_json(const Rank& r) {
@@ -159,17 +164,27 @@ Rank rank_of(const json& j) {
   return r;
 }
 
+json difference_json(const std::optional<FirstDifference>& d) {
+  if (!d) return nullptr;
+  return {{"position", d->position}, {"op", null_if_empty(d->op)}, {"reference_op", null_if_empty(d->reference_op)}};
+}
+std::optional<FirstDifference> difference_of(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  return FirstDifference{num<size_t>(j, "position"), str(j, "op"), str(j, "reference_op")};
+}
+
 json divergence_json(const Divergence& d) {
   return {{"rank", opt_json(d.rank)},
           {"log", d.log},
           {"what", d.what},
           {"compile_id", null_if_empty(d.compile_id)},
           {"compared_with", d.compared_with},
+          {"first_difference", difference_json(d.first_difference)},
           {"message", d.message}};
 }
 Divergence divergence_of(const json& j) {
-  return {opt_num(j, "rank"), str(j, "log"), str(j, "what"), str(j, "compile_id"), strings(j, "compared_with"),
-          str(j, "message")};
+  return {opt_num(j, "rank"),   str(j, "log"),     str(j, "what"), str(j, "compile_id"), strings(j, "compared_with"),
+          str(j, "message"),    difference_of(at(j, "first_difference"))};
 }
 
 }  // namespace
@@ -236,6 +251,10 @@ json to_json(const Failure& f) {
           {"fail_reason", f.fail_reason}};
 }
 
+json to_json(const Spot& s) {
+  return {{"log", s.log}, {"line", s.line}, {"record", null_if_empty(s.record)}, {"what", s.what}};
+}
+
 json to_json(const ReadStats& s) {
   return {{"bytes", s.bytes},
           {"lines", s.lines},
@@ -244,9 +263,12 @@ json to_json(const ReadStats& s) {
           {"stray_lines", s.stray},
           {"truncated", s.truncated},
           {"bad_payloads", s.bad_payload},
+          {"edited_payloads", s.edited},
           {"verified_payloads", s.verified_payloads},
           {"damaged", s.damaged()},
-          {"oversized_payloads", s.oversized}};
+          {"oversized_payloads", s.oversized},
+          {"damaged_at", to_json_list(s.damaged_at)},
+          {"edited_at", to_json_list(s.edited_at)}};
 }
 
 json to_json(const TraceResult& t) {

@@ -23,6 +23,7 @@ nlohmann::json to_json(const SkippedFrame& frame);
 nlohmann::json to_json(const CompileWithoutId& compile);
 nlohmann::json to_json(const Failure& failure);
 nlohmann::json to_json(const ReadStats& read);
+nlohmann::json to_json(const Spot& spot);
 
 template <class T>
 nlohmann::json to_json_list(const std::vector<T>& items) {

@@ -22,8 +22,9 @@ struct RankLogs {
   std::optional<Error> unreadable;
 };
 
-// `before_each` is told each log before it is read (progress).
+// `before_each` is told each log before it is read (progress). check_every_md5: hash every
+// payload (--strict), not only those the summary reads (Reader).
 RankLogs read_rank_logs(const std::vector<TraceFile>& files,
-                        const std::function<void(const TraceFile&)>& before_each = {});
+                        const std::function<void(const TraceFile&)>& before_each = {}, bool check_every_md5 = false);
 
 }  // namespace tct::trace

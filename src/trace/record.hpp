@@ -45,7 +45,8 @@ struct Record {
   std::optional<int> rank;          // "rank" key or the `[rankN]:` prefix
   std::string_view timestamp;       // "1130 18:15:52.398000" (MMDD hh:mm:ss.us)
   bool has_payload = false;
-  bool payload_damaged = false;     // its MD5 is not the header's (set when the record ends)
+  bool payload_damaged = false;     // it cannot be read: its JSON does not parse (set when the record ends)
+  bool payload_edited = false;      // it reads, but its MD5 is not the header's: edited after torch wrote it
   uint64_t line = 0;                // 1-based line of the header in its input
 };
 

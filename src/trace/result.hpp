@@ -92,6 +92,10 @@ struct CompileWithoutId {
   uint64_t log_line = 0;
 };
 
+// "line 120 of LOG (inductor_collective_schedule): payload does not parse" (without the log,
+// or what, when they are "").
+std::string describe(const Spot& spot);
+
 // "rank 3", or "log 2" (its place among the logs) for a log whose name carries no rank.
 std::string rank_name(std::optional<int> rank, size_t index);
 
@@ -117,6 +121,15 @@ struct Rank {
   std::string name(size_t index) const { return rank_name(rank, index); }
 };
 
+// Where two sequences (a graph's collectives, the graph execution order, a graph's cache
+// events or tensor metadata) first differ: the 1-based position and the entry of each there
+// ("" where one sequence has ended).
+struct FirstDifference {
+  size_t position = 0;
+  std::string op;            // the diverging rank's
+  std::string reference_op;  // the most common pattern's
+};
+
 // A rank whose compilation differs from the most common pattern (a known cause of
 // collective hangs).
 struct Divergence {
@@ -127,6 +140,7 @@ struct Divergence {
   std::string compile_id;  // "" when the difference is not one graph's
   std::vector<std::string> compared_with;  // the ranks of the most common pattern
   std::string message;
+  std::optional<FirstDifference> first_difference;  // for the sequence checks
 };
 
 struct TraceResult {
@@ -137,6 +151,11 @@ struct TraceResult {
   bool ranks_diverge() const { return !divergence.empty(); }
   // Lines, records and payloads the reader skipped as damaged, over every rank.
   uint64_t damaged() const;
+  // Payloads read although their MD5 differs (edited after torch wrote them), over every rank.
+  uint64_t edited() const;
+  // Where: the first spots of each rank, in rank order.
+  std::vector<Spot> damaged_at() const;
+  std::vector<Spot> edited_at() const;
 };
 
 }  // namespace tct::trace

@@ -299,7 +299,8 @@ void RankCollector::on_artifact(const Record& r, CompileId id, std::string_view 
       out_.cache_sequence.push_back({id, static_cast<uint8_t>(it - out_.cache_names.begin())});
     return;
   }
-  // A payload whose MD5 failed is not read: the reader counted it damaged.
+  // A payload that cannot be read is not used: the reader counted it damaged. One that
+  // reads is used even when its MD5 differs (edited after it was written: a note).
   if (r.payload_damaged) return;
   if (name == "dynamo_graph_break_reason") {
     TraceBreak b = parse_break_payload(payload);

@@ -15,6 +15,19 @@
 namespace tct::trace {
 namespace {
 
+// The first spots of a rank's read, at most 3, without the log (a rank's heading names it)
+// and, where the line already says it, without what was wrong.
+std::string spot_list(const std::vector<Spot>& spots, bool with_what = true) {
+  std::string out;
+  for (size_t k = 0; k < spots.size() && k < 3; ++k) {
+    Spot s = spots[k];
+    s.log.clear();
+    if (!with_what) s.what.clear();
+    out += (k ? "; " : "") + describe(s);
+  }
+  return out;
+}
+
 std::string seconds(Nanoseconds ns) { return fmt::format("{:.2f} s", static_cast<double>(ns.count()) / 1e9); }
 
 std::string rank_text(const Rank& r, size_t i, bool md) {
@@ -94,8 +107,13 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
                        f.attempts, why.empty() ? "" : " (" + why + ")");
   }
   if (r.read.damaged() > 0)
-    out += fmt::format("{}skipped {} garbled, {} truncated, {} stray line(s), {} payload(s) whose MD5 does not match\n",
-                       md ? "\n" : "  ", r.read.garbled, r.read.truncated, r.read.stray, r.read.bad_payload);
+    out += fmt::format("{}skipped {} garbled, {} truncated, {} stray line(s), {} payload(s) that do not parse; the "
+                       "first at {}\n",
+                       md ? "\n" : "  ", r.read.garbled, r.read.truncated, r.read.stray, r.read.bad_payload,
+                       spot_list(r.read.damaged_at));
+  if (r.read.edited > 0)
+    out += fmt::format("{}note: {} payload(s) edited after they were written: MD5 differs (read as they are): {}\n",
+                       md ? "\n" : "  ", r.read.edited, spot_list(r.read.edited_at, false));
   return out;
 }
 

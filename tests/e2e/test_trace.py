@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -212,10 +213,15 @@ def test_last_line_without_newline_reads_clean(tmp_path):
     assert "damaged" not in run_tct("trace", logs).out
 
 
-def test_payload_missing_a_line_is_damaged(tmp_path):
+def test_payload_missing_a_line_is_read_as_edited(tmp_path):
     """A line dropped from an inductor_collective_schedule payload: its JSON still parses
-    (a list lost an entry), its MD5 does not match."""
+    (a list lost an entry), so it is read and used, as tlparse reads it; its MD5 differs, a
+    note, not damage. --strict fails on it, as tlparse --strict does."""
     logs = gunzipped("multirank", tmp_path)
+    for other in logs.iterdir():  # ranks 1 and 2 alike (two runs of the default), rank 0 edited
+        if "_base" not in other.name:
+            other.unlink()
+    shutil.copy(logs / "dedicated_log_torch_trace_rank_1_base.log", logs / "dedicated_log_torch_trace_rank_2_base.log")
     log = logs / "dedicated_log_torch_trace_rank_0_base.log"
     lines = log.read_text().split("\n")
     at = next(i for i, l in enumerate(lines) if '"inductor_collective_schedule"' in l)
@@ -224,11 +230,64 @@ def test_payload_missing_a_line_is_damaged(tmp_path):
     log.write_text("\n".join(lines))
     doc = read_trace(logs)
     r0 = doc["trace"]["ranks"][0]
-    assert r0["read"]["bad_payloads"] == 1 and r0["read"]["damaged"] == 1 and r0["read"]["truncated"] == 0
-    assert all(r["read"]["damaged"] == 0 for r in doc["trace"]["ranks"][1:])
-    assert any("damaged" in w["message"] for w in doc["warnings"])
+    assert r0["read"]["damaged"] == 0 and r0["read"]["edited_payloads"] == 1
+    assert r0["read"]["edited_at"] == [{"log": str(log), "line": at + 1, "record": "inductor_collective_schedule",
+                                        "what": "MD5 differs"}]
+    assert all(r["read"]["damaged"] == 0 and r["read"]["edited_payloads"] == 0 for r in doc["trace"]["ranks"][1:])
+    assert not any("damaged" in w["message"] for w in doc.get("warnings", []))
+    # The schedule as it now reads: rank 0 issues one collective fewer than its peers.
+    assert [0, "collective_schedule", "0/0"] in facts(doc["trace"])[1]
+    assert "note: 1 payload(s) edited after they were written: MD5 differs" in run_tct("trace", logs).out
     strict = run_tct("trace", logs, "--strict")
-    assert strict.rc == 2 and strict.err.startswith("tct: error: ")
+    assert strict.rc == 2 and strict.err.startswith("tct: error: 1 payload(s) edited after they were written")
+
+
+def test_crlf_copy_reads_like_the_original(tmp_path):
+    """A log saved with Windows line ends ("\\r\\n" after every line) reads exactly like the
+    original: the same records, payloads and MD5s; only its size differs."""
+    logs = gunzipped("multirank", tmp_path)
+    crlf = tmp_path / "crlf"
+    crlf.mkdir()
+    for log in logs.iterdir():
+        (crlf / log.name).write_bytes(log.read_bytes().replace(b"\n", b"\r\n"))
+    original, copy = read_trace(logs, "--strict")["trace"], read_trace(crlf, "--strict")["trace"]
+
+    def comparable(trace):
+        for rank in trace["ranks"]:
+            rank["files"] = [Path(f).name for f in rank["files"]]
+            del rank["read"]["bytes"]
+        for d in trace["divergence"]:
+            d["log"] = Path(d["log"]).name
+        del trace["path"]
+        return trace
+
+    assert original["ranks"][0]["read"]["verified_payloads"] > 0
+    assert comparable(copy) == comparable(original)
+
+
+def test_schedule_edit_names_rank_graph_and_collective(tmp_path):
+    """Two ranks alike and a third whose collective schedule was edited (two collectives
+    swapped, its MD5 left as it was): the classic cause of a hang, named with the rank, the
+    graph and the first collective that differs."""
+    logs = gunzipped("multirank", tmp_path)
+    for log in logs.iterdir():
+        if "_base" not in log.name:
+            log.unlink()
+    text = (logs / "dedicated_log_torch_trace_rank_0_base.log").read_text()
+    lines = text.split("\n")
+    at = next(i for i, l in enumerate(lines) if '"inductor_collective_schedule"' in l and '"frame_id": 0' in l)
+    first = lines[at + 1: lines.index("\t]", at)]
+    ops = [json.loads(l[1:].rstrip(",")) for l in first[1:]]
+    k = next(i for i in range(1, len(ops)) if ops[i] != ops[0])  # swap the first two that differ
+    lines[at + 2], lines[at + 2 + k] = lines[at + 2 + k], lines[at + 2]
+    (logs / "dedicated_log_torch_trace_rank_2_edit.log").write_text("\n".join(lines))
+    t = read_trace(logs)["trace"]
+    (d,) = t["divergence"]
+    assert (d["rank"], d["what"], d["compile_id"]) == (2, "collective_schedule", "0/0")
+    assert d["first_difference"] == {"position": 1, "op": ops[k], "reference_op": ops[0]}
+    assert d["compared_with"] == ["rank 0", "rank 1"]
+    assert f"rank 2 issues other collectives in graph 0/0 than rank 0, rank 1: #1 is {ops[k]}, not {ops[0]}" in d["message"]
+    assert t["ranks"][2]["read"]["edited_payloads"] == 1 and t["ranks"][2]["read"]["damaged"] == 0
 
 
 def test_reset_text_and_aoti_text():
@@ -243,7 +302,7 @@ def test_multirank_checks_name_rank_and_graph(tmp_path):
     r = run_tct("trace", TRACES / "multirank", "-o", tmp_path / "t.html")
     assert r.rc == 0, r
     assert "All ranks compiled alike" not in r.out and "RANKS DIVERGE" in r.out
-    assert "rank 2 issues 4 collective(s) in graph 0/0 where rank 0, rank 1 issue 6" in r.out
+    assert "rank 2 issues 4 collective(s) in graph 0/0 where rank 0, rank 1 issue 6: #9 is " in r.out
     assert "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #3 ran graph 1/0, not 0/0" in r.out
     assert "rank 4 had other cache hits and misses in graph 0/0 than rank 0, rank 1" in r.out
     assert "rank 5's tensor metadata differs in graph 0/0 from rank 0, rank 1's" in r.out

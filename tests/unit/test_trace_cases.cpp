@@ -1,9 +1,11 @@
 // The TORCH_TRACE cases other torch versions write (issue 26): a last line without its
-// newline, payloads checked by their MD5, compile ids that start over after
-// torch._dynamo.reset(), graph breaks known only as restart reasons (torch 2.6 and older),
-// compiles without a compile id (AOT Inductor), and tlparse's four multi-rank checks.
+// newline, payloads that parse read whatever their MD5 (issue 36), "\r\n" and "\r" line
+// ends, compile ids that start over after torch._dynamo.reset(), graph breaks known only as
+// restart reasons (torch 2.6 and older), compiles without a compile id (AOT Inductor), and
+// tlparse's four multi-rank checks, the collective schedules compared as sequences.
 // The logs here are hand-written in the formats torch writes (torch/_logging/_internal.py),
-// each case small enough to read; tests/e2e/test_trace_logs.py reads real ones.
+// each case small enough to read; tests/e2e/test_trace.py and test_trace_tlparse.py read
+// real ones.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
@@ -21,9 +23,7 @@ namespace {
 using namespace tct;
 
 std::string md5(std::string_view s) {
-  trace::Md5 m;
-  m.update(s);
-  auto h = m.hex();
+  auto h = trace::md5_hex(s);
   return std::string(h.data(), h.size());
 }
 
@@ -68,10 +68,10 @@ struct Read {
   trace::ReadStats stats;
 };
 
-Read read(const std::string& text, size_t chunk = 7) {
+Read read(const std::string& text, size_t chunk = 7, bool check_every_md5 = false) {
   Read out;
   trace::RankCollector c(out.summary);
-  trace::Reader reader(c);
+  trace::Reader reader(c, 1 << 20, check_every_md5);
   for (size_t i = 0; i < text.size(); i += chunk) reader.feed(std::string_view(text).substr(i, chunk));
   reader.finish();
   out.stats = reader.stats();
@@ -109,23 +109,80 @@ TEST(TraceCases, LastLineWithoutNewlineIsWhole) {
   }
 }
 
-// A payload that lost a line still parses as JSON; only its MD5 tells.
-TEST(TraceCases, PayloadMissingALineIsDamaged) {
+// A payload that lost a line (or was edited by hand) still parses as JSON: it is read and
+// used, its MD5 counted apart as edited, with where it is. Damage is what cannot be read.
+TEST(TraceCases, PayloadThatParsesIsReadWhateverItsMd5) {
   std::string payload = "{\n\"graph_execution_order\": [\n{\"compile_id\": \"0/0\"},\n{\"compile_id\": \"1/0\"}\n]\n}";
   std::string good = artifact("graph_execution", "", payload);
   std::string bad = good;
   bad.erase(bad.find("\t{\"compile_id\": \"0/0\"},\n"), std::string("\t{\"compile_id\": \"0/0\"},\n").size());
   Read ok = read(kStr + good + metrics(0, 0));
   EXPECT_EQ(ok.stats.damaged(), 0u);
+  EXPECT_EQ(ok.stats.edited, 0u);
   EXPECT_EQ(ok.summary.execution_order, (std::vector<std::string>{"0/0", "1/0"}));
   Read r = read(kStr + bad + metrics(0, 0));
-  EXPECT_EQ(r.stats.bad_payload, 1u);
-  EXPECT_EQ(r.stats.truncated, 0u);
-  EXPECT_FALSE(r.summary.has_execution_order);  // a damaged payload is not used
+  EXPECT_EQ(r.stats.damaged(), 0u);
+  EXPECT_EQ(r.stats.edited, 1u);
+  EXPECT_EQ(r.summary.execution_order, (std::vector<std::string>{"1/0"}));  // read as it is
+  ASSERT_EQ(r.stats.edited_at.size(), 1u);
+  EXPECT_EQ(r.stats.edited_at[0], (trace::Spot{"", 2, "graph_execution", "MD5 differs"}));
   // A has_payload that is not an MD5 (other writers) cannot be checked: not damaged.
   Read other = read(kStr + header("{\"artifact\": {\"name\": \"x\"}, \"has_payload\": \"abc\"}") + "\tanything\n");
   EXPECT_EQ(other.stats.damaged(), 0u);
   EXPECT_EQ(other.stats.verified_payloads, 0u);
+}
+
+// A JSON payload that does not parse is damaged (and not used), and says where; text
+// payloads always read. torch's own unparseable JSON (an unquoted recompile reason, its MD5
+// matching) is what torch wrote: read, not damaged.
+TEST(TraceCases, JsonPayloadThatDoesNotParseIsDamaged) {
+  std::string sched = artifact("inductor_collective_schedule", ids(0, 0), "[\n\"all_reduce\",\n\"wait\"\n]");
+  std::string broken = sched;
+  broken.replace(broken.find("\t]\n"), 3, "\t]]\n");
+  Read r = read(kStr + start(0, 0) + broken + metrics(0, 0));
+  EXPECT_EQ(r.stats.bad_payload, 1u);
+  EXPECT_EQ(r.stats.edited, 0u);
+  EXPECT_TRUE(r.summary.collectives.empty());
+  ASSERT_EQ(r.stats.damaged_at.size(), 1u);
+  EXPECT_EQ(r.stats.damaged_at[0], (trace::Spot{"", 3, "inductor_collective_schedule", "payload does not parse"}));
+  Read own = read(kStr + start(0, 0) + artifact("recompile_reasons", ids(0, 0), "0/0: tensor 'x' size mismatch") +
+                  metrics(0, 0));
+  EXPECT_EQ(own.stats.damaged(), 0u);
+  EXPECT_EQ(own.summary.compiles.begin()->second.recompile_reasons,
+            (std::vector<std::string>{"0/0: tensor 'x' size mismatch"}));
+  // Text (a graph, output code): any lines read; its MD5 is not even computed.
+  std::string code = with_payload("\"inductor_output_code\": {\"filename\": \"x.py\"}", ids(0, 0), "def f():\n  pass");
+  Read text = read(kStr + code.substr(0, code.size() - 8) + "\n" + metrics(0, 0));
+  EXPECT_EQ(text.stats.damaged() + text.stats.edited + text.stats.verified_payloads, 0u);
+  // Unless asked (--strict): every payload hashed, the edit counted.
+  Read strict = read(kStr + code.substr(0, code.size() - 8) + "\n" + metrics(0, 0), 7, true);
+  EXPECT_EQ(strict.stats.damaged(), 0u);
+  EXPECT_EQ(strict.stats.edited, 1u);
+}
+
+// "\r\n" (a log saved on Windows) and "\r" line ends read like "\n": the same records,
+// payloads and MD5s, in any chunking (a "\r\n" split between two chunks included).
+TEST(TraceCases, CrlfAndCrLineEndsReadLikeLf) {
+  std::string log = kStr + start(0, 0) + artifact("recompile_reasons", ids(0, 0), "[\n\"a guard\"\n]") +
+                    artifact("inductor_collective_schedule", ids(0, 0), "[\n\"all_reduce\",\n\"wait\"\n]") +
+                    metrics(0, 0);
+  auto with_ends = [&](const std::string& end) {
+    std::string out;
+    for (char c : log) out += c == '\n' ? end : std::string(1, c);
+    return out;
+  };
+  Read lf = read(log, 1 << 20, true);
+  ASSERT_EQ(lf.stats.verified_payloads, 2u);
+  for (const std::string end : {"\r\n", "\r"})
+    for (size_t chunk : {1u, 2u, 5u, 64u}) {
+      Read r = read(with_ends(end), chunk, true);
+      EXPECT_EQ(r.stats.damaged(), 0u) << chunk;
+      EXPECT_EQ(r.stats.edited, 0u) << chunk;
+      EXPECT_EQ(r.stats.verified_payloads, 2u) << chunk;
+      EXPECT_EQ(r.stats.lines, lf.stats.lines) << chunk;
+      EXPECT_EQ(r.summary.collectives, lf.summary.collectives);
+      EXPECT_EQ(r.summary.compiles.begin()->second.recompile_reasons, (std::vector<std::string>{"a guard"}));
+    }
 }
 
 // Cut off inside the last payload or the last header: truncated (once), not garbled.
@@ -134,7 +191,7 @@ TEST(TraceCases, CutOffLastRecordIsTruncated) {
   Read payload_cut = read(log.substr(0, log.size() - 8));
   EXPECT_EQ(payload_cut.stats.truncated, 1u);
   EXPECT_EQ(payload_cut.stats.bad_payload + payload_cut.stats.garbled, 0u);
-  // Cut exactly after a payload line's newline: the MD5 still says lines are missing.
+  // Cut exactly after a payload line's newline: its JSON still says lines are missing.
   Read line_cut = read(log.substr(0, log.rfind("\t]\n")));
   EXPECT_EQ(line_cut.stats.truncated, 1u);
   std::string m = metrics(0, 0);
@@ -294,6 +351,10 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   EXPECT_EQ(coll[0].compile_id, "0/0");
   EXPECT_EQ(coll[0].message.rfind("rank 2 issues 4 collective(s) in graph 0/0 where rank 0, "
                                                         "rank 1 issue 6", 0), 0u);
+  ASSERT_TRUE(coll[0].first_difference);
+  EXPECT_EQ(coll[0].first_difference->position, 5u);  // rank 2's schedule ended there
+  EXPECT_EQ(coll[0].first_difference->op, "");
+  EXPECT_EQ(coll[0].first_difference->reference_op, "torch.ops._c10d_functional.all_reduce_.default");
   auto order = find("graph_execution_order");
   ASSERT_EQ(order.size(), 1u);
   EXPECT_EQ(order[0].rank, 3);
@@ -310,6 +371,33 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   // Estimated runtimes are estimates: rank 2's schedule differs, its tensor metadata not.
   for (const auto& x : d) EXPECT_NE(x.what, "compile_ids");
   EXPECT_EQ(d.size(), 4u);
+}
+
+// The same number of collectives in another order hangs as surely: the sequence is
+// compared, and the first position where it differs is named with both ops.
+TEST(TraceCases, CollectiveSequenceNotOnlyItsCount) {
+  auto log = [](const char* second) {
+    return kStr + start(0, 0) +
+           artifact("inductor_collective_schedule", ids(0, 0),
+                    fmt::format("[\n\"all_reduce_\",\n\"{}\",\n\"wait_tensor\",\n\"wait_tensor\"\n]", second)) +
+           metrics(0, 0);
+  };
+  std::vector<trace::RankSummary> ranks;
+  for (const char* second : {"all_gather_into_tensor", "reduce_scatter_tensor", "all_gather_into_tensor"}) {
+    ranks.push_back(read(log(second)).summary);
+    ranks.back().rank = static_cast<int>(ranks.size() - 1);
+  }
+  std::vector<trace::Divergence> d = trace::divergence(ranks);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rank, 1);
+  EXPECT_EQ(d[0].what, "collective_schedule");
+  EXPECT_EQ(d[0].compile_id, "0/0");
+  ASSERT_TRUE(d[0].first_difference);
+  EXPECT_EQ(d[0].first_difference->position, 2u);
+  EXPECT_EQ(d[0].first_difference->op, "reduce_scatter_tensor");
+  EXPECT_EQ(d[0].first_difference->reference_op, "all_gather_into_tensor");
+  EXPECT_EQ(d[0].message, "rank 1 issues other collectives in graph 0/0 than rank 0, rank 2: #2 is reduce_scatter_tensor, "
+                          "not all_gather_into_tensor (a rank whose collectives differ hangs the job)");
 }
 
 }  // namespace
