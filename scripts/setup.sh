@@ -37,7 +37,7 @@ install_venv() {
     say "creating .venv"
     python3 -m venv .venv
   fi
-  if ! .venv/bin/python -c 'import torch, numpy, pytest, xdist, jsonschema, scikit_build_core, importlib.util as u; assert torch.__version__.startswith("2.13.0") and u.find_spec("transformers")' 2>/dev/null; then
+  if ! .venv/bin/python -c 'import torch, numpy, pytest, xdist, jsonschema, scikit_build_core, importlib.util as u; assert torch.__version__.startswith("2.13.0") and u.find_spec("transformers"); import importlib.metadata as m; m.version("tlparse")' 2>/dev/null; then
     say "installing Python packages (torch==2.13.0 CPU build)"
     .venv/bin/pip install -q --disable-pip-version-check -r requirements-dev.txt
   fi
