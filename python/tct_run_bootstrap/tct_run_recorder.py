@@ -26,6 +26,12 @@ import time
 _clock = time.perf_counter_ns
 # [compiled graphs run, compiles started]: read before and after each call (cheap list reads).
 _counts = [0, 0]
+# The compile id ("1/3") of each compile Dynamo started, in order; the call during which it
+# started claims it for its site (the innermost call first), so a site owns the frames it
+# caused to compile whatever their names: resume functions, nested frames, wrappers.
+_compile_ids = []
+_claimed = set()      # indexes into _compile_ids already owned by a site
+_frame_sites = {}     # Dynamo frame id ("1") -> the site that owns it
 _sites = {}  # key -> _Site
 _limit_hits = []
 _torch_dir = ""
@@ -39,7 +45,8 @@ _CUDA_PENDING_CAP = 100000
 
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
-                 "times", "compile_calls", "eager_calls", "objects", "pending", "device")
+                 "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
+                 "outputs_need_grad")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -56,13 +63,16 @@ class _Site:
         self.objects = 0                # compiled objects made at this site
         self.pending = []               # (call index, start event, end event), in call order
         self.device = []                # [call index, device ns] of resolved CUDA event pairs
+        self.compile_ids = []           # [call index, compile id] of the compiles its calls started
+        self.outputs_need_grad = None   # a compiling call's output needs grad: backward runs outside the call
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
                 "code_file": self.code_file, "code_line": self.code_line, "site_file": self.site_file,
                 "site_line": self.site_line, "objects": self.objects, "durations_ns": self.times.tolist(),
                 "compile_calls": list(self.compile_calls), "eager_calls": list(self.eager_calls),
-                "device_ns": list(self.device)}
+                "device_ns": list(self.device), "compile_ids": list(self.compile_ids),
+                "outputs_need_grad": self.outputs_need_grad}
 
     def resolve(self, wait):
         """Device time of the event pairs that completed (all of them when wait). Runs beside
@@ -126,12 +136,47 @@ def _site_for(model, torch, where):
     return site
 
 
+def _claim(site, first, out):
+    """A call of the site during which compiles started (ids from index `first` on): the
+    site owns those not yet claimed by a call nested in it. Runs only on such calls."""
+    call = len(site.times) - 1
+    site.compile_calls.append(call)
+    with _lock:
+        for i in range(first, len(_compile_ids)):
+            if i not in _claimed:
+                _claimed.add(i)
+                cid = _compile_ids[i]
+                site.compile_ids.append([call, cid])
+                _frame_sites.setdefault(cid.split("/")[0], site)
+    if site.outputs_need_grad is None and out is not None:
+        site.outputs_need_grad = _needs_grad(out)
+
+
+def _needs_grad(out):
+    """Does the call's output need grad (its backward then runs in loss.backward(), outside
+    the timed call)? Looks into tuples, lists, dicts and model outputs with a loss/logits."""
+    todo, seen = [out], 0
+    while todo and seen < 64:
+        x, seen = todo.pop(), seen + 1
+        if getattr(x, "requires_grad", False) is True and hasattr(x, "grad_fn"):
+            return True
+        if isinstance(x, (tuple, list)):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif hasattr(x, "to_tuple"):  # transformers' ModelOutput
+            try:
+                todo.extend(x.to_tuple())
+            except Exception:
+                pass
+    return False
+
+
 def _timed(fn, site):
     times = site.times
     append = times.append
     clock = _clock
     counts = _counts
-    compile_calls = site.compile_calls
     eager_calls = site.eager_calls
     if _cuda_in_use():
         return _timed_cuda(fn, site)
@@ -149,13 +194,15 @@ def _timed(fn, site):
     def timed(*args, **kwargs):
         graphs = counts[0]
         compiles = counts[1]
+        out = None
         t0 = clock()
         try:
-            return fn(*args, **kwargs)
+            out = fn(*args, **kwargs)
+            return out
         finally:
             append(clock() - t0)
             if counts[1] != compiles:
-                compile_calls.append(len(times) - 1)
+                _claim(site, compiles, out)
             if counts[0] == graphs:
                 eager_calls.append(len(times) - 1)
 
@@ -178,7 +225,6 @@ def _timed_cuda(fn, site):
     append = times.append
     clock = _clock
     counts = _counts
-    compile_calls = site.compile_calls
     eager_calls = site.eager_calls
     pending = site.pending
     Event = _torch.cuda.Event
@@ -187,11 +233,13 @@ def _timed_cuda(fn, site):
     def timed(*args, **kwargs):
         graphs = counts[0]
         compiles = counts[1]
+        out = None
         start = Event(enable_timing=True)
         start.record()
         t0 = clock()
         try:
-            return fn(*args, **kwargs)
+            out = fn(*args, **kwargs)
+            return out
         finally:
             append(clock() - t0)
             end = Event(enable_timing=True)
@@ -200,7 +248,7 @@ def _timed_cuda(fn, site):
                 pending.append((len(times) - 1, start, end))
             if not force_eager:
                 if counts[1] != compiles:
-                    compile_calls.append(len(times) - 1)
+                    _claim(site, compiles, out)
                 if counts[0] == graphs:
                     eager_calls.append(len(times) - 1)
 
@@ -263,7 +311,8 @@ def _count_graph_runs(torch):
     return True
 
 
-def _on_compile_start(args):
+def _on_compile_start(args=None):
+    _compile_ids.append(str(getattr(args, "compile_id", "")))
     _counts[1] += 1
 
 
@@ -281,18 +330,45 @@ class _LimitHandler(logging.Handler):
             text = msg
         args = record.args if isinstance(record.args, tuple) else ()
         function = str(args[2]) if len(args) > 2 else ""
-        # "'f' (/path/train.py:4)": the frame's code, which names its call site; the call in
-        # progress there is the one that hit the limit. Not tracked per call: a rare event
+        # The warning is logged inside the compile it stops: its compile id names the frame,
+        # and the site that owns that frame (a resume function or a nested frame included) has
+        # a call in progress, the one that hit the limit. Not tracked per call: a rare event
         # must not cost every call.
-        site = None
+        compile_id = _current_compile_id()
         with _lock:
-            for s in _sites.values():
-                if s.code_file and f"({s.code_file}:{s.code_line})" in function and f"'{s.code_name}'" in function:
-                    site = s
+            site = _frame_sites.get(compile_id.split("/")[0]) if compile_id else None
+            if site is None:  # no compile id: the frame's code names its site ("'f' (/path/train.py:4)")
+                for s in _sites.values():
+                    if s.code_file and f"({s.code_file}:{s.code_line})" in function and f"'{s.code_name}'" in function:
+                        site = s
         _limit_hits.append({"site": site.index if site else None, "call": len(site.times) if site else None,
                             "limit": str(args[0]) if args else "", "value": args[1] if len(args) > 1 else None,
                             "function": function, "last_reason": str(args[3]) if len(args) > 3 else "",
-                            "message": text[:2000]})
+                            "compile_id": compile_id, "message": text[:2000]})
+
+
+def _current_compile_id():
+    try:
+        from torch._guards import CompileContext
+
+        cid = CompileContext.current_compile_id()
+        return str(cid) if cid is not None else ""
+    except Exception:
+        return ""
+
+
+def _dynamo_limits():
+    """Dynamo's recompile limits as the job left them (it may set its own)."""
+    try:
+        config = sys.modules["torch._dynamo.config"]
+    except KeyError:
+        return {}
+    out = {}
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        value = getattr(config, name, None)
+        if isinstance(value, int):
+            out[name.replace("cache_size_limit", "recompile_limit")] = value
+    return out
 
 
 def flush(final=False, wait=False):
@@ -310,6 +386,7 @@ def flush(final=False, wait=False):
            "local_rank": os.environ.get("LOCAL_RANK"), "world_size": os.environ.get("WORLD_SIZE"),
            "argv": list(sys.argv), "python": sys.version.split()[0], "torch": _torch_version,
            "force_eager": _force_eager, "stance": _stance, "graph_counting": _graph_counting, "final": final,
+           "threads": _torch.get_num_threads() if _torch is not None else None, "limits": _dynamo_limits(),
            "sites": sites, "recompile_limit_hits": list(_limit_hits)}
     path = os.path.join(_record_dir, f"process-{_pid}.json")
     tmp = path + ".tmp"
@@ -378,6 +455,9 @@ def hook_torch(torch, record_dir):
     _record_dir = record_dir
     _torch_version = str(getattr(torch, "__version__", ""))
     _force_eager = os.environ.get("TCT_RUN_FORCE_EAGER") == "1"
+    threads = os.environ.get("TCT_RUN_THREADS")
+    if threads:  # tct run --threads N: intra-op threads, as OMP_NUM_THREADS (also set) would
+        torch.set_num_threads(int(threads))
     original = torch.compile
 
     def compile_at(where, model, args, kwargs):

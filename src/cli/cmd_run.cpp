@@ -5,6 +5,8 @@
 // every call site forced eager. The job's stdin, stdout, stderr and exit status are its own;
 // the text report goes to stderr, after the job.
 #include <cstdlib>
+#include <sys/resource.h>
+#include <thread>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -39,6 +41,23 @@ std::string make_run_dir(const std::string& asked) {
   return buf.data();
 }
 
+// Involuntary context switches of the finished children so far: the job's threads waited
+// for a core that often.
+long involuntary_switches() {
+  struct rusage u {};
+  return ::getrusage(RUSAGE_CHILDREN, &u) == 0 ? u.ru_nivcsw : 0;
+}
+
+run::Contention contention(long switches_before, std::chrono::nanoseconds wall) {
+  run::Contention c;
+  double load[1];
+  if (::getloadavg(load, 1) == 1) c.load_1m = load[0];
+  c.cpus = std::max(1u, std::thread::hardware_concurrency());
+  const double s = std::chrono::duration<double>(wall).count();
+  if (s > 0) c.involuntary_switches_per_s = static_cast<double>(involuntary_switches() - switches_before) / s;
+  return c;
+}
+
 class RunCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
@@ -54,6 +73,10 @@ class RunCommand : public Command {
                                          "covers run-to-run variation)")
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
+    cmd->add_option("--threads", threads_,
+                    "torch's intra-op threads in the job and its eager runs (OMP_NUM_THREADS and "
+                    "torch.set_num_threads); 1 keeps a busy machine's stalls out of the per-call times")
+        ->check(CLI::Range(1, 1024));
     cmd->add_option("--dir", dir_, "Keep the run's TORCH_TRACE logs and records here (default: a new folder under "
                                    "$TMPDIR, kept; its path is in the report)");
     cmd->add_option("--python", common.python, "Python for `tct run script.py` and `-m` (default: $TCT_PYTHON, the "
@@ -137,6 +160,8 @@ Exit codes: the job's own status when it failed (128+N when killed by signal N),
                {"TCT_RUN_RECORD_DIR", (fs::path(dir) / sub / "records").string()},
                {"TORCH_TRACE", (fs::path(dir) / sub / "trace").string()},
                {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"}};
+      if (threads_)
+        for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "TCT_RUN_THREADS"}) l.env.push_back({var, std::to_string(*threads_)});
       const bool watch = !eager && sub == "compiled" && !common.out.empty();
       return watch ? run::run_command(l, tick) : run::run_command(l);
     };
@@ -145,7 +170,10 @@ Exit codes: the job's own status when it failed (128+N when killed by signal N),
     in.cwd = fs::current_path().string();
     in.record_dir = (fs::path(dir) / "compiled" / "records").string();
     in.trace_dir = (fs::path(dir) / "compiled" / "trace").string();
+    const long switches_before = involuntary_switches();
     in.finished = one_run("compiled", false);
+    in.contention = contention(switches_before, in.finished.wall);
+    in.threads = threads_;
     in.records = run::read_records(in.record_dir);
     const bool failed = run::shell_status(in.finished.exit) != 0;
     if (compare_eager_ && !failed && !in.finished.interrupted) {
@@ -154,6 +182,7 @@ Exit codes: the job's own status when it failed (128+N when killed by signal N),
           ctx.progress(fmt::format("compiled run {}/{}", i + 1, repeat_));
           auto f = one_run(fmt::format("compiled-{}", i + 1), false);
           in.compiled_repeats.push_back(run::read_records((fs::path(dir) / fmt::format("compiled-{}", i + 1) / "records").string()));
+          in.repeat_traces.push_back(run::read_trace_dir((fs::path(dir) / fmt::format("compiled-{}", i + 1) / "trace").string()).ranks);
           if (f.interrupted) break;
         }
         ctx.progress(fmt::format("eager run {}/{} (--compare-eager)", i + 1, repeat_));
@@ -180,6 +209,7 @@ Exit codes: the job's own status when it failed (128+N when killed by signal N),
   std::string module_, dir_;
   bool compare_eager_ = false;
   int repeat_ = 1;
+  std::optional<int> threads_;
 };
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace tct::cli {
 std::pair<std::vector<std::string>, std::vector<std::string>> split_run_args(const std::vector<std::string>& args) {
   if (args.empty() || args[0] != "run") return {args, {}};
   // tct run's options that take a value (cmd_run.cpp and add_output_options).
-  static const std::set<std::string> with_value = {"-m", "--repeat", "--dir", "--python", "-o", "--out"};
+  static const std::set<std::string> with_value = {"-m", "--repeat", "--threads", "--dir", "--python", "-o", "--out"};
   std::vector<std::string> mine = {args[0]}, job;
   size_t i = 1;
   for (; i < args.size(); ++i) {

@@ -110,20 +110,21 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
   }
   const json& run = doc.value("run", json());
   if (run.is_object() && run.contains("processes")) {
-    size_t sites = 0, fallbacks = 0, faster = 0, compared = 0;
+    size_t sites = 0, fallbacks = 0;
+    std::map<stats::SpeedupVerdict, size_t> verdicts;
     for (const auto& p : run["processes"])
       for (const auto& s : p.value("sites", json::array())) {
         ++sites;
-        if (s.value("fallback", json()).is_object()) ++fallbacks;
-        const json& e = s.value("eager", json());
-        if (e.is_object()) {
-          ++compared;
-          if (e.value("verdict", "") == "faster") ++faster;
-        }
+        fallbacks += run_fallbacks(s).size();
+        const json& sp = member(member(s, "eager"), "speedup");
+        if (sp.is_object())  // decided from the numbers: documents of any version
+          ++verdicts[stats::decide(number_or_nan(sp, "estimate"), number_or_nan(sp, "low"), number_or_nan(sp, "high"))];
       }
     std::string answer = fmt::format("{} call site(s) in {} process(es)", sites, run["processes"].size());
     if (fallbacks) answer += fmt::format(", {} SILENT FALLBACK(S) to eager", fallbacks);
-    if (compared) answer += fmt::format(", {} of {} faster than eager", faster, compared);
+    // Every verdict counted, so a count of the faster ones never hides what the others were.
+    for (const auto& [v, n] : verdicts)
+      answer += fmt::format(", {} {}", n, v == stats::SpeedupVerdict::Faster ? "faster than eager" : std::string(stats::to_string(v)));
     if (!run.value("divergence", json::array()).empty()) answer += ", ranks diverge";
     out.push_back({"torch.compile in this job", answer});
   }

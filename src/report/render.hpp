@@ -52,5 +52,7 @@ std::string markdown_trace(const json& doc);
 std::string text_run(const json& doc);      // every detail (-v)
 std::string brief_run(const json& doc);     // the default
 std::string markdown_run(const json& doc);
+// A site's silent fallbacks: its "fallbacks" list, or an older document's one "fallback".
+json run_fallbacks(const json& site);
 
 }  // namespace tct::report

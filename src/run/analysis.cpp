@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/hint_catalog.hpp"
+#include "core/recompile_guard.hpp"
 #include "stats/break_even.hpp"
 #include "stats/summary.hpp"
 
@@ -57,12 +58,48 @@ bool contains(const std::vector<size_t>& sorted_or_not, size_t i) {
   return std::find(sorted_or_not.begin(), sorted_or_not.end(), i) != sorted_or_not.end();
 }
 
-// Does this compiled frame belong to the site? Its own code object, or a resume function
-// Dynamo made of it after a graph break (torch_dynamo_resume_in_<name>_at_<line>).
-bool belongs(const trace::CompileSummary& c, const SiteRecord& s) {
+// A compile id's frame: "1/3" -> "1", "!0/1/3" (compiled autograd) -> "!0/1".
+std::string frame_of(const std::string& compile_id) {
+  const auto slash = compile_id.rfind('/');
+  return slash == std::string::npos ? compile_id : compile_id.substr(0, slash);
+}
+
+std::string frame_of(const trace::CompileId& id) {
+  return id.autograd >= 0 ? fmt::format("!{}/{}", id.autograd, id.frame) : std::to_string(id.frame);
+}
+
+// The frames a site owns: those whose compiles started during its calls (the bootstrap's
+// compile ids), whatever their names: resume functions, nested frames, Dynamo's wrappers.
+std::set<std::string> frames_of(const SiteRecord& s) {
+  std::set<std::string> out;
+  for (const auto& [call, id] : s.compile_ids) out.insert(frame_of(id));
+  return out;
+}
+
+// Records of a bootstrap without compile ids: the site's own code object, or a resume
+// function Dynamo made of it after a graph break (torch_dynamo_resume_in_<name>_at_<line>).
+bool belongs_by_name(const trace::CompileSummary& c, const SiteRecord& s) {
   if (c.file != s.code_file || s.code_name.empty()) return false;
   if (c.function == s.code_name && c.line == s.code_line) return true;
   return c.function.rfind("torch_dynamo_resume_in_" + s.code_name + "_at_", 0) == 0;
+}
+
+FrameRole role_of(const std::string& frame, const std::string& function, const std::string& file, int line,
+                  const SiteRecord& s) {
+  FrameRole r{frame, function, file, line, "nested", 0};
+  static const std::string resume = "torch_dynamo_resume_in_";
+  if (function == s.code_name && (file.empty() || file == s.code_file)) {
+    r.role = "site";
+  } else if (function.rfind(resume, 0) == 0) {
+    r.role = "after_break";
+    if (auto at = function.rfind("_at_"); at != std::string::npos) {
+      try {
+        r.break_line = std::stoi(function.substr(at + 4));
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  return r;
 }
 
 const trace::RankSummary* trace_for(const ProcessRecord& p, const std::vector<trace::RankSummary>& ranks) {
@@ -83,11 +120,13 @@ const trace::RankSummary* trace_for(const ProcessRecord& p, const std::vector<tr
 
 void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& rank) {
   std::set<std::string> ids;
+  const std::set<std::string> frames = frames_of(s);
   for (const auto& [id, c] : rank.compiles) {
-    if (!belongs(c, s)) continue;
+    if (!(frames.empty() ? belongs_by_name(c, s) : frames.count(frame_of(id)) > 0)) continue;
     ids.insert(id.str());
     FrameCompile f;
     f.compile_id = id.str();
+    f.frame = frame_of(id);
     f.function = c.function;
     f.line = c.line;
     for (const auto& [p, sec] : c.phase_s) f.phases[p] = Ns(sec * 1e9);
@@ -96,8 +135,10 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
     f.graph_breaks = c.breaks;
     f.skipped = c.skipped;
     f.fail_reason = c.fail_reason;
+    f.fail_type = c.fail_type;
+    f.file = c.file;
     if (auto it = c.phase_s.find("entire_frame"); it != c.phase_s.end()) out.compile_time += Ns(it->second * 1e9);
-    if (!c.recompile_reasons.empty()) ++out.recompiles;
+    if (!c.recompile_reasons.empty() && c.fail_type.empty()) ++out.recompiles;  // a refused compile is no recompile
     out.graph_breaks += c.breaks;
     for (const auto& [k, v] : c.cache) out.cache[k] += v;
     out.compiles.push_back(std::move(f));
@@ -127,41 +168,142 @@ bool mentions_limit(const std::string& text) {
          text.find("cache_size_limit") != std::string::npos;
 }
 
-void find_fallback(SiteResult& out, const SiteRecord& s, const ProcessRecord& p) {
-  std::optional<Fallback> fb;
+// Each frame of the site as the user knows it, from the compiles that name it (a compile the
+// limit refused carries no name: its frame's other compiles do).
+std::map<std::string, FrameRole> frame_roles(const SiteResult& out, const SiteRecord& s) {
+  std::map<std::string, FrameRole> roles;
+  for (const auto& c : out.compiles)
+    if (!c.function.empty() && !roles.count(c.frame)) roles[c.frame] = role_of(c.frame, c.function, c.file, c.line, s);
+  return roles;
+}
+
+FrameRole role_or_unknown(const std::map<std::string, FrameRole>& roles, const std::string& frame) {
+  auto it = roles.find(frame);
+  return it != roles.end() ? it->second : FrameRole{frame, "", "", 0, "nested", 0};
+}
+
+// "a Python list of ints is specialized by value", from the guard's source and value.
+std::string why_of(const core::GuardFailure& g, core::RecompileCause cause) {
+  const auto& advice = core::advice_for(cause);
+  if (cause != core::RecompileCause::PythonValue || g.value.empty()) return std::string(advice.why);
+  const std::string kind(core::value_kind(g.value));
+  const bool element = g.pattern.find('[') != std::string::npos;
+  return fmt::format("a Python {} is specialized by value: each new value compiles again",
+                     element ? "list (or tuple) of " + kind + "s" : kind);
+}
+
+// A string or bool picks code paths: a tensor is no fix for it.
+std::string fix_of(const core::GuardFailure& g, core::RecompileCause cause) {
+  const std::string_view kind = core::value_kind(g.value);
+  if (cause == core::RecompileCause::PythonValue && (kind == "str" || kind == "bool"))
+    return "keep it to a few fixed values, or make the choice outside the compiled function and pass in what it "
+           "selects";
+  return std::string(core::advice_for(cause).fix);
+}
+
+// One group per frame and cause (the guard pattern), from each recompile's newest failed guard.
+void group_recompiles(SiteResult& out, const ProcessRecord& p, const std::map<std::string, FrameRole>& roles) {
+  std::map<std::pair<std::string, std::string>, size_t> index;  // (frame, pattern) -> group
+  for (const auto& c : out.compiles) {
+    if (c.recompile_reasons.empty()) continue;
+    const auto g = core::newest_guard_failure(c.recompile_reasons);
+    if (!g) continue;
+    auto [it, fresh] = index.try_emplace({c.frame, g->pattern}, out.recompile_groups.size());
+    if (fresh) {
+      const auto cause = core::classify_guard(*g);
+      const auto& advice = core::advice_for(cause);
+      RecompileGroup r;
+      r.frame = role_or_unknown(roles, c.frame);
+      r.pattern = g->pattern;
+      r.code = g->code;
+      r.code_file = g->file;
+      r.code_line = g->line;
+      r.cause = advice.name;
+      r.why = why_of(*g, cause);
+      r.fix = fix_of(*g, cause);
+      r.cost = advice.cost;
+      if (auto l = p.limits.find("recompile_limit"); l != p.limits.end()) r.limit = l->second;
+      out.recompile_groups.push_back(std::move(r));
+    }
+    RecompileGroup& r = out.recompile_groups[it->second];
+    if (!g->value.empty() && std::find(r.values.begin(), r.values.end(), g->value) == r.values.end())
+      r.values.push_back(g->value);
+    if (!c.fail_type.empty()) continue;  // a compile the limit refused: not a recompile
+    ++r.count;
+    if (auto ph = c.phases.find("entire_frame"); ph != c.phases.end()) r.compile_time += ph->second;
+  }
+}
+
+// "'forward' (/job/serve.py:17)" -> the function's name.
+std::string function_in(const std::string& text) {
+  auto a = text.find('\'');
+  auto b = a == std::string::npos ? a : text.find('\'', a + 1);
+  return b == std::string::npos ? "" : text.substr(a + 1, b - a - 1);
+}
+
+void find_fallbacks(SiteResult& out, const SiteRecord& s, const ProcessRecord& p,
+                    const std::map<std::string, FrameRole>& roles) {
+  auto for_frame = [&](const std::string& frame) -> Fallback& {
+    for (auto& f : out.fallbacks)
+      if (f.frame.frame == frame) return f;
+    Fallback f;
+    f.frame = role_or_unknown(roles, frame);
+    out.fallbacks.push_back(std::move(f));
+    return out.fallbacks.back();
+  };
+  // Dynamo's own warning, as the bootstrap caught it: the call that hit the limit.
   for (const auto& h : p.limit_hits) {
     if (h.site != s.index) continue;
-    fb = Fallback{};
-    fb->at_call = h.call;
-    fb->limit = h.limit;
-    fb->value = h.value;
-    fb->guard = h.last_reason;
-    break;
+    // Without a compile id (an older bootstrap) the hit was matched by the site's own code.
+    const std::string frame = h.compile_id.empty() ? "" : frame_of(h.compile_id);
+    Fallback& f = for_frame(frame);
+    if (f.frame.function.empty()) {
+      const std::string function = function_in(h.function);
+      f.frame = role_of(frame, function.empty() ? s.code_name : function, s.code_file, 0, s);
+    }
+    f.cause = h.limit.empty() ? "recompile_limit" : h.limit;
+    f.limit_value = h.value;
+    if (!f.at_call) f.at_call = h.call;
+    if (auto g = core::newest_guard_failure({h.last_reason}); g && f.guard.empty()) {
+      const auto cause = core::classify_guard(*g);
+      f.guard = g->pattern;
+      f.kind = core::advice_for(cause).name;
+      f.fix = core::advice_for(cause).fix;
+    }
   }
-  // Older bootstraps or a missed log record: the trace's frame that failed on the limit.
-  if (!fb)
-    for (const auto& c : out.compiles)
-      if (mentions_limit(c.fail_reason)) {
-        fb = Fallback{};
-        fb->limit = "recompile_limit";
-        break;
+  // The trace's failure records: a compile the limit refused, or one Dynamo gave up on.
+  for (const auto& c : out.compiles) {
+    const bool limit = mentions_limit(c.fail_reason);
+    if (!limit && c.fail_type.empty()) continue;
+    Fallback& f = for_frame(c.frame);
+    if (f.cause.empty())
+      f.cause = !limit ? "compile_failed"
+                       : c.fail_reason.find("accumulated") != std::string::npos ? "accumulated_recompile_limit"
+                                                                              : "recompile_limit";
+    if (f.reason.empty()) f.reason = c.fail_reason.substr(0, c.fail_reason.find('\n'));
+  }
+  for (auto& f : out.fallbacks) {
+    if (!f.limit_value && f.cause.find("limit") != std::string::npos)
+      if (auto l = p.limits.find(f.cause); l != p.limits.end()) f.limit_value = l->second;
+    // The guard that kept failing: the frame's last recompile's.
+    for (const auto& g : out.recompile_groups)
+      if (g.frame.frame == f.frame.frame) {
+        f.guard = g.pattern;
+        f.kind = g.cause;
+        f.fix = g.fix;
       }
-  if (!fb) return;
-  if (fb->guard.empty())
-    for (const auto& c : out.compiles)
-      if (!c.recompile_reasons.empty()) fb->guard = c.recompile_reasons.back();
-  // "last reason" is torch's repr of the guard text; keep its first line.
-  while (!fb->guard.empty() && (fb->guard.front() == '\'' || fb->guard.front() == '"')) fb->guard.erase(0, 1);
-  while (!fb->guard.empty() && (fb->guard.back() == '\'' || fb->guard.back() == '"')) fb->guard.pop_back();
-  if (auto nl = fb->guard.find("\\n"); nl != std::string::npos) fb->guard.resize(nl);
-  auto kind = core::classify_recompile({fb->guard});
-  fb->kind = core::to_string(kind);
-  fb->fix = core::catalog_hint(kind).fix;
-  const size_t from = fb->at_call.value_or(0);
-  fb->calls_after = s.durations_ns.size() > from ? s.durations_ns.size() - from : 0;
-  for (size_t i : s.eager_calls)
-    if (i >= from) ++fb->eager_after;
-  out.fallback = fb;
+    if (f.fix.empty() && f.cause == "compile_failed")
+      f.fix = "run `tct explain` on the function, or read the failure with `tct trace` on the logs";
+    const size_t from = f.at_call.value_or(0);
+    f.calls_after = s.durations_ns.size() > from ? s.durations_ns.size() - from : 0;
+    if (f.frame.role == "site" && p.graph_counting) {
+      f.eager_after = 0;
+      for (size_t i : s.eager_calls)
+        if (i >= from) ++*f.eager_after;
+    }
+  }
+  std::stable_sort(out.fallbacks.begin(), out.fallbacks.end(),
+                   [](const Fallback& a, const Fallback& b) { return a.frame.role == "site" && b.frame.role != "site"; });
 }
 
 SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace::RankSummary* trace, Ns wall) {
@@ -192,8 +334,11 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace:
   for (size_t i : s.compile_calls)
     if (i < s.durations_ns.size()) out.compiling_time += Ns(static_cast<double>(s.durations_ns[i]));
   out.job_share = wall.count() > 0 ? out.all.total / wall : 0.0;
+  out.backward_outside = s.outputs_need_grad.value_or(false);
   if (trace) join_trace(out, s, *trace);
-  find_fallback(out, s, p);
+  const auto roles = frame_roles(out, s);
+  group_recompiles(out, p, roles);
+  find_fallbacks(out, s, p, roles);
   return out;
 }
 
@@ -246,6 +391,59 @@ std::map<SiteKey, std::vector<double>> steady_by_site(const RecordSet& set, bool
   return out;
 }
 
+// Each compiled run's compile at one site, with its cache state, and the break-even its compile
+// cost gives at the comparison's per-call times.
+std::vector<RunCompile> run_compiles(const RunInputs& in, std::optional<int> rank, const std::string& key,
+                                     const EagerComparison& cmp) {
+  std::vector<RunCompile> out;
+  auto one = [&](const RecordSet& set, const std::vector<trace::RankSummary>& ranks, int run) {
+    for (const auto& p : set.processes) {
+      if (p.rank != rank) continue;
+      for (const auto& rec : p.sites) {
+        if (rec.key() != key) continue;
+        SiteResult tmp;
+        if (const auto* t = trace_for(p, ranks)) join_trace(tmp, rec, *t);
+        RunCompile c;
+        c.run = run;
+        c.cache = tmp.cache;
+        int hits = 0, misses = 0;
+        for (const auto& [k, n] : tmp.cache) (k.find("hit") != std::string::npos ? hits : misses) += n;
+        c.cache_state = misses > 0 ? "cold" : hits > 0 ? "warm" : "no cache";
+        c.compile_time = tmp.compile_time;
+        Ns compiling{0};
+        for (size_t i : rec.compile_calls)
+          if (i < rec.durations_ns.size()) compiling += Ns(static_cast<double>(rec.durations_ns[i]));
+        c.compile_cost = compiling - cmp.compiled.median * static_cast<double>(rec.compile_calls.size());
+        if (cmp.verdict == stats::SpeedupVerdict::Faster)
+          c.break_even_calls = stats::break_even_calls(c.compile_cost.count(), cmp.eager.median.count(),
+                                                       cmp.compiled.median.count());
+        out.push_back(std::move(c));
+        return;
+      }
+    }
+  };
+  one(in.records, in.trace_ranks, 1);
+  for (size_t i = 0; i < in.compiled_repeats.size(); ++i)
+    one(in.compiled_repeats[i], i < in.repeat_traces.size() ? in.repeat_traces[i] : std::vector<trace::RankSummary>{},
+        static_cast<int>(i) + 2);
+  return out;
+}
+
+// p90 / median of steady calls above this is a stall, not noise: a thread waiting for a core.
+constexpr double kStallRatio = 3.0;
+constexpr size_t kStallMinCalls = 10;
+
+std::optional<Stall> stall_of(const SiteResult& s) {
+  auto ratio = [](const CallTimes& t) {
+    return t.calls >= kStallMinCalls && t.median.count() > 0 ? t.p90 / t.median : 0.0;
+  };
+  Stall st;
+  st.compiled_ratio = ratio(s.eager ? s.eager->compiled : s.steady);
+  st.eager_ratio = s.eager ? ratio(s.eager->eager) : 0.0;
+  if (std::max(st.compiled_ratio, st.eager_ratio) < kStallRatio) return std::nullopt;
+  return st;
+}
+
 void compare_eager(RunResult& r, const RunInputs& in) {
   // Host time always; CUDA event time too, used where every run has it for the site (on a
   // GPU the host time of a call is its launch, unless the job synchronizes).
@@ -296,6 +494,7 @@ void compare_eager(RunResult& r, const RunInputs& in) {
         cmp.break_even_calls = stats::break_even_calls(cmp.compile_cost.count(), eager_ns, compiled_ns);
       cmp.paid_back = cmp.break_even_calls && static_cast<double>(s.calls) >= *cmp.break_even_calls;
       s.eager = cmp;
+      s.runs = run_compiles(in, p.rank, s.key, cmp);
     }
 }
 
@@ -412,6 +611,12 @@ RunResult analyze(const RunInputs& in) {
         if (!p.stance.empty() && r.stance.empty()) r.stance = p.stance;
     compare_eager(r, in);
   }
+  r.threads = in.threads;
+  r.contention = in.contention;
+  for (const auto& p : in.records.processes)
+    if (p.threads && !r.contention.torch_threads) r.contention.torch_threads = p.threads;
+  for (auto& p : r.processes)
+    for (auto& s : p.sites) s.stall = stall_of(s);
   return r;
 }
 

@@ -27,12 +27,16 @@ std::string section_run(const json& doc) {
                 {"Logs", "<code>" + esc(text_or(r, "trace_dir")) + "</code>"}});
   for (const auto& p : arr_at(r, "processes"))
     for (const auto& s : arr_at(p, "sites")) {
-      const json& f = obj_at(s, "fallback");
-      if (f.empty()) continue;
-      out += fmt::format("<h3 class=\"warn\">Silent fallback: {} ({}:{}) hit the recompile limit</h3><p>{} of the {} calls "
-                         "since ran eagerly. Guard that kept failing: <code>{}</code>. Fix: {}</p>",
-                         esc(text_or(s, "name")), esc(short_path(text_or(obj_at(s, "site"), "file"))), esc(text_or(obj_at(s, "site"), "line")),
-                         esc(text_or(f, "eager_calls_after")), esc(text_or(f, "calls_after")), esc(text_or(f, "guard")), esc(text_or(f, "fix")));
+      for (const auto& f : run_fallbacks(s)) {
+        const json& fr = obj_at(f, "frame");
+        out += fmt::format("<h3 class=\"warn\">Silent fallback: {} ({}:{}), frame {}: {}</h3><p>{} calls since{}. Guard "
+                           "that kept failing: <code>{}</code>. Fix: {}</p>",
+                           esc(text_or(s, "name")), esc(short_path(text_or(obj_at(s, "site"), "file"))),
+                           esc(text_or(obj_at(s, "site"), "line")), esc(text_or(fr, "function")), esc(text_or(f, "cause")),
+                           esc(text_or(f, "calls_after")),
+                           f["eager_calls_after"].is_number() ? ", " + esc(text_or(f, "eager_calls_after")) + " of them wholly eager" : "",
+                           esc(text_or(f, "guard")), esc(text_or(f, "fix")));
+      }
     }
   const json& div = arr_at(r, "divergence");
   if (!div.empty()) {
@@ -55,9 +59,9 @@ std::string section_run(const json& doc) {
       for (const auto& b : arr_at(s, "breaks"))
         details.push_back({esc(text_or(s, "name")), "graph break", esc(short_path(text_or(b, "file")) + ":" + text_or(b, "line") + " " + text_or(b, "reason")),
                            esc(text_or(b, "fix"))});
-      for (const auto& c : arr_at(s, "compiles"))
-        for (const auto& g : arr_at(c, "recompile_reasons"))
-          details.push_back({esc(text_or(s, "name")), "recompile " + esc(text_or(c, "compile_id")), esc(json_text(g)), ""});
+      for (const auto& g : arr_at(s, "recompile_groups"))
+        details.push_back({esc(text_or(s, "name")), esc(fmt::format("recompiled {}x ({})", text_or(g, "count"), text_or(obj_at(g, "frame"), "function"))),
+                           "<code>" + esc(text_or(g, "guard")) + "</code> " + esc(text_or(g, "why")), esc(text_or(g, "fix"))});
     }
     out += table({"Call site", "Where", "Calls", "Median/call", "p90/call", "Share of job", "Compile time", "Breaks",
                    "Recompiles", "vs eager"},

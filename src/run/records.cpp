@@ -45,6 +45,10 @@ ProcessRecord parse_record(const std::string& text) {
   p.force_eager = j.value("force_eager", false);
   p.graph_counting = j.value("graph_counting", false);
   p.final = j.value("final", false);
+  p.threads = int_field(j, "threads");
+  if (const auto it = j.find("limits"); it != j.end() && it->is_object())
+    for (const auto& [k, v] : it->items())
+      if (v.is_number_integer()) p.limits[k] = v.get<int>();
   if (j.contains("argv") && j["argv"].is_array())
     for (const auto& a : j["argv"]) p.argv.push_back(a.is_string() ? a.get<std::string>() : a.dump());
   for (const auto& s : j.value("sites", json::array())) {
@@ -64,6 +68,11 @@ ProcessRecord parse_record(const std::string& text) {
     for (const auto& d : s.value("device_ns", json::array()))
       if (d.is_array() && d.size() == 2 && d[0].is_number_integer() && d[1].is_number_integer())
         r.device_ns.emplace_back(d[0].get<size_t>(), d[1].get<int64_t>());
+    for (const auto& c : s.value("compile_ids", json::array()))
+      if (c.is_array() && c.size() == 2 && c[0].is_number_integer() && c[1].is_string())
+        r.compile_ids.emplace_back(c[0].get<size_t>(), c[1].get<std::string>());
+    if (s.contains("outputs_need_grad") && s["outputs_need_grad"].is_boolean())
+      r.outputs_need_grad = s["outputs_need_grad"].get<bool>();
     p.sites.push_back(std::move(r));
   }
   for (const auto& h : j.value("recompile_limit_hits", json::array())) {
@@ -75,6 +84,7 @@ ProcessRecord parse_record(const std::string& text) {
     l.function = h.value("function", "");
     l.last_reason = h.value("last_reason", "");
     l.message = h.value("message", "");
+    l.compile_id = h.value("compile_id", "");
     p.limit_hits.push_back(std::move(l));
   }
   return p;

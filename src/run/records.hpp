@@ -4,6 +4,7 @@
 // during which Dynamo compiled, the calls that ran no compiled graph, recompile-limit hits).
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ struct SiteRecord {
   std::vector<size_t> eager_calls;    // indexes of calls that ran no compiled graph
   // CUDA event time of calls (call index, ns), where CUDA was in use at torch.compile.
   std::vector<std::pair<size_t, int64_t>> device_ns;
+  // (call index, compile id "1/3") of every compile Dynamo started during the site's calls
+  // (those of a nested site's calls excluded): the frames the site owns, whatever their names.
+  std::vector<std::pair<size_t, std::string>> compile_ids;
+  std::optional<bool> outputs_need_grad;  // a compiling call's output needed grad (training)
 
   // "train.py:44 MLP": one site across processes and runs.
   std::string key() const;
@@ -36,6 +41,7 @@ struct LimitHit {
   std::string limit;         // "recompile_limit", "accumulated_recompile_limit"
   std::optional<int> value;
   std::string function, last_reason, message;
+  std::string compile_id;    // the compile the limit stopped ("1/8"): its frame
 };
 
 struct ProcessRecord {
@@ -47,6 +53,8 @@ struct ProcessRecord {
   bool graph_counting = false;  // eager_calls can be trusted
   bool final = false;           // written at exit (not only a periodic flush)
   std::vector<std::string> argv;
+  std::optional<int> threads;                 // torch.get_num_threads() in the job
+  std::map<std::string, int> limits;          // Dynamo's recompile limits as the job left them
   std::vector<SiteRecord> sites;
   std::vector<LimitHit> limit_hits;
 };

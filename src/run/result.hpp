@@ -4,6 +4,7 @@
 // with --compare-eager, eager against compiled. Every statistic and decision is made once,
 // in run/analysis.cpp; run/to_json.cpp is the only place it becomes JSON.
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,14 +28,14 @@ struct CallTimes {
 
 // One compile of the site's frames, from TORCH_TRACE.
 struct FrameCompile {
-  std::string compile_id, function;
+  std::string compile_id, frame, function;  // frame: Dynamo's frame id ("1"), shared by its recompiles
   int line = 0;
   std::map<std::string, Ns> phases;          // entire_frame, backend, inductor...
   std::vector<std::string> recompile_reasons;  // the guard(s) that failed
   std::map<std::string, int> cache;
   int graph_breaks = 0;
   bool skipped = false;
-  std::string fail_reason;
+  std::string fail_type, fail_reason, file;
 };
 
 struct SiteBreak {
@@ -43,16 +44,45 @@ struct SiteBreak {
   int count = 0;
 };
 
-// The site hit the recompile limit: from then on, a call whose guards no compiled entry
-// passes runs eagerly, silently.
+// What a frame of the site is to the user: the compiled function itself, the code after one of
+// its graph breaks (a resume function Dynamo made), or a function it calls that Dynamo compiled
+// as a frame of its own.
+struct FrameRole {
+  std::string frame, function, file;
+  int line = 0;
+  std::string role;     // "site", "after_break", "nested"
+  int break_line = 0;   // after_break: the line of the break it resumes after
+};
+
+// A frame of the site that runs eagerly from some call on, silently: it hit a recompile limit
+// (then every call whose guards no compiled entry passes runs that frame eagerly), or Dynamo
+// failed on it and fell back.
 struct Fallback {
-  std::optional<size_t> at_call;  // the call that hit it
-  std::string limit;              // recompile_limit / accumulated_recompile_limit
-  std::optional<int> value;
-  std::string guard;              // the last guard that failed, in torch's words
-  std::string kind, fix;          // the hint catalog's kind and fix for that guard
-  size_t calls_after = 0;         // calls from the hit on
-  size_t eager_after = 0;         // of which ran no compiled graph
+  FrameRole frame;
+  std::string cause;               // recompile_limit / accumulated_recompile_limit / compile_failed
+  std::optional<int> limit_value;
+  std::optional<size_t> at_call;   // the call that hit it (index), where the bootstrap saw it
+  std::string guard;               // the guard that kept failing, parsed from torch's text
+  std::string reason;              // torch's own reason (headline), from the trace
+  std::string kind, fix;           // the recompile cause's name and fix
+  size_t calls_after = 0;          // calls from the hit on
+  // Of those, the calls that ran no compiled graph at all: known for the site's own frame only
+  // (a frame after a break leaves the frames before it compiled).
+  std::optional<size_t> eager_after;
+};
+
+// The recompiles of one frame for one cause, said once: "recompiled 7x (limit 8): `banned[0]
+// == ...` failed for values 0, 5, 10".
+struct RecompileGroup {
+  FrameRole frame;
+  std::string pattern;             // the guard with its value left out
+  std::vector<std::string> values; // the values the compiled entries were specialized on, in order
+  std::string code, code_file;     // the user's line the guard comes from
+  int code_line = 0;
+  int count = 0;                   // recompiles (compiles after the first) with this cause
+  std::optional<int> limit;        // the frame's recompile limit in the job
+  std::string cause, why, fix, cost;
+  Ns compile_time{0};              // what those recompiles cost (entire_frame)
 };
 
 struct EagerComparison {
@@ -66,6 +96,23 @@ struct EagerComparison {
   // The one speedup verdict rule (stats::decide): it follows the interval, not its width.
   stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;
   std::string clock = "host";     // "cuda_events" when both runs timed the site's calls on the device
+};
+
+// What a compiled run of the job paid to compile at a site, with its cache state: with
+// --repeat the first run is usually cold and the others find its caches.
+struct RunCompile {
+  int run = 1;
+  std::string cache_state;         // "cold" (misses), "warm" (hits only), "no cache" (none counted)
+  std::map<std::string, int> cache;
+  Ns compile_time{0};              // the trace's entire_frame over the site's frames
+  Ns compile_cost{0};              // the compiling calls' time beyond steady compiled calls
+  std::optional<double> break_even_calls;  // compile_cost / (eager - compiled), on a "faster" verdict
+};
+
+// Calls that stalled: a p90 far above the median (a thread waiting for a core, a page fault,
+// a collective), with the machine's load: the figure and the fix.
+struct Stall {
+  double compiled_ratio = 0, eager_ratio = 0;  // p90 / median of steady calls
 };
 
 struct SiteResult {
@@ -87,8 +134,14 @@ struct SiteResult {
   int graph_breaks = 0;
   std::vector<SiteBreak> breaks;
   std::map<std::string, int> cache;
-  std::optional<Fallback> fallback;
+  std::vector<RecompileGroup> recompile_groups;
+  std::vector<Fallback> fallbacks;      // the site's own frame first
+  // The site's outputs need grad: its backward runs in loss.backward(), outside the timed call,
+  // so the per-call figures cover the forward alone (compile time counts both).
+  bool backward_outside = false;
   std::optional<EagerComparison> eager;
+  std::vector<RunCompile> runs;         // --compare-eager: each compiled run's compile, cold and warm
+  std::optional<Stall> stall;
 };
 
 struct ProcessResult {
@@ -101,6 +154,15 @@ struct ProcessResult {
 struct Divergence {
   std::optional<int> rank;
   std::string what, message;
+};
+
+// The machine while the compiled run ran: load against cores, the job's involuntary context
+// switches (its threads waited for a core), torch's threads in the job.
+struct Contention {
+  double load_1m = NAN;
+  unsigned cpus = 0;
+  double involuntary_switches_per_s = NAN;
+  std::optional<int> torch_threads;
 };
 
 struct RunResult {
@@ -117,6 +179,8 @@ struct RunResult {
   bool compared = false;
   int repeat = 1;
   std::vector<int> eager_exit_statuses;
+  std::optional<int> threads;            // --threads N (the job and its eager runs)
+  Contention contention;
   nlohmann::json trace;                  // the trace section (tct trace's), for the details
 };
 

@@ -33,25 +33,96 @@ std::string process_title(const json& p) {
                                : fmt::format("process {}", text_or(p, "pid"));
 }
 
-std::string fallback_text(const json& s, const json& p, bool md, const std::string& cwd) {
-  const json& f = member(s, "fallback");
-  std::string at = f["at_call"].is_number() ? fmt::format(" at call {}", f["at_call"].get<size_t>() + 1) : "";
-  std::string limit = f["limit_value"].is_number() ? fmt::format(" ({} = {})", string_or(f, "limit"), text_or(f, "limit_value"))
-                                                   : "";
-  std::string out = fmt::format(
-      fmt::runtime(md ? "**SILENT FALLBACK: `{}` ({}{}) hit the recompile limit{}{}**: {} of the {} calls since ran "
-                        "eagerly, without compile.\n"
-                      : "SILENT FALLBACK: {} ({}{}) hit the recompile limit{}{}: {} of the {} calls since ran "
-                        "eagerly, without compile.\n"),
-      string_or(s, "name"), where(s, cwd), p["rank"].is_number() ? fmt::format(", rank {}", p["rank"].get<int>()) : "", limit, at,
-      text_or(f, "eager_calls_after"), text_or(f, "calls_after"));
+// A frame of the site in the user's words.
+std::string frame_words(const json& f, const json& site, const std::string& cwd) {
+  const std::string role = string_or(f, "role"), function = string_or(f, "function");
+  const std::string file = rel(string_or(f, "file").empty() ? string_or(member(site, "code"), "file") : string_or(f, "file"), cwd);
+  if (role == "after_break" && int_or_zero(f, "break_line") > 0)
+    return fmt::format("the code after the graph break at {}:{}", file, int_or_zero(f, "break_line"));
+  if (role == "nested" && !function.empty())
+    return fmt::format("{} (a function it calls, compiled as a frame of its own)", function);
+  return function.empty() ? "a frame of it" : function;
+}
+
+}  // namespace
+
+json run_fallbacks(const json& site) {
+  const json& list = member(site, "fallbacks");
+  if (list.is_array()) return list;
+  const json& old = member(site, "fallback");  // documents before the list: the site's own frame
+  if (!old.is_object()) return json::array();
+  json f = old;
+  f["cause"] = string_or(old, "limit", "recompile_limit");
+  f["frame"] = {{"role", "site"}, {"function", string_or(member(site, "code"), "function")}};
+  return json::array({f});
+}
+
+namespace {
+
+std::string fallback_text(const json& s, const json& f, const json& p, bool md, const std::string& cwd) {
+  const std::string cause = string_or(f, "cause");
+  const std::string limit = f["limit_value"].is_number() ? fmt::format(" ({})", text_or(f, "limit_value")) : "";
+  const std::string what = cause == "compile_failed" ? "failed to compile"
+                           : cause == "accumulated_recompile_limit" ? "hit the accumulated recompile limit" + limit
+                                                                     : "hit the recompile limit" + limit;
+  const std::string at = f["at_call"].is_number() ? fmt::format(" at call {}", f["at_call"].get<size_t>() + 1) : "";
+  const std::string since =
+      f["eager_calls_after"].is_number()
+          ? fmt::format("{} of the {} calls since ran eagerly, without compile", text_or(f, "eager_calls_after"),
+                        text_or(f, "calls_after"))
+          : fmt::format("from then on a call whose guards no compiled entry passes runs that part eagerly ({} calls since)",
+                        text_or(f, "calls_after"));
+  std::string out = fmt::format(fmt::runtime(md ? "**SILENT FALLBACK: `{}` ({}{}): {} {}{}**: {}.\n"
+                                                : "SILENT FALLBACK: {} ({}{}): {} {}{}: {}.\n"),
+                                string_or(s, "name"), where(s, cwd),
+                                p["rank"].is_number() ? fmt::format(", rank {}", p["rank"].get<int>()) : "",
+                                frame_words(member(f, "frame"), s, cwd), what, at, since);
   if (!string_or(f, "guard").empty())
     out += fmt::format(fmt::runtime(md ? "- guard that kept failing: `{}`\n" : "  guard that kept failing: {}\n"), string_or(f, "guard"));
+  else if (!string_or(f, "reason").empty())
+    out += fmt::format(fmt::runtime(md ? "- torch: {}\n" : "  torch: {}\n"), string_or(f, "reason"));
   if (!string_or(f, "fix").empty()) out += fmt::format(fmt::runtime(md ? "- fix: {}\n" : "  fix: {}\n"), string_or(f, "fix"));
   return out;
 }
 
-std::string site_text(const json& s, bool md, bool verbose, const std::string& cwd) {
+// "0, 5, 10, 15, 20, 25, ... (8 values)"
+std::string values_text(const json& values) {
+  std::string out;
+  size_t n = 0;
+  for (const auto& v : values) {
+    if (n == 6) {
+      out += fmt::format(", ... ({} values)", values.size());
+      break;
+    }
+    out += (n++ ? ", " : "") + (v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return out;
+}
+
+std::string recompile_group_text(const json& g, const json& s, bool md, const std::string& b, const std::string& cwd) {
+  const std::string limit = g["limit"].is_number() ? fmt::format(" (limit {})", text_or(g, "limit")) : "";
+  const std::string values = values_text(member(g, "values"));
+  const std::string where_code = int_or_zero(g, "code_line") > 0
+                                     ? fmt::format(" ({}:{})", rel(string_or(g, "code_file"), cwd), int_or_zero(g, "code_line"))
+                                     : "";
+  std::string out = fmt::format(fmt::runtime(md ? "{}recompiled {}x{} in {}: `{}` failed{}{}\n" : "{}recompiled {}x{} in {}: {} failed{}{}\n"), b,
+                                text_or(g, "count"), limit, frame_words(member(g, "frame"), s, cwd), string_or(g, "guard"),
+                                values.empty() ? "" : " for values " + values, where_code);
+  out += fmt::format(fmt::runtime(md ? "{}  {}; fix: {}{}\n" : "{}  {}; fix: {}{}\n"), b, string_or(g, "why"), string_or(g, "fix"),
+                     string_or(g, "cost").empty() ? "" : " (" + string_or(g, "cost") + ")");
+  return out;
+}
+
+// "load 3.1 on 2 CPUs, 120 involuntary context switches/s, torch 2 threads"
+std::string contention_words(const json& c) {
+  std::string out = fmt::format("load {:.1f} on {} CPUs", number_or_nan(c, "load_1m"), text_or(c, "cpus"));
+  if (std::isfinite(number_or_nan(c, "involuntary_switches_per_s")))
+    out += fmt::format(", {:.0f} involuntary context switches/s", number_or_nan(c, "involuntary_switches_per_s"));
+  if (member(c, "torch_threads").is_number()) out += fmt::format(", torch {} thread(s)", text_or(c, "torch_threads"));
+  return out;
+}
+
+std::string site_text(const json& s, bool md, bool verbose, const std::string& cwd, const json& contention) {
   const std::string b = md ? "- " : "    ";
   std::string out;
   const json& code = member(s, "code");
@@ -94,10 +165,29 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
     out += fmt::format(fmt::runtime(md ? "{}graph break at `{}:{}` ({}, x{}): {}; fix: {}\n" : "{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n"),
                        b, rel(string_or(br, "file"), cwd), text_or(br, "line"), string_or(br, "kind"),
                        text_or(br, "count"), string_or(br, "reason"), md ? string_or(br, "fix") : b, md ? "" : string_or(br, "fix"));
-  for (const auto& c : compiles)
-    for (const auto& g : member(c, "recompile_reasons"))
-      out += fmt::format(fmt::runtime(md ? "{}recompile (frame {}): guard failed: `{}`\n" : "{}recompile (frame {}): guard failed: {}\n"), b,
-                         string_or(c, "compile_id"), g.is_string() ? g.get<std::string>() : g.dump());
+  const json& groups = member(s, "recompile_groups");
+  if (groups.is_array())
+    for (const auto& g : groups) out += recompile_group_text(g, s, md, b, cwd);
+  // torch's own text: -v only, its first line (the stack trace it appends is in the JSON).
+  if (verbose || !groups.is_array())
+    for (const auto& c : compiles)
+      for (const auto& g : member(c, "recompile_reasons")) {
+        std::string first = g.is_string() ? g.get<std::string>() : g.dump();
+        first = first.substr(0, first.find('\n'));
+        out += fmt::format(fmt::runtime(md ? "{}recompile (frame {}): guard failed: `{}`\n" : "{}recompile (frame {}): guard failed: {}\n"), b,
+                           string_or(c, "compile_id"), first);
+      }
+  if (const json& st = member(s, "stall"); st.is_object())
+    out += fmt::format("{}warning: calls stalled: p90 {:.0f}x the median compiled{}; {}: rerun with --threads 1 (or on "
+                       "a quieter machine)\n",
+                       b, number_or_nan(st, "compiled_p90_over_median"),
+                       number_or_nan(st, "eager_p90_over_median") > 0
+                           ? fmt::format(", {:.0f}x eager", number_or_nan(st, "eager_p90_over_median"))
+                           : "",
+                       contention_words(contention));
+  if (s.value("backward_outside", false))
+    out += fmt::format("{}per-call figures cover the forward alone: the backward runs in loss.backward(), outside the "
+                       "call (the compile figures count both)\n", b);
   const json& e = member(s, "eager");
   if (e.is_object()) {
     const json& sp = member(e, "speedup");
@@ -110,15 +200,36 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
                        format_ratio(number_or_nan(sp, "estimate")), format_ratio(number_or_nan(sp, "low")),
                        format_ratio(number_or_nan(sp, "high")), verdict,
                        dur(member(e, "eager"), "median_ns"), dur(member(e, "compiled"), "median_ns"), string_or(sp, "covers"));
-    const json& be = member(e, "break_even_calls");
-    std::string pay = be.is_number()
-                          ? (e.value("paid_back", false)
-                                 ? fmt::format("paid back after {:.0f} calls (this job made {})", be.get<double>(), text_or(s, "calls"))
-                                 : fmt::format("pays back after {:.0f} calls: not in this job ({} calls)", be.get<double>(),
-                                               text_or(s, "calls")))
-                          : v == stats::SpeedupVerdict::Faster ? "never pays back at this speed"
-                                                               : "no break-even: no reliable gain to pay it back";
-    out += fmt::format("{}compile cost {}: {}\n", b, dur(e, "compile_cost_ns"), pay);
+    const json& st = member(s, "stall");
+    if (v == stats::SpeedupVerdict::Inconclusive)
+      out += fmt::format("{}  why inconclusive: {}\n", b,
+                         st.is_object() ? "calls stalled (below): the interval holds their waits"
+                         : int_or_zero(sp, "runs_each") > 1
+                             ? "the runs disagree: rerun on a quieter machine"
+                             : "one run each way: --repeat 3 adds runs, and the interval their variation");
+    const json& runs = member(s, "compiled_runs");
+    if (runs.is_array() && runs.size() > 1) {
+      // Each compiled run's compile and its break-even: cold first, then the warm caches.
+      std::string line;
+      for (const auto& c : runs) {
+        const json& be = member(c, "break_even_calls");
+        line += fmt::format("{}run {} ({}): compile {}, cost {}, {}", line.empty() ? "" : "; ", text_or(c, "run"),
+                            string_or(c, "cache_state"), dur(c, "compile_time_ns"), dur(c, "compile_cost_ns"),
+                            be.is_number() ? fmt::format("pays back after {:.0f} calls", be.get<double>())
+                                           : "no break-even");
+      }
+      out += fmt::format("{}compiled runs: {}\n", b, line);
+    } else {
+      const json& be = member(e, "break_even_calls");
+      std::string pay = be.is_number()
+                            ? (e.value("paid_back", false)
+                                   ? fmt::format("paid back after {:.0f} calls (this job made {})", be.get<double>(), text_or(s, "calls"))
+                                   : fmt::format("pays back after {:.0f} calls: not in this job ({} calls)", be.get<double>(),
+                                                 text_or(s, "calls")))
+                            : v == stats::SpeedupVerdict::Faster ? "never pays back at this speed"
+                                                                 : "no break-even: no reliable gain to pay it back";
+      out += fmt::format("{}compile cost {}: {}\n", b, dur(e, "compile_cost_ns"), pay);
+    }
   }
   return out;
 }
@@ -134,7 +245,7 @@ std::string run_text(const json& doc, bool md, bool verbose) {
   // The loudest news first: call sites that silently run eagerly.
   for (const auto& p : member(r, "processes"))
     for (const auto& s : member(p, "sites"))
-      if (member(s, "fallback").is_object()) out += "\n" + fallback_text(s, p, md, cwd);
+      for (const auto& f : run_fallbacks(s)) out += "\n" + fallback_text(s, f, p, md, cwd);
   const json& div = member(r, "divergence");
   if (div.is_array() && !div.empty()) {
     out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n" : "\nRANKS DIVERGE (a known cause of collective hangs):\n";
@@ -149,12 +260,13 @@ std::string run_text(const json& doc, bool md, bool verbose) {
   for (const auto& p : procs) {
     out += fmt::format(fmt::runtime(md ? "\n### {}\n" : "\n{}{}\n"), process_title(p),
                        p.value("complete", true) ? "" : " (ended before writing at exit: its last calls are missing)");
-    for (const auto& s : member(p, "sites")) out += site_text(s, md, verbose, cwd);
+    for (const auto& s : member(p, "sites")) out += site_text(s, md, verbose, cwd, member(r, "contention"));
   }
   const json& cmp = member(r, "compare_eager");
   if (cmp.is_object())
-    out += fmt::format("\neager runs: {} ({}), each call site bypassed (calls go straight to the uncompiled code)\n", text_or(cmp, "runs_each"),
-                       string_or(cmp, "stance"));
+    out += fmt::format("\neager runs: {} ({}), each call site bypassed (calls go straight to the uncompiled code){}\n",
+                       text_or(cmp, "runs_each"), string_or(cmp, "stance"),
+                       member(r, "threads").is_number() ? fmt::format("; --threads {} in every run", text_or(r, "threads")) : "");
   for (const auto& n : member(r, "notes")) out += fmt::format("{}note: {}\n", md ? "\n" : "", n.get<std::string>());
   out += fmt::format(fmt::runtime(md ? "\nLogs: `{}` (`tct trace {}` for every detail)\n" : "\nlogs: {} (tct trace {} for every detail)\n"),
                      string_or(r, "trace_dir"), string_or(r, "trace_dir"));

@@ -14,6 +14,11 @@ json opt(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
+json frame(const FrameRole& f) {
+  return {{"frame", f.frame}, {"function", f.function}, {"file", f.file}, {"line", f.line}, {"role", f.role},
+          {"break_line", f.break_line > 0 ? json(f.break_line) : json(nullptr)}};
+}
+
 json times(const CallTimes& t) {
   return {{"calls", t.calls}, {"median_ns", ns(t.median)}, {"p90_ns", ns(t.p90)}, {"total_ns", ns(t.total)}};
 }
@@ -23,21 +28,27 @@ json site(const SiteResult& s) {
   for (const auto& c : s.compiles) {
     json phases = json::object();
     for (const auto& [k, v] : c.phases) phases[k] = ns(v);
-    compiles.push_back({{"compile_id", c.compile_id}, {"function", c.function}, {"line", c.line}, {"phase_ns", phases},
+    compiles.push_back({{"compile_id", c.compile_id}, {"frame", c.frame}, {"function", c.function}, {"line", c.line}, {"phase_ns", phases},
                         {"recompile_reasons", c.recompile_reasons}, {"cache", c.cache},
                         {"graph_breaks", c.graph_breaks}, {"skipped", c.skipped},
+                        {"fail_type", c.fail_type.empty() ? json(nullptr) : json(c.fail_type)},
                         {"fail_reason", c.fail_reason.empty() ? json(nullptr) : json(c.fail_reason)}});
   }
   json breaks = json::array();
   for (const auto& b : s.breaks)
     breaks.push_back({{"file", b.file}, {"line", b.line}, {"kind", b.kind}, {"reason", b.reason}, {"fix", b.fix},
                       {"count", b.count}});
-  json fallback = nullptr;
-  if (s.fallback) {
-    const Fallback& f = *s.fallback;
-    fallback = {{"at_call", opt(f.at_call)}, {"limit", f.limit}, {"limit_value", opt(f.value)}, {"guard", f.guard},
-                {"kind", f.kind}, {"fix", f.fix}, {"calls_after", f.calls_after}, {"eager_calls_after", f.eager_after}};
-  }
+  json fallbacks = json::array();
+  for (const auto& f : s.fallbacks)
+    fallbacks.push_back({{"frame", frame(f.frame)}, {"cause", f.cause}, {"limit_value", opt(f.limit_value)},
+                         {"at_call", opt(f.at_call)}, {"guard", f.guard}, {"reason", f.reason}, {"kind", f.kind},
+                         {"fix", f.fix}, {"calls_after", f.calls_after}, {"eager_calls_after", opt(f.eager_after)}});
+  json groups = json::array();
+  for (const auto& g : s.recompile_groups)
+    groups.push_back({{"frame", frame(g.frame)}, {"guard", g.pattern}, {"values", g.values}, {"count", g.count},
+                      {"limit", opt(g.limit)}, {"code", g.code}, {"code_file", g.code_file}, {"code_line", g.code_line},
+                      {"cause", g.cause}, {"why", g.why}, {"fix", g.fix}, {"cost", g.cost},
+                      {"compile_time_ns", ns(g.compile_time)}});
   json eager = nullptr;
   if (s.eager) {
     const EagerComparison& e = *s.eager;
@@ -51,6 +62,13 @@ json site(const SiteResult& s) {
              {"verdict", std::string(stats::to_string(e.verdict))},
              {"clock", e.clock}};
   }
+  json runs = json::array();
+  for (const auto& c : s.runs)
+    runs.push_back({{"run", c.run}, {"cache_state", c.cache_state}, {"cache", c.cache}, {"compile_time_ns", ns(c.compile_time)},
+                    {"compile_cost_ns", ns(c.compile_cost)},
+                    {"break_even_calls", c.break_even_calls ? json(std::ceil(*c.break_even_calls)) : json(nullptr)}});
+  json stall = nullptr;
+  if (s.stall) stall = {{"compiled_p90_over_median", num(s.stall->compiled_ratio)}, {"eager_p90_over_median", num(s.stall->eager_ratio)}};
   return {{"key", s.key},
           {"kind", s.kind},
           {"name", s.name},
@@ -71,8 +89,12 @@ json site(const SiteResult& s) {
           {"graph_breaks", s.graph_breaks},
           {"breaks", breaks},
           {"cache", s.cache},
-          {"fallback", fallback},
-          {"eager", eager}};
+          {"recompile_groups", groups},
+          {"fallbacks", fallbacks},
+          {"backward_outside", s.backward_outside},
+          {"eager", eager},
+          {"compiled_runs", runs},
+          {"stall", stall}};
 }
 
 }  // namespace
@@ -99,6 +121,10 @@ json to_json(const RunResult& r) {
           {"processes", processes},
           {"divergence", divergence},
           {"notes", r.notes},
+          {"threads", opt(r.threads)},
+          {"contention", {{"load_1m", num(r.contention.load_1m)}, {"cpus", r.contention.cpus},
+                          {"involuntary_switches_per_s", num(r.contention.involuntary_switches_per_s)},
+                          {"torch_threads", opt(r.contention.torch_threads)}}},
           {"compare_eager", r.compared ? json{{"runs_each", r.repeat}, {"stance", r.stance},
                                               {"eager_exit_statuses", r.eager_exit_statuses}}
                                        : json(nullptr)},

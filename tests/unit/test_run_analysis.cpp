@@ -2,6 +2,7 @@
 // bootstrap's record format, a silent fallback and its guard, and the per-rank divergence.
 #include <gtest/gtest.h>
 
+#include "core/recompile_guard.hpp"
 #include "report/render.hpp"
 #include "run/analysis.hpp"
 #include "run/to_json.hpp"
@@ -51,7 +52,7 @@ TEST(RunSpeedup, IntervalAndVerdict) {
   EXPECT_NEAR(iv.estimate, 2.0, 0.05);
   EXPECT_LE(iv.low, iv.estimate);
   EXPECT_GE(iv.high, iv.estimate);
-  EXPECT_EQ(bench::decide(iv.estimate, iv.low, iv.high), bench::SpeedupVerdict::Faster);
+  EXPECT_EQ(stats::decide(iv.estimate, iv.low, iv.high), stats::SpeedupVerdict::Faster);
   // Several runs: runs are resampled too; still an interval around the estimate.
   auto iv2 = speedup_interval({eager, eager}, {compiled, compiled});
   EXPECT_LE(iv2.low, iv2.estimate);
@@ -98,11 +99,14 @@ TEST(RunAnalysis, SilentFallbackWithItsGuardAndFix) {
   RunResult r = analyze(inputs_with({p}));
   ASSERT_EQ(r.processes.size(), 1u);
   const SiteResult& s = r.processes[0].sites[0];
-  ASSERT_TRUE(s.fallback);
-  EXPECT_EQ(s.fallback->calls_after, 3u);
-  EXPECT_EQ(s.fallback->eager_after, 2u);
-  EXPECT_NE(s.fallback->guard.find("size mismatch"), std::string::npos);
-  EXPECT_FALSE(s.fallback->fix.empty());
+  ASSERT_EQ(s.fallbacks.size(), 1u);
+  const Fallback& f = s.fallbacks[0];
+  EXPECT_EQ(f.frame.role, "site");
+  EXPECT_EQ(f.calls_after, 3u);
+  EXPECT_EQ(f.eager_after, 2u);
+  EXPECT_EQ(f.guard, "tensor 'x' size mismatch at index 0");
+  EXPECT_EQ(f.kind, "size");
+  EXPECT_NE(f.fix.find("mark_dynamic"), std::string::npos);
   EXPECT_EQ(s.eager_calls, 2u);
   EXPECT_EQ(s.first_eager_call, 3u);
   // The report says it first.
@@ -145,7 +149,7 @@ TEST(RunAnalysis, CompareEagerBreakEven) {
   RunResult r = analyze(in);
   const SiteResult& s = r.processes[0].sites[0];
   ASSERT_TRUE(s.eager);
-  EXPECT_EQ(s.eager->verdict, bench::SpeedupVerdict::Faster);
+  EXPECT_EQ(s.eager->verdict, stats::SpeedupVerdict::Faster);
   EXPECT_NEAR(s.eager->speedup.estimate, 2.0, 0.05);
   ASSERT_TRUE(s.eager->break_even_calls);
   EXPECT_NEAR(*s.eager->break_even_calls, (100000 - 101) / 100.0, 5);
@@ -179,3 +183,43 @@ TEST(RunArgs, TheJobsFlagsStayTheJobs) {
 
 }  // namespace
 }  // namespace tct::cli
+
+// torch 2.13's recompile reasons, as the trace and Dynamo's warning carry them (the jobs in
+// tests/e2e/jobs wrote these): the guard, its value, the user's line, torch's decoration dropped.
+TEST(RecompileGuard, ParsedIntoTypedFields) {
+  using namespace tct::core;
+  const auto fs = parse_guard_failures(
+      "1/6: banned[0] == 30  # logits[:, t] = float(\"-inf\")  # tests/e2e/jobs/serve_banned_tokens.py:23 in "
+      "torch_dynamo_resume_in_forward_at_19 (_dynamo/utils.py:4231 in run_node)\nUser stack trace:\n  File \"/x.py\", "
+      "line 23, in f\n");
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].entry, 6);
+  EXPECT_EQ(fs[0].guard, "banned[0] == 30");
+  EXPECT_EQ(fs[0].pattern, "banned[0] == ...");
+  EXPECT_EQ(fs[0].value, "30");
+  EXPECT_EQ(fs[0].code, "logits[:, t] = float(\"-inf\")");
+  EXPECT_EQ(fs[0].file, "tests/e2e/jobs/serve_banned_tokens.py");
+  EXPECT_EQ(fs[0].line, 23);
+  EXPECT_EQ(classify_guard(fs[0]), RecompileCause::PythonValue);
+  EXPECT_EQ(value_kind(fs[0].value), "int");
+
+  const auto size = parse_guard_failures("0/0: tensor 'x' size mismatch at index 1. expected 16, actual 24");
+  ASSERT_EQ(size.size(), 1u);
+  EXPECT_EQ(size[0].pattern, "tensor 'x' size mismatch at index 1");
+  EXPECT_EQ(size[0].value, "16");
+  EXPECT_EQ(classify_guard(size[0]), RecompileCause::Size);
+
+  // Several entries failed: the newest (highest entry) made the recompile.
+  const auto newest = newest_guard_failure({"0/0: L['self'].seen == 1  # x\n0/1: L['self'].seen == 2  # x"});
+  ASSERT_TRUE(newest);
+  EXPECT_EQ(newest->value, "2");
+  EXPECT_EQ(classify_guard(*newest), RecompileCause::ModuleAttribute);
+  EXPECT_EQ(classify_guard(parse_guard_failures("0/0: ___check_obj_id(L['fn'], 1403)")[0]), RecompileCause::Identity);
+  EXPECT_EQ(classify_guard(parse_guard_failures("0/0: tensor 'x' dtype mismatch. expected Float, actual Half")[0]),
+            RecompileCause::Dtype);
+  // Text in no known shape: its first line, as it is.
+  const auto odd = parse_guard_failures("something else\nmore");
+  ASSERT_EQ(odd.size(), 1u);
+  EXPECT_EQ(odd[0].guard, "something else");
+  EXPECT_FALSE(odd[0].entry);
+}
