@@ -357,6 +357,94 @@ export interface AuditOptions extends TargetOptions {
   skip?: string;
 }
 
+/** tct startup: a start mode's name. */
+export type StartMode = 'eager' | 'cold' | 'warm' | 'shipped' | 'aoti';
+
+/** Where a start spent its time (ns); the phases add up to its first_output_ns. */
+export interface StartPhases {
+  interpreter_ns?: number | null;
+  import_torch_ns?: number | null;
+  load_artifacts_ns?: number | null;
+  build_model_ns?: number | null;
+  load_inputs_ns?: number | null;
+  load_package_ns?: number | null;
+  compile_setup_ns?: number | null;
+  dynamo_ns?: number | null;
+  aot_autograd_ns?: number | null;
+  inductor_ns?: number | null;
+  cpp_compiler_ns?: number | null;
+  cache_load_ns?: number | null;
+  first_call_ns?: number | null;
+}
+
+/** One cache lookup a start's TORCH_TRACE recorded. */
+export interface CacheLookup {
+  cache: 'fx_graph' | 'aot_autograd';
+  state: 'hit' | 'miss' | 'bypass';
+  /** A bypass's reason, in torch's words. */
+  reason: string | null;
+  /** A warm or shipped miss: 'name: before -> after' for each part of the key that changed. */
+  changed: string[];
+}
+
+export interface StartRecord {
+  first_output_ns: number | null;
+  phases: StartPhases;
+  cache: CacheLookup[];
+  /** torch's own counters of the same lookups. */
+  torch_counters: Record<string, number> | null;
+  trace_read: boolean;
+  steady_ns: number[];
+}
+
+export interface StartModeResult {
+  mode: StartMode;
+  description: string;
+  skipped: string | null;
+  error: string | null;
+  /** The median over the starts, and its order-statistic interval with its coverage. */
+  first_output_ns: number | null;
+  low_ns: number | null;
+  high_ns: number | null;
+  coverage: number;
+  /** The median start's phases. */
+  phases: StartPhases;
+  per_call_ns: number | null;
+  /** Against eager; null: never (or eager itself). */
+  break_even_calls: number | null;
+  /** The local cache (warm), the artifacts (shipped), the package (aoti). */
+  shipped_bytes: number | null;
+  package_compile_ns: number | null;
+  cache: CacheLookup[];
+  starts: StartRecord[];
+  [key: string]: unknown;
+}
+
+export interface StartupSection {
+  target: string;
+  repeats: number;
+  backend: string;
+  deploy_env: string[];
+  modes: StartModeResult[];
+  verdict: { fastest: StartMode | null; tied: StartMode[]; fastest_compiled: StartMode | null; compiled_tied: StartMode[] };
+  /** Lookups of warm or shipped starts that did not hit. */
+  cache_findings: Array<CacheLookup & { mode: StartMode }>;
+  [key: string]: unknown;
+}
+
+/** tct startup: time to the first output of a fresh process, per start mode. */
+export interface StartupDocument extends Document { command: 'startup'; startup: StartupSection }
+
+export interface StartupOptions extends TargetOptions {
+  /** Comma-separated start modes (default: all). */
+  modes?: string;
+  repeats?: number;
+  backend?: string;
+  mode?: string;
+  /** NAME=VALUE set in the warm and shipped starts only. */
+  deployEnv?: string | string[];
+}
+
 // ----------------------------------------------------------------------------- wrapper
 
 export interface RunOptions {
@@ -451,6 +539,7 @@ export declare function explain(target: string, options?: TargetOptions): Promis
 export declare function expect(target: string, options?: TargetOptions & { sweep?: string }): Promise<ExpectDocument>;
 export declare function audit(target: string, options?: AuditOptions): Promise<AuditDocument>;
 export declare function diff(before: string, after: string, options?: RunOptions): Promise<DiffDocument>;
+export declare function startup(target: string, options?: StartupOptions): Promise<StartupDocument>;
 /** Any command: `run(['probe', '--smoke'])`; --json is appended. */
 export declare function run(argv: string[], options?: RunOptions): Promise<Document>;
 /** Options -> tct flags (exposed for tests and custom commands). */

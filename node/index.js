@@ -259,6 +259,7 @@ module.exports = {
   explain: targetCommand('explain'),
   expect: targetCommand('expect'),
   audit: targetCommand('audit'),
+  startup: targetCommand('startup'),
   diff,
   run,
   toArgs,

@@ -79,6 +79,11 @@ for job in "$venv_pid:venv" "$venv2_pid:venv-torch2.14"; do
   [ "$failed" = 0 ] || { say "set-up failed while installing .${job#*:} (above)"; exit 1; }
 done
 
+# 3b. tct startup's C++ AOTInductor runner (tools/aoti_runner), built against .venv's libtorch
+# into $XDG_CACHE_HOME/tct/aoti-runner, once per torch build: a warm machine finds it (the check
+# imports torch, ~2 s) and the e2e tests never build it themselves.
+build/tct startup builtin:tiny_ops --build-runner-only --python .venv/bin/python --quiet >/dev/null
+
 # 4. The Node.js wrapper (no runtime dependencies; npm ci only if it has a lock file).
 if [ -f node/package-lock.json ]; then
   (cd node && npm ci --silent --no-audit --no-fund)

@@ -34,6 +34,7 @@ constexpr const char* kExamples = R"(Examples:
   tct suite zoo.toml --shard 1/2 -o s1.json     many models; shard, merge, compare
   tct compare baseline.json current.json --max-regression 5%
   tct run -- python train.py                 a real job: per torch.compile call site, what it gained
+  tct startup builtin:tiny_ops               time to the first output: eager, cold, warm, shipped caches, AOTInductor
 
 Exit codes: 0 ok, 1 check failed (not usable, mismatch, gate crossed), 2 bad usage or input,
 3 the target failed (raised, crashed, hung, compile failed), 4 internal error, 130 interrupted.)";
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_compare_command());
   commands.push_back(cli::make_trace_command());
   commands.push_back(cli::make_run_command());
+  commands.push_back(cli::make_startup_command());
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 

@@ -177,6 +177,11 @@ def audit(target: str, **options: Any) -> dict:
     return run("audit", _target(target), **options)
 
 
+def startup(target: str, **options: Any) -> dict:
+    """`tct startup TARGET`: time to the first output of a fresh process, per start mode."""
+    return run("startup", _target(target), **options)
+
+
 def _target(target: Any) -> str:
     if not isinstance(target, str) or not target:
         raise TypeError(f"target must be a non-empty string such as 'builtin:mlp' or 'model.py:make', "

@@ -38,5 +38,6 @@ std::unique_ptr<Command> make_merge_command();
 std::unique_ptr<Command> make_compare_command();
 std::unique_ptr<Command> make_trace_command();
 std::unique_ptr<Command> make_run_command();
+std::unique_ptr<Command> make_startup_command();
 
 }  // namespace tct::cli

@@ -16,6 +16,8 @@
 #include "report/render.hpp"
 #include "report/svg.hpp"
 #include "report/warnings.hpp"
+#include "startup/json.hpp"
+#include "startup/render.hpp"
 
 namespace tct::report {
 namespace html {
@@ -248,9 +250,14 @@ std::vector<Card> cards_probe(const json& doc) {
   return p.empty() ? std::vector<Card>{} : probe::html_cards(probe::from_json(p));
 }
 
+std::vector<Card> cards_startup(const json& doc) {
+  const json& s = obj_at(doc, "startup");
+  return s.empty() ? std::vector<Card>{} : startup::html_cards(startup::from_json(s));
+}
+
 std::string render_cards(const json& doc) {
   std::vector<Card> all;
-  for (auto* f : {cards_suite, cards_bench, cards_explain, cards_expect, cards_probe}) {
+  for (auto* f : {cards_suite, cards_bench, cards_explain, cards_expect, cards_startup, cards_probe}) {
     auto c = f(doc);
     all.insert(all.end(), c.begin(), c.end());
   }
@@ -353,7 +360,10 @@ std::string render_html(const json& doc) {
   std::string bench = section_bench(doc), explain = section_explain(doc), diff = section_diff(doc),
               expect = section_expect(doc), trace = section_trace(doc), run = section_run(doc);
   std::string suite = section_suite(doc), compare = section_compare(doc);
-  body += run + suite + compare + bench + explain + diff + expect + trace;
+  const json& startup_section = obj_at(doc, "startup");
+  const std::string startup_html =
+      startup_section.empty() ? "" : startup::html_section(startup::from_json(startup_section));
+  body += run + suite + compare + bench + explain + diff + expect + trace + startup_html;
   body += render_audit_extra(doc);
   body += render_environment(doc);
 
@@ -370,6 +380,7 @@ std::string render_html(const json& doc) {
   add_toc(!diff.empty(), "diff", "Diff");
   add_toc(!expect.empty(), "expect", "Expectation");
   add_toc(!trace.empty(), "trace", "Trace");
+  add_toc(!startup_html.empty(), "startup", "Start-up");
   add_toc(true, "environment", "Environment");
 
   std::string out;

@@ -15,6 +15,8 @@
 #include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
+#include "startup/json.hpp"
+#include "startup/render.hpp"
 #include "suite/json.hpp"
 #include "suite/summary.hpp"
 #include "trace/json.hpp"
@@ -46,6 +48,7 @@ std::string sections(const json& doc, Style style) {
       {"diff", text_diff, markdown_diff, nullptr},         {"expect", text_expect, markdown_expect, brief_expect},
       {"suite", text_suite, markdown_suite, nullptr},      {"compare", text_compare, markdown_compare, nullptr},
       {"trace", text_trace, markdown_trace, nullptr},     {"run", text_run, markdown_run, brief_run},
+      {"startup", text_startup, markdown_startup, brief_startup},
   };
   std::vector<const Section*> order;
   auto add = [&](const std::string& key) {
@@ -128,6 +131,8 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
     if (!run.value("divergence", json::array()).empty()) answer += ", ranks diverge";
     out.push_back({"torch.compile in this job", answer});
   }
+  if (const json& section = doc.value("startup", json()); section.is_object() && section.contains("modes"))
+    out.push_back({"time to the first output", startup::answer(startup::from_json(section))});
   const json& explain = doc.value("explain", json());
   if (explain.is_object() && explain.contains("graph_break_count"))
     out.push_back({"graph breaks", explain::answer(explain::from_json(explain))});

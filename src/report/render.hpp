@@ -54,5 +54,8 @@ std::string brief_run(const json& doc);     // the default
 std::string markdown_run(const json& doc);
 // A site's silent fallbacks: its "fallbacks" list, or an older document's one "fallback".
 json run_fallbacks(const json& site);
+std::string text_startup(const json& doc);   // every detail (-v)
+std::string brief_startup(const json& doc);  // the default
+std::string markdown_startup(const json& doc);
 
 }  // namespace tct::report

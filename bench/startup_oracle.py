@@ -1,0 +1,93 @@
+"""Does `tct startup` time each start mode as a plain script in a fresh process would?
+
+For each mode, `tct startup` runs its starts, and bench/startup_plain.py (no agent, no
+protocol, no trace) runs the same start as often, each in a fresh process with its own cache
+folders, timed the same way: the parent's CLOCK_MONOTONIC at launch to the child's at its
+first output. A mode agrees when the plain median lies within tct's interval, or within 10%
+of tct's median.
+
+    .venv/bin/python bench/startup_oracle.py builtin:tiny_ops --repeats 3
+    .venv/bin/python bench/startup_oracle.py builtin:mlp --param width=64 --modes eager,warm
+
+Exit status 1 when a mode disagrees.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tool_paths import ROOT, parser
+
+PLAIN = Path(__file__).resolve().parent / "startup_plain.py"
+
+
+def plain_start(python, mode, target, params, cache, artifacts=None):
+    """Seconds from launch to the first output of one plain start, its caches in `cache`."""
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(Path(cache) / "inductor"),
+               TRITON_CACHE_DIR=str(Path(cache) / "triton"),
+               PYTHONPATH=str(ROOT / "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("TORCH_TRACE", None)
+    args = [python, str(PLAIN), mode, target, json.dumps(params), str(artifacts or "")]
+    launch = time.monotonic_ns()
+    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True, timeout=900).stdout
+    return (int(out.strip().splitlines()[-1]) - launch) / 1e9
+
+
+def plain_mode(python, mode, target, params, repeats):
+    """The plain script's starts of one mode: warm and shipped after a cold start that fills
+    (and saves) their caches, as tct's are."""
+    times = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as d:
+            if mode in ("eager", "cold"):
+                times.append(plain_start(python, mode, target, params, Path(d) / "c"))
+                continue
+            artifacts = Path(d) / "artifacts.bin"
+            plain_start(python, "save", target, params, Path(d) / "c", artifacts)
+            if mode == "warm":
+                times.append(plain_start(python, "warm", target, params, Path(d) / "c"))
+            else:
+                times.append(plain_start(python, "shipped", target, params, Path(d) / "s", artifacts))
+    return times
+
+
+def main():
+    ap = parser(description=__doc__.splitlines()[0])
+    ap.add_argument("target")
+    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE (a JSON literal where it parses)")
+    ap.add_argument("--modes", default="eager,cold,warm,shipped")
+    ap.add_argument("--repeats", type=int, default=3)
+    a = ap.parse_args()
+    params = {}
+    for kv in a.param:
+        k, _, v = kv.partition("=")
+        try:
+            params[k] = json.loads(v)
+        except ValueError:
+            params[k] = v
+    modes = a.modes.split(",")
+    cmd = [a.tct, "startup", a.target, "--modes", a.modes, "--repeats", str(a.repeats), "--python", a.python,
+           "--json", "--quiet"] + [x for kv in a.param for x in ("--param", kv)]
+    doc = json.loads(subprocess.run(cmd, capture_output=True, text=True, timeout=3600).stdout)
+    failed = False
+    print(f"{'mode':8} {'tct median':>11} {'interval':>19} {'plain median':>13} {'plain/tct':>9}  agrees")
+    for m in doc["startup"]["modes"]:
+        if m["mode"] not in modes or m["first_output_ns"] is None:
+            continue
+        plain = statistics.median(plain_mode(a.python, m["mode"], a.target, params, a.repeats))
+        tct = m["first_output_ns"] / 1e9
+        low = (m["low_ns"] or m["first_output_ns"]) / 1e9
+        high = (m["high_ns"] or m["first_output_ns"]) / 1e9
+        agrees = low <= plain <= high or abs(plain / tct - 1) <= 0.10
+        failed |= not agrees
+        print(f"{m['mode']:8} {tct:10.2f}s [{low:7.2f}, {high:7.2f}]s {plain:12.2f}s {plain / tct:9.3f}  "
+              f"{'yes' if agrees else 'NO'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

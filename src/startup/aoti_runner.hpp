@@ -1,0 +1,31 @@
+#pragma once
+// tct-aoti (tools/aoti_runner), built on first use against the target interpreter's own
+// libtorch and kept in a cache folder per torch build and C++ ABI, so a second run starts
+// at once. Everything it needs is checked first; what is missing is the one-line reason the
+// aoti-cpp mode is skipped with.
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tct::startup {
+
+struct RunnerBuild {
+  std::string path;     // the executable; "" when skipped
+  std::string skipped;  // why it is not there
+  bool built_now = false;
+};
+
+// `libtorch`: the agent's facts ({version, cmake_prefix_path, cxx11_abi, loader_header,
+// include_dir}); `source`: the folder holding tools/aoti_runner's CMakeLists.txt; `cache_root`:
+// $XDG_CACHE_HOME/tct (or ~/.cache/tct). `progress` is told before a build starts.
+RunnerBuild ensure_aoti_runner(const nlohmann::json& libtorch, const std::string& source, const std::string& cache_root,
+                               const std::function<void(const std::string&)>& progress);
+
+// The folder a runner for these facts is kept in (a name per torch version, ABI and libtorch path).
+std::string runner_folder(const nlohmann::json& libtorch, const std::string& cache_root);
+
+// $XDG_CACHE_HOME/tct, else $HOME/.cache/tct ("" when neither is set).
+std::string default_cache_root(const char* xdg_cache_home, const char* home);
+
+}  // namespace tct::startup
