@@ -1,5 +1,7 @@
 #include "core/hint_catalog.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -217,6 +219,34 @@ BreakKind classify_recompile(const std::vector<std::string>& guards) {
       value = true;
   }
   return value ? BreakKind::NonTensorArgument : BreakKind::Other;
+}
+
+std::string installed_package(const std::string& file) {
+  for (const char* marker : {"/site-packages/", "/dist-packages/"}) {
+    const auto at = file.find(marker);
+    if (at == std::string::npos) continue;
+    const auto from = at + std::string_view(marker).size();
+    const auto end = file.find('/', from);
+    std::string name = file.substr(from, end == std::string::npos ? std::string::npos : end - from);
+    if (const auto dot = name.find('.'); dot != std::string::npos) name.resize(dot);  // six.py -> six
+    return name;
+  }
+  return "";
+}
+
+std::string fix_at(BreakKind kind, const std::string& file) {
+  const std::string package = installed_package(file);
+  if (package.empty() || package == "torch") return catalog_hint(kind).fix;
+  if (kind == BreakKind::PrintLogging)
+    return fmt::format(
+        "the call is in {0}'s own code, which you do not edit: before compiling, add the logger method to "
+        "torch._dynamo.config.ignore_logging_functions (e.g. logging.Logger.warning: skipped while compiled) or "
+        "reorderable_logging_functions (run after the graph), or quiet {0}'s logging (its set_verbosity / "
+        "logging.getLogger(\"{0}\").setLevel(logging.ERROR))",
+        package);
+  return fmt::format("the break is in {}'s own code, which you do not edit: {} (a newer {} may avoid it; "
+                     "torch._dynamo.disable around the call keeps the rest compiled)",
+                     package, catalog_hint(kind).fix, package);
 }
 
 const Hint& catalog_hint(BreakKind k) {

@@ -60,6 +60,13 @@ struct Hint {
 
 const Hint& catalog_hint(BreakKind kind);
 
+// The installed package a file belongs to ("transformers" for ".../site-packages/transformers/
+// modeling_utils.py"), "" for the user's own code.
+std::string installed_package(const std::string& file);
+// The fix for a break at file: the catalog's, or, inside an installed package the user cannot
+// edit, the handles they do have (Dynamo's logging config, the library's own verbosity).
+std::string fix_at(BreakKind kind, const std::string& file);
+
 // The parts of a registry-era reason torch wrote for this break: the first line (gb_type),
 // "Explanation:" and "Hint:" lines, and the documentation link.
 struct ReasonParts {

@@ -147,7 +147,7 @@ const RecompileAdvice& advice_for(RecompileCause c) {
       {RecompileCause::Size, "size", "an input's shape changed: code specialized to the old shape compiles again",
        "torch._dynamo.mark_dynamic(x, dim) on the varying dimension before the first call, or "
        "torch.compile(..., dynamic=True); or pad inputs to a few fixed sizes",
-       "one dynamic-shape compile instead of one per shape (its kernels can be a little slower)"},
+       "one dynamic-shape compile instead of one per shape; its kernels can be a little slower"},
       {RecompileCause::Stride, "stride", "an input's memory layout (strides) changed",
        "make the input contiguous (x.contiguous()) before the call", "a copy per call where it was not contiguous"},
       {RecompileCause::Dtype, "dtype", "an input's dtype changed", "cast inputs to one dtype before the call",

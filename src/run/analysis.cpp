@@ -154,7 +154,7 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
       sb.line = b.line;
       sb.kind = std::get<2>(key);
       sb.reason = b.reason;
-      sb.fix = core::catalog_hint(b.kind).fix;
+      sb.fix = core::fix_at(b.kind, b.file);
       out.breaks.push_back(std::move(sb));
     }
     SiteBreak& sb = out.breaks[it->second];

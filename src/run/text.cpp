@@ -3,6 +3,7 @@
 // time per call, compile time from the trace, breaks and recompiles with their fix, and
 // with --compare-eager eager against compiled; then the ranks that diverge. Markdown alike.
 #include <cmath>
+#include <set>
 #include <string>
 
 #include <fmt/format.h>
@@ -99,7 +100,8 @@ std::string values_text(const json& values) {
   return out;
 }
 
-std::string recompile_group_text(const json& g, const json& s, bool md, const std::string& b, const std::string& cwd) {
+std::string recompile_group_text(const json& g, const json& s, bool md, const std::string& b, const std::string& cwd,
+                                 bool with_fix) {
   const std::string limit = g["limit"].is_number() ? fmt::format(" (limit {})", text_or(g, "limit")) : "";
   const std::string values = values_text(member(g, "values"));
   const std::string where_code = int_or_zero(g, "code_line") > 0
@@ -108,8 +110,9 @@ std::string recompile_group_text(const json& g, const json& s, bool md, const st
   std::string out = fmt::format(fmt::runtime(md ? "{}recompiled {}x{} in {}: `{}` failed{}{}\n" : "{}recompiled {}x{} in {}: {} failed{}{}\n"), b,
                                 text_or(g, "count"), limit, frame_words(member(g, "frame"), s, cwd), string_or(g, "guard"),
                                 values.empty() ? "" : " for values " + values, where_code);
-  out += fmt::format(fmt::runtime(md ? "{}  {}; fix: {}{}\n" : "{}  {}; fix: {}{}\n"), b, string_or(g, "why"), string_or(g, "fix"),
-                     string_or(g, "cost").empty() ? "" : " (" + string_or(g, "cost") + ")");
+  if (with_fix)
+    out += fmt::format("{}  {}; fix: {}{}\n", b, string_or(g, "why"), string_or(g, "fix"),
+                       string_or(g, "cost").empty() ? "" : " (" + string_or(g, "cost") + ")");
   return out;
 }
 
@@ -166,8 +169,10 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
                        b, rel(string_or(br, "file"), cwd), text_or(br, "line"), string_or(br, "kind"),
                        text_or(br, "count"), string_or(br, "reason"), md ? string_or(br, "fix") : b, md ? "" : string_or(br, "fix"));
   const json& groups = member(s, "recompile_groups");
-  if (groups.is_array())
-    for (const auto& g : groups) out += recompile_group_text(g, s, md, b, cwd);
+  if (groups.is_array()) {
+    std::set<std::string> explained;  // a cause's why and fix once, however many frames it touched
+    for (const auto& g : groups) out += recompile_group_text(g, s, md, b, cwd, explained.insert(string_or(g, "fix")).second);
+  }
   // torch's own text: -v only, its first line (the stack trace it appends is in the JSON).
   if (verbose || !groups.is_array())
     for (const auto& c : compiles)
@@ -187,7 +192,7 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
                        contention_words(contention));
   if (s.value("backward_outside", false))
     out += fmt::format("{}per-call figures cover the forward alone: the backward runs in loss.backward(), outside the "
-                       "call (the compile figures count both)\n", b);
+                       "timed call\n", b);
   const json& e = member(s, "eager");
   if (e.is_object()) {
     const json& sp = member(e, "speedup");
@@ -203,7 +208,7 @@ std::string site_text(const json& s, bool md, bool verbose, const std::string& c
     const json& st = member(s, "stall");
     if (v == stats::SpeedupVerdict::Inconclusive)
       out += fmt::format("{}  why inconclusive: {}\n", b,
-                         st.is_object() ? "calls stalled (below): the interval holds their waits"
+                         st.is_object() ? "calls stalled (the warning above): the interval holds their waits"
                          : int_or_zero(sp, "runs_each") > 1
                              ? "the runs disagree: rerun on a quieter machine"
                              : "one run each way: --repeat 3 adds runs, and the interval their variation");

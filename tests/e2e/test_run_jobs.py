@@ -16,6 +16,7 @@ JOBS = ROOT / "tests" / "e2e" / "jobs"
 def run_job(tmp, job, *job_args, flags=()):
     from test_schema import validate
 
+    tmp.mkdir(parents=True, exist_ok=True)
     out = tmp / "run.json"
     r = run_tct("run", "-o", out, "--dir", tmp / "run", *flags, "--", PYTHON, JOBS / job, *job_args)
     assert r.rc == 0, r
@@ -152,3 +153,36 @@ def test_training_step_in_library_frames(tmp_path):
     # The backward runs in loss.backward(): said, not hidden in the per-call figure.
     assert s["backward_outside"] is True
     assert "forward alone" in report(r)
+    # A break inside transformers names the user's handles, not an edit of the library.
+    lib = [b for b in s["breaks"] if "site-packages/transformers" in b["file"]]
+    assert lib, s["breaks"]
+    assert all("ignore_logging_functions" in b["fix"] for b in lib if b["kind"] == "print_logging")
+    # Each cause's fix once, however many frames recompiled for it.
+    assert report(r).count("mark_dynamic") <= 1
+
+
+def test_threads_one_removes_the_stalls_a_busy_machine_causes(tmp_path):
+    import subprocess
+    import sys
+
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    try:
+        r, doc = run_job(tmp_path / "default", "matmul_service.py", flags=("--compare-eager",))
+    finally:
+        for p in busy:
+            p.kill()
+    s = only_site(doc)
+    assert doc["run"]["threads"] is None and doc["run"]["contention"]["torch_threads"] >= 2
+    assert s["stall"] is not None, s["steady_calls"]
+    assert "calls stalled" in report(r) and "--threads 1" in report(r)
+    # The oracle for --threads: what the job itself printed.
+    r1, doc1 = run_job(tmp_path / "one", "matmul_service.py", flags=("--compare-eager", "--threads", "1"))
+    assert "threads 1 total" in r1.out
+    s1 = only_site(doc1)
+    assert doc1["run"]["threads"] == 1 and doc1["run"]["contention"]["torch_threads"] == 1
+    # Fewer waits with one thread: the compiled calls' p90 over median falls.
+    ratio = s["stall"]["compiled_p90_over_median"]
+    assert s1["stall"] is None or s1["stall"]["compiled_p90_over_median"] < ratio
+    sp = s1["eager"]["speedup"]
+    assert s1["eager"]["verdict"] != "inconclusive", sp
+    assert "--threads 1 in every run" in report(r1)
