@@ -43,7 +43,9 @@ std::vector<TraceFile> list_trace_files(const std::string& path) {
     throw bad_input(path + " does not exist", "give a TORCH_TRACE log file or the directory TORCH_TRACE pointed at");
   std::vector<TraceFile> out;
   for (const auto& entry : fs::directory_iterator(path, ec)) {
-    if (!entry.is_regular_file()) continue;
+    // An empty file is no trace: torch opens its log at the first record (LazyTraceHandler).
+    // A folder others share (tlparse's multi_rank_messy_input) may hold some.
+    if (!entry.is_regular_file() || entry.file_size(ec) == 0) continue;
     std::string name = entry.path().filename().string();
     if (is_log_name(name)) out.push_back({entry.path().string(), rank_from_name(name)});
   }

@@ -15,7 +15,8 @@ struct TraceFile {
 };
 
 // The logs under path: the file itself, or the directory's *.log / *.log.gz / *.txt(.gz)
-// files sorted by rank then name. Throws tct::Error (bad input) when there is none.
+// files that are not empty, sorted by rank then name. Throws tct::Error (bad input) when
+// there is none.
 std::vector<TraceFile> list_trace_files(const std::string& path);
 
 // The rank a file name carries, if any.

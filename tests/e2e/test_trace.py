@@ -319,6 +319,20 @@ def test_alike_ranks_say_what_was_compared(tmp_path):
     assert "All ranks compiled alike" in r.out and "collective schedules" in r.out
 
 
+def test_empty_files_in_a_trace_folder_are_no_logs(tmp_path):
+    """A folder others write into (tlparse's multi_rank_messy_input): empty files beside the
+    rank logs are not logs (torch opens its log at the first record), so they neither count
+    as ranks nor diverge."""
+    logs = gunzipped("multirank", tmp_path)
+    for log in logs.iterdir():
+        if "_base" not in log.name:
+            log.unlink()
+    (logs / "another.log").write_bytes(b"")
+    (logs / "some_other_file.txt").write_bytes(b"")
+    t = read_trace(logs)["trace"]
+    assert [r["rank"] for r in t["ranks"]] == [0, 1] and t["divergence"] == []
+
+
 def test_two_logs_of_one_rank_are_two_processes(tmp_path):
     """A job restarted into the same TORCH_TRACE folder: rank 0 has two logs, each its own
     compiles (not merged into one 0/0)."""

@@ -107,6 +107,10 @@ TEST(TraceCases, LastLineWithoutNewlineIsWhole) {
     EXPECT_EQ(r.stats.verified_payloads, 1u);
     EXPECT_EQ(r.summary.compiles.size(), 1u);
   }
+  // A text payload last (tlparse's inductor_provenance_extended_log.txt): text reads whole.
+  std::string code = with_payload("\"inductor_output_code\": {\"filename\": \"x.py\"}", ids(0, 0), "def f():\n  pass");
+  Read text = read(kStr + start(0, 0) + code.substr(0, code.size() - 1));
+  EXPECT_EQ(text.stats.damaged(), 0u);
 }
 
 // A payload that lost a line (or was edited by hand) still parses as JSON: it is read and
