@@ -38,12 +38,12 @@ const json& arr_at(const json& obj, const char* key) {
   return it != obj.end() && it->is_array() ? *it : empty;
 }
 
-std::string verdict_tone(bench::SpeedupVerdict v) {
-  return v == bench::SpeedupVerdict::Faster ? "good" : v == bench::SpeedupVerdict::Slower ? "bad" : "warn";
+std::string verdict_tone(stats::SpeedupVerdict v) {
+  return v == stats::SpeedupVerdict::Faster ? "good" : v == stats::SpeedupVerdict::Slower ? "bad" : "warn";
 }
 
-std::string verdict_bar_class(bench::SpeedupVerdict v) {
-  return v == bench::SpeedupVerdict::Faster ? "faster" : v == bench::SpeedupVerdict::Slower ? "slower" : "unsure";
+std::string verdict_bar_class(stats::SpeedupVerdict v) {
+  return v == stats::SpeedupVerdict::Faster ? "faster" : v == stats::SpeedupVerdict::Slower ? "slower" : "unsure";
 }
 
 std::string link(const std::string& url, const std::string& label) {
