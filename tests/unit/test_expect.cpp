@@ -319,10 +319,10 @@ TEST(ExpectValidation, VerdictWorthAndOneLine) {
   // bench's inconclusive verdict supports no validation; its other verdicts do.
   tct::bench::Speedup measured;
   measured.interval = {2.0, 1.0, 4.0};
-  measured.verdict = tct::bench::SpeedupVerdict::Inconclusive;
+  measured.verdict = tct::stats::SpeedupVerdict::Inconclusive;
   EXPECT_FALSE(expect::validate(pr, expect::BoundClass::OverheadBound, std::nullopt, measured));
   measured.interval = {2.0, 1.9, 2.1};
-  measured.verdict = tct::bench::SpeedupVerdict::Faster;
+  measured.verdict = tct::stats::SpeedupVerdict::Faster;
   EXPECT_EQ(expect::validate(pr, expect::BoundClass::OverheadBound, std::nullopt, measured)->verdict, "inside");
 }
 

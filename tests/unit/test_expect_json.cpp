@@ -103,14 +103,14 @@ TEST(ExpectJson, ValidationIsOneFieldAndTheExitStatusReadsIt) {
   r.analysis->predicted.range = {1.5, 3.0, 2.0};
   tct::bench::Speedup measured;
   measured.interval = {0.9, 0.85, 0.95};
-  measured.verdict = tct::bench::SpeedupVerdict::Slower;
+  measured.verdict = tct::stats::SpeedupVerdict::Slower;
   r.validation = validate(*r.analysis, measured);
   ASSERT_TRUE(r.validation);
   EXPECT_FALSE(r.validation->direction_right);
   EXPECT_EQ(exit_code(r, /*validate=*/false), 0);
   EXPECT_THROW(exit_code(r, /*validate=*/true), tct::Error);
   measured.interval = {2.0, 1.0, 4.0};
-  measured.verdict = tct::bench::SpeedupVerdict::Inconclusive;
+  measured.verdict = tct::stats::SpeedupVerdict::Inconclusive;
   EXPECT_FALSE(validate(*r.analysis, measured));
 }
 
