@@ -1,5 +1,7 @@
 #include "cli/context.hpp"
 
+#include <cctype>
+
 #include <cstdio>
 #include <fstream>
 
@@ -105,18 +107,35 @@ std::unique_ptr<core::Session> RunContext::spawn(const core::Env& env) {
       std::make_unique<agent::Agent>(agent_options(env), agent::DeferHandshake{}), timeout(), progress_fn());
 }
 
+// On a terminal one live line, rewritten in place; otherwise (a log, CI, a pipe) a line per
+// phase (the message with its counts left out: "cold compile 2/3" is the phase of "cold
+// compile 1/3"), so a long run is never silent and a log never fills with every step.
 void RunContext::progress(const std::string& message) {
-  if (options.quiet || !::isatty(2)) return;
+  if (options.quiet) return;
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string line = fmt::format("[{:6.1f}s] {}", elapsed, message);
-  if (line.size() > 118) line = line.substr(0, 115) + "...";
-  fmt::print(stderr, "\r\033[K{}", line);
+  if (::isatty(2)) {
+    if (line.size() > 118) line = line.substr(0, 115) + "...";
+    fmt::print(stderr, "\r\033[K{}", line);
+    std::fflush(stderr);
+    progress_shown_ = true;
+    return;
+  }
+  std::string phase;
+  for (char c : message.substr(0, message.find('(')))
+    if (!std::isdigit(static_cast<unsigned char>(c))) phase += c;
+  if (phase == last_phase_) return;
+  last_phase_ = std::move(phase);
+  fmt::print(stderr, "tct: {}\n", line);
   std::fflush(stderr);
-  progress_shown_ = true;
 }
 
+// The agent's own steps ("compiling (first call)") are details of the runner's phase: on a
+// terminal they update the live line; in a log the phase's line says enough.
 agent::ProgressFn RunContext::progress_fn() {
-  return [this](const std::string& m) { progress(m); };
+  return [this](const std::string& m) {
+    if (::isatty(2)) progress(m);
+  };
 }
 
 void RunContext::end_progress() {

@@ -76,6 +76,7 @@ class RunContext : public report::DocumentHost, public core::Executor {
  private:
   std::chrono::steady_clock::time_point start_;
   bool progress_shown_ = false;
+  std::string last_phase_;  // off a terminal: the phase last said
 };
 
 }  // namespace tct::cli

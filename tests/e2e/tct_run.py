@@ -1,6 +1,7 @@
 """Helpers of the end-to-end tests: run the real tct binary against the real torch in the venv."""
 import json
 import os
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -13,11 +14,20 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CACHE = os.path.join(tempfile.gettempdir(), "tct-test-inductor-cache")
 
 
+# A progress line, as tct writes one per phase when stderr is not a terminal.
+PROGRESS = re.compile(r"^tct: \[\s*[\d.]+s\] ")
+
+
 class Result:
+    """err: stderr less tct's progress lines (kept in .progress), so a test reads the report
+    and the error line as a user scrolling past the phases would."""
+
     def __init__(self, proc):
         self.rc = proc.returncode
         self.out = proc.stdout
-        self.err = proc.stderr
+        lines = (proc.stderr or "").splitlines(keepends=True)
+        self.progress = [l for l in lines if PROGRESS.match(l)]
+        self.err = "".join(l for l in lines if not PROGRESS.match(l))
 
     def json(self):
         return json.loads(self.out)

@@ -80,7 +80,9 @@ def test_terminal_report_is_brief_and_leads_with_the_verdict(tct, tmp_path):
     # The compile time once: row 0's cold compile is its first call in the main process.
     compile_line = [l for l in lines if l.strip().startswith("compile")][0]
     assert "cold " in compile_line and "first call" not in compile_line
-    assert r.err == ""  # no progress when stderr is not a terminal
+    # Off a terminal, a line per phase on stderr (never on stdout), and nothing else there.
+    assert r.err == "" and any("sampling" in l for l in r.progress), r.progress
+    assert len(r.progress) < 40, r.progress
     # -v: every detail, in the order of the questions.
     v = tct("bench", f"{T}:small", *FAST, "-v")
     assert v.rc == 0, v

@@ -131,7 +131,7 @@ def test_ctrl_c_kills_agent_and_keeps_partial_output(tmp_path):
     proc.send_signal(2)  # SIGINT
     stdout, stderr = proc.communicate(timeout=20)
     assert proc.returncode == 130, stderr
-    assert stderr.splitlines()[0].startswith("tct: error: interrupted during probe")
+    assert [l for l in stderr.splitlines() if not l.startswith("tct: [")][0].startswith("tct: error: interrupted during probe")
     assert '"kind": "interrupted"' in out.read_text()
 
 

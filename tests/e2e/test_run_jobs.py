@@ -175,6 +175,8 @@ def test_threads_one_removes_the_stalls_a_busy_machine_causes(tmp_path):
     assert doc["run"]["threads"] is None and doc["run"]["contention"]["torch_threads"] >= 2
     assert s["stall"] is not None, s["steady_calls"]
     assert "calls stalled" in report(r) and "--threads 1" in report(r)
+    # Progress between the job's runs, a line per phase off a terminal.
+    assert any("eager run 1/1" in line for line in r.progress), r.progress
     # The oracle for --threads: what the job itself printed.
     r1, doc1 = run_job(tmp_path / "one", "matmul_service.py", flags=("--compare-eager", "--threads", "1"))
     assert "threads 1 total" in r1.out
