@@ -94,6 +94,11 @@ Examples:
   tct run --compare-eager -- python train.py is compile worth it in this job, per call site?
   tct run -o run.html -- torchrun --nproc-per-node 2 train.py   per rank, ranks that diverge
 Use run for a real job as it runs; use bench for a controlled A/B of one function.
+Recompiles driven by values (a Python int, str or list that changes per call) show only
+in run and trace: explain and bench call a factory with fixed inputs. Silent fallbacks
+are said first, at every frame: the site's own, the code after a graph break, a nested
+function. On a busy machine, --threads 1 keeps threads waiting for a core out of the
+per-call times (the report warns when calls stall).
 Every Python the job starts records its call sites (torchrun's workers too), through a
 sitecustomize that chains to your own and costs nothing where torch is never imported
 (python -S or -I skip it). A call's time is host time; where CUDA is in use at
