@@ -156,6 +156,37 @@ TEST(RunAnalysis, CompareEagerBreakEven) {
   EXPECT_TRUE(s.eager->paid_back == (101 >= *s.eager->break_even_calls));
 }
 
+// --repeat 2: each compiled run's compile cost and its own break-even (the second run found
+// the first's caches: its first call compiled in 10 us, not 100 us).
+TEST(RunAnalysis, EachCompiledRunHasItsCompileAndBreakEven) {
+  ProcessRecord c;
+  c.pid = 1;
+  c.final = true;
+  std::vector<int64_t> ns = {100000};
+  for (int i = 0; i < 100; ++i) ns.push_back(100 + i % 3);
+  c.sites.push_back(site(ns, {0}));
+  ProcessRecord warm = c;
+  warm.sites[0].durations_ns[0] = 10000;
+  ProcessRecord e = c;
+  e.sites[0].compile_calls.clear();
+  for (auto& x : e.sites[0].durations_ns) x = 200 + (&x - e.sites[0].durations_ns.data()) % 3;
+  RunInputs in = inputs_with({c});
+  RecordSet second, eager;
+  second.processes.push_back(warm);
+  eager.processes.push_back(e);
+  in.compiled_repeats.push_back(second);
+  in.eager_runs = {eager, eager};
+  const RunResult r = analyze(in);
+  const SiteResult& s = r.processes[0].sites[0];
+  ASSERT_EQ(s.runs.size(), 2u);
+  EXPECT_EQ(s.runs[0].run, 1);
+  EXPECT_EQ(s.runs[1].run, 2);
+  EXPECT_EQ(s.runs[0].cache_state, "no cache");  // no trace here: nothing counted
+  ASSERT_TRUE(s.runs[0].break_even_calls && s.runs[1].break_even_calls);
+  EXPECT_NEAR(*s.runs[0].break_even_calls, (100000 - 101) / 100.0, 5);
+  EXPECT_NEAR(*s.runs[1].break_even_calls, (10000 - 101) / 100.0, 5);
+}
+
 }  // namespace
 }  // namespace tct::run
 
