@@ -75,8 +75,15 @@ def main():
     doc = json.loads(subprocess.run(cmd, capture_output=True, text=True, timeout=3600).stdout)
     failed = False
     print(f"{'mode':8} {'tct median':>11} {'interval':>19} {'plain median':>13} {'plain/tct':>9}  agrees")
+    if doc.get("error"):
+        print(f"tct failed: {doc['error']['message']}")
+        return 1
     for m in doc["startup"]["modes"]:
-        if m["mode"] not in modes or m["first_output_ns"] is None:
+        if m["mode"] not in modes:
+            continue
+        if m["first_output_ns"] is None:
+            print(f"{m['mode']:8} tct measured nothing: {m['error'] or m['skipped']}")
+            failed = True
             continue
         plain = statistics.median(plain_mode(a.python, m["mode"], a.target, params, a.repeats))
         tct = m["first_output_ns"] / 1e9

@@ -429,6 +429,8 @@ export interface StartupSection {
   verdict: { fastest: StartMode | null; tied: StartMode[]; fastest_compiled: StartMode | null; compiled_tied: StartMode[] };
   /** Lookups of warm or shipped starts that did not hit. */
   cache_findings: Array<CacheLookup & { mode: StartMode }>;
+  /** Warm or shipped modes that hit every cache yet spent a tenth or more in the C++ compiler. */
+  still_compiled: Array<{ mode: StartMode; cpp_compiler_ns: number | null; first_output_ns: number | null }>;
   [key: string]: unknown;
 }
 

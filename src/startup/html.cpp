@@ -101,6 +101,9 @@ std::string lookup_text(const CacheLookup& l) {
 std::string html_section(const StartupResult& r) {
   std::string out = R"(<section id="startup"><h2>Start-up</h2>)";
   out += "<p>" + esc(answer(r)) + "</p>";
+  for (const auto& f : r.still_compiled)
+    out += fmt::format(R"(<p class="muted">{} start: every cache lookup hit, yet the C++ compiler ran {} of its {}.</p>)",
+                       esc(std::string(to_string(f.mode))), esc(format_duration(f.cpp_compiler)), esc(format_duration(f.first_output)));
   out += "<figure>" + chart(r) +
          "<figcaption>Launch to the first output of a fresh process, the median start of each mode split by phase; "
          "the line is the interval of the median over the starts.</figcaption></figure>";

@@ -152,6 +152,11 @@ json to_json(const StartupResult& r) {
     item["mode"] = to_string(f.mode);
     findings.push_back(item);
   }
+  json still = json::array();
+  for (const auto& f : r.still_compiled)
+    still.push_back({{"mode", to_string(f.mode)},
+                     {"cpp_compiler_ns", duration_or_null(f.cpp_compiler)},
+                     {"first_output_ns", duration_or_null(f.first_output)}});
   return {{"target", r.target},
           {"repeats", r.repeats},
           {"backend", r.backend},
@@ -162,7 +167,8 @@ json to_json(const StartupResult& r) {
             {"tied", modes_json(r.verdict.tied)},
             {"fastest_compiled", mode_or_null(r.verdict.fastest_compiled)},
             {"compiled_tied", modes_json(r.verdict.compiled_tied)}}},
-          {"cache_findings", findings}};
+          {"cache_findings", findings},
+          {"still_compiled", still}};
 }
 
 StartupResult from_json(const json& j) {
@@ -179,6 +185,9 @@ StartupResult from_json(const json& j) {
   r.verdict.compiled_tied = modes_of(at(v, "compiled_tied"));
   for (const auto& f : list(j, "cache_findings"))
     r.findings.push_back({parse_mode(str(f, "mode")).value_or(Mode::Warm), lookup_of(f)});
+  for (const auto& f : list(j, "still_compiled"))
+    r.still_compiled.push_back({parse_mode(str(f, "mode")).value_or(Mode::Shipped), duration_or_nan(f, "cpp_compiler_ns"),
+                                duration_or_nan(f, "first_output_ns")});
   return r;
 }
 

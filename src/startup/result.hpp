@@ -122,6 +122,13 @@ struct CacheFinding {
   CacheLookup lookup;
 };
 
+// A warm or shipped start whose cache lookups hit but which still spent a tenth or more of
+// its start in the C++ compiler: what the compiler built was not in what the start loaded.
+struct CompileFinding {
+  Mode mode = Mode::Shipped;
+  Nanoseconds cpp_compiler = kNotMeasured, first_output = kNotMeasured;
+};
+
 struct StartupResult {
   std::string target;
   int repeats = 0;
@@ -130,6 +137,7 @@ struct StartupResult {
   std::vector<ModeResult> modes;
   Verdict verdict;                      // decided in summary.cpp
   std::vector<CacheFinding> findings;   // decided in summary.cpp
+  std::vector<CompileFinding> still_compiled;  // decided in summary.cpp
 
   const ModeResult* find(Mode m) const;
 };

@@ -38,9 +38,10 @@ double folder_bytes(const fs::path& dir) {
 struct Folders {
   fs::path cache, trace;
   core::Env env() const {
-    return {{"TORCHINDUCTOR_CACHE_DIR", (cache / "inductor").string()},
-            {"TRITON_CACHE_DIR", (cache / "triton").string()},
-            {"TORCH_TRACE", trace.string()}};
+    core::Env e = {{"TORCHINDUCTOR_CACHE_DIR", (cache / "inductor").string()},
+                   {"TRITON_CACHE_DIR", (cache / "triton").string()}};
+    if (!trace.empty()) e.emplace_back("TORCH_TRACE", trace.string());
+    return e;
   }
 };
 
@@ -127,8 +128,10 @@ class Runner {
     return p;
   }
 
-  Folders folders(const std::string& name) const {
-    Folders f{fs::path(root_.path()) / ("cache-" + name), fs::path(root_.path()) / ("trace-" + name)};
+  // `traced`: torch.compile starts write a TORCH_TRACE (their phases and cache lookups come
+  // from it); the others do not, so they start as a plain script would.
+  Folders folders(const std::string& name, bool traced = true) const {
+    Folders f{fs::path(root_.path()) / ("cache-" + name), traced ? fs::path(root_.path()) / ("trace-" + name) : fs::path()};
     fs::create_directories(f.cache / "inductor");
     fs::create_directories(f.cache / "triton");
     return f;
@@ -225,7 +228,7 @@ class Runner {
     switch (m.mode) {
       case Mode::Eager:
         params["how"] = "eager";
-        f = folders(name);
+        f = folders(name, false);
         break;
       case Mode::Cold:
         params["how"] = "compile";
@@ -243,13 +246,13 @@ class Runner {
         f = folders(name);
         break;
       case Mode::AotiCpp:
-        f = folders(name);
+        f = folders(name, false);
         break;
       case Mode::AotiPython:
         params["how"] = "aoti";
         params["package"] = (package_dir() / "model.pt2").string();
         params["inputs"] = (package_dir() / "inputs").string();
-        f = folders(name);
+        f = folders(name, false);
         break;
     }
     params["compile"] = {{"backend", cfg_.backend}, {"mode", cfg_.compile_mode}};

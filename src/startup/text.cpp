@@ -67,6 +67,12 @@ std::string check_line(const OutputCheck& c) {
                      c.max_abs_diff, c.max_abs_expected);
 }
 
+std::string still_compiled_line(const CompileFinding& f) {
+  return fmt::format("{} start: every cache lookup hit, yet the C++ compiler ran {} of its {}: what it built is not in {}",
+                     to_string(f.mode), format_duration(f.cpp_compiler), format_duration(f.first_output),
+                     f.mode == Mode::Shipped ? "the cache artifacts" : "the local caches");
+}
+
 std::string counts(const std::vector<CacheLookup>& ls) {
   if (ls.empty()) return "no cache lookup in its trace";
   std::map<std::string, int> n;
@@ -135,6 +141,7 @@ std::string brief(const StartupResult& r) {
   }
   for (const auto& f : r.findings)
     out += fmt::format("  {} start: {}\n", to_string(f.mode), lookup_line(f.lookup, 2));
+  for (const auto& f : r.still_compiled) out += "  " + still_compiled_line(f) + "\n";
   out += "  (" + coverage_note(r) + "; tct startup -v: every phase and cache lookup)\n";
   return out;
 }
@@ -146,6 +153,7 @@ std::string text(const StartupResult& r) {
   for (const auto& e : r.deploy_env) out += "    " + e + "\n";
   out += mode_table(r).str();
   out += "  " + coverage_note(r) + "\n";
+  for (const auto& f : r.still_compiled) out += "  " + still_compiled_line(f) + "\n";
   for (const auto& m : r.modes) {
     out += fmt::format("\n  {} ({})\n", to_string(m.mode), describe(m.mode));
     if (!m.ok()) {
@@ -191,6 +199,7 @@ std::string markdown(const StartupResult& r) {
     out += "\n**Cache misses where a hit was expected**\n\n";
     for (const auto& f : r.findings) out += fmt::format("- {}: {}\n", to_string(f.mode), report::markdown_cell(lookup_line(f.lookup, 4)));
   }
+  for (const auto& f : r.still_compiled) out += "\n" + report::markdown_cell(still_compiled_line(f)) + "\n";
   return out;
 }
 

@@ -73,6 +73,11 @@ def test_cache_lookups_agree_with_torchs_counters(startup):
             assert seen == counters, (m["mode"], s["cache"], s["torch_counters"])
             assert {lookup["state"] for lookup in s["cache"]} == {expected_state[m["mode"]]}, (m["mode"], s["cache"])
     assert doc["startup"]["cache_findings"] == []
+    # A start that hit every cache yet compiled C++ for a tenth of its time or more is named.
+    ms = modes(doc)
+    for f in doc["startup"]["still_compiled"]:
+        assert f["mode"] in ("warm", "shipped")
+        assert ms[f["mode"]]["phases"]["cpp_compiler_ns"] >= 0.1 * ms[f["mode"]]["first_output_ns"]
 
 
 def test_warm_starts_faster_than_cold_and_verdict_is_the_lowest_median(startup):

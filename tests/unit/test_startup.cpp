@@ -189,6 +189,20 @@ TEST(StartupSummary, BreakEvenVerdictAndFindings) {
   EXPECT_EQ(back.verdict.compiled_tied, r.verdict.compiled_tied);
 }
 
+TEST(StartupSummary, AStartThatHitEveryCacheYetCompiledIsNamed) {
+  StartupResult r;
+  r.modes = {mode(Mode::Warm, {10}, 50e3), mode(Mode::Shipped, {20}, 50e3)};
+  for (auto& m : r.modes) m.lookups = {{"fx_graph", "hit", "", {}}, {"aot_autograd", "hit", "", {}}};
+  r.modes[0].phases[Phase::CppCompiler] = Nanoseconds(0.5e9);  // 5%: not worth a line
+  r.modes[1].phases[Phase::CppCompiler] = Nanoseconds(12e9);
+  decide(r);
+  ASSERT_EQ(r.still_compiled.size(), 1u);
+  EXPECT_EQ(r.still_compiled[0].mode, Mode::Shipped);
+  EXPECT_DOUBLE_EQ(r.still_compiled[0].cpp_compiler.count(), 12e9);
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_EQ(to_json(from_json(to_json(r))), to_json(r));
+}
+
 TEST(StartupSummary, SlowerCallsNeverBreakEven) {
   StartupResult r;
   r.modes = {mode(Mode::Eager, {1.0}, 50e3), mode(Mode::Warm, {5}, 60e3)};
