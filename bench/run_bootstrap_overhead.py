@@ -12,6 +12,8 @@
    The difference holds the timing wrapper and the compiled-graph run counter.
 
     python bench/run_bootstrap_overhead.py [--runs 21] [--calls 20000] [--python .venv/bin/python]
+        [--bootstrap DIR]   (another copy of python/tct_run_bootstrap, e.g. an older commit's
+                             from `git worktree add`, to compare before and after)
 """
 import os
 import statistics
@@ -135,11 +137,14 @@ def wrapper_only(python, calls):
 
 
 def main():
+    global BOOTSTRAP
     ap = parser()
     ap.add_argument("--runs", type=int, default=21, help="interleaved runs each, for startup")
     ap.add_argument("--call-runs", type=int, default=5, help="interleaved processes each, for the per-call cost")
     ap.add_argument("--calls", type=int, default=20000)
+    ap.add_argument("--bootstrap", default=str(BOOTSTRAP), help="the bootstrap folder to time")
     a = ap.parse_args()
+    BOOTSTRAP = a.bootstrap
     with tempfile.TemporaryDirectory() as rec:
         b, w = startup(a.python, a.runs, rec)
         print(f"startup, no torch (python -c pass, median of {a.runs}): {b * 1e3:.2f} ms without, "

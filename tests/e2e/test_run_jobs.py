@@ -161,30 +161,16 @@ def test_training_step_in_library_frames(tmp_path):
     assert report(r).count("mark_dynamic") <= 1
 
 
-def test_threads_one_removes_the_stalls_a_busy_machine_causes(tmp_path):
-    import subprocess
-    import sys
-
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
-    try:
-        r, doc = run_job(tmp_path / "default", "matmul_service.py", flags=("--compare-eager",))
-    finally:
-        for p in busy:
-            p.kill()
-    s = only_site(doc)
-    assert doc["run"]["threads"] is None and doc["run"]["contention"]["torch_threads"] >= 2
-    assert s["stall"] is not None, s["steady_calls"]
-    assert "calls stalled" in report(r) and "--threads 1" in report(r)
+def test_threads_reaches_the_job_and_every_run(tmp_path):
+    # Whether a busy machine stalls calls is the machine's to decide, not a test's (the rule and
+    # its warning: unit test RunAnalysis.StalledCallsAreNamedWithTheirFix). What --threads must do
+    # is deterministic: reach the job, every run of it, and the document.
+    r, doc = run_job(tmp_path / "default", "matmul_service.py", flags=("--compare-eager",))
+    assert doc["run"]["threads"] is None and doc["run"]["contention"]["torch_threads"] >= 1
     # Progress between the job's runs, a line per phase off a terminal.
     assert any("eager run 1/1" in line for line in r.progress), r.progress
-    # The oracle for --threads: what the job itself printed.
+    # The oracle for --threads: what the job itself printed, in the compiled and the eager run.
     r1, doc1 = run_job(tmp_path / "one", "matmul_service.py", flags=("--compare-eager", "--threads", "1"))
     assert "threads 1 total" in r1.out
-    s1 = only_site(doc1)
     assert doc1["run"]["threads"] == 1 and doc1["run"]["contention"]["torch_threads"] == 1
-    # Fewer waits with one thread: the compiled calls' p90 over median falls.
-    ratio = s["stall"]["compiled_p90_over_median"]
-    assert s1["stall"] is None or s1["stall"]["compiled_p90_over_median"] < ratio
-    sp = s1["eager"]["speedup"]
-    assert s1["eager"]["verdict"] != "inconclusive", sp
     assert "--threads 1 in every run" in report(r1)

@@ -156,6 +156,33 @@ TEST(RunAnalysis, CompareEagerBreakEven) {
   EXPECT_TRUE(s.eager->paid_back == (101 >= *s.eager->break_even_calls));
 }
 
+// A stall is a tail, not noise: one call in five waiting 10x the others puts the p90 past 3x the
+// median and the report says so with --threads 1 as the fix; steady calls, or too few, do not.
+TEST(RunAnalysis, StalledCallsAreNamedWithTheirFix) {
+  auto stalled = [](std::vector<int64_t> ns) {
+    ProcessRecord p;
+    p.pid = 1;
+    p.final = true;
+    p.sites.push_back(site(std::move(ns), {0}));
+    return analyze(inputs_with({p}));
+  };
+  std::vector<int64_t> tail = {100000, 100}, even = {100000, 100};
+  for (int i = 0; i < 100; ++i) {
+    tail.push_back(i % 5 == 4 ? 1000 : 100);
+    even.push_back(100 + i % 7);
+  }
+  const RunResult r = stalled(tail);
+  const auto& st = r.processes[0].sites[0].stall;
+  ASSERT_TRUE(st);
+  EXPECT_GT(st->compiled_ratio, 3.0);
+  nlohmann::json doc = {{"command", "run"}, {"run", to_json(r)}};
+  const std::string text = report::render_text(doc);
+  EXPECT_NE(text.find("calls stalled"), std::string::npos) << text;
+  EXPECT_NE(text.find("--threads 1"), std::string::npos) << text;
+  EXPECT_FALSE(stalled(even).processes[0].sites[0].stall);
+  EXPECT_FALSE(stalled({100000, 100, 100, 1000, 100}).processes[0].sites[0].stall);  // too few calls
+}
+
 // --repeat 2: each compiled run's compile cost and its own break-even (the second run found
 // the first's caches: its first call compiled in 10 us, not 100 us).
 TEST(RunAnalysis, EachCompiledRunHasItsCompileAndBreakEven) {
