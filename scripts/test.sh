@@ -16,6 +16,8 @@ phase() {
   PHASE="$1" PHASE_START=$SECONDS
   [ -z "$1" ] || echo "== $1"
 }
+phase "layers: every include points down (scripts/check_layers.sh)"
+scripts/check_layers.sh || status=1
 phase "C++ unit tests"
 build/tct_unit --gtest_brief=1 || status=1
 phase "agent and end-to-end tests"

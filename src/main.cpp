@@ -17,7 +17,7 @@
 #include "cli/usage.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
-#include "report/render.hpp"
+#include "cli/render.hpp"
 #include "version.hpp"
 
 namespace {
@@ -143,14 +143,14 @@ int main(int argc, char** argv) {
     if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }
   try {
-    if (ctx.options.json) std::cout << report::render_json(ctx.doc);
-    else if (ctx.options.markdown) std::cout << report::render_markdown(ctx.doc);
-    else (command.report_on_stderr() ? std::cerr : std::cout) << report::render_text(ctx.doc, ctx.options.verbose > 0);
+    if (ctx.options.json) std::cout << cli::render_json(ctx.doc);
+    else if (ctx.options.markdown) std::cout << cli::render_markdown(ctx.doc);
+    else (command.report_on_stderr() ? std::cerr : std::cout) << cli::render_text(ctx.doc, ctx.options.verbose > 0);
   } catch (const std::exception& e) {
     // A renderer bug must not lose the measurement: fall back to the canonical JSON.
     fmt::print(stderr, "tct: error: internal error while rendering the report ({}). The JSON document "
                        "follows; please report this bug\n", e.what());
-    std::cout << report::render_json(ctx.doc);
+    std::cout << cli::render_json(ctx.doc);
     if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }
   std::cout.flush();

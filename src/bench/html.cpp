@@ -425,14 +425,3 @@ std::string html_section(const BenchResult& b) {
 }
 
 }  // namespace tct::bench
-
-namespace tct::report::html {
-
-std::vector<Card> cards_bench(const json& doc) { return bench::html_cards(bench::from_json(obj_at(doc, "bench"))); }
-
-std::string section_bench(const json& doc) {
-  if (!doc.contains("bench") || !doc["bench"].is_object()) return "";
-  return bench::html_section(bench::from_json(doc["bench"]));
-}
-
-}  // namespace tct::report::html

@@ -1,6 +1,6 @@
 #pragma once
 // The renderings of a BenchResult: pure functions of the value, which print its verdicts,
-// flags and counts and never decide them. report/render.cpp and report/html.cpp call them
+// flags and counts and never decide them. The registry of renderers (cli/render.cpp) calls them
 // with the result read from the document (bench::from_json), so a live run and a saved
 // document render alike.
 #include <string>

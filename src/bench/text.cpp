@@ -13,7 +13,6 @@
 #include "bench/json.hpp"
 #include "bench/render.hpp"
 #include "report/format.hpp"
-#include "report/render.hpp"
 #include "report/warnings.hpp"
 
 namespace tct::bench {
@@ -408,11 +407,3 @@ std::string brief(const BenchResult& b) {
 }
 
 }  // namespace tct::bench
-
-namespace tct::report {
-
-std::string text_bench(const json& doc) { return bench::text(bench::from_json(member(doc, "bench"))); }
-std::string brief_bench(const json& doc) { return bench::brief(bench::from_json(member(doc, "bench"))); }
-std::string markdown_bench(const json& doc) { return bench::markdown(bench::from_json(member(doc, "bench"))); }
-
-}  // namespace tct::report

@@ -7,7 +7,7 @@
 #include "cli/read_json_file.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
-#include "report/render.hpp"
+#include "cli/render.hpp"
 
 namespace tct::cli {
 namespace {

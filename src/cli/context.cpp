@@ -11,7 +11,7 @@
 
 #include "cli/usage.hpp"
 #include "report/document.hpp"
-#include "report/render.hpp"
+#include "cli/render.hpp"
 #include "core/agent_session.hpp"
 
 namespace tct::cli {
@@ -146,7 +146,7 @@ void RunContext::end_progress() {
 }
 
 void RunContext::checkpoint() {
-  for (const auto& [path, content] : report::render_files(doc, options.out)) {
+  for (const auto& [path, content] : cli::render_files(doc, options.out)) {
     // Write then rename: a reader never sees half a report.
     std::string tmp = path + ".tmp";
     {

@@ -9,7 +9,7 @@
 
 #include "cli/context.hpp"
 #include "core/cpu_placement.hpp"
-#include "report/render.hpp"
+#include "cli/render.hpp"
 
 namespace tct::cli {
 namespace {
@@ -131,7 +131,7 @@ void validate_common_options(const CommonOptions& o) {
   if (o.json && o.markdown)
     throw usage_error("--json and --markdown both print the report on stdout",
                       "choose one; write the other as a file with -o FILE.json or -o FILE.md");
-  report::validate_output_paths(o.out);
+  cli::validate_output_paths(o.out);
   if (!o.cpus.empty()) core::parse_cpu_list(o.cpus, core::allowed_cpus());  // a bad list: exit 2 before anything runs
   namespace fs = std::filesystem;
   for (const auto& path : o.out) {

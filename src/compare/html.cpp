@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compare/compare.hpp"
+#include "compare/render.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 
@@ -33,10 +34,13 @@ const char* tone(const Item& i) {
 
 }  // namespace
 
-std::string section_compare(const json& doc) {
-  const json& section = obj_at(doc, "compare");
-  if (section.empty()) return "";
-  const compare::CompareResult cmp = compare::compare_from_json(section);
+}  // namespace tct::report::html
+
+namespace tct::compare {
+
+std::string html_section(const CompareResult& cmp) {
+  using namespace report;
+  using namespace report::html;
   std::string out = R"(<section id="compare"><h2>Compare</h2>)";
   out += fmt::format(R"(<p><span class="pill {}">{}</span> baseline <span class="loc">{}</span>, current <span class="loc">{}</span>; gate: a confident drop over {:.1f}%</p>)",
                      cmp.passed ? "good" : "bad", cmp.passed ? "pass" : "fail", esc(cmp.baseline.path),
@@ -44,8 +48,8 @@ std::string section_compare(const json& doc) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& i : cmp.items)
     rows.push_back({"<span class=\"loc\">" + esc(i.id) + "</span>",
-                    fmt::format(R"(<span class="pill {}">{}</span>)", tone(i), esc(std::string(compare::to_string(i.change)))),
-                    side(i.baseline), side(i.current), esc(format_change_interval(i.ratio)),
+                    fmt::format(R"(<span class="pill {}">{}</span>)", report::html::tone(i), esc(std::string(compare::to_string(i.change)))),
+                    report::html::side(i.baseline), report::html::side(i.current), esc(format_change_interval(i.ratio)),
                     esc(compare::before_after(i, compare::graph_breaks_text, "→")),
                     esc(compare::before_after(i, compare::compile_text, "→"))});
   out += table({"Entry", "Change", "Speedup before", "Speedup after", "Ratio [95% CI]", "Graph breaks", "Compile"}, rows, "rows");
@@ -53,4 +57,4 @@ std::string section_compare(const json& doc) {
                "excludes 1.</p></section>";
 }
 
-}  // namespace tct::report::html
+}  // namespace tct::compare

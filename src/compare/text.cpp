@@ -7,7 +7,7 @@
 
 #include "compare/compare.hpp"
 #include "report/format.hpp"
-#include "report/render.hpp"
+#include "compare/render.hpp"
 
 namespace tct::report {
 namespace {
@@ -62,16 +62,20 @@ std::string geomean_line(const CompareResult& cmp) {
 
 }  // namespace
 
-std::string text_compare(const json& doc) {
-  const CompareResult cmp = compare::compare_from_json(member(doc, "compare"));
+}  // namespace tct::report
+
+namespace tct::compare {
+
+std::string text(const CompareResult& cmp) {
+  using namespace report;
   std::string out = verdict(cmp) + "\n" + sides(cmp, false) + "\n";
   std::string g = geomean_line(cmp);
   if (!g.empty()) out += g + "\n";
   return out + "\n" + items_table(cmp).str();
 }
 
-std::string markdown_compare(const json& doc) {
-  const CompareResult cmp = compare::compare_from_json(member(doc, "compare"));
+std::string markdown(const CompareResult& cmp) {
+  using namespace report;
   std::string out = "**" + verdict(cmp) + "**\n\n";
   out += sides(cmp, true) + "\n\n";
   std::string g = geomean_line(cmp);
@@ -80,4 +84,4 @@ std::string markdown_compare(const json& doc) {
                                               "improvement only when the interval of after/before excludes 1.\n";
 }
 
-}  // namespace tct::report
+}  // namespace tct::compare

@@ -10,7 +10,6 @@
 #include "expect/render.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
-#include "report/render.hpp"
 #include "report/svg.hpp"
 
 namespace tct::expect {
@@ -250,19 +249,3 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
 }
 
 }  // namespace tct::expect
-
-namespace tct::report::html {
-
-// The document's section, read back into the result every rendering shares.
-std::vector<Card> cards_expect(const json& doc) {
-  const json& e = obj_at(doc, "expect");
-  return e.empty() ? std::vector<Card>{} : expect::html_cards(expect::from_json(e));
-}
-
-std::string section_expect(const json& doc) {
-  if (!doc.contains("expect") || !doc["expect"].is_object()) return "";
-  return expect::html_section(expect::from_json(doc["expect"]),
-                              expect::measured_as_is(doc.contains("bench") ? doc["bench"] : json()));
-}
-
-}  // namespace tct::report::html

@@ -1,7 +1,7 @@
 #pragma once
 // The renderings of an ExpectResult: pure functions of the value, which print its class,
-// ranges, validation and suggestions and never decide them. report/render.cpp and
-// report/html.cpp call them with the result read from the document (expect::from_json), so a
+// ranges, validation and suggestions and never decide them. The registry of renderers
+// (cli/render.cpp) calls them with the result read from the document (expect::from_json), so a
 // live run and a saved document render alike.
 #include <optional>
 #include <string>

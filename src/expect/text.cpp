@@ -7,7 +7,6 @@
 #include "expect/json.hpp"
 #include "expect/render.hpp"
 #include "report/format.hpp"
-#include "report/render.hpp"
 
 namespace tct::expect {
 namespace {
@@ -291,12 +290,3 @@ std::string markdown(const ExpectResult& r) {
 }
 
 }  // namespace tct::expect
-
-namespace tct::report {
-
-// The document's section, read back into the result every rendering shares.
-std::string text_expect(const json& doc) { return expect::text(expect::from_json(doc["expect"])); }
-std::string brief_expect(const json& doc) { return expect::brief(expect::from_json(doc["expect"])); }
-std::string markdown_expect(const json& doc) { return expect::markdown(expect::from_json(doc["expect"])); }
-
-}  // namespace tct::report

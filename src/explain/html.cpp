@@ -217,24 +217,3 @@ std::string html_section(const DiffResult& d) {
 }
 
 }  // namespace tct::explain
-
-namespace tct::report::html {
-
-// The document's section, read back into the result every rendering shares.
-std::vector<Card> cards_explain(const json& doc) {
-  const json& e = obj_at(doc, "explain");
-  return e.empty() ? std::vector<Card>{} : explain::html_cards(explain::from_json(e));
-}
-
-std::string section_explain(const json& doc) {
-  if (!doc.contains("explain") || !doc["explain"].is_object()) return "";
-  return explain::html_section(explain::from_json(doc["explain"]));
-}
-
-std::string section_diff(const json& doc) {
-  if (!doc.contains("diff") || !doc["diff"].is_object()) return "";
-  return explain::html_section(explain::diff_from_json(doc["diff"]));
-}
-
-}  // namespace tct::report::html
-

@@ -1,6 +1,6 @@
 #pragma once
 // The renderings of an ExplainResult (and of a DiffResult, `tct diff`): pure functions of the
-// value, which print its counts and verdict and never decide them. report/render.cpp calls
+// value, which print its counts and verdict and never decide them. The registry of renderers (cli/render.cpp) calls
 // them with the result read from the document (explain::from_json), so a live run and a
 // saved document render alike.
 #include <string>

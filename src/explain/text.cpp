@@ -7,7 +7,6 @@
 #include "explain/json.hpp"
 #include "explain/render.hpp"
 #include "report/format.hpp"
-#include "report/render.hpp"
 
 namespace tct::explain {
 namespace {
@@ -214,11 +213,3 @@ std::string markdown(const ExplainResult& r) {
 }
 
 }  // namespace tct::explain
-
-namespace tct::report {
-
-// The document's section, read back into the result every rendering shares.
-std::string text_explain(const json& doc) { return explain::text(explain::from_json(doc["explain"])); }
-std::string markdown_explain(const json& doc) { return explain::markdown(explain::from_json(doc["explain"])); }
-
-}  // namespace tct::report

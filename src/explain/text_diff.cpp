@@ -5,7 +5,6 @@
 #include "explain/diff.hpp"
 #include "explain/render.hpp"
 #include "report/format.hpp"
-#include "report/render.hpp"
 
 namespace tct::explain {
 namespace {
@@ -86,11 +85,3 @@ std::string answer(const DiffResult& d) {
 }
 
 }  // namespace tct::explain
-
-namespace tct::report {
-
-// The document's section, read back into the result every rendering shares.
-std::string text_diff(const json& doc) { return explain::text(explain::diff_from_json(doc["diff"])); }
-std::string markdown_diff(const json& doc) { return explain::markdown(explain::diff_from_json(doc["diff"])); }
-
-}  // namespace tct::report

@@ -6,7 +6,6 @@
 #include "probe/json.hpp"
 #include "probe/render.hpp"
 #include "report/format.hpp"
-#include "report/render.hpp"
 
 namespace tct::probe {
 namespace {
@@ -124,21 +123,3 @@ std::string markdown(const ProbeResult& p, const Interpreter& interpreter) {
 }
 
 }  // namespace tct::probe
-
-namespace tct::report {
-namespace {
-
-probe::Interpreter interpreter_of(const json& doc) {
-  const json& interp = member(member(doc, "environment"), "interpreter");
-  return {text_or(interp, "path", "?"), text_or(interp, "chosen_by", "?")};
-}
-
-}  // namespace
-
-// The document's section, read back into the result every rendering shares.
-std::string text_probe(const json& doc) { return probe::text(probe::from_json(doc["probe"]), interpreter_of(doc)); }
-std::string markdown_probe(const json& doc) {
-  return probe::markdown(probe::from_json(doc["probe"]), interpreter_of(doc));
-}
-
-}  // namespace tct::report

@@ -1,23 +1,17 @@
 // The HTML report: one self-contained file that works offline. Inline CSS, charts as inline
 // SVG drawn here (report/svg.cpp), no script at all: a Content-Security-Policy with
 // default-src 'none' forbids scripts and network loads, so even a string that escaped
-// escaping could not run. Layout, top to bottom: the answer first (summary cards), then
-// warnings, then each command's section (bench, explain, diff, expect), then the
-// environment and probe facts, then the raw document.
+// escaping could not run. This file holds the page and its primitives, and knows no command:
+// the registry of renderers (cli/render_html.cpp) fills the page with the commands' sections.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "probe/json.hpp"
-#include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
-#include "report/render.hpp"
 #include "report/svg.hpp"
 #include "report/warnings.hpp"
-#include "startup/json.hpp"
-#include "startup/render.hpp"
 
 namespace tct::report {
 namespace html {
@@ -234,33 +228,11 @@ footer{margin-top:40px;font-size:12px;color:var(--muted)}
 @media print{header.top{background:none;color:#000}nav.toc{display:none}}
 )css";
 
-std::string target_name(const json& doc) {
-  for (const char* s : {"bench", "explain", "expect", "audit"}) {
-    const json& sec = obj_at(doc, s);
-    if (!sec.contains("target")) continue;
-    const json& t = sec["target"];
-    if (t.is_string()) return t.get<std::string>();
-    if (t.is_object() && t.contains("spec")) return text_or(t, "spec");
-  }
-  return "";
-}
+}  // namespace
 
-std::vector<Card> cards_probe(const json& doc) {
-  const json& p = obj_at(doc, "probe");
-  return p.empty() ? std::vector<Card>{} : probe::html_cards(probe::from_json(p));
-}
+namespace html {
 
-std::vector<Card> cards_startup(const json& doc) {
-  const json& s = obj_at(doc, "startup");
-  return s.empty() ? std::vector<Card>{} : startup::html_cards(startup::from_json(s));
-}
-
-std::string render_cards(const json& doc) {
-  std::vector<Card> all;
-  for (auto* f : {cards_suite, cards_bench, cards_explain, cards_expect, cards_startup, cards_probe}) {
-    auto c = f(doc);
-    all.insert(all.end(), c.begin(), c.end());
-  }
+std::string cards_section(const std::vector<Card>& all) {
   if (all.empty()) return "";
   std::string out = R"(<section class="cards" id="summary" aria-label="Summary">)";
   for (const auto& c : all)
@@ -269,7 +241,7 @@ std::string render_cards(const json& doc) {
   return out + "</section>";
 }
 
-std::string render_warnings(const json& doc) {
+std::string warnings_section(const json& doc) {
   const json& ws = arr_at(doc, "warnings");
   if (ws.empty()) return "";
   std::string out = R"(<section id="warnings"><h2>Warnings</h2><ul class="warnings">)";
@@ -282,7 +254,7 @@ std::string render_warnings(const json& doc) {
   return out + "</ul></section>";
 }
 
-std::string render_error(const json& doc) {
+std::string error_banner(const json& doc) {
   if (!doc.contains("error") || !doc["error"].is_object()) return "";
   const json& e = doc["error"];
   std::string out = fmt::format(R"(<div class="banner error" role="alert"><strong>Error ({})</strong>: {})", esc(text_or(e, "kind")),
@@ -293,49 +265,7 @@ std::string render_error(const json& doc) {
   return out + "</div>";
 }
 
-std::string render_environment(const json& doc) {
-  const json& env = obj_at(doc, "environment");
-  const probe::ProbeResult p = probe::from_json(obj_at(doc, "probe"));
-  std::string out = R"(<section id="environment"><h2>Environment</h2>)";
-  out += probe::html_verdict(p);
-  std::vector<std::pair<std::string, std::string>> items;
-  const json& interp = obj_at(env, "interpreter");
-  const json& py = obj_at(env, "python");
-  if (!interp.empty())
-    items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
-                                           esc(text_or(py, "version", "?")), esc(short_path(text_or(interp, "path"))),
-                                           esc(text_or(interp, "chosen_by")))});
-  if (p.facts) {
-    for (auto& item : probe::html_facts(p)) items.push_back(std::move(item));
-  } else if (env.contains("torch")) {
-    items.push_back({"torch", env["torch"].is_object() ? esc(text_or(env["torch"], "version")) : "not installed"});
-  }
-  for (auto& item : probe::html_environment_variables(p)) items.push_back(std::move(item));
-  if (!text_or(env, "agent_version").empty()) items.push_back({"Agent", esc(text_or(env, "agent_version"))});
-  // Anything else the environment holds (added by newer commands) is shown as it is.
-  for (auto& [k, v] : env.items())
-    if (k != "interpreter" && k != "python" && k != "torch" && k != "agent_version") items.push_back({k, generic(v)});
-  out += facts(items);
-  out += probe::html_smoke(p);
-  return out + "</section>";
-}
-
-std::string render_audit_extra(const json& doc) {
-  const json& a = obj_at(doc, "audit");
-  if (a.empty()) return "";
-  // How the audit ran: each step, its time, and why one failed or was skipped.
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& s : arr_at(a, "steps")) {
-    std::string status = text_or(s, "status");
-    std::string tone = status == "ok" ? "good" : status == "failed" ? "bad" : "warn";
-    std::string why = s.contains("error") && s["error"].is_object()
-                          ? esc(text_or(s["error"], "message")) + (text_or(s["error"], "hint").empty() ? "" : "<br><span class=\"muted\">" + esc(text_or(s["error"], "hint")) + "</span>")
-                          : esc(text_or(s, "reason"));
-    rows.push_back({esc(text_or(s, "name")), "<span class=\"pill " + tone + "\">" + esc(status) + "</span>",
-                    esc(format_duration_ns(number_or_nan(s, "wall_ns"))), why});
-  }
-  return R"(<section id="audit"><h2>How this audit ran</h2>)" + table({"Step", "Status", "Time", "Note"}, rows) + "</section>";
-}
+namespace {
 
 std::string raw_json(const json& doc) {
   std::string dumped = doc.dump(2, ' ', false, json::error_handler_t::replace);
@@ -346,43 +276,9 @@ std::string raw_json(const json& doc) {
 
 }  // namespace
 
-std::string render_html(const json& doc) {
-  std::string command = doc.value("command", std::string("tct"));
-  std::string target = target_name(doc);
-  std::string title = "tct " + command + (target.empty() ? "" : ": " + target);
+std::string page(const json& doc, const std::string& title, const std::string& toc, const std::string& body) {
   const json& env = obj_at(doc, "environment");
   std::string torch = env.contains("torch") && env["torch"].is_object() ? text_or(env["torch"], "version") : "";
-
-  std::string body;
-  body += render_cards(doc);
-  body += render_error(doc);
-  body += render_warnings(doc);
-  std::string bench = section_bench(doc), explain = section_explain(doc), diff = section_diff(doc),
-              expect = section_expect(doc), trace = section_trace(doc), run = section_run(doc);
-  std::string suite = section_suite(doc), compare = section_compare(doc);
-  const json& startup_section = obj_at(doc, "startup");
-  const std::string startup_html =
-      startup_section.empty() ? "" : startup::html_section(startup::from_json(startup_section));
-  body += run + suite + compare + bench + explain + diff + expect + trace + startup_html;
-  body += render_audit_extra(doc);
-  body += render_environment(doc);
-
-  std::string toc;
-  auto add_toc = [&](bool present, const char* id, const char* label) {
-    if (present) toc += fmt::format(R"(<a href="#{}">{}</a>)", id, label);
-  };
-  add_toc(!arr_at(doc, "warnings").empty(), "warnings", "Warnings");
-  add_toc(!run.empty(), "run", "Call sites");
-  add_toc(!suite.empty(), "suite", "Suite");
-  add_toc(!compare.empty(), "compare", "Compare");
-  add_toc(!bench.empty(), "bench", "Speed");
-  add_toc(!explain.empty(), "explain", "Graph breaks");
-  add_toc(!diff.empty(), "diff", "Diff");
-  add_toc(!expect.empty(), "expect", "Expectation");
-  add_toc(!trace.empty(), "trace", "Trace");
-  add_toc(!startup_html.empty(), "startup", "Start-up");
-  add_toc(true, "environment", "Environment");
-
   std::string out;
   out += "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
@@ -402,4 +298,5 @@ std::string render_html(const json& doc) {
   return out;
 }
 
+}  // namespace html
 }  // namespace tct::report

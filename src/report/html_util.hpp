@@ -1,7 +1,7 @@
 #pragma once
-// Shared pieces of the HTML report (report/html*.cpp). Every string from the document goes
-// through esc(): target names, file names, graph-break reasons and source lines come from
-// the user's code or from torch and may hold markup.
+// The HTML report's primitives and page (report/html.cpp), used by every command's html.cpp.
+// Every string from the document goes through esc(): target names, file names, graph-break
+// reasons and source lines come from the user's code or from torch and may hold markup.
 #include <string>
 #include <vector>
 
@@ -44,16 +44,6 @@ std::string generic(const json& value, int depth = 0);
 // the bars and 1x (from zero, a +-2% interval would be a pixel wide). "" without bars.
 std::string speedup_figure(const std::string& title, const std::string& caption, std::vector<svg::Bar> bars);
 
-// Section bodies (report/html_<command>.cpp); each returns "" when doc has no such section.
-std::string section_bench(const json& doc);
-std::string section_explain(const json& doc);
-std::string section_diff(const json& doc);
-std::string section_expect(const json& doc);
-std::string section_suite(const json& doc);
-std::string section_compare(const json& doc);
-std::string section_trace(const json& doc);
-std::string section_run(const json& doc);
-
 // One-line answers for the summary cards at the top of the page.
 struct Card {
   std::string title;     // "Speedup"
@@ -62,9 +52,12 @@ struct Card {
   std::string tone;      // "good", "bad", "neutral", "warn"
   std::string anchor;    // "#bench"
 };
-std::vector<Card> cards_bench(const json& doc);
-std::vector<Card> cards_explain(const json& doc);
-std::vector<Card> cards_expect(const json& doc);
-std::vector<Card> cards_suite(const json& doc);
+
+// The page's parts that hold no command (report/html.cpp): the summary cards, the error
+// banner, the warnings, and the page around a body (head, title, contents, the raw document).
+std::string cards_section(const std::vector<Card>& cards);
+std::string error_banner(const json& doc);
+std::string warnings_section(const json& doc);
+std::string page(const json& doc, const std::string& title, const std::string& toc, const std::string& body);
 
 }  // namespace tct::report::html

@@ -8,6 +8,7 @@
 #include "stats/verdict.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
+#include "run/render.hpp"
 
 namespace tct::report::html {
 
@@ -17,9 +18,14 @@ std::string d(const json& j, const char* key) {
 }
 }  // namespace
 
-std::string section_run(const json& doc) {
-  if (!doc.contains("run") || !doc["run"].is_object()) return "";
-  const json& r = doc["run"];
+}  // namespace tct::report::html
+
+namespace tct::run {
+
+std::string html_section(const nlohmann::json& r) {
+  using namespace report;
+  using namespace report::html;
+  if (!r.is_object()) return "";
   std::string cmd;
   for (const auto& a : arr_at(r, "command")) cmd += (cmd.empty() ? "" : " ") + json_text(a);
   std::string out = R"(<section id="run"><h2>tct run: per torch.compile call site</h2>)";
@@ -27,7 +33,7 @@ std::string section_run(const json& doc) {
                 {"Logs", "<code>" + esc(text_or(r, "trace_dir")) + "</code>"}});
   for (const auto& p : arr_at(r, "processes"))
     for (const auto& s : arr_at(p, "sites")) {
-      for (const auto& f : run_fallbacks(s)) {
+      for (const auto& f : run::fallbacks_of(s)) {
         const json& fr = obj_at(f, "frame");
         out += fmt::format("<h3 class=\"warn\">Silent fallback: {} ({}:{}), frame {}: {}</h3><p>{} calls since{}. Guard "
                            "that kept failing: <code>{}</code>. Fix: {}</p>",
@@ -71,4 +77,4 @@ std::string section_run(const json& doc) {
   return out + "</section>";
 }
 
-}  // namespace tct::report::html
+}  // namespace tct::run

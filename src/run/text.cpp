@@ -3,6 +3,7 @@
 // time per call, compile time from the trace, breaks and recompiles with their fix, and
 // with --compare-eager eager against compiled; then the ranks that diverge. Markdown alike.
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 
@@ -10,7 +11,23 @@
 
 #include "stats/verdict.hpp"
 #include "report/format.hpp"
-#include "report/render.hpp"
+#include "run/render.hpp"
+
+namespace tct::run {
+
+json fallbacks_of(const json& site) {
+  using namespace report;
+  const json& list = member(site, "fallbacks");
+  if (list.is_array()) return list;
+  const json& old = member(site, "fallback");  // documents before the list: the site's own frame
+  if (!old.is_object()) return json::array();
+  json f = old;
+  f["cause"] = string_or(old, "limit", "recompile_limit");
+  f["frame"] = {{"role", "site"}, {"function", string_or(member(site, "code"), "function")}};
+  return json::array({f});
+}
+
+}  // namespace tct::run
 
 namespace tct::report {
 namespace {
@@ -45,20 +62,8 @@ std::string frame_words(const json& f, const json& site, const std::string& cwd)
   return function.empty() ? "a frame of it" : function;
 }
 
-}  // namespace
+using run::fallbacks_of;
 
-json run_fallbacks(const json& site) {
-  const json& list = member(site, "fallbacks");
-  if (list.is_array()) return list;
-  const json& old = member(site, "fallback");  // documents before the list: the site's own frame
-  if (!old.is_object()) return json::array();
-  json f = old;
-  f["cause"] = string_or(old, "limit", "recompile_limit");
-  f["frame"] = {{"role", "site"}, {"function", string_or(member(site, "code"), "function")}};
-  return json::array({f});
-}
-
-namespace {
 
 std::string fallback_text(const json& s, const json& f, const json& p, bool md, const std::string& cwd) {
   const std::string cause = string_or(f, "cause");
@@ -250,7 +255,7 @@ std::string run_text(const json& doc, bool md, bool verbose) {
   // The loudest news first: call sites that silently run eagerly.
   for (const auto& p : member(r, "processes"))
     for (const auto& s : member(p, "sites"))
-      for (const auto& f : run_fallbacks(s)) out += "\n" + fallback_text(s, f, p, md, cwd);
+      for (const auto& f : fallbacks_of(s)) out += "\n" + fallback_text(s, f, p, md, cwd);
   const json& div = member(r, "divergence");
   if (div.is_array() && !div.empty()) {
     out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n" : "\nRANKS DIVERGE (a known cause of collective hangs):\n";
@@ -280,8 +285,33 @@ std::string run_text(const json& doc, bool md, bool verbose) {
 
 }  // namespace
 
-std::string text_run(const json& doc) { return run_text(doc, false, true); }
-std::string brief_run(const json& doc) { return run_text(doc, false, false); }
-std::string markdown_run(const json& doc) { return run_text(doc, true, true); }
-
 }  // namespace tct::report
+
+namespace tct::run {
+
+std::string text(const json& doc, bool markdown, bool verbose) { return report::run_text(doc, markdown, verbose); }
+
+// The job's answer in one line: its sites, every silent fallback, and every verdict counted,
+// so a count of the faster ones never hides what the others were. Decided from the numbers,
+// so documents of any version read alike.
+std::string answer(const json& run_section) {
+  using namespace report;
+  size_t sites = 0, fallbacks = 0;
+  std::map<stats::SpeedupVerdict, size_t> verdicts;
+  for (const auto& p : member(run_section, "processes"))
+    for (const auto& s : member(p, "sites")) {
+      ++sites;
+      fallbacks += fallbacks_of(s).size();
+      const json& sp = member(member(s, "eager"), "speedup");
+      if (sp.is_object())
+        ++verdicts[stats::decide(number_or_nan(sp, "estimate"), number_or_nan(sp, "low"), number_or_nan(sp, "high"))];
+    }
+  std::string answer = fmt::format("{} call site(s) in {} process(es)", sites, member(run_section, "processes").size());
+  if (fallbacks) answer += fmt::format(", {} SILENT FALLBACK(S) to eager", fallbacks);
+  for (const auto& [v, n] : verdicts)
+    answer += fmt::format(", {} {}", n, v == stats::SpeedupVerdict::Faster ? "faster than eager" : std::string(stats::to_string(v)));
+  if (!member(run_section, "divergence").empty()) answer += ", ranks diverge";
+  return answer;
+}
+
+}  // namespace tct::run

@@ -1,6 +1,6 @@
 #pragma once
 // The renderings of a StartupResult: pure functions of the value, which print its figures
-// and its verdict and never decide them. report/render.cpp and report/html.cpp call them
+// and its verdict and never decide them. The registry of renderers (cli/render.cpp) calls them
 // with the result read from the document (startup::from_json), so a live run and a saved
 // document render alike.
 #include <string>

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "report/format.hpp"
-#include "report/render.hpp"
 #include "startup/json.hpp"
 #include "startup/render.hpp"
 
@@ -204,11 +203,3 @@ std::string markdown(const StartupResult& r) {
 }
 
 }  // namespace tct::startup
-
-namespace tct::report {
-
-std::string text_startup(const json& doc) { return startup::text(startup::from_json(doc["startup"])); }
-std::string brief_startup(const json& doc) { return startup::brief(startup::from_json(doc["startup"])); }
-std::string markdown_startup(const json& doc) { return startup::markdown(startup::from_json(doc["startup"])); }
-
-}  // namespace tct::report

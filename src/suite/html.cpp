@@ -18,6 +18,7 @@
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
 #include "suite/json.hpp"
+#include "suite/render.hpp"
 #include "suite/summary.hpp"
 
 namespace tct::report::html {
@@ -138,10 +139,15 @@ std::string speedup_chart(const SuiteResult& suite) {
 
 }  // namespace
 
-std::vector<Card> cards_suite(const json& doc) {
-  const json& section = obj_at(obj_at(doc, "suite"), "summary");
-  if (section.empty() || obj_at(doc, "suite").value("listing", false)) return {};
-  const suite::SuiteSummary s = suite::summary_from_json(section);
+}  // namespace tct::report::html
+
+namespace tct::suite {
+
+std::vector<report::html::Card> html_cards(const SuiteResult& suite) {
+  using namespace report;
+  using namespace report::html;
+  if (suite.listing) return {};
+  const SuiteSummary& s = suite.summary;
   std::vector<Card> cards;
   if (s.geomean) {
     const stats::Interval& g = s.geomean->interval;
@@ -156,9 +162,9 @@ std::vector<Card> cards_suite(const json& doc) {
   return cards;
 }
 
-std::string section_suite(const json& doc) {
-  if (obj_at(doc, "suite").empty()) return "";
-  const SuiteResult suite = suite::suite_from_json(obj_at(doc, "suite"));
+std::string html_section(const SuiteResult& suite) {
+  using namespace report;
+  using namespace report::html;
   std::string out = R"(<section id="suite"><h2>Suite )" + esc(short_path(suite.file)) + "</h2>";
   if (suite.listing) {
     std::vector<std::vector<std::string>> rows;
@@ -190,4 +196,4 @@ std::string section_suite(const json& doc) {
   return out + "</section>";
 }
 
-}  // namespace tct::report::html
+}  // namespace tct::suite

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "report/format.hpp"
-#include "report/render.hpp"
 #include "suite/json.hpp"
+#include "suite/render.hpp"
 #include "suite/summary.hpp"
 
 namespace tct::report {
@@ -119,8 +119,12 @@ constexpr const char* kFirstCallNote = "* compile time of the first call in the 
 
 }  // namespace
 
-std::string text_suite(const json& doc) {
-  const SuiteResult suite = suite::suite_from_json(member(doc, "suite"));
+}  // namespace tct::report
+
+namespace tct::suite {
+
+std::string text(const SuiteResult& suite) {
+  using namespace report;
   std::string out = heading(suite, false) + "\n\n";
   if (suite.listing) return out + plan_table(suite).str() + "\n";
   for (const auto& l : summary_lines(suite)) out += "  " + l + "\n";
@@ -139,8 +143,8 @@ std::string text_suite(const json& doc) {
   return out;
 }
 
-std::string markdown_suite(const json& doc) {
-  const SuiteResult suite = suite::suite_from_json(member(doc, "suite"));
+std::string markdown(const SuiteResult& suite) {
+  using namespace report;
   std::string out = "### " + heading(suite, true) + "\n\n";
   if (suite.listing) return out + plan_table(suite).markdown() + "\n";
   for (const auto& l : summary_lines(suite)) out += "- " + l + "\n";
@@ -159,4 +163,4 @@ std::string markdown_suite(const json& doc) {
   return out;
 }
 
-}  // namespace tct::report
+}  // namespace tct::suite

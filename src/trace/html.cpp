@@ -60,12 +60,3 @@ std::string html_section(const TraceResult& t) {
 }
 
 }  // namespace tct::trace
-
-namespace tct::report::html {
-
-std::string section_trace(const json& doc) {
-  if (!doc.contains("trace") || !doc["trace"].is_object()) return "";
-  return trace::html_section(trace::from_json(doc["trace"]));
-}
-
-}  // namespace tct::report::html

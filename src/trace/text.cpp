@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "report/render.hpp"
 #include "trace/json.hpp"
 #include "trace/render.hpp"
 
@@ -139,11 +138,3 @@ std::string text(const TraceResult& t) { return render(t, false); }
 std::string markdown(const TraceResult& t) { return render(t, true) + "\n"; }
 
 }  // namespace tct::trace
-
-namespace tct::report {
-
-// The document's section, read back into the result every rendering shares.
-std::string text_trace(const json& doc) { return trace::text(trace::from_json(doc["trace"])); }
-std::string markdown_trace(const json& doc) { return trace::markdown(trace::from_json(doc["trace"])); }
-
-}  // namespace tct::report

@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     summary_reader.feed(i == 0 ? text : text.substr(0, text.size() / 2));
     summary_reader.finish();
   }
-  // As report::render_json writes it (invalid UTF-8 replaced).
+  // As cli::render_json writes it (invalid UTF-8 replaced).
   sink.sum += tct::trace::to_json(tct::trace::summarize("fuzz", ranks)).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).size();
   return 0;
 }

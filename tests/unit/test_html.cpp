@@ -11,14 +11,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "report/render.hpp"
+#include "cli/render.hpp"
 #include "report/svg.hpp"
 
 namespace {
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
-using tct::report::render_html;
+using tct::cli::render_html;
 
 const std::string kEvil = "<script>alert(1)</script>";
 

@@ -10,7 +10,7 @@
 #include "trace/summarize.hpp"
 #include "trace/summary.hpp"
 #include "trace/reader.hpp"
-#include "report/render.hpp"
+#include "cli/render.hpp"
 #include "trace/source.hpp"
 
 namespace {
@@ -195,7 +195,7 @@ TEST(TraceSummary, InvalidUtf8InAReasonStillRenders) {
       "\"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"a\"}\n"
       "\tGraph break in user code at /m/model.py:13\n\tGraph Break Reason: bad \xC1\xFF byte\n");
   reader.finish();
-  std::string out = report::render_json({{"trace", trace::to_json(trace::summarize("/t", ranks))}});
+  std::string out = cli::render_json({{"trace", trace::to_json(trace::summarize("/t", ranks))}});
   EXPECT_NE(out.find("bad \xEF\xBF\xBD"), std::string::npos);  // U+FFFD
 }
 

@@ -1,0 +1,86 @@
+// The HTML report's page as the registry fills it: the answer first (summary cards), then
+// the error and warnings, each command's section (and how an audit ran), the environment and the
+// probe's facts; report/html.cpp draws the page around them.
+#include <fmt/format.h>
+
+#include "cli/render.hpp"
+#include "cli/renderers.hpp"
+#include "probe/json.hpp"
+#include "probe/render.hpp"
+#include "report/format.hpp"
+#include "report/html_util.hpp"
+
+namespace tct::cli {
+namespace {
+
+using namespace report::html;
+using report::text_or;
+
+std::string target_name(const json& doc) {
+  for (const char* s : {"bench", "explain", "expect", "audit"}) {
+    const json& sec = obj_at(doc, s);
+    if (!sec.contains("target")) continue;
+    const json& t = sec["target"];
+    if (t.is_string()) return t.get<std::string>();
+    if (t.is_object() && t.contains("spec")) return text_or(t, "spec");
+  }
+  return "";
+}
+
+std::string environment_section(const json& doc) {
+  const json& env = obj_at(doc, "environment");
+  const probe::ProbeResult p = probe::from_json(obj_at(doc, "probe"));
+  std::string out = R"(<section id="environment"><h2>Environment</h2>)";
+  out += probe::html_verdict(p);
+  std::vector<std::pair<std::string, std::string>> items;
+  const json& interp = obj_at(env, "interpreter");
+  const json& py = obj_at(env, "python");
+  if (!interp.empty())
+    items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
+                                           esc(text_or(py, "version", "?")), esc(report::short_path(text_or(interp, "path"))),
+                                           esc(text_or(interp, "chosen_by")))});
+  if (p.facts) {
+    for (auto& item : probe::html_facts(p)) items.push_back(std::move(item));
+  } else if (env.contains("torch")) {
+    items.push_back({"torch", env["torch"].is_object() ? esc(text_or(env["torch"], "version")) : "not installed"});
+  }
+  for (auto& item : probe::html_environment_variables(p)) items.push_back(std::move(item));
+  if (!text_or(env, "agent_version").empty()) items.push_back({"Agent", esc(text_or(env, "agent_version"))});
+  // Anything else the environment holds (added by newer commands) is shown as it is.
+  for (auto& [k, v] : env.items())
+    if (k != "interpreter" && k != "python" && k != "torch" && k != "agent_version") items.push_back({k, generic(v)});
+  out += facts(items);
+  out += probe::html_smoke(p);
+  return out + "</section>";
+}
+
+}  // namespace
+
+std::string render_html(const json& doc) {
+  std::string command = doc.value("command", std::string("tct"));
+  std::string target = target_name(doc);
+  std::string title = "tct " + command + (target.empty() ? "" : ": " + target);
+
+  std::vector<Card> cards;
+  for (const char* key : {"suite", "bench", "explain", "expect", "startup", "probe"}) {
+    const Renderers* r = renderers_of(key);
+    if (!obj_at(doc, key).empty() && r->cards)
+      for (auto& c : r->cards(doc)) cards.push_back(std::move(c));
+  }
+  std::string body = cards_section(cards) + error_banner(doc) + warnings_section(doc);
+  std::string toc;
+  if (!arr_at(doc, "warnings").empty()) toc += R"(<a href="#warnings">Warnings</a>)";
+  for (const char* key : {"run", "suite", "compare", "bench", "explain", "diff", "expect", "trace", "startup", "audit"}) {
+    const Renderers* r = renderers_of(key);
+    if (!doc.contains(key) || !doc[key].is_object()) continue;
+    std::string section = r->html(doc);
+    if (section.empty()) continue;
+    body += section;
+    toc += fmt::format(R"(<a href="#{}">{}</a>)", key, r->toc);
+  }
+  body += environment_section(doc);
+  toc += R"(<a href="#environment">Environment</a>)";
+  return page(doc, title, toc, body);
+}
+
+}  // namespace tct::cli
