@@ -17,7 +17,7 @@ size_t package_start(const std::string& file) {
   return std::string::npos;
 }
 
-std::string trim(std::string_view s) {
+std::string trim_code(std::string_view s) {
   size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
   return b == std::string_view::npos ? "" : std::string(s.substr(b, e - b + 1));
 }
@@ -46,7 +46,7 @@ std::vector<Frame> traceback_frames(std::string_view text) {
     size_t eol = std::min(text.find('\n', pos), text.size());
     std::string_view line = text.substr(pos, eol - pos);
     pos = eol + 1;
-    std::string t = trim(line);
+    std::string t = trim_code(line);
     if (t.rfind(file_tag, 0) != 0) continue;
     size_t q = t.find(line_tag, file_tag.size());
     size_t in = q == std::string::npos ? q : t.find(in_tag, q + line_tag.size());
@@ -58,7 +58,7 @@ std::vector<Frame> traceback_frames(std::string_view text) {
     // The source line follows, indented, unless another frame does.
     if (pos < text.size()) {
       size_t next_eol = std::min(text.find('\n', pos), text.size());
-      std::string src = trim(text.substr(pos, next_eol - pos));
+      std::string src = trim_code(text.substr(pos, next_eol - pos));
       if (!src.empty() && src.rfind(file_tag, 0) != 0) f.source = src;
     }
     out.push_back(std::move(f));
