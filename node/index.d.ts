@@ -150,6 +150,17 @@ export interface BenchRow {
   recompiles_during_measurement?: number | null;
   graph_breaks?: number | null;
   samples?: { eager: number[]; compiled: number[] };
+  /** The aoti row only (`--backend aoti`): the package, its load time and who timed its calls. */
+  aoti?: {
+    export_ns: number | null;
+    package_ns: number | null;
+    package_compile_ns: number | null;
+    package_bytes: number | null;
+    load_ns: number | null;
+    timed_from: 'cpp' | 'python' | null;
+    runner_note: string | null;
+    package_path: string | null;
+  };
   [key: string]: unknown;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/allocator_rows.hpp"
+#include "bench/aoti_render.hpp"
 #include "bench/json.hpp"
 #include "bench/render.hpp"
 #include "report/format.hpp"
@@ -255,7 +256,7 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
                         esc(fmt::format("{} blocks, stopped by {}", r.blocks, r.stop_reason.value_or("?"))) + "</span>";
     const double eager = r.latency ? r.latency->eager_ns.median : NAN;
     const double compiled = r.latency ? r.latency->compiled_ns.median : NAN;
-    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), compile_cell(r.compile), esc(break_even_cell(r)),
+    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), r.aoti ? esc(aoti_summary(r)) : compile_cell(r.compile), esc(break_even_cell(r)),
                    memory_cell(r), correctness_cell(r), breaks});
   }
   return table({"Configuration", "Speedup (95% CI)", "Eager median", "Compiled median", "Compile", "Break-even",

@@ -373,6 +373,17 @@ json to_json(const BenchRow& r) {
     s["compiled"] = r.samples->compiled_ns;
     out["samples"] = s;
   }
+  if (r.aoti) {
+    const Aoti& a = *r.aoti;
+    out["aoti"] = {{"export_ns", duration_or_null(a.export_time)},
+                   {"package_ns", duration_or_null(a.package_time)},
+                   {"package_compile_ns", duration_or_null(a.package_compile())},
+                   {"package_bytes", optional_json(a.package_bytes)},
+                   {"load_ns", duration_or_null(a.load)},
+                   {"timed_from", a.timed_from.empty() ? json(nullptr) : json(a.timed_from)},
+                   {"runner_note", a.runner_note.empty() ? json(nullptr) : json(a.runner_note)},
+                   {"package_path", a.package_path.empty() ? json(nullptr) : json(a.package_path)}};
+  }
   return out;
 }
 
@@ -412,6 +423,10 @@ BenchRow row_from_json(const json& j) {
     r.flags.push_back({str(f, "code"), str(f, "applies_to"), str(f, "text")});
   if (const json& s = at(j, "samples"); s.is_object())
     r.samples = BenchRow::RawSamples{doubles(s, "eager"), doubles(s, "compiled"), rest(s, {"eager", "compiled"})};
+  if (const json& a = at(j, "aoti"); a.is_object())
+    r.aoti = Aoti{duration_or_nan(a, "export_ns"), duration_or_nan(a, "package_ns"), opt_long(a, "package_bytes"),
+                  duration_or_nan(a, "load_ns"), str(a, "timed_from"), str(a, "runner_note"),
+                  str(a, "package_path")};
   r.more = rest(j, {"backend", "mode", "dynamic", "fullgraph", "label", "status", "error", "speedup", "latency",
                     "warmup_curve_ns", "steady_state", "compile", "break_even", "break_even_calls",
                     "break_even_calls_warm", "harness_floor_ns", "blocks_dropped_for_recompile", "correctness",
@@ -419,7 +434,7 @@ BenchRow row_from_json(const json& j) {
                     "frames_compiled_in_warmup", "graph_break_reasons", "skip_reasons", "cudagraph_skips",
                     "calls_per_sample", "samples_per_block", "block_warmup_ns", "outliers", "sampling_s",
                     "graph_breaks_during_measurement", "load", "blocks", "stop_reason", "clock_resolution_ns",
-                    "flags", "samples"});
+                    "flags", "samples", "aoti"});
   return r;
 }
 

@@ -121,7 +121,9 @@ FreshAgent::FreshAgent(core::Executor& exec, const BenchConfig& cfg, const Bench
     agent_ = exec.spawn(env);
     queued_.emplace_back(agent_->send("target.load", to_load_params(cfg.target)), "target.load");
     if (mark_memory) queued_.emplace_back(agent_->send("bench.memory_mark", json::object()), "bench.memory_mark");
-    queued_.emplace_back(agent_->send("bench.compile", compile_params(spec)), "bench.compile");
+    // An aoti row's second process runs eager only (its compiled side is a package).
+    if (spec.backend != kAotiBackend)
+      queued_.emplace_back(agent_->send("bench.compile", compile_params(spec)), "bench.compile");
   } catch (const Error& e) {
     error_ = e;
     agent_.reset();
@@ -192,6 +194,16 @@ EagerBaseline eager_baseline(core::Host& host, TargetAgent& agent, const BenchCo
 
 // ------------------------------------------------------------------ compile/warm-up
 
+void set_warmup_curve(std::vector<double> curve, BenchRow& row) {
+  row.warmup_curve_ns = std::move(curve);
+  const auto& c = row.warmup_curve_ns;
+  const auto ss = stats::detect_steady_state(c);
+  row.steady_state = SteadyState{ss.found, ss.found ? std::optional<int>(static_cast<int>(ss.start_index)) : std::nullopt,
+                                 Nanoseconds(ss.found ? ss.level : NAN), steady_reason_name(ss.reason),
+                                 Nanoseconds(warmup_level_ns(c, ss))};
+  row.compile.first_call = Nanoseconds(c.empty() ? NAN : c[0]);
+}
+
 void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, BenchRow& row) {
   host.progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
@@ -200,13 +212,7 @@ void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig
                                             {"backend", spec.backend},
                                             {"n", cfg.warmup_calls},
                                             {"max_ns", cfg.budget_s * 0.5e9}});
-  row.warmup_curve_ns = doubles(r["times_ns"]);
-  const auto& curve = row.warmup_curve_ns;
-  const auto ss = stats::detect_steady_state(curve);
-  row.steady_state = SteadyState{ss.found, ss.found ? std::optional<int>(static_cast<int>(ss.start_index)) : std::nullopt,
-                                 Nanoseconds(ss.found ? ss.level : NAN), steady_reason_name(ss.reason),
-                                 Nanoseconds(warmup_level_ns(curve, ss))};
-  row.compile.first_call = Nanoseconds(curve.empty() ? NAN : curve[0]);
+  set_warmup_curve(doubles(r["times_ns"]), row);
   const json& breakdown = r.value("compile_times_ns", json::object());
   row.compile.breakdown = breakdown.is_object() ? breakdown : json::object();
   const json& counters = r.value("counters", json::object());
@@ -409,7 +415,7 @@ void sample_paired(core::Host& host, const std::vector<Caller>& processes, const
 // ---------------------------------------------------------------------- correctness
 
 void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
-                       const BenchRowSpec& spec, BenchRow& row) {
+                       const BenchRowSpec& spec, BenchRow& row, const std::string& outputs) {
   if (!cfg.check) {
     row.correctness = Correctness{};  // checked false, no match, no mismatches
     return;
@@ -418,8 +424,9 @@ void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& 
   const auto start = std::chrono::steady_clock::now();
   const ToleranceOverride tol{cfg.rtol, cfg.atol};
   json params = {{"key", spec.key()}, {"tolerances", tolerance_table(tol)}, {"reference", true}};
+  if (!outputs.empty()) params["outputs"] = outputs;
   json report = correctness_report(agent.call("bench.check", params), tol);
-  if (recheck_with_fallback_random(report)) {
+  if (outputs.empty() && recheck_with_fallback_random(report)) {
     // Inductor draws its own random numbers: compare again with a copy compiled with
     // fallback_random, whose random ops draw eager's.
     host.progress(fmt::format("{}: outputs differ and the target draws random numbers; checking again "

@@ -105,6 +105,10 @@ EagerBaseline eager_baseline(core::Host& host, TargetAgent& agent, const BenchCo
 void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, BenchRow& row);
 
+// The first compiled calls, one by one (the first one compiles): fills row.warmup_curve_ns,
+// steady_state and compile.first_call.
+void set_warmup_curve(std::vector<double> curve, BenchRow& row);
+
 // The second sampling process of a row, before it samples: its first compiled call (the
 // warm compile when `warm_compile`; its cache counters say whether it was a cache hit),
 // compiled warm-up calls, the compiled memory figures (compile peak, what the compiler
@@ -120,9 +124,10 @@ void sample_paired(core::Host& host, const std::vector<Caller>& processes, const
                    const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns, int cpus,
                    BenchRow& row);
 
-// Eager twice and compiled once, judged in C++: fills row.correctness.
+// Eager twice and compiled once, judged in C++: fills row.correctness. `outputs`: a folder of
+// the C++ AOTInductor runner's outputs, checked in place of a compiled object's.
 void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
-                       const BenchRowSpec& spec, BenchRow& row);
+                       const BenchRowSpec& spec, BenchRow& row, const std::string& outputs = "");
 
 // A compile in a fresh process that exits afterwards: {first_call_ns, breakdown, counters}.
 json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const core::Env& env);

@@ -106,6 +106,14 @@ BenchPlan plan_rows(const std::vector<std::string>& backends_in, const std::vect
         plan.notes.push_back(fmt::format("--mode applies to the inductor backend only: {} runs with "
                                          "its defaults", b));
     }
+    if (b == kAotiBackend) {
+      // torch.export makes one graph with the example inputs' shapes: one row.
+      if (dynamic.size() > 1 || dynamic[0] != "auto" || fullgraph.size() > 1 || fullgraph[0])
+        plan.notes.push_back("--dynamic and --fullgraph do not apply to aoti: torch.export makes one graph "
+                             "with the example inputs' shapes");
+      plan.rows.push_back({b, "default", "auto", false});
+      continue;
+    }
     for (const auto& m : row_modes)
       for (const auto& d : dynamic)
         for (bool f : fullgraph) plan.rows.push_back({b, m, d, f});
@@ -120,11 +128,14 @@ void validate_plan(const BenchPlan& plan, const std::vector<std::string>& known_
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
     return s;
   };
+  std::vector<std::string> backends = known_backends;
+  backends.push_back(kAotiBackend);
   for (const auto& row : plan.rows) {
+    if (row.backend == kAotiBackend) continue;
     if (std::find(known_backends.begin(), known_backends.end(), row.backend) == known_backends.end())
       throw usage_error(fmt::format("unknown backend '{}'", row.backend),
-                        fmt::format("{}backends this torch knows: {}", suggestion(row.backend, known_backends),
-                                    join(known_backends)));
+                        fmt::format("{}backends this torch knows: {}", suggestion(row.backend, backends),
+                                    join(backends)));
     if (std::find(known_modes.begin(), known_modes.end(), row.mode) == known_modes.end())
       throw usage_error(fmt::format("unknown mode '{}'", row.mode),
                         fmt::format("{}modes this torch knows: {}", suggestion(row.mode, known_modes),

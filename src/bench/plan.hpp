@@ -9,6 +9,10 @@
 
 namespace tct::bench {
 
+// `--backend aoti`: not a torch.compile backend but torch.export + AOTInductor's package,
+// loaded and timed by the C++ runner (bench/aoti_row.hpp). It takes no mode, dynamic or fullgraph.
+inline constexpr const char* kAotiBackend = "aoti";
+
 struct BenchRowSpec {
   std::string backend;
   std::string mode;     // "default" or an inductor mode
@@ -30,12 +34,13 @@ std::vector<std::string> split_list(const std::string& text);
 
 // The cartesian product in the order given (backend outermost). `mode` only applies to
 // inductor (torch.compile ignores it for other backends), so other backends get one mode,
-// "default", and a note says so. Empty lists fall back to the defaults.
+// "default", and a note says so. aoti gets one row (static shapes, one graph), with a note
+// when --dynamic or --fullgraph asked for more. Empty lists fall back to the defaults.
 BenchPlan plan_rows(const std::vector<std::string>& backends, const std::vector<std::string>& modes,
                     const std::vector<std::string>& dynamic, const std::vector<bool>& fullgraph);
 
 // Throws tct::Error (usage, exit 2) naming the first unknown backend, mode or dynamic value,
-// with the closest known names. `known_backends`/`known_modes` come from the agent
+// with the closest known names; aoti is always known. `known_backends`/`known_modes` come from the agent
 // (torch._dynamo.list_backends(exclude_tags=()) and torch._inductor.list_mode_options()).
 void validate_plan(const BenchPlan& plan, const std::vector<std::string>& known_backends,
                    const std::vector<std::string>& known_modes);

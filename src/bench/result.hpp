@@ -218,6 +218,21 @@ struct Sampling {
   double worst_outlier_fraction() const { return std::max(outliers_eager.fraction, outliers_compiled.fraction); }
 };
 
+// The aoti row's own facts (`--backend aoti`): the package torch.export and AOTInductor made,
+// and who loaded and timed it. The C++ runner (tools/aoti_runner) when it builds here, else
+// torch._inductor.aoti_load_package in the agent; runner_note says why not C++.
+struct Aoti {
+  Nanoseconds export_time = kNotMeasured;   // torch.export.export
+  Nanoseconds package_time = kNotMeasured;  // torch._inductor.aoti_compile_and_package
+  std::optional<long long> package_bytes;
+  Nanoseconds load = kNotMeasured;  // loading the package, before its first call
+  std::string timed_from;           // "cpp" or "python"; "" before it was loaded
+  std::string runner_note;          // why the C++ runner did not time it ("" when it did)
+  std::string package_path;         // where it was kept (--aoti-package-dir); "" when it was not
+  // export + package: what a deployment pays once, at build time.
+  Nanoseconds package_compile() const { return export_time + package_time; }
+};
+
 struct BenchRow {
   // The configuration.
   std::string backend, mode, dynamic;
@@ -253,6 +268,7 @@ struct BenchRow {
     nlohmann::json more = nlohmann::json::object();
   };
   std::optional<RawSamples> samples;  // --raw
+  std::optional<Aoti> aoti;           // the aoti row only
   nlohmann::json more = nlohmann::json::object();  // fields of a newer version, as written
 
   bool ok() const { return status == RowStatus::Ok; }

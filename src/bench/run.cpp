@@ -13,6 +13,7 @@
 #include "report/document.hpp"
 #include "report/warnings.hpp"
 #include "bench/allocator.hpp"
+#include "bench/aoti_row.hpp"
 #include "bench/analysis.hpp"
 #include "bench/phases.hpp"
 #include "bench/plan.hpp"
@@ -183,6 +184,8 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
   if (!cfg.allocator_compare) compare_reason = "--no-allocator-compare";
   else if (device_type != "cpu") compare_reason = "not on the CPU: device memory does not come from malloc";
   else if (alloc.others.empty()) compare_reason = "no other allocator state on this machine";
+  else if (!plan.rows.empty() && plan.rows[0].backend == kAotiBackend)
+    compare_reason = "the first row is aoti: the comparison times torch.compile's warm compiles";
   const bool compare = compare_reason.empty();
   const double compare_budget_s = compare ? cfg.budget_s * kCompareShare / static_cast<double>(alloc.others.size()) : 0;
   result.allocator = allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
@@ -208,7 +211,8 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
     const auto& spec = plan.rows[i];
     BenchRow& row = result.rows[i];
     row.status = RowStatus::Running;
-    if (cfg.memory) {
+    const bool aoti = spec.backend == kAotiBackend;
+    if (cfg.memory && !aoti) {
       const json& em = eager.memory;
       Memory m;
       m.kind = em.is_object() ? em.value("kind", "rss") : "rss";
@@ -223,22 +227,29 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
         peer = std::make_unique<FreshAgent>(exec, cfg, spec, shared_env, cfg.memory);
         peer->settle();  // before the compile: nothing may overlap the warm-up curve
       }
-      compile_and_warm_up(host, agent, cfg, spec, row);
-      publish(host, cfg, result);
-      stage = "correctness";
-      check_correctness(host, agent, cfg, spec, row);
-      stage = "measurement";
-      prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
-      publish(host, cfg, result);
       BenchConfig row_cfg = cfg;  // row 0 shares its budget with the allocator comparison
       if (i == 0 && compare) row_cfg.budget_s = cfg.budget_s * (1 - kCompareShare);
-      sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
+      if (aoti) {
+        measure_aoti_row(host, agent, *peer, row_cfg, spec, clock_res, eager_est, cpus, threads, row, stage);
+      } else {
+        compile_and_warm_up(host, agent, cfg, spec, row);
+        publish(host, cfg, result);
+        stage = "correctness";
+        check_correctness(host, agent, cfg, spec, row);
+        stage = "measurement";
+        prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
+        publish(host, cfg, result);
+        sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
+      }
       peer->close();
       row.status = RowStatus::Ok;
     } catch (const Error& e) {
-      if (!row_failure(e)) throw;
+      // The aoti row absorbs torch.export's refusal too (an "unsupported" model is the row's
+      // answer, not bad usage): the other rows still run, and bench exits 3 for it.
+      if (!row_failure(e) && !(aoti && e.code() != ExitCode::Interrupted && e.code() != ExitCode::Internal)) throw;
       row.status = RowStatus::Failed;
       row.error = row_error(e, stage);
+      if (aoti) row.error->exit_code = static_cast<int>(ExitCode::TargetFailed);
       if (agent_lost(e) && i + 1 < plan.rows.size()) agent.restart();
     }
     peer.reset();
@@ -267,7 +278,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
     for (std::size_t i = 0; i < plan.rows.size(); ++i) {
       const auto& spec = plan.rows[i];
       BenchRow& row = result.rows[i];
-      if (!row.ok()) continue;
+      if (!row.ok() || spec.backend == kAotiBackend) continue;  // its package compile is timed once
       Compile& comp = row.compile;
       try {
         // Cold: row 0 compiled first in the main process with empty caches; other cold

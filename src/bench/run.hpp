@@ -69,6 +69,13 @@ struct BenchConfig {
   // measures the other states, "system" included, and the finding says when they differ.
   std::string allocator = "settled";
   bool allocator_compare = true;  // --no-allocator-compare turns the comparison off
+  // --backend aoti: tools/aoti_runner's sources and the cache folder its builds are kept in
+  // (core/aoti_runner.hpp); empty: the package is timed from Python.
+  std::string aoti_runner_source;
+  std::string aoti_cache_root;
+  // --aoti-package-dir DIR: keep the aoti row's package (DIR/model.pt2), its inputs (DIR/inputs)
+  // and the C++ runner's first outputs (DIR/out-0) instead of a temporary folder's.
+  std::string aoti_package_dir;
 };
 
 // Runs the benchmark in agents started through `exec` and returns what it measured. After

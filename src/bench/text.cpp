@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "bench/allocator_rows.hpp"
+#include "bench/aoti_render.hpp"
 #include "bench/json.hpp"
 #include "bench/render.hpp"
 #include "report/format.hpp"
@@ -232,7 +233,8 @@ Rendered render_rows(const BenchResult& b) {
     if (row.latency)
       r.latency.add({label, latency_cell(side(row, true)), latency_cell(side(row, false)),
                      std::to_string(row.blocks), row.stop_reason.value_or("-"), flags_for(row, "latency")});
-    if (!row.warmup_curve_ns.empty()) r.compile.push_back({label, compile_cell(row)});
+    if (row.aoti) r.compile.push_back({label, aoti_summary(row)});
+    else if (!row.warmup_curve_ns.empty()) r.compile.push_back({label, compile_cell(row)});
     if (row.latency) r.breakeven.push_back({label, break_even_cell(row)});
     for (const auto& line : memory_lines(row)) r.memory.push_back({label, line});
     if (auto h = harness_cell(row); !h.empty()) r.harness.push_back({label, h});
@@ -317,7 +319,9 @@ Table allocator_text_table(const report::AllocatorTable& t) {
 
 std::string brief_row(const BenchRow& row, const std::string& allocator) {
   const std::string label = label_of(row);
-  if (row.failed()) return fmt::format("{}  {}: {}\n", label, speedup_cell(row), row.error ? row.error->message : "");
+  if (row.failed())  // the reason, and what to do about it where the failure says
+    return fmt::format("{}  {}: {}\n", label, speedup_cell(row), row.error ? row.error->message : "") +
+           (row.error && !row.error->hint.empty() ? fmt::format("  {:<11} {}\n", "fix", row.error->hint) : "");
   std::string out = fmt::format("{}  speedup {}", label, speedup_cell(row));
   const auto verdict = row.speedup ? row.speedup->verdict : SpeedupVerdict::NotMeasured;
   if (verdict != SpeedupVerdict::Inconclusive && verdict != SpeedupVerdict::NotMeasured)
@@ -337,7 +341,8 @@ std::string brief_row(const BenchRow& row, const std::string& allocator) {
                                              format_duration_ns(row.latency->compiled_ns.median), row.blocks) +
                                      (latency_flags.empty() ? "" : "  " + latency_flags)});
   }
-  if (!row.warmup_curve_ns.empty()) lines.push_back({"compile", brief_compile(row)});
+  if (row.aoti) lines.push_back({"package", aoti_summary(row)});
+  else if (!row.warmup_curve_ns.empty()) lines.push_back({"compile", brief_compile(row)});
   if (row.latency) lines.push_back({"break-even", break_even_cell(row)});
   if (auto m = brief_memory(row); !m.empty()) lines.push_back({"memory", m});
   if (row.ok()) lines.push_back({"outputs", correctness_cell(row)});

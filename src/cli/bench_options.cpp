@@ -1,10 +1,12 @@
 #include "cli/bench_options.hpp"
 
+#include <cstdlib>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "bench/plan.hpp"
+#include "core/aoti_runner.hpp"
 #include "core/fraction.hpp"
 #include "cli/usage.hpp"
 #include "errors.hpp"
@@ -25,7 +27,7 @@ std::vector<bool> parse_fullgraph(const std::string& text) {
 }  // namespace
 
 void BenchOptions::add_to(CLI::App& cmd) {
-  cmd.add_option("--backend", backend, "Backend(s), comma-separated for a matrix (see `tct probe`)")
+  cmd.add_option("--backend", backend, "Backend(s), comma-separated for a matrix (see `tct probe`); aoti: torch.export + an AOTInductor package, timed from C++")
       ->capture_default_str();
   cmd.add_option("--mode", mode, "Inductor mode(s): default, reduce-overhead, max-autotune, "
                                  "max-autotune-no-cudagraphs; comma-separated for a matrix")
@@ -75,6 +77,9 @@ void BenchOptions::add_to(CLI::App& cmd) {
   cmd.add_flag_callback("--no-allocator-compare", [this] { base.allocator_compare = false; },
                         "Skip timing the other allocator states (a share of the first row's --budget, plus their "
                         "processes' start-up)");
+  cmd.add_option("--aoti-package-dir", base.aoti_package_dir,
+                 "--backend aoti: keep the package (DIR/model.pt2), its inputs and the C++ runner's first outputs in DIR")
+      ->type_name("DIR");
 }
 
 bench::BenchConfig BenchOptions::config() const {
@@ -92,6 +97,13 @@ bench::BenchConfig BenchOptions::config() const {
   if (rtol >= 0) cfg.rtol = rtol;
   if (atol >= 0) cfg.atol = atol;
   return cfg;
+}
+
+
+
+void locate_aoti_runner(const RunContext& ctx, bench::BenchConfig& cfg) {
+  cfg.aoti_runner_source = core::runner_source_beside(ctx.agent_options().agent_dir);
+  cfg.aoti_cache_root = core::default_cache_root(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
 }
 
 }  // namespace tct::cli

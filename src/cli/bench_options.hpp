@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/run.hpp"
+#include "cli/context.hpp"
 
 namespace tct::cli {
 
@@ -21,5 +22,9 @@ struct BenchOptions {
   // The flags resolved: lists split and checked. Throws tct::Error (usage) for a bad one.
   bench::BenchConfig config() const;
 };
+
+// Where `--backend aoti` finds tools/aoti_runner's sources (beside the agent's folder) and the
+// cache its builds are kept in ($XDG_CACHE_HOME/tct), as `tct startup` finds them.
+void locate_aoti_runner(const RunContext& ctx, bench::BenchConfig& cfg);
 
 }  // namespace tct::cli

@@ -116,9 +116,11 @@ are reported); 4 internal error.)");
     // 4. bench, in fresh processes.
     if (wants("bench")) {
       step(ctx, "bench", first_failure, [&] {
-        const tct::bench::BenchResult bench = bench::run_bench(ctx, ctx, bench_config());
+        bench::BenchConfig cfg = bench_config();
+        locate_aoti_runner(ctx, cfg);  // --backend aoti
+        const tct::bench::BenchResult bench = bench::run_bench(ctx, ctx, cfg);
         validate_expectation(ctx, bench);
-        if (auto err = bench::bench_outcome(bench, bench_config())) {
+        if (auto err = bench::bench_outcome(bench, cfg)) {
           if (err->code() == ExitCode::CheckFailed) mismatch = err;
           else throw *err;
         }

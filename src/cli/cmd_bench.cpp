@@ -33,6 +33,7 @@ class BenchCommand : public Command {
   tct bench model.py:make_model --param batch=64 --device cuda --dtype bfloat16
   tct bench builtin:tiny_ops --backend inductor,aot_eager --mode default,max-autotune
   tct bench builtin:mlp --train --budget 30 -o bench.html
+  tct bench builtin:mlp --backend inductor,aoti
 The interval: 95% confidence for this target's speedup on this machine across fresh
 processes: the typical (median) result of re-runs lies inside it 95% of the time. It comes from paired blocks
 (eager and compiled back to back, in random order, the same calls per sample) sampled in
@@ -45,6 +46,12 @@ jemalloc where installed) are timed briefly in fresh processes on 30% of the fir
 budget, and a warning names the fastest, with the LD_PRELOAD or MALLOC_* line, when the
 speedup moves outside the interval. Memory: peak above the post-load baseline, eager and compiled
 each in a fresh process; the compiler's own memory on its own line.
+--backend aoti: torch.export + AOTInductor's package (aoti_compile_and_package) of the model
+eager ran, loaded and timed from C++ by tct-aoti (built once against this torch's libtorch;
+timed from Python with aoti_load_package, and the row says so, where it cannot be built). Its
+row: package compile time and size, load time, per-call time and speedup as every row, outputs
+checked against eager. A model torch.export cannot take fails that row with the exporter's
+reason and fix; the others still run.
 Exit codes: 0 ok; 1 compiled outputs differ from eager (unless --no-check); 2 bad usage or
 input (target, --param, backend, mode, device); 3 the target failed (raised, hung, crashed,
 or a row failed to compile: the other rows are still measured and printed); 4 internal error.)");
@@ -52,7 +59,8 @@ or a row failed to compile: the other rows are still measured and printed); 4 in
   }
 
   int run(RunContext& ctx) override {
-    const bench::BenchConfig cfg = options_.config();
+    bench::BenchConfig cfg = options_.config();
+    locate_aoti_runner(ctx, cfg);
     if (auto err = bench::bench_outcome(bench::run_bench(ctx, ctx, cfg), cfg)) throw *err;
     return 0;
   }

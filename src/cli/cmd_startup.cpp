@@ -11,7 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
-#include "startup/aoti_runner.hpp"
+#include "core/aoti_runner.hpp"
 #include "startup/run.hpp"
 
 namespace tct::cli {
@@ -67,8 +67,8 @@ mode failed; 4 internal error.)");
       cfg_.deploy_env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
     // tools/aoti_runner ships beside the agent's folder (python/ in a checkout, share/tct/python installed).
-    cfg_.runner_source = (std::filesystem::path(ctx.agent_options().agent_dir).parent_path() / "tools" / "aoti_runner").string();
-    cfg_.cache_root = startup::default_cache_root(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    cfg_.runner_source = core::runner_source_beside(ctx.agent_options().agent_dir);
+    cfg_.cache_root = core::default_cache_root(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     cfg_.timeout = ctx.timeout();
     const startup::StartupResult result = startup::run_startup(ctx, ctx, cfg_);
     const startup::ModeResult* failed = nullptr;

@@ -1,4 +1,5 @@
 #include "cli/suite_entry.hpp"
+#include "cli/bench_options.hpp"
 
 #include <chrono>
 
@@ -41,6 +42,7 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   std::string stage = "bench";
   try {
     bench::BenchConfig cfg = suite::bench_config(entry.target, entry.params, entry.settings);
+    locate_aoti_runner(ctx, cfg);
     if (auto err = bench::bench_outcome(bench::run_bench(ctx, ctx, cfg), cfg)) {
       record.status = err->code() == ExitCode::CheckFailed ? suite::EntryStatus::Mismatch : suite::EntryStatus::Failed;
       record.error = error_json(*err, "");

@@ -11,7 +11,7 @@
 #include "core/json_read.hpp"
 #include "core/temp_dir.hpp"
 #include "errors.hpp"
-#include "startup/aoti_runner.hpp"
+#include "core/aoti_runner.hpp"
 #include "startup/json.hpp"
 #include "startup/start.hpp"
 #include "startup/summary.hpp"
@@ -83,7 +83,7 @@ class Runner {
     {
       auto first = exec_.start({});
       if (auto* cpp = mode(Mode::AotiCpp)) {
-        const RunnerBuild b = ensure_aoti_runner(first->call("startup.libtorch", json::object()), cfg_.runner_source,
+        const core::RunnerBuild b = core::ensure_aoti_runner(first->call("startup.libtorch", json::object()), cfg_.runner_source,
                                                  cfg_.cache_root, [this](const std::string& m) { host_.progress(m); });
         runner_ = b.path;
         cpp->skipped = b.skipped;

@@ -99,3 +99,50 @@ TEST(BenchJson, ARowStillBeingMeasuredRoundTrips) {
   EXPECT_EQ(to_json(row_from_json(row)).dump(), row.dump());
   EXPECT_EQ(row_from_json(row).status, RowStatus::Pending);
 }
+
+TEST(BenchJson, AnAotiRowRoundTripsAndRendersItsPackageLine) {
+  // The aoti row's own facts (bench/result.hpp Aoti) are one object of the row, read back
+  // byte for byte, and every rendering says who timed it.
+  BenchRow row;
+  row.backend = "aoti";
+  row.mode = "default";
+  row.dynamic = "auto";
+  row.label = "aoti";
+  row.status = RowStatus::Ok;
+  row.warmup_curve_ns = {2e6, 1e5, 1e5};
+  row.aoti = Aoti{tct::Nanoseconds(1.5e9), tct::Nanoseconds(12e9), 1234567, tct::Nanoseconds(4.2e7), "cpp", "", ""};
+  const json written = to_json(row);
+  EXPECT_EQ(written["aoti"]["package_compile_ns"], 13.5e9);
+  EXPECT_EQ(written["aoti"]["timed_from"], "cpp");
+  EXPECT_TRUE(written["aoti"]["runner_note"].is_null());
+  EXPECT_EQ(to_json(row_from_json(written)).dump(), written.dump());
+
+  BenchResult result;
+  result.target = {{"target", "builtin:mlp"}};
+  result.rows.push_back(row);
+  for (const std::string& out : {text(result), brief(result), markdown(result), html_section(result)}) {
+    EXPECT_NE(out.find("package compile 13.5 s"), std::string::npos) << out;
+    EXPECT_NE(out.find("timed from C++"), std::string::npos) << out;
+  }
+  result.rows[0].aoti->timed_from = "python";
+  result.rows[0].aoti->runner_note = "cmake is not installed";
+  EXPECT_NE(brief(result).find("timed from Python (aoti_load_package): no C++ runner, cmake is not installed"),
+            std::string::npos)
+      << brief(result);
+}
+
+TEST(BenchJson, AFailedRowSaysItsFix) {
+  // torch.export's refusal: the row carries the exporter's reason and the fix, and the
+  // terminal report prints both.
+  BenchRow row;
+  row.backend = row.label = "aoti";
+  row.status = RowStatus::Failed;
+  row.error = RowError{"unsupported", "torch.export", "torch.export cannot take this model: Could not guard",
+                       "the model branches on a tensor's value: use torch.cond", 3};
+  BenchResult result;
+  result.target = {{"target", "m.py:make"}};
+  result.rows.push_back(row);
+  const std::string out = brief(result);
+  EXPECT_NE(out.find("torch.export cannot take this model"), std::string::npos) << out;
+  EXPECT_NE(out.find("fix         the model branches on a tensor's value"), std::string::npos) << out;
+}

@@ -74,3 +74,28 @@ TEST(BenchPlan, ValidateRejectsUnknownMode) {
   auto ok = plan_rows({"inductor"}, {"max-autotune"}, {}, {});
   EXPECT_NO_THROW(validate_plan(ok, {"inductor"}, {"default", "max-autotune"}));
 }
+
+TEST(BenchPlan, AotiIsOneRowBesideTheOthers) {
+  // --backend inductor,aoti: aoti takes no mode, dynamic or fullgraph; one row, with a note
+  // when more were asked for.
+  auto p = plan_rows({"inductor", "aoti"}, {"default"}, {"auto", "true"}, {false, true});
+  ASSERT_EQ(p.rows.size(), 5u);
+  EXPECT_EQ(p.rows[4].backend, "aoti");
+  EXPECT_EQ(p.rows[4].label(), "aoti");
+  EXPECT_EQ(p.rows[4].dynamic, "auto");
+  EXPECT_FALSE(p.rows[4].fullgraph);
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].find("do not apply to aoti"), std::string::npos);
+  EXPECT_TRUE(plan_rows({"aoti"}, {}, {}, {}).notes.empty());
+}
+
+TEST(BenchPlan, AotiIsKnownWhateverTorchListsAndOfferedForATypo) {
+  EXPECT_NO_THROW(validate_plan(plan_rows({"aoti"}, {}, {}, {}), {"inductor", "eager"}, {"default"}));
+  try {
+    validate_plan(plan_rows({"aotii"}, {}, {}, {}), {"inductor", "eager"}, {"default"});
+    FAIL() << "an unknown backend must be a usage error";
+  } catch (const tct::Error& e) {
+    EXPECT_EQ(e.code(), tct::ExitCode::Usage);
+    EXPECT_NE(e.hint().find("did you mean 'aoti'"), std::string::npos) << e.hint();
+  }
+}

@@ -363,16 +363,60 @@ def _checking_object(session, key: str, fallback_random: bool):
     return cache[key]
 
 
+def op_aoti_load(params, session) -> dict:
+    """`tct bench --backend aoti` timed from Python (the C++ runner could not be built here):
+    the package loaded with torch._inductor.aoti_load_package as the compiled object `key`, so
+    the warm-up, timing and check ops treat it as any compiled object."""
+    import torch
+    t0 = timing.perf_counter_ns()
+    try:
+        runner = torch._inductor.aoti_load_package(params["package"])
+    except Exception as exc:  # noqa: BLE001 - a package this torch cannot load
+        raise TctError("compile_failed", f"aoti_load_package failed: {_first_line(exc)}",
+                       "the package must be loaded by the torch that made it", stage="load_package",
+                       cause=exc) from exc
+    session.compiled[params["key"]] = runner
+    return {"load_ns": timing.perf_counter_ns() - t0}
+
+
+class _SavedOutputs:
+    """The C++ runner's outputs (a tensor folder, aoti_inputs.py's form) in the structure of
+    eager's: called like the target, it returns them, so output_check compares them as it
+    compares any compiled object's."""
+
+    def __init__(self, folder: str, loaded):
+        import torch
+        import torch.utils._pytree as pytree
+        from ..aoti_inputs import read_tensors
+        self.tensors = read_tensors(folder, loaded.device)
+        with torch.no_grad():
+            leaves, self.spec = pytree.tree_flatten(loaded.call())
+        self.where = [i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor)]
+        self.leaves = leaves
+        if len(self.where) != len(self.tensors):
+            raise TctError("compile_failed", f"the package returned {len(self.tensors)} tensors where eager "
+                           f"returns {len(self.where)}", "rerun with --verbose", stage="check")
+
+    def __call__(self, *args, **kwargs):
+        import torch.utils._pytree as pytree
+        leaves = list(self.leaves)
+        for i, t in zip(self.where, self.tensors):
+            leaves[i] = t.clone()
+        return pytree.tree_unflatten(leaves, self.spec)
+
+
 def op_check(params, session) -> dict:
     """Facts of eager (twice) and the compiled object under identical seeds
     (python/tct_agent/output_check.py). params: key, tolerances ({dtype: {rtol, atol,
     ref_multiplier}}, "default"), reference (compute a float64 reference when an element
     is beyond its tolerance), fallback_random (check a copy compiled with inductor's
-    fallback_random)."""
+    fallback_random), outputs (a folder of the C++ AOTInductor runner's outputs on the
+    target's inputs: those are checked instead of a compiled object's)."""
     loaded = session.loaded_target()
     fallback = bool(params.get("fallback_random"))
     try:
-        compiled = _checking_object(session, params["key"], fallback)
+        compiled = _SavedOutputs(params["outputs"], loaded) if params.get("outputs") else \
+            _checking_object(session, params["key"], fallback)
         out = run_check(loaded, compiled, params.get("tolerances"), bool(params.get("reference")))
     except TctError:
         raise
@@ -381,7 +425,8 @@ def op_check(params, session) -> dict:
             raise
         raise TctError("compile_failed", f"the correctness check raised: "
                        f"{type(exc).__name__}: {_first_line(exc)}", stage="check", cause=exc) from exc
-    out["fallback_random"] = fallback and compiled is not _compiled(session, params["key"])
+    out["fallback_random"] = fallback and not params.get("outputs") and \
+        compiled is not _compiled(session, params["key"])
     return out
 
 

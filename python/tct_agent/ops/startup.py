@@ -12,8 +12,10 @@ and nothing here computes a phase, a statistic or a verdict.
       -> {marks_ns: {op_start, torch_imported, [artifacts_loaded], [built | inputs_loaded],
           [compile_wrapped | package_loaded], first_output}, steady_ns, counters,
           saved_artifacts: {path, bytes, artifacts} | null, torch_version}
-  startup.package {target, params, device, dtype, package, inputs, reference}
-      torch.export, then torch._inductor.aoti_compile_and_package; the example inputs are
+  startup.package {target, params, device, dtype, package, inputs, reference, use_loaded}
+      torch.export, then torch._inductor.aoti_compile_and_package (use_loaded: of the target
+      this agent loaded, as `tct bench --backend aoti` asks, so the package holds the very
+      weights and inputs eager ran with); the example inputs are
       written beside it (aoti_inputs.py) for the processes that load the package, and eager's
       outputs on them (reference) for the check of what the C++ runner returns.
       -> {package_bytes, export_ns, package_ns, inputs}
@@ -157,7 +159,7 @@ def op_package(params, session) -> dict:
     import torch
     from ..aoti_inputs import write_inputs, write_tensors
     _apply_threads()
-    loaded = _load(params)
+    loaded = session.loaded_target() if params.get("use_loaded") else _load(params)
     if loaded.train:
         raise TctError("unsupported", "an AOTInductor package runs inference only", "drop --train")
     module = loaded.fn if isinstance(loaded.fn, torch.nn.Module) else _Wrapped(loaded.fn)
@@ -236,5 +238,5 @@ def _export_fix(exc: BaseException) -> str:
             return line.strip()
     if "data-dependent" in text or "Could not guard on data-dependent" in text:
         return "the model branches on a tensor's value: use torch.cond, or torch._check on the value"
-    return ("make the model exportable (torch.export: no Python side effects, no data-dependent "
-            "control flow), or ship it with torch.compile and saved cache artifacts")
+    return ("torch.export needs one graph: see `tct explain` for the breaks, or export with "
+            "strict=False; else ship it with torch.compile and saved cache artifacts")

@@ -1,9 +1,10 @@
-#include "startup/aoti_runner.hpp"
+#include "core/aoti_runner.hpp"
 
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 
 #include <fmt/format.h>
@@ -13,12 +14,11 @@
 #include "core/json_read.hpp"
 #include "errors.hpp"
 
-namespace tct::startup {
+namespace tct::core {
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-using namespace core::json_read;
 
 // Runs a build step; "" when it exited 0, else its last stderr line (or how it ended).
 std::string run_step(const std::vector<std::string>& argv) {
@@ -50,7 +50,21 @@ bool on_path(const std::string& name) {
   return false;
 }
 
+// FNV-1a of the runner's sources: a build of older sources (another protocol) is not reused.
+std::string sources_tag(const fs::path& source) {
+  uint64_t h = 1469598103934665603ull;
+  for (const char* name : {"main.cpp", "CMakeLists.txt"}) {
+    std::ifstream in(source / name, std::ios::binary);
+    for (char c; in.get(c);) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  }
+  return fmt::format("{:08x}", h & 0xffffffffu);
+}
+
 }  // namespace
+
+std::string runner_source_beside(const std::string& agent_dir) {
+  return (fs::path(agent_dir).parent_path() / "tools" / "aoti_runner").string();
+}
 
 std::string default_cache_root(const char* xdg_cache_home, const char* home) {
   if (xdg_cache_home && *xdg_cache_home) return (fs::path(xdg_cache_home) / "tct").string();
@@ -59,15 +73,15 @@ std::string default_cache_root(const char* xdg_cache_home, const char* home) {
 }
 
 std::string runner_folder(const json& libtorch, const std::string& cache_root) {
-  std::string version = str(libtorch, "version");
+  std::string version = json_read::str(libtorch, "version");
   for (char& c : version)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
   // The libtorch path too: two venvs with one torch version are two builds to link against
   // (FNV-1a: the same name from every build of tct).
   uint64_t where = 1469598103934665603ull;
-  for (unsigned char c : str(libtorch, "cmake_prefix_path")) where = (where ^ c) * 1099511628211ull;
+  for (unsigned char c : json_read::str(libtorch, "cmake_prefix_path")) where = (where ^ c) * 1099511628211ull;
   return (fs::path(cache_root) / "aoti-runner" /
-          fmt::format("torch-{}-abi{}-{:08x}", version, flag(libtorch, "cxx11_abi") ? 1 : 0, where & 0xffffffffu))
+          fmt::format("torch-{}-abi{}-{:08x}", version, json_read::flag(libtorch, "cxx11_abi") ? 1 : 0, where & 0xffffffffu))
       .string();
 }
 
@@ -79,13 +93,15 @@ RunnerBuild ensure_aoti_runner(const json& libtorch, const std::string& source, 
     return out;
   }
   const fs::path folder = runner_folder(libtorch, cache_root);
-  const fs::path exe = folder / "build" / "tct-aoti";
+  // One build folder per version of the runner's sources.
+  const fs::path build = folder / ("build-" + sources_tag(source));
+  const fs::path exe = build / "tct-aoti";
   if (::access(exe.c_str(), X_OK) == 0) {
     out.path = exe.string();
     return out;
   }
-  const std::string prefix = str(libtorch, "cmake_prefix_path");
-  if (!flag(libtorch, "loader_header")) {
+  const std::string prefix = json_read::str(libtorch, "cmake_prefix_path");
+  if (!json_read::flag(libtorch, "loader_header")) {
     out.skipped = "this torch ships no C++ AOTInductor loader header (torch/csrc/inductor/aoti_package/model_package_loader.h)";
   } else if (prefix.empty() || !fs::exists(fs::path(prefix) / "Torch" / "TorchConfig.cmake")) {
     out.skipped = "this torch ships no CMake config (torch.utils.cmake_prefix_path has no Torch/TorchConfig.cmake)";
@@ -98,7 +114,6 @@ RunnerBuild ensure_aoti_runner(const json& libtorch, const std::string& source, 
   }
   if (!out.skipped.empty()) return out;
   if (progress) progress("building the C++ AOTInductor runner against this torch's libtorch (once)");
-  const fs::path build = folder / "build";
   fs::create_directories(build);
   std::string err = run_step({"cmake", "-S", source, "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
                               "-DCMAKE_PREFIX_PATH=" + prefix});
@@ -112,4 +127,4 @@ RunnerBuild ensure_aoti_runner(const json& libtorch, const std::string& source, 
   return out;
 }
 
-}  // namespace tct::startup
+}  // namespace tct::core
