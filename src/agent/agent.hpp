@@ -78,4 +78,7 @@ class Agent {
 namespace tct {
 // Maps an agent error object {kind, message, hint, traceback, stage} to a tct::Error.
 Error error_from_agent(const nlohmann::json& error_object);
+// An error after which the agent cannot serve another request: it hung or died, or its stream
+// broke. It has been killed; a runner that goes on starts a fresh one.
+bool agent_lost(const Error& e);
 }

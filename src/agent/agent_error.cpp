@@ -15,6 +15,10 @@ static ExitCode exit_code_for_kind(const std::string& kind) {
   return ExitCode::Internal;
 }
 
+bool agent_lost(const Error& e) {
+  return e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol";
+}
+
 Error error_from_agent(const nlohmann::json& e) {
   std::string kind = e.value("kind", "internal");
   Error err(exit_code_for_kind(kind), kind, e.value("message", "the agent failed without a message"),

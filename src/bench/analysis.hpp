@@ -14,6 +14,7 @@
 
 #include "bench/correctness.hpp"
 #include "bench/result.hpp"
+#include "bench/sampling.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/steady_state.hpp"
 #include "stats/summary.hpp"
@@ -79,7 +80,7 @@ std::optional<json> load_warning(const MachineLoad& m);
 // applies_to names the number it spoils ("speedup", "latency", "correctness", "compile").
 // `label` prefixes messages so document-level warnings say which row they concern.
 struct RowWarningInput {
-  double precision = 0.02;
+  double precision = kDefaultPrecision;
   bool check = true;
   double noisy_outlier_fraction = 0.05;  // our threshold: above 5% outliers on a side is noisy
   bool busy_machine = false;  // other processes loaded the CPU: a longer --budget cannot help

@@ -1,4 +1,6 @@
 #include "bench/run.hpp"
+
+#include "agent/agent.hpp"
 #include "core/json_number.hpp"
 #include "core/json_read.hpp"
 
@@ -127,8 +129,6 @@ void publish(core::Host& host, const BenchConfig& cfg, BenchResult& result) {
   host.replace_warnings(cfg.section, warnings);
   host.checkpoint(cfg.section, to_json(result));
 }
-
-bool agent_lost(const Error& e) { return e.kind() == "agent_died" || e.kind() == "timeout"; }
 
 // Errors a row absorbs (the row failed, the others still run); anything else ends the run.
 bool row_failure(const Error& e) { return e.code() == ExitCode::TargetFailed; }

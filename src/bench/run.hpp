@@ -28,6 +28,7 @@
 
 #include "errors.hpp"
 #include "bench/result.hpp"
+#include "bench/sampling.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
 #include "core/target_options.hpp"
@@ -44,7 +45,7 @@ struct BenchConfig {
   std::vector<std::string> dynamic{"auto"};  // auto | true | false
   std::vector<bool> fullgraph{false};
 
-  double precision = 0.05;  // stop when the speedup CI half-width <= precision * speedup
+  double precision = kDefaultPrecision;  // stop when the speedup CI half-width <= precision * speedup
   double budget_s = 10.0;   // sampling seconds per row
   int warmup_calls = 20;    // compiled calls timed one by one (the warm-up curve)
   int eager_warmup_calls = 10;

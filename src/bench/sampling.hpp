@@ -50,8 +50,12 @@ inline constexpr double kBlockWarmupNs = 1e6;
 // sample already lasts as long (the ~20 us start-up is then under 2% of one sample of several).
 double block_warmup_ns(double sample_ns);
 
+// --precision's default, the one every config starts from: stop sampling when the speedup's
+// interval is within +-5% of it.
+inline constexpr double kDefaultPrecision = 0.05;
+
 struct SamplerConfig {
-    double precision = 0.02;     // stop when the interval's half-width <= this * speedup
+    double precision = kDefaultPrecision;  // stop when the interval's half-width <= this * speedup
     int processes = 2;           // fresh processes the budget is split over
     int looks = 3;               // planned looks at the interval (rounds)
     double confidence = 0.95;    // what the reported interval promises

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "bench/run.hpp"
 #include "cli/context.hpp"
@@ -12,7 +13,8 @@ namespace tct::cli {
 
 struct BenchOptions {
   bench::BenchConfig base;  // what flags set directly: the budget, the warm-up calls, --raw, ...
-  std::string backend = "inductor", mode = "default", dynamic = "auto", fullgraph, precision = "0.05";
+  std::string backend = "inductor", mode = "default", dynamic = "auto", fullgraph,
+              precision = fmt::format("{:g}", bench::kDefaultPrecision);  // parsed by core::parse_precision
   double rtol = -1, atol = -1;  // negative: the tolerance by dtype
   bool no_check = false, no_compile_time = false, no_memory = false;
 

@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/agent.hpp"
 #include "expect/json.hpp"
 #include "cli/bench_options.hpp"
 #include "cli/command.hpp"
@@ -179,12 +180,6 @@ are reported); 4 internal error.)");
     ctx.doc["audit"]["steps"].push_back({{"name", name}, {"status", "skipped"}, {"error", nullptr}, {"reason", why}});
   }
 
-
-  // An error after which the agent cannot serve another request (it hung or died, or its
-  // stream broke): the agent has been killed.
-  static bool agent_lost(const Error& e) {
-    return e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol";
-  }
 
   // As `tct expect` with the audit's target, first backend and mode, budget and --sweep
   // (expect's defaults otherwise; no --validate: audit's bench validates, see

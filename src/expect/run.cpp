@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "agent/agent.hpp"
 #include "expect/ceilings.hpp"
 #include "expect/classifier.hpp"
 #include "expect/compiled.hpp"
@@ -205,7 +206,7 @@ class ExpectRun {
           explain::run_explain(scratch, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
-      if (e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol") {
+      if (agent_lost(e)) {
         drop_agent();
         ensure_agent();
       }
@@ -382,7 +383,7 @@ class ExpectRun {
       point.analysed = std::move(pa);
     } catch (const Error& e) {
       // A hung or dead agent cannot serve the next point: start a fresh one for it.
-      if (e.kind() == "timeout" || e.kind() == "agent_died") drop_agent();
+      if (agent_lost(e)) drop_agent();
       throw;
     }
     host_.progress(label + ": bench");
