@@ -73,6 +73,9 @@ class RunCommand : public Command {
                                          "covers run-to-run variation)")
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
+    cmd->add_flag("--fail-on-fallback", fail_on_fallback_,
+                  "Exit 1 when a call site silently fell back to eager (a frame hit a recompile limit or "
+                  "failed to compile) and the job itself succeeded: a gate for CI");
     cmd->add_option("--threads", threads_,
                     "torch's intra-op threads in the job and its eager runs (OMP_NUM_THREADS and "
                     "torch.set_num_threads); 1 keeps a busy machine's stalls out of the per-call times")
@@ -108,8 +111,9 @@ forward, hooks included), the same in the compiled and the eager run.
 The job's stdout and stderr are its own; the report follows on stderr (--json and
 --markdown print on stdout after the job; -o FILE keeps them apart, and is rewritten
 every 10 s while the job runs, with exit "still running").
-Exit codes: the job's own status when it failed (128+N when killed by signal N), else 0;
-2 bad usage or a command that cannot be started; 4 internal error.)");
+Exit codes: the job's own status when it failed (128+N when killed by signal N), else 0
+(1 with --fail-on-fallback when a site silently fell back to eager); 2 bad usage or a
+command that cannot be started; 4 internal error.)");
     return cmd;
   }
 
@@ -207,12 +211,21 @@ Exit codes: the job's own status when it failed (128+N when killed by signal N),
       throw Error(static_cast<ExitCode>(result.exit_status), "target_failed",
                   fmt::format("the command failed ({}){}", result.exit_text,
                               result.processes.empty() ? "" : "; the report below holds what was recorded"));
+    if (fail_on_fallback_) {
+      size_t fallbacks = 0;
+      for (const auto& p : result.processes)
+        for (const auto& s : p.sites) fallbacks += s.fallbacks.size();
+      if (fallbacks)
+        throw Error(ExitCode::CheckFailed, "silent_fallback",
+                    fmt::format("{} silent fallback(s) to eager (--fail-on-fallback)", fallbacks),
+                    "the report's first lines name each frame, the guard that kept failing and the fix");
+    }
     return 0;
   }
 
  private:
   std::string module_, dir_;
-  bool compare_eager_ = false;
+  bool compare_eager_ = false, fail_on_fallback_ = false;
   int repeat_ = 1;
   std::optional<int> threads_;
 };

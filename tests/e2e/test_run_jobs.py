@@ -13,13 +13,13 @@ from tct_run import PYTHON, ROOT, run_tct
 JOBS = ROOT / "tests" / "e2e" / "jobs"
 
 
-def run_job(tmp, job, *job_args, flags=()):
+def run_job(tmp, job, *job_args, flags=(), rc=0):
     from test_schema import validate
 
     tmp.mkdir(parents=True, exist_ok=True)
     out = tmp / "run.json"
     r = run_tct("run", "-o", out, "--dir", tmp / "run", *flags, "--", PYTHON, JOBS / job, *job_args)
-    assert r.rc == 0, r
+    assert r.rc == rc, r
     doc = json.loads(out.read_text())
     validate(doc)
     return r, doc
@@ -55,7 +55,9 @@ def report(r):
 @pytest.fixture(scope="module")
 def serve(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("serve")
-    r, doc = run_job(tmp, "serve_banned_tokens.py", "--requests", "10", "--steps", "3")
+    # --fail-on-fallback: the job succeeds, tct exits 1 for the fallback, the report is whole.
+    r, doc = run_job(tmp, "serve_banned_tokens.py", "--requests", "10", "--steps", "3",
+                     flags=("--fail-on-fallback",), rc=1)
     return r, doc, trace_metrics(doc["run"]["trace_dir"])
 
 
@@ -78,6 +80,8 @@ def test_resume_frame_fallback_is_said_first(serve):
     assert "the code after the graph break at tests/e2e/jobs/serve_banned_tokens.py:19" in text or \
         "the code after the graph break at" in text
     assert "SILENT FALLBACK" in r.err and "1 SILENT FALLBACK" not in doc.get("summary", "")
+    assert "1 silent fallback(s) to eager (--fail-on-fallback)" in r.err
+    assert doc["error"]["kind"] == "silent_fallback" and doc["exit_code"] == 1
 
 
 def test_seven_recompiles_are_one_line_with_their_fix(serve):
