@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cold build time of tct and its unit tests (Release, ccache off, `nproc` jobs): the unity build
-# (CMakeLists.txt's default) against one compiler run per file (-DCMAKE_UNITY_BUILD=OFF).
+# (CMakeLists.txt's default) against one compiler run per file (-DTCT_UNITY_BUILD=OFF).
 # The set-up of a fresh machine, and so CI, pays this once. Each build goes to a fresh temporary
 # folder; run it on an otherwise idle machine.
 # Usage: bench/build_time.sh [unity|files]...   (default: both)
@@ -16,7 +16,7 @@ for mode in "${modes[@]}"; do
     *) echo "build_time.sh: unknown mode '$mode' (unity or files)" >&2; exit 2 ;;
   esac
   dir="$(mktemp -d "${TMPDIR:-/tmp}/tct-build-time.XXXXXX")"
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=$flag >/dev/null
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DTCT_UNITY_BUILD=$flag >/dev/null
   load="$(cut -d' ' -f1 /proc/loadavg)"
   start=$(date +%s%N)
   cmake --build "$dir" -j "$(nproc)" >/dev/null 2>&1
