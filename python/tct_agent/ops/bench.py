@@ -367,14 +367,9 @@ def op_aoti_load(params, session) -> dict:
     """`tct bench --backend aoti` timed from Python (the C++ runner could not be built here):
     the package loaded with torch._inductor.aoti_load_package as the compiled object `key`, so
     the warm-up, timing and check ops treat it as any compiled object."""
-    import torch
+    from .startup import load_package
     t0 = timing.perf_counter_ns()
-    try:
-        runner = torch._inductor.aoti_load_package(params["package"])
-    except Exception as exc:  # noqa: BLE001 - a package this torch cannot load
-        raise TctError("compile_failed", f"aoti_load_package failed: {_first_line(exc)}",
-                       "the package must be loaded by the torch that made it", stage="load_package",
-                       cause=exc) from exc
+    runner = load_package(params["package"])
     session.compiled[params["key"]] = runner
     return {"load_ns": timing.perf_counter_ns() - t0}
 

@@ -45,6 +45,18 @@ def _first_line(exc: BaseException, limit: int = 400) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def load_package(path: str):
+    """torch._inductor.aoti_load_package (startup's aoti start, bench's aoti row timed from
+    Python); a package this torch cannot load is a TctError that says which torch must."""
+    import torch
+    try:
+        return torch._inductor.aoti_load_package(path)
+    except Exception as exc:  # noqa: BLE001 - a package this torch cannot load
+        raise TctError("compile_failed", f"aoti_load_package failed: {_first_line(exc)}",
+                       "the package must be loaded by the torch that made it", stage="load_package",
+                       cause=exc) from exc
+
+
 def _load(params):
     return load_target(params.get("target"), params.get("params") or {}, device=params.get("device"),
                        dtype=params.get("dtype"))
@@ -104,12 +116,7 @@ def op_first_output(params, session) -> dict:
         from ..aoti_inputs import read_inputs
         args, kwargs = read_inputs(params["inputs"], params.get("device"))
         marks["inputs_loaded"] = _now()
-        try:
-            runner = torch._inductor.aoti_load_package(params["package"])
-        except Exception as exc:  # noqa: BLE001 - a package this torch cannot load
-            raise TctError("compile_failed", f"aoti_load_package failed: {_first_line(exc)}",
-                           "the package must be loaded by the torch that made it", stage="load_package",
-                           cause=exc) from exc
+        runner = load_package(params["package"])
         marks["package_loaded"] = _now()
         device = params.get("device")
 
