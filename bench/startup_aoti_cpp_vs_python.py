@@ -5,12 +5,12 @@ load time and the per-call time of each, and their ratios.
     .venv/bin/python bench/startup_aoti_cpp_vs_python.py --repeats 3
     .venv/bin/python bench/startup_aoti_cpp_vs_python.py --target builtin:mlp --param width=64
 
-The runner is the one tct built for this interpreter's torch ($XDG_CACHE_HOME/tct/aoti-runner;
-`tct startup TARGET --build-runner-only` builds it). The package is made here, once.
+The runner is the one tct built for this interpreter's torch, as `tct startup TARGET
+--build-runner-only` names it (and builds it when it is not there yet). The package is made here, once.
 """
-import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -50,12 +50,14 @@ def make_package(python, target, params, folder):
     subprocess.run([python, "-c", code], check=True, capture_output=True, env=dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(folder / "c")))
 
 
-def find_runner():
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.environ["HOME"], ".cache")
-    found = sorted(glob.glob(os.path.join(cache, "tct", "aoti-runner", "*", "build", "tct-aoti")))
-    if not found:
-        sys.exit("no tct-aoti built yet: run `tct startup builtin:tiny_ops --build-runner-only` first")
-    return found[-1]
+def find_runner(tct, python):
+    """The runner tct built for this torch, as tct names it (built now if it is not yet)."""
+    out = subprocess.run([tct, "startup", "builtin:tiny_ops", "--build-runner-only", "--python", python],
+                         capture_output=True, text=True).stdout
+    match = re.search(r"the runner is (\S+)", out)
+    if not match:
+        sys.exit(f"tct built no runner here:\n{out}")
+    return match.group(1)
 
 
 def main():
@@ -71,7 +73,7 @@ def main():
             params[k] = json.loads(v)
         except ValueError:
             params[k] = v
-    runner = find_runner()
+    runner = find_runner(a.tct, a.python)
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
         make_package(a.python, a.target, params, d)
