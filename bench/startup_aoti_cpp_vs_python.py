@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tool_paths import ROOT, parser
+from tool_paths import ROOT, add_params, params_of, parser
 
 # A fresh interpreter loads the package and times it: import torch, aoti_load_package, the
 # first call, then steady calls (as tct-aoti does after its first call).
@@ -63,16 +63,10 @@ def find_runner(tct, python):
 def main():
     ap = parser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", default="builtin:tiny_ops")
-    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE (a JSON literal where it parses)")
+    add_params(ap)
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
-    params = {}
-    for kv in a.param:
-        k, _, v = kv.partition("=")
-        try:
-            params[k] = json.loads(v)
-        except ValueError:
-            params[k] = v
+    params = params_of(a)
     runner = find_runner(a.tct, a.python)
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)

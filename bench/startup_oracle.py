@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tool_paths import ROOT, parser
+from tool_paths import ROOT, add_params, params_of, parser
 
 PLAIN = Path(__file__).resolve().parent / "startup_plain.py"
 
@@ -58,17 +58,11 @@ def plain_mode(python, mode, target, params, repeats):
 def main():
     ap = parser(description=__doc__.splitlines()[0])
     ap.add_argument("target")
-    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE (a JSON literal where it parses)")
+    add_params(ap)
     ap.add_argument("--modes", default="eager,cold,warm,shipped")
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
-    params = {}
-    for kv in a.param:
-        k, _, v = kv.partition("=")
-        try:
-            params[k] = json.loads(v)
-        except ValueError:
-            params[k] = v
+    params = params_of(a)
     modes = a.modes.split(",")
     cmd = [a.tct, "startup", a.target, "--modes", a.modes, "--repeats", str(a.repeats), "--python", a.python,
            "--json", "--quiet"] + [x for kv in a.param for x in ("--param", kv)]

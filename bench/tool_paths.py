@@ -1,6 +1,7 @@
-"""What the bench/ scripts share: the repository root, and the two options that say which
-tct binary and which Python interpreter (the one with torch) they measure."""
+"""What the bench/ scripts share: the repository root, the two options that say which tct
+binary and which Python interpreter (the one with torch) they measure, and a target's --param."""
 import argparse
+import json
 import os
 from pathlib import Path
 
@@ -13,3 +14,20 @@ def parser(**kwargs):
     ap.add_argument("--tct", default=os.environ.get("TCT_BIN", str(ROOT / "build" / "tct")))
     ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     return ap
+
+
+def add_params(ap):
+    """--param NAME=VALUE, repeatable, as tct takes it; read back with params_of."""
+    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE (a JSON literal where it parses)")
+
+
+def params_of(args) -> dict:
+    """The --param values as a dict: each VALUE a JSON literal where it parses, else a string."""
+    params = {}
+    for kv in args.param:
+        k, _, v = kv.partition("=")
+        try:
+            params[k] = json.loads(v)
+        except ValueError:
+            params[k] = v
+    return params
