@@ -4,6 +4,7 @@ that knows nothing of tct: it rebuilds the seeded model, loads the very .pt2 tct
 torch._inductor.aoti_load_package, compares its outputs with eager's and times its calls.
 Speeds are compared as a ratio sanity check, never asserted as a speed."""
 import json
+import os
 import subprocess
 import textwrap
 
@@ -108,3 +109,30 @@ def test_a_model_torch_export_rejects_fails_its_row_and_the_others_still_run():
     assert err["hint"], err
     assert _row(doc, "inductor")["status"] == "ok" and _row(doc, "inductor")["speedup"]["estimate"] > 0
     assert "aoti failed at torch.export" in r.err, r.err
+
+
+def test_where_the_cpp_runner_cannot_be_built_the_row_is_timed_from_python_and_says_why(tmp_path):
+    """tct-aoti does not build here (a `cmake` that fails, an empty runner cache; inductor needs
+    no cmake, so the package is still made): the row still runs, timed from Python with
+    aoti_load_package, its outputs checked against eager, and the report says why it was not
+    timed from C++."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "cmake").write_text("#!/bin/sh\necho 'CMake Error: refused by the test' >&2\nexit 1\n")
+    (fake / "cmake").chmod(0o755)
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": f"{fake}:{os.environ['PATH']}"}
+    r = run_tct("bench", f"{FIXTURES / 'bench_targets.py'}:small", "--param", "batch=8", "--param", "width=32",
+                "--backend", "aoti", *FAST, env=env)
+    assert r.rc == 0, r
+    doc = r.json()
+    validate(doc)
+    row = _row(doc, "aoti")
+    assert row["status"] == "ok", row
+    assert row["aoti"]["timed_from"] == "python", row["aoti"]
+    assert row["aoti"]["runner_note"].startswith("the C++ runner did not build against this libtorch: "), row["aoti"]
+    assert "refused by the test" in row["aoti"]["runner_note"], row["aoti"]
+    assert row["correctness"]["match"] is True, row["correctness"]
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc))
+    text = run_tct("report", path).out
+    assert "timed from Python (aoti_load_package): no C++ runner, the C++ runner did not build" in text, text
