@@ -54,6 +54,17 @@ test('probe returns the parsed, typed document', async () => {
   assert.equal(doc.environment.interpreter.path, PYTHON);
 });
 
+test('startup returns each start mode with its time to the first output', async () => {
+  const doc = await tct.startup('builtin:tiny_ops', { ...base, modes: 'eager', repeats: 1 });
+  assert.equal(doc.command, 'startup');
+  assert.equal(doc.exit_code, 0);
+  const [mode] = doc.startup.modes;
+  assert.equal(mode.mode, 'eager');
+  assert.equal(mode.error, null);
+  assert.ok(mode.first_output_ns > 0);
+  assert.equal(mode.starts.length, 1);
+});
+
 test('arguments with spaces, quotes, ; and $() arrive literally (no shell)', async () => {
   const dir = tmpdir();
   const nasty = path.join(dir, NASTY);

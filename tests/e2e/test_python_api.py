@@ -52,6 +52,17 @@ def test_probe_returns_the_document_and_runs_in_this_interpreter():
     assert doc["environment"]["interpreter"] == {"path": sys.executable, "chosen_by": "--python"}
 
 
+def test_startup_returns_each_start_with_its_phases():
+    """tct.startup maps its options to `tct startup`'s flags; the eager start's phases (from the
+    agent's marks) add up to its launch-to-first-output time."""
+    doc = tct.startup("builtin:tiny_ops", modes="eager", repeats=1, quiet=True)
+    assert doc["command"] == "startup" and doc["exit_code"] == 0
+    [mode] = doc["startup"]["modes"]
+    assert mode["mode"] == "eager" and mode["error"] is None and mode["first_output_ns"] > 0, mode
+    [start] = mode["starts"]
+    assert sum(v for v in start["phases"].values() if v) == pytest.approx(start["first_output_ns"], rel=0.02), start
+
+
 def test_failure_raises_with_exit_code_message_and_partial_document():
     with pytest.raises(tct.TctUsageError) as info:
         tct.bench("builtin:no_such_example", backend="aot_eager")
