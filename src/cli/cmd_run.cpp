@@ -17,7 +17,7 @@
 #include "report/document.hpp"
 #include "run/analysis.hpp"
 #include "run/launch.hpp"
-#include "run/to_json.hpp"
+#include "run/json.hpp"
 #include "run/trace_dir.hpp"
 
 namespace tct::cli {
@@ -211,15 +211,11 @@ command that cannot be started; 4 internal error.)");
       throw Error(static_cast<ExitCode>(result.exit_status), "target_failed",
                   fmt::format("the command failed ({}){}", result.exit_text,
                               result.processes.empty() ? "" : "; the report below holds what was recorded"));
-    if (fail_on_fallback_) {
-      size_t fallbacks = 0;
-      for (const auto& p : result.processes)
-        for (const auto& s : p.sites) fallbacks += s.fallbacks.size();
-      if (fallbacks)
+    if (fail_on_fallback_)
+      if (const size_t fallbacks = run::silent_fallbacks(result).size())
         throw Error(ExitCode::CheckFailed, "silent_fallback",
                     fmt::format("{} silent fallback(s) to eager (--fail-on-fallback)", fallbacks),
                     "the report's first lines name each frame, the guard that kept failing and the fix");
-    }
     return 0;
   }
 
