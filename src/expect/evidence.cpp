@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "expect/ops.hpp"
+#include "expect/timings.hpp"
 
 #include "stats/summary.hpp"
 
@@ -23,10 +24,10 @@ std::vector<double> numbers(const json& j, const char* key) {
 
 Ceilings ceilings_from_json(const json& j, const std::string& source) {
   Ceilings c;
-  c.peak_flops = core::number_or_nan(j, "peak_flops");
-  c.peak_bandwidth = core::number_or_nan(j, "peak_bandwidth_bytes_per_s");
-  c.op_floor_ns = core::number_or_nan(j, "op_floor_ns");
-  c.compiled_call_ns = core::number_or_nan(j, "compiled_call_ns");
+  c.peak_flops = ceiling_flops(j);
+  c.peak_bandwidth = ceiling_bandwidth(j);
+  c.op_floor_ns = ceiling_op_floor_ns(j);
+  c.compiled_call_ns = ceiling_compiled_call_ns(j);
   c.source = source;
   return c;
 }
@@ -80,8 +81,8 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   Evidence e;
   e.device_type = profile.value("device_type", "cpu");
   e.events_truncated = profile.value("events_truncated", false);
-  e.compiled_call_ns = core::number_or_nan(profile, "compiled_call_ns");
-  e.op_floor_ns = core::number_or_nan(profile, "op_floor_ns");
+  e.compiled_call_ns = profile_compiled_call_ns(profile);
+  e.op_floor_ns = profile_op_floor_ns(profile);
   std::vector<OpName> names;
   for (const auto& n : profile.value("op_names", json::array())) {
     std::string name = n.value("name", "");
