@@ -228,6 +228,16 @@ def _tolerance(tolerances: dict | None, dtype: str) -> dict:
             "ref_multiplier": float(t.get("ref_multiplier", 0.0))}
 
 
+def allowed_difference(tol: dict, magnitude, eager_error=0.0):
+    """How far an element may differ: atol + rtol * magnitude + ref_multiplier * eager_error,
+    for floats or float64 tensors alike. Against eager, magnitude is |expected| and
+    eager_error 0; against a float64 reference, magnitude is |ref| and eager_error
+    max(|expected - ref|, eager's RMS error). An element is beyond it when its difference is
+    strictly greater. The C++ side's copy (src/bench/correctness.cpp, allowed_difference) is
+    held to the same cases: tests/vectors/tolerance.json."""
+    return tol["atol"] + tol["rtol"] * magnitude + tol.get("ref_multiplier", 0.0) * eager_error
+
+
 def _work(t, is_complex: bool):
     import torch
     if t.dtype == torch.bool:
@@ -278,7 +288,7 @@ def _numeric_facts(e, a, tol: dict) -> dict:
     out["max_rel_diff"] = _finite(float((diff[nonzero] / mag[nonzero]).max())) \
         if bool(nonzero.any()) else 0.0
     out["max_abs_expected"] = _finite(float(torch.where(~nan_e & ~inf_e, mag, zero).max()))
-    allowed = tol["atol"] + tol["rtol"] * torch.where(both, mag, zero)
+    allowed = allowed_difference(tol, torch.where(both, mag, zero))
     over = both & (diff > allowed)
     out["out_of_tolerance"] = int(over.sum())
     # The worst element is the one furthest beyond its own allowance; with none beyond,
@@ -310,8 +320,7 @@ def _reference_facts(e, a, r, tol: dict) -> dict | None:
     n = int(finite.sum())
     e_rms = math.sqrt(float((ee * ee).sum()) / n)
     c_rms = math.sqrt(float((ce * ce).sum()) / n)
-    allowed = tol["atol"] + tol["rtol"] * torch.where(finite, r.abs(), zero) \
-        + tol["ref_multiplier"] * torch.clamp(ee, min=e_rms)
+    allowed = allowed_difference(tol, torch.where(finite, r.abs(), zero), torch.clamp(ee, min=e_rms))
     over = finite & (ce > allowed)
     worst = int(torch.argmax(torch.where(over, ce / allowed.clamp_min(1e-300), zero).reshape(-1))) \
         if bool(over.any()) else int(torch.argmax(ce.reshape(-1)))

@@ -218,7 +218,7 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
         // Eager moves under identical seeds: compiled is held to eager's own spread.
         j.basis = "eager_spread";
         const double scale = num_field(fact, "max_abs_expected").value_or(0.0);
-        const double allowed = tol.atol + tol.rtol * scale + tol.ref_multiplier * *eager_spread;
+        const double allowed = allowed_difference(tol, scale, *eager_spread);
         if (*diff > allowed)
             j.reasons.push_back("max abs diff " + g3(*diff) + " > " + g3(allowed) + " allowed by " +
                                 "eager's own spread " + g3(*eager_spread) + " (x" +
@@ -331,6 +331,10 @@ int basis_rank(const std::string& b) {
 bool is_exact_dtype(std::string_view dtype) {
     if (dtype == "bool" || dtype == "int") return true;
     return starts_with(dtype, "int") || starts_with(dtype, "uint");
+}
+
+double allowed_difference(const Tolerance& tol, double magnitude, double eager_error) {
+    return tol.atol + tol.rtol * magnitude + tol.ref_multiplier * eager_error;
 }
 
 Tolerance default_tolerance(std::string_view dtype) {

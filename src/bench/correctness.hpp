@@ -23,6 +23,15 @@ struct Tolerance {
     double ref_multiplier = 0.0;
 };
 
+// How far an element may differ: atol + rtol * magnitude + ref_multiplier * eager_error.
+// Against eager, magnitude is |expected| and eager_error 0; against a float64 reference,
+// magnitude is |ref| and eager_error max(|expected - ref|, eager's RMS error); against eager's
+// own spread, magnitude is max |expected| and eager_error the spread. An element is beyond it
+// when its difference is strictly greater. The agent applies the same rule to every element
+// (python/tct_agent/compare.py, allowed_difference): tests/vectors/tolerance.json holds the
+// cases both are tested on.
+double allowed_difference(const Tolerance& tol, double magnitude, double eager_error = 0.0);
+
 // User override (--rtol / --atol). Each part, when set, replaces the dtype default for
 // every floating point leaf; integer and bool leaves are always compared exactly.
 struct ToleranceOverride {

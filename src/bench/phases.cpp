@@ -1,5 +1,6 @@
 #include "bench/phases.hpp"
 #include "core/json_number.hpp"
+#include "core/graph_breaks.hpp"
 #include "core/json_read.hpp"
 
 #include <algorithm>
@@ -221,8 +222,11 @@ void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig
   wc.graphs = counters.value("unique_graphs", 0);
   wc.frames = counters.value("frames_total", 0);
   wc.graph_break_reasons = counters.value("graph_break_reasons", json::array());
-  for (const auto& reason : counters.value("skip_reasons", json::array()))
-    if (reason.is_string()) wc.skip_reasons.push_back(reason.get<std::string>());
+  // The agent sends every counters["unimplemented"] reason as torch wrote it; which of them
+  // skipped a frame is decided here, by the rule explain and trace use (core::skips_frame).
+  for (const auto& reason : counters.value("unimplemented_reasons", json::array()))
+    if (reason.is_string() && core::skips_frame(reason.get<std::string>()))
+      wc.skip_reasons.push_back(reason.get<std::string>());
   row.warmup_counters = std::move(wc);
   row.cudagraph_skips = counters.value("cudagraph_skips", 0);
 }

@@ -3,60 +3,19 @@
 // bootstrap (python/tct_run_bootstrap) first on PYTHONPATH, then reports per torch.compile
 // call site what compile cost and gained in that job. --compare-eager runs it again with
 // every call site forced eager. The job's stdin, stdout, stderr and exit status are its own;
-// the text report goes to stderr, after the job.
-#include <cstdlib>
-#include <sys/resource.h>
-#include <thread>
-#include <filesystem>
-
+// the text report goes to stderr, after the job. The job's run is run::run_job
+// (src/run/run.hpp); this file is flags and exit codes.
 #include <fmt/format.h>
 
-#include "agent/interpreter.hpp"
 #include "cli/command.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
-#include "run/analysis.hpp"
-#include "run/launch.hpp"
-#include "run/to_json.hpp"
-#include "run/trace_dir.hpp"
+#include "run/json.hpp"
+#include "run/run.hpp"
 
 namespace tct::cli {
-namespace fs = std::filesystem;
 
 namespace {
-
-std::string make_run_dir(const std::string& asked) {
-  if (!asked.empty()) {
-    std::error_code ec;
-    fs::create_directories(asked, ec);
-    if (ec) throw usage_error(fmt::format("cannot create {}: {}", asked, ec.message()));
-    return fs::absolute(asked).string();
-  }
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = fmt::format("{}/tct-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  if (!::mkdtemp(buf.data()))
-    throw Error(ExitCode::Internal, "internal", fmt::format("cannot create a folder under {}", tmp ? tmp : "/tmp"));
-  return buf.data();
-}
-
-// Involuntary context switches of the finished children so far: the job's threads waited
-// for a core that often.
-long involuntary_switches() {
-  struct rusage u {};
-  return ::getrusage(RUSAGE_CHILDREN, &u) == 0 ? u.ru_nivcsw : 0;
-}
-
-run::Contention contention(long switches_before, std::chrono::nanoseconds wall) {
-  run::Contention c;
-  double load[1];
-  if (::getloadavg(load, 1) == 1) c.load_1m = load[0];
-  c.cpus = std::max(1u, std::thread::hardware_concurrency());
-  const double s = std::chrono::duration<double>(wall).count();
-  if (s > 0) c.involuntary_switches_per_s = static_cast<double>(involuntary_switches() - switches_before) / s;
-  return c;
-}
 
 class RunCommand : public Command {
  public:
@@ -120,106 +79,35 @@ command that cannot be started; 4 internal error.)");
   bool report_on_stderr() const override { return true; }
 
   int run(RunContext& ctx) override {
-    std::vector<std::string> job = trailing;
-    if (job.empty() && module_.empty())
-      throw usage_error("no command to run", "give it after --: tct run -- python train.py");
-    const auto lookup = agent::process_env();
-    const std::string exe = agent::current_executable();
-    auto python = [&] { return agent::choose_interpreter(common.python, lookup, exe).path; };
-    if (!module_.empty()) {
-      job.insert(job.begin(), {python(), "-m", module_});
-    } else if (job[0].size() > 3 && job[0].substr(job[0].size() - 3) == ".py") {
-      if (!fs::exists(job[0])) throw usage_error(fmt::format("no such script: {}", job[0]));
-      job.insert(job.begin(), python());
-    }
-    const std::string bootstrap = (fs::path(agent::locate_agent_dir(std::nullopt, lookup, exe)) / "tct_run_bootstrap").string();
-    if (!fs::is_regular_file(fs::path(bootstrap) / "sitecustomize.py"))
-      throw Error(ExitCode::Internal, "install", fmt::format("tct's run bootstrap is missing ({})", bootstrap),
-                  "reinstall tct");
-    const std::string dir = make_run_dir(dir_);
-    std::string pythonpath = bootstrap;
-    if (auto old = lookup("PYTHONPATH"); old && !old->empty()) pythonpath += ":" + *old;
-
-    run::RunInputs in;
-    // -o files are rewritten as the job runs (records so far), so a long job can be watched
-    // and a killed tct still leaves a report.
-    auto tick = [&](std::chrono::nanoseconds so_far) {
-      try {
-        run::RunInputs partial;
-        partial.command = job;
-        partial.cwd = fs::current_path().string();
-        partial.record_dir = (fs::path(dir) / "compiled" / "records").string();
-        partial.trace_dir = (fs::path(dir) / "compiled" / "trace").string();
-        partial.finished.wall = so_far;
-        partial.records = run::read_records(partial.record_dir);
-        run::RunResult r = run::analyze(partial);
-        r.exit_text = "still running";
-        ctx.doc["run"] = run::to_json(r);
-        ctx.checkpoint();
-      } catch (const std::exception&) {
-        // A half-written record or an unwritable file: the final report will say.
-      }
+    run::RunOptions options;
+    options.job = trailing;
+    options.module = module_;
+    options.python = common.python;
+    options.dir = dir_;
+    options.compare_eager = compare_eager_;
+    options.repeat = repeat_;
+    options.threads = threads_;
+    // -o files are rewritten as the job runs, so a long job can be watched and a killed tct
+    // still leaves a report.
+    options.watch = !common.out.empty();
+    run::RunHooks hooks;
+    hooks.progress = [&](const std::string& message) { ctx.progress(message); };
+    hooks.end_progress = [&] { ctx.end_progress(); };
+    hooks.partial = [&](const run::RunResult& so_far) {
+      ctx.doc["run"] = run::to_json(so_far);
+      ctx.checkpoint();
     };
-    auto one_run = [&](const std::string& sub, bool eager) {
-      fs::create_directories(fs::path(dir) / sub / "records");
-      fs::create_directories(fs::path(dir) / sub / "trace");
-      run::Launch l;
-      l.argv = job;
-      l.env = {{"PYTHONPATH", pythonpath},
-               {"TCT_RUN_RECORD_DIR", (fs::path(dir) / sub / "records").string()},
-               {"TORCH_TRACE", (fs::path(dir) / sub / "trace").string()},
-               {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"}};
-      if (threads_)
-        for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "TCT_RUN_THREADS"}) l.env.push_back({var, std::to_string(*threads_)});
-      const bool watch = !eager && sub == "compiled" && !common.out.empty();
-      return watch ? run::run_command(l, tick) : run::run_command(l);
-    };
-
-    in.command = job;
-    in.cwd = fs::current_path().string();
-    in.record_dir = (fs::path(dir) / "compiled" / "records").string();
-    in.trace_dir = (fs::path(dir) / "compiled" / "trace").string();
-    const long switches_before = involuntary_switches();
-    in.finished = one_run("compiled", false);
-    in.contention = contention(switches_before, in.finished.wall);
-    in.threads = threads_;
-    in.records = run::read_records(in.record_dir);
-    const bool failed = run::shell_status(in.finished.exit) != 0;
-    if (compare_eager_ && !failed && !in.finished.interrupted) {
-      for (int i = 0; i < repeat_; ++i) {
-        if (i > 0) {
-          ctx.progress(fmt::format("compiled run {}/{}", i + 1, repeat_));
-          auto f = one_run(fmt::format("compiled-{}", i + 1), false);
-          in.compiled_repeats.push_back(run::read_records((fs::path(dir) / fmt::format("compiled-{}", i + 1) / "records").string()));
-          in.repeat_traces.push_back(run::read_trace_dir((fs::path(dir) / fmt::format("compiled-{}", i + 1) / "trace").string()).ranks);
-          if (f.interrupted) break;
-        }
-        ctx.progress(fmt::format("eager run {}/{} (--compare-eager)", i + 1, repeat_));
-        auto f = one_run(fmt::format("eager-{}", i + 1), true);
-        in.eager_exit_statuses.push_back(run::shell_status(f.exit));
-        in.eager_runs.push_back(run::read_records((fs::path(dir) / fmt::format("eager-{}", i + 1) / "records").string()));
-        if (f.interrupted) break;
-      }
-      ctx.end_progress();
-    }
-    auto trace = run::read_trace_dir(in.trace_dir);
-    in.trace_ranks = std::move(trace.ranks);
-    in.trace_section = std::move(trace.section);
-    run::RunResult result = run::analyze(in);
+    const run::RunResult result = run::run_job(options, hooks);
     ctx.doc["run"] = run::to_json(result);
     if (result.exit_status != 0)
       throw Error(static_cast<ExitCode>(result.exit_status), "target_failed",
                   fmt::format("the command failed ({}){}", result.exit_text,
                               result.processes.empty() ? "" : "; the report below holds what was recorded"));
-    if (fail_on_fallback_) {
-      size_t fallbacks = 0;
-      for (const auto& p : result.processes)
-        for (const auto& s : p.sites) fallbacks += s.fallbacks.size();
-      if (fallbacks)
+    if (fail_on_fallback_)
+      if (const size_t fallbacks = run::silent_fallbacks(result).size())
         throw Error(ExitCode::CheckFailed, "silent_fallback",
                     fmt::format("{} silent fallback(s) to eager (--fail-on-fallback)", fallbacks),
                     "the report's first lines name each frame, the guard that kept failing and the fix");
-    }
     return 0;
   }
 

@@ -1,5 +1,5 @@
 // The registry of renderers and the text and Markdown reports built from it. Each command's
-// renderers are pure functions of its typed result (or, for run, of its section); here the
+// renderers are pure functions of its typed result; here the
 // document's section is read back into that result, so a live run and a saved document
 // render alike.
 #include "cli/render.hpp"
@@ -24,6 +24,7 @@
 #include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
+#include "run/json.hpp"
 #include "run/render.hpp"
 #include "startup/json.hpp"
 #include "startup/render.hpp"
@@ -54,6 +55,7 @@ suite::SuiteResult suite_of(const json& doc) { return suite::suite_from_json(mem
 compare::CompareResult compare_of(const json& doc) { return compare::compare_from_json(member(doc, "compare")); }
 trace::TraceResult trace_of(const json& doc) { return trace::from_json(member(doc, "trace")); }
 startup::StartupResult startup_of(const json& doc) { return startup::from_json(member(doc, "startup")); }
+run::RunResult run_of(const json& doc) { return run::from_json(member(doc, "run")); }
 
 }  // namespace
 
@@ -87,8 +89,9 @@ const std::vector<Renderers>& renderers() {
       {"trace", [](const json& d) { return trace::text(trace_of(d)); }, nullptr,
        [](const json& d) { return trace::markdown(trace_of(d)); }, [](const json& d) { return trace::html_section(trace_of(d)); },
        nullptr, "Trace"},
-      {"run", [](const json& d) { return run::text(d, false, true); }, [](const json& d) { return run::text(d, false, false); },
-       [](const json& d) { return run::text(d, true, true); }, [](const json& d) { return run::html_section(member(d, "run")); },
+      {"run", [](const json& d) { return run::text(run_of(d), false, true); },
+       [](const json& d) { return run::text(run_of(d), false, false); }, [](const json& d) { return run::text(run_of(d), true, true); },
+       [](const json& d) { return run::html_section(run_of(d)); },
        nullptr, "Call sites"},
       {"startup", [](const json& d) { return startup::text(startup_of(d)); },
        [](const json& d) { return startup::brief(startup_of(d)); }, [](const json& d) { return startup::markdown(startup_of(d)); },
@@ -180,7 +183,7 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
                                               t.ranks_diverge() ? "ranks diverge (see details)" : "no rank diverges")});
   }
   if (const json& run = member(doc, "run"); run.is_object() && run.contains("processes"))
-    out.push_back({"torch.compile in this job", run::answer(run)});
+    out.push_back({"torch.compile in this job", run::answer(run::from_json(run))});
   if (const json& section = member(doc, "startup"); section.is_object() && section.contains("modes"))
     out.push_back({"time to the first output", startup::answer(startup::from_json(section))});
   if (const json& explain = member(doc, "explain"); explain.is_object() && explain.contains("graph_break_count"))

@@ -12,14 +12,18 @@ std::string trim_text(const std::string& s) {
 
 }  // namespace
 
+bool skips_frame(const std::string& reason) {
+  for (const char* marker : {"falling back to eager", "Skipping frame", "Skipping the frame"})
+    if (reason.find(marker) != std::string::npos) return true;
+  return false;
+}
+
 SkipSplit split_skip(const std::string& reason) {
   // Markers from torch/_dynamo/symbolic_convert.py and exc.py (torch 2.6+).
   static const std::string encountered = "Graph break encountered:";
   static const std::string another = "*** While handling this graph break, another graph break occurred: ***";
   SkipSplit out;
   out.cause = reason;
-  bool falls_back = reason.find("falling back to eager") != std::string::npos ||
-                    reason.find("Skipping frame") != std::string::npos;
   size_t enc = reason.find(encountered);
   if (enc != std::string::npos) out.cause = reason.substr(enc + encountered.size());
   size_t second = out.cause.find(another);
@@ -29,8 +33,7 @@ SkipSplit split_skip(const std::string& reason) {
   }
   out.cause = trim_text(out.cause);
   if (out.cause.empty()) out.cause = trim_text(reason);
-  out.skipped = falls_back || out.skip_reason.find("Skipping the frame") != std::string::npos ||
-                out.skip_reason.find("falling back to eager") != std::string::npos;
+  out.skipped = skips_frame(reason);
   return out;
 }
 

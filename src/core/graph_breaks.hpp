@@ -1,7 +1,8 @@
 #pragma once
 // A graph break's text as torch writes it, read the same way by `tct explain`
-// (explain/audit.cpp), `tct trace` (trace_summary.cpp) and bench's warnings: the headline of
-// a reason, and the cause and skip reason of a break dynamo could not resume from.
+// (explain/audit.cpp), `tct trace` (trace/summary.cpp) and bench (phases.cpp, analysis.cpp):
+// the headline of a reason, whether it skipped its frame, and the cause and skip reason of a
+// break dynamo could not resume from.
 #include <string>
 
 namespace tct::core {
@@ -11,6 +12,12 @@ namespace tct::core {
 // \n*** While handling this graph break, another graph break occurred: ***\n<why it could
 // not resume, e.g. "graph break in loop">". cause: the break itself (what to fix);
 // skip_reason: why the frame was skipped (empty when torch did not say).
+// Whether torch's text says Dynamo skipped the frame and ran it eagerly: the one rule for every
+// reason tct reads (the trace's fail reasons, the agent's raw counters["unimplemented"] keys).
+// Markers from torch/_dynamo/symbolic_convert.py and exc.py: "Skipping the function and falling
+// back to eager" (2.6+), "Skipping frame because ..." and "Skipping the frame" (older).
+bool skips_frame(const std::string& reason);
+
 struct SkipSplit {
   bool skipped = false;
   std::string cause;

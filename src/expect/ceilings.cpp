@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/json_number.hpp"
+
 namespace tct::expect {
 
 std::string ceilings_cache_path(const char* xdg, const char* home) {
@@ -33,10 +35,12 @@ void store_ceilings(json& cache, const std::string& key, const json& m, const st
   if (!cache.is_object()) cache = json::object();
   cache["schema"] = "tct-ceilings/1";
   if (!cache.contains("entries") || !cache["entries"].is_object()) cache["entries"] = json::object();
-  json entry = {{"peak_flops", m.value("peak_flops", json())},
-                {"peak_bandwidth_bytes_per_s", m.value("peak_bandwidth_bytes_per_s", json())},
-                {"op_floor_ns", m.value("op_floor_ns", json())},
-                {"compiled_call_ns", m.value("compiled_call_ns", json())},
+  // The figures, computed from the measurement's timings (evidence.cpp's ceilings_from_json).
+  const Ceilings c = ceilings_from_json(m, "measured");
+  json entry = {{"peak_flops", core::number_or_null(c.peak_flops)},
+                {"peak_bandwidth_bytes_per_s", core::number_or_null(c.peak_bandwidth)},
+                {"op_floor_ns", core::number_or_null(c.op_floor_ns)},
+                {"compiled_call_ns", core::number_or_null(c.compiled_call_ns)},
                 {"copy_bytes", m.value("copy_bytes", json())},
                 {"matmul_n", m.value("matmul_n", json())},
                 {"measured_at", created}};

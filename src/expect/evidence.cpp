@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "expect/ops.hpp"
+#include "expect/timings.hpp"
 
 #include "stats/summary.hpp"
 
@@ -23,10 +24,10 @@ std::vector<double> numbers(const json& j, const char* key) {
 
 Ceilings ceilings_from_json(const json& j, const std::string& source) {
   Ceilings c;
-  c.peak_flops = core::number_or_nan(j, "peak_flops");
-  c.peak_bandwidth = core::number_or_nan(j, "peak_bandwidth_bytes_per_s");
-  c.op_floor_ns = core::number_or_nan(j, "op_floor_ns");
-  c.compiled_call_ns = core::number_or_nan(j, "compiled_call_ns");
+  c.peak_flops = ceiling_flops(j);
+  c.peak_bandwidth = ceiling_bandwidth(j);
+  c.op_floor_ns = ceiling_op_floor_ns(j);
+  c.compiled_call_ns = ceiling_compiled_call_ns(j);
   c.source = source;
   return c;
 }
@@ -74,45 +75,46 @@ double union_length(std::vector<std::pair<double, double>> iv) {
   return total;
 }
 
-}  // namespace
-
-Evidence evidence_from_agent(const json& profile, const json& flops) {
-  Evidence e;
-  e.device_type = profile.value("device_type", "cpu");
-  e.events_truncated = profile.value("events_truncated", false);
-  e.compiled_call_ns = core::number_or_nan(profile, "compiled_call_ns");
-  e.op_floor_ns = core::number_or_nan(profile, "op_floor_ns");
+// The profile's operator names, classified.
+std::vector<OpName> profile_op_names(const json& profile) {
   std::vector<OpName> names;
   for (const auto& n : profile.value("op_names", json::array())) {
     std::string name = n.value("name", "");
     names.push_back({name, op_class(name, tags_of(n), n.value("is_view", false)), n.value("self_ns_total", 0.0), 0, 0,
                      keeps_arithmetic(name), is_fused_kernel(name)});
   }
-  auto wall = numbers(profile, "wall_samples_ns");
-  const json& calls = profile.value("calls", json::array());
-  if (wall.empty() && calls.empty()) throw std::invalid_argument("the profile holds no timed call");
+  return names;
+}
 
-  // Per profiled call: wall, then (for calls sent with their events) the time inside the
-  // top-level operators, by class; the ops in order.
-  std::vector<double> pwall, pwall_with_events, in_frac, lib_frac, conv_frac, kept_frac, fused_frac, busy, launches, ops,
-      in_op;
+// Per profiled call: its wall, then (for calls sent with their events) the time inside the
+// top-level operators, by class, and the ops in order. Fractions only where the wall is known.
+struct ProfiledCalls {
+  std::vector<double> wall, wall_with_events, in_op, ops;
+  std::vector<double> in_frac, lib_frac, conv_frac, kept_frac, fused_frac;
+  std::vector<double> busy, launches;              // CUDA: per call with kernel intervals
   std::vector<std::vector<std::size_t>> call_ops;  // name index per op, per call with events
   std::size_t with_events = 0;
+};
+
+// Reads each call of the profile into `pc` (sums each name's count and time into `names`, each
+// op's duration and library flag into `e`).
+ProfiledCalls read_profiled_calls(const json& calls, std::vector<OpName>& names, Evidence& e) {
+  ProfiledCalls pc;
   for (const auto& c : calls) {
     double w = c.value("wall_ns", json()).is_number() ? c["wall_ns"].get<double>() : NAN;
-    pwall.push_back(w);
+    pc.wall.push_back(w);
     if (c.contains("kernels_ns") && c["kernels_ns"].is_array() && w > 0) {
       std::vector<std::pair<double, double>> iv;
       for (const auto& k : c["kernels_ns"])
         if (k.is_array() && k.size() == 2 && k[0].is_number() && k[1].is_number())
           iv.push_back({k[0].get<double>(), k[1].get<double>()});
-      busy.push_back(std::min(1.0, union_length(iv) / w));
-      launches.push_back(static_cast<double>(iv.size()));
+      pc.busy.push_back(std::min(1.0, union_length(iv) / w));
+      pc.launches.push_back(static_cast<double>(iv.size()));
     }
     if (!c.contains("op") || !c.contains("ns") || !c["op"].is_array() || !c["ns"].is_array() ||
         c["op"].size() != c["ns"].size())
       continue;
-    ++with_events;
+    ++pc.with_events;
     double total = 0, lib = 0, conv = 0, kept = 0, fused = 0;
     std::vector<std::size_t> idx;
     for (std::size_t i = 0; i < c["op"].size(); ++i) {
@@ -132,137 +134,167 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
       e.op_durations_ns.push_back(d);
       e.op_is_library.push_back(is_library_class(n.cls));
     }
-    call_ops.push_back(idx);
-    pwall_with_events.push_back(w);
-    ops.push_back(static_cast<double>(idx.size()));
-    in_op.push_back(total);
+    pc.call_ops.push_back(idx);
+    pc.wall_with_events.push_back(w);
+    pc.ops.push_back(static_cast<double>(idx.size()));
+    pc.in_op.push_back(total);
     if (w > 0) {
-      in_frac.push_back(std::min(1.0, total / w));
-      lib_frac.push_back(std::min(1.0, lib / w));
-      conv_frac.push_back(std::min(1.0, conv / w));
-      kept_frac.push_back(std::min(1.0, kept / w));
-      fused_frac.push_back(std::min(1.0, fused / w));
+      pc.in_frac.push_back(std::min(1.0, total / w));
+      pc.lib_frac.push_back(std::min(1.0, lib / w));
+      pc.conv_frac.push_back(std::min(1.0, conv / w));
+      pc.kept_frac.push_back(std::min(1.0, kept / w));
+      pc.fused_frac.push_back(std::min(1.0, fused / w));
     }
   }
-  e.in_op_fraction_p10 = stats::quantile(in_frac, 0.10);
-  e.in_op_fraction_p90 = stats::quantile(in_frac, 0.90);
-  if (!busy.empty()) e.device_busy_fraction = stats::median(busy);
-  if (!launches.empty()) e.kernel_launches = stats::median(launches);
+  return pc;
+}
 
-  bool same = !call_ops.empty() && !call_ops.front().empty();
-  for (const auto& c : call_ops) same = same && c == call_ops.front();
-  if (same) {
-    // Every call ran the same ops in the same order (the usual case): a lower envelope.
-    // Other processes only ever add time, so each op's fastest run and the fastest gap
-    // between ops (wall minus time in ops, per call) are what the workload itself takes;
-    // medians would move with the machine's load (GPT-2 on a 2-core machine at load 20:
-    // the median share outside ops anywhere from 32% to 84% over 5 runs).
-    const auto& first = call_ops.front();
-    std::size_t per_call = first.size();
-    double in_op_env = 0, lib_env = 0, conv_env = 0, kept_env = 0, fused_env = 0;
+// Every call ran the same ops in the same order (the usual case): a lower envelope. Other
+// processes only ever add time, so each op's fastest run and the fastest gap between ops (wall
+// minus time in ops, per call) are what the workload itself takes; medians would move with the
+// machine's load (GPT-2 on a 2-core machine at load 20: the median share outside ops anywhere
+// from 32% to 84% over 5 runs). Sets e.envelope when the envelope could be made.
+void take_envelope(const ProfiledCalls& pc, const std::vector<OpName>& names, const std::vector<double>& wall,
+                   Evidence& e) {
+  const auto& first = pc.call_ops.front();
+  std::size_t per_call = first.size();
+  double in_op_env = 0, lib_env = 0, conv_env = 0, kept_env = 0, fused_env = 0;
+  for (std::size_t k = 0; k < per_call; ++k) {
+    double fastest = INFINITY;
+    for (std::size_t c = 0; c < pc.call_ops.size(); ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
+    e.typical_op_ns.push_back(fastest);
+    e.typical_op_is_library.push_back(e.op_is_library[k]);
+    in_op_env += fastest;
+    if (e.op_is_library[k]) lib_env += fastest;
+    if (names[first[k]].cls == "conv") conv_env += fastest;
+    if (names[first[k]].kept_arithmetic) kept_env += fastest;
+    if (names[first[k]].fused_kernel) fused_env += fastest;
+  }
+  // The fastest gap between ops (wall minus time in ops) of calls [from, to).
+  auto fastest_outside = [&](std::size_t from, std::size_t to) {
+    double fastest = INFINITY;
+    for (std::size_t c = from; c < to; ++c)
+      if (pc.wall_with_events[c] > 0) fastest = std::min(fastest, std::max(0.0, pc.wall_with_events[c] - pc.in_op[c]));
+    return fastest;
+  };
+  // The share outside ops of the envelope of calls [from, to), each op at its fastest there.
+  auto outside_share = [&](std::size_t from, std::size_t to) {
+    double ops_env = 0;
     for (std::size_t k = 0; k < per_call; ++k) {
       double fastest = INFINITY;
-      for (std::size_t c = 0; c < call_ops.size(); ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
-      e.typical_op_ns.push_back(fastest);
-      e.typical_op_is_library.push_back(e.op_is_library[k]);
-      in_op_env += fastest;
-      if (e.op_is_library[k]) lib_env += fastest;
-      if (names[first[k]].cls == "conv") conv_env += fastest;
-      if (names[first[k]].kept_arithmetic) kept_env += fastest;
-      if (names[first[k]].fused_kernel) fused_env += fastest;
+      for (std::size_t c = from; c < to; ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
+      ops_env += fastest;
     }
-    // The fastest gap between ops (wall minus time in ops) of calls [from, to).
-    auto fastest_outside = [&](std::size_t from, std::size_t to) {
-      double fastest = INFINITY;
-      for (std::size_t c = from; c < to; ++c)
-        if (pwall_with_events[c] > 0) fastest = std::min(fastest, std::max(0.0, pwall_with_events[c] - in_op[c]));
-      return fastest;
-    };
-    // The share outside ops of the envelope of calls [from, to), each op at its fastest there.
-    auto outside_share = [&](std::size_t from, std::size_t to) {
-      double ops_env = 0;
-      for (std::size_t k = 0; k < per_call; ++k) {
-        double fastest = INFINITY;
-        for (std::size_t c = from; c < to; ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
-        ops_env += fastest;
-      }
-      double outside = fastest_outside(from, to);
-      return outside / (outside + ops_env);
-    };
-    double outside_env = fastest_outside(0, call_ops.size());
-    if (call_ops.size() >= 4) {
-      // The profiled calls run in time order, spread over the profile's seconds.
-      std::size_t half = call_ops.size() / 2;
-      e.outside_fraction_halves = {outside_share(0, half), outside_share(half, call_ops.size())};
-    }
-    if (std::isfinite(outside_env) && outside_env + in_op_env > 0) {
-      e.envelope = true;
-      e.profiled_wall_ns = outside_env + in_op_env;
-      e.in_op_ns = in_op_env;
-      e.in_op_fraction = in_op_env / e.profiled_wall_ns;
-      e.library_fraction = lib_env / e.profiled_wall_ns;
-      e.conv_fraction = conv_env / e.profiled_wall_ns;
-      e.kept_arithmetic_fraction = kept_env / e.profiled_wall_ns;
-      e.fused_kernel_fraction = fused_env / e.profiled_wall_ns;
-      e.ops_per_call = static_cast<double>(per_call);
-      e.wall_ns = wall.empty() ? e.profiled_wall_ns : *std::min_element(wall.begin(), wall.end());
-    }
+    double outside = fastest_outside(from, to);
+    return outside / (outside + ops_env);
+  };
+  double outside_env = fastest_outside(0, pc.call_ops.size());
+  if (pc.call_ops.size() >= 4) {
+    // The profiled calls run in time order, spread over the profile's seconds.
+    std::size_t half = pc.call_ops.size() / 2;
+    e.outside_fraction_halves = {outside_share(0, half), outside_share(half, pc.call_ops.size())};
   }
-  if (!e.envelope) {
-    // Calls differ in their ops (data-dependent control flow) or came without events:
-    // medians of each call's own ratios, so one preempted call cannot skew a ratio.
-    e.wall_ns = stats::median(wall.empty() ? pwall : wall);
-    e.profiled_wall_ns = stats::median(pwall);
-    e.in_op_ns = stats::median(in_op);
-    e.ops_per_call = stats::median(ops);
-    e.in_op_fraction = stats::median(in_frac);
-    e.library_fraction = lib_frac.empty() ? 0.0 : stats::median(lib_frac);
-    e.conv_fraction = conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(conv_frac));
-    e.kept_arithmetic_fraction = kept_frac.empty() ? 0.0 : stats::median(kept_frac);
-    e.fused_kernel_fraction = fused_frac.empty() ? 0.0 : std::min(e.kept_arithmetic_fraction, stats::median(fused_frac));
-    e.typical_op_ns = e.op_durations_ns;
-    e.typical_op_is_library = e.op_is_library;
+  if (std::isfinite(outside_env) && outside_env + in_op_env > 0) {
+    e.envelope = true;
+    e.profiled_wall_ns = outside_env + in_op_env;
+    e.in_op_ns = in_op_env;
+    e.in_op_fraction = in_op_env / e.profiled_wall_ns;
+    e.library_fraction = lib_env / e.profiled_wall_ns;
+    e.conv_fraction = conv_env / e.profiled_wall_ns;
+    e.kept_arithmetic_fraction = kept_env / e.profiled_wall_ns;
+    e.fused_kernel_fraction = fused_env / e.profiled_wall_ns;
+    e.ops_per_call = static_cast<double>(per_call);
+    e.wall_ns = wall.empty() ? e.profiled_wall_ns : *std::min_element(wall.begin(), wall.end());
   }
+}
 
-  // The heaviest operators per call.
+// Calls differ in their ops (data-dependent control flow) or came without events: medians of
+// each call's own ratios, so one preempted call cannot skew a ratio.
+void take_medians(const ProfiledCalls& pc, const std::vector<double>& wall, Evidence& e) {
+  e.wall_ns = stats::median(wall.empty() ? pc.wall : wall);
+  e.profiled_wall_ns = stats::median(pc.wall);
+  e.in_op_ns = stats::median(pc.in_op);
+  e.ops_per_call = stats::median(pc.ops);
+  e.in_op_fraction = stats::median(pc.in_frac);
+  e.library_fraction = pc.lib_frac.empty() ? 0.0 : stats::median(pc.lib_frac);
+  e.conv_fraction = pc.conv_frac.empty() ? 0.0 : std::min(e.library_fraction, stats::median(pc.conv_frac));
+  e.kept_arithmetic_fraction = pc.kept_frac.empty() ? 0.0 : stats::median(pc.kept_frac);
+  e.fused_kernel_fraction =
+      pc.fused_frac.empty() ? 0.0 : std::min(e.kept_arithmetic_fraction, stats::median(pc.fused_frac));
+  e.typical_op_ns = e.op_durations_ns;
+  e.typical_op_is_library = e.op_is_library;
+}
+
+// The heaviest operators per call, at most 10.
+json heaviest_ops(const std::vector<OpName>& names, std::size_t with_events, std::size_t calls) {
   std::vector<const OpName*> order;
   for (const auto& n : names) order.push_back(&n);
   std::stable_sort(order.begin(), order.end(), [](const OpName* a, const OpName* b) { return a->total_ns > b->total_ns; });
   double per = with_events > 0 ? static_cast<double>(with_events) : 1.0;
-  double all_calls = calls.empty() ? 1.0 : static_cast<double>(calls.size());
+  double all_calls = calls == 0 ? 1.0 : static_cast<double>(calls);
+  json out = json::array();
   for (const OpName* n : order) {
-    if (e.top_ops.size() >= 10 || n->count == 0) break;
-    e.top_ops.push_back({{"name", n->name}, {"class", n->cls}, {"count_per_call", n->count / per},
-                         {"ns_per_call", n->total_ns / per}, {"self_ns_per_call", n->self_ns_total / all_calls}});
+    if (out.size() >= 10 || n->count == 0) break;
+    out.push_back({{"name", n->name}, {"class", n->cls}, {"count_per_call", n->count / per},
+                   {"ns_per_call", n->total_ns / per}, {"self_ns_per_call", n->self_ns_total / all_calls}});
   }
+  return out;
+}
 
-  if (flops.is_object()) {
-    e.flops = core::number_or_nan(flops, "flops_per_call");
-    e.bytes = core::number_or_nan(flops, "bytes_per_call");
-    e.boundary_bytes = core::number_or_nan(flops, "boundary_bytes");
-    e.outside_tensors = core::number_or_nan(flops, "outside_tensors");
-    e.module_calls = core::number_or_nan(flops, "module_calls");
-    if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
-    double lib_bytes = 0, fused_bytes = 0, elements = 0;
-    for (const auto& op : flops.value("ops", json::array())) {
-      std::string name = op.value("name", "");
-      std::string cls = op_class(name, tags_of(op), op.value("is_view", false));
-      int count = op.value("count", 0);
-      if (!is_library_class(cls) && is_fused_kernel(name)) fused_bytes += op.value("bytes", 0.0);
-      if (is_library_class(cls)) {
-        lib_bytes += op.value("bytes", 0.0);
-        e.library_ops += count;
-      } else if (cls == "pointwise") {
-        e.pointwise_ops += count;
-        if (!keeps_arithmetic(name)) elements += element_op_weight(name) * op.value("elements", 0.0);
-      } else if (cls == "reduction") {
-        e.reduction_ops += count;
-      }
+// expect.flops' reply: FLOPs, bytes, and per class what fusion can and cannot drop.
+void read_flops(const json& flops, Evidence& e) {
+  e.flops = core::number_or_nan(flops, "flops_per_call");
+  e.bytes = core::number_or_nan(flops, "bytes_per_call");
+  e.boundary_bytes = core::number_or_nan(flops, "boundary_bytes");
+  e.outside_tensors = core::number_or_nan(flops, "outside_tensors");
+  e.module_calls = core::number_or_nan(flops, "module_calls");
+  if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
+  double lib_bytes = 0, fused_bytes = 0, elements = 0;
+  for (const auto& op : flops.value("ops", json::array())) {
+    std::string name = op.value("name", "");
+    std::string cls = op_class(name, tags_of(op), op.value("is_view", false));
+    int count = op.value("count", 0);
+    if (!is_library_class(cls) && is_fused_kernel(name)) fused_bytes += op.value("bytes", 0.0);
+    if (is_library_class(cls)) {
+      lib_bytes += op.value("bytes", 0.0);
+      e.library_ops += count;
+    } else if (cls == "pointwise") {
+      e.pointwise_ops += count;
+      if (!keeps_arithmetic(name)) elements += element_op_weight(name) * op.value("elements", 0.0);
+    } else if (cls == "reduction") {
+      e.reduction_ops += count;
     }
-    e.library_bytes = std::isfinite(e.bytes) ? lib_bytes : NAN;
-    e.fused_kernel_bytes = std::isfinite(e.bytes) ? fused_bytes : NAN;
-    e.element_ops = std::isfinite(e.bytes) ? elements : NAN;
   }
+  e.library_bytes = std::isfinite(e.bytes) ? lib_bytes : NAN;
+  e.fused_kernel_bytes = std::isfinite(e.bytes) ? fused_bytes : NAN;
+  e.element_ops = std::isfinite(e.bytes) ? elements : NAN;
+}
+
+}  // namespace
+
+Evidence evidence_from_agent(const json& profile, const json& flops) {
+  Evidence e;
+  e.device_type = profile.value("device_type", "cpu");
+  e.events_truncated = profile.value("events_truncated", false);
+  e.compiled_call_ns = profile_compiled_call_ns(profile);
+  e.op_floor_ns = profile_op_floor_ns(profile);
+  std::vector<OpName> names = profile_op_names(profile);
+  auto wall = numbers(profile, "wall_samples_ns");
+  const json& calls = profile.value("calls", json::array());
+  if (wall.empty() && calls.empty()) throw std::invalid_argument("the profile holds no timed call");
+
+  const ProfiledCalls pc = read_profiled_calls(calls, names, e);
+  e.in_op_fraction_p10 = stats::quantile(pc.in_frac, 0.10);
+  e.in_op_fraction_p90 = stats::quantile(pc.in_frac, 0.90);
+  if (!pc.busy.empty()) e.device_busy_fraction = stats::median(pc.busy);
+  if (!pc.launches.empty()) e.kernel_launches = stats::median(pc.launches);
+
+  bool same = !pc.call_ops.empty() && !pc.call_ops.front().empty();
+  for (const auto& c : pc.call_ops) same = same && c == pc.call_ops.front();
+  if (same) take_envelope(pc, names, wall, e);
+  if (!e.envelope) take_medians(pc, wall, e);
+  e.top_ops = heaviest_ops(names, pc.with_events, calls.size());
+  if (flops.is_object()) read_flops(flops, e);
   return e;
 }
 

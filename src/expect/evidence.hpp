@@ -27,8 +27,9 @@ struct Ceilings {
   double balance() const { return peak_flops / peak_bandwidth; }
 };
 
-// From expect.ceilings' reply or a cache entry ({peak_flops, peak_bandwidth_bytes_per_s,
-// op_floor_ns, compiled_call_ns}); missing or null fields are NaN.
+// From expect.ceilings' reply (its raw timings: the figures are computed in expect/timings.cpp)
+// or a cache entry ({peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, compiled_call_ns});
+// missing or null fields are NaN.
 Ceilings ceilings_from_json(const json& j, const std::string& source);
 // {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, compiled_call_ns, balance_flops_per_byte, source}
 json to_json(const Ceilings& c);
@@ -98,7 +99,8 @@ struct Evidence {
   double arithmetic_intensity() const { return flops / bytes; }  // FLOP per byte
 };
 
-// expect.profile {wall_samples_ns, calls [{wall_ns, op?, ns?, kernels_ns?}], op_names
+// expect.profile {wall_samples_ns, compiled_call_rounds_ns, op_floor_adds_ns (the fixed costs:
+// expect/timings.cpp), calls [{wall_ns, op?, ns?, kernels_ns?}], op_names
 // [{name, tags, is_view, self_ns_total}], events_truncated} and expect.flops {flops_per_call,
 // bytes_per_call, boundary_bytes, outside_tensors, module_calls, ops [{name, tags, is_view, count, bytes}], error}.
 // Throws std::invalid_argument when the profile has no timed call.

@@ -2,7 +2,7 @@
 // tct run's result: per process (rank) and per torch.compile call site, what the job's calls
 // cost, what the trace says compile did there, whether the site fell back to eager, and,
 // with --compare-eager, eager against compiled. Every statistic and decision is made once,
-// in run/analysis.cpp; run/to_json.cpp is the only place it becomes JSON.
+// in run/analysis.cpp; run/json.cpp writes it and reads it back.
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -183,5 +183,23 @@ struct RunResult {
   Contention contention;
   nlohmann::json trace;                  // the trace section (tct trace's), for the details
 };
+
+// A silent fallback with the site and process it happened in.
+struct SiteFallback {
+  const ProcessResult* process;
+  const SiteResult* site;
+  const Fallback* fallback;
+};
+
+// Every silent fallback of the job, in the report's order (process, site, the site's own frame
+// first): the report's first lines, the headline's count and --fail-on-fallback's gate all read
+// this one list, so they cannot disagree.
+inline std::vector<SiteFallback> silent_fallbacks(const RunResult& r) {
+  std::vector<SiteFallback> out;
+  for (const auto& p : r.processes)
+    for (const auto& s : p.sites)
+      for (const auto& f : s.fallbacks) out.push_back({&p, &s, &f});
+  return out;
+}
 
 }  // namespace tct::run

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "expect/ceilings.hpp"
+#include "expect/timings.hpp"
 #include "expect/calibration.hpp"
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
@@ -379,6 +380,40 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
   cache["entries"][key]["compiled_call_ns"] = 20'000;
   cache["entries"][key]["op_floor_ns"] = nullptr;  // incomplete entry: remeasure
   EXPECT_FALSE(lookup_ceilings(cache, key));
+}
+
+// The agent sends every timing it took (python/tct_agent/ops/expect.py); the fastest repeat and
+// the op floor's medians are taken here, and a cache entry or an older agent's figures still read.
+TEST(ExpectTimings, CeilingsFromTheRawTimings) {
+  const json raw = {{"copied_bytes", 1000}, {"copy_ns", {400, 200, 300}}, {"matmul_n", 10}, {"matmul_ns", {100, 50}},
+                    {"op_floor_rounds_ns", {{1, 1, 1}, {900, 1100, 1000}, {800, 700, 2000}}},
+                    {"compiled_call_rounds_ns", {30000, 20000, 25000}}, {"matmul_error", nullptr}};
+  const Ceilings c = ceilings_from_json(raw, "measured");
+  EXPECT_DOUBLE_EQ(c.peak_bandwidth, 2.0 * 1000 / 200e-9);
+  EXPECT_DOUBLE_EQ(c.peak_flops, 2.0 * 1000 / 50e-9);
+  EXPECT_DOUBLE_EQ(c.op_floor_ns, 800);  // medians 1000 and 800; the first round left out
+  EXPECT_DOUBLE_EQ(c.compiled_call_ns, 20000);
+  json failed = raw;
+  failed["matmul_ns"] = json::array();
+  EXPECT_TRUE(std::isnan(ceilings_from_json(failed, "measured").peak_flops));
+  // The cache holds the figures.
+  json cache = json::object();
+  store_ceilings(cache, "k", raw, "2026-01-01T00:00:00Z");
+  const auto hit = lookup_ceilings(cache, "k");
+  ASSERT_TRUE(hit);
+  EXPECT_DOUBLE_EQ(hit->op_floor_ns, 800);
+  EXPECT_DOUBLE_EQ(hit->compiled_call_ns, 20000);
+  EXPECT_DOUBLE_EQ(hit->peak_bandwidth, c.peak_bandwidth);
+}
+
+TEST(ExpectTimings, TheProfilesFixedCosts) {
+  const json profile = {{"compiled_call_rounds_ns", {5000, 4000}}, {"op_floor_adds_ns", {{700, 900, 800}, {}, {600, 1000}}}};
+  EXPECT_DOUBLE_EQ(profile_compiled_call_ns(profile), 4000);
+  EXPECT_DOUBLE_EQ(profile_op_floor_ns(profile), 800);  // medians 800 and 800
+  const json older = {{"compiled_call_ns", 4500.0}, {"op_floor_ns", 750.0}};
+  EXPECT_DOUBLE_EQ(profile_compiled_call_ns(older), 4500);
+  EXPECT_DOUBLE_EQ(profile_op_floor_ns(older), 750);
+  EXPECT_TRUE(std::isnan(profile_compiled_call_ns({{"compiled_call_rounds_ns", json::array()}})));
 }
 
 TEST(ExpectSweep, ParsesValuesLikeParam) {

@@ -2,6 +2,7 @@
 // the hint catalog.
 #include <gtest/gtest.h>
 
+#include "core/graph_breaks.hpp"
 #include "core/hint_catalog.hpp"
 
 using namespace tct::core;
@@ -119,4 +120,20 @@ TEST(Hints, SplitsReason) {
   ASSERT_EQ(p.hints.size(), 2u);
   EXPECT_EQ(p.hints[1], "two");
   EXPECT_EQ(p.url, "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0124.html");
+}
+
+// Which of torch's texts mean a skipped frame: one rule (core::skips_frame) for the trace's fail
+// reasons, explain, and bench's raw counters["unimplemented"] keys from the agent.
+TEST(Hints, SkippedFrameIsOneRule) {
+  EXPECT_TRUE(skips_frame("Failed to handle graph break gracefully. Skipping the function and falling back to eager. "
+                          "Graph break encountered:\nprint"));
+  EXPECT_TRUE(skips_frame("Skipping frame because there is a graph break in a for/while loop"));
+  EXPECT_TRUE(skips_frame("call_function UserDefinedObjectVariable: Skipping the frame"));
+  EXPECT_FALSE(skips_frame("Unsupported Tensor.item() call"));
+  const SkipSplit split = split_skip(
+      "Graph break encountered:\nUnsupported Tensor.item() call\n*** While handling this graph break, another graph "
+      "break occurred: ***\nSkipping the frame: graph break in loop");
+  EXPECT_TRUE(split.skipped);
+  EXPECT_EQ(split.cause, "Unsupported Tensor.item() call");
+  EXPECT_EQ(split.skip_reason, "Skipping the frame: graph break in loop");
 }

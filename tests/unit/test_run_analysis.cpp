@@ -5,7 +5,8 @@
 #include "core/recompile_guard.hpp"
 #include "cli/render.hpp"
 #include "run/analysis.hpp"
-#include "run/to_json.hpp"
+#include "run/json.hpp"
+#include "run/render.hpp"
 
 namespace tct::run {
 namespace {
@@ -212,6 +213,84 @@ TEST(RunAnalysis, EachCompiledRunHasItsCompileAndBreakEven) {
   ASSERT_TRUE(s.runs[0].break_even_calls && s.runs[1].break_even_calls);
   EXPECT_NEAR(*s.runs[0].break_even_calls, (100000 - 101) / 100.0, 5);
   EXPECT_NEAR(*s.runs[1].break_even_calls, (10000 - 101) / 100.0, 5);
+}
+
+// A saved document reads back into the result it was written from: every field the renderers
+// use, the verdict typed (decided again from the interval), and the count --fail-on-fallback
+// gates on and the headline says is the same one list.
+TEST(RunJson, ADocumentReadsBackIntoItsResult) {
+  ProcessRecord p;
+  p.pid = 7;
+  p.rank = 0;
+  p.graph_counting = true;
+  p.final = false;
+  p.sites.push_back(site({100, 100, 100, 10, 10, 10}, {0, 1, 2}, {3, 4}));
+  LimitHit h;
+  h.site = 0;
+  h.call = 3;
+  h.limit = "recompile_limit";
+  h.value = 8;
+  h.last_reason = "0/7: tensor 'x' size mismatch at index 0. expected 3, actual 4";
+  p.limit_hits.push_back(h);
+  std::vector<int64_t> ns = {100000};
+  for (int i = 0; i < 100; ++i) ns.push_back(100 + i % 3);
+  ProcessRecord c = p;
+  c.pid = 8;
+  c.rank = 1;
+  c.final = true;
+  c.sites[0] = site(ns, {0});
+  c.limit_hits.clear();
+  ProcessRecord e = c;
+  e.sites[0].compile_calls.clear();
+  for (auto& x : e.sites[0].durations_ns) x = 200 + (&x - e.sites[0].durations_ns.data()) % 3;
+  RunInputs in = inputs_with({p, c});
+  RecordSet eager;
+  eager.processes.push_back(e);
+  in.eager_runs.push_back(eager);
+  in.threads = 2;
+  const RunResult r = analyze(in);
+  ASSERT_EQ(silent_fallbacks(r).size(), 1u);
+  const RunResult back = from_json(to_json(r));
+  EXPECT_EQ(to_json(back), to_json(r));
+  EXPECT_EQ(silent_fallbacks(back).size(), 1u);
+  EXPECT_EQ(back.processes.size(), r.processes.size());
+  EXPECT_FALSE(back.processes[0].final);
+  EXPECT_EQ(back.processes[0].rank, 0);
+  bool typed_verdict = false;
+  for (const auto& proc : back.processes)
+    for (const auto& s : proc.sites)
+      if (s.eager) typed_verdict = s.eager->verdict == stats::SpeedupVerdict::Faster;
+  EXPECT_TRUE(typed_verdict);
+  EXPECT_NE(run::answer(back).find("1 SILENT FALLBACK(S)"), std::string::npos) << run::answer(back);
+  EXPECT_EQ(run::text(back, false, true), run::text(r, false, true));
+  EXPECT_EQ(run::html_section(back), run::html_section(r));
+}
+
+// A document written before a site's "fallbacks" list held one "fallback": the site's own
+// frame, its cause under "limit". It still reads, counts and renders.
+TEST(RunJson, AnOlderDocumentsOneFallbackReads) {
+  const nlohmann::json section = {
+      {"command", {"python", "train.py"}},
+      {"exit", "exit 0"},
+      {"processes",
+       {{{"pid", 3},
+         {"sites",
+          {{{"name", "MLP"},
+            {"code", {{"function", "forward"}, {"file", "/job/train.py"}, {"line", 10}}},
+            {"eager", {{"speedup", {{"estimate", 1.5}, {"low", 1.4}, {"high", 1.6}}}, {"verdict", "faster"}}},
+            {"fallback",
+             {{"limit", "accumulated_recompile_limit"}, {"at_call", 8}, {"guard", "x.size()[0] == 3"}, {"kind", "size"},
+              {"fix", "mark it dynamic"}, {"calls_after", 4}, {"eager_calls_after", 4}}}}}}}}}};
+  const RunResult r = from_json(section);
+  const auto fallbacks = silent_fallbacks(r);
+  ASSERT_EQ(fallbacks.size(), 1u);
+  EXPECT_EQ(fallbacks[0].fallback->cause, "accumulated_recompile_limit");
+  EXPECT_EQ(fallbacks[0].fallback->frame.role, "site");
+  EXPECT_EQ(fallbacks[0].fallback->frame.function, "forward");
+  ASSERT_TRUE(r.processes[0].sites[0].eager);
+  EXPECT_EQ(r.processes[0].sites[0].eager->verdict, stats::SpeedupVerdict::Faster);
+  EXPECT_EQ(answer(r), "1 call site(s) in 1 process(es), 1 SILENT FALLBACK(S) to eager, 1 faster than eager");
+  EXPECT_NE(text(r, false, false).find("SILENT FALLBACK: MLP"), std::string::npos);
 }
 
 }  // namespace

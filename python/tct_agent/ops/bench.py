@@ -97,9 +97,9 @@ def _dynamo_counters() -> dict:
         "graph_breaks": int(sum(breaks.values())),
         "graph_break_reasons": [{"reason": str(k)[:500], "count": int(v)} for k, v in breaks.items()],
         "recompiles": int(sum(counters.get("recompiles", {}).values())) if "recompiles" in counters else None,
-        # Breaks dynamo could not resume from: it skipped the frame and ran it eagerly.
-        "skip_reasons": [str(k)[:2000] for k in counters.get("unimplemented", {})
-                         if "falling back to eager" in str(k) or "Skipping the frame" in str(k)],
+        # torch's text of every break it could not handle, as written: which skipped a frame
+        # (Dynamo ran it eagerly) tct decides (src/core/graph_breaks.cpp, skips_frame).
+        "unimplemented_reasons": [str(k)[:2000] for k in counters.get("unimplemented", {})],
         # Cache and CUDA-graph facts torch counts itself (torch/_inductor/codecache.py,
         # _functorch/_aot_autograd/autograd_cache.py, _inductor/cudagraph_utils.py).
         "fxgraph_cache_hit": int(counters.get("inductor", {}).get("fxgraph_cache_hit", 0)),

@@ -5,8 +5,8 @@ and every suggestion are decided in C++ (src/expect/).
   expect.profile      after warm-up, plain timed calls with calls under torch.profiler
                       paced among them over 4 s: per-call wall, the top-level operator
                       events (name, duration) in order, each name's schema tags; on CUDA
-                      the device kernels' intervals; the op floor and the cost of one
-                      compiled call timed beside the profiled calls (the same seconds).
+                      the device kernels' intervals; the op floor's adds and the rounds of
+                      one compiled call timed beside the profiled calls (the same seconds).
   expect.flops        one eager call under torch.utils.flop_counter.FlopCounterMode and a
                       TorchDispatchMode that sums tensor bytes per aten op (with its tags).
   expect.device_info  what identifies the machine for the ceilings cache (the cache
@@ -14,15 +14,15 @@ and every suggestion are decided in C++ (src/expect/).
   expect.ceilings     the machine's memory bandwidth (a large copy), FLOP/s (a large
                       matrix product), per-op floor (a 1-element add) and the cost of
                       one compiled call (a compiled 1-element add) for a
-                      device/dtype, best of a few repeats.
+                      device/dtype: the timings of a few repeats; C++ takes the best.
 
-Every op that runs the target needs `target.load` first (session.target).
+Minimums, medians and envelopes are C++'s (src/expect/evidence.cpp): the agent sends every
+timing it took. Every op that runs the target needs `target.load` first (session.target).
 """
 from __future__ import annotations
 
 import os
 import platform
-import statistics
 import time
 
 from .. import timing
@@ -120,17 +120,18 @@ def op_profile(params: dict, session) -> dict:
     (bench/calibration/envelope_windows.py: how far the share moves between windows of 1 to
     8 s). Before, all profiled calls ran in the first half second.
 
-    Returned: the wall of each plain call (`wall_samples_ns`), the fastest round of
-    _CompiledAdd timed beside each profiler run (`compiled_call_ns`, unless params
-    compiled_call is false; `compiled_call_error` when it cannot compile), the fastest op
-    floor of the profiler runs (`op_floor_ns`: the median of _FLOOR_ADDS 1-element adds
-    profiled before the run's calls); per profiled call when its run started (`at_s`,
+    Returned: the wall of each plain call (`wall_samples_ns`), each round of _CompiledAdd
+    timed beside the profiler runs (`compiled_call_rounds_ns`, unless params compiled_call is
+    false; `compiled_call_error` when it cannot compile), per profiler run the durations of
+    the _FLOOR_ADDS 1-element adds profiled before its calls (`op_floor_adds_ns`: the op
+    floor, taken in C++); per profiled call when its run started (`at_s`,
     seconds into the profile), its wall under the profiler, its top-level operator events in
     order (`calls[i].op`: indices into `op_names`, `calls[i].ns`: durations), and on CUDA
     the device kernels' intervals relative to the call's start (`calls[i].kernels_ns`).
     Calls whose events would pass the cap are sent without them (`events_truncated`).
     `op_names` carries each name's schema facts (tags, is_view) and its total self time.
-    The C++ side classifies and aggregates (src/expect/evidence.cpp).
+    The C++ side takes every minimum and median, classifies and aggregates
+    (src/expect/evidence.cpp).
     """
     import torch
     from torch.profiler import ProfilerActivity, profile, record_function
@@ -193,7 +194,7 @@ def op_profile(params: dict, session) -> dict:
         call_start = min((e.time_range.start for e in events if e.name.startswith("tct::call")), default=None)
         if call_start is None:
             return
-        floor_ns.append(_median_add_ns(events, before=call_start))
+        floor_ns.append(_add_ns(events, before=call_start))
         before = len(out_calls)
         truncated |= _add_calls(events, on_cuda, names, out_calls)
         for call in out_calls[before:]:
@@ -233,9 +234,9 @@ def op_profile(params: dict, session) -> dict:
         "warmup_calls": warmup,
         "seconds": time.perf_counter() - started,
         "wall_samples_ns": wall,
-        "compiled_call_ns": min(compiled_ns) if compiled_ns else None,
+        "compiled_call_rounds_ns": compiled_ns,
         "compiled_call_error": compiled_error,
-        "op_floor_ns": min((f for f in floor_ns if f is not None), default=None),
+        "op_floor_adds_ns": floor_ns,
         "calls": out_calls,
         "op_names": op_names,
         "events_truncated": truncated,
@@ -452,8 +453,8 @@ def _times_ns(fn, repeats: int, device_type: str) -> list[int]:
     return out
 
 
-def _profiled_add_ns(op, device_type: str) -> float | None:
-    """The median profiled duration of `op` (a 1-element aten::add) over 100 runs."""
+def _profiled_add_ns(op, device_type: str) -> list[float]:
+    """The profiled durations of `op` (a 1-element aten::add) run 100 times."""
     from torch.profiler import ProfilerActivity, profile
 
     for _ in range(20):
@@ -463,22 +464,13 @@ def _profiled_add_ns(op, device_type: str) -> float | None:
         for _ in range(100):
             op()
         _sync(device_type)
-    return _median_add_ns(prof.events())
+    return _add_ns(prof.events())
 
 
-def _median_add_ns(events, before: float = float("inf")) -> float | None:
-    """The median duration of the aten::add events that ended by `before` (profiler time)."""
-    ns = [(e.time_range.end - e.time_range.start) * 1000.0 for e in events
-          if e.name == "aten::add" and e.time_range.end <= before]
-    return statistics.median(ns) if ns else None
-
-
-def _op_floor_ns(op, device_type: str, rounds: int) -> float | None:
-    """The fastest of `rounds` rounds of _profiled_add_ns. A first profiled round is
-    discarded: the profiler's first use in a process costs more per event (up to 2x here)."""
-    medians = [_profiled_add_ns(op, device_type) for _ in range(rounds + 1)][1:]
-    medians = [m for m in medians if m is not None]
-    return min(medians) if medians else None
+def _add_ns(events, before: float = float("inf")) -> list[float]:
+    """The durations of the aten::add events that ended by `before` (profiler time)."""
+    return [(e.time_range.end - e.time_range.start) * 1000.0 for e in events
+            if e.name == "aten::add" and e.time_range.end <= before]
 
 
 class _CompiledAdd:
@@ -522,14 +514,14 @@ def _compiled_add(device_type: str) -> _CompiledAdd:
     return _COMPILED_ADDS[device_type]
 
 
-def _compiled_call_ns(device_type: str, rounds: int):
-    """The fastest of at least 15 rounds of _CompiledAdd: a round that other processes left
-    alone is the call's own cost. (None, why) when this machine cannot compile."""
+def _compiled_call_rounds_ns(device_type: str, rounds: int):
+    """At least 15 rounds of _CompiledAdd (C++ takes the fastest: a round that other
+    processes left alone is the call's own cost). ([], why) when this machine cannot compile."""
     try:
         add = _compiled_add(device_type)
-        return min(add.round_ns() for _ in range(max(rounds, 15))), None
+        return [add.round_ns() for _ in range(max(rounds, 15))], None
     except Exception as exc:  # no C++ compiler, no Triton: tct probe tells the user why
-        return None, f"{type(exc).__name__}: {str(exc)[:300]}"
+        return [], f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
 def op_ceilings(params: dict, session) -> dict:
@@ -539,8 +531,11 @@ def op_ceilings(params: dict, session) -> dict:
     FLOP/s: a `matmul_n`^3 matrix product (2 n^3 FLOPs), op floor: the profiled duration
     of an aten::add on 1-element tensors (the fixed cost every eager op pays: dispatch,
     allocation, a kernel launch), compiled call: the wall time of a compiled 1-element add
-    (the fixed cost every compiled call pays). Copy and matmul are the best of `repeats`
-    interleaved after one warm-up; floor and compiled call the fastest of `repeats` rounds.
+    (the fixed cost every compiled call pays). Raw timings only: `repeats` copies and
+    matmuls interleaved after one warm-up (`copy_ns`, `matmul_ns`), `repeats` + 1 profiled
+    rounds of 100 adds (`op_floor_rounds_ns`) and the rounds of the compiled add
+    (`compiled_call_rounds_ns`); the ceilings (best of each, the first profiled round left
+    out) are computed in C++ (src/expect/evidence.cpp, ceilings_from_json).
     """
     import torch
 
@@ -570,14 +565,13 @@ def op_ceilings(params: dict, session) -> dict:
         copy_ns += _times_ns(lambda: dst.copy_(src), 1, dt_name)
         if a is not None:
             mm_ns += _times_ns(lambda: a @ b, 1, dt_name)
-    bandwidth = 2.0 * src.numel() * 4 / (min(copy_ns) / 1e9)
-    peak = 2.0 * n ** 3 / (min(mm_ns) / 1e9) if mm_ns else None
+    copied_bytes = src.numel() * 4
     del src, dst, a, b
 
     progress("ceilings: per-op floor")
     x = torch.ones(1, device=device)
     y = torch.ones(1, device=device)
-    floor = _op_floor_ns(lambda: x.add(y), dt_name, repeats)
+    floor_rounds = [_profiled_add_ns(lambda: x.add(y), dt_name) for _ in range(repeats + 1)]
     t0 = time.perf_counter_ns()
     for _ in range(1000):
         x.add(y)
@@ -585,14 +579,13 @@ def op_ceilings(params: dict, session) -> dict:
     _sync(dt_name)
 
     progress("ceilings: the cost of one compiled call (compiles a 1-element add once)")
-    compiled_call, compiled_error = _compiled_call_ns(dt_name, repeats)
+    compiled_rounds, compiled_error = _compiled_call_rounds_ns(dt_name, repeats)
 
     return {
         "device": str(device), "dtype": dtype_str,
-        "peak_flops": finite(peak), "peak_bandwidth_bytes_per_s": finite(bandwidth),
-        "op_floor_ns": finite(floor),
-        "compiled_call_ns": finite(compiled_call), "compiled_call_error": compiled_error,
+        "op_floor_rounds_ns": floor_rounds,
+        "compiled_call_rounds_ns": compiled_rounds, "compiled_call_error": compiled_error,
         "python_op_floor_ns": finite(call_floor),
-        "copy_bytes": copy_bytes, "matmul_n": n, "repeats": repeats,
+        "copy_bytes": copy_bytes, "copied_bytes": copied_bytes, "matmul_n": n, "repeats": repeats,
         "copy_ns": copy_ns, "matmul_ns": mm_ns, "matmul_error": mm_error,
     }
