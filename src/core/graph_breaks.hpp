@@ -1,6 +1,6 @@
 #pragma once
 // A graph break's text as torch writes it, read the same way by `tct explain`
-// (explain/audit.cpp), `tct trace` (trace_summary.cpp) and bench's warnings: the headline of
+// (explain/audit.cpp), `tct trace` (trace/summary.cpp) and bench's warnings: the headline of
 // a reason, and the cause and skip reason of a break dynamo could not resume from.
 #include <string>
 
