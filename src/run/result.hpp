@@ -2,7 +2,9 @@
 // tct run's result: per process (rank) and per torch.compile call site, what the job's calls
 // cost, what the trace says compile did there, whether the site fell back to eager, and,
 // with --compare-eager, eager against compiled. Every statistic and decision is made once,
-// in run/analysis.cpp; run/to_json.cpp is the only place it becomes JSON.
+// in run/analysis.cpp (run/text.cpp decides a saved site's verdict again from its interval
+// by stats::decide, for documents of any version, and its answer line counts them); run/to_json.cpp is the only place it becomes
+// JSON.
 #include <chrono>
 #include <cmath>
 #include <cstdint>
