@@ -12,10 +12,10 @@ SUDO=""
 # 1. Debian packages: only the missing ones, so a warm machine skips apt entirely.
 # libssl-dev: libcrypto's MD5 for TORCH_TRACE payloads (src/trace/md5.cpp).
 # libtcmalloc-minimal4 and libjemalloc2: the allocators `tct bench --allocator` preloads (and
-# compares) and its e2e tests use.
+# compares) and its e2e tests use. clang-format: scripts/check_format.sh (.clang-format).
 need=()
 for pkg in cmake g++ make pkg-config ccache libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libtomlplusplus-dev libsimdjson-dev zlib1g-dev libssl-dev chromium \
-           libtcmalloc-minimal4 libjemalloc2; do
+           libtcmalloc-minimal4 libjemalloc2 clang-format; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v python3 >/dev/null || need+=(python3)

@@ -1,5 +1,6 @@
 // tct: does torch.compile make this code faster, by how much, what stops it, what to change.
-// parse -> run -> export. The only place that prints results, writes files or exits.
+// parse -> run -> export. The only place that prints results or exits; cli/context.cpp writes
+// the documents (probe and expect write only their own caches).
 #include <cctype>
 #include <cstdio>
 #include <iostream>

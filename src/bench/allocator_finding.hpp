@@ -2,7 +2,7 @@
 // Does the allocator move bench's answer? Decided once, from the section's "allocator"
 // object (the headline's state and the per-state figures the comparison measured, see
 // bench/allocator.hpp), and stored there ("differs", "best_state"); the warning it
-// makes is the one every report prints. Pure: unit-tested in tests/unit/test_allocator_finding.cpp.
+// makes is the one every report prints. Pure: unit-tested in tests/unit/test_allocator.cpp.
 #include <optional>
 #include <string>
 

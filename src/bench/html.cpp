@@ -63,7 +63,7 @@ std::string dur(Nanoseconds d) { return format_duration(d); }
 
 std::string fmt_ns_tick(double ns) { return format_duration_ns(ns); }
 
-double bytes(const std::optional<long long>& b) { return b ? static_cast<double>(*b) : NAN; }
+double bytes_or_nan(const std::optional<long long>& b) { return b ? static_cast<double>(*b) : NAN; }
 
 double as_double(const std::optional<long long>& n) { return n ? static_cast<double>(*n) : NAN; }
 
@@ -174,7 +174,7 @@ std::string speedup_chart(const std::vector<BenchRow>& rows) {
                         std::move(bars));
 }
 
-std::string correctness_cell(const BenchRow& r) {
+std::string correctness_html(const BenchRow& r) {
   if (!r.correctness || !r.correctness->checked) return "<span class=\"muted\">not checked</span>";
   const Correctness& c = *r.correctness;
   const bool spread = c.nondeterministic.value_or(false);
@@ -187,7 +187,7 @@ std::string correctness_cell(const BenchRow& r) {
 
 // The compile time once: the first row's cold compile *is* its first call in the main
 // process, so the first call is named only when no cold figure exists (as in the terminal).
-std::string compile_cell(const Compile& comp) {
+std::string compile_html(const Compile& comp) {
   auto spread = [&](const std::optional<CompileSpread>& s) {
     return s && s->n > 1 ? fmt::format(" ({} .. {}, {} runs)", dur(s->min), dur(s->max), s->n)
                          : std::string(" (single measurement)");
@@ -207,7 +207,7 @@ std::string compile_cell(const Compile& comp) {
   return out;
 }
 
-std::string break_even_cell(const BenchRow& r) {
+std::string break_even_html(const BenchRow& r) {
   const auto verdict = r.break_even_verdict();
   if (verdict == BreakEvenVerdict::Inconclusive) return "not given (the interval holds 1)";
   if (verdict == BreakEvenVerdict::NoReliableGain)
@@ -221,9 +221,9 @@ std::string break_even_cell(const BenchRow& r) {
 std::string memory_cell(const BenchRow& r) {
   if (!r.memory) return "<span class=\"muted\">n/a</span>";
   const Memory& m = *r.memory;
-  const double compiled = m.compiled ? bytes(m.compiled->increase_bytes) : NAN;
-  std::string out = esc(fmt::format("+{} / +{}", format_bytes(bytes(m.eager_increase_bytes)), format_bytes(compiled)));
-  const double peak = m.compiled ? bytes(m.compiled->compile_peak_increase_bytes) : NAN;
+  const double compiled = m.compiled ? bytes_or_nan(m.compiled->increase_bytes) : NAN;
+  std::string out = esc(fmt::format("+{} / +{}", format_bytes(bytes_or_nan(m.eager_increase_bytes)), format_bytes(compiled)));
+  const double peak = m.compiled ? bytes_or_nan(m.compiled->compile_peak_increase_bytes) : NAN;
   if (std::isfinite(peak))
     out += "<br><span class=\"muted\">" +
            esc(fmt::format("compiler: peak +{}, kept +{}", format_bytes(peak), format_bytes(m.compiled->compiler_kept_bytes))) +
@@ -256,8 +256,8 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
                         esc(fmt::format("{} blocks, stopped by {}", r.blocks, r.stop_reason.value_or("?"))) + "</span>";
     const double eager = r.latency ? r.latency->eager_ns.median : NAN;
     const double compiled = r.latency ? r.latency->compiled_ns.median : NAN;
-    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), r.aoti ? esc(aoti_summary(r)) : compile_cell(r.compile), esc(break_even_cell(r)),
-                   memory_cell(r), correctness_cell(r), breaks});
+    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), r.aoti ? esc(aoti_summary(r)) : compile_html(r.compile), esc(break_even_html(r)),
+                   memory_cell(r), correctness_html(r), breaks});
   }
   return table({"Configuration", "Speedup (95% CI)", "Eager median", "Compiled median", "Compile", "Break-even",
                 "Peak memory above baseline (eager / compiled)", "Outputs", "Graph breaks"},

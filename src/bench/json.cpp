@@ -100,7 +100,7 @@ json spread_json(const std::optional<CompileSpread>& s) {
   return {{"median_ns", s->median.count()}, {"min_ns", s->min.count()}, {"max_ns", s->max.count()},
           {"samples_ns", s->samples_ns}, {"n", s->n}};
 }
-std::optional<CompileSpread> spread_of(const json& j) {
+std::optional<CompileSpread> spread_from_json(const json& j) {
   if (!j.is_object()) return std::nullopt;
   return CompileSpread{duration_or_nan(j, "median_ns"), duration_or_nan(j, "min_ns"), duration_or_nan(j, "max_ns"), doubles(j, "samples_ns"),
                        opt_int(j, "n").value_or(1)};
@@ -132,7 +132,7 @@ Compile compile_of(const json& j) {
   c.cold_source = opt_str(j, "cold_source");
   if (const json& b = at(j, "breakdown"); b.is_object()) c.breakdown = b;
   if (has(j, "repeats") || has(j, "cold") || has(j, "warm_cache_hit"))
-    c.repeated = Compile::Repeats{spread_of(at(j, "cold")), spread_of(at(j, "warm")), opt_int(j, "repeats").value_or(1),
+    c.repeated = Compile::Repeats{spread_from_json(at(j, "cold")), spread_from_json(at(j, "warm")), opt_int(j, "repeats").value_or(1),
                                   flag(j, "single_measurement"), opt_bool(j, "warm_cache_hit")};
   c.warm_cache = counters_of(at(j, "warm_cache"));
   c.error = error_of(at(j, "error"));
@@ -245,7 +245,7 @@ json outliers_json(const OutlierCount& o) {
   return {{"count", o.count}, {"fraction", o.fraction}, {"high", o.high}, {"low", o.low},
           {"relative_fallback", o.relative_fallback}};
 }
-OutlierCount outliers_of(const json& j) {
+OutlierCount outliers_from_json(const json& j) {
   return {opt_long(j, "count").value_or(0), opt_long(j, "high").value_or(0), opt_long(j, "low").value_or(0),
           std::isfinite(number(j, "fraction")) ? number(j, "fraction") : 0.0, flag(j, "relative_fallback")};
 }
@@ -283,8 +283,8 @@ std::optional<Sampling> sampling_of(const json& j) {
   s.samples_per_block = opt_int(j, "samples_per_block").value_or(0);
   s.block_warmup_eager = duration_or_nan(at(j, "block_warmup_ns"), "eager");
   s.block_warmup_compiled = duration_or_nan(at(j, "block_warmup_ns"), "compiled");
-  s.outliers_eager = outliers_of(at(at(j, "outliers"), "eager"));
-  s.outliers_compiled = outliers_of(at(at(j, "outliers"), "compiled"));
+  s.outliers_eager = outliers_from_json(at(at(j, "outliers"), "eager"));
+  s.outliers_compiled = outliers_from_json(at(at(j, "outliers"), "compiled"));
   s.seconds = number(j, "sampling_s");
   s.graph_breaks = opt_int(j, "graph_breaks_during_measurement").value_or(0);
   const json& load = at(j, "load");

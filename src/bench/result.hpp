@@ -3,8 +3,8 @@
 // configuration. Every rendering (terminal, Markdown, HTML) reads it; each verdict is a field,
 // decided where the fact is made (the speedup's by stats::decide, the break-even's in
 // bench/run.cpp, the flags in bench/analysis.cpp) and never again by a renderer.
-// bench/json.cpp is the one place this becomes doc["bench"] (schema/bench.schema.json) and is
-// read back from a saved document.
+// bench/json.cpp is the one place this becomes doc["bench"] (schema/bench.schema.json) and
+// reads it back from a saved document.
 //
 // Durations are Nanoseconds (core/units.hpp: the unit in the type); the sample vectors that
 // feed stats:: are doubles in ns, named _ns, and other units are in the names (_s, _bytes).

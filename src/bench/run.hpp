@@ -39,7 +39,7 @@ using json = nlohmann::json;
 
 struct BenchConfig {
   core::TargetOptions target;
-  // Each a list: the rows are their cartesian product (see bench_plan.hpp).
+  // Each a list: the rows are their cartesian product (see plan.hpp).
   std::vector<std::string> backends{"inductor"};
   std::vector<std::string> modes{"default"};
   std::vector<std::string> dynamic{"auto"};  // auto | true | false

@@ -1,5 +1,5 @@
 #pragma once
-// Reading a saved JSON document (tct report, tct diff): the only file input besides targets.
+// Reading a saved JSON document (tct report, diff, compare, merge, suite --resume).
 #include <string>
 
 #include <nlohmann/json.hpp>

@@ -17,7 +17,7 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string string_of(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
+std::string string_or_empty(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
 
 // A suite entry's result object (suite::entry_result's shape) as an Entry.
 Entry entry(const std::string& id, EntryStatus status, const suite::EntryResult& result, const json& error) {
@@ -25,7 +25,7 @@ Entry entry(const std::string& id, EntryStatus status, const suite::EntryResult&
   static_cast<suite::EntryResult&>(e) = result;
   e.id = id;
   e.status = status;
-  if (error.is_object()) e.error_kind = string_of(error.value("kind", json()));
+  if (error.is_object()) e.error_kind = string_or_empty(error.value("kind", json()));
   return e;
 }
 
@@ -48,13 +48,13 @@ Side side(const json& doc, const std::string& path) {
   const json& env = doc.value("environment", json::object());
   Side s;
   s.path = path;
-  s.command = string_of(doc.value("command", json()));
-  s.created = string_of(doc.value("created", json()));
-  if (env.contains("torch") && env["torch"].is_object()) s.torch = string_of(env["torch"].value("version", json()));
+  s.command = string_or_empty(doc.value("command", json()));
+  s.created = string_or_empty(doc.value("created", json()));
+  if (env.contains("torch") && env["torch"].is_object()) s.torch = string_or_empty(env["torch"].value("version", json()));
   for (const char* section : {"bench", "audit"})
     if (doc.contains(section) && doc[section].is_object() && doc[section].contains("target")) {
       const json& t = doc[section]["target"];
-      s.target = string_of(t.is_object() ? t.value("spec", json()) : t);
+      s.target = string_or_empty(t.is_object() ? t.value("spec", json()) : t);
       break;
     }
   return s;

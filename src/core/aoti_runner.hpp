@@ -27,7 +27,7 @@ RunnerBuild ensure_aoti_runner(const nlohmann::json& libtorch, const std::string
 std::string runner_folder(const nlohmann::json& libtorch, const std::string& cache_root);
 
 // Where tools/aoti_runner's sources are, beside the agent's folder (python/ in a checkout,
-// share/tct/ installed).
+// <prefix>/share/tct/ installed).
 std::string runner_source_beside(const std::string& agent_dir);
 
 // $XDG_CACHE_HOME/tct, else $HOME/.cache/tct ("" when neither is set).

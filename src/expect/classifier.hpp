@@ -38,7 +38,7 @@ inline constexpr double kGainBand = 1.05;
 
 // The share of a call spent inside ops, between its 10% and 90% quantile over the profiled
 // calls, varies by more than this when other processes preempt some calls. The evidence
-// then comes from the fastest calls (the lower envelope, expect_evidence.hpp), which holds
+// then comes from the fastest calls (the lower envelope, evidence.hpp), which holds
 // while a few calls run undisturbed; expect still says the machine was busy, since on a
 // busier one no call may be.
 inline constexpr double kUnstableInOpSpread = 0.15;
@@ -62,7 +62,7 @@ inline constexpr double kLoadDriftShare = 0.06;
 // Empty unless it did, else the warning's message.
 std::string load_drift(const Evidence& e);
 
-// ---- The prediction model (its constants: expect_calibration.hpp, fitted by
+// ---- The prediction model (its constants: calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
 // The compiled time per call, as a fraction of the eager wall time W, is
 //   sum over the time shares s_i of  s_i * keep_i  +  elementwise_work * element_ops / peak_flops / W
@@ -101,7 +101,7 @@ struct TimeShares {
   double memory = 0;    // non-library ops' memory traffic at the machine's bandwidth, but eager's
                         // fused kernels' (softmax, norms)
   double kept_arithmetic = 0;  // eager's fused kernels' time beyond fixed cost, and of the rest,
-                               // what transcendental ops spent (expect_ops.hpp's keeps_arithmetic)
+                               // what transcendental ops spent (ops.hpp's keeps_arithmetic)
   double other = 0;     // the rest of non-library op time (other arithmetic, slow kernels)
   double library = 0;   // inside matmul / conv / attention (conv included)
   double conv = 0;      // the convolutions' part of `library`

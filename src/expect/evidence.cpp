@@ -47,8 +47,8 @@ namespace {
 struct OpName {
   std::string name, cls;
   double self_ns_total = 0, count = 0, total_ns = 0;
-  bool kept_arithmetic = false;  // expect_ops.hpp's keeps_arithmetic
-  bool fused_kernel = false;     // expect_ops.hpp's is_fused_kernel
+  bool kept_arithmetic = false;  // ops.hpp's keeps_arithmetic
+  bool fused_kernel = false;     // ops.hpp's is_fused_kernel
 };
 
 std::vector<std::string> tags_of(const json& j) {

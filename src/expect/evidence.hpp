@@ -1,7 +1,7 @@
 #pragma once
 // Evidence for `tct expect`: the agent's raw facts (python/tct_agent/ops/expect.py: ops
 // expect.profile, expect.flops, expect.ceilings: operator events, names, tags, timings)
-// classified (expect_ops.hpp) and aggregated into per-call numbers. Pure: no I/O.
+// classified (ops.hpp) and aggregated into per-call numbers. Pure: no I/O.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -54,7 +54,7 @@ struct Evidence {
   std::optional<std::pair<double, double>> outside_fraction_halves;
   double library_fraction = NAN;  // library ops' time / profiled wall
   double conv_fraction = 0;       // the convolutions' part of it
-  double kept_arithmetic_fraction = 0;  // expect_ops.hpp's keeps_arithmetic ops' time / profiled wall
+  double kept_arithmetic_fraction = 0;  // ops.hpp's keeps_arithmetic ops' time / profiled wall
   double fused_kernel_fraction = 0;     // the part of it in is_fused_kernel ops (softmax, norms)
   double ops_per_call = NAN;      // top-level operators per call
   std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
@@ -76,11 +76,11 @@ struct Evidence {
   double flops = NAN;            // matmul, conv and attention FLOPs (elementwise count 0)
   double bytes = NAN;            // sum over aten ops of input + output tensor bytes
   double library_bytes = NAN;    // the part of `bytes` moved by library ops
-  // The part moved by eager's fused kernels (expect_ops.hpp's is_fused_kernel: softmax,
+  // The part moved by eager's fused kernels (ops.hpp's is_fused_kernel: softmax,
   // norms): counted with their time as kept arithmetic, not as traffic fusion can drop.
   double fused_kernel_bytes = NAN;
   // Elements written by the other pointwise ops, each weighted by what one costs in a fused
-  // kernel against an add (expect_ops.hpp's element_op_weight): the per-element work a fused
+  // kernel against an add (ops.hpp's element_op_weight): the per-element work a fused
   // kernel still does (200 adds and muls on 4096 floats: 0.8 M, ~30 us of a compiled call).
   double element_ops = NAN;
   double boundary_bytes = NAN;   // inputs + parameters + buffers + outputs

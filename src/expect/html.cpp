@@ -57,7 +57,7 @@ std::string si(double v, const char* unit) {
 }
 
 // "fixed_cost" -> "fixed cost".
-std::string words(std::string key) {
+std::string share_in_words(std::string key) {
   for (auto& c : key)
     if (c == '_') c = ' ';
   return key;
@@ -199,7 +199,7 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
         {"outside_ops", t.outside}};
     std::string s;
     for (const auto& [k, v] : shares)  // a document older than a share lacks it
-      if (!std::isnan(v)) s += (s.empty() ? "" : ", ") + words(k) + " " + format_percent(v);
+      if (!std::isnan(v)) s += (s.empty() ? "" : ", ") + share_in_words(k) + " " + format_percent(v);
     items.push_back({"Eager time shares", esc(s)});
   }
   if (std::isfinite(a.roofline.fraction))

@@ -45,7 +45,7 @@ bool same_function(const Item& a, const Item& b) {
 }
 
 // The names of the frames dynamo skipped ("MoE.forward at model.py:12").
-std::vector<std::string> skipped_names(const ExplainResult& r) {
+std::vector<std::string> skipped_frame_names(const ExplainResult& r) {
   std::vector<std::string> out;
   for (const auto& f : r.skipped_frames) out.push_back(f.title);
   return out;
@@ -195,7 +195,7 @@ DiffResult diff(const ExplainResult& before, const ExplainResult& after, const s
   d.capturable_after = after.capturable();
   const int bs = before.frames_skipped(), as = after.frames_skipped();
   d.frames_skipped = {bs, as};
-  skipped_changes(skipped_names(before), skipped_names(after), d.skipped_fixed, d.skipped_added);
+  skipped_changes(skipped_frame_names(before), skipped_frame_names(after), d.skipped_fixed, d.skipped_added);
   // Fixing a skipped frame is progress even when more breaks show afterwards: they were
   // there before, hidden behind the skip. A regression is a new skip, or more breaks
   // where nothing was hidden.

@@ -1,8 +1,8 @@
 #pragma once
 // What `tct explain` found, as a value: the runner returns it, the host checkpoints it, and
 // every rendering (terminal, Markdown, HTML, JSON, `tct diff`) reads it. Each count and the
-// verdict are fields, made once where the facts are (explain/audit.cpp) and never
-// recomputed by a renderer. explain/json.cpp is the one place this becomes doc["explain"]
+// verdict are fields, made once where the facts are (explain/audit.cpp; json.cpp infers the
+// verdict of an older document that lacks it) and never recomputed by a renderer. explain/json.cpp is the one place this becomes doc["explain"]
 // (schema/explain.schema.json) and is read back from a saved document.
 #include <optional>
 #include <string>

@@ -2,7 +2,8 @@
 // tct run's result: per process (rank) and per torch.compile call site, what the job's calls
 // cost, what the trace says compile did there, whether the site fell back to eager, and,
 // with --compare-eager, eager against compiled. Every statistic and decision is made once,
-// in run/analysis.cpp; run/json.cpp writes it and reads it back.
+// in run/analysis.cpp (a saved document's verdicts are decided again from their intervals by the
+// same stats::decide, in run/json.cpp's from_json); run/json.cpp writes it and reads it back.
 #include <chrono>
 #include <cmath>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // each with a stable id. Pure: text in, values out (the command reads the file).
 //
 //   name = "zoo"                      # optional
-//   [defaults]                        # settings every target gets (suite_settings.hpp)
+//   [defaults]                        # settings every target gets (settings.hpp)
 //   budget = 5
 //   backend = ["inductor", "aot_eager"]   # a list is a matrix axis
 //   [[target]]

@@ -1,6 +1,7 @@
 #pragma once
 // SuiteResult <-> doc["suite"] (schema/suite.schema.json): the one place the section and its
-// parts are written and read. to_json(suite_from_json(section)) gives back a section this
+// parts are written, and their reader (compare/compare.cpp reads an entry's id, status and
+// error itself). to_json(suite_from_json(section)) gives back a section this
 // version wrote; the readers also take older documents of the same schema (fields added
 // since are absent there) and never throw on a missing or mistyped field.
 #include <string_view>

@@ -1,9 +1,10 @@
 #pragma once
 // A suite run as a value (SuiteResult): its plan, this run's share, the finished entries, each
 // with its headline numbers (EntryResult), and the summary over them (SuiteSummary). The
-// entries' numbers and the summary's counts and verdicts are decided once (summary.cpp);
-// doc.cpp plans, records, resumes and merges on the value; json.cpp is the one writer and
-// reader of the section, so a saved or merged document renders like a live run.
+// entries' numbers and the summary's counts and verdicts are decided once (summary.cpp; json.cpp
+// decides a read entry's verdict again from its interval, by the same stats::decide);
+// doc.cpp plans, records, resumes and merges on the value; json.cpp is the one writer of the
+// section and its reader, so a saved or merged document renders like a live run.
 #include <chrono>
 #include <cstddef>
 #include <map>

@@ -4,7 +4,7 @@
 // normalised here, once, and turned into the runner's BenchConfig. Pure functions;
 // unit-tested in tests/unit/test_suite.cpp.
 //
-// Two kinds of setting (they decide an entry's id, suite_file.hpp):
+// Two kinds of setting (they decide an entry's id, file.hpp):
 //   what is measured  (backend, mode, dynamic, fullgraph, device, dtype, train): part of the
 //                     id when it differs from bench's default;
 //   how it is measured (budget, precision, warmup, ... timeout, explain): part of the id

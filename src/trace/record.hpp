@@ -1,6 +1,6 @@
 #pragma once
 // One TORCH_TRACE record (torch/_logging/_internal.py trace_structured): a glog-style
-// header line, `[rank0]:V1130 18:15:52.398000 13781 path/file.py:2350] {json metadata}`,
+// header line, `[rank0]:V1130 18:15:52.398000 13781 <file>.py:2350] {json metadata}`,
 // then payload lines, each starting with a tab. The metadata's first key names the kind
 // ("dynamo_start", "compilation_metrics", "artifact", "str", ...).
 #include <cstdint>
