@@ -15,6 +15,8 @@
 
 namespace tct::run {
 
+using json = nlohmann::json;
+
 json fallbacks_of(const json& site) {
   using namespace report;
   const json& list = member(site, "fallbacks");
@@ -31,6 +33,8 @@ json fallbacks_of(const json& site) {
 
 namespace tct::report {
 namespace {
+
+using json = nlohmann::json;
 
 std::string dur(const json& j, const char* key) { return format_duration_ns(number_or_nan(j, key)); }
 
