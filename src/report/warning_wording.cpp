@@ -54,89 +54,89 @@ std::string machine_figures(const MachineFigures& m) {
                      std::isfinite(m.switches) ? m.switches : 0.0);
 }
 
-struct Words {
+struct WarningWords {
   std::string message, hint;
 };
 
-Words row_failed(const RowFailed& p) {
+WarningWords row_failed(const RowFailed& p) {
   return {fmt::format("failed at {} ({}); the numbers shown were measured before it", p.stage, p.message), p.hint};
 }
-Words recompiled(const RecompiledDuringMeasurement& p) {
+WarningWords recompiled(const RecompiledDuringMeasurement& p) {
   return {fmt::format("recompiled during measurement ({} time{}): {} block pair{} dropped and resampled, but the "
                       "target keeps recompiling in real use too",
                       p.recompiles, plural(p.recompiles), p.blocks_dropped, plural(p.blocks_dropped)),
           "inputs or globals change between calls; try --dynamic true or run `tct explain` to see the guard that "
           "failed"};
 }
-Words nothing_compiled(const NothingCompiled& p) {
+WarningWords nothing_compiled(const NothingCompiled& p) {
   const std::string why = p.reason_given ? fmt::format(" ({}, after: {})", p.skip_reason, p.cause) : "";
   return {fmt::format("0 graphs compiled: Dynamo skipped this function{}; the compiled timings are eager code", why),
           "run `tct explain` on the target to see the break that made it skip and what to change"};
 }
-Words graph_breaks(const GraphBreaksInRow& p) {
+WarningWords graph_breaks(const GraphBreaksInRow& p) {
   return {fmt::format("{} graph break{}: parts of the target run eagerly", p.breaks, plural(p.breaks)),
           "run `tct explain` on the target to see where and what to change"};
 }
-Words no_steady_state(const NoSteadyState& p) {
+WarningWords no_steady_state(const NoSteadyState& p) {
   return {fmt::format("the warm-up curve did not settle ({}); steady state taken from the interleaved blocks after "
                       "it",
                       p.reason.empty() ? "?" : p.reason),
           "raise --warmup so that more first calls are timed one by one"};
 }
-Words outliers(const Outliers& p) {
+WarningWords outliers(const Outliers& p) {
   return {fmt::format("noisy machine: {:.0f}% outliers", p.fraction * 100),
           p.busy_machine ? "close other programs (a longer --budget does not help while they run)"
                          : "close other programs or raise --budget"};
 }
-Words precision(const PrecisionNotReached& p) {
+WarningWords precision(const PrecisionNotReached& p) {
   return {std::isfinite(p.half_width) ? fmt::format("interval is ±{:.1f}%, wider than the ±{:.1f}% asked for",
                                                     p.half_width * 100, p.precision * 100)
                                       : "too few samples for a confidence interval",
           "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer --budget narrows only "
           "this run's own noise; loosen --precision or rerun on a quieter machine"};
 }
-Words inconclusive(const SpeedupInconclusive& p) {
+WarningWords inconclusive(const SpeedupInconclusive& p) {
   return {fmt::format("speedup inconclusive: the interval [{:.2f}, {:.2f}] holds 1 and is too wide to tell; no "
                       "break-even is given",
                       p.low, p.high),
           p.busy_machine ? "rerun on a quieter machine (see the warning on load: a longer --budget does not help)"
                          : "rerun on a quieter machine or raise --budget"};
 }
-Words slower(const SlowerThanEager& p) {
+WarningWords slower(const SlowerThanEager& p) {
   return {fmt::format("compiled is slower than eager ({:.2f}x)", p.speedup),
           "try another --mode or --backend, a larger input, or do not compile this target"};
 }
-Words warm_missed(const WarmCompileMissedCache&) {
+WarningWords warm_missed(const WarmCompileMissedCache&) {
   return {"the warm compile was not a cache hit (torch counted cache misses): the warm figure includes compiling",
           "check TORCHINDUCTOR_FX_GRAPH_CACHE and whether the target's graph depends on run-specific values"};
 }
-Words cudagraphs(const CudagraphsSkipped& p) {
+WarningWords cudagraphs(const CudagraphsSkipped& p) {
   return {fmt::format("CUDA graphs were skipped {} time{} (torch's cudagraph_skips counter): reduce-overhead ran "
                       "without them",
                       p.skips, plural(p.skips)),
           "run with TORCH_LOGS=perf_hints to see why (CPU tensors, mutated inputs, dynamic shapes)"};
 }
-Words batched(const BatchedCalls& p) {
+WarningWords batched(const BatchedCalls& p) {
   return {fmt::format("calls are short next to the clock's resolution: timed in batches of {} (eager) and {} "
                       "(compiled) calls",
                       p.calls_per_sample, p.calls_per_sample),
           "per-call times are batch means; spread within a batch is not seen"};
 }
-Words check_skipped(const CheckSkipped&) {
+WarningWords check_skipped(const CheckSkipped&) {
   return {"outputs were not compared with eager (--no-check)", "drop --no-check to verify the compiled outputs"};
 }
-Words nondeterministic(const EagerNondeterministic&) {
+WarningWords nondeterministic(const EagerNondeterministic&) {
   return {"eager differs from itself under identical seeds; compiled was judged against eager's own spread, a "
           "weaker check",
           "make the target deterministic (no unseeded or time-dependent randomness) for a check element by element"};
 }
-Words mismatch(const OutputMismatch& p) {
+WarningWords mismatch(const OutputMismatch& p) {
   const std::string first = p.leaves == 0 ? "" : fmt::format(": {} {}", p.first_path, p.first_reason);
   return {fmt::format("compiled outputs differ from eager in {} leaf/leaves{}", p.leaves, first),
           "loosen --rtol/--atol if the difference is acceptable rounding, else report it to PyTorch; --no-check "
           "skips the check"};
 }
-Words oversubscribed(const Oversubscribed& p) {
+WarningWords oversubscribed(const Oversubscribed& p) {
   return {fmt::format("oversubscribed: torch ran {} threads on {} CPUs while other processes kept about {:.1f} busy "
                       "({}): its threads waited for a core, and the timings with them",
                       p.threads, p.machine.cpus, p.others, machine_figures(p.machine)),
@@ -144,13 +144,13 @@ Words oversubscribed(const Oversubscribed& p) {
                       "a longer --budget does not help",
                       p.suggested_threads)};
 }
-Words loaded(const MachineLoaded& p) {
+WarningWords loaded(const MachineLoaded& p) {
   return {fmt::format("other processes loaded the CPU while sampling ({} CPUs, {}): timings are noisier and may be "
                       "biased",
                       p.machine.cpus, machine_figures(p.machine)),
           "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later"};
 }
-Words allocator(const AllocatorMovesResult& p) {
+WarningWords allocator(const AllocatorMovesResult& p) {
   const std::string headline = p.states.empty() ? "" : p.states[0].name;
   // The figures: each state's speedup, the headline's first, then the compiled call's range.
   std::string figures;
@@ -184,15 +184,15 @@ Words allocator(const AllocatorMovesResult& p) {
   hint += std::string(hint.empty() ? "" : "; ") + "-v shows the table";
   return {message, hint};
 }
-Words logged_unsupported(const LoggedRunUnsupported& p) {
+WarningWords logged_unsupported(const LoggedRunUnsupported& p) {
   return {p.what + ": the counts come from torch._dynamo.explain alone, which can miss breaks",
           "use a newer torch for the compiled run's counts"};
 }
-Words views_disagree(const ExplainViewsDisagree& p) {
+WarningWords views_disagree(const ExplainViewsDisagree& p) {
   return {fmt::format("explain and the logged compiled run disagree in {} way(s): {}", p.count, p.first),
           "the logged run is what torch.compile really does; see 'disagreements'"};
 }
-Words skipped_frames(const SkippedFrames& p) {
+WarningWords skipped_frames(const SkippedFrames& p) {
   // Every skipped frame by name: two different forwards that ran eagerly are two frames.
   std::string names;
   for (const auto& t : p.titles) names += (names.empty() ? "" : ", ") + t;
@@ -202,13 +202,13 @@ Words skipped_frames(const SkippedFrames& p) {
                       p.first_break_line),
           "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"};
 }
-Words gate_failed(const GraphBreakGateFailed& p) {
+WarningWords gate_failed(const GraphBreakGateFailed& p) {
   return {fmt::format("{} graph break(s) and {} skipped frame(s) in the compiled run; --max-graph-breaks {} allows no "
                       "skipped frame and at most {} break(s)",
                       p.breaks, p.skipped_frames, p.max_breaks, p.max_breaks),
           "fix the breaks listed above, or raise the limit"};
 }
-Words profile_unstable(const ProfileLoadUnstable& p) {
+WarningWords profile_unstable(const ProfileLoadUnstable& p) {
   return {fmt::format("the share of a call spent outside operators ranged from {:.0f}% to {:.0f}% across the "
                       "profiled calls (10% to 90% quantile): other processes preempt this one. The evidence comes "
                       "from the fastest calls{}, but the class and range may still move with the machine's load",
@@ -217,25 +217,25 @@ Words profile_unstable(const ProfileLoadUnstable& p) {
                                          : ""),
           "rerun when the machine is quieter, or with more --calls"};
 }
-Words profile_slowed(const ProfileSlowedDown& p) {
+WarningWords profile_slowed(const ProfileSlowedDown& p) {
   return {fmt::format("a compiled call took {:.1f}x as long during the profile as when the ceilings were measured: "
                       "other processes slowed this machine down, Python more than kernels, so the class and the "
                       "predicted range may move",
                       p.ratio),
           "rerun when the machine is quieter"};
 }
-Words profile_drift(const ProfileLoadDrift& p) {
+WarningWords profile_drift(const ProfileLoadDrift& p) {
   return {fmt::format("the share of a call outside operators read {:.0f}% in the profile's first half and {:.0f}% "
                       "in its second: other processes' load moved during the profile, so the class and the "
                       "predicted range may move on a re-run",
                       100 * p.first, 100 * p.second),
           "rerun when the machine is quieter, or with more --profile-seconds"};
 }
-Words as_written(const AsWritten& p) { return {p.message, p.hint}; }
+WarningWords as_written(const AsWritten& p) { return {p.message, p.hint}; }
 
-Words words_of(const WarningKind& k) {
+WarningWords warning_words(const WarningKind& k) {
   return std::visit(
-      [](const auto& p) -> Words {
+      [](const auto& p) -> WarningWords {
         using T = std::decay_t<decltype(p)>;
         if constexpr (std::is_same_v<T, RowFailed>) return row_failed(p);
         else if constexpr (std::is_same_v<T, RecompiledDuringMeasurement>) return recompiled(p);
@@ -275,13 +275,13 @@ std::string code_of(const Warning& w) {
 }
 
 std::string message_of(const Warning& w) {
-  const std::string message = words_of(w.kind).message;
+  const std::string message = warning_words(w.kind).message;
   // A warning read back already carries its row in its words.
   if (w.row.empty() || std::holds_alternative<AsWritten>(w.kind)) return message;
   return w.row + ": " + message;
 }
 
-std::string hint_of(const Warning& w) { return words_of(w.kind).hint; }
+std::string hint_of(const Warning& w) { return warning_words(w.kind).hint; }
 
 // The measure a code's warnings share: recompiles counted, the outlier fraction, the
 // interval's relative half-width. The other kinds give none, and their first warning leads.
