@@ -178,7 +178,7 @@ void compare_allocator_states(core::Host& host, core::Executor& exec, const Benc
   }
 }
 
-std::optional<json> conclude_allocator(json& allocator, const BenchRow* headline) {
+std::optional<report::Warning> conclude_allocator(json& allocator, const BenchRow* headline) {
   const json headline_speedup = headline && headline->speedup ? to_json(*headline->speedup) : json();
   // The headline first, then the measured states, then those left out.
   auto rank = [](const json& s) {

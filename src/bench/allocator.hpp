@@ -23,6 +23,7 @@
 #include "bench/run.hpp"
 #include "core/executor.hpp"
 #include "core/host.hpp"
+#include "report/warning.hpp"
 
 namespace tct::bench {
 
@@ -69,6 +70,6 @@ void compare_allocator_states(core::Host& host, core::Executor& exec, const Benc
 
 // Decides (bench/allocator_finding.hpp) and records differs/best_state; the warning, if any.
 // `headline`: the row the headline state measured (null when there is none).
-std::optional<json> conclude_allocator(json& allocator, const BenchRow* headline);
+std::optional<report::Warning> conclude_allocator(json& allocator, const BenchRow* headline);
 
 }  // namespace tct::bench

@@ -8,8 +8,6 @@
 
 #include "core/allocator.hpp"
 #include "core/json_number.hpp"
-#include "report/format.hpp"
-#include "report/warnings.hpp"
 
 namespace tct::bench {
 namespace {
@@ -105,40 +103,23 @@ AllocatorFinding find_allocator_effect(const json& allocator, const json& headli
   if (best != states.end() && std::isfinite(best->compiled)) f.best_state = best->name;
   if (!f.differs && !f.processes_disagree) return f;
 
-  // The figures: each state's speedup, the headline's first, then the compiled call's range.
-  std::string figures = fmt::format("{} {} (the headline)", report::format_ratio(head->speedup), head->name);
+  report::kind::AllocatorMovesResult w;
+  w.states.push_back({head->name, head->speedup});
   double fastest = INFINITY, slowest = 0;
   for (const auto& s : states) {
     if (std::isfinite(s.compiled)) fastest = std::min(fastest, s.compiled), slowest = std::max(slowest, s.compiled);
-    if (!s.headline) figures += fmt::format(", {} {}", report::format_ratio(s.speedup), s.name);
+    if (!s.headline) w.states.push_back({s.name, s.speedup});
   }
-  std::string message;
-  if (f.differs) {
-    message = fmt::format("the allocator moves the result: speedup {}", figures);
-    if (std::isfinite(fastest) && slowest > 0 && fastest > 0)
-      message += fmt::format("; compiled per call {} to {} ({:.1f}x)", report::format_duration_ns(fastest),
-                             report::format_duration_ns(slowest), slowest / fastest);
-  }
-  if (f.processes_disagree) {
-    std::string each;
-    for (const auto& p : per_process) each += (each.empty() ? "" : ", ") + report::format_ratio(p.speedup);
-    message += fmt::format("{}the headline's processes disagreed ({}) in the {} state: its result depends on "
-                           "the process's history",
-                           message.empty() ? "" : "; ", each, head->name);
-  }
-
-  std::string hint;
-  if (best != states.end() && !f.best_state.empty()) {
-    const std::string fix = core::allocator_fix(core::parse_allocator(best->name), best->library);
-    hint = fmt::format("fastest compiled call with {}: {} per call, speedup {}", state_words(best->name),
-                       report::format_duration_ns(best->compiled), report::format_ratio(best->speedup));
-    if (!fix.empty()) hint += fmt::format("; run your program with {}", fix);
-    if (!best->headline) hint += fmt::format("; --allocator {} measures that state", best->name);
-  }
-  if (f.processes_disagree && head->name == "system")
-    hint += std::string(hint.empty() ? "" : "; ") + "--allocator settled measures glibc in one state";
-  hint += std::string(hint.empty() ? "" : "; ") + "-v shows the table";
-  f.warning = report::make_warning(report::WarningCode::AllocatorMovesResult, message, hint);
+  w.differs = f.differs;
+  w.fastest_compiled_ns = fastest;
+  w.slowest_compiled_ns = slowest;
+  w.processes_disagree = f.processes_disagree;
+  if (f.processes_disagree)
+    for (const auto& p : per_process) w.process_speedups.push_back(p.speedup);
+  if (best != states.end() && !f.best_state.empty())
+    w.best = {best->name, state_words(best->name), core::allocator_fix(core::parse_allocator(best->name), best->library),
+              best->headline, best->compiled, best->speedup};
+  f.warning = report::Warning{std::move(w), ""};
   return f;
 }
 

@@ -2,11 +2,14 @@
 // Does the allocator move bench's answer? Decided once, from the section's "allocator"
 // object (the headline's state and the per-state figures the comparison measured, see
 // bench/allocator.hpp), and stored there ("differs", "best_state"); the warning it
-// makes is the one every report prints. Pure: unit-tested in tests/unit/test_allocator.cpp.
+// makes (its words: report/warning_wording.cpp) is the one every report prints. Pure:
+// unit-tested in tests/unit/test_allocator.cpp.
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "report/warning.hpp"
 
 namespace tct::bench {
 
@@ -22,7 +25,7 @@ struct AllocatorFinding {
   bool differs = false;            // a state's speedup lies outside the headline's interval
   bool processes_disagree = false;  // the headline's own processes landed in different states
   std::string best_state;          // the measured state with the fastest compiled call ("" none)
-  std::optional<nlohmann::json> warning;  // {code: allocator_moves_result, message, hint}
+  std::optional<report::Warning> warning;  // when the allocator moves the result
 };
 
 // `allocator`: {state, states: [{state, status, library, eager_ns, compiled_ns,

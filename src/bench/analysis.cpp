@@ -9,7 +9,6 @@
 #include "core/json_number.hpp"
 #include "stats/verdict.hpp"
 
-#include "report/warnings.hpp"
 #include "stats/bootstrap.hpp"
 
 namespace tct::bench {
@@ -105,178 +104,82 @@ MachineLoad machine_load(const std::vector<BenchRow>& rows, int threads) {
   return m;
 }
 
-std::optional<json> load_warning(const MachineLoad& m) {
+std::optional<report::Warning> load_warning(const MachineLoad& m) {
   if (!m.busy()) return std::nullopt;
-  const std::string figures = fmt::format("load average up to {:.1f}, {:.0f} involuntary context switches/s", m.load,
-                                          std::isfinite(m.switches) ? m.switches : 0.0);
+  const report::kind::MachineFigures figures{m.load, m.switches, m.cpus};
   if (m.oversubscribed)
-    return report::make_warning(
-        report::WarningCode::Oversubscribed,
-        fmt::format("oversubscribed: torch ran {} threads on {} CPUs while other processes kept about {:.1f} busy "
-                    "({}): its threads waited for a core, and the timings with them",
-                    m.threads, m.cpus, m.others, figures),
-        fmt::format("rerun with --threads {} (or --cpus to pin the target to free cores), or on a quieter machine; "
-                    "a longer --budget does not help",
-                    m.suggested_threads));
-  return report::make_warning(
-      report::WarningCode::NoisyMeasurement,
-      fmt::format("other processes loaded the CPU while sampling ({} CPUs, {}): timings are noisier and may be biased",
-                  m.cpus, figures),
-      "rerun on a quiet machine; the interval covers the noise it saw, not load that changes later");
+    return report::Warning{report::kind::Oversubscribed{figures, m.threads, m.suggested_threads, m.others}, ""};
+  return report::Warning{report::kind::MachineLoaded{figures}, ""};
 }
 
-namespace {
-
-json warn(report::WarningCode code, std::string message, std::string hint, const char* applies_to,
-          std::optional<double> figure = std::nullopt) {
-  json w = report::make_warning(code, std::move(message), std::move(hint), figure);
-  w["applies_to"] = applies_to;
-  return w;
-}
-
-}  // namespace
-
-std::vector<json> row_warnings(const BenchRow& row, const std::string& label, const RowWarningInput& in) {
-  using report::WarningCode;
-  std::vector<json> out;
-  const std::string who = label.empty() ? "" : label + ": ";
+std::vector<RowWarning> row_warnings(const BenchRow& row, const std::string& label, const RowWarningInput& in) {
+  namespace kind = report::kind;
+  std::vector<RowWarning> out;
+  auto warn = [&](report::WarningKind k, const char* applies_to) {
+    out.push_back({report::Warning{std::move(k), label}, applies_to});
+  };
   if (!row.ok()) {
     if (row.failed()) {
       const RowError e = row.error.value_or(RowError{});
-      out.push_back(warn(WarningCode::PartialResult,
-                         fmt::format("{}failed at {} ({}); the numbers shown were measured before it", who,
-                                     row.error ? e.stage : "?", e.message),
-                         e.hint, "speedup"));
+      warn(kind::RowFailed{row.error ? e.stage : "?", e.message, e.hint}, "speedup");
     }
     return out;
   }
   const int recompiles = row.recompiles_during_measurement.value_or(0);
-  if (recompiles > 0)
-    out.push_back(warn(WarningCode::RecompileDuringMeasure,
-                       fmt::format("{}recompiled during measurement ({} time{}): {} block pair{} dropped and "
-                                   "resampled, but the target keeps recompiling in real use too",
-                                   who, recompiles, recompiles == 1 ? "" : "s", row.blocks_dropped_for_recompile,
-                                   row.blocks_dropped_for_recompile == 1 ? "" : "s"),
-                       "inputs or globals change between calls; try --dynamic true or run `tct explain` "
-                       "to see the guard that failed",
-                       "speedup", recompiles));
+  if (recompiles > 0) warn(kind::RecompiledDuringMeasurement{recompiles, row.blocks_dropped_for_recompile}, "speedup");
   // Nothing compiled: the "compiled" row timed eager code; any speedup is noise, and
   // advice about backends or modes would be beside the point.
   const bool nothing_compiled = row.warmup_counters && row.warmup_counters->nothing_compiled();
   if (nothing_compiled) {
     const auto& skips = row.warmup_counters->skip_reasons;
-    std::string why;
+    kind::NothingCompiled why;
     if (!skips.empty()) {
       core::SkipSplit split = core::split_skip(skips[0]);
-      why = fmt::format(" ({}, after: {})", core::reason_headline(split.skip_reason.empty() ? split.cause : split.skip_reason),
-                        core::reason_headline(split.cause));
+      why = {true, core::reason_headline(split.skip_reason.empty() ? split.cause : split.skip_reason),
+             core::reason_headline(split.cause)};
     }
-    out.push_back(warn(WarningCode::GraphBreaks,
-                       fmt::format("{}0 graphs compiled: Dynamo skipped this function{}; the compiled timings are "
-                                   "eager code",
-                                   who, why),
-                       "run `tct explain` on the target to see the break that made it skip and what to change",
-                       "speedup"));
+    warn(why, "speedup");
   }
   const int breaks = row.graph_breaks.value_or(0);
-  if (breaks > 0)
-    out.push_back(warn(WarningCode::GraphBreaks,
-                       fmt::format("{}{} graph break{}: parts of the target run eagerly", who, breaks,
-                                   breaks == 1 ? "" : "s"),
-                       "run `tct explain` on the target to see where and what to change", "speedup"));
-  if (row.steady_state && !row.steady_state->found)
-    out.push_back(warn(WarningCode::NoSteadyState,
-                       fmt::format("{}the warm-up curve did not settle ({}); steady state taken from the "
-                                   "interleaved blocks after it",
-                                   who, row.steady_state->reason.empty() ? "?" : row.steady_state->reason),
-                       "raise --warmup so that more first calls are timed one by one", "latency"));
+  if (breaks > 0) warn(kind::GraphBreaksInRow{breaks}, "speedup");
+  if (row.steady_state && !row.steady_state->found) warn(kind::NoSteadyState{row.steady_state->reason}, "latency");
   // Noise: outliers on either side.
   const double worst_fraction = row.sampling ? row.sampling->worst_outlier_fraction() : 0.0;
-  if (worst_fraction > in.noisy_outlier_fraction)
-    out.push_back(warn(WarningCode::NoisyMeasurement,
-                       fmt::format("{}noisy machine: {:.0f}% outliers", who, worst_fraction * 100),
-                       in.busy_machine ? "close other programs (a longer --budget does not help while they run)"
-                                       : "close other programs or raise --budget",
-                       "speedup", worst_fraction));
+  if (worst_fraction > in.noisy_outlier_fraction) warn(kind::Outliers{worst_fraction, in.busy_machine}, "speedup");
   const stats::Interval iv = row.speedup ? row.speedup->interval : stats::Interval{};
-  const double est = iv.estimate, lo = iv.low, hi = iv.high;
   const SpeedupVerdict verdict = row.speedup ? row.speedup->verdict : SpeedupVerdict::NotMeasured;
   // A budget that ran out before --precision matters only when the interval is too wide for
   // the verdict: 1.73x [1.64, 1.83] at +-5.3% against a 5% aim is "faster" all the same.
   const bool verdict_open = verdict == SpeedupVerdict::Inconclusive || verdict == SpeedupVerdict::NoClearDifference;
-  if (row.stop_reason == "budget" && verdict_open) {
-    const double half = stats::relative_half_width(iv);
-    out.push_back(warn(WarningCode::PrecisionNotReached,
-                       std::isfinite(half)
-                           ? fmt::format("{}interval is ±{:.1f}%, wider than the ±{:.1f}% asked for", who,
-                                         half * 100, in.precision * 100)
-                           : fmt::format("{}too few samples for a confidence interval", who),
-                       "the interval keeps room for how far a re-run drifts (seldom under ±4%): a longer "
-                       "--budget narrows only this run's own noise; loosen --precision or rerun on a quieter machine",
-                       "speedup", half));  // a NaN figure is left out
-  }
+  if (row.stop_reason == "budget" && verdict_open)
+    warn(kind::PrecisionNotReached{stats::relative_half_width(iv), in.precision}, "speedup");
   if (verdict == SpeedupVerdict::Inconclusive)
-    out.push_back(warn(WarningCode::NoisyMeasurement,
-                       fmt::format("{}speedup inconclusive: the interval [{:.2f}, {:.2f}] holds 1 and is too wide to tell; "
-                                   "no break-even is given",
-                                   who, lo, hi),
-                       in.busy_machine ? "rerun on a quieter machine (see the warning on load: a longer --budget does not help)"
-                                       : "rerun on a quieter machine or raise --budget",
-                       "speedup"));
+    warn(kind::SpeedupInconclusive{iv.low, iv.high, in.busy_machine}, "speedup");
   else if (verdict == SpeedupVerdict::Slower && !nothing_compiled)
-    out.push_back(warn(WarningCode::SlowerThanEager,
-                       fmt::format("{}compiled is slower than eager ({:.2f}x)", who, est),
-                       "try another --mode or --backend, a larger input, or do not compile this target",
-                       "speedup"));
+    warn(kind::SlowerThanEager{iv.estimate}, "speedup");
   if (row.compile.repeated && row.compile.repeated->warm_cache_hit == false)
-    out.push_back(warn(WarningCode::WarmCompileMissedCache,
-                       fmt::format("{}the warm compile was not a cache hit (torch counted cache misses): the "
-                                   "warm figure includes compiling",
-                                   who),
-                       "check TORCHINDUCTOR_FX_GRAPH_CACHE and whether the target's graph depends on "
-                       "run-specific values", "compile"));
+    warn(kind::WarmCompileMissedCache{}, "compile");
   const int skips = row.cudagraph_skips.value_or(0);
   if (skips > 0 && row.mode.find("reduce-overhead") != std::string::npos)
-    out.push_back(warn(WarningCode::CudagraphsSkipped,
-                       fmt::format("{}CUDA graphs were skipped {} time{} (torch's cudagraph_skips counter): "
-                                   "reduce-overhead ran without them",
-                                   who, skips, skips == 1 ? "" : "s"),
-                       "run with TORCH_LOGS=perf_hints to see why (CPU tensors, mutated inputs, dynamic shapes)",
-                       "speedup"));
+    warn(kind::CudagraphsSkipped{skips}, "speedup");
   // Every sample is a tight loop sized to >= 1000 clock ticks, so a batch of a few calls is
   // the harness working as designed (a 1 ms call gets 2); only a batch of many short calls
   // hides the per-call spread enough to say so.
   constexpr int kBatchWorthSaying = 10;
   const int cps = row.sampling ? row.sampling->calls_per_sample : 1;
-  if (cps >= kBatchWorthSaying)
-    out.push_back(warn(WarningCode::ClockResolution,
-                       fmt::format("{}calls are short next to the clock's resolution: timed in batches "
-                                   "of {} (eager) and {} (compiled) calls",
-                                   who, cps, cps),
-                       "per-call times are batch means; spread within a batch is not seen", "latency"));
+  if (cps >= kBatchWorthSaying) warn(kind::BatchedCalls{cps}, "latency");
   if (in.check && row.correctness && row.correctness->checked) {
     const Correctness& c = *row.correctness;
     if (c.nondeterministic.value_or(false))
-      out.push_back(warn(WarningCode::Nondeterministic,
-                         fmt::format("{}eager differs from itself under identical seeds; compiled was judged "
-                                     "against eager's own spread, a weaker check",
-                                     who),
-                         "make the target deterministic (no unseeded or time-dependent randomness) "
-                         "for a check element by element",
-                         "correctness"));
+      warn(kind::EagerNondeterministic{}, "correctness");
     else if (c.match == false) {
       const auto& mm = c.mismatches;
-      std::string first = mm.empty() ? "" : fmt::format(": {} {}", mm[0].path, mm[0].reason);
-      out.push_back(warn(WarningCode::OutputMismatch,
-                         fmt::format("{}compiled outputs differ from eager in {} leaf/leaves{}", who, mm.size(), first),
-                         "loosen --rtol/--atol if the difference is acceptable rounding, else report it to "
-                         "PyTorch; --no-check skips the check",
-                         "correctness"));
+      warn(kind::OutputMismatch{mm.size(), mm.empty() ? "" : mm[0].path, mm.empty() ? "" : mm[0].reason},
+           "correctness");
     }
   }
   return out;
 }
 
-std::string flag_text(const json& w) { return report::flag_of(w.value("code", "")); }
 
 }  // namespace tct::bench

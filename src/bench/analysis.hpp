@@ -15,6 +15,7 @@
 #include "bench/correctness.hpp"
 #include "bench/result.hpp"
 #include "bench/sampling.hpp"
+#include "report/warning.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/steady_state.hpp"
 #include "stats/summary.hpp"
@@ -74,20 +75,21 @@ MachineLoad machine_load(const std::vector<BenchRow>& rows, int threads);
 
 // One warning for the section when the machine was busy: oversubscribed (with the --threads
 // that fits) or loaded; nullopt on a quiet machine.
-std::optional<json> load_warning(const MachineLoad& m);
+std::optional<report::Warning> load_warning(const MachineLoad& m);
 
-// The warnings a finished row deserves, each {code, message, hint, applies_to} where
-// applies_to names the number it spoils ("speedup", "latency", "correctness", "compile").
-// `label` prefixes messages so document-level warnings say which row they concern.
+// The warnings a finished row deserves (their words: report/warning_wording.cpp), each with
+// the number it spoils ("speedup", "latency", "correctness", "compile"), where the row's flag
+// goes. `label` names the row in each warning when the run has several ("" when it has one).
 struct RowWarningInput {
   double precision = kDefaultPrecision;
   bool check = true;
   double noisy_outlier_fraction = 0.05;  // our threshold: above 5% outliers on a side is noisy
   bool busy_machine = false;  // other processes loaded the CPU: a longer --budget cannot help
 };
-std::vector<json> row_warnings(const BenchRow& row, const std::string& label, const RowWarningInput& in);
-
-// The short text printed next to the affected number, e.g. "recompiled during measurement".
-std::string flag_text(const json& warning);
+struct RowWarning {
+  report::Warning warning;
+  std::string applies_to;
+};
+std::vector<RowWarning> row_warnings(const BenchRow& row, const std::string& label, const RowWarningInput& in);
 
 }  // namespace tct::bench

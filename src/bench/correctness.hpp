@@ -56,15 +56,38 @@ struct Mismatch {
     std::string reason;  // one line with the worst element and its values
 };
 
+// A leaf the agent could not compare (a hook, an opaque object): its path and type.
+struct NotCompared {
+    std::string path, type;
+};
+
+// The verdict on one numeric leaf (tensor or scalar).
+struct LeafCheck {
+    std::string path, dtype;
+    long long numel = 0;
+    bool match = false;
+    std::string basis;  // the rule it passed by (exact, tolerance, float64_reference, eager_spread); "" failed
+    Tolerance tolerance;  // the dtype's, overrides applied
+    std::optional<double> fraction_out_of_tolerance;  // of its elements; none when not counted
+    // What the agent measured of it, as it gave it (max_abs_diff, max_rel_diff,
+    // out_of_tolerance, worst_index, expected_at_worst, actual_at_worst, reference): facts, not
+    // a verdict, shown as they came.
+    nlohmann::json measured = nlohmann::json::object();
+};
+
 struct CorrectnessVerdict {
     bool match = true;
     std::vector<Mismatch> mismatches;
     std::size_t leaves = 0;                  // facts looked at
-    nlohmann::json leaf_results = nlohmann::json::array();  // one per numeric leaf
-    nlohmann::json not_compared = nlohmann::json::array();  // [{path, type}]
+    std::vector<LeafCheck> leaf_results;     // one per numeric leaf
+    std::vector<NotCompared> not_compared;
     std::string basis = "tolerance";         // the loosest rule a leaf needed to pass:
                                              // tolerance, float64_reference, eager_spread
 };
+
+// A leaf's verdict as the row's correctness.leaf_results holds it: {path, dtype, numel, match,
+// basis, rtol, atol, fraction_out_of_tolerance} and the agent's measured facts.
+nlohmann::json to_json(const LeafCheck& leaf);
 
 // Judges the facts of a compiled-vs-eager comparison. `facts` must be a JSON array
 // (throws std::invalid_argument otherwise); a malformed element is a mismatch, never a

@@ -10,6 +10,7 @@
 #include "bench/aoti_render.hpp"
 #include "bench/json.hpp"
 #include "bench/render.hpp"
+#include "bench/words.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
@@ -174,15 +175,18 @@ std::string speedup_chart(const std::vector<BenchRow>& rows) {
                         std::move(bars));
 }
 
+// The outputs' words, coloured by how they compared.
 std::string correctness_html(const BenchRow& r) {
-  if (!r.correctness || !r.correctness->checked) return "<span class=\"muted\">not checked</span>";
-  const Correctness& c = *r.correctness;
-  const bool spread = c.nondeterministic.value_or(false);
-  if (c.match)
-    return *c.match ? (spread ? "<span class=\"warn\">within eager's own spread</span>" : "<span class=\"good\">matches eager</span>")
-                    : "<span class=\"bad\">differs from eager</span>";
-  if (spread) return "<span class=\"warn\">eager is nondeterministic</span>";
-  return "<span class=\"muted\">n/a</span>";
+  const char* tone = "muted";
+  switch (output_check(r)) {
+    case OutputCheck::Match: tone = "good"; break;
+    case OutputCheck::MatchWithinSpread: tone = "warn"; break;
+    case OutputCheck::Mismatch: tone = "bad"; break;
+    case OutputCheck::NotChecked:
+    case OutputCheck::Skipped:
+    case OutputCheck::Inconclusive: break;
+  }
+  return fmt::format("<span class=\"{}\">{}</span>", tone, esc(correctness_words(r)));
 }
 
 // The compile time once: the first row's cold compile *is* its first call in the main
@@ -205,17 +209,6 @@ std::string compile_html(const Compile& comp) {
     if (comp.warm_cache_hit() == false) out += " <span class=\"pill warn\">not a cache hit</span>";
   }
   return out;
-}
-
-std::string break_even_html(const BenchRow& r) {
-  const auto verdict = r.break_even_verdict();
-  if (verdict == BreakEvenVerdict::Inconclusive) return "not given (the interval holds 1)";
-  if (verdict == BreakEvenVerdict::NoReliableGain)
-    return row_verdict(r) == SpeedupVerdict::Slower ? "never (compiled is slower)" : "no reliable gain";
-  const CallRange cold = r.break_even && r.break_even->cold ? *r.break_even->cold : CallRange{};
-  if (!cold.estimate) return "n/a";
-  return fmt::format("{:.0f} calls ({:.0f} .. {:.0f})", as_double(cold.estimate), as_double(cold.low),
-                     as_double(cold.high));
 }
 
 std::string memory_cell(const BenchRow& r) {
@@ -256,7 +249,7 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
                         esc(fmt::format("{} blocks, stopped by {}", r.blocks, r.stop_reason.value_or("?"))) + "</span>";
     const double eager = r.latency ? r.latency->eager_ns.median : NAN;
     const double compiled = r.latency ? r.latency->compiled_ns.median : NAN;
-    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), r.aoti ? esc(aoti_summary(r)) : compile_html(r.compile), esc(break_even_html(r)),
+    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), r.aoti ? esc(aoti_summary(r)) : compile_html(r.compile), esc(break_even_words(r)),
                    memory_cell(r), correctness_html(r), breaks});
   }
   return table({"Configuration", "Speedup (95% CI)", "Eager median", "Compiled median", "Compile", "Break-even",
@@ -367,13 +360,9 @@ std::vector<report::html::Card> html_cards(const BenchResult& b) {
   const double be = as_double(best->break_even_calls);
   const bool cold = measured(comp.cold);
   const Nanoseconds cost = cold ? comp.cold : comp.first_call;
-  std::string pays = std::isfinite(be) ? fmt::format("; pays for itself after about {:.0f} calls", be)
-                     : best->break_even_verdict() == BreakEvenVerdict::Inconclusive
-                         ? "; break-even not given (speedup inconclusive)"
-                         : "; no reliable gain to pay for it";
   if (measured(cost))
     cards.push_back({"Compile cost", format_duration(cost),
-                     (cold ? "cold compile" : "first compiled call") + pays,
+                     (cold ? "cold compile; " : "first compiled call; ") + break_even_words(*best),
                      std::isfinite(be) ? "neutral" : "warn", "#bench"});
   for (const auto& r : rows)
     if (r.correctness && r.correctness->checked && r.correctness->match == false) {

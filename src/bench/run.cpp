@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "report/document.hpp"
-#include "report/warnings.hpp"
+#include "report/warning.hpp"
 #include "bench/allocator.hpp"
 #include "bench/aoti_row.hpp"
 #include "bench/analysis.hpp"
@@ -118,11 +118,9 @@ void publish(core::Host& host, const BenchConfig& cfg, BenchResult& result) {
     if (row.status == RowStatus::Pending || row.status == RowStatus::Running) continue;
     row.flags.clear();
     const std::string who = result.rows.size() > 1 ? row.label : "";
-    for (auto& w : row_warnings(row, who, in)) {
-      row.flags.push_back({w.value("code", ""), w.value("applies_to", ""), flag_text(w)});
-      w.erase("applies_to");
-      if (!who.empty()) w["row"] = who;
-      warnings.push_back(std::move(w));
+    for (const auto& w : row_warnings(row, who, in)) {
+      row.flags.push_back({report::code_of(w.warning), w.applies_to, report::flag_of(w.warning)});
+      warnings.push_back(report::to_json(w.warning));
     }
   }
   for (const auto& w : result.warnings) warnings.push_back(w);
@@ -191,9 +189,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
   result.allocator = allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
   for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, clock_res));
   if (!cfg.check)
-    result.warnings.push_back(report::make_warning(report::WarningCode::CheckSkipped,
-                                                   "outputs were not compared with eager (--no-check)",
-                                                   "drop --no-check to verify the compiled outputs"));
+    result.warnings.push_back(report::to_json(report::Warning{report::kind::CheckSkipped{}, ""}));
   result.phase = "eager";
   publish(host, cfg, result);
 
@@ -257,7 +253,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
     publish(host, cfg, result);
   }
   agent.close();
-  if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(*w);
+  if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(report::to_json(*w));
 
   const BenchRow* headline = result.rows.empty() ? nullptr : &result.rows[0];
   if (headline && headline->ok()) {
@@ -270,7 +266,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
                                compare_budget_s, result.allocator);
     }
   }
-  if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(*w);
+  if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(report::to_json(*w));
   publish(host, cfg, result);
 
   if (cfg.compile_time) {

@@ -13,6 +13,7 @@
 #include "bench/aoti_render.hpp"
 #include "bench/json.hpp"
 #include "bench/render.hpp"
+#include "bench/words.hpp"
 #include "report/format.hpp"
 #include "report/warnings.hpp"
 
@@ -63,43 +64,6 @@ std::string latency_cell(const stats::Summary* s) {
   const double med = s ? s->median : NAN;
   if (!std::isfinite(med)) return "n/a";
   return fmt::format("{} ({} .. {})", format_duration_ns(med), format_duration_ns(s->p05), format_duration_ns(s->p95));
-}
-
-std::string calls(const std::optional<long long>& n) {
-  if (!n) return "never";
-  return *n == 1 ? "1 call" : fmt::format("{} calls", *n);
-}
-
-// "match (12 leaves; 3 via the float64 reference; 1 not compared; seeded)".
-std::string check_basis(const Correctness& c) {
-  std::string out;
-  if (int via_ref = c.leaves_via_reference())
-    out += fmt::format("; {} within eager's own error against a float64 reference", via_ref);
-  if (std::size_t nc = c.not_compared.size()) out += fmt::format("; {} not compared", nc);
-  if (c.fallback_random.value_or(false)) out += "; random ops via inductor's fallback_random";
-  else if (c.eager_used_rng.value_or(false)) out += "; random ops seeded alike";
-  return out;
-}
-
-std::string correctness_cell(const BenchRow& row) {
-  if (!row.correctness) return "not checked";
-  const Correctness& c = *row.correctness;
-  if (!c.checked) return "skipped (--no-check)";
-  std::string out;
-  if (c.nondeterministic.value_or(false)) out = "eager differs from itself under identical seeds, judged against its spread: ";
-  const int n = c.leaves.value_or(0);
-  if (c.match == true) {
-    out += fmt::format("match ({} {}{})", n, n == 1 ? "leaf" : "leaves", check_basis(c));
-  } else if (c.match == false) {
-    out += fmt::format("MISMATCH in {} of {} leaves", c.mismatches.size(), n);
-    if (c.differing_parameters && !c.differing_parameters->empty()) {
-      std::string names;
-      for (const auto& p : *c.differing_parameters) names += (names.empty() ? "" : ", ") + p;
-      out += fmt::format(" (parameters: {})", names);
-    }
-    if (!c.mismatches.empty()) out += fmt::format(": {} {}", c.mismatches[0].path, c.mismatches[0].reason);
-  } else out += "inconclusive";
-  return out;
 }
 
 std::string plus_bytes(double b) { return std::isfinite(b) ? "+" + format_bytes(b) : "n/a"; }
@@ -154,29 +118,6 @@ std::string compile_cell(const BenchRow& row) {
   if (row.steady_state && row.steady_state->found)
     out += fmt::format("; steady from call {}", row.steady_state->start_index.value_or(0) + 1);
   return out;
-}
-
-std::string range_text(const std::optional<CallRange>& r) {
-  if (!r || !r->estimate) return "";
-  if (r->low && r->high && *r->low != *r->high)
-    return fmt::format("{} (range {} .. {})", calls(r->estimate), *r->low, *r->high);
-  return calls(r->estimate);
-}
-
-// Built on the verdict: no number when the interval holds 1.
-std::string break_even_cell(const BenchRow& row) {
-  const auto verdict = row.break_even_verdict();
-  if (verdict == BreakEvenVerdict::Inconclusive) return "not given: the speedup interval holds 1 and is too wide to tell";
-  if (verdict == BreakEvenVerdict::NoReliableGain)
-    return row.speedup && row.speedup->verdict == SpeedupVerdict::Slower
-               ? "never breaks even: compiled is slower (the whole interval is below 1)"
-               : "no reliable gain: the speedup interval includes 1";
-  std::string cold = row.break_even ? range_text(row.break_even->cold) : "";
-  std::string warm = row.break_even ? range_text(row.break_even->warm) : "";
-  if (!verdict && row.break_even_calls)  // a document from before ranges
-    return "break-even after " + calls(row.break_even_calls);
-  if (cold.empty()) return verdict ? "not measured" : "n/a";
-  return "break-even after " + cold + (warm.empty() ? "" : ", warm cache: " + warm);
 }
 
 // The harness's own cost per call (an empty callable through the same loop), shown when
@@ -235,10 +176,10 @@ Rendered render_rows(const BenchResult& b) {
                      std::to_string(row.blocks), row.stop_reason.value_or("-"), flags_for(row, "latency")});
     if (row.aoti) r.compile.push_back({label, aoti_summary(row)});
     else if (!row.warmup_curve_ns.empty()) r.compile.push_back({label, compile_cell(row)});
-    if (row.latency) r.breakeven.push_back({label, break_even_cell(row)});
+    if (row.latency) r.breakeven.push_back({label, break_even_words(row)});
     for (const auto& line : memory_lines(row)) r.memory.push_back({label, line});
     if (auto h = harness_cell(row); !h.empty()) r.harness.push_back({label, h});
-    if (row.ok()) r.correctness.push_back({label, correctness_cell(row)});
+    if (row.ok()) r.correctness.push_back({label, correctness_words(row)});
   }
   return r;
 }
@@ -343,9 +284,9 @@ std::string brief_row(const BenchRow& row, const std::string& allocator) {
   }
   if (row.aoti) lines.push_back({"package", aoti_summary(row)});
   else if (!row.warmup_curve_ns.empty()) lines.push_back({"compile", brief_compile(row)});
-  if (row.latency) lines.push_back({"break-even", break_even_cell(row)});
+  if (row.latency) lines.push_back({"break-even", break_even_words(row)});
   if (auto m = brief_memory(row); !m.empty()) lines.push_back({"memory", m});
-  if (row.ok()) lines.push_back({"outputs", correctness_cell(row)});
+  if (row.ok()) lines.push_back({"outputs", correctness_words(row)});
   for (const auto& [k, v] : lines) out += fmt::format("  {:<11} {}\n", k, v);
   return out;
 }

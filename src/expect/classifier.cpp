@@ -14,9 +14,8 @@ namespace {
 
 double clamp01(double x) { return std::isfinite(x) ? std::clamp(x, 0.0, 1.0) : 0.0; }
 
-json reason(const std::string& metric, double value, json threshold, const std::string& meaning) {
-  return {{"metric", metric}, {"value", core::number_or_null(value)}, {"threshold", std::move(threshold)},
-          {"meaning", meaning}};
+Reason reason(const std::string& metric, double value, double threshold, const std::string& meaning) {
+  return {metric, value, threshold, meaning};
 }
 
 }  // namespace
@@ -95,12 +94,12 @@ CallFacts call_facts(const Evidence& e, const Ceilings& c) {
           e.module_calls};
 }
 
-SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, json* terms) {
+SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, std::vector<Term>* terms) {
   namespace cal = calibration;
   // Without the cost of a compiled call (this machine could not compile) no point is honest.
   if (!(f.wall_ns > 0) || !(f.compiled_call_ns > 0)) return {};
   auto term = [&](const char* name, double share, double keep) {
-    if (terms) terms->push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
+    if (terms) terms->push_back({name, share, keep, share * keep});
     return share * keep;
   };
   const double call = f.compiled_call_ns / f.wall_ns;
@@ -191,7 +190,7 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
     // the device time left after fusion (library kernels kept, the rest at memory speed).
     namespace cal = calibration;
     auto term = [&](const char* name, double share, double keep) {
-      v.terms.push_back({{"term", name}, {"share", share}, {"keep", keep}, {"compiled_share", share * keep}});
+      v.terms.push_back({name, share, keep, share * keep});
       return share * keep;
     };
     double busy = *e.device_busy_fraction;
@@ -205,47 +204,38 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
     v.predicted = predict_speedup(s, call_facts(e, c), &v.terms);
   }
 
-  v.shifts.push_back({{"factor", "fixed_cost_fraction"}, {"value", fixed_fraction},
-                      {"effect", "the larger the share of Python and per-op fixed cost, the larger the gain: "
-                                 "fewer, fused kernels and no Python between them"}});
-  v.shifts.push_back({{"factor", "pointwise_ops_per_call"}, {"value", e.pointwise_ops},
-                      {"effect", "each elementwise op fused into its neighbour saves a round trip to memory "
-                                 "and a launch"}});
-  v.shifts.push_back({{"factor", "library_fraction"}, {"value", s.library},
-                      {"effect", "time in matmul/conv/attention is the same vendor kernel compiled or not: "
-                                 "it caps the gain at 1 / library_fraction"}});
-  v.shifts.push_back({{"factor", "wall_per_call_ns"}, {"value", core::number_or_null(wall)},
-                      {"effect", "the compiled call's own fixed cost (guards, wrapper) weighs more on short calls"}});
+  v.shifts.push_back({"fixed_cost_fraction", fixed_fraction, false,
+                      "the larger the share of Python and per-op fixed cost, the larger the gain: fewer, fused "
+                      "kernels and no Python between them"});
+  v.shifts.push_back({"pointwise_ops_per_call", e.pointwise_ops, true,
+                      "each elementwise op fused into its neighbour saves a round trip to memory and a launch"});
+  v.shifts.push_back({"library_fraction", s.library, false,
+                      "time in matmul/conv/attention is the same vendor kernel compiled or not: it caps the gain "
+                      "at 1 / library_fraction"});
+  v.shifts.push_back({"wall_per_call_ns", wall, false,
+                      "the compiled call's own fixed cost (guards, wrapper) weighs more on short calls"});
   return v;
 }
 
-std::string load_instability(const Evidence& e) {
+std::optional<report::Warning> load_instability(const Evidence& e) {
   double spread = e.in_op_fraction_p90 - e.in_op_fraction_p10;
-  if (!(spread > kUnstableInOpSpread)) return "";
-  return fmt::format("the share of a call spent outside operators ranged from {:.0f}% to {:.0f}% across the "
-                     "profiled calls (10% to 90% quantile): other processes preempt this one. The evidence comes "
-                     "from the fastest calls{}, but the class and range may still move with the machine's load",
-                     100 * (1 - e.in_op_fraction_p90), 100 * (1 - e.in_op_fraction_p10),
-                     e.envelope ? fmt::format(" ({:.0f}% outside operators)", 100 * (1 - e.in_op_fraction)) : "");
+  if (!(spread > kUnstableInOpSpread)) return std::nullopt;
+  report::kind::ProfileLoadUnstable w{1 - e.in_op_fraction_p90, 1 - e.in_op_fraction_p10, std::nullopt};
+  if (e.envelope) w.envelope_outside = 1 - e.in_op_fraction;
+  return report::Warning{w, ""};
 }
 
-std::string slow_machine(const Evidence& e, const Ceilings& c) {
+std::optional<report::Warning> slow_machine(const Evidence& e, const Ceilings& c) {
   double ratio = e.compiled_call_ns / c.compiled_call_ns;
-  if (!(ratio > kSlowMachineRatio)) return "";
-  return fmt::format("a compiled call took {:.1f}x as long during the profile as when the ceilings were measured: "
-                     "other processes slowed this machine down, Python more than kernels, so the class and the "
-                     "predicted range may move",
-                     ratio);
+  if (!(ratio > kSlowMachineRatio)) return std::nullopt;
+  return report::Warning{report::kind::ProfileSlowedDown{ratio}, ""};
 }
 
-std::string load_drift(const Evidence& e) {
-  if (!e.outside_fraction_halves) return "";
+std::optional<report::Warning> load_drift(const Evidence& e) {
+  if (!e.outside_fraction_halves) return std::nullopt;
   auto [first, second] = *e.outside_fraction_halves;
-  if (!(std::abs(first - second) > kLoadDriftShare)) return "";
-  return fmt::format("the share of a call outside operators read {:.0f}% in the profile's first half and {:.0f}% in "
-                     "its second: other processes' load moved during the profile, so the class and the predicted "
-                     "range may move on a re-run",
-                     100 * first, 100 * second);
+  if (!(std::abs(first - second) > kLoadDriftShare)) return std::nullopt;
+  return report::Warning{report::kind::ProfileLoadDrift{first, second}, ""};
 }
 
 }  // namespace tct::expect

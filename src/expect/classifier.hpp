@@ -2,11 +2,15 @@
 // The expectation classifier of `tct expect`: is a workload overhead, memory or compute
 // bound, which numbers decided it, where it sits on the roofline, and what gain
 // torch.compile can be expected to give. Pure functions over Evidence and Ceilings.
+#include <cmath>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "expect/evidence.hpp"
+#include "report/warning.hpp"
 
 namespace tct::expect {
 
@@ -42,16 +46,16 @@ inline constexpr double kGainBand = 1.05;
 // while a few calls run undisturbed; expect still says the machine was busy, since on a
 // busier one no call may be.
 inline constexpr double kUnstableInOpSpread = 0.15;
-// Null when stable, else the warning's message.
-std::string load_instability(const Evidence& e);
+// A warning when it does (its words: report/warning_wording.cpp), else none.
+std::optional<report::Warning> load_instability(const Evidence& e);
 // The compiled call timed in the profile took this many times the ceilings' figure: the
 // whole profile ran on a machine slowed down by other processes (for seconds at a time on a
 // shared machine), where Python slows more than kernels do, so the time shares move. 1.3 is
 // above the 1.25 that separated slowed-down profiles from the others on the calibration
 // machine (bench/calibration/measure.py).
 inline constexpr double kSlowMachineRatio = 1.3;
-// Empty unless it did, else the warning's message.
-std::string slow_machine(const Evidence& e, const Ceilings& c);
+// A warning when it did, else none.
+std::optional<report::Warning> slow_machine(const Evidence& e, const Ceilings& c);
 // The envelope of the first half of the profiled calls and that of the second half differ
 // in their share outside ops by more than this: the machine's load moved during the
 // profile (a busy stretch that slows the target but not the compiled 1-element add, so
@@ -59,8 +63,8 @@ std::string slow_machine(const Evidence& e, const Ceilings& c);
 // runs whose class and ranges agreed (bench/calibration/stability.py prints both); the busy
 // stretches that flipped its class moved the share by 10 points and more.
 inline constexpr double kLoadDriftShare = 0.06;
-// Empty unless it did, else the warning's message.
-std::string load_drift(const Evidence& e);
+// A warning when it did, else none.
+std::optional<report::Warning> load_drift(const Evidence& e);
 
 // ---- The prediction model (its constants: calibration.hpp, fitted by
 // bench/calibration/fit.py on a calibration set and checked on a separate validation set).
@@ -93,6 +97,29 @@ std::string load_drift(const Evidence& e);
 // predicts worst) and n 1 for a function without library ops (all of its compiled time is
 // generated code and the guards around it), else 0. bias, base, generated and no_library are fitted to the calibration
 // set's leave-one-out log residuals; z makes it a nominal 80% interval.
+
+// One number that decided the class: {metric, value, threshold, meaning}.
+struct Reason {
+  std::string metric;  // "fixed_cost_fraction", "median_op_ns", ...: the unit is in the name
+  double value = NAN;
+  double threshold = NAN;
+  std::string meaning;
+};
+
+// One term of the point prediction's sum: share of the eager time, the fraction of it kept
+// compiled, and their product.
+struct Term {
+  std::string name;
+  double share = NAN, keep = NAN, compiled_share = NAN;
+};
+
+// A factor that moves the predicted range, its value in this run and which way it moves it.
+struct Shift {
+  std::string factor;  // "fixed_cost_fraction", "pointwise_ops_per_call", ...: the unit is in the name
+  std::optional<double> value;  // none in a document that did not record it; NaN: not measured
+  bool count = false;           // a count of things (written as an integer), else a fraction or duration
+  std::string effect;
+};
 
 // Where a call's wall time goes, as fractions of it (they sum to <= 1; elementwise_work aside).
 struct TimeShares {
@@ -141,10 +168,10 @@ CallFacts call_facts(const Evidence& e, const Ceilings& c);
 
 // The CPU prediction from a call's time shares and facts: the model above, with the fitted
 // constants; no range (NaN) without the wall time or the compiled call's cost. Appends the
-// sum's terms ({term, share, keep, compiled_share}) to `terms` when given: bench/calibration
+// sum's terms to `terms` when given: bench/calibration
 // fits the keeps to those shares, and a unit test holds tct's sum to the fit's predictions
 // on the rows it fitted (bench/calibration/fit.json).
-SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, json* terms = nullptr);
+SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, std::vector<Term>* terms = nullptr);
 // The point 1 / compiled_fraction and the interval around it from the calibration residuals,
 // wider the larger the generated-kernel share of the compiled time (0 to 1), and wider for
 // a function without library ops.
@@ -159,12 +186,12 @@ struct Verdict {
   // (timed between its calls) or "ceilings" (the cached machine figures).
   double compiled_call_ns = NAN, op_floor_ns = NAN;
   std::string compiled_call_source;
-  json decided_by = json::array();  // [{metric, value, threshold, meaning}]
+  std::vector<Reason> decided_by;
   TimeShares shares;
   Roofline roof;
   SpeedupRange predicted;
-  json terms = json::array();   // [{term, share, keep, compiled_share}]: the point prediction's sum
-  json shifts = json::array();  // [{factor, effect}]: what moves the predicted range
+  std::vector<Term> terms;    // the point prediction's sum
+  std::vector<Shift> shifts;  // what moves the predicted range
 };
 
 Verdict classify(const Evidence& e, const Ceilings& c);

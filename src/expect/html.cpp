@@ -218,7 +218,7 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
   if (!a.suggestions.empty()) {
     out += "<h3>What to try, in order</h3>" + measured + "<ol class=\"suggestions\">";
     for (const auto& s : a.suggestions)
-      if (measured.empty() || s.title.rfind("Compile it", 0) != 0)  // already measured: see the note
+      if (!answered_by(s, as_is))  // the measured note above says what became of it
         out += "<li><strong>" + esc(s.title) + "</strong><br>" + esc(s.why) +
                (s.how.empty() ? "" : "<br><code class=\"src\">" + esc(s.how) + "</code>") + "</li>";
     out += "</ol>";
@@ -243,7 +243,7 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
             "interval is the calibration set's error spread around it</p>" +
             table({"Term", "Share of eager time", "Fraction kept compiled", "Compiled share"}, rows);
   }
-  if (!a.predicted.shifts.is_null()) more += "<h3>What moves the prediction</h3>" + generic(a.predicted.shifts);
+  if (a.predicted.shifts) more += "<h3>What moves the prediction</h3>" + generic(to_json(*a.predicted.shifts));
   if (!more.empty()) out += "<details><summary>Evidence: ceilings, profile, what moves the prediction</summary>" + more + "</details>";
   return out + "</section>";
 }

@@ -6,6 +6,7 @@
 
 #include "core/json_number.hpp"
 #include "explain/json.hpp"
+#include "expect/suggestions.hpp"
 
 namespace tct::expect {
 namespace {
@@ -83,7 +84,7 @@ json prediction_json(const Prediction& p) {
                                       {"calibration_cases", iv.calibration_cases},
                                       {"validation_cases", iv.validation_cases},
                                       {"validation_inside", iv.validation_inside}}}};
-  out["shifts"] = p.shifts;
+  out["shifts"] = p.shifts ? to_json(*p.shifts) : json(nullptr);
   out["assumes"] = std::string(to_string(p.assumes));
   return out;
 }
@@ -107,7 +108,7 @@ Prediction prediction_of(const json& j, const std::optional<Machine>& machine) {
   p.interval = {number_or_nan(iv, "log_bias"),        number_or_nan(iv, "log_sigma"),  number_or_nan(iv, "z"),
                 number_or_nan(iv, "generated_share"), str(cal, "fitted_on"),           integer(cal, "calibration_cases"),
                 integer(cal, "validation_cases"),     integer(cal, "validation_inside")};
-  if (j.is_object() && j.contains("shifts")) p.shifts = j["shifts"];
+  if (const json& shifts = at(j, "shifts"); shifts.is_array()) p.shifts = shifts_from_json(shifts);
   std::string assumes = str(j, "assumes", "captured");
   p.assumes = assumes == "nothing_compiled"    ? Assumes::NothingCompiled
               : assumes == "graph_breaks_stay" ? Assumes::GraphBreaksStay
@@ -384,6 +385,30 @@ std::vector<Reason> reasons_from_json(const json& decided_by) {
   return out;
 }
 
+json to_json(const std::vector<Shift>& shifts) {
+  json out = json::array();
+  for (const auto& s : shifts) {
+    json one = {{"factor", s.factor}, {"effect", s.effect}};
+    if (s.value) one["value"] = s.count ? json(std::llround(*s.value)) : number_or_null(*s.value);
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
+std::vector<Shift> shifts_from_json(const json& shifts) {
+  std::vector<Shift> out;
+  if (!shifts.is_array()) return out;
+  for (const auto& s : shifts) {
+    Shift one{str(s, "factor"), std::nullopt, false, str(s, "effect")};
+    if (const json& value = at(s, "value"); s.is_object() && s.contains("value")) {
+      one.value = number_or_nan(s, "value");
+      one.count = value.is_number_integer();
+    }
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
 std::vector<Term> terms_from_json(const json& terms) {
   std::vector<Term> out;
   if (!terms.is_array()) return out;
@@ -398,8 +423,10 @@ std::vector<Suggestion> suggestions_from_json(const json& suggestions) {
   if (!suggestions.is_array()) return out;
   for (const auto& s : suggestions) {
     const json& gain = at(s, "expected_gain");
-    out.push_back({integer(s, "rank"), str(s, "title"), str(s, "why"), str(s, "how"),
-                   gain.is_number() ? std::optional<double>(gain.get<double>()) : std::nullopt});
+    const std::string title = str(s, "title");
+    out.push_back({integer(s, "rank"), title, str(s, "why"), str(s, "how"),
+                   gain.is_number() ? std::optional<double>(gain.get<double>()) : std::nullopt,
+                   title == kCompileAsIsTitle});
   }
   return out;
 }

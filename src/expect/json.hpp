@@ -18,6 +18,8 @@ nlohmann::json to_json(const ProfileSummary& profile);
 nlohmann::json to_json(const std::vector<ClassChange>& changes);
 std::vector<Reason> reasons_from_json(const nlohmann::json& decided_by);
 std::vector<Term> terms_from_json(const nlohmann::json& terms);
+nlohmann::json to_json(const std::vector<Shift>& shifts);
+std::vector<Shift> shifts_from_json(const nlohmann::json& shifts);
 std::vector<Suggestion> suggestions_from_json(const nlohmann::json& suggestions);
 std::optional<Validation> validation_from_json(const nlohmann::json& validation);
 // A measured speedup {estimate, low, high}; none without an estimate.

@@ -144,4 +144,8 @@ std::optional<MeasuredAsIs> measured_as_is(const json& bench_section) {
   return {};
 }
 
+bool answered_by(const Suggestion& s, const std::optional<MeasuredAsIs>& as_is) {
+  return s.compile_as_is && as_is && as_is->no_real_gain;
+}
+
 }  // namespace tct::expect

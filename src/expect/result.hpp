@@ -29,21 +29,6 @@ std::string_view to_string(BoundClass c);  // "overhead_bound", ...
 BoundClass parse_class(std::string_view s);  // Unknown for anything else
 std::string label(BoundClass c);           // "overhead bound", ...
 
-// One number that decided the class: {metric, value, threshold, meaning}.
-struct Reason {
-  std::string metric;  // "fixed_cost_fraction", "median_op_ns", ...: the unit is in the name
-  double value = NAN;
-  double threshold = NAN;
-  std::string meaning;
-};
-
-// One term of the point prediction's sum (classifier.hpp): share of the eager time, the
-// fraction of it kept compiled, and their product.
-struct Term {
-  std::string name;
-  double share = NAN, keep = NAN, compiled_share = NAN;
-};
-
 // Where the interval around the point comes from (calibration.hpp, as of the run).
 struct IntervalModel {
   double log_bias = NAN, log_sigma = NAN, z = NAN;
@@ -66,7 +51,7 @@ struct Prediction {
   // The model term by term: absent in documents from before the calibrated model.
   std::optional<std::vector<Term>> terms;
   IntervalModel interval;
-  json shifts;  // [{factor, value, effect}]: what moves the range (shown as a table); null in older documents
+  std::optional<std::vector<Shift>> shifts;  // what moves the range (shown as a table); none in older documents
   Assumes assumes = Assumes::Captured;
 };
 
@@ -103,6 +88,9 @@ struct Suggestion {
   int rank = 0;
   std::string title, why, how;
   std::optional<double> expected_gain;  // none for the fix that must come first
+  // "Compile it" as it is: what bench measures, so a measured speedup in the same document
+  // (an audit's) answers it (answered_by below).
+  bool compile_as_is = false;
 };
 
 // The class and the range, and the evidence they rest on (the main target's, after the profile).
@@ -223,5 +211,8 @@ struct MeasuredAsIs {
   bool no_real_gain = false;
 };
 std::optional<MeasuredAsIs> measured_as_is(const json& bench_section);
+// The suggestion is answered already: it is to compile as it is, and compiling as it is was
+// measured at no real gain. Renderers given the measurement print its note instead.
+bool answered_by(const Suggestion& s, const std::optional<MeasuredAsIs>& as_is);
 
 }  // namespace tct::expect

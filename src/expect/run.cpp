@@ -26,7 +26,7 @@
 #include "expect/suggestions.hpp"
 #include "errors.hpp"
 #include "explain/run.hpp"
-#include "report/warnings.hpp"
+#include "report/warning.hpp"
 #include "bench/json.hpp"
 #include "bench/run.hpp"
 
@@ -121,15 +121,8 @@ class ExpectRun {
           "rerun on a quiet machine with --refresh-ceilings"));
     }
     const Evidence& evidence = profiled.evidence;
-    if (std::string unstable = load_instability(evidence); !unstable.empty())
-      host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, unstable,
-                                      "rerun when the machine is quieter, or with more --calls"));
-    if (std::string slow = slow_machine(evidence, ceilings()); !slow.empty())
-      host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, slow,
-                                      "rerun when the machine is quieter"));
-    if (std::string drift = load_drift(evidence); !drift.empty())
-      host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement, drift,
-                                      "rerun when the machine is quieter, or with more --profile-seconds"));
+    for (const auto& w : {load_instability(evidence), slow_machine(evidence, ceilings()), load_drift(evidence)})
+      if (w) host_.warn(report::to_json(*w));
     result_.analysis = profiled.analysis;
     checkpoint();
 
@@ -294,7 +287,7 @@ class ExpectRun {
     Analysis& a = out.analysis;
     a.cls = parse_class(v.cls);
     if (!v.borderline_with.empty()) a.borderline_with = parse_class(v.borderline_with);
-    a.decided_by = reasons_from_json(v.decided_by);
+    a.decided_by = v.decided_by;
     a.roofline = v.roof;
     a.time_shares = v.shares;
     Prediction& p = a.predicted;
@@ -302,7 +295,7 @@ class ExpectRun {
     p.compiled_call = Nanoseconds(v.compiled_call_ns);
     p.op_floor = Nanoseconds(v.op_floor_ns);
     p.fixed_costs_from_profile = v.compiled_call_source == "profile";
-    p.terms = terms_from_json(v.terms);
+    p.terms = v.terms;
     p.interval = {cal::kLogBias,
                   v.predicted.log_sigma,
                   cal::kIntervalZ,

@@ -32,7 +32,7 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) 
   double mid = std::isfinite(v.predicted.low) ? std::sqrt(v.predicted.low * v.predicted.high) : NAN;
 
   if (std::isfinite(mid) && mid > kGainBand) {
-    c.push_back({mid, "Compile it: fuse the elementwise ops and drop the per-op overhead",
+    c.push_back({mid, std::string(kCompileAsIsTitle),
                  fmt::format("{} elementwise and {} reduction ops per call; {:.0f}% of the time is fixed cost "
                              "and {:.0f}% non-library memory traffic, which fusion removes",
                              e.pointwise_ops, e.reduction_ops, 100 * fixed, 100 * s.memory),

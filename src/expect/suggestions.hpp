@@ -1,6 +1,7 @@
 #pragma once
 // What to try next, ranked by expected value, each tied to the evidence that motivates it.
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,10 @@ struct SuggestionContext {
 // [{rank, title, why, how, expected_gain}], best first. expected_gain is a rough factor
 // (>= 1) the suggestion could bring on top of eager; only its order matters.
 json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx);
+
+// The title of the suggestion to compile the target as it is (Suggestion::compile_as_is): a
+// document records the suggestion by its words, so its title is how one read back is known.
+inline constexpr std::string_view kCompileAsIsTitle = "Compile it: fuse the elementwise ops and drop the per-op overhead";
 
 // A factory parameter that looks like a batch size (batch, batch_size, bs, n_batch), or "".
 std::string batch_param(const json& params);

@@ -8,7 +8,8 @@
 #include "errors.hpp"
 #include "explain/audit.hpp"
 #include "explain/json.hpp"
-#include "report/warnings.hpp"
+#include "explain/warnings.hpp"
+#include "report/warning.hpp"
 #include "core/temp_dir.hpp"
 #include "trace/source.hpp"
 
@@ -72,37 +73,7 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
   host.record("explain", to_json(result));
   if (!cfg.warn) return result;
 
-  if (facts.value("logged_unsupported", json()).is_string())
-    host.warn(report::make_warning(report::WarningCode::PartialResult,
-                                   facts["logged_unsupported"].get<std::string>() +
-                                       ": the counts come from torch._dynamo.explain alone, which can miss breaks",
-                                   "use a newer torch for the compiled run's counts"));
-
-  const auto& dis = result.disagreements;
-  if (!dis.empty())
-    host.warn(report::make_warning(report::WarningCode::ExplainViewsDisagree,
-                                   fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
-                                               dis.size(), dis[0].message),
-                                   "the logged run is what torch.compile really does; see 'disagreements'"));
-  const auto& skipped = result.skipped_frames;
-  if (!skipped.empty()) {
-    // Every skipped frame by name: two different forwards that ran eagerly are two frames.
-    std::string names;
-    for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + f.title;
-    host.warn(report::make_warning(
-        report::WarningCode::GraphBreaks,
-        fmt::format("torch.compile skipped {} frame{} and ran {} eagerly: {} ({}, after a [{}] break at line {})",
-                    skipped.size(), skipped.size() == 1 ? "" : "s", skipped.size() == 1 ? "it" : "them", names,
-                    skipped[0].skip_reason, core::to_string(skipped[0].kind), skipped[0].break_line),
-        "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"));
-  }
-  if (result.gate && !result.gate->passed)
-    host.warn(report::make_warning(report::WarningCode::GraphBreaks,
-                                   fmt::format("{} graph break(s) and {} skipped frame(s) in the compiled run; "
-                                               "--max-graph-breaks {} allows no skipped frame and at most {} break(s)",
-                                               result.graph_break_count, skipped.size(), result.gate->max_graph_breaks,
-                                               result.gate->max_graph_breaks),
-                                   "fix the breaks listed above, or raise the limit"));
+  for (const auto& w : explain_warnings(result, facts)) host.warn(report::to_json(w));
   return result;
 }
 

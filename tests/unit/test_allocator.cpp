@@ -124,8 +124,9 @@ TEST(AllocatorFinding, StatesOutsideTheIntervalMakeAFindingNamingTheFastest) {
   EXPECT_FALSE(f.processes_disagree);
   EXPECT_EQ(f.best_state, "tcmalloc");
   ASSERT_TRUE(f.warning);
-  const std::string msg = (*f.warning)["message"], hint = (*f.warning)["hint"];
-  EXPECT_EQ((*f.warning)["code"], "allocator_moves_result");
+  const json w = report::to_json(*f.warning);
+  const std::string msg = w["message"], hint = w["hint"];
+  EXPECT_EQ(w["code"], "allocator_moves_result");
   EXPECT_NE(msg.find("0.38x system"), std::string::npos) << msg;
   EXPECT_NE(msg.find("0.68x tcmalloc"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(2.6x)"), std::string::npos) << msg;  // 22.2 ms / 8.5 ms
@@ -168,8 +169,8 @@ TEST(AllocatorFinding, ProcessesThatDisagreeAreReported) {
   EXPECT_FALSE(f.differs);  // 1.25 is inside [0.4, 6.0]
   EXPECT_TRUE(f.processes_disagree);
   ASSERT_TRUE(f.warning);
-  EXPECT_NE((*f.warning)["message"].get<std::string>().find("processes disagreed (0.50x, 4.00x)"), std::string::npos);
-  EXPECT_NE((*f.warning)["hint"].get<std::string>().find("--allocator settled"), std::string::npos);
+  EXPECT_NE(report::message_of(*f.warning).find("processes disagreed (0.50x, 4.00x)"), std::string::npos);
+  EXPECT_NE(report::hint_of(*f.warning).find("--allocator settled"), std::string::npos);
   // The same two figures from processes whose segments wander over both: load, not two states.
   EXPECT_FALSE(bench::find_allocator_effect(a, speedup(1.5, 0.4, 6.0, {0.5, 4.0}, 0.9)).processes_disagree);
 }

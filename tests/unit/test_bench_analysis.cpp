@@ -68,8 +68,18 @@ json ok_row() {
           {"correctness", {{"checked", true}, {"match", true}, {"nondeterministic", false}}}};
 }
 // Rows written as a document has them, read as the runner holds them.
+// The warnings as the document writes them, each with the flag of its row.
 std::vector<json> row_warnings(const json& row, const std::string& label, const RowWarningInput& in) {
-  return tct::bench::row_warnings(tct::bench::row_from_json(row), label, in);
+  std::vector<json> out;
+  for (const auto& w : tct::bench::row_warnings(tct::bench::row_from_json(row), label, in)) {
+    out.push_back(tct::report::to_json(w.warning));
+    out.back()["flag"] = tct::report::flag_of(w.warning);
+  }
+  return out;
+}
+std::optional<json> load_warning_json(const MachineLoad& m) {
+  if (auto w = tct::bench::load_warning(m)) return tct::report::to_json(*w);
+  return std::nullopt;
 }
 MachineLoad machine_load(const json& rows, int threads) {
   std::vector<tct::bench::BenchRow> typed;
@@ -109,7 +119,7 @@ TEST(BenchAnalysis, RowWarningsEachCondition) {
     EXPECT_NE(std::find(c.begin(), c.end(), want), c.end()) << want;
   for (const auto& w : ws) {
     EXPECT_EQ(w["message"].get<std::string>().rfind("inductor: ", 0), 0u);
-    EXPECT_FALSE(flag_text(w).empty());
+    EXPECT_FALSE(w["flag"].get<std::string>().empty());
   }
   // the noisy hint says what to do
   for (const auto& w : ws)
@@ -138,17 +148,17 @@ TEST(BenchAnalysis, OversubscriptionNamesTheThreadsThatFit) {
   auto m = machine_load(busy, 2);
   EXPECT_TRUE(m.busy() && m.oversubscribed);
   EXPECT_EQ(m.suggested_threads, 1);
-  auto w = load_warning(m);
+  auto w = load_warning_json(m);
   ASSERT_TRUE(w);
   EXPECT_EQ((*w)["code"], "oversubscribed");
   EXPECT_NE((*w)["hint"].get<std::string>().find("--threads 1"), std::string::npos);
   EXPECT_NE((*w)["hint"].get<std::string>().find("does not help"), std::string::npos);
   auto one = machine_load(busy, 1);
   EXPECT_TRUE(one.busy() && !one.oversubscribed);
-  EXPECT_EQ((*load_warning(one))["code"], "noisy_measurement");
+  EXPECT_EQ((*load_warning_json(one))["code"], "noisy_measurement");
   json quiet = json::array({{{"calls_per_sample", {{"eager", 1}, {"compiled", 1}}},
                              {"load", {{"loadavg_1m_max", 1.1}, {"cpus", 2}, {"involuntary_switches_per_s", 3.0}}}}});
-  EXPECT_FALSE(load_warning(machine_load(quiet, 2)));
+  EXPECT_FALSE(load_warning_json(machine_load(quiet, 2)));
   // While the machine is busy, no warning tells the user to raise --budget.
   auto r = ok_row();
   r["outliers"]["eager"]["fraction"] = 0.3;

@@ -69,7 +69,7 @@ TEST(Correctness, ElementsWithinToleranceMatch) {
     EXPECT_TRUE(v.match);
     EXPECT_EQ(v.basis, "tolerance");
     ASSERT_EQ(v.leaf_results.size(), 1u);
-    EXPECT_EQ(v.leaf_results[0]["fraction_out_of_tolerance"], 0.0);
+    EXPECT_EQ(v.leaf_results[0].fraction_out_of_tolerance, 0.0);
 }
 
 TEST(Correctness, Float32RealErrorFails) {
@@ -81,7 +81,8 @@ TEST(Correctness, Float32RealErrorFails) {
     EXPECT_NE(why.find("3 of 6 elements (50.0%)"), std::string::npos) << why;
     EXPECT_NE(why.find("float32"), std::string::npos);
     EXPECT_EQ(why.rfind("at [1, 2]: expected 1, got 1.5; 3 of 6", 0), 0u) << why;
-    EXPECT_DOUBLE_EQ(v.leaf_results[0]["fraction_out_of_tolerance"].get<double>(), 0.5);
+    ASSERT_TRUE(v.leaf_results[0].fraction_out_of_tolerance);
+    EXPECT_DOUBLE_EQ(*v.leaf_results[0].fraction_out_of_tolerance, 0.5);
 }
 
 TEST(Correctness, ASmallElementErrorFailsBesideLargeValues) {
@@ -102,7 +103,7 @@ TEST(Correctness, Float64ReferenceAcceptsCompiledAsAccurateAsEager) {
     auto v = judge_outputs(json::array({fact}));
     EXPECT_TRUE(v.match);
     EXPECT_EQ(v.basis, "float64_reference");
-    EXPECT_EQ(v.leaf_results[0]["basis"], "float64_reference");
+    EXPECT_EQ(v.leaf_results[0].basis, "float64_reference");
     fact["reference"]["out_of_tolerance"] = 2;
     fact["reference"]["compiled_max_error"] = 0.5;
     v = judge_outputs(json::array({fact}));

@@ -102,8 +102,8 @@ TEST(ExpectClassifier, TinyOpsAreOverheadBound) {
   EXPECT_EQ(v.cls, "overhead_bound");
   EXPECT_GT(v.predicted.low, 1.2);
   EXPECT_GT(v.predicted.high, v.predicted.low);
-  EXPECT_EQ(v.decided_by[0]["metric"], "fixed_cost_fraction");
-  EXPECT_GE(v.decided_by[0]["value"].get<double>(), kOverheadBoundFraction);
+  EXPECT_EQ(v.decided_by[0].metric, "fixed_cost_fraction");
+  EXPECT_GE(v.decided_by[0].value, kOverheadBoundFraction);
 }
 
 TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
@@ -211,16 +211,17 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   EXPECT_LT(vt.predicted.point, vu.predicted.point);  // a dearer compiled call: less to gain
   EXPECT_DOUBLE_EQ(vt.op_floor_ns, 1000);  // not timed in this profile: the ceilings'
   // 40 us against the ceilings' 20 us: the profile ran on a slowed-down machine, and says so.
-  EXPECT_NE(slow_machine(timed, cpu_ceilings()).find("2.0x as long"), std::string::npos);
+  ASSERT_TRUE(slow_machine(timed, cpu_ceilings()));
+  EXPECT_NE(tct::report::message_of(*slow_machine(timed, cpu_ceilings())).find("2.0x as long"), std::string::npos);
   with_call["compiled_call_ns"] = 24'000.0;
-  EXPECT_EQ(slow_machine(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings()), "");
-  EXPECT_EQ(slow_machine(untimed, cpu_ceilings()), "");
+  EXPECT_FALSE(slow_machine(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings()));
+  EXPECT_FALSE(slow_machine(untimed, cpu_ceilings()));
   // The op floor timed in the profile is the one ops are compared with (tiny: under 10 floors).
   with_call["op_floor_ns"] = 2000.0;
   auto v_floor = classify(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings());
   EXPECT_DOUBLE_EQ(v_floor.op_floor_ns, 2000);
   for (const auto& r : v_floor.decided_by)
-    if (r["metric"] == "median_op_ns") EXPECT_DOUBLE_EQ(r["threshold"].get<double>(), 10 * 2000.0);
+    if (r.metric == "median_op_ns") EXPECT_DOUBLE_EQ(r.threshold, 10 * 2000.0);
 }
 
 TEST(ExpectClassifier, IntervalWidensWithTheGeneratedKernelShareAndWithoutLibraryOps) {
@@ -245,11 +246,11 @@ TEST(ExpectClassifier, PythonIssuingLibraryOpsAndModuleCallsAreCharged) {
   s.library = 0.4;
   // 2 of 8 ops are library ops: a quarter of the Python between ops issues them.
   CallFacts f{100'000, 10'000, 2, 8, 1, NAN};
-  json terms = json::array();
+  std::vector<Term> terms;
   SpeedupRange counted_none = predict_speedup(s, f, &terms);
   auto share = [&](const char* name) -> double {
-    for (const json& t : terms)
-      if (t["term"] == name) return t["share"].get<double>();
+    for (const Term& t : terms)
+      if (t.name == name) return t.share;
     return NAN;
   };
   EXPECT_DOUBLE_EQ(share("outside_library_ops"), 0.1);
@@ -526,13 +527,14 @@ TEST(ExpectValidation, InsideIsNeverWrong) {
 
 TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
   json steady = profile(100'000, 60'000, 0, 3, 2000, 10);
-  EXPECT_EQ(load_instability(evidence_from_agent(steady, flops(0, 1000, 0, 3))), "");
+  EXPECT_FALSE(load_instability(evidence_from_agent(steady, flops(0, 1000, 0, 3))));
   // Half of the calls preempted between ops: the same op time in twice the wall.
   json loaded = steady;
   for (int i = 0; i < 10; i += 2) loaded["calls"][i]["wall_ns"] = 200'000;
   auto e = evidence_from_agent(loaded, flops(0, 1000, 0, 3));
   EXPECT_NEAR(e.in_op_fraction_p90 - e.in_op_fraction_p10, 0.3, 1e-9);
-  EXPECT_NE(load_instability(e).find("from 40% to 70%"), std::string::npos);
+  ASSERT_TRUE(load_instability(e));
+  EXPECT_NE(tct::report::message_of(*load_instability(e)).find("from 40% to 70%"), std::string::npos);
   // The evidence itself is the lower envelope: the same as on the quiet machine.
   auto quiet = evidence_from_agent(steady, flops(0, 1000, 0, 3));
   EXPECT_TRUE(e.envelope);
@@ -547,14 +549,16 @@ TEST(ExpectEvidence, LoadThatMovedDuringTheProfileIsFlagged) {
   ASSERT_TRUE(quiet.outside_fraction_halves);
   EXPECT_NEAR(quiet.outside_fraction_halves->first, 0.4, 1e-9);
   EXPECT_NEAR(quiet.outside_fraction_halves->second, 0.4, 1e-9);
-  EXPECT_EQ(load_drift(quiet), "");
+  EXPECT_FALSE(load_drift(quiet));
   // The second half ran on a busier machine: 30 us more between ops in every call. Every call
   // of a half alike, so the spread of the calls' shares is no wider than a quiet run's.
   json busy = steady;
   for (int i = 5; i < 10; ++i) busy["calls"][i]["wall_ns"] = 130'000;
   auto e = evidence_from_agent(busy, flops(0, 1000, 0, 3));
   EXPECT_NEAR(e.outside_fraction_halves->second, 70.0 / 130.0, 1e-9);
-  EXPECT_NE(load_drift(e).find("read 40% in the profile's first half and 54% in its second"), std::string::npos);
+  ASSERT_TRUE(load_drift(e));
+  EXPECT_NE(tct::report::message_of(*load_drift(e)).find("read 40% in the profile's first half and 54% in its second"),
+            std::string::npos);
   // The evidence is the envelope of all calls: the quiet half's.
   EXPECT_DOUBLE_EQ(e.in_op_fraction, quiet.in_op_fraction);
   EXPECT_TRUE(tct::expect::to_json(tct::expect::summarize(e))["overhead_fraction_halves"].is_array());

@@ -101,6 +101,6 @@ TEST(ExpectRecorded, TransformerBlockSeesAttentionAndViews) {
   EXPECT_EQ(r.e.typical_op_ns.size(), 19u);
   // Every predicted term is a share of the wall time times what compile keeps of it.
   double sum = 0;
-  for (const auto& t : r.v.terms) sum += t["compiled_share"].get<double>();
+  for (const auto& t : r.v.terms) sum += t.compiled_share;
   EXPECT_NEAR(1.0 / sum, r.v.predicted.point, 1e-9);
 }

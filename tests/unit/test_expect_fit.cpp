@@ -67,13 +67,11 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       auto count = [&](const char* key) { return row[key].is_number() ? row[key].get<double>() : NAN; };
       CallFacts f{row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"], count("ops_per_call"),
                   count("outside_tensors"), count("module_calls")};
-      json terms = json::array();
+      std::vector<Term> terms;
       SpeedupRange p = predict_speedup(s, f, &terms);
       SCOPED_TRACE(row["name"].get<std::string>());
       // The shares the fit weighed are the ones tct computes from the same facts.
-      for (const json& t : terms)
-        EXPECT_NEAR(t["share"].get<double>(), row["terms"].value(t["term"].get<std::string>(), 0.0), 1e-9)
-            << t["term"];
+      for (const Term& t : terms) EXPECT_NEAR(t.share, row["terms"].value(t.name, 0.0), 1e-9) << t.name;
       EXPECT_NEAR(p.point, row["point"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.low, row["low"].get<double>(), 1e-9 * p.point);
       EXPECT_NEAR(p.high, row["high"].get<double>(), 1e-9 * p.point);

@@ -11,6 +11,7 @@
 
 #include "errors.hpp"
 #include "expect/json.hpp"
+#include "expect/suggestions.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -124,4 +125,25 @@ TEST(ExpectJson, NoRealGainIsDecidedWhereTheDocumentIsRead) {
   bench["rows"][1]["speedup"]["high"] = 1.2;
   EXPECT_FALSE(measured_as_is(bench)->no_real_gain);
   EXPECT_FALSE(measured_as_is(json(nullptr)));
+}
+
+// "Compile it" is known by the suggestion that says it, live or read back from a document,
+// and a measured speedup of no real gain answers it, whichever renderer asks.
+TEST(ExpectJson, TheCompileItSuggestionIsKnownAndAnsweredByAMeasurement) {
+  const json written = json::array({{{"rank", 1}, {"title", std::string(kCompileAsIsTitle)}, {"why", "w"}, {"how", "h"},
+                                     {"expected_gain", 1.5}},
+                                    {{"rank", 2}, {"title", "Increase the batch size"}, {"why", "w"}, {"how", "h"},
+                                     {"expected_gain", 1.2}}});
+  const auto read = suggestions_from_json(written);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_TRUE(read[0].compile_as_is);
+  EXPECT_FALSE(read[1].compile_as_is);
+  json bench = {{"rows", {{{"status", "ok"}, {"label", "inductor"},
+                           {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
+  const auto no_gain = measured_as_is(bench);
+  EXPECT_TRUE(answered_by(read[0], no_gain));
+  EXPECT_FALSE(answered_by(read[1], no_gain));
+  EXPECT_FALSE(answered_by(read[0], std::nullopt));
+  bench["rows"][0]["speedup"] = {{"estimate", 1.5}, {"low", 1.4}, {"high", 1.6}};
+  EXPECT_FALSE(answered_by(read[0], measured_as_is(bench)));
 }
