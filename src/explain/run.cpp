@@ -16,7 +16,6 @@ namespace tct::explain {
 namespace {
 
 using json = nlohmann::json;
-using core::Host;
 using core::Session;
 
 // The logged run's TORCH_TRACE file through the trace reader (as `tct trace` reads it).
@@ -46,19 +45,20 @@ void add_registry_entries(Session& agent, json& facts, const trace::RankSummary*
 
 }  // namespace
 
-ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
+ExplainResult run_explain(const core::Progress& progress, Session& agent, const ExplainConfig& cfg,
+                          const core::OnPartial<ExplainResult>& on_partial) {
   // The logged run always writes its trace: to --trace DIR, kept, or to a folder of our own.
   std::unique_ptr<core::TempDir> scratch;
   if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<core::TempDir>("tct-explain-trace");
   if (std::error_code ec; cfg.logged && !scratch && !std::filesystem::create_directories(cfg.trace_dir, ec) && ec)
     throw usage_error(fmt::format("cannot create the --trace folder {}: {}", cfg.trace_dir, ec.message()),
                       "give a folder that can be written");
-  host.progress(fmt::format("loading {}", cfg.target.target));
+  progress(fmt::format("loading {}", cfg.target.target));
   ExplainResult loaded;
   loaded.target = agent.call("target.load", to_load_params(cfg.target));
-  host.checkpoint("explain", to_json(loaded));  // the partial result: the target is loaded
+  if (on_partial) on_partial(loaded);  // the partial result: the target is loaded
 
-  host.progress("running torch._dynamo.explain");
+  progress("running torch._dynamo.explain");
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
   // Absolute: the agent writes it and we read it, each from its own working folder.
   if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : std::filesystem::absolute(cfg.trace_dir).string();
@@ -68,19 +68,17 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
   add_registry_entries(agent, facts, trace ? &*trace : nullptr);
   ExplainResult result =
       build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
-  // Recorded without a checkpoint: the caller's next checkpoint (or the final write) persists it.
-  host.record("explain", to_json(result));
   if (!cfg.warn) return result;
 
   if (facts.value("logged_unsupported", json()).is_string())
-    host.warn(report::make_warning(report::WarningCode::PartialResult,
+    result.warnings.push_back(report::make_warning(report::WarningCode::PartialResult,
                                    facts["logged_unsupported"].get<std::string>() +
                                        ": the counts come from torch._dynamo.explain alone, which can miss breaks",
                                    "use a newer torch for the compiled run's counts"));
 
   const auto& dis = result.disagreements;
   if (!dis.empty())
-    host.warn(report::make_warning(report::WarningCode::ExplainViewsDisagree,
+    result.warnings.push_back(report::make_warning(report::WarningCode::ExplainViewsDisagree,
                                    fmt::format("explain and the logged compiled run disagree in {} way(s): {}",
                                                dis.size(), dis[0].message),
                                    "the logged run is what torch.compile really does; see 'disagreements'"));
@@ -89,7 +87,7 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
     // Every skipped frame by name: two different forwards that ran eagerly are two frames.
     std::string names;
     for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + f.title;
-    host.warn(report::make_warning(
+    result.warnings.push_back(report::make_warning(
         report::WarningCode::GraphBreaks,
         fmt::format("torch.compile skipped {} frame{} and ran {} eagerly: {} ({}, after a [{}] break at line {})",
                     skipped.size(), skipped.size() == 1 ? "" : "s", skipped.size() == 1 ? "it" : "them", names,
@@ -97,7 +95,7 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
         "fix the break that caused it (see SKIPPED FRAME); breaks after it show only then"));
   }
   if (result.gate && !result.gate->passed)
-    host.warn(report::make_warning(report::WarningCode::GraphBreaks,
+    result.warnings.push_back(report::make_warning(report::WarningCode::GraphBreaks,
                                    fmt::format("{} graph break(s) and {} skipped frame(s) in the compiled run; "
                                                "--max-graph-breaks {} allows no skipped frame and at most {} break(s)",
                                                result.graph_break_count, skipped.size(), result.gate->max_graph_breaks,

@@ -30,6 +30,9 @@ json fallbacks_of(const json& site) {
 }  // namespace tct::run
 
 namespace tct::report {
+
+using json = nlohmann::json;
+
 namespace {
 
 std::string dur(const json& j, const char* key) { return format_duration_ns(number_or_nan(j, key)); }
