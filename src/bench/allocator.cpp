@@ -118,7 +118,7 @@ void add_headline_state(json& allocator, const BenchRow& row) {
   allocator["states"].insert(allocator["states"].begin(), entry);
 }
 
-void compare_allocator_states(core::Host& host, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
                               const AllocatorSetup& setup, const core::Env& shared_env, const BenchRow& row, double clock_res,
                               double eager_est, int cpus, double budget_s, json& allocator) {
   // Each state's process: no memory figures, no warm-compile record (those are the headline's),
@@ -143,7 +143,7 @@ void compare_allocator_states(core::Host& host, core::Executor& exec, const Benc
     for (auto& kv : state_env(s, lib)) env.push_back(kv);
     pending.push_back({s, lib, std::make_unique<FreshAgent>(exec, sc, spec, env, false)});
   }
-  host.progress(fmt::format("{}: loading {} allocator states in fresh processes", spec.label(), pending.size()));
+  progress(fmt::format("{}: loading {} allocator states in fresh processes", spec.label(), pending.size()));
   for (auto& p : pending) p.agent->settle();
   for (auto& p : pending) {
     json entry = {{"state", core::to_string(p.state)},
@@ -158,12 +158,12 @@ void compare_allocator_states(core::Host& host, core::Executor& exec, const Benc
                   {"blocks", 0},
                   {"sampling_s", nullptr}};
     try {
-      host.progress(fmt::format("{}: allocator {} (warm compile, then {:.1f} s of timing)", spec.label(),
+      progress(fmt::format("{}: allocator {} (warm compile, then {:.1f} s of timing)", spec.label(),
                                 core::to_string(p.state), budget_s));
       BenchRow r;  // the state's own figures: the headline row's warm-up curve, nothing else
       r.steady_state = row.steady_state;
-      prepare_peer(host, *p.agent, sc, spec, false, r);
-      sample_paired(host, {p.agent->caller()}, sc, spec, clock_res, eager_est, cpus, r);
+      prepare_peer(progress, *p.agent, sc, spec, false, r);
+      sample_paired(progress, {p.agent->caller()}, sc, spec, clock_res, eager_est, cpus, r);
       entry["detected"] = detected_allocator(p.agent->call("bench.allocator", json::object())).value("kind", json());
       put_figures(entry, r);
       if (r.recompiles_during_measurement.value_or(0) > 0) entry["reason"] = "recompiled during measurement";

@@ -22,7 +22,7 @@
 #include "bench/result.hpp"
 #include "bench/run.hpp"
 #include "core/executor.hpp"
-#include "core/host.hpp"
+#include "core/progress.hpp"
 #include "report/warning.hpp"
 
 namespace tct::bench {
@@ -64,7 +64,7 @@ void add_headline_state(json& allocator, const BenchRow& row);
 // The comparison: each of setup.others in a fresh process, `budget_s` of sampling each; appends
 // to allocator["states"]. A state that fails is recorded (status failed, reason), not thrown,
 // unless the run was interrupted.
-void compare_allocator_states(core::Host& host, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
                               const AllocatorSetup& setup, const core::Env& shared_env, const BenchRow& row, double clock_res,
                               double eager_est, int cpus, double budget_s, json& allocator);
 

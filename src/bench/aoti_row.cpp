@@ -93,7 +93,7 @@ std::string python_timing_note(const std::string& why_not_cpp) {
   return fmt::format("timed from Python (aoti_load_package): the C++ runner is not available: {}", why_not_cpp);
 }
 
-void measure_aoti_row(core::Host& host, TargetAgent& agent, FreshAgent& peer, const BenchConfig& cfg,
+void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshAgent& peer, const BenchConfig& cfg,
                       const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, int threads,
                       BenchRow& row, std::string& stage) {
   core::TempDir temp("tct-bench-aoti");
@@ -103,7 +103,7 @@ void measure_aoti_row(core::Host& host, TargetAgent& agent, FreshAgent& peer, co
   Aoti facts;
   if (!cfg.aoti_package_dir.empty()) facts.package_path = package.string();
   stage = "torch.export";
-  host.progress(fmt::format("{}: torch.export and aoti_compile_and_package (next: loading the package)", spec.label()));
+  progress(fmt::format("{}: torch.export and aoti_compile_and_package (next: loading the package)", spec.label()));
   const json made = agent.call("startup.package", {{"use_loaded", true}, {"package", package.string()},
                                                    {"inputs", inputs.string()}});
   facts.export_time = Nanoseconds(core::number_or_nan(made, "export_ns"));
@@ -121,11 +121,11 @@ void measure_aoti_row(core::Host& host, TargetAgent& agent, FreshAgent& peer, co
       cfg.aoti_runner_source.empty()
           ? core::RunnerBuild{"", "tct was not told where the runner's sources are", false}
           : core::ensure_aoti_runner(agent.call("startup.libtorch", json::object()), cfg.aoti_runner_source,
-                                     cfg.aoti_cache_root, [&host](const std::string& m) { host.progress(m); });
+                                     cfg.aoti_cache_root, progress);
   std::unique_ptr<ServedPackage> runners[2];
   std::vector<Caller> processes;
   if (!build.path.empty()) {
-    host.progress(fmt::format("{}: loading the package in the C++ runner", spec.label()));
+    progress(fmt::format("{}: loading the package in the C++ runner", spec.label()));
     runners[0] = std::make_unique<ServedPackage>(build.path, package, inputs, dir / "out-0", threads);
     facts.load = runners[0]->load();
     facts.timed_from = "cpp";
@@ -135,14 +135,14 @@ void measure_aoti_row(core::Host& host, TargetAgent& agent, FreshAgent& peer, co
     set_warmup_curve(std::move(times), row);
     row.aoti = facts;
     stage = "correctness";
-    check_correctness(host, agent, cfg, spec, row, (dir / "out-0").string());
+    check_correctness(progress, agent, cfg, spec, row, (dir / "out-0").string());
     stage = "measurement";
     runners[1] = std::make_unique<ServedPackage>(build.path, package, inputs, dir / "out-1", threads);
     processes = {paired(agent.caller(), *runners[0]), paired(peer.caller(), *runners[1])};
   } else {
     facts.timed_from = "python";
     facts.runner_note = build.skipped;
-    host.progress(fmt::format("{}: loading the package with aoti_load_package ({})", spec.label(), build.skipped));
+    progress(fmt::format("{}: loading the package with aoti_load_package ({})", spec.label(), build.skipped));
     const json loaded = agent.call("bench.aoti_load", {{"key", spec.key()}, {"package", package.string()}});
     facts.load = Nanoseconds(core::number_or_nan(loaded, "load_ns"));
     row.aoti = facts;
@@ -152,14 +152,14 @@ void measure_aoti_row(core::Host& host, TargetAgent& agent, FreshAgent& peer, co
     for (const auto& t : r["times_ns"]) times.push_back(t.get<double>());
     set_warmup_curve(std::move(times), row);
     stage = "correctness";
-    check_correctness(host, agent, cfg, spec, row);
+    check_correctness(progress, agent, cfg, spec, row);
     stage = "measurement";
     peer.call("bench.aoti_load", {{"key", spec.key()}, {"package", package.string()}});
     processes = {agent.caller(), peer.caller()};
   }
   // The second process's eager warm-up, as prepare_peer gives it, before anything is timed.
   peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});
-  sample_paired(host, processes, cfg, spec, clock_res, eager_est, cpus, row);
+  sample_paired(progress, processes, cfg, spec, clock_res, eager_est, cpus, row);
 }
 
 }  // namespace tct::bench

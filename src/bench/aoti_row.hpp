@@ -20,7 +20,7 @@ namespace tct::bench {
 // measurement) for the row's error. `peer`: the row's second process (eager blocks only).
 // `threads`: torch's intra-op threads in the agent, given to the C++ runner (0: its default).
 // Throws tct::Error as the phases do.
-void measure_aoti_row(core::Host& host, TargetAgent& agent, FreshAgent& peer, const BenchConfig& cfg,
+void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshAgent& peer, const BenchConfig& cfg,
                       const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, int threads,
                       BenchRow& row, std::string& stage);
 

@@ -80,14 +80,14 @@ core::Env CacheDirs::env() const {
 
 // ---------------------------------------------------------------------- target agent
 
-TargetAgent::TargetAgent(core::Host& host, core::Executor& exec, const BenchConfig& cfg, core::Env env)
-    : host_(host), exec_(exec), cfg_(cfg), env_(std::move(env)) {
+TargetAgent::TargetAgent(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg, core::Env env)
+    : progress_(progress), exec_(exec), cfg_(cfg), env_(std::move(env)) {
   start();
 }
 
 void TargetAgent::start() {
   agent_ = exec_.start(env_);
-  host_.progress(fmt::format("loading {}", cfg_.target.target));
+  progress_(fmt::format("loading {}", cfg_.target.target));
   described_ = agent_->call("target.load", core::to_load_params(cfg_.target));
 }
 
@@ -173,8 +173,8 @@ json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object
 
 // ------------------------------------------------------------------------- eager
 
-EagerBaseline eager_baseline(core::Host& host, TargetAgent& agent, const BenchConfig& cfg) {
-  host.progress("eager warm-up (next: compile)");
+EagerBaseline eager_baseline(const core::Progress& progress, TargetAgent& agent, const BenchConfig& cfg) {
+  progress("eager warm-up (next: compile)");
   // Warm-up may not eat the sampling budget: a slow target stops after half of it.
   // With memory on, the agent also reports eager's peak above the memory held before the
   // first call (the post-load baseline: this process has done nothing else yet).
@@ -205,9 +205,9 @@ void set_warmup_curve(std::vector<double> curve, BenchRow& row) {
   row.compile.first_call = Nanoseconds(c.empty() ? NAN : c[0]);
 }
 
-void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void compile_and_warm_up(const core::Progress& progress, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, BenchRow& row) {
-  host.progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
+  progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
   agent.call("bench.compile", compile_params(spec));
   json r = agent.call("bench.first_calls", {{"key", spec.key()},
                                             {"backend", spec.backend},
@@ -233,9 +233,9 @@ void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig
 
 // ------------------------------------------------------------------ second process
 
-void prepare_peer(core::Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
+void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
                   bool warm_compile, BenchRow& row) {
-  host.progress(fmt::format("{}: {} (next: timing)", spec.label(),
+  progress(fmt::format("{}: {} (next: timing)", spec.label(),
                             warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
   json first = peer.first_call();
   if (warm_compile) {
@@ -287,7 +287,7 @@ std::vector<double> harness_floor(const std::vector<Caller>& processes, int samp
 
 }  // namespace
 
-void sample_paired(core::Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
+void sample_paired(const core::Progress& progress, const std::vector<Caller>& processes, const BenchConfig& cfg,
                    const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, BenchRow& row) {
   using Clock = std::chrono::steady_clock;
   const double compiled_est = row.steady_state ? row.steady_state->estimate.count() : NAN;
@@ -356,7 +356,7 @@ void sample_paired(core::Host& host, const std::vector<Caller>& processes, const
     double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     // The phase, where the estimate stands, and the time left (sampling stops earlier once
     // the interval is as tight as --precision asks).
-    host.progress(fmt::format("{}: sampling, look {}/{}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left", spec.label(),
+    progress(fmt::format("{}: sampling, look {}/{}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left", spec.label(),
                               d.look, sc.looks, d.interval.speedup.estimate,
                               std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
                               std::max(0.0, cfg.budget_s - elapsed)));
@@ -418,13 +418,13 @@ void sample_paired(core::Host& host, const std::vector<Caller>& processes, const
 
 // ---------------------------------------------------------------------- correctness
 
-void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void check_correctness(const core::Progress& progress, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, BenchRow& row, const std::string& outputs) {
   if (!cfg.check) {
     row.correctness = Correctness{};  // checked false, no match, no mismatches
     return;
   }
-  host.progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
+  progress(fmt::format("{}: comparing outputs with eager (next: timing)", spec.label()));
   const auto start = std::chrono::steady_clock::now();
   const ToleranceOverride tol{cfg.rtol, cfg.atol};
   json params = {{"key", spec.key()}, {"tolerances", tolerance_table(tol)}, {"reference", true}};
@@ -433,7 +433,7 @@ void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& 
   if (outputs.empty() && recheck_with_fallback_random(report)) {
     // Inductor draws its own random numbers: compare again with a copy compiled with
     // fallback_random, whose random ops draw eager's.
-    host.progress(fmt::format("{}: outputs differ and the target draws random numbers; checking again "
+    progress(fmt::format("{}: outputs differ and the target draws random numbers; checking again "
                              "with inductor's fallback_random",
                              spec.label()));
     params["fallback_random"] = true;

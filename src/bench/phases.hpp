@@ -15,7 +15,7 @@
 #include "bench/result.hpp"
 #include "bench/run.hpp"
 #include "core/executor.hpp"
-#include "core/host.hpp"
+#include "core/progress.hpp"
 #include "core/temp_dir.hpp"
 
 namespace tct::bench {
@@ -42,7 +42,7 @@ using Caller = std::function<json(const std::string& op, const json& params)>;
 // An agent with the target loaded; restart() replaces a dead one (same env, same target).
 class TargetAgent {
  public:
-  TargetAgent(core::Host& host, core::Executor& exec, const BenchConfig& cfg, core::Env env);
+  TargetAgent(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg, core::Env env);
   json call(const std::string& op, const json& params);
   Caller caller() { return [this](const std::string& op, const json& p) { return call(op, p); }; }
   void restart();
@@ -51,7 +51,7 @@ class TargetAgent {
 
  private:
   void start();
-  core::Host& host_;
+  core::Progress progress_;
   core::Executor& exec_;
   const BenchConfig& cfg_;
   core::Env env_;
@@ -98,11 +98,11 @@ json query_env(TargetAgent& agent);
 
 // Eager warm-up calls and eager memory (peak above the post-load baseline, in a process
 // that has compiled nothing).
-EagerBaseline eager_baseline(core::Host& host, TargetAgent& agent, const BenchConfig& cfg);
+EagerBaseline eager_baseline(const core::Progress& progress, TargetAgent& agent, const BenchConfig& cfg);
 
 // Compile (lazily) and time the first calls one by one: fills row.warmup_curve_ns,
 // steady_state, compile.first_call_ns, compile.breakdown, graph_breaks, warmup_counters.
-void compile_and_warm_up(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void compile_and_warm_up(const core::Progress& progress, TargetAgent& agent, const BenchConfig& cfg,
                          const BenchRowSpec& spec, BenchRow& row);
 
 // The first compiled calls, one by one (the first one compiles): fills row.warmup_curve_ns,
@@ -114,19 +114,19 @@ void set_warmup_curve(std::vector<double> curve, BenchRow& row);
 // compiled warm-up calls, the compiled memory figures (compile peak, what the compiler
 // keeps, the peak of steady compiled calls; all in a process that never ran eager), then
 // eager warm-up calls. Fills row.compile.warm_* and row.memory's compiled side.
-void prepare_peer(core::Host& host, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
+void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
                   bool warm_compile, BenchRow& row);
 
 // Paired block sampling over `processes` (sampling.hpp's schedule): fills speedup, latency,
 // blocks, stop_reason, harness floor, blocks dropped for a recompile,
 // recompiles_during_measurement, sampling (sizes, outliers, load) and samples with --raw.
-void sample_paired(core::Host& host, const std::vector<Caller>& processes, const BenchConfig& cfg,
+void sample_paired(const core::Progress& progress, const std::vector<Caller>& processes, const BenchConfig& cfg,
                    const BenchRowSpec& spec, double clock_resolution_ns, double eager_estimate_ns, int cpus,
                    BenchRow& row);
 
 // Eager twice and compiled once, judged in C++: fills row.correctness. `outputs`: a folder of
 // the C++ AOTInductor runner's outputs, checked in place of a compiled object's.
-void check_correctness(core::Host& host, TargetAgent& agent, const BenchConfig& cfg,
+void check_correctness(const core::Progress& progress, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, BenchRow& row, const std::string& outputs = "");
 
 // A compile in a fresh process that exits afterwards: {first_call_ns, breakdown, counters}.

@@ -317,6 +317,9 @@ struct BenchResult {
   std::string phase;  // load, eager, rows, allocator, compile_time, done
   nlohmann::json allocator;  // the allocator states (bench/allocator.hpp); null when absent
   nlohmann::json more = nlohmann::json::object();  // device_type, num_threads, ...
+  // Every warning of the run so far, for the document's list (not part of the section): each
+  // finished row's (named by its row when there are several), then the section's own.
+  nlohmann::json all_warnings = nlohmann::json::array();
 
   bool loaded() const { return target.is_object(); }
   // The row with the highest measured speedup (the HTML's headline card); null when none finished.

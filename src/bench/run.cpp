@@ -107,10 +107,9 @@ std::optional<CompileSpread> spread_of(const std::vector<double>& xs) {
                                    static_cast<int>(ok.size())};
 }
 
-// The section so far, written from the result: each finished row's flags and warnings are
-// decided from its fields (bench/analysis.cpp), bench's warnings replace those it gave at the
-// last phase, and the section is checkpointed.
-void publish(core::Host& host, const BenchConfig& cfg, BenchResult& result) {
+// The result so far, to the caller: each finished row's flags and warnings are decided from
+// its fields (bench/analysis.cpp) and the run's warnings listed afresh (all_warnings).
+void publish(const core::OnPartial<BenchResult>& on_partial, const BenchConfig& cfg, BenchResult& result) {
   json warnings = json::array();
   RowWarningInput in{cfg.precision, cfg.check};
   in.busy_machine = machine_load(result.rows, 0).busy();
@@ -124,8 +123,8 @@ void publish(core::Host& host, const BenchConfig& cfg, BenchResult& result) {
     }
   }
   for (const auto& w : result.warnings) warnings.push_back(w);
-  host.replace_warnings(cfg.section, warnings);
-  host.checkpoint(cfg.section, to_json(result));
+  result.all_warnings = std::move(warnings);
+  if (on_partial) on_partial(result);
 }
 
 // Errors a row absorbs (the row failed, the others still run); anything else ends the run.
@@ -133,12 +132,13 @@ bool row_failure(const Error& e) { return e.code() == ExitCode::TargetFailed; }
 
 }  // namespace
 
-BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig& cfg) {
+BenchResult run_bench(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
+                      const core::OnPartial<BenchResult>& on_partial) {
   BenchPlan plan = plan_rows(cfg.backends, cfg.modes, cfg.dynamic, cfg.fullgraph);
   BenchResult result;
   result.config = settings_of(cfg, plan);
   result.phase = "load";
-  host.checkpoint(cfg.section, to_json(result));
+  if (on_partial) on_partial(result);
 
   // The main agent starts with fresh caches when compile time is measured, so the first
   // row's warm-up curve starts with a cold compile in a process that compiled nothing yet.
@@ -158,7 +158,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
   core::Env main_env = shared_env;
   // --trace: torch's own structured log of the measured compiles, for `tct trace DIR`.
   if (!cfg.trace_dir.empty()) main_env.emplace_back("TORCH_TRACE", cfg.trace_dir);
-  TargetAgent agent(host, exec, cfg, main_env);
+  TargetAgent agent(progress, exec, cfg, main_env);
   result.target = agent.described();
 
   json env = query_env(agent);
@@ -191,17 +191,17 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
   if (!cfg.check)
     result.warnings.push_back(report::to_json(report::Warning{report::kind::CheckSkipped{}, ""}));
   result.phase = "eager";
-  publish(host, cfg, result);
+  publish(on_partial, cfg, result);
 
   if (peer) {
-    host.progress(fmt::format("loading {} in a second process", cfg.target.target));
+    progress(fmt::format("loading {} in a second process", cfg.target.target));
     peer->settle();  // nothing timed may overlap its start-up
   }
-  result.eager = eager_baseline(host, agent, cfg);  // throws: no baseline, no rows
+  result.eager = eager_baseline(progress, agent, cfg);  // throws: no baseline, no rows
   const EagerBaseline& eager = *result.eager;
   const double eager_est = eager.steady.count();
   result.phase = "rows";
-  publish(host, cfg, result);
+  publish(on_partial, cfg, result);
 
   for (std::size_t i = 0; i < plan.rows.size(); ++i) {
     const auto& spec = plan.rows[i];
@@ -226,16 +226,16 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
       BenchConfig row_cfg = cfg;  // row 0 shares its budget with the allocator comparison
       if (i == 0 && compare) row_cfg.budget_s = cfg.budget_s * (1 - kCompareShare);
       if (aoti) {
-        measure_aoti_row(host, agent, *peer, row_cfg, spec, clock_res, eager_est, cpus, threads, row, stage);
+        measure_aoti_row(progress, agent, *peer, row_cfg, spec, clock_res, eager_est, cpus, threads, row, stage);
       } else {
-        compile_and_warm_up(host, agent, cfg, spec, row);
-        publish(host, cfg, result);
+        compile_and_warm_up(progress, agent, cfg, spec, row);
+        publish(on_partial, cfg, result);
         stage = "correctness";
-        check_correctness(host, agent, cfg, spec, row);
+        check_correctness(progress, agent, cfg, spec, row);
         stage = "measurement";
-        prepare_peer(host, *peer, cfg, spec, cfg.compile_time, row);
-        publish(host, cfg, result);
-        sample_paired(host, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
+        prepare_peer(progress, *peer, cfg, spec, cfg.compile_time, row);
+        publish(on_partial, cfg, result);
+        sample_paired(progress, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
       }
       peer->close();
       row.status = RowStatus::Ok;
@@ -250,7 +250,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
     }
     peer.reset();
     derive_break_even(row);
-    publish(host, cfg, result);
+    publish(on_partial, cfg, result);
   }
   agent.close();
   if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(report::to_json(*w));
@@ -260,14 +260,14 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
     add_headline_state(result.allocator, *headline);
     if (compare) {
       result.phase = "allocator";
-      publish(host, cfg, result);
+      publish(on_partial, cfg, result);
       // Warm compiles on the caches the main agent filled, as the row's second process.
-      compare_allocator_states(host, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est, cpus,
+      compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est, cpus,
                                compare_budget_s, result.allocator);
     }
   }
   if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(report::to_json(*w));
-  publish(host, cfg, result);
+  publish(on_partial, cfg, result);
 
   if (cfg.compile_time) {
     result.phase = "compile_time";
@@ -291,7 +291,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
         warm.push_back(comp.warm.count());
         if (comp.warm_cache) warm_hits.push_back(*comp.warm_cache);
         while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
-          host.progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
+          progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
                                     cfg.compile_repeats));
           CacheDirs own;
           json c = compile_in_fresh_process(exec, cfg, spec, own.env());
@@ -299,7 +299,7 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
           if (i > 0 && cold.size() == 1) comp.breakdown = c["breakdown"];
         }
         while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
-          host.progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
+          progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
                                     cfg.compile_repeats));
           json w = compile_in_fresh_process(exec, cfg, spec, shared_env);
           warm.push_back(core::number_or_nan(w, "first_call_ns"));
@@ -321,11 +321,11 @@ BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig&
         comp.error = row_error(e, "compile_time");
       }
       derive_break_even(row);
-      publish(host, cfg, result);
+      publish(on_partial, cfg, result);
     }
   }
   result.phase = "done";
-  publish(host, cfg, result);
+  publish(on_partial, cfg, result);
   return result;
 }
 

@@ -3,7 +3,7 @@
 // backend/mode/dynamic/fullgraph combination. Used by `tct bench`, and by commands that
 // need the same numbers (expect --sweep/--validate, audit).
 //
-// Phases, each followed by host.checkpoint() so a crash keeps what was measured:
+// Phases, each followed by a partial result (on_partial) so a crash keeps what was measured:
 //   load -> env (validate backends and modes) -> eager baseline (+ eager peak memory above
 //   the post-load baseline, before anything compiled) -> per row: compile and warm-up
 //   curve (row 0: the cold compile), correctness, the row's second process (its first call
@@ -30,7 +30,7 @@
 #include "bench/result.hpp"
 #include "bench/sampling.hpp"
 #include "core/executor.hpp"
-#include "core/host.hpp"
+#include "core/progress.hpp"
 #include "core/target_options.hpp"
 
 namespace tct::bench {
@@ -60,7 +60,6 @@ struct BenchConfig {
   bool raw = false;          // keep raw samples in the rows
   std::string eager_via = "original";  // original | stance (torch.compiler.set_stance)
   std::uint64_t seed = 0x7c75eed2024ULL;
-  std::string section = "bench";  // where in the document the section is written
   std::string trace_dir;          // --trace DIR: TORCH_TRACE=DIR for the measuring agent ("" = none)
   // --allocator: the malloc state the headline is measured in (core/allocator.hpp). "settled"
   // is the default: every process of a row is then in one glibc state, so the headline is one
@@ -80,10 +79,11 @@ struct BenchConfig {
 };
 
 // Runs the benchmark in agents started through `exec` and returns what it measured. After
-// each phase the result so far is checkpointed as the section cfg.section (its to_json,
-// bench/json.cpp) and bench's warnings so far replace those it gave before (Host::replace_warnings). Throws tct::Error
-// (usage/target) for failures that leave no row to measure.
-BenchResult run_bench(core::Host& host, core::Executor& exec, const BenchConfig& cfg);
+// each phase the result so far, its rows' flags and all_warnings decided, goes to on_partial
+// (if set). Throws tct::Error (usage/target) for failures that leave no row to measure: the
+// last partial result is then what was measured.
+BenchResult run_bench(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
+                      const core::OnPartial<BenchResult>& on_partial = {});
 
 // The error `tct bench` ends with for a finished section, if any (exit codes in
 // docs/ARCHITECTURE.md): a failed row -> 3 (target failed), else an output mismatch with

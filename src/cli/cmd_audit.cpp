@@ -20,9 +20,12 @@
 #include <fmt/format.h>
 
 #include "agent/agent.hpp"
+#include "audit/json.hpp"
+#include "audit/result.hpp"
 #include "expect/json.hpp"
 #include "cli/bench_options.hpp"
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
@@ -71,24 +74,27 @@ are reported); 4 internal error.)");
   }
 
   int run(RunContext& ctx) override {
-    json& audit = ctx.doc["audit"];
-    audit = {{"target", bench_.base.target.target}, {"steps", json::array()}};
+    result_.target = bench_.base.target.target;
+    ctx.write("audit", audit::to_json(result_));
     std::optional<Error> first_failure;
     std::optional<Error> mismatch;  // outputs differ: reported after every step ran (exit 1)
 
     // 1+2+3. probe, explain and expect in one agent.
-    std::optional<probe::ProbeResult> unusable;
     {
       std::unique_ptr<core::Session> agent;
+      bool unusable = false;  // the probe finished with a not_usable verdict
       step(ctx, "probe", first_failure, [&] {
         agent = ctx.start_for_probe();
-        probe::ProbeResult result = probe::run_probe(ctx, *agent, {});
-        if (!result.usable()) unusable = std::move(result);
+        probe::ProbeConfig cfg;
+        cfg.python_path = ctx.environment()["interpreter"].value("path", "");
+        result_.probe = probe::run_probe(ctx.progress_sink(), *agent, cfg, keep(ctx, result_.probe));
+        write_section(ctx, *result_.probe);
+        unusable = !result_.probe->usable();
       });
       if (unusable) {
         for (const char* s : {"explain", "expect", "bench"}) skip(ctx, s, "torch.compile is not usable here (see probe)");
         if (agent) agent->close();
-        throw probe::not_usable_error(*unusable);
+        throw probe::not_usable_error(*result_.probe);
       }
       if (first_failure) {
         // No agent could start (bad --python, broken environment): every step would fail alike.
@@ -99,7 +105,11 @@ are reported); 4 internal error.)");
         step(ctx, "explain", first_failure, [&] {
           if (!agent) agent = ctx.start({});
           try {
-            explain::run_explain(ctx, *agent, {bench_.base.target, true, 2, std::nullopt, trace_subdir("explain")});
+            result_.explain =
+                explain::run_explain(ctx.progress_sink(), *agent,
+                                     {bench_.base.target, true, 2, std::nullopt, trace_subdir("explain")},
+                                     keep(ctx, result_.explain));
+            write_section(ctx, *result_.explain);
           } catch (const Error& e) {
             if (agent_lost(e)) agent.reset();  // expect then starts an agent of its own
             throw;
@@ -119,9 +129,10 @@ are reported); 4 internal error.)");
       step(ctx, "bench", first_failure, [&] {
         bench::BenchConfig cfg = bench_config();
         locate_aoti_runner(ctx, cfg);  // --backend aoti
-        const tct::bench::BenchResult bench = bench::run_bench(ctx, ctx, cfg);
-        validate_expectation(ctx, bench);
-        if (auto err = bench::bench_outcome(bench, cfg)) {
+        result_.bench = bench::run_bench(ctx.progress_sink(), ctx, cfg, keep(ctx, result_.bench));
+        write_section(ctx, *result_.bench);
+        validate_expectation(ctx, *result_.bench);
+        if (auto err = bench::bench_outcome(*result_.bench, cfg)) {
           if (err->code() == ExitCode::CheckFailed) mismatch = err;
           else throw *err;
         }
@@ -142,6 +153,17 @@ are reported); 4 internal error.)");
     return options;
   }
 
+  // A step's partial results: kept in the audit's result (what a failure part way leaves,
+  // e.g. explain's loaded target for expect) and written to its section and the --out files.
+  template <class Result>
+  static core::OnPartial<Result> keep(RunContext& ctx, std::optional<Result>& slot) {
+    return [&ctx, &slot](const Result& so_far) {
+      slot = so_far;
+      write_section(ctx, so_far);
+      ctx.checkpoint();
+    };
+  }
+
   // One folder per step: `tct trace` reads a folder as the ranks of one job, and explain's
   // run and bench's are not ranks of each other.
   std::string trace_subdir(const std::string& step) const {
@@ -150,40 +172,46 @@ are reported); 4 internal error.)");
 
   bool wants(const std::string& s) const { return std::find(skip_.begin(), skip_.end(), s) == skip_.end(); }
 
-  // Runs one step, recording it in audit.steps; a tct::Error is recorded and kept (the first
-  // one ends the audit after the other steps), except Ctrl-C, which ends it now.
+  // Runs one step, recording it in the result's steps; a tct::Error is recorded and kept (the
+  // first one ends the audit after the other steps), except Ctrl-C, which ends it now.
   template <class F>
   void step(RunContext& ctx, const std::string& name, std::optional<Error>& first_failure, F&& body) {
     ctx.progress(name);
     auto t0 = Clock::now();
-    json entry = {{"name", name}, {"status", "ok"}, {"error", nullptr}};
+    audit::Step entry;
+    entry.name = name;
     try {
       body();
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
-      entry["status"] = "failed";
-      entry["error"] = report::error_json(e);
+      entry.status = audit::StepStatus::Failed;
+      entry.error = audit::StepError{e.kind(), e.what(), e.hint(), e.stage};
       if (!first_failure) {
         first_failure = e;
         first_failure->stage = e.stage.empty() ? name : name + ": " + e.stage;
       }
-      report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult,
-                                                        fmt::format("audit step {} failed: {}", name, e.what()),
-                                                        e.hint().empty() ? "the other steps still ran" : e.hint()));
+      ctx.warn(report::make_warning(report::WarningCode::PartialResult,
+                                    fmt::format("audit step {} failed: {}", name, e.what()),
+                                    e.hint().empty() ? "the other steps still ran" : e.hint()));
     }
-    entry["wall_ns"] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-    ctx.doc["audit"]["steps"].push_back(entry);
-    ctx.checkpoint();
+    entry.wall = Clock::now() - t0;
+    result_.steps.push_back(std::move(entry));
+    ctx.checkpoint("audit", audit::to_json(result_));
   }
 
   void skip(RunContext& ctx, const std::string& name, const std::string& why) {
-    ctx.doc["audit"]["steps"].push_back({{"name", name}, {"status", "skipped"}, {"error", nullptr}, {"reason", why}});
+    audit::Step entry;
+    entry.name = name;
+    entry.status = audit::StepStatus::Skipped;
+    entry.reason = why;
+    result_.steps.push_back(std::move(entry));
+    ctx.write("audit", audit::to_json(result_));
   }
-
 
   // As `tct expect` with the audit's target, first backend and mode, budget and --sweep
   // (expect's defaults otherwise; no --validate: audit's bench validates, see
-  // validate_expectation), in the probe/explain agent when it is still alive.
+  // validate_expectation), in the probe/explain agent when it is still alive. What the explain
+  // step found (finished or not) is folded in rather than a compiled run of expect's own.
   void run_expect(RunContext& ctx, core::Session* agent) {
     expect::ExpectConfig cfg;
     cfg.target = bench_.base.target;
@@ -193,11 +221,9 @@ are reported); 4 internal error.)");
     if (!modes.empty()) cfg.mode = modes[0];
     cfg.budget_s = bench_.base.budget_s;
     if (sweep_) cfg.sweep = expect::parse_sweep(*sweep_);
-    // What the explain step found (its section, finished or not): expect folds it in rather
-    // than run a compiled run of its own.
-    std::optional<explain::ExplainResult> explained;
-    if (ctx.doc.contains("explain")) explained = explain::from_json(ctx.doc["explain"]);
-    expected_ = expect::run_expect(ctx, ctx, agent, cfg, explained ? &*explained : nullptr);
+    result_.expect = expect::run_expect(ctx.progress_sink(), ctx, agent, cfg, result_.explain ? &*result_.explain : nullptr,
+                                        {keep(ctx, result_.expect), {}});
+    write_section(ctx, *result_.expect);
   }
 
   bench::BenchConfig bench_config() const {
@@ -209,15 +235,16 @@ are reported); 4 internal error.)");
   // expect's predicted range against bench's first row, as `tct expect --validate` does: the
   // validation joins expect's result, and its section is written again from it.
   void validate_expectation(RunContext& ctx, const tct::bench::BenchResult& bench) {
-    if (!expected_ || !expected_->analysis) return;
+    if (!result_.expect || !result_.expect->analysis) return;
     if (bench.rows.empty() || !bench.rows[0].ok() || !bench.rows[0].speedup) return;
-    if (auto v = expect::validate(*expected_->analysis, *bench.rows[0].speedup)) {
-      expected_->validation = v;
-      ctx.checkpoint("expect", expect::to_json(*expected_));
+    if (auto v = expect::validate(*result_.expect->analysis, *bench.rows[0].speedup)) {
+      result_.expect->validation = v;
+      write_section(ctx, *result_.expect);
+      ctx.checkpoint();
     }
   }
 
-  std::optional<expect::ExpectResult> expected_;  // what the expect step returned
+  audit::AuditResult result_;  // the steps, and what each step's runner returned
   BenchOptions bench_ = default_bench();
   std::optional<std::string> sweep_;
   std::string trace_dir_;

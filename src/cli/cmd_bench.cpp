@@ -8,6 +8,7 @@
 
 #include "cli/bench_options.hpp"
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
@@ -61,7 +62,9 @@ or a row failed to compile: the other rows are still measured and printed); 4 in
   int run(RunContext& ctx) override {
     bench::BenchConfig cfg = options_.config();
     locate_aoti_runner(ctx, cfg);
-    if (auto err = bench::bench_outcome(bench::run_bench(ctx, ctx, cfg), cfg)) throw *err;
+    const bench::BenchResult result = bench::run_bench(ctx.progress_sink(), ctx, cfg, checkpoints<bench::BenchResult>(ctx));
+    write_section(ctx, result);
+    if (auto err = bench::bench_outcome(result, cfg)) throw *err;
     return 0;
   }
 

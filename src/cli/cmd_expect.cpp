@@ -8,6 +8,7 @@
 
 #include "expect/calibration.hpp"
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "expect/run.hpp"
@@ -65,7 +66,11 @@ Exit codes: 0 ok, 1 --validate: predicted direction wrong, 2 bad usage or input 
   int run(RunContext& ctx) override {
     expect::ExpectConfig cfg = cfg_;
     if (sweep_) cfg.sweep = expect::parse_sweep(*sweep_);
-    return expect::exit_code(expect::run_expect(ctx, ctx, nullptr, cfg), cfg.validate);
+    const expect::ExpectResult result =
+        expect::run_expect(ctx.progress_sink(), ctx, nullptr, cfg, nullptr,
+                           {checkpoints<expect::ExpectResult>(ctx), checkpoints<bench::BenchResult>(ctx)});
+    write_section(ctx, result);
+    return expect::exit_code(result, cfg.validate);
   }
 
  private:

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "explain/run.hpp"
@@ -54,7 +55,9 @@ Exit codes: 0 ok, 1 more breaks than --max-graph-breaks or a skipped frame, 2 ba
   int run(RunContext& ctx) override {
     auto agent = ctx.start({});
     explain::ExplainConfig cfg{target_, !no_logged_, calls_, max_breaks_, trace_dir_};
-    explain::ExplainResult result = explain::run_explain(ctx, *agent, cfg);
+    explain::ExplainResult result =
+        explain::run_explain(ctx.progress_sink(), *agent, cfg, checkpoints<explain::ExplainResult>(ctx));
+    write_section(ctx, result);
     agent->close();
     if (explain::exit_code(result) == 0) return 0;
     const int limit = result.gate->max_graph_breaks;

@@ -1,5 +1,6 @@
 // tct probe: can torch.compile run here, and if not, why and how to fix it.
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "probe/run.hpp"
 
 namespace tct::cli {
@@ -27,7 +28,10 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   int run(RunContext& ctx) override {
     cfg_.use_cache = !no_cache_;
     auto agent = ctx.start_for_probe();
-    const probe::ProbeResult result = probe::run_probe(ctx, *agent, cfg_);
+    cfg_.python_path = ctx.environment()["interpreter"].value("path", "");
+    const probe::ProbeResult result =
+        probe::run_probe(ctx.progress_sink(), *agent, cfg_, checkpoints<probe::ProbeResult>(ctx));
+    write_section(ctx, result);
     agent->close();
     if (!result.usable()) throw probe::not_usable_error(result);
     return 0;

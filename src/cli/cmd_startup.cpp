@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "core/aoti_runner.hpp"
@@ -70,7 +71,9 @@ mode failed; 4 internal error.)");
     cfg_.runner_source = core::runner_source_beside(ctx.agent_options().agent_dir);
     cfg_.cache_root = core::default_cache_root(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     cfg_.timeout = ctx.timeout();
-    const startup::StartupResult result = startup::run_startup(ctx, ctx, cfg_);
+    const startup::StartupResult result =
+        startup::run_startup(ctx.progress_sink(), ctx, cfg_, checkpoints<startup::StartupResult>(ctx));
+    write_section(ctx, result);
     const startup::ModeResult* failed = nullptr;
     bool any_ok = false;
     for (const auto& m : result.modes) {

@@ -121,11 +121,10 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     if (previous.contains("environment") && previous["environment"].is_object())
       ctx.doc["environment"] = previous["environment"];
     if (dropped > 0)
-      report::add_warning(ctx.doc, report::make_warning(
-                                       report::WarningCode::ResumeLeftOut,
-                                       fmt::format("--resume left out {} entries of {} that are not in this run's share",
-                                                   dropped, *json_out),
-                                       "they were run with another suite file or --shard; their numbers are not in this file"));
+      ctx.warn(report::make_warning(
+          report::WarningCode::ResumeLeftOut,
+          fmt::format("--resume left out {} entries of {} that are not in this run's share", dropped, *json_out),
+          "they were run with another suite file or --shard; their numbers are not in this file"));
   }
 
   std::string file_;

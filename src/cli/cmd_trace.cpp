@@ -61,8 +61,7 @@ it, an unreadable gzip stream, or with --strict a damaged log or an edited paylo
                                     "trace.ranks[].read)",
                                     damaged, trace::describe(result.damaged_at().front()));
       if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
-      report::add_warning(ctx.doc, report::make_warning(report::WarningCode::PartialResult, msg,
-                                                        "the rest of the log was read"));
+      ctx.warn(report::make_warning(report::WarningCode::PartialResult, msg, "the rest of the log was read"));
     }
     // Edited payloads are read and used (the section's note says so); only --strict fails.
     if (const uint64_t edited = result.edited(); strict_ && edited > 0)

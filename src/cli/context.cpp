@@ -1,5 +1,6 @@
 #include "cli/context.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include <cstdio>
@@ -49,7 +50,36 @@ void add_output_options(CLI::App& cmd, CommonOptions& o) {
 }
 
 RunContext::RunContext(CommonOptions opts, json d)
-    : DocumentHost(std::move(d)), options(std::move(opts)), start_(std::chrono::steady_clock::now()) {}
+    : options(std::move(opts)), doc(std::move(d)), start_(std::chrono::steady_clock::now()) {}
+
+const json& RunContext::environment() const {
+  static const json none = json::object();
+  return doc.is_object() && doc.contains("environment") ? doc["environment"] : none;
+}
+
+void RunContext::write(const std::string& section, json value) { doc[section] = std::move(value); }
+
+void RunContext::set_warnings(const std::string& source, const json& warnings) {
+  auto it = std::find_if(warning_lists_.begin(), warning_lists_.end(), [&](const auto& l) { return l.first == source; });
+  if (it == warning_lists_.end()) warning_lists_.emplace_back(source, warnings);
+  else it->second = warnings;
+  rebuild_warnings();
+}
+
+void RunContext::warn(const json& warning) {
+  set_warnings(fmt::format("\x1f{}", own_warnings_++), json::array({warning}));  // a source no result is named
+}
+
+void RunContext::rebuild_warnings() {
+  if (!warnings_before_) warnings_before_ = doc.value("warnings", json::array());
+  doc["warnings"] = *warnings_before_;
+  for (const auto& [source, list] : warning_lists_)
+    for (const auto& w : list) report::add_warning(doc, w);
+}
+
+core::Progress RunContext::progress_sink() {
+  return [this](const std::string& m) { progress(m); };
+}
 
 std::chrono::milliseconds RunContext::timeout() const {
   return std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000));
@@ -143,6 +173,11 @@ void RunContext::end_progress() {
   fmt::print(stderr, "\r\033[K");
   std::fflush(stderr);
   progress_shown_ = false;
+}
+
+void RunContext::checkpoint(const std::string& section, json value) {
+  write(section, std::move(value));
+  checkpoint();
 }
 
 void RunContext::checkpoint() {

@@ -1,7 +1,8 @@
 #pragma once
-// What every command shares: the common flags, the result document, progress display,
-// checkpoints (rewrite --out files after each phase so a crash still leaves data), and
-// starting an agent in the chosen interpreter.
+// What every command shares: the common flags, the result document (made here from the
+// runners' results: a section from each result's to_json, the warnings each result carries),
+// progress display, checkpoints (rewrite --out files after each phase so a crash still leaves
+// data), and starting an agent in the chosen interpreter.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -15,8 +16,7 @@
 #include "agent/agent.hpp"
 #include "core/cpu_placement.hpp"
 #include "core/executor.hpp"
-#include "core/host.hpp"
-#include "report/document_host.hpp"
+#include "core/progress.hpp"
 
 namespace tct::cli {
 
@@ -40,13 +40,28 @@ void add_common_options(CLI::App& cmd, CommonOptions& options);
 void add_agent_options(CLI::App& cmd, CommonOptions& options);   // --python --agent-path --timeout --threads --cpus
 void add_output_options(CLI::App& cmd, CommonOptions& options);  // --json --markdown -o -v -q
 
-// The runners' Host (document, progress, checkpoints, warnings) and Executor (agents in the
-// chosen interpreter, with --timeout and progress on every request).
-class RunContext : public report::DocumentHost, public core::Executor {
+// The document a command makes from its runners' results, progress on stderr, and the
+// runners' Executor (agents in the chosen interpreter, with --timeout and progress on every
+// request). Runners never see the document: they return values and hand partial results to
+// callbacks that the command turns into sections here.
+class RunContext : public core::Executor {
  public:
   RunContext(CommonOptions options, json doc);
 
   CommonOptions options;
+  // The document, the CLI's alone: a command writes each section from its result.
+  json doc;
+
+  // What start_agent recorded of the interpreter and torch (empty before an agent started).
+  const json& environment() const;
+  // A result's section as its to_json made it, and the warnings that result carries: they
+  // replace what `source` gave before, in the place its first list took in the document's
+  // warnings (a runner decides its list afresh after each phase); an identical warning is
+  // said once.
+  void write(const std::string& section, json value);
+  void set_warnings(const std::string& source, const json& warnings);
+  // A warning of the command's own (not a result's): added after those there now, said once.
+  void warn(const json& warning);
 
   std::chrono::milliseconds timeout() const;
   // Starts `python -m tct_agent` in the chosen interpreter and records the environment
@@ -66,17 +81,26 @@ class RunContext : public report::DocumentHost, public core::Executor {
   std::unique_ptr<core::Session> start_for_probe();
   std::unique_ptr<core::Session> spawn(const core::Env& env) override;
   // "phase: message" on stderr, only when stderr is a terminal and not --quiet.
-  void progress(const std::string& message) override;
+  void progress(const std::string& message);
+  // progress(), as the runners take it.
+  core::Progress progress_sink();
   agent::ProgressFn progress_fn();
   void end_progress();
   // Rewrites every --out file with the document as it is now.
-  void checkpoint() override;
-  using core::Host::checkpoint;  // (section, value): a result's section, then the files
+  void checkpoint();
+  // write(section, value), then the files: a crash after this still leaves what was measured.
+  void checkpoint(const std::string& section, json value);
 
  private:
   std::chrono::steady_clock::time_point start_;
   bool progress_shown_ = false;
   std::string last_phase_;  // off a terminal: the phase last said
+  // The document's warnings: those it held before any list came (a saved document's), then
+  // each source's list in the order the sources first gave one.
+  void rebuild_warnings();
+  std::optional<json> warnings_before_;
+  std::vector<std::pair<std::string, json>> warning_lists_;
+  int own_warnings_ = 0;  // warn()'s count: each its own source
 };
 
 }  // namespace tct::cli

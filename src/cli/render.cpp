@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "audit/json.hpp"
+#include "audit/render.hpp"
 #include "bench/json.hpp"
 #include "bench/render.hpp"
 #include "cli/renderers.hpp"
@@ -56,12 +58,18 @@ compare::CompareResult compare_of(const json& doc) { return compare::compare_fro
 trace::TraceResult trace_of(const json& doc) { return trace::from_json(member(doc, "trace")); }
 startup::StartupResult startup_of(const json& doc) { return startup::from_json(member(doc, "startup")); }
 run::RunResult run_of(const json& doc) { return run::from_json(member(doc, "run")); }
+audit::AuditResult audit_of(const json& doc) { return audit::from_json(member(doc, "audit")); }
 
 }  // namespace
 
 const std::vector<Renderers>& renderers() {
   static const std::vector<Renderers> all = {
-      {"audit", text_audit, brief_audit, markdown_audit, html_audit, nullptr, "Audit"},
+      // The audit's brief opens with the headline of what every section found.
+      {"audit", [](const json& d) { return audit::text(audit_of(d)); },
+       [](const json& d) { return audit::brief(audit_of(d), headline(d)); },
+       [](const json& d) { return audit::markdown(audit_of(d)); },
+       [](const json& d) { return member(d, "audit").empty() ? std::string() : audit::html_section(audit_of(d)); },
+       nullptr, "Audit"},
       {"probe", [](const json& d) { return probe::text(probe_of(d), interpreter_of(d)); }, nullptr,
        [](const json& d) { return probe::markdown(probe_of(d), interpreter_of(d)); }, nullptr,
        [](const json& d) { return probe::html_cards(probe_of(d)); }, nullptr},

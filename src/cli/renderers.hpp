@@ -25,10 +25,4 @@ struct Renderers {
 const std::vector<Renderers>& renderers();
 const Renderers* renderers_of(const std::string& key);
 
-// The audit's own lines (cli/render_audit.cpp): its steps, then the headline of what they found.
-std::string text_audit(const nlohmann::json& doc);
-std::string brief_audit(const nlohmann::json& doc);
-std::string markdown_audit(const nlohmann::json& doc);
-std::string html_audit(const nlohmann::json& doc);
-
 }  // namespace tct::cli

@@ -9,6 +9,7 @@
 #include "report/document.hpp"
 #include "bench/json.hpp"
 #include "bench/run.hpp"
+#include "explain/json.hpp"
 #include "explain/run.hpp"
 #include "core/target_options.hpp"
 #include "suite/settings.hpp"
@@ -34,16 +35,20 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   auto t0 = std::chrono::steady_clock::now();
   suite::EntryRecord record;
   record.entry = entry;
-  // The entry's own document: bench writes into it as `tct bench` would; no files.
+  // The entry's own agents (its timeout, the environment they record); no files.
   CommonOptions options = common;
   options.out.clear();
   options.timeout_s = suite::entry_timeout_s(entry.settings, timeout_s);
   RunContext ctx(options, report::new_document("bench"));
   std::string stage = "bench";
+  // What the runners returned, or their last partial result when they stopped part way.
+  bench::BenchResult bench;
+  std::optional<explain::ExplainResult> explained;
   try {
     bench::BenchConfig cfg = suite::bench_config(entry.target, entry.params, entry.settings);
     locate_aoti_runner(ctx, cfg);
-    if (auto err = bench::bench_outcome(bench::run_bench(ctx, ctx, cfg), cfg)) {
+    bench = bench::run_bench(ctx.progress_sink(), ctx, cfg, [&](const bench::BenchResult& so_far) { bench = so_far; });
+    if (auto err = bench::bench_outcome(bench, cfg)) {
       record.status = err->code() == ExitCode::CheckFailed ? suite::EntryStatus::Mismatch : suite::EntryStatus::Failed;
       record.error = error_json(*err, "");
     }
@@ -51,7 +56,8 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
       stage = "explain";
       // As `tct explain` does, in a fresh agent.
       auto agent = ctx.start({});
-      explain::run_explain(ctx, *agent, {cfg.target, true, 2, std::nullopt, ""});
+      explained = explain::run_explain(ctx.progress_sink(), *agent, {cfg.target, true, 2, std::nullopt, ""},
+                                       [&](const explain::ExplainResult& so_far) { explained = so_far; });
       agent->close();
     }
   } catch (const Error& e) {
@@ -66,13 +72,15 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   }
   ctx.end_progress();
   record.wall = std::chrono::steady_clock::now() - t0;
-  // The sections as the entry's document holds them: what bench checkpointed, even when it
-  // stopped part way.
-  record.bench = ctx.doc.value("bench", json());
-  record.explain = ctx.doc.value("explain", json());
-  record.result = suite::entry_result(tct::bench::from_json(record.bench), record.explain);
+  // The sections as `tct bench` (and `tct explain`) would write them: what was measured, even
+  // when a runner stopped part way; the warnings in the order those commands give them.
+  record.bench = bench.config ? tct::bench::to_json(bench) : json();
+  record.explain = explained ? explain::to_json(*explained) : json();
+  record.result = suite::entry_result(bench, record.explain);
+  ctx.set_warnings("bench", bench.all_warnings);
+  if (explained) ctx.set_warnings("explain", explained->warnings);
   record.warnings = ctx.doc.value("warnings", json::array());
-  record.environment = ctx.doc.value("environment", json::object());
+  record.environment = ctx.environment();
   return record;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // core::Session over a real agent::Agent, with the timeout and progress callback the
-// host chose for every request.
+// CLI chose for every request.
 #include <chrono>
 #include <memory>
 

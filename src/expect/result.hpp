@@ -1,5 +1,5 @@
 #pragma once
-// What `tct expect` found, as a value: the runner returns it, the host checkpoints it, and
+// What `tct expect` found, as a value: the runner returns it (and hands it on part way), and
 // every rendering (terminal, Markdown, HTML, JSON) reads it. The class, the predicted range,
 // the compiled run's bound on it and the validation are fields, decided once where the facts
 // are (expect/classifier.cpp, compiled.cpp, run.cpp) and never recomputed by a renderer.
@@ -181,6 +181,9 @@ struct ExpectResult {
   std::optional<Analysis> analysis;  // after the profile (the class is null until then)
   std::optional<Sweep> sweep;
   std::optional<Validation> validation;
+  // What the run warns about so far (a sweep point's bench warnings named by the point), for
+  // the document's list: not part of the section.
+  json warnings = json::array();
 };
 
 // A predicted range against a measured speedup {estimate, low, high} (NaN bounds: the

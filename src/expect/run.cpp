@@ -22,7 +22,6 @@
 #include "expect/evidence.hpp"
 #include "expect/json.hpp"
 #include "expect/calibration.hpp"
-#include "expect/scratch_host.hpp"
 #include "expect/suggestions.hpp"
 #include "errors.hpp"
 #include "explain/run.hpp"
@@ -87,16 +86,16 @@ bool above_roofline(const Analysis& a) { return a.roofline.fraction > 1.0; }
 // One run of expect: the agent in use, what the phases found so far, and the result.
 class ExpectRun {
  public:
-  ExpectRun(core::Host& host, core::Executor& exec, core::Session* shared_agent, const ExpectConfig& cfg,
-            const explain::ExplainResult* explained)
-      : host_(host), exec_(exec), cfg_(cfg), agent_(shared_agent), explained_(explained) {}
+  ExpectRun(const core::Progress& progress, core::Executor& exec, core::Session* shared_agent, const ExpectConfig& cfg,
+            const explain::ExplainResult* explained, const ExpectSinks& sinks)
+      : progress_(progress), exec_(exec), cfg_(cfg), sinks_(sinks), agent_(shared_agent), explained_(explained) {}
 
   ExpectResult run() {
     checkpoint();  // nothing known yet: the target and the class are null
 
     ensure_agent();
     compiled_ = compiled_run();
-    host_.progress("loading the target");
+    progress_("loading the target");
     json described = agent_->call("target.load", core::to_load_params(cfg_.target));
     result_.target = described;
     checkpoint();
@@ -114,7 +113,7 @@ class ExpectRun {
     if (above_roofline(profiled.analysis)) {
       // A fraction above 1 is a measurement of the load, not of the workload: not printed.
       profiled.analysis.roofline.fraction = NAN;
-      host_.warn(report::make_warning(
+      warn(report::make_warning(
           report::WarningCode::NoisyMeasurement,
           "this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
           "while the machine was busy, so the roofline fraction is left out",
@@ -122,12 +121,12 @@ class ExpectRun {
     }
     const Evidence& evidence = profiled.evidence;
     for (const auto& w : {load_instability(evidence), slow_machine(evidence, ceilings()), load_drift(evidence)})
-      if (w) host_.warn(report::to_json(*w));
+      if (w) warn(report::to_json(*w));
     result_.analysis = profiled.analysis;
     checkpoint();
 
     if ((cfg_.sweep || cfg_.validate) && (cfg_.backend != "inductor" || cfg_.mode != "default"))
-      host_.warn(report::make_warning(
+      warn(report::make_warning(
           report::WarningCode::PredictionModelsDefault,
           fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "
                       "runs {} with mode {}", cfg_.backend, cfg_.mode),
@@ -145,12 +144,12 @@ class ExpectRun {
     if (owned_) owned_->close();
 
     if (cfg_.validate) {
-      host_.progress("validate: bench");
-      bench::BenchConfig bcfg = bench_config(cfg_.target.params, "bench");
-      const tct::bench::BenchResult bench = bench::run_bench(host_, exec_, bcfg);
+      progress_("validate: bench");
+      bench::BenchConfig bcfg = bench_config(cfg_.target.params);
+      const tct::bench::BenchResult bench = bench::run_bench(progress_, exec_, bcfg, sinks_.validation_bench);
       const tct::bench::Speedup* measured = first_speedup(bench);
       if (measured && measured->verdict == tct::stats::SpeedupVerdict::Inconclusive) {
-        host_.warn(report::make_warning(report::WarningCode::NoisyMeasurement,
+        warn(report::make_warning(report::WarningCode::NoisyMeasurement,
                                         "--validate: the measured speedup interval is too wide to check the "
                                         "prediction against (inconclusive)",
                                         "rerun on a quieter machine or with a larger --budget"));
@@ -168,7 +167,11 @@ class ExpectRun {
   }
 
  private:
-  void checkpoint() { host_.checkpoint("expect", to_json(result_)); }
+  void checkpoint() {
+    if (sinks_.expect) sinks_.expect(result_);
+  }
+
+  void warn(nlohmann::json warning) { result_.warnings.push_back(std::move(warning)); }
 
   const Ceilings& ceilings() const { return result_.machine->ceilings; }
 
@@ -187,23 +190,22 @@ class ExpectRun {
   }
 
   // What torch.compile really does with the target: what the caller's explain found (audit
-  // ran explain first), or the logged compiled run of our own (explain::run_explain, in a
-  // scratch document: expect's result keeps a summary). Unknown when that run fails: the
+  // ran explain first), or the logged compiled run of our own (explain::run_explain, whose
+  // result expect keeps a summary of; its warnings are explain's to give, not expect's). Unknown when that run fails: the
   // prediction then assumes the function is captured.
   CompiledRun compiled_run() {
     if (explained_) return compiled_run_of(*explained_);
     CompiledRun run;
     try {
-      ScratchHost scratch(host_);
       run = compiled_run_of(
-          explain::run_explain(scratch, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
+          explain::run_explain(progress_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       if (agent_lost(e)) {
         drop_agent();
         ensure_agent();
       }
-      host_.warn(report::make_warning(report::WarningCode::PartialResult,
+      warn(report::make_warning(report::WarningCode::PartialResult,
                                       fmt::format("could not check what torch.compile captures: {}", e.what()),
                                       "the prediction assumes the whole function is captured; run `tct explain`"));
     }
@@ -219,7 +221,7 @@ class ExpectRun {
 
   // Device identity -> cache lookup -> measure when missing (or asked to).
   Machine machine_ceilings(bool refresh) {
-    host_.progress("machine ceilings");
+    progress_("machine ceilings");
     Machine m;
     m.device = agent_->call("expect.device_info", json::object());
     m.cache_key = ceilings_cache_key(m.device);
@@ -232,7 +234,7 @@ class ExpectRun {
         m.cache_hit = true;
         return m;
       }
-    host_.progress("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
+    progress_("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
     m.measurement = agent_->call("expect.ceilings", json::object());
     m.ceilings = ceilings_from_json(m.measurement, "measured");
     const Ceilings& c = m.ceilings;
@@ -242,7 +244,7 @@ class ExpectRun {
       m.cache_written = write_cache(path, cache);
     }
     if (m.measurement.value("matmul_error", json()).is_string())
-      host_.warn(report::make_warning(report::WarningCode::NoFlopCeiling,
+      warn(report::make_warning(report::WarningCode::NoFlopCeiling,
                                       "no FLOP/s ceiling: the matmul failed: " +
                                           m.measurement["matmul_error"].get<std::string>(),
                                       "the class falls back to the time in library ops"));
@@ -261,13 +263,13 @@ class ExpectRun {
   // target's, or a sweep point's when label names it).
   Profiled analyse(const json& described, const json& params, const std::string& label) {
     std::string prefix = label.empty() ? "" : label + ": ";
-    host_.progress(prefix + "profiling eager calls");
+    progress_(prefix + "profiling eager calls");
     json profile = agent_->call("expect.profile",
                                 {{"calls", cfg_.calls},
                                  {"warmup", 3},
                                  {"timed_calls", 2 * cfg_.calls},
                                  {"min_seconds", cfg_.profile_s}});
-    host_.progress(prefix + "counting FLOPs and bytes");
+    progress_(prefix + "counting FLOPs and bytes");
     json flops = agent_->call("expect.flops", json::object());
     Profiled out;
     Evidence& ev = out.evidence;
@@ -319,13 +321,13 @@ class ExpectRun {
     a.flops_error = ev.flops_error;
     a.suggestions = suggestions(ev, v, suggestion_context(described, params));
     if (label.empty() && !ev.flops_error.empty())
-      host_.warn(report::make_warning(report::WarningCode::FlopsNotCounted,
+      warn(report::make_warning(report::WarningCode::FlopsNotCounted,
                                       "FLOPs and bytes could not be counted: " + ev.flops_error,
                                       "the class is decided from the profile alone"));
     return out;
   }
 
-  bench::BenchConfig bench_config(const json& params, const std::string& section) const {
+  bench::BenchConfig bench_config(const json& params) const {
     bench::BenchConfig bcfg;
     bcfg.target = cfg_.target;
     bcfg.target.params = params;
@@ -336,7 +338,6 @@ class ExpectRun {
     bcfg.eager_warmup_calls = 5;
     bcfg.compile_time = false;  // expect asks about steady-state speed, not compile cost
     bcfg.memory = false;
-    bcfg.section = section;
     return bcfg;
   }
 
@@ -348,8 +349,8 @@ class ExpectRun {
   }
 
   // One value of the sweep: load, profile and classify it, then bench it in fresh processes
-  // (in a scratch document: the point keeps the bench's speedup; its warnings are handed on
-  // named by the point).
+  // (the point keeps the bench's speedup; the bench's warnings join expect's, named by the
+  // point).
   SweepPoint measure_point(const SweepSpec& spec, const json& value) {
     const std::string label = fmt::format("{}={}", spec.param, value.dump());
     json params = cfg_.target.params;
@@ -359,7 +360,7 @@ class ExpectRun {
     load["params"] = params;
     SweepPoint point;
     try {
-      host_.progress(label + ": loading");
+      progress_(label + ": loading");
       json described = agent_->call("target.load", load);
       Profiled profiled = analyse(described, params, label);
       const Analysis& a = profiled.analysis;
@@ -379,16 +380,17 @@ class ExpectRun {
       if (agent_lost(e)) drop_agent();
       throw;
     }
-    host_.progress(label + ": bench");
-    ScratchHost scratch(host_);
+    progress_(label + ": bench");
     tct::bench::BenchResult bench;
+    json bench_warnings = json::array();  // the bench's so far: what a failure leaves
     try {
-      bench = bench::run_bench(scratch, exec_, bench_config(params, "bench"));
+      bench = bench::run_bench(progress_, exec_, bench_config(params),
+                               [&](const tct::bench::BenchResult& so_far) { bench_warnings = so_far.all_warnings; });
     } catch (const Error&) {
-      scratch.hand_on(label);
+      warn_about_point(label, bench_warnings);
       throw;
     }
-    scratch.hand_on(label);
+    warn_about_point(label, bench.all_warnings);
     point.benched = true;
     const tct::bench::Speedup* sp = first_speedup(bench);
     if (!sp) {
@@ -402,6 +404,10 @@ class ExpectRun {
       point.validation = validate(pa.predicted, pa.cls, pa.borderline_with, *sp);
     }
     return point;
+  }
+
+  void warn_about_point(const std::string& label, const json& warnings) {
+    for (json w : point_warnings(label, warnings)) warn(std::move(w));
   }
 
   void run_sweep_points(const SweepSpec& spec) {
@@ -418,7 +424,7 @@ class ExpectRun {
     for (const auto& p : points)
       if (!p.error.is_null()) ++failed;
     if (failed > 0)
-      host_.warn(report::make_warning(report::WarningCode::PartialResult,
+      warn(report::make_warning(report::WarningCode::PartialResult,
                                       fmt::format("{} of {} sweep points failed", failed, points.size()),
                                       "each failed point says why in expect.sweep.points[].error"));
     if (failed == static_cast<int>(points.size()) && !points.empty()) {
@@ -431,9 +437,10 @@ class ExpectRun {
     }
   }
 
-  core::Host& host_;
+  core::Progress progress_;
   core::Executor& exec_;
   const ExpectConfig& cfg_;
+  const ExpectSinks& sinks_;
   core::Session* agent_ = nullptr;          // the agent requests go to (shared or owned_)
   std::unique_ptr<core::Session> owned_;    // the agent this run started, if any
   const explain::ExplainResult* explained_;  // the caller's explain, if it ran one
@@ -443,9 +450,21 @@ class ExpectRun {
 
 }  // namespace
 
-ExpectResult run_expect(core::Host& host, core::Executor& exec, core::Session* shared_agent, const ExpectConfig& cfg,
-                                const explain::ExplainResult* explained) {
-  return ExpectRun(host, exec, shared_agent, cfg, explained).run();
+json point_warnings(const std::string& label, const json& warnings) {
+  json out = json::array();
+  for (json w : warnings) {
+    if (w.is_object() && w.contains("message") && w["message"].is_string()) {
+      w["message"] = label + ": " + w["message"].get<std::string>();
+      w["row"] = label;
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+ExpectResult run_expect(const core::Progress& progress, core::Executor& exec, core::Session* shared_agent,
+                        const ExpectConfig& cfg, const explain::ExplainResult* explained, const ExpectSinks& sinks) {
+  return ExpectRun(progress, exec, shared_agent, cfg, explained, sinks).run();
 }
 
 }  // namespace tct::expect

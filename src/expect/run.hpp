@@ -3,7 +3,7 @@
 // workload, and what would raise the gain? Used by `tct expect` and by `tct audit` (which
 // passes the agent its probe and explain ran in, saving a process start).
 //
-// Phases, each followed by host.checkpoint() so a crash keeps what was measured:
+// Phases, each followed by a partial result (ExpectSinks) so a crash keeps what was measured:
 //   target.load -> machine ceilings (expect.device_info, then the ceilings cache file or
 //   expect.ceilings) -> profile + FLOPs -> class, predicted range, suggestions -> optional
 //   sweep (per value: target.load, profile, FLOPs, classify, and a bench in fresh
@@ -15,7 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/executor.hpp"
-#include "core/host.hpp"
+#include "bench/result.hpp"
+#include "core/progress.hpp"
 #include "core/target_options.hpp"
 #include "expect/result.hpp"
 #include "expect/sweep.hpp"
@@ -39,10 +40,15 @@ struct ExpectConfig {
   bool refresh_ceilings = false;     // measure the ceilings and replace the cached entry
 };
 
-// Runs expect and returns what it found. After each phase the result so far goes to the
-// host as the document's "expect" section (host.checkpoint("expect", to_json(result))), so a
-// crash keeps what was measured; warnings go to host.warn. Nothing else of the document is
-// written, but for --validate's bench, whose section ("bench") the user gets too.
+// Where expect's partial results go (each optional): its own after each phase, and
+// --validate's bench's after each of bench's phases (the user gets that bench too).
+struct ExpectSinks {
+  core::OnPartial<ExpectResult> expect;
+  core::OnPartial<tct::bench::BenchResult> validation_bench;
+};
+
+// Runs expect and returns what it found, its warnings in result.warnings. After each phase
+// the result so far goes to sinks.expect, so a crash keeps what was measured.
 //
 // shared_agent: null -> run_expect starts its own agent (and closes it before the
 // --validate bench). Non-null -> a started, handshaken agent in any state (e.g. the one
@@ -57,7 +63,14 @@ struct ExpectConfig {
 // Throws tct::Error for what ends `tct expect` early: bad usage/target, the target failing
 // while profiled, a sweep whose every point failed, --validate whose bench measured no
 // speedup (the bench's own error, or exit 3).
-ExpectResult run_expect(core::Host& host, core::Executor& exec, core::Session* shared_agent, const ExpectConfig& cfg,
-                                const explain::ExplainResult* explained = nullptr);
+ExpectResult run_expect(const core::Progress& progress, core::Executor& exec, core::Session* shared_agent,
+                        const ExpectConfig& cfg, const explain::ExplainResult* explained = nullptr,
+                        const ExpectSinks& sinks = {});
+
+// A sweep point's bench warnings as expect reports them: each message with "label: " before
+// it, so a warning says which point it is about and the same warning at two points stays two
+// distinct lines; the label is its "row" too, so a brief report names the other points a kind
+// of warning touched.
+json point_warnings(const std::string& label, const json& warnings);
 
 }  // namespace tct::expect

@@ -1,5 +1,5 @@
 #pragma once
-// What `tct explain` found, as a value: the runner returns it, the host checkpoints it, and
+// What `tct explain` found, as a value: the runner returns it (and hands it on part way), and
 // every rendering (terminal, Markdown, HTML, JSON, `tct diff`) reads it. Each count and the
 // verdict are fields, made once where the facts are (explain/audit.cpp; json.cpp infers the
 // verdict of an older document that lacks it) and never recomputed by a renderer. explain/json.cpp is the one place this becomes doc["explain"]
@@ -185,6 +185,9 @@ struct ExplainResult {
   // An older document's graph_break_count of -1: explain gave up on a frame it did not name
   // (documents now name it in skipped_frames).
   bool unnamed_skip = false;
+  // What the run warns about (skip, disagreement, gate), for the document's list: not part of
+  // the section.
+  nlohmann::json warnings = nlohmann::json::array();
 
   bool capturable() const { return verdict == Verdict::Capturable; }
   // Frames dynamo skipped: the list, or the one an older document's -1 stood for.

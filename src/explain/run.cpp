@@ -17,7 +17,6 @@ namespace tct::explain {
 namespace {
 
 using json = nlohmann::json;
-using core::Host;
 using core::Session;
 
 // The logged run's TORCH_TRACE file through the trace reader (as `tct trace` reads it).
@@ -47,19 +46,20 @@ void add_registry_entries(Session& agent, json& facts, const trace::RankSummary*
 
 }  // namespace
 
-ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) {
+ExplainResult run_explain(const core::Progress& progress, Session& agent, const ExplainConfig& cfg,
+                          const core::OnPartial<ExplainResult>& on_partial) {
   // The logged run always writes its trace: to --trace DIR, kept, or to a folder of our own.
   std::unique_ptr<core::TempDir> scratch;
   if (cfg.logged && cfg.trace_dir.empty()) scratch = std::make_unique<core::TempDir>("tct-explain-trace");
   if (std::error_code ec; cfg.logged && !scratch && !std::filesystem::create_directories(cfg.trace_dir, ec) && ec)
     throw usage_error(fmt::format("cannot create the --trace folder {}: {}", cfg.trace_dir, ec.message()),
                       "give a folder that can be written");
-  host.progress(fmt::format("loading {}", cfg.target.target));
+  progress(fmt::format("loading {}", cfg.target.target));
   ExplainResult loaded;
   loaded.target = agent.call("target.load", to_load_params(cfg.target));
-  host.checkpoint("explain", to_json(loaded));  // the partial result: the target is loaded
+  if (on_partial) on_partial(loaded);  // the partial result: the target is loaded
 
-  host.progress("running torch._dynamo.explain");
+  progress("running torch._dynamo.explain");
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
   // Absolute: the agent writes it and we read it, each from its own working folder.
   if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : std::filesystem::absolute(cfg.trace_dir).string();
@@ -69,11 +69,9 @@ ExplainResult run_explain(Host& host, Session& agent, const ExplainConfig& cfg) 
   add_registry_entries(agent, facts, trace ? &*trace : nullptr);
   ExplainResult result =
       build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
-  // Recorded without a checkpoint: the caller's next checkpoint (or the final write) persists it.
-  host.record("explain", to_json(result));
   if (!cfg.warn) return result;
 
-  for (const auto& w : explain_warnings(result, facts)) host.warn(report::to_json(w));
+  for (const auto& w : explain_warnings(result, facts)) result.warnings.push_back(report::to_json(w));
   return result;
 }
 

@@ -6,7 +6,7 @@
 
 #include "explain/result.hpp"
 #include "core/executor.hpp"
-#include "core/host.hpp"
+#include "core/progress.hpp"
 #include "core/target_options.hpp"
 
 namespace tct::explain {
@@ -17,12 +17,13 @@ struct ExplainConfig {
   int calls = 2;                        // calls of that run (recompiles show from the second)
   std::optional<int> max_graph_breaks;  // the gate
   std::string trace_dir;                // --trace DIR: keep the run's TORCH_TRACE there ("" = none)
-  bool warn = true;                     // add the section's warnings (skip, disagreement, gate) to the document
+  bool warn = true;                     // list the result's warnings (skip, disagreement, gate)
 };
 
-// The audit as a value. The host gets it as the document's "explain" section (the target
-// alone, checkpointed, once it is loaded; then the whole result) and the section's warnings
-// (cfg.warn). exit_code(result) says whether the gate failed.
-ExplainResult run_explain(core::Host& host, core::Session& agent, const ExplainConfig& cfg);
+// The audit as a value, its warnings in result.warnings (cfg.warn). on_partial (if set) gets
+// the target alone once it is loaded: what a failure of explain.run leaves.
+// exit_code(result) says whether the gate failed.
+ExplainResult run_explain(const core::Progress& progress, core::Session& agent, const ExplainConfig& cfg,
+                          const core::OnPartial<ExplainResult>& on_partial = {});
 
 }  // namespace tct::explain

@@ -27,25 +27,27 @@ bool smoke_matches(const Smoke& s) {
   return std::isfinite(diff) && diff <= 1e-4 * std::max(1.0, scale);
 }
 
-void run_smoke(core::Host& host, core::Session& agent, const ProbeConfig& cfg, ProbeResult& result) {
+void run_smoke(const core::Progress& progress, core::Session& agent, const ProbeConfig& cfg, ProbeResult& result,
+               const core::OnPartial<ProbeResult>& on_partial) {
   std::vector<std::string> devices = {"cpu"};
   if (result.facts->devices.cuda_available) devices.push_back("cuda");
   if (result.facts->devices.mps_available) devices.push_back("mps");
   for (const auto& device : devices) {
-    host.progress(fmt::format("smoke compile on {}", device));
+    progress(fmt::format("smoke compile on {}", device));
     Smoke smoke =
         smoke_from_json(agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}));
     smoke.match = smoke_matches(smoke);
     result.smoke.push_back(std::move(smoke));
-    host.checkpoint("probe", to_json(result));
+    if (on_partial) on_partial(result);
   }
 }
 
 }  // namespace
 
-ProbeResult run_probe(core::Host& host, core::Session& agent, const ProbeConfig& cfg) {
+ProbeResult run_probe(const core::Progress& progress, core::Session& agent, const ProbeConfig& cfg,
+                      const core::OnPartial<ProbeResult>& on_partial) {
   const auto& hello = agent.hello();
-  const std::string python_path = host.environment().value("interpreter", json::object()).value("path", "");
+  const std::string& python_path = cfg.python_path;
   ProbeResult result;
   result.python = hello.python;
   if (!hello.torch.is_null()) {
@@ -55,7 +57,7 @@ ProbeResult run_probe(core::Host& host, core::Session& agent, const ProbeConfig&
   for (const auto& var : compile_env_vars())
     if (const char* v = std::getenv(var.name)) result.environment_variables[var.name] = v;
   // What is known before the agent imports torch, which may fail: the error's document keeps it.
-  host.record("probe", to_json(result));
+  if (on_partial) on_partial(result);
 
   // The facts need torch 2.x imported; without it the verdict is already known.
   const bool torch_ok = result.torch_version && at_least(parse_version(*result.torch_version), 2, 0);
@@ -67,7 +69,7 @@ ProbeResult run_probe(core::Host& host, core::Session& agent, const ProbeConfig&
     // Uncached, the compiler is checked here while the agent imports torch (both take ~1 s).
     std::future<json> compiler;
     if (!cached) compiler = std::async(std::launch::async, check_cpp_compiler, cxx);
-    host.progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
+    progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
                          : "importing torch and checking the C++ compiler");
     json facts = agent.call("probe", {{"light", cached.has_value()}});
     if (cached) {
@@ -77,14 +79,12 @@ ProbeResult run_probe(core::Host& host, core::Session& agent, const ProbeConfig&
       if (cfg.use_cache) write_probe_cache(cache, key, cacheable_facts(facts));
     }
     result.facts = facts_from_record(facts);
-    host.checkpoint("probe", to_json(result));
-    if (cfg.smoke) run_smoke(host, agent, cfg, result);
+    if (on_partial) on_partial(result);
+    if (cfg.smoke) run_smoke(progress, agent, cfg, result, on_partial);
   }
   Decision decision = decide(result, python_path);
   result.verdict = decision.verdict;
   result.reasons = std::move(decision.reasons);
-  // Recorded without a checkpoint: the caller's final write persists it.
-  host.record("probe", to_json(result));
   return result;
 }
 

@@ -64,8 +64,9 @@ void explain_misses(std::vector<CacheLookup>& lookups, const std::vector<KeyedLo
 
 class Runner {
  public:
-  Runner(core::Host& host, core::Executor& exec, const StartupConfig& cfg)
-      : host_(host), exec_(exec), cfg_(cfg), root_("tct-startup") {}
+  Runner(const core::Progress& progress, core::Executor& exec, const StartupConfig& cfg,
+         const core::OnPartial<StartupResult>& on_partial)
+      : progress_(progress), exec_(exec), cfg_(cfg), on_partial_(on_partial), root_("tct-startup") {}
 
   StartupResult run() {
     result_.target = cfg_.target.target;
@@ -78,13 +79,13 @@ class Runner {
       x.mode = m;
       result_.modes.push_back(std::move(x));
     }
-    // One agent records the interpreter and torch in the document (and refuses an interpreter
+    // One agent records the interpreter and torch (the executor keeps them for the document) (and refuses an interpreter
     // without torch) before any start is timed; it tells what building tct-aoti needs.
     {
       auto first = exec_.start({});
       if (auto* cpp = mode(Mode::AotiCpp)) {
         const core::RunnerBuild b = core::ensure_aoti_runner(first->call("startup.libtorch", json::object()), cfg_.runner_source,
-                                                 cfg_.cache_root, [this](const std::string& m) { host_.progress(m); });
+                                                 cfg_.cache_root, progress_);
         runner_ = b.path;
         cpp->skipped = b.skipped;
       }
@@ -93,7 +94,6 @@ class Runner {
     if (cfg_.build_runner_only) {
       if (auto* cpp = mode(Mode::AotiCpp); cpp && cpp->skipped.empty())
         cpp->skipped = fmt::format("nothing timed (--build-runner-only); the runner is {}", runner_);
-      host_.record("startup", to_json(result_));
       return result_;
     }
     const ModeResult* py = mode(Mode::AotiPython);
@@ -102,15 +102,14 @@ class Runner {
     for (int r = 0; r < cfg_.repeats; ++r)
       for (auto& m : result_.modes) {
         if (!m.skipped.empty() || !m.error.empty()) continue;
-        host_.progress(fmt::format("{} start {}/{}", to_string(m.mode), r + 1, cfg_.repeats));
+        progress_(fmt::format("{} start {}/{}", to_string(m.mode), r + 1, cfg_.repeats));
         run_start(m, r);
         summarize(m);
         decide(result_);
-        host_.checkpoint("startup", to_json(result_));
+        on_partial_(result_);
       }
     if (auto* cpp = mode(Mode::AotiCpp); cpp && !cpp->starts.empty()) check_outputs(*cpp);
     decide(result_);
-    host_.record("startup", to_json(result_));
     return result_;
   }
 
@@ -143,7 +142,7 @@ class Runner {
   // Exports and packages the model once, in a process of its own (its time is the package
   // compile time a deployment pays once, at build time), for both AOTInductor modes.
   void make_package() {
-    host_.progress("exporting and packaging the model (AOTInductor)");
+    progress_("exporting and packaging the model (AOTInductor)");
     fs::create_directories(package_dir());
     Folders f = folders("package");
     Nanoseconds compile = kNotMeasured;
@@ -175,7 +174,7 @@ class Runner {
   // tct-aoti's first output against eager's (the package process saved those), compared by
   // an agent; float32 rounding scaled by the outputs' magnitude, as probe's smoke check.
   void check_outputs(ModeResult& m) {
-    host_.progress("checking the C++ runner's outputs against eager");
+    progress_("checking the C++ runner's outputs against eager");
     try {
       auto session = exec_.start({});
       const json facts = session->call("startup.compare", {{"expected", (package_dir() / "reference").string()},
@@ -298,9 +297,10 @@ class Runner {
     m.starts.push_back(std::move(s));
   }
 
-  core::Host& host_;
+  core::Progress progress_;
   core::Executor& exec_;
   const StartupConfig& cfg_;
+  core::OnPartial<StartupResult> on_partial_;
   core::TempDir root_;
   StartupResult result_;
   std::string runner_;   // tct-aoti, once built
@@ -320,8 +320,9 @@ std::vector<Mode> planned_modes(std::vector<Mode> asked) {
   return out;
 }
 
-StartupResult run_startup(core::Host& host, core::Executor& exec, const StartupConfig& cfg) {
-  return Runner(host, exec, cfg).run();
+StartupResult run_startup(const core::Progress& progress, core::Executor& exec, const StartupConfig& cfg,
+                          const core::OnPartial<StartupResult>& on_partial) {
+  return Runner(progress, exec, cfg, on_partial).run();
 }
 
 }  // namespace tct::startup

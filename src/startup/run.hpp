@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/executor.hpp"
-#include "core/host.hpp"
+#include "core/progress.hpp"
 #include "core/target_options.hpp"
 #include "startup/result.hpp"
 
@@ -37,6 +37,8 @@ struct StartupConfig {
 // The modes to run: the ones asked for, cold added when warm or shipped needs its caches.
 std::vector<Mode> planned_modes(std::vector<Mode> asked);
 
-StartupResult run_startup(core::Host& host, core::Executor& exec, const StartupConfig& cfg);
+// Each mode's starts -> a StartupResult; the result so far goes to on_partial after each start.
+StartupResult run_startup(const core::Progress& progress, core::Executor& exec, const StartupConfig& cfg,
+                          const core::OnPartial<StartupResult>& on_partial);
 
 }  // namespace tct::startup

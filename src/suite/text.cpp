@@ -16,6 +16,7 @@
 namespace tct::report {
 namespace {
 
+using json = nlohmann::json;
 using suite::SuiteResult;
 
 std::string settings_text(const json& settings) {

@@ -1,10 +1,14 @@
 """`tct bench` end to end: the real binary, the real torch. Tiny targets, aot_eager in most
 tests (fast compiles), inductor in one; small budgets. Exit codes per docs/ARCHITECTURE.md."""
 import json
+import os
+import signal
+import subprocess
+import time
 
 import pytest
 
-from tct_run import FIXTURES
+from tct_run import FIXTURES, PYTHON, TCT
 
 T = str(FIXTURES / "bench_targets.py")
 # Fast settings: the statistics are exercised, not the machine's patience.
@@ -217,3 +221,35 @@ def test_compile_time_for_every_row_of_a_matrix(tct):
         assert m["compile_peak_increase_bytes"] is not None and m["compiler_kept_bytes"] is not None
     assert rows[0]["compile"]["cold_source"].startswith("main agent")
     assert rows[1]["compile"]["cold_source"] == "fresh process, fresh caches"
+
+
+def test_ctrl_c_keeps_what_was_measured(tmp_path):
+    """A Ctrl-C while rows are measured: the --out document holds bench's partial result (the
+    target, the eager baseline, the rows so far) as the last phase handed it on, and the error."""
+    out = tmp_path / "b.json"
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.environ.get("TORCHINDUCTOR_CACHE_DIR", "/tmp/tct-test-inductor-cache"))
+    env.pop("TCT_PYTHON", None)
+    proc = subprocess.Popen([str(TCT), "bench", f"{T}:pytree_io", "--python", PYTHON, "--backend", "aot_eager",
+                             "--budget", "60", "--no-compile-time", "--no-allocator-compare", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    doc = None
+    while time.monotonic() < deadline and proc.poll() is None:
+        # Wait until the file shows the rows phase: the eager baseline is in, the row is running.
+        try:
+            doc = json.loads(out.read_text())
+        except (OSError, ValueError):
+            doc = None
+        if doc and doc.get("bench", {}).get("phase") == "rows":
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    doc = json.loads(out.read_text())
+    assert doc["exit_code"] == 130 and doc["error"]["kind"] == "interrupted"
+    b = doc["bench"]
+    assert b["target"]["spec"].endswith(":pytree_io")
+    assert b["eager"]["steady_ns"] > 0
+    assert len(b["rows"]) == 1

@@ -1,6 +1,6 @@
 #pragma once
 // A scripted stand-in for the Python agent and the CLI, so runners can be unit-tested
-// without Python: FakeHost keeps the document, progress lines and checkpoints in memory;
+// without Python: FakeCaller keeps progress lines and partial results in memory;
 // FakeExecutor answers each request with a script (process index, op, params) -> reply,
 // and records every process it started with its environment and requests.
 #include <functional>
@@ -11,22 +11,24 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/document.hpp"
 #include "core/executor.hpp"
-#include "core/host.hpp"
-#include "report/document_host.hpp"
+#include "core/progress.hpp"
 
 namespace tct::testing {
 
 using json = nlohmann::json;
 
-struct FakeHost : report::DocumentHost {
-  FakeHost() : DocumentHost(report::new_document("bench")) {}
+// What the CLI is to a runner: it receives progress lines and partial results.
+template <class Result>
+struct FakeCaller {
   std::vector<std::string> progress_lines;
-  int checkpoints = 0;
-  void progress(const std::string& m) override { progress_lines.push_back(m); }
-  void checkpoint() override { ++checkpoints; }
-  using Host::checkpoint;
+  std::vector<Result> partials;
+  core::Progress progress() {
+    return [this](const std::string& m) { progress_lines.push_back(m); };
+  }
+  core::OnPartial<Result> on_partial() {
+    return [this](const Result& so_far) { partials.push_back(so_far); };
+  }
 };
 
 // Replies for one request; throw tct::Error to make the agent fail.

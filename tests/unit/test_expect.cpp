@@ -10,7 +10,7 @@
 #include "expect/evidence.hpp"
 #include "expect/json.hpp"
 #include "expect/result.hpp"
-#include "expect/scratch_host.hpp"
+#include "expect/run.hpp"
 #include "expect/ops.hpp"
 #include "expect/suggestions.hpp"
 #include "errors.hpp"
@@ -458,36 +458,16 @@ TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
   EXPECT_EQ(changes[0].to_value, json(64));
 }
 
-namespace {
-
-// A host that keeps what it is given, as the CLI's document would.
-struct RecordingHost : tct::report::DocumentHost {
-  RecordingHost() : DocumentHost({{"warnings", json::array()}}) {}
-  int checkpoints = 0;
-  void progress(const std::string&) override {}
-  void checkpoint() override { ++checkpoints; }
-  using Host::checkpoint;
-};
-
-}  // namespace
-
 TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
-  RecordingHost host;
-  tct::expect::ScratchHost scratch(host);
-  // A step that rebuilds its warnings after each phase (bench does): the last list counts.
-  scratch.record("bench", {{"rows", json::array()}});
-  scratch.replace_warnings("bench", json::array({{{"code", "noisy_measurement"}, {"message", "load 1.5"}}}));
-  scratch.replace_warnings("bench", json::array({{{"code", "noisy_measurement"}, {"message", "load 2.1"}},
-                                                 {{"code", "no_message"}}}));
-  scratch.checkpoint();
-  EXPECT_EQ(host.checkpoints, 0);  // the user's document did not change
-  EXPECT_TRUE(host.doc["warnings"].empty());
-  scratch.hand_on("batch=8");
-  ASSERT_EQ(host.doc["warnings"].size(), 2u);
-  EXPECT_EQ(host.doc["warnings"][0]["message"], "batch=8: load 2.1");
-  EXPECT_EQ(host.doc["warnings"][0]["row"], "batch=8");  // the brief report's "(also batch=8)"
-  EXPECT_FALSE(host.doc["warnings"][1].contains("message"));
-  EXPECT_FALSE(host.doc.contains("bench"));  // the step's section stays in the scratch document
+  // A point's bench warnings (its last list: bench decides it afresh after each phase).
+  const json bench_warnings =
+      json::array({{{"code", "noisy_measurement"}, {"message", "load 2.1"}}, {{"code", "no_message"}}});
+  const json w = tct::expect::point_warnings("batch=8", bench_warnings);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0]["message"], "batch=8: load 2.1");
+  EXPECT_EQ(w[0]["row"], "batch=8");  // the brief report's "(also batch=8)"
+  EXPECT_FALSE(w[1].contains("message"));
+  EXPECT_FALSE(w[1].contains("row"));
 }
 
 TEST(ExpectSweep, InterruptPropagates) {

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "report/document_host.hpp"
 #include "report/warnings.hpp"
 
 namespace {
@@ -84,30 +83,3 @@ TEST(BriefWarnings, ABusyMachinesFiveKindsFitInFourLines) {
 }
 
 }  // namespace
-
-namespace {
-
-struct QuietHost : tct::report::DocumentHost {
-  QuietHost() : DocumentHost(tct::report::new_document("audit")) {}
-  void progress(const std::string&) override {}
-  void checkpoint() override {}
-};
-
-}  // namespace
-
-TEST(DocumentHost, ASourcesWarningsReplaceItsOwnAndKeepTheOthers) {
-  // bench decides its warnings afresh after each phase: its last list counts, in its place
-  // after what earlier steps said; a warning said by another step later stays too.
-  QuietHost host;
-  const nlohmann::json probe = {{"code", "environment_override"}, {"message", "TORCHINDUCTOR_X set"}};
-  const nlohmann::json noisy = {{"code", "noisy_measurement"}, {"message", "13% outliers"}};
-  const nlohmann::json slower = {{"code", "slower_than_eager"}, {"message", "0.9x"}};
-  host.warn(probe);
-  host.replace_warnings("bench", nlohmann::json::array({noisy}));
-  host.replace_warnings("bench", nlohmann::json::array({slower, slower}));
-  EXPECT_EQ(host.doc["warnings"], nlohmann::json::array({probe, slower}));  // said once
-  host.replace_warnings("bench", nlohmann::json::array());
-  EXPECT_EQ(host.doc["warnings"], nlohmann::json::array({probe}));
-  host.record("bench", {{"rows", nlohmann::json::array()}});
-  EXPECT_EQ(host.doc["bench"]["rows"], nlohmann::json::array());
-}
