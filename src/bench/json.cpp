@@ -7,6 +7,7 @@
 #include "bench/analysis.hpp"
 #include "core/json_number.hpp"
 #include "core/json_read.hpp"
+#include "report/warning.hpp"
 
 namespace tct::bench {
 namespace {
@@ -453,7 +454,7 @@ json to_json(const BenchResult& b) {
   json rows = json::array();
   for (const auto& r : b.rows) rows.push_back(to_json(r));
   out["rows"] = rows;
-  out["warnings"] = b.warnings;
+  out["warnings"] = report::to_json(b.warnings);
   out["phase"] = b.phase;
   if (!b.allocator.is_null()) out["allocator"] = b.allocator;
   return out;
@@ -468,7 +469,8 @@ BenchResult from_json(const json& j) {
   if (const json& e = at(j, "eager"); e.is_object())
     b.eager = EagerBaseline{doubles(e, "warmup_ns"), duration_or_nan(e, "first_call_ns"), duration_or_nan(e, "steady_ns"), at(e, "memory")};
   for (const auto& r : at(j, "rows")) b.rows.push_back(row_from_json(r));
-  if (const json& w = at(j, "warnings"); w.is_array()) b.warnings = w;
+  if (const json& w = at(j, "warnings"); w.is_array())
+    for (const auto& one : w) b.warnings.push_back(report::warning_from_json(one));
   b.phase = str(j, "phase");
   b.allocator = at(j, "allocator");
   b.more = rest(j, {"target", "config", "clock", "eager", "rows", "warnings", "phase", "allocator"});

@@ -21,6 +21,7 @@
 
 #include "bench/correctness.hpp"
 #include "core/units.hpp"
+#include "report/warning.hpp"
 #include "stats/log_interval.hpp"
 #include "stats/summary.hpp"
 #include "stats/verdict.hpp"
@@ -313,13 +314,13 @@ struct BenchResult {
   std::optional<Clock> clock;
   std::optional<EagerBaseline> eager;
   std::vector<BenchRow> rows;
-  nlohmann::json warnings = nlohmann::json::array();  // the section's own
+  std::vector<report::Warning> warnings;  // the section's own
   std::string phase;  // load, eager, rows, allocator, compile_time, done
   nlohmann::json allocator;  // the allocator states (bench/allocator.hpp); null when absent
   nlohmann::json more = nlohmann::json::object();  // device_type, num_threads, ...
   // Every warning of the run so far, for the document's list (not part of the section): each
   // finished row's (named by its row when there are several), then the section's own.
-  nlohmann::json all_warnings = nlohmann::json::array();
+  std::vector<report::Warning> all_warnings;
 
   bool loaded() const { return target.is_object(); }
   // The row with the highest measured speedup (the HTML's headline card); null when none finished.

@@ -110,7 +110,7 @@ std::optional<CompileSpread> spread_of(const std::vector<double>& xs) {
 // The result so far, to the caller: each finished row's flags and warnings are decided from
 // its fields (bench/analysis.cpp) and the run's warnings listed afresh (all_warnings).
 void publish(const core::OnPartial<BenchResult>& on_partial, const BenchConfig& cfg, BenchResult& result) {
-  json warnings = json::array();
+  std::vector<report::Warning> warnings;
   RowWarningInput in{cfg.precision, cfg.check};
   in.busy_machine = machine_load(result.rows, 0).busy();
   for (auto& row : result.rows) {
@@ -119,7 +119,7 @@ void publish(const core::OnPartial<BenchResult>& on_partial, const BenchConfig& 
     const std::string who = result.rows.size() > 1 ? row.label : "";
     for (const auto& w : row_warnings(row, who, in)) {
       row.flags.push_back({report::code_of(w.warning), w.applies_to, report::flag_of(w.warning)});
-      warnings.push_back(report::to_json(w.warning));
+      warnings.push_back(w.warning);
     }
   }
   for (const auto& w : result.warnings) warnings.push_back(w);
@@ -189,7 +189,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
   result.allocator = allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
   for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, clock_res));
   if (!cfg.check)
-    result.warnings.push_back(report::to_json(report::Warning{report::kind::CheckSkipped{}, ""}));
+    result.warnings.push_back(report::Warning{report::kind::CheckSkipped{}, ""});
   result.phase = "eager";
   publish(on_partial, cfg, result);
 
@@ -253,7 +253,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
     publish(on_partial, cfg, result);
   }
   agent.close();
-  if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(report::to_json(*w));
+  if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(*w);
 
   const BenchRow* headline = result.rows.empty() ? nullptr : &result.rows[0];
   if (headline && headline->ok()) {
@@ -266,7 +266,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
                                compare_budget_s, result.allocator);
     }
   }
-  if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(report::to_json(*w));
+  if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(*w);
   publish(on_partial, cfg, result);
 
   if (cfg.compile_time) {

@@ -30,7 +30,7 @@
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
-#include "report/warnings.hpp"
+#include "report/warning.hpp"
 #include "bench/plan.hpp"
 #include "bench/json.hpp"
 #include "bench/run.hpp"
@@ -190,9 +190,7 @@ are reported); 4 internal error.)");
         first_failure = e;
         first_failure->stage = e.stage.empty() ? name : name + ": " + e.stage;
       }
-      ctx.warn(report::make_warning(report::WarningCode::PartialResult,
-                                    fmt::format("audit step {} failed: {}", name, e.what()),
-                                    e.hint().empty() ? "the other steps still ran" : e.hint()));
+      ctx.warn({report::kind::AuditStepFailed{name, e.what(), e.hint()}, ""});
     }
     entry.wall = Clock::now() - t0;
     result_.steps.push_back(std::move(entry));

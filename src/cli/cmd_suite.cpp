@@ -14,7 +14,7 @@
 #include "cli/suite_entry.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
-#include "report/warnings.hpp"
+#include "report/warning.hpp"
 #include "suite/shard.hpp"
 #include "suite/doc.hpp"
 #include "suite/file.hpp"
@@ -121,10 +121,7 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     if (previous.contains("environment") && previous["environment"].is_object())
       ctx.doc["environment"] = previous["environment"];
     if (dropped > 0)
-      ctx.warn(report::make_warning(
-          report::WarningCode::ResumeLeftOut,
-          fmt::format("--resume left out {} entries of {} that are not in this run's share", dropped, *json_out),
-          "they were run with another suite file or --shard; their numbers are not in this file"));
+      ctx.warn({report::kind::ResumeLeftOut{dropped, *json_out}, ""});
   }
 
   std::string file_;

@@ -12,7 +12,7 @@
 #include "cli/command.hpp"
 #include "errors.hpp"
 #include "report/document.hpp"
-#include "report/warnings.hpp"
+#include "report/warning.hpp"
 #include "trace/source.hpp"
 
 namespace tct::cli {
@@ -57,11 +57,11 @@ it, an unreadable gzip stream, or with --strict a damaged log or an edited paylo
     const trace::TraceResult result = trace::summarize(path_, logs.ranks);
     ctx.doc["trace"] = trace::to_json(result);
     if (const uint64_t damaged = result.damaged(); damaged > 0) {
-      std::string msg = fmt::format("{} damaged line(s), record(s) or payload(s) skipped, the first at {} (see "
-                                    "trace.ranks[].read)",
-                                    damaged, trace::describe(result.damaged_at().front()));
-      if (strict_) throw usage_error(msg, "the log was cut off or corrupted; rerun without --strict to read the rest");
-      ctx.warn(report::make_warning(report::WarningCode::PartialResult, msg, "the rest of the log was read"));
+      report::Warning skipped{report::kind::TraceDamaged{damaged, trace::describe(result.damaged_at().front())}, ""};
+      if (strict_)
+        throw usage_error(report::message_of(skipped),
+                          "the log was cut off or corrupted; rerun without --strict to read the rest");
+      ctx.warn(std::move(skipped));
     }
     // Edited payloads are read and used (the section's note says so); only --strict fails.
     if (const uint64_t edited = result.edited(); strict_ && edited > 0)

@@ -59,22 +59,26 @@ const json& RunContext::environment() const {
 
 void RunContext::write(const std::string& section, json value) { doc[section] = std::move(value); }
 
-void RunContext::set_warnings(const std::string& source, const json& warnings) {
+void RunContext::set_warnings(const std::string& source, const std::vector<report::Warning>& warnings) {
   auto it = std::find_if(warning_lists_.begin(), warning_lists_.end(), [&](const auto& l) { return l.first == source; });
   if (it == warning_lists_.end()) warning_lists_.emplace_back(source, warnings);
   else it->second = warnings;
   rebuild_warnings();
 }
 
-void RunContext::warn(const json& warning) {
-  set_warnings(fmt::format("\x1f{}", own_warnings_++), json::array({warning}));  // a source no result is named
+void RunContext::warn(report::Warning warning) {
+  set_warnings(fmt::format("\x1f{}", own_warnings_++), {std::move(warning)});  // a source no result is named
 }
 
 void RunContext::rebuild_warnings() {
-  if (!warnings_before_) warnings_before_ = doc.value("warnings", json::array());
-  doc["warnings"] = *warnings_before_;
+  if (!warnings_before_) {
+    warnings_before_.emplace();
+    for (const auto& w : doc.value("warnings", json::array())) warnings_before_->push_back(report::warning_from_json(w));
+  }
+  std::vector<report::Warning> all = *warnings_before_;
   for (const auto& [source, list] : warning_lists_)
-    for (const auto& w : list) report::add_warning(doc, w);
+    for (const auto& w : list) report::add_once(all, w);
+  doc["warnings"] = report::to_json(all);
 }
 
 core::Progress RunContext::progress_sink() {

@@ -17,6 +17,7 @@
 #include "core/cpu_placement.hpp"
 #include "core/executor.hpp"
 #include "core/progress.hpp"
+#include "report/warning.hpp"
 
 namespace tct::cli {
 
@@ -59,9 +60,9 @@ class RunContext : public core::Executor {
   // warnings (a runner decides its list afresh after each phase); an identical warning is
   // said once.
   void write(const std::string& section, json value);
-  void set_warnings(const std::string& source, const json& warnings);
+  void set_warnings(const std::string& source, const std::vector<report::Warning>& warnings);
   // A warning of the command's own (not a result's): added after those there now, said once.
-  void warn(const json& warning);
+  void warn(report::Warning warning);
 
   std::chrono::milliseconds timeout() const;
   // Starts `python -m tct_agent` in the chosen interpreter and records the environment
@@ -95,11 +96,12 @@ class RunContext : public core::Executor {
   std::chrono::steady_clock::time_point start_;
   bool progress_shown_ = false;
   std::string last_phase_;  // off a terminal: the phase last said
-  // The document's warnings: those it held before any list came (a saved document's), then
-  // each source's list in the order the sources first gave one.
+  // The document's warnings: those it held before any list came (a saved document's, read
+  // back as written), then each source's list in the order the sources first gave one, each
+  // warning once (report::add_once); made JSON here, as the document is written.
   void rebuild_warnings();
-  std::optional<json> warnings_before_;
-  std::vector<std::pair<std::string, json>> warning_lists_;
+  std::optional<std::vector<report::Warning>> warnings_before_;
+  std::vector<std::pair<std::string, std::vector<report::Warning>>> warning_lists_;
   int own_warnings_ = 0;  // warn()'s count: each its own source
 };
 

@@ -18,6 +18,7 @@
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
 #include "explain/result.hpp"
+#include "report/warning.hpp"
 
 namespace tct::expect {
 
@@ -183,7 +184,7 @@ struct ExpectResult {
   std::optional<Validation> validation;
   // What the run warns about so far (a sweep point's bench warnings named by the point), for
   // the document's list: not part of the section.
-  json warnings = json::array();
+  std::vector<report::Warning> warnings;
 };
 
 // A predicted range against a measured speedup {estimate, low, high} (NaN bounds: the

@@ -113,24 +113,16 @@ class ExpectRun {
     if (above_roofline(profiled.analysis)) {
       // A fraction above 1 is a measurement of the load, not of the workload: not printed.
       profiled.analysis.roofline.fraction = NAN;
-      warn(report::make_warning(
-          report::WarningCode::NoisyMeasurement,
-          "this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
-          "while the machine was busy, so the roofline fraction is left out",
-          "rerun on a quiet machine with --refresh-ceilings"));
+      warn({report::kind::AboveRoofline{}, ""});
     }
     const Evidence& evidence = profiled.evidence;
     for (const auto& w : {load_instability(evidence), slow_machine(evidence, ceilings()), load_drift(evidence)})
-      if (w) warn(report::to_json(*w));
+      if (w) warn(*w);
     result_.analysis = profiled.analysis;
     checkpoint();
 
     if ((cfg_.sweep || cfg_.validate) && (cfg_.backend != "inductor" || cfg_.mode != "default"))
-      warn(report::make_warning(
-          report::WarningCode::PredictionModelsDefault,
-          fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "
-                      "runs {} with mode {}", cfg_.backend, cfg_.mode),
-          "compare prediction and measurement with --backend inductor --mode default"));
+      warn({report::kind::PredictionModelsDefault{cfg_.backend, cfg_.mode}, ""});
     if (cfg_.sweep) {
       run_sweep_points(*cfg_.sweep);
       // Recompute the suggestions with what the sweep showed.
@@ -149,10 +141,7 @@ class ExpectRun {
       const tct::bench::BenchResult bench = bench::run_bench(progress_, exec_, bcfg, sinks_.validation_bench);
       const tct::bench::Speedup* measured = first_speedup(bench);
       if (measured && measured->verdict == tct::stats::SpeedupVerdict::Inconclusive) {
-        warn(report::make_warning(report::WarningCode::NoisyMeasurement,
-                                        "--validate: the measured speedup interval is too wide to check the "
-                                        "prediction against (inconclusive)",
-                                        "rerun on a quieter machine or with a larger --budget"));
+        warn({report::kind::ValidationInconclusive{}, ""});
         return result_;
       }
       if (measured) result_.validation = validate(*result_.analysis, *measured);
@@ -171,7 +160,7 @@ class ExpectRun {
     if (sinks_.expect) sinks_.expect(result_);
   }
 
-  void warn(nlohmann::json warning) { result_.warnings.push_back(std::move(warning)); }
+  void warn(report::Warning warning) { result_.warnings.push_back(std::move(warning)); }
 
   const Ceilings& ceilings() const { return result_.machine->ceilings; }
 
@@ -205,9 +194,7 @@ class ExpectRun {
         drop_agent();
         ensure_agent();
       }
-      warn(report::make_warning(report::WarningCode::PartialResult,
-                                      fmt::format("could not check what torch.compile captures: {}", e.what()),
-                                      "the prediction assumes the whole function is captured; run `tct explain`"));
+      warn({report::kind::CaptureUnchecked{e.what()}, ""});
     }
     return run;
   }
@@ -244,10 +231,7 @@ class ExpectRun {
       m.cache_written = write_cache(path, cache);
     }
     if (m.measurement.value("matmul_error", json()).is_string())
-      warn(report::make_warning(report::WarningCode::NoFlopCeiling,
-                                      "no FLOP/s ceiling: the matmul failed: " +
-                                          m.measurement["matmul_error"].get<std::string>(),
-                                      "the class falls back to the time in library ops"));
+      warn({report::kind::NoFlopCeiling{m.measurement["matmul_error"].get<std::string>()}, ""});
     return m;
   }
 
@@ -321,9 +305,7 @@ class ExpectRun {
     a.flops_error = ev.flops_error;
     a.suggestions = suggestions(ev, v, suggestion_context(described, params));
     if (label.empty() && !ev.flops_error.empty())
-      warn(report::make_warning(report::WarningCode::FlopsNotCounted,
-                                      "FLOPs and bytes could not be counted: " + ev.flops_error,
-                                      "the class is decided from the profile alone"));
+      warn({report::kind::FlopsNotCounted{ev.flops_error}, ""});
     return out;
   }
 
@@ -382,7 +364,7 @@ class ExpectRun {
     }
     progress_(label + ": bench");
     tct::bench::BenchResult bench;
-    json bench_warnings = json::array();  // the bench's so far: what a failure leaves
+    std::vector<report::Warning> bench_warnings;  // the bench's so far: what a failure leaves
     try {
       bench = bench::run_bench(progress_, exec_, bench_config(params),
                                [&](const tct::bench::BenchResult& so_far) { bench_warnings = so_far.all_warnings; });
@@ -406,8 +388,8 @@ class ExpectRun {
     return point;
   }
 
-  void warn_about_point(const std::string& label, const json& warnings) {
-    for (json w : point_warnings(label, warnings)) warn(std::move(w));
+  void warn_about_point(const std::string& label, const std::vector<report::Warning>& warnings) {
+    for (auto& w : point_warnings(label, warnings)) warn(std::move(w));
   }
 
   void run_sweep_points(const SweepSpec& spec) {
@@ -424,9 +406,7 @@ class ExpectRun {
     for (const auto& p : points)
       if (!p.error.is_null()) ++failed;
     if (failed > 0)
-      warn(report::make_warning(report::WarningCode::PartialResult,
-                                      fmt::format("{} of {} sweep points failed", failed, points.size()),
-                                      "each failed point says why in expect.sweep.points[].error"));
+      warn({report::kind::SweepPointsFailed{static_cast<std::size_t>(failed), points.size()}, ""});
     if (failed == static_cast<int>(points.size()) && !points.empty()) {
       const json& e = points[0].error;
       int code = e.value("exit_code", static_cast<int>(ExitCode::TargetFailed));
@@ -450,15 +430,12 @@ class ExpectRun {
 
 }  // namespace
 
-json point_warnings(const std::string& label, const json& warnings) {
-  json out = json::array();
-  for (json w : warnings) {
-    if (w.is_object() && w.contains("message") && w["message"].is_string()) {
-      w["message"] = label + ": " + w["message"].get<std::string>();
-      w["row"] = label;
-    }
-    out.push_back(std::move(w));
-  }
+std::vector<report::Warning> point_warnings(const std::string& label, const std::vector<report::Warning>& warnings) {
+  std::vector<report::Warning> out;
+  for (const auto& w : warnings)
+    out.push_back({report::kind::AsWritten{report::code_of(w), label + ": " + report::message_of(w), report::hint_of(w),
+                                           report::figure_of(w)},
+                   label});
   return out;
 }
 

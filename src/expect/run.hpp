@@ -11,6 +11,7 @@
 //   speedup). The decisions live in src/expect/.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,7 @@
 #include "expect/result.hpp"
 #include "expect/sweep.hpp"
 #include "explain/result.hpp"
+#include "report/warning.hpp"
 
 namespace tct::expect {
 
@@ -70,7 +72,8 @@ ExpectResult run_expect(const core::Progress& progress, core::Executor& exec, co
 // A sweep point's bench warnings as expect reports them: each message with "label: " before
 // it, so a warning says which point it is about and the same warning at two points stays two
 // distinct lines; the label is its "row" too, so a brief report names the other points a kind
-// of warning touched.
-json point_warnings(const std::string& label, const json& warnings);
+// of warning touched. Its words are fixed here (AsWritten): the point's label goes before the
+// bench row's own.
+std::vector<report::Warning> point_warnings(const std::string& label, const std::vector<report::Warning>& warnings);
 
 }  // namespace tct::expect

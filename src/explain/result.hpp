@@ -13,6 +13,7 @@
 
 #include "core/hint_catalog.hpp"
 #include "core/user_code.hpp"
+#include "report/warning.hpp"
 
 namespace tct::explain {
 
@@ -187,7 +188,7 @@ struct ExplainResult {
   bool unnamed_skip = false;
   // What the run warns about (skip, disagreement, gate), for the document's list: not part of
   // the section.
-  nlohmann::json warnings = nlohmann::json::array();
+  std::vector<report::Warning> warnings;
 
   bool capturable() const { return verdict == Verdict::Capturable; }
   // Frames dynamo skipped: the list, or the one an older document's -1 stood for.

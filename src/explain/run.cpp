@@ -71,7 +71,7 @@ ExplainResult run_explain(const core::Progress& progress, Session& agent, const 
       build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
   if (!cfg.warn) return result;
 
-  for (const auto& w : explain_warnings(result, facts)) result.warnings.push_back(report::to_json(w));
+  result.warnings = explain_warnings(result, facts);
   return result;
 }
 

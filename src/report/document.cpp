@@ -32,10 +32,4 @@ json error_json(const Error& error) {
 
 void set_error(json& doc, const Error& error) { doc["error"] = error_json(error); }
 
-void add_warning(json& doc, json warning) {
-  for (const auto& w : doc["warnings"])
-    if (w == warning) return;  // the same warning from two phases is said once
-  doc["warnings"].push_back(std::move(warning));
-}
-
 }  // namespace tct::report

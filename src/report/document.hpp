@@ -19,6 +19,5 @@ json new_document(const std::string& command);
 json error_json(const Error& error);
 // doc["error"] = error_json(error).
 void set_error(json& doc, const Error& error);
-void add_warning(json& doc, json warning);
 
 }  // namespace tct::report

@@ -1,12 +1,13 @@
 #pragma once
 // A warning as a value: which kind it is and the facts its words need, decided where the
 // facts are (bench/analysis.cpp, bench/allocator_finding.cpp, explain/warnings.cpp,
-// expect/classifier.cpp). Each kind's
+// expect/classifier.cpp, expect/run.cpp, and the commands in cli/ for their own). Each kind's
 // message, hint and figure are written in report/warning_wording.cpp, its severity and title
 // in the catalog (report/warnings.cpp); to_json makes the {code, message, hint, figure, row}
 // every document's "warnings" array holds. A document read back keeps its warnings as
 // written (AsWritten): their words, not their facts, are what a document stores.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -176,8 +177,65 @@ struct ProfileLoadDrift {
   double first = 0, second = 0;
   bool operator==(const ProfileLoadDrift&) const = default;
 };
+// expect: the workload ran faster than the measured FLOP/s ceiling (the roofline fraction is
+// left out).
+struct AboveRoofline {
+  bool operator==(const AboveRoofline&) const = default;
+};
+// expect's predicted range models inductor's default; the bench ran this backend and mode.
+struct PredictionModelsDefault {
+  std::string backend, mode;
+  bool operator==(const PredictionModelsDefault&) const = default;
+};
+// expect --validate: the measured speedup's interval was too wide to check the prediction.
+struct ValidationInconclusive {
+  bool operator==(const ValidationInconclusive&) const = default;
+};
+// expect: the ceilings' matmul failed (the agent's error).
+struct NoFlopCeiling {
+  std::string error;
+  bool operator==(const NoFlopCeiling&) const = default;
+};
+// expect: FLOPs and bytes could not be counted (the agent's error).
+struct FlopsNotCounted {
+  std::string error;
+  bool operator==(const FlopsNotCounted&) const = default;
+};
+// expect: its own logged compiled run failed, so what torch.compile captures is unknown.
+struct CaptureUnchecked {
+  std::string error;
+  bool operator==(const CaptureUnchecked&) const = default;
+};
+// expect --sweep: `failed` of `total` points failed.
+struct SweepPointsFailed {
+  std::size_t failed = 0, total = 0;
+  bool operator==(const SweepPointsFailed&) const = default;
+};
+// suite --resume dropped `dropped` entries of `file` outside this run's share.
+struct ResumeLeftOut {
+  std::size_t dropped = 0;
+  std::string file;
+  bool operator==(const ResumeLeftOut&) const = default;
+};
+// An audit step failed; the error's message and hint ("" when it gave none).
+struct AuditStepFailed {
+  std::string step, message, hint;
+  bool operator==(const AuditStepFailed&) const = default;
+};
+// trace read past `damaged` damaged lines, records or payloads; where the first was.
+struct TraceDamaged {
+  std::uint64_t damaged = 0;
+  std::string first_at;
+  bool operator==(const TraceDamaged&) const = default;
+};
+// merge: the shards ran on `versions` different torch versions. Written under its own code,
+// one the catalog does not list (it reads as "other", as it always has).
+struct MixedEnvironments {
+  std::size_t versions = 0;
+  bool operator==(const MixedEnvironments&) const = default;
+};
 // A warning whose facts are not known here: read back from a document (any code, a newer
-// version's too) or said by code that writes its own words. Rendered as it was written.
+// version's too), or a sweep point's bench warning as expect words it. Rendered as it was written.
 struct AsWritten {
   std::string code, message, hint;
   std::optional<double> figure;
@@ -193,7 +251,10 @@ using WarningKind =
                  kind::CheckSkipped, kind::EagerNondeterministic, kind::OutputMismatch, kind::Oversubscribed, kind::MachineLoaded,
                  kind::AllocatorMovesResult, kind::LoggedRunUnsupported, kind::ExplainViewsDisagree,
                  kind::SkippedFrames, kind::GraphBreakGateFailed, kind::ProfileLoadUnstable,
-                 kind::ProfileSlowedDown, kind::ProfileLoadDrift, kind::AsWritten>;
+                 kind::ProfileSlowedDown, kind::ProfileLoadDrift, kind::AboveRoofline,
+                 kind::PredictionModelsDefault, kind::ValidationInconclusive, kind::NoFlopCeiling,
+                 kind::FlopsNotCounted, kind::CaptureUnchecked, kind::SweepPointsFailed, kind::ResumeLeftOut,
+                 kind::AuditStepFailed, kind::TraceDamaged, kind::MixedEnvironments, kind::AsWritten>;
 
 struct Warning {
   WarningKind kind;
@@ -205,7 +266,9 @@ struct Warning {
 
 // The wording (report/warning_wording.cpp): the code a kind is written under, its message
 // (with "ROW: " in front when it names a row), its hint, and its figure: how bad it is in the
-// one measure a code's warnings share (report::make_warning's), none when the kind has none.
+// one measure a code's warnings share (the outlier fraction, the count of recompiles, the
+// interval's half-width), so that the kind's brief line leads with the worst configuration;
+// none when the kind has none (its first warning leads).
 std::string code_of(const Warning& w);
 std::string message_of(const Warning& w);
 std::string hint_of(const Warning& w);

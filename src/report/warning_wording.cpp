@@ -42,7 +42,16 @@ WarningCode warning_code(const WarningKind& k) {
         else if constexpr (std::is_same_v<T, Oversubscribed>) return WarningCode::Oversubscribed;
         else if constexpr (std::is_same_v<T, AllocatorMovesResult>) return WarningCode::AllocatorMovesResult;
         else if constexpr (std::is_same_v<T, ExplainViewsDisagree>) return WarningCode::ExplainViewsDisagree;
-        else return WarningCode::Other;  // AsWritten carries its own code
+        else if constexpr (std::is_same_v<T, AboveRoofline> || std::is_same_v<T, ValidationInconclusive>)
+          return WarningCode::NoisyMeasurement;
+        else if constexpr (std::is_same_v<T, PredictionModelsDefault>) return WarningCode::PredictionModelsDefault;
+        else if constexpr (std::is_same_v<T, NoFlopCeiling>) return WarningCode::NoFlopCeiling;
+        else if constexpr (std::is_same_v<T, FlopsNotCounted>) return WarningCode::FlopsNotCounted;
+        else if constexpr (std::is_same_v<T, CaptureUnchecked> || std::is_same_v<T, SweepPointsFailed> ||
+                           std::is_same_v<T, AuditStepFailed> || std::is_same_v<T, TraceDamaged>)
+          return WarningCode::PartialResult;
+        else if constexpr (std::is_same_v<T, ResumeLeftOut>) return WarningCode::ResumeLeftOut;
+        else return WarningCode::Other;  // AsWritten and MixedEnvironments carry their own code
       },
       k);
 }
@@ -231,6 +240,52 @@ WarningWords profile_drift(const ProfileLoadDrift& p) {
                       100 * p.first, 100 * p.second),
           "rerun when the machine is quieter, or with more --profile-seconds"};
 }
+WarningWords above_roofline(const AboveRoofline&) {
+  return {"this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
+          "while the machine was busy, so the roofline fraction is left out",
+          "rerun on a quiet machine with --refresh-ceilings"};
+}
+WarningWords models_default(const PredictionModelsDefault& p) {
+  return {fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "
+                      "runs {} with mode {}",
+                      p.backend, p.mode),
+          "compare prediction and measurement with --backend inductor --mode default"};
+}
+WarningWords validation_inconclusive(const ValidationInconclusive&) {
+  return {"--validate: the measured speedup interval is too wide to check the prediction against (inconclusive)",
+          "rerun on a quieter machine or with a larger --budget"};
+}
+WarningWords no_flop_ceiling(const NoFlopCeiling& p) {
+  return {"no FLOP/s ceiling: the matmul failed: " + p.error, "the class falls back to the time in library ops"};
+}
+WarningWords flops_not_counted(const FlopsNotCounted& p) {
+  return {"FLOPs and bytes could not be counted: " + p.error, "the class is decided from the profile alone"};
+}
+WarningWords capture_unchecked(const CaptureUnchecked& p) {
+  return {fmt::format("could not check what torch.compile captures: {}", p.error),
+          "the prediction assumes the whole function is captured; run `tct explain`"};
+}
+WarningWords sweep_points_failed(const SweepPointsFailed& p) {
+  return {fmt::format("{} of {} sweep points failed", p.failed, p.total),
+          "each failed point says why in expect.sweep.points[].error"};
+}
+WarningWords resume_left_out(const ResumeLeftOut& p) {
+  return {fmt::format("--resume left out {} entries of {} that are not in this run's share", p.dropped, p.file),
+          "they were run with another suite file or --shard; their numbers are not in this file"};
+}
+WarningWords audit_step_failed(const AuditStepFailed& p) {
+  return {fmt::format("audit step {} failed: {}", p.step, p.message),
+          p.hint.empty() ? "the other steps still ran" : p.hint};
+}
+WarningWords trace_damaged(const TraceDamaged& p) {
+  return {fmt::format("{} damaged line(s), record(s) or payload(s) skipped, the first at {} (see trace.ranks[].read)",
+                      p.damaged, p.first_at),
+          "the rest of the log was read"};
+}
+WarningWords mixed_environments(const MixedEnvironments& p) {
+  return {fmt::format("the shards ran on {} different torch versions", p.versions),
+          "compare entries only across runs of one torch version"};
+}
 WarningWords as_written(const AsWritten& p) { return {p.message, p.hint}; }
 
 WarningWords warning_words(const WarningKind& k) {
@@ -262,6 +317,17 @@ WarningWords warning_words(const WarningKind& k) {
         else if constexpr (std::is_same_v<T, ProfileLoadUnstable>) return profile_unstable(p);
         else if constexpr (std::is_same_v<T, ProfileSlowedDown>) return profile_slowed(p);
         else if constexpr (std::is_same_v<T, ProfileLoadDrift>) return profile_drift(p);
+        else if constexpr (std::is_same_v<T, AboveRoofline>) return above_roofline(p);
+        else if constexpr (std::is_same_v<T, PredictionModelsDefault>) return models_default(p);
+        else if constexpr (std::is_same_v<T, ValidationInconclusive>) return validation_inconclusive(p);
+        else if constexpr (std::is_same_v<T, NoFlopCeiling>) return no_flop_ceiling(p);
+        else if constexpr (std::is_same_v<T, FlopsNotCounted>) return flops_not_counted(p);
+        else if constexpr (std::is_same_v<T, CaptureUnchecked>) return capture_unchecked(p);
+        else if constexpr (std::is_same_v<T, SweepPointsFailed>) return sweep_points_failed(p);
+        else if constexpr (std::is_same_v<T, ResumeLeftOut>) return resume_left_out(p);
+        else if constexpr (std::is_same_v<T, AuditStepFailed>) return audit_step_failed(p);
+        else if constexpr (std::is_same_v<T, TraceDamaged>) return trace_damaged(p);
+        else if constexpr (std::is_same_v<T, MixedEnvironments>) return mixed_environments(p);
         else return as_written(p);
       },
       k);
@@ -271,6 +337,7 @@ WarningWords warning_words(const WarningKind& k) {
 
 std::string code_of(const Warning& w) {
   if (const auto* p = std::get_if<AsWritten>(&w.kind)) return p->code;
+  if (std::holds_alternative<MixedEnvironments>(w.kind)) return "mixed_environments";
   return to_string(warning_code(w.kind));
 }
 

@@ -95,12 +95,6 @@ std::string flag_of(const std::string& code) {
   return "! " + title;
 }
 
-nlohmann::json make_warning(WarningCode code, std::string message, std::string hint, std::optional<double> figure) {
-  nlohmann::json w = {{"code", to_string(code)}, {"message", std::move(message)}, {"hint", std::move(hint)}};
-  if (figure && std::isfinite(*figure)) w["figure"] = *figure;
-  return w;
-}
-
 std::string format_warning(const nlohmann::json& w) {
   std::string s = "warning: " + w.value("message", "");
   const std::string hint = w.value("hint", "");

@@ -54,18 +54,6 @@ bool implied_by_verdict(const std::string& code);
 // an error, "(batched)" for a note.
 std::string flag_of(const std::string& code);
 
-// {"code", "message", "hint"}: the shape every document's "warnings" array holds. Code that
-// knows a warning's facts makes a report::Warning instead (report/warning.hpp), whose to_json
-// gives this shape from the one wording file. A warning
-// about one of several configurations also carries "row" (its label), so a brief report can
-// say once which configurations a kind of warning touched. `figure`: how bad it is, in the one
-// measure a code's warnings share (the outlier fraction, the count of recompiles, the
-// interval's half-width), so that the kind's brief line leads with the worst configuration.
-// A code whose messages measure different things (graph breaks: "0 graphs compiled" beside
-// "N breaks") gives none, and its first warning leads.
-nlohmann::json make_warning(WarningCode code, std::string message, std::string hint = {},
-                            std::optional<double> figure = std::nullopt);
-
 // "warning: MESSAGE (HINT)" for terminals and Markdown.
 std::string format_warning(const nlohmann::json& warning);
 

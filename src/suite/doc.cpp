@@ -8,7 +8,7 @@
 
 #include "core/json_read.hpp"
 #include "errors.hpp"
-#include "report/document.hpp"
+#include "report/warning.hpp"
 #include "suite/json.hpp"
 #include "suite/summary.hpp"
 
@@ -102,7 +102,7 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
   merged_suite.merged_from.emplace();
 
   json merged = first_doc;
-  merged["warnings"] = json::array();
+  std::vector<report::Warning> warnings;  // every shard's, each once, as the shards wrote them
   merged["error"] = nullptr;
   std::map<std::string, std::string> found;  // id -> file that holds it
   std::set<std::string> torch_versions;
@@ -120,7 +120,7 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
       found.emplace(e.entry.id, path);
       record_entry(merged_suite, e);
     }
-    for (const auto& w : doc.value("warnings", json::array())) report::add_warning(merged, w);
+    for (const auto& w : doc.value("warnings", json::array())) report::add_once(warnings, report::warning_from_json(w));
     const json& torch = doc.value("environment", json::object()).value("torch", json());
     if (torch.is_object() && torch.contains("version")) torch_versions.insert(torch["version"].dump());
     merged_suite.merged_from->push_back({path, doc["suite"].value("shard", json()), doc.value("created", json()), s.entries.size()});
@@ -132,9 +132,8 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
     throw usage_error(fmt::format("{} of {} entries are in no shard: {}", missing.size(), plan.size(), first_few(missing)),
                       "a shard did not finish or was not passed: rerun it (with --resume) and merge every shard's file");
   if (torch_versions.size() > 1)
-    report::add_warning(merged, {{"code", "mixed_environments"},
-                                 {"message", fmt::format("the shards ran on {} different torch versions", torch_versions.size())},
-                                 {"hint", "compare entries only across runs of one torch version"}});
+    report::add_once(warnings, {report::kind::MixedEnvironments{torch_versions.size()}, ""});
+  merged["warnings"] = report::to_json(warnings);
   merged["suite"] = to_json(merged_suite);
   return merged;
 }

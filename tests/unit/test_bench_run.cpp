@@ -12,6 +12,7 @@
 #include "bench/json.hpp"
 #include "bench/run.hpp"
 #include "bench/sampling.hpp"
+#include "report/warning.hpp"
 
 namespace {
 
@@ -77,7 +78,7 @@ json run_section(FakeHost& host, FakeExecutor& exec, const tct::bench::BenchConf
 
 // The warnings the last partial result carried (what the CLI puts in the document's list).
 json last_warnings(const FakeHost& host) {
-  return host.partials.empty() ? json::array() : host.partials.back().all_warnings;
+  return host.partials.empty() ? json::array() : tct::report::to_json(host.partials.back().all_warnings);
 }
 
 tct::bench::BenchConfig quick_config() {

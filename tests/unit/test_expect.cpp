@@ -15,6 +15,7 @@
 #include "expect/suggestions.hpp"
 #include "errors.hpp"
 #include "expect/sweep.hpp"
+#include "report/warning.hpp"
 
 using nlohmann::json;
 using namespace tct::expect;
@@ -460,14 +461,18 @@ TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
 
 TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
   // A point's bench warnings (its last list: bench decides it afresh after each phase).
-  const json bench_warnings =
-      json::array({{{"code", "noisy_measurement"}, {"message", "load 2.1"}}, {{"code", "no_message"}}});
-  const json w = tct::expect::point_warnings("batch=8", bench_warnings);
+  namespace kind = tct::report::kind;
+  const std::vector<tct::report::Warning> bench_warnings = {{kind::Outliers{0.25, false}, ""},
+                                                            {kind::GraphBreaksInRow{2}, "inductor/default"}};
+  const json w = tct::report::to_json(tct::expect::point_warnings("batch=8", bench_warnings));
   ASSERT_EQ(w.size(), 2u);
-  EXPECT_EQ(w[0]["message"], "batch=8: load 2.1");
+  EXPECT_EQ(w[0]["code"], "noisy_measurement");
+  EXPECT_EQ(w[0]["message"], "batch=8: noisy machine: 25% outliers");
+  EXPECT_EQ(w[0]["hint"], "close other programs or raise --budget");
+  EXPECT_EQ(w[0]["figure"], 0.25);
   EXPECT_EQ(w[0]["row"], "batch=8");  // the brief report's "(also batch=8)"
-  EXPECT_FALSE(w[1].contains("message"));
-  EXPECT_FALSE(w[1].contains("row"));
+  EXPECT_EQ(w[1]["message"], "batch=8: inductor/default: 2 graph breaks: parts of the target run eagerly");
+  EXPECT_EQ(w[1]["row"], "batch=8");
 }
 
 TEST(ExpectSweep, InterruptPropagates) {

@@ -8,6 +8,7 @@
 #include "explain/json.hpp"
 #include "explain/run.hpp"
 #include "fake_agent.hpp"
+#include "report/warning.hpp"
 
 namespace explain = tct::explain;
 using json = nlohmann::json;
@@ -56,6 +57,6 @@ TEST(ExplainRun, ReturnsTheResultAndCheckpointsTheLoadedTargetFirst) {
   // The result carries the gate's warning, once.
   int gate_warnings = 0;
   for (const auto& w : r.warnings)
-    if (w.value("message", "").find("--max-graph-breaks 2") != std::string::npos) ++gate_warnings;
+    if (tct::report::message_of(w).find("--max-graph-breaks 2") != std::string::npos) ++gate_warnings;
   EXPECT_EQ(gate_warnings, 1);
 }

@@ -6,6 +6,7 @@
 
 #include "cli/context.hpp"
 #include "report/document.hpp"
+#include "report/warning.hpp"
 
 namespace {
 
@@ -23,19 +24,22 @@ TEST(RunContextWarnings, AResultsWarningsReplaceItsOwnAndKeepTheOthers) {
   // bench decides its warnings afresh after each phase: its last list counts, in its place
   // after what earlier steps said; a warning said by another step later stays too.
   tct::cli::RunContext ctx = quiet_context();
-  const json probe = {{"code", "environment_override"}, {"message", "TORCHINDUCTOR_X set"}};
-  const json noisy = {{"code", "noisy_measurement"}, {"message", "13% outliers"}};
-  const json slower = {{"code", "slower_than_eager"}, {"message", "0.9x"}};
-  const json failed = {{"code", "partial_result"}, {"message", "audit step bench failed"}};
+  namespace kind = tct::report::kind;
+  using tct::report::Warning;
+  using tct::report::to_json;
+  const Warning probe{kind::AsWritten{"environment_override", "TORCHINDUCTOR_X set", "", std::nullopt}, ""};
+  const Warning noisy{kind::Outliers{0.13, false}, ""};
+  const Warning slower{kind::SlowerThanEager{0.9}, ""};
+  const Warning failed{kind::AuditStepFailed{"bench", "it broke", ""}, ""};
   ctx.warn(probe);
-  ctx.set_warnings("bench", json::array({noisy}));
-  ctx.set_warnings("bench", json::array({slower, slower}));
-  EXPECT_EQ(ctx.doc["warnings"], json::array({probe, slower}));  // said once
+  ctx.set_warnings("bench", {noisy});
+  ctx.set_warnings("bench", {slower, slower});
+  EXPECT_EQ(ctx.doc["warnings"], to_json(std::vector<Warning>{probe, slower}));  // said once
   ctx.warn(failed);
-  ctx.set_warnings("bench", json::array());
-  EXPECT_EQ(ctx.doc["warnings"], json::array({probe, failed}));
-  ctx.set_warnings("bench", json::array({noisy}));
-  EXPECT_EQ(ctx.doc["warnings"], json::array({probe, noisy, failed}));
+  ctx.set_warnings("bench", {});
+  EXPECT_EQ(ctx.doc["warnings"], to_json(std::vector<Warning>{probe, failed}));
+  ctx.set_warnings("bench", {noisy});
+  EXPECT_EQ(ctx.doc["warnings"], to_json(std::vector<Warning>{probe, noisy, failed}));
   ctx.write("bench", {{"rows", json::array()}});
   EXPECT_EQ(ctx.doc["bench"]["rows"], json::array());
 }
@@ -43,10 +47,12 @@ TEST(RunContextWarnings, AResultsWarningsReplaceItsOwnAndKeepTheOthers) {
 TEST(RunContextWarnings, ASavedDocumentsWarningsStayFirst) {
   tct::cli::CommonOptions options;
   json doc = tct::report::new_document("suite");
-  const json saved = {{"code", "noisy_measurement"}, {"message", "from an earlier run"}};
+  // As a document holds it: read back as written, written again byte for byte.
+  const json saved = {{"code", "noisy_measurement"}, {"message", "from an earlier run"}, {"hint", "h"}, {"figure", 0.5}};
   doc["warnings"] = json::array({saved});
   tct::cli::RunContext ctx(options, doc);
-  const json left_out = {{"code", "resume_left_out"}, {"message", "2 entries"}};
+  const tct::report::Warning left_out{tct::report::kind::ResumeLeftOut{2, "old.json"}, ""};
   ctx.warn(left_out);
-  EXPECT_EQ(ctx.doc["warnings"], json::array({saved, left_out}));
+  ctx.warn(left_out);
+  EXPECT_EQ(ctx.doc["warnings"], json::array({saved, tct::report::to_json(left_out)}));
 }

@@ -5,14 +5,22 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "report/warning.hpp"
 #include "report/warnings.hpp"
 
 namespace {
 
 using tct::report::brief_warning_lines;
-using tct::report::make_warning;
 using tct::report::WarningCode;
 using nlohmann::json;
+
+// A warning as a document holds it, read back with these words (the brief report reads
+// documents, whatever made them).
+json as_written(WarningCode code, std::string message, std::string hint = {},
+                  std::optional<double> figure = std::nullopt) {
+  return tct::report::to_json(tct::report::Warning{
+      tct::report::kind::AsWritten{tct::report::to_string(code), std::move(message), std::move(hint), figure}, ""});
+}
 
 TEST(WarningCatalog, EveryCodeHasItsOwnName) {
   for (auto code : {WarningCode::WarmCompileMissedCache, WarningCode::CudagraphsSkipped, WarningCode::ResumeLeftOut,
@@ -26,11 +34,11 @@ TEST(WarningCatalog, EveryCodeHasItsOwnName) {
 TEST(BriefWarnings, OneLinePerKindNamingTheOtherRows) {
   json ws = json::array();
   for (const char* row : {"inductor/default", "inductor/max-autotune", "aot_eager/default"}) {
-    json w = make_warning(WarningCode::NoisyMeasurement, std::string(row) + ": noisy", "rerun");
+    json w = as_written(WarningCode::NoisyMeasurement, std::string(row) + ": noisy", "rerun");
     w["row"] = row;
     ws.push_back(w);
   }
-  ws.push_back(make_warning(WarningCode::CheckSkipped, "not checked"));  // a note: -v only
+  ws.push_back(as_written(WarningCode::CheckSkipped, "not checked"));  // a note: -v only
   auto lines = brief_warning_lines(ws);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0], "warning: inductor/default: noisy (also inductor/max-autotune, aot_eager/default)");
@@ -41,7 +49,7 @@ TEST(BriefWarnings, AKindLeadsWithItsWorstConfiguration) {
   json ws = json::array();
   for (auto [row, fraction] : {std::pair{"inductor/default", 0.20}, {"inductor/max-autotune", 0.40},
                                {"aot_eager/default", 0.30}}) {
-    json w = make_warning(WarningCode::NoisyMeasurement, fmt::format("{}: noisy machine: {:.0f}% outliers", row,
+    json w = as_written(WarningCode::NoisyMeasurement, fmt::format("{}: noisy machine: {:.0f}% outliers", row,
                                                                      fraction * 100),
                           "close other programs", fraction);
     w["row"] = row;
@@ -52,13 +60,13 @@ TEST(BriefWarnings, AKindLeadsWithItsWorstConfiguration) {
   EXPECT_EQ(lines[0], "warning: inductor/max-autotune: noisy machine: 40% outliers "
                       "(also inductor/default, aot_eager/default)");
   EXPECT_DOUBLE_EQ(ws[1]["figure"].get<double>(), 0.40);
-  EXPECT_FALSE(make_warning(WarningCode::NoisyMeasurement, "m", "", NAN).contains("figure"));
+  EXPECT_FALSE(as_written(WarningCode::NoisyMeasurement, "m", "", NAN).contains("figure"));
 }
 
 TEST(BriefWarnings, WithoutRowsCountsTheRest) {
-  json ws = json::array({make_warning(WarningCode::GraphBreaks, "2 breaks"),
-                         make_warning(WarningCode::GraphBreaks, "3 breaks"),
-                         make_warning(WarningCode::OutputMismatch, "outputs differ")});
+  json ws = json::array({as_written(WarningCode::GraphBreaks, "2 breaks"),
+                         as_written(WarningCode::GraphBreaks, "3 breaks"),
+                         as_written(WarningCode::OutputMismatch, "outputs differ")});
   auto lines = brief_warning_lines(ws);
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0], "warning: outputs differ");  // errors first
@@ -68,11 +76,11 @@ TEST(BriefWarnings, WithoutRowsCountsTheRest) {
 TEST(BriefWarnings, ABusyMachinesFiveKindsFitInFourLines) {
   // What a loaded 2-core machine raised at once on one configuration (CI, stop 33): the
   // weightiest three are told, the other two named.
-  json ws = json::array({make_warning(WarningCode::NoSteadyState, "warm-up did not settle"),
-                         make_warning(WarningCode::NoisyMeasurement, "35% outliers"),
-                         make_warning(WarningCode::PrecisionNotReached, "interval is +-33.7%"),
-                         make_warning(WarningCode::Oversubscribed, "2 threads on 2 busy CPUs"),
-                         make_warning(WarningCode::AllocatorMovesResult, "processes disagreed")});
+  json ws = json::array({as_written(WarningCode::NoSteadyState, "warm-up did not settle"),
+                         as_written(WarningCode::NoisyMeasurement, "35% outliers"),
+                         as_written(WarningCode::PrecisionNotReached, "interval is +-33.7%"),
+                         as_written(WarningCode::Oversubscribed, "2 threads on 2 busy CPUs"),
+                         as_written(WarningCode::AllocatorMovesResult, "processes disagreed")});
   auto lines = brief_warning_lines(ws);
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0], "warning: 2 threads on 2 busy CPUs");
