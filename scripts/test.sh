@@ -22,6 +22,8 @@ phase "comments: every file a comment names exists (scripts/check_comments.sh)"
 scripts/check_comments.sh || status=1
 phase "unity names: no file-local name in two .cpp files of a namespace (scripts/check_unity_names.sh)"
 scripts/check_unity_names.sh || status=1
+phase "format: the C++ as .clang-format says (scripts/check_format.sh)"
+scripts/check_format.sh || status=1
 phase "C++ unit tests"
 build/tct_unit --gtest_brief=1 || status=1
 phase "agent and end-to-end tests"

@@ -10,19 +10,21 @@ namespace tct {
 // Documented in README.md and docs/ARCHITECTURE.md.
 enum class ExitCode : int {
   Ok = 0,
-  CheckFailed = 1,   // the check asked for failed: not usable, mismatch, gate crossed
-  Usage = 2,         // bad usage or bad input
-  TargetFailed = 3,  // the target raised, crashed, timed out or failed to compile
-  Internal = 4,      // a bug in tct or its agent
-  Interrupted = 130, // Ctrl-C / SIGTERM (128 + SIGINT, as shells report it)
+  CheckFailed = 1,    // the check asked for failed: not usable, mismatch, gate crossed
+  Usage = 2,          // bad usage or bad input
+  TargetFailed = 3,   // the target raised, crashed, timed out or failed to compile
+  Internal = 4,       // a bug in tct or its agent
+  Interrupted = 130,  // Ctrl-C / SIGTERM (128 + SIGINT, as shells report it)
 };
 
 class Error : public std::runtime_error {
  public:
-  Error(ExitCode code, std::string kind, std::string message, std::string hint = {},
-        std::string detail = {})
-      : std::runtime_error(message), code_(code), kind_(std::move(kind)),
-        hint_(std::move(hint)), detail_(std::move(detail)) {}
+  Error(ExitCode code, std::string kind, std::string message, std::string hint = {}, std::string detail = {})
+      : std::runtime_error(message),
+        code_(code),
+        kind_(std::move(kind)),
+        hint_(std::move(hint)),
+        detail_(std::move(detail)) {}
 
   ExitCode code() const { return code_; }
   const std::string& kind() const { return kind_; }

@@ -83,15 +83,11 @@ int main(int argc, char** argv) {
     if (c->report_on_stderr()) c->trailing = job;
   try {
     std::vector<std::string> reversed(own_args.rbegin(), own_args.rend());  // CLI11 parses a reversed vector
-    app.name(argv[0]);  // as parse(argc, argv) would
+    app.name(argv[0]);                                                      // as parse(argc, argv) would
     app.parse(reversed);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::CallForHelp& e) { return app.exit(e); } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForVersion& e) { return app.exit(e); } catch (const CLI::ParseError& e) {
     print_error(cli::explain_parse_error(app, e, std::vector<std::string>(argv, argv + argc)), false);
     return static_cast<int>(ExitCode::Usage);
   }
@@ -117,11 +113,9 @@ int main(int argc, char** argv) {
     // Commands throw for every non-zero exit (tct::check_failed for exit 1), so that each one
     // prints its line first; a bare return code still gets one.
     if (code != 0)
-      throw Error(static_cast<ExitCode>(code), "check_failed", fmt::format("tct {} failed its check", subs[chosen]->get_name()),
-                  "see the report for which");
-  } catch (const Error& e) {
-    failure = e;
-  } catch (const std::exception& e) {
+      throw Error(static_cast<ExitCode>(code), "check_failed",
+                  fmt::format("tct {} failed its check", subs[chosen]->get_name()), "see the report for which");
+  } catch (const Error& e) { failure = e; } catch (const std::exception& e) {
     failure = Error(ExitCode::Internal, "internal", fmt::format("internal error: {}", e.what()),
                     "this is a bug in tct; please report it with the command line");
   }
@@ -149,8 +143,10 @@ int main(int argc, char** argv) {
     else (command.report_on_stderr() ? std::cerr : std::cout) << cli::render_text(ctx.doc, ctx.options.verbose > 0);
   } catch (const std::exception& e) {
     // A renderer bug must not lose the measurement: fall back to the canonical JSON.
-    fmt::print(stderr, "tct: error: internal error while rendering the report ({}). The JSON document "
-                       "follows; please report this bug\n", e.what());
+    fmt::print(stderr,
+               "tct: error: internal error while rendering the report ({}). The JSON document "
+               "follows; please report this bug\n",
+               e.what());
     std::cout << cli::render_json(ctx.doc);
     if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }

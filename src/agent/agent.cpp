@@ -8,9 +8,7 @@
 namespace tct::agent {
 namespace {
 
-std::string clip(const std::string& s, size_t n = 120) {
-  return s.size() <= n ? s : s.substr(0, n) + "...";
-}
+std::string clip(const std::string& s, size_t n = 120) { return s.size() <= n ? s : s.substr(0, n) + "..."; }
 
 ChildProcess::Spec agent_spec(const AgentOptions& o) {
   ChildProcess::Spec spec;
@@ -71,8 +69,8 @@ void Agent::handshake() {
   hello_.agent_version = hello.value("agent_version", "");
   hello_.python = hello.value("python", json::object());
   hello_.torch = hello.value("torch", json());
-  hello_.torch_error = hello.contains("torch_error") && hello["torch_error"].is_string()
-                           ? hello["torch_error"].get<std::string>() : "";
+  hello_.torch_error =
+      hello.contains("torch_error") && hello["torch_error"].is_string() ? hello["torch_error"].get<std::string>() : "";
   if (hello_.protocol != kProtocolVersion) {
     child_->kill_group();
     throw Error(ExitCode::Internal, "protocol",
@@ -113,8 +111,7 @@ long Agent::send(const std::string& op, const json& params) {
   return id;
 }
 
-json Agent::receive(long id, const std::string& op, std::chrono::milliseconds timeout,
-                    const ProgressFn& on_progress) {
+json Agent::receive(long id, const std::string& op, std::chrono::milliseconds timeout, const ProgressFn& on_progress) {
   handshake();
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {

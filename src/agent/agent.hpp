@@ -24,14 +24,14 @@ struct AgentOptions {
   std::string agent_dir;
   std::chrono::milliseconds handshake_timeout{std::chrono::seconds(60)};
   std::vector<std::pair<std::string, std::string>> env;  // e.g. fresh inductor cache dirs
-  bool verbose = false;  // echo the agent's stderr (the user's prints) live
+  bool verbose = false;                                  // echo the agent's stderr (the user's prints) live
 };
 
 struct Hello {
   int protocol = 0;
   std::string agent_version;
-  json python;       // {version, executable, implementation}
-  json torch;        // {version} or null when torch is not installed
+  json python;  // {version, executable, implementation}
+  json torch;   // {version} or null when torch is not installed
   std::string torch_error;
 };
 
@@ -59,8 +59,7 @@ class Agent {
   // call() in two halves: send() writes the request and returns its id; receive() waits for
   // that reply (replies come in request order, so receive the ids in the order sent).
   long send(const std::string& op, const json& params);
-  json receive(long id, const std::string& op, std::chrono::milliseconds timeout,
-               const ProgressFn& on_progress = {});
+  json receive(long id, const std::string& op, std::chrono::milliseconds timeout, const ProgressFn& on_progress = {});
   // Asks the agent to exit, then makes sure it did.
   void close();
 

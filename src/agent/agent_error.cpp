@@ -10,14 +10,11 @@ namespace tct {
 // The one table from the agent's error kinds to exit codes (docs/ARCHITECTURE.md).
 static ExitCode exit_code_for_kind(const std::string& kind) {
   if (kind == "bad_target" || kind == "bad_param" || kind == "unsupported") return ExitCode::Usage;
-  if (kind == "target_raised" || kind == "compile_failed" || kind == "nondeterministic")
-    return ExitCode::TargetFailed;
+  if (kind == "target_raised" || kind == "compile_failed" || kind == "nondeterministic") return ExitCode::TargetFailed;
   return ExitCode::Internal;
 }
 
-bool agent_lost(const Error& e) {
-  return e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol";
-}
+bool agent_lost(const Error& e) { return e.kind() == "timeout" || e.kind() == "agent_died" || e.kind() == "protocol"; }
 
 Error error_from_agent(const nlohmann::json& e) {
   std::string kind = e.value("kind", "internal");

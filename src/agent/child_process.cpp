@@ -129,8 +129,7 @@ ChildProcess::ChildProcess(const Spec& spec) : echo_stderr_(spec.echo_stderr) {
     ::close(out[0]);
     ::close(err[0]);
     pid_ = -1;
-    throw Error(ExitCode::Usage, "spawn_failed",
-                fmt::format("cannot run {}: {}", spec.argv.at(0), std::strerror(rc)));
+    throw Error(ExitCode::Usage, "spawn_failed", fmt::format("cannot run {}: {}", spec.argv.at(0), std::strerror(rc)));
   }
   in_fd_ = in[1];
   out_fd_ = out[0];

@@ -13,9 +13,9 @@
 namespace tct::agent {
 
 struct ExitInfo {
-  bool exited = false;   // normal exit: code is valid
+  bool exited = false;  // normal exit: code is valid
   int code = 0;
-  bool signaled = false; // killed by a signal: signal is valid
+  bool signaled = false;  // killed by a signal: signal is valid
   int signal = 0;
   // "exit code 1", "segmentation fault (SIGSEGV)", "killed (SIGKILL, out of memory?)"
   std::string describe() const;
@@ -24,9 +24,9 @@ struct ExitInfo {
 class ChildProcess {
  public:
   struct Spec {
-    std::vector<std::string> argv;                          // argv[0] is a path or a PATH name
-    std::vector<std::pair<std::string, std::string>> env;   // set on top of this environment
-    bool echo_stderr = false;                               // also copy child's stderr to ours
+    std::vector<std::string> argv;                         // argv[0] is a path or a PATH name
+    std::vector<std::pair<std::string, std::string>> env;  // set on top of this environment
+    bool echo_stderr = false;                              // also copy child's stderr to ours
   };
   enum class Read { Line, Timeout, Eof, Interrupted };
 

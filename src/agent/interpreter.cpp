@@ -100,8 +100,7 @@ std::string locate_agent_dir(const std::optional<std::string>& flag, const EnvLo
   for (fs::path candidate : {bin_dir.parent_path() / "share" / "tct" / "python", bin_dir.parent_path() / "python"}) {
     if (has_agent(candidate)) return candidate.lexically_normal().string();
   }
-  throw Error(ExitCode::Internal, "install",
-              fmt::format("cannot find tct's Python agent next to {}", executable_path),
+  throw Error(ExitCode::Internal, "install", fmt::format("cannot find tct's Python agent next to {}", executable_path),
               "reinstall tct, or set TCT_AGENT_PATH to the folder that contains tct_agent/");
 }
 

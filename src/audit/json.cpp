@@ -59,7 +59,8 @@ AuditResult from_json(const json& section) {
     step.status = parse_step_status(string_at(s, "status"));
     if (s.contains("error") && s["error"].is_object()) {
       const json& e = s["error"];
-      step.error = StepError{string_at(e, "kind"), string_at(e, "message"), string_at(e, "hint"), string_at(e, "stage")};
+      step.error =
+          StepError{string_at(e, "kind"), string_at(e, "message"), string_at(e, "hint"), string_at(e, "stage")};
     }
     step.reason = string_at(s, "reason");
     step.wall = Nanoseconds(core::number_or_nan(s, "wall_ns"));

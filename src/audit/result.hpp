@@ -31,9 +31,9 @@ struct StepError {
 struct Step {
   std::string name;  // probe, explain, expect, bench
   StepStatus status = StepStatus::Ok;
-  std::optional<StepError> error;  // a failed step's
-  std::string reason;              // a skipped step's: why
-  Nanoseconds wall = kNotMeasured; // a step that ran: how long it took
+  std::optional<StepError> error;   // a failed step's
+  std::string reason;               // a skipped step's: why
+  Nanoseconds wall = kNotMeasured;  // a step that ran: how long it took
 };
 
 struct AuditResult {

@@ -60,16 +60,16 @@ class AuditStepRunner {
         step("explain", [&] {
           if (!agent) agent = exec_.start({});
           try {
-            result().explain = explain::run_explain(
-                progress_, *agent, {cfg_.target, true, 2, std::nullopt, trace_subdir("explain")}, keep(result().explain));
+            result().explain =
+                explain::run_explain(progress_, *agent, {cfg_.target, true, 2, std::nullopt, trace_subdir("explain")},
+                                     keep(result().explain));
             partial();
           } catch (const Error& e) {
             if (agent_lost(e)) agent.reset();  // expect then starts an agent of its own
             throw;
           }
         });
-      else
-        skip("explain", "--skip");
+      else skip("explain", "--skip");
 
       // expect, as `tct expect` runs it, in the same agent (null: it starts its own).
       if (wants("expect")) step("expect", [&] { run_expect(agent.get()); });

@@ -24,8 +24,7 @@ std::string text(const AuditResult& result) {
 }
 
 std::string brief(const AuditResult& result, const std::string& headline) {
-  std::string out =
-      fmt::format("tct audit {}: {}\n", result.target, headline.empty() ? "no answer" : headline);
+  std::string out = fmt::format("tct audit {}: {}\n", result.target, headline.empty() ? "no answer" : headline);
   std::string steps;
   for (const auto& s : result.steps) steps += (steps.empty() ? "" : "; ") + audit_step_line(s);
   return out + "  steps: " + steps + "\n\n";

@@ -50,7 +50,8 @@ AllocatorSetup resolve_allocator(const BenchConfig& cfg) { return resolve_alloca
 core::Env state_env(AllocatorState s, const std::string& library) { return core::allocator_env(s, library); }
 
 json detected_allocator(const json& facts) {
-  if (!facts.is_object()) return {{"kind", "unknown"}, {"library", nullptr}, {"settled", nullptr}, {"ld_preload", nullptr}};
+  if (!facts.is_object())
+    return {{"kind", "unknown"}, {"library", nullptr}, {"settled", nullptr}, {"ld_preload", nullptr}};
   const json& mapped = facts.value("mapped", json::array());
   json kind = "glibc", library = nullptr;
   if (mapped.is_array() && !mapped.empty() && mapped[0].is_object()) {
@@ -75,10 +76,11 @@ json allocator_section(const AllocatorSetup& setup, const json& facts, bool comp
           {"ld_preload", setup.library.empty() ? json(nullptr) : json(setup.library)},
           {"settled", setup.state == AllocatorState::Settled},
           {"detected", detected_allocator(facts)},
-          {"compare", {{"enabled", compare},
-                       {"skipped_reason", compare_reason.empty() ? json(nullptr) : json(compare_reason)},
-                       {"budget_s", compare ? json(compare_budget_s) : json(nullptr)},
-                       {"row", nullptr}}},
+          {"compare",
+           {{"enabled", compare},
+            {"skipped_reason", compare_reason.empty() ? json(nullptr) : json(compare_reason)},
+            {"budget_s", compare ? json(compare_budget_s) : json(nullptr)},
+            {"row", nullptr}}},
           {"states", states},
           {"differs", nullptr},
           {"processes_disagree", nullptr},
@@ -93,7 +95,8 @@ void put_figures(json& entry, const BenchRow& row) {
   entry["compiled_ns"] = row.latency ? core::number_or_null(row.latency->compiled_ns.median) : json(nullptr);
   if (row.speedup) {
     const stats::Interval& iv = row.speedup->interval;
-    entry["speedup"] = {{"estimate", core::number_or_null(iv.estimate)}, {"low", core::number_or_null(iv.low)},
+    entry["speedup"] = {{"estimate", core::number_or_null(iv.estimate)},
+                        {"low", core::number_or_null(iv.low)},
                         {"high", core::number_or_null(iv.high)},
                         {"confidence", row.speedup->more.value("confidence", json())}};
   } else {
@@ -107,20 +110,18 @@ void put_figures(json& entry, const BenchRow& row) {
 
 void add_headline_state(json& allocator, const BenchRow& row) {
   const AllocatorState s = core::parse_allocator(allocator.value("state", "system"));
-  json entry = {{"state", core::to_string(s)},
-                {"description", core::describe(s)},
-                {"status", "headline"},
-                {"library", allocator.value("library", json())},
-                {"reason", nullptr},
-                {"detected", allocator.value("detected", json()).value("kind", json())}};
+  json entry = {{"state", core::to_string(s)}, {"description", core::describe(s)},
+                {"status", "headline"},        {"library", allocator.value("library", json())},
+                {"reason", nullptr},           {"detected", allocator.value("detected", json()).value("kind", json())}};
   put_figures(entry, row);
   allocator["compare"]["row"] = row.label;
   allocator["states"].insert(allocator["states"].begin(), entry);
 }
 
-void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const AllocatorSetup& setup, const core::Env& shared_env, const BenchRow& row, double clock_res,
-                              double eager_est, int cpus, double budget_s, json& allocator) {
+void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
+                              const BenchRowSpec& spec, const AllocatorSetup& setup, const core::Env& shared_env,
+                              const BenchRow& row, double clock_res, double eager_est, int cpus, double budget_s,
+                              json& allocator) {
   // Each state's process: no memory figures, no warm-compile record (those are the headline's),
   // one look over one process with a few blocks: a figure for the comparison, not a verdict.
   BenchConfig sc = cfg;
@@ -159,7 +160,7 @@ void compare_allocator_states(const core::Progress& progress, core::Executor& ex
                   {"sampling_s", nullptr}};
     try {
       progress(fmt::format("{}: allocator {} (warm compile, then {:.1f} s of timing)", spec.label(),
-                                core::to_string(p.state), budget_s));
+                           core::to_string(p.state), budget_s));
       BenchRow r;  // the state's own figures: the headline row's warm-up curve, nothing else
       r.steady_state = row.steady_state;
       prepare_peer(progress, *p.agent, sc, spec, false, r);

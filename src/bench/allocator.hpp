@@ -36,9 +36,9 @@ inline constexpr double kCompareShare = 0.3;
 
 struct AllocatorSetup {
   core::AllocatorState state = core::AllocatorState::System;
-  std::string library;                 // the preloaded library ("" for system, settled)
+  std::string library;                       // the preloaded library ("" for system, settled)
   std::vector<core::AllocatorState> others;  // states the comparison may measure (library found)
-  json skipped = json::array();        // states left out: {state, status: skipped, reason}
+  json skipped = json::array();              // states left out: {state, status: skipped, reason}
 };
 
 // The headline's state and library, and which other states exist on this machine. Throws
@@ -64,9 +64,10 @@ void add_headline_state(json& allocator, const BenchRow& row);
 // The comparison: each of setup.others in a fresh process, `budget_s` of sampling each; appends
 // to allocator["states"]. A state that fails is recorded (status failed, reason), not thrown,
 // unless the run was interrupted.
-void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const AllocatorSetup& setup, const core::Env& shared_env, const BenchRow& row, double clock_res,
-                              double eager_est, int cpus, double budget_s, json& allocator);
+void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
+                              const BenchRowSpec& spec, const AllocatorSetup& setup, const core::Env& shared_env,
+                              const BenchRow& row, double clock_res, double eager_est, int cpus, double budget_s,
+                              json& allocator);
 
 // Decides (bench/allocator_finding.hpp) and records differs/best_state; the warning, if any.
 // `headline`: the row the headline state measured (null when there is none).

@@ -57,7 +57,8 @@ std::vector<Process> process_speedups(const json& headline_speedup) {
     if (!(std::isfinite(s) && s > 0)) continue;
     Process proc{s, s, s};
     for (const auto& seg : p.value("segment_speedups", json::array()))
-      if (seg.is_number()) proc.low = std::min(proc.low, seg.get<double>()), proc.high = std::max(proc.high, seg.get<double>());
+      if (seg.is_number())
+        proc.low = std::min(proc.low, seg.get<double>()), proc.high = std::max(proc.high, seg.get<double>());
     out.push_back(proc);
   }
   return out;
@@ -66,9 +67,7 @@ std::vector<Process> process_speedups(const json& headline_speedup) {
 std::string state_words(const std::string& name) {
   try {
     return core::describe(core::parse_allocator(name));
-  } catch (...) {
-    return name;
-  }
+  } catch (...) { return name; }
 }
 
 }  // namespace
@@ -97,7 +96,8 @@ AllocatorFinding find_allocator_effect(const json& allocator, const json& headli
     f.processes_disagree = mx->speedup / mn->speedup > kProcessDisagreement && mn->high < mx->low;
   }
   auto best = std::min_element(states.begin(), states.end(), [](const State& a, const State& b) {
-    const double x = std::isfinite(a.compiled) ? a.compiled : INFINITY, y = std::isfinite(b.compiled) ? b.compiled : INFINITY;
+    const double x = std::isfinite(a.compiled) ? a.compiled : INFINITY,
+                 y = std::isfinite(b.compiled) ? b.compiled : INFINITY;
     return x < y;
   });
   if (best != states.end() && std::isfinite(best->compiled)) f.best_state = best->name;
@@ -117,8 +117,9 @@ AllocatorFinding find_allocator_effect(const json& allocator, const json& headli
   if (f.processes_disagree)
     for (const auto& p : per_process) w.process_speedups.push_back(p.speedup);
   if (best != states.end() && !f.best_state.empty())
-    w.best = {best->name, state_words(best->name), core::allocator_fix(core::parse_allocator(best->name), best->library),
-              best->headline, best->compiled, best->speedup};
+    w.best = {
+        best->name,     state_words(best->name), core::allocator_fix(core::parse_allocator(best->name), best->library),
+        best->headline, best->compiled,          best->speedup};
   f.warning = report::Warning{std::move(w), ""};
   return f;
 }

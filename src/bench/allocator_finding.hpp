@@ -22,9 +22,9 @@ namespace tct::bench {
 inline constexpr double kProcessDisagreement = 1.2;
 
 struct AllocatorFinding {
-  bool differs = false;            // a state's speedup lies outside the headline's interval
-  bool processes_disagree = false;  // the headline's own processes landed in different states
-  std::string best_state;          // the measured state with the fastest compiled call ("" none)
+  bool differs = false;                    // a state's speedup lies outside the headline's interval
+  bool processes_disagree = false;         // the headline's own processes landed in different states
+  std::string best_state;                  // the measured state with the fastest compiled call ("" none)
   std::optional<report::Warning> warning;  // when the allocator moves the result
 };
 

@@ -51,9 +51,10 @@ AllocatorTable allocator_table(const json& a) {
   if (!string_or(c, "skipped_reason").empty())
     t.note = "other allocator states not measured: " + string_or(c, "skipped_reason");
   else if (c.is_object() && c.value("enabled", false))
-    t.note = fmt::format("each other state in a fresh process, {} of sampling, one process: a figure for the "
-                         "comparison, not a verdict",
-                         format_duration_ns(number_or_nan(c, "budget_s") * 1e9));
+    t.note = fmt::format(
+        "each other state in a fresh process, {} of sampling, one process: a figure for the "
+        "comparison, not a verdict",
+        format_duration_ns(number_or_nan(c, "budget_s") * 1e9));
   return t;
 }
 

@@ -16,9 +16,10 @@ namespace tct::bench {
 json num(double x) { return core::number_or_null(x); }
 
 json summary_json(const stats::Summary& s) {
-  return {{"n", s.n},         {"non_finite", s.non_finite}, {"min", num(s.min)},   {"max", num(s.max)},
-          {"mean", num(s.mean)}, {"median", num(s.median)},   {"p05", num(s.p05)},   {"p25", num(s.p25)},
-          {"p75", num(s.p75)}, {"p95", num(s.p95)},           {"mad", num(s.mad)},   {"robust_cv", num(s.robust_cv)}};
+  return {{"n", s.n},          {"non_finite", s.non_finite}, {"min", num(s.min)},
+          {"max", num(s.max)}, {"mean", num(s.mean)},        {"median", num(s.median)},
+          {"p05", num(s.p05)}, {"p25", num(s.p25)},          {"p75", num(s.p75)},
+          {"p95", num(s.p95)}, {"mad", num(s.mad)},          {"robust_cv", num(s.robust_cv)}};
 }
 
 std::string steady_reason_name(stats::SteadyStateReason r) {
@@ -155,8 +156,7 @@ std::vector<RowWarning> row_warnings(const BenchRow& row, const std::string& lab
     warn(kind::PrecisionNotReached{stats::relative_half_width(iv), in.precision}, "speedup");
   if (verdict == SpeedupVerdict::Inconclusive)
     warn(kind::SpeedupInconclusive{iv.low, iv.high, in.busy_machine}, "speedup");
-  else if (verdict == SpeedupVerdict::Slower && !nothing_compiled)
-    warn(kind::SlowerThanEager{iv.estimate}, "speedup");
+  else if (verdict == SpeedupVerdict::Slower && !nothing_compiled) warn(kind::SlowerThanEager{iv.estimate}, "speedup");
   if (row.compile.repeated && row.compile.repeated->warm_cache_hit == false)
     warn(kind::WarmCompileMissedCache{}, "compile");
   const int skips = row.cudagraph_skips.value_or(0);
@@ -170,8 +170,7 @@ std::vector<RowWarning> row_warnings(const BenchRow& row, const std::string& lab
   if (cps >= kBatchWorthSaying) warn(kind::BatchedCalls{cps}, "latency");
   if (in.check && row.correctness && row.correctness->checked) {
     const Correctness& c = *row.correctness;
-    if (c.nondeterministic.value_or(false))
-      warn(kind::EagerNondeterministic{}, "correctness");
+    if (c.nondeterministic.value_or(false)) warn(kind::EagerNondeterministic{}, "correctness");
     else if (c.match == false) {
       const auto& mm = c.mismatches;
       warn(kind::OutputMismatch{mm.size(), mm.empty() ? "" : mm[0].path, mm.empty() ? "" : mm[0].reason},
@@ -180,6 +179,5 @@ std::vector<RowWarning> row_warnings(const BenchRow& row, const std::string& lab
   }
   return out;
 }
-
 
 }  // namespace tct::bench

@@ -47,8 +47,7 @@ double first_call_extra_ns(std::span<const double> curve, std::size_t steady_sta
 // Samples per block so that min_blocks pairs fit in the budget with room to converge:
 // budget / (4 * min_blocks * sample_ns), clamped to [min_samples, max_samples]. With a
 // non-positive or non-finite sample estimate, max_samples.
-int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min_samples = 3,
-                      int max_samples = 10);
+int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min_samples = 3, int max_samples = 10);
 
 // Was a compile served from torch's caches? From the counters torch keeps (the agent's
 // bench counters): inductor's FX graph cache and AOTAutograd's cache. The four counts and
@@ -63,10 +62,10 @@ struct MachineLoad {
   double load = NAN;      // the highest 1-minute load average seen
   double switches = NAN;  // the highest involuntary context switches per second of timing
   int cpus = 0;
-  int threads = 0;        // torch.get_num_threads() in the target's process; 0 unknown
-  bool loaded = false;     // other processes kept at least half the CPUs busy
-  bool preempted = false;  // the timing thread was switched out as on a shared core
-  double others = NAN;     // CPUs other processes kept busy (load minus the sampler's one)
+  int threads = 0;              // torch.get_num_threads() in the target's process; 0 unknown
+  bool loaded = false;          // other processes kept at least half the CPUs busy
+  bool preempted = false;       // the timing thread was switched out as on a shared core
+  double others = NAN;          // CPUs other processes kept busy (load minus the sampler's one)
   bool oversubscribed = false;  // more torch threads than free cores: threads wait for a core
   int suggested_threads = 0;    // the --threads that fits the free cores
   bool busy() const { return loaded || preempted; }
@@ -84,7 +83,7 @@ struct RowWarningInput {
   double precision = kDefaultPrecision;
   bool check = true;
   double noisy_outlier_fraction = 0.05;  // our threshold: above 5% outliers on a side is noisy
-  bool busy_machine = false;  // other processes loaded the CPU: a longer --budget cannot help
+  bool busy_machine = false;             // other processes loaded the CPU: a longer --budget cannot help
 };
 struct RowWarning {
   report::Warning warning;

@@ -16,7 +16,8 @@ std::string aoti_summary(const BenchRow& row) {
   if (measured(a.load)) out += "; load " + report::format_duration(a.load);
   if (a.timed_from == "cpp") out += "; timed from C++ (tct-aoti)";
   else if (a.timed_from == "python")
-    out += "; timed from Python (aoti_load_package)" + (a.runner_note.empty() ? "" : ": no C++ runner, " + a.runner_note);
+    out +=
+        "; timed from Python (aoti_load_package)" + (a.runner_note.empty() ? "" : ": no C++ runner, " + a.runner_note);
   return out;
 }
 

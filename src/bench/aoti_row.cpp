@@ -104,8 +104,8 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
   if (!cfg.aoti_package_dir.empty()) facts.package_path = package.string();
   stage = "torch.export";
   progress(fmt::format("{}: torch.export and aoti_compile_and_package (next: loading the package)", spec.label()));
-  const json made = agent.call("startup.package", {{"use_loaded", true}, {"package", package.string()},
-                                                   {"inputs", inputs.string()}});
+  const json made =
+      agent.call("startup.package", {{"use_loaded", true}, {"package", package.string()}, {"inputs", inputs.string()}});
   facts.export_time = Nanoseconds(core::number_or_nan(made, "export_ns"));
   facts.package_time = Nanoseconds(core::number_or_nan(made, "package_ns"));
   facts.package_bytes = core::json_read::opt_num<long long>(made, "package_bytes");
@@ -117,11 +117,10 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
 
   stage = "load_package";
   std::string why_not;
-  const core::RunnerBuild build =
-      cfg.aoti_runner_source.empty()
-          ? core::RunnerBuild{"", "tct was not told where the runner's sources are", false}
-          : core::ensure_aoti_runner(agent.call("startup.libtorch", json::object()), cfg.aoti_runner_source,
-                                     cfg.aoti_cache_root, progress);
+  const core::RunnerBuild build = cfg.aoti_runner_source.empty()
+                                      ? core::RunnerBuild{"", "tct was not told where the runner's sources are", false}
+                                      : core::ensure_aoti_runner(agent.call("startup.libtorch", json::object()),
+                                                                 cfg.aoti_runner_source, cfg.aoti_cache_root, progress);
   std::unique_ptr<ServedPackage> runners[2];
   std::vector<Caller> processes;
   if (!build.path.empty()) {
@@ -129,7 +128,8 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
     runners[0] = std::make_unique<ServedPackage>(build.path, package, inputs, dir / "out-0", threads);
     facts.load = runners[0]->load();
     facts.timed_from = "cpp";
-    json curve = runners[0]->call("first_calls", {{"n", std::max(0, cfg.warmup_calls - 1)}, {"max_ns", cfg.budget_s * 0.5e9}});
+    json curve =
+        runners[0]->call("first_calls", {{"n", std::max(0, cfg.warmup_calls - 1)}, {"max_ns", cfg.budget_s * 0.5e9}});
     std::vector<double> times{runners[0]->first_call().count()};
     for (const auto& t : curve["times_ns"]) times.push_back(t.get<double>());
     set_warmup_curve(std::move(times), row);
@@ -146,8 +146,9 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
     const json loaded = agent.call("bench.aoti_load", {{"key", spec.key()}, {"package", package.string()}});
     facts.load = Nanoseconds(core::number_or_nan(loaded, "load_ns"));
     row.aoti = facts;
-    const json r = agent.call("bench.first_calls", {{"key", spec.key()}, {"backend", spec.backend},
-                                                    {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}});
+    const json r = agent.call(
+        "bench.first_calls",
+        {{"key", spec.key()}, {"backend", spec.backend}, {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}});
     std::vector<double> times;
     for (const auto& t : r["times_ns"]) times.push_back(t.get<double>());
     set_warmup_curve(std::move(times), row);

@@ -55,425 +55,422 @@ using nlohmann::json;
 
 // "%.3g": a difference or a tolerance in three significant digits.
 std::string g3(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
 }
 
 std::string shape_str(const json& shape) {
-    if (!shape.is_array()) return "?";
-    std::string out = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (i) out += ", ";
-        out += shape[i].is_number_integer() ? std::to_string(shape[i].get<long long>()) : "?";
-    }
-    return out + "]";
+  if (!shape.is_array()) return "?";
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out += shape[i].is_number_integer() ? std::to_string(shape[i].get<long long>()) : "?";
+  }
+  return out + "]";
 }
 
 std::string join(const std::vector<std::string>& parts) {
-    std::string out;
-    for (const auto& p : parts) {
-        if (!out.empty()) out += "; ";
-        out += p;
-    }
-    return out;
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += "; ";
+    out += p;
+  }
+  return out;
 }
 
 std::string str_field(const json& fact, const char* key) {
-    auto it = fact.find(key);
-    return (it != fact.end() && it->is_string()) ? it->get<std::string>() : std::string{};
+  auto it = fact.find(key);
+  return (it != fact.end() && it->is_string()) ? it->get<std::string>() : std::string{};
 }
 
 std::optional<double> num_field(const json& fact, const char* key) {
-    auto it = fact.find(key);
-    if (it == fact.end() || !it->is_number()) return std::nullopt;
-    return it->get<double>();
+  auto it = fact.find(key);
+  if (it == fact.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
 }
 
 long long count_field(const json& fact, const char* key) {
-    auto it = fact.find(key);
-    return (it != fact.end() && it->is_number()) ? it->get<long long>() : 0;
+  auto it = fact.find(key);
+  return (it != fact.end() && it->is_number()) ? it->get<long long>() : 0;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 // Checks shared by the verdict and the nondeterminism test: everything but the numeric
 // tolerance. Returns the reasons found.
 std::vector<std::string> structural_reasons(const json& fact) {
-    std::vector<std::string> reasons;
-    if (fact.contains("shape_expected") && fact.contains("shape_actual") &&
-        fact["shape_expected"] != fact["shape_actual"]) {
-        reasons.push_back("shape " + shape_str(fact["shape_actual"]) + ", expected " +
-                          shape_str(fact["shape_expected"]));
-    }
-    const auto dte = str_field(fact, "dtype_expected");
-    const auto dta = str_field(fact, "dtype_actual");
-    if (dte != dta) reasons.push_back("dtype " + dta + ", expected " + dte);
-    if (auto err = str_field(fact, "error"); !err.empty())
-        reasons.push_back("could not compare: " + err);
-    const long long nan_e = count_field(fact, "nan_expected");
-    const long long nan_a = count_field(fact, "nan_actual");
-    long long nan_mis = count_field(fact, "nan_mismatch");
-    if (!fact.contains("nan_mismatch") && nan_e != nan_a) nan_mis = std::llabs(nan_a - nan_e);
-    if (nan_mis > 0) {
-        if (nan_e == 0)
-            reasons.push_back(std::to_string(nan_a) + " NaN where expected has none");
-        else
-            reasons.push_back(std::to_string(nan_mis) + " NaN position(s) differ (" +
-                              std::to_string(nan_a) + " NaN, expected " +
-                              std::to_string(nan_e) + ")");
-    }
-    if (long long inf = count_field(fact, "inf_mismatch"); inf > 0)
-        reasons.push_back(std::to_string(inf) + " inf value(s) differ");
-    return reasons;
+  std::vector<std::string> reasons;
+  if (fact.contains("shape_expected") && fact.contains("shape_actual") &&
+      fact["shape_expected"] != fact["shape_actual"]) {
+    reasons.push_back("shape " + shape_str(fact["shape_actual"]) + ", expected " + shape_str(fact["shape_expected"]));
+  }
+  const auto dte = str_field(fact, "dtype_expected");
+  const auto dta = str_field(fact, "dtype_actual");
+  if (dte != dta) reasons.push_back("dtype " + dta + ", expected " + dte);
+  if (auto err = str_field(fact, "error"); !err.empty()) reasons.push_back("could not compare: " + err);
+  const long long nan_e = count_field(fact, "nan_expected");
+  const long long nan_a = count_field(fact, "nan_actual");
+  long long nan_mis = count_field(fact, "nan_mismatch");
+  if (!fact.contains("nan_mismatch") && nan_e != nan_a) nan_mis = std::llabs(nan_a - nan_e);
+  if (nan_mis > 0) {
+    if (nan_e == 0) reasons.push_back(std::to_string(nan_a) + " NaN where expected has none");
+    else
+      reasons.push_back(std::to_string(nan_mis) + " NaN position(s) differ (" + std::to_string(nan_a) +
+                        " NaN, expected " + std::to_string(nan_e) + ")");
+  }
+  if (long long inf = count_field(fact, "inf_mismatch"); inf > 0)
+    reasons.push_back(std::to_string(inf) + " inf value(s) differ");
+  return reasons;
 }
 
 bool shapes_differ(const json& fact) {
-    return fact.contains("shape_expected") && fact.contains("shape_actual") &&
-           fact["shape_expected"] != fact["shape_actual"];
+  return fact.contains("shape_expected") && fact.contains("shape_actual") &&
+         fact["shape_expected"] != fact["shape_actual"];
 }
 
 // Values at the worst element: 7 significant digits (float32's), so that 2 and 2.001 read
 // as different numbers.
 std::string value_str(const json& v) {
-    auto one = [](double x) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.7g", x);
-        return std::string(buf);
-    };
-    if (v.is_number()) return one(v.get<double>());
-    if (v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number())
-        return one(v[0].get<double>()) + (v[1].get<double>() < 0 ? "" : "+") +
-               one(v[1].get<double>()) + "j";
-    return "?";
+  auto one = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.7g", x);
+    return std::string(buf);
+  };
+  if (v.is_number()) return one(v.get<double>());
+  if (v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number())
+    return one(v[0].get<double>()) + (v[1].get<double>() < 0 ? "" : "+") + one(v[1].get<double>()) + "j";
+  return "?";
 }
 
 // "at [1]: expected 2, got 2.001" (the element first: it is what a reader looks for).
 std::string worst_prefix(const json& fact) {
-    auto idx = fact.find("worst_index");
-    auto e = fact.find("expected_at_worst");
-    auto a = fact.find("actual_at_worst");
-    if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null())
-        return {};
-    std::string at = idx->is_array() && !idx->empty() ? "at " + shape_str(*idx) + ": " : "";
-    return at + "expected " + value_str(*e) + ", got " + value_str(*a) + "; ";
+  auto idx = fact.find("worst_index");
+  auto e = fact.find("expected_at_worst");
+  auto a = fact.find("actual_at_worst");
+  if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null()) return {};
+  std::string at = idx->is_array() && !idx->empty() ? "at " + shape_str(*idx) + ": " : "";
+  return at + "expected " + value_str(*e) + ", got " + value_str(*a) + "; ";
 }
 
 std::string worst_suffix(const json& fact) {
-    auto idx = fact.find("worst_index");
-    auto e = fact.find("expected_at_worst");
-    auto a = fact.find("actual_at_worst");
-    if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null())
-        return {};
-    std::string at = idx->is_array() && !idx->empty() ? " at " + shape_str(*idx) : "";
-    return at + " (expected " + value_str(*e) + ", got " + value_str(*a) + ")";
+  auto idx = fact.find("worst_index");
+  auto e = fact.find("expected_at_worst");
+  auto a = fact.find("actual_at_worst");
+  if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null()) return {};
+  std::string at = idx->is_array() && !idx->empty() ? " at " + shape_str(*idx) : "";
+  return at + " (expected " + value_str(*e) + ", got " + value_str(*a) + ")";
 }
 
 Tolerance tolerance_for(const std::string& dtype, const ToleranceOverride& over) {
-    Tolerance tol = default_tolerance(dtype);
-    if (is_exact_dtype(dtype)) return tol;
-    if (over.rtol) tol.rtol = *over.rtol;
-    if (over.atol) tol.atol = *over.atol;
-    return tol;
+  Tolerance tol = default_tolerance(dtype);
+  if (is_exact_dtype(dtype)) return tol;
+  if (over.rtol) tol.rtol = *over.rtol;
+  if (over.atol) tol.atol = *over.atol;
+  return tol;
 }
 
 std::string percent(long long part, long long whole) {
-    if (whole <= 0) return "?";
-    char buf[32];
-    const double p = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
-    std::snprintf(buf, sizeof buf, p < 0.1 ? "%.2g%%" : "%.1f%%", p);
-    return buf;
+  if (whole <= 0) return "?";
+  char buf[32];
+  const double p = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+  std::snprintf(buf, sizeof buf, p < 0.1 ? "%.2g%%" : "%.1f%%", p);
+  return buf;
 }
 
 // Which rule a numeric leaf passed by, or the reasons it failed.
 struct LeafJudgement {
-    std::vector<std::string> reasons;
-    std::string basis;  // exact, tolerance, float64_reference, eager_spread
+  std::vector<std::string> reasons;
+  std::string basis;  // exact, tolerance, float64_reference, eager_spread
 };
 
-LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over,
-                            std::optional<double> eager_spread) {
-    LeafJudgement j;
-    j.reasons = structural_reasons(fact);
-    if (shapes_differ(fact) || fact.contains("error")) return j;
-    const auto dtype = str_field(fact, "dtype_expected");
-    const auto diff = num_field(fact, "max_abs_diff");
-    if (!diff) {
-        // null diff with no NaN/inf explanation is malformed; with one, the NaN/inf reason
-        // already says it.
-        if (j.reasons.empty()) j.reasons.push_back("malformed fact: no max_abs_diff");
-        return j;
-    }
-    if (is_exact_dtype(dtype)) {
-        j.basis = "exact";
-        if (*diff > 0.0)
-            j.reasons.push_back("values differ (max abs diff " + g3(*diff) + ", " + dtype +
-                                " must match exactly)" + worst_suffix(fact));
-        return j;
-    }
-    const Tolerance tol = tolerance_for(dtype, over);
-    if (eager_spread) {
-        // Eager moves under identical seeds: compiled is held to eager's own spread.
-        j.basis = "eager_spread";
-        const double scale = num_field(fact, "max_abs_expected").value_or(0.0);
-        const double allowed = allowed_difference(tol, scale, *eager_spread);
-        if (*diff > allowed)
-            j.reasons.push_back("max abs diff " + g3(*diff) + " > " + g3(allowed) + " allowed by " +
-                                "eager's own spread " + g3(*eager_spread) + " (x" +
-                                g3(tol.ref_multiplier) + ") + atol + rtol x max |expected|" +
-                                worst_suffix(fact));
-        return j;
-    }
-    auto out = num_field(fact, "out_of_tolerance");
-    if (!out) {
-        j.reasons.push_back("malformed fact: no out_of_tolerance");
-        return j;
-    }
-    j.basis = "tolerance";
-    if (*out <= 0) return j;
-    const long long n_out = static_cast<long long>(*out);
-    const long long numel = count_field(fact, "numel");
-    std::string why = worst_prefix(fact) + std::to_string(n_out) + " of " + std::to_string(numel) +
-                      " elements (" + percent(n_out, numel) + ") beyond atol " + g3(tol.atol) +
-                      " + rtol " + g3(tol.rtol) + " x |expected| (" + dtype + ")";
-    auto ref = fact.find("reference");
-    if (ref != fact.end() && ref->is_object()) {
-        auto ref_out = num_field(*ref, "out_of_tolerance");
-        if (ref_out && *ref_out <= 0) {
-            j.basis = "float64_reference";
-            return j;
-        }
-        why += "; against float64 compiled errs by up to " +
-               g3(num_field(*ref, "compiled_max_error").value_or(NAN)) + ", eager by " +
-               g3(num_field(*ref, "eager_max_error").value_or(NAN));
-    }
-    j.reasons.push_back(why);
+LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over, std::optional<double> eager_spread) {
+  LeafJudgement j;
+  j.reasons = structural_reasons(fact);
+  if (shapes_differ(fact) || fact.contains("error")) return j;
+  const auto dtype = str_field(fact, "dtype_expected");
+  const auto diff = num_field(fact, "max_abs_diff");
+  if (!diff) {
+    // null diff with no NaN/inf explanation is malformed; with one, the NaN/inf reason
+    // already says it.
+    if (j.reasons.empty()) j.reasons.push_back("malformed fact: no max_abs_diff");
     return j;
+  }
+  if (is_exact_dtype(dtype)) {
+    j.basis = "exact";
+    if (*diff > 0.0)
+      j.reasons.push_back("values differ (max abs diff " + g3(*diff) + ", " + dtype + " must match exactly)" +
+                          worst_suffix(fact));
+    return j;
+  }
+  const Tolerance tol = tolerance_for(dtype, over);
+  if (eager_spread) {
+    // Eager moves under identical seeds: compiled is held to eager's own spread.
+    j.basis = "eager_spread";
+    const double scale = num_field(fact, "max_abs_expected").value_or(0.0);
+    const double allowed = allowed_difference(tol, scale, *eager_spread);
+    if (*diff > allowed)
+      j.reasons.push_back("max abs diff " + g3(*diff) + " > " + g3(allowed) + " allowed by " + "eager's own spread " +
+                          g3(*eager_spread) + " (x" + g3(tol.ref_multiplier) + ") + atol + rtol x max |expected|" +
+                          worst_suffix(fact));
+    return j;
+  }
+  auto out = num_field(fact, "out_of_tolerance");
+  if (!out) {
+    j.reasons.push_back("malformed fact: no out_of_tolerance");
+    return j;
+  }
+  j.basis = "tolerance";
+  if (*out <= 0) return j;
+  const long long n_out = static_cast<long long>(*out);
+  const long long numel = count_field(fact, "numel");
+  std::string why = worst_prefix(fact) + std::to_string(n_out) + " of " + std::to_string(numel) + " elements (" +
+                    percent(n_out, numel) + ") beyond atol " + g3(tol.atol) + " + rtol " + g3(tol.rtol) +
+                    " x |expected| (" + dtype + ")";
+  auto ref = fact.find("reference");
+  if (ref != fact.end() && ref->is_object()) {
+    auto ref_out = num_field(*ref, "out_of_tolerance");
+    if (ref_out && *ref_out <= 0) {
+      j.basis = "float64_reference";
+      return j;
+    }
+    why += "; against float64 compiled errs by up to " + g3(num_field(*ref, "compiled_max_error").value_or(NAN)) +
+           ", eager by " + g3(num_field(*ref, "eager_max_error").value_or(NAN));
+  }
+  j.reasons.push_back(why);
+  return j;
 }
 
 // One fact -> the reasons it fails (empty: it passes).
 std::vector<std::string> judge_fact(const json& fact, const ToleranceOverride& over) {
-    if (!fact.is_object()) return {"malformed fact: not an object"};
-    const auto kind = str_field(fact, "kind");
-    if (kind == "structure") {
-        auto d = str_field(fact, "description");
-        return {"structure differs: " + (d.empty() ? std::string("different containers") : d)};
-    }
-    if (kind == "not_compared") return {};
-    if (kind == "other") {
-        auto it = fact.find("equal");
-        if (it == fact.end() || !it->is_boolean()) return {"malformed fact: no 'equal'"};
-        if (it->get<bool>()) return {};
-        return {"value " + str_field(fact, "repr_actual") + ", expected " +
-                str_field(fact, "repr_expected")};
-    }
-    if (kind != "tensor" && kind != "scalar")
-        return {"malformed fact: unknown kind '" + kind + "'"};
-    return judge_numeric(fact, over, std::nullopt).reasons;
+  if (!fact.is_object()) return {"malformed fact: not an object"};
+  const auto kind = str_field(fact, "kind");
+  if (kind == "structure") {
+    auto d = str_field(fact, "description");
+    return {"structure differs: " + (d.empty() ? std::string("different containers") : d)};
+  }
+  if (kind == "not_compared") return {};
+  if (kind == "other") {
+    auto it = fact.find("equal");
+    if (it == fact.end() || !it->is_boolean()) return {"malformed fact: no 'equal'"};
+    if (it->get<bool>()) return {};
+    return {"value " + str_field(fact, "repr_actual") + ", expected " + str_field(fact, "repr_expected")};
+  }
+  if (kind != "tensor" && kind != "scalar") return {"malformed fact: unknown kind '" + kind + "'"};
+  return judge_numeric(fact, over, std::nullopt).reasons;
 }
 
 LeafCheck leaf_check(const json& fact, const LeafJudgement& j, const ToleranceOverride& over) {
-    LeafCheck leaf;
-    leaf.path = str_field(fact, "path");
-    leaf.dtype = str_field(fact, "dtype_expected");
-    leaf.tolerance = tolerance_for(leaf.dtype, over);
-    leaf.numel = count_field(fact, "numel");
-    leaf.match = j.reasons.empty();
-    leaf.basis = j.basis;
-    if (auto o = num_field(fact, "out_of_tolerance"); o && leaf.numel > 0)
-        leaf.fraction_out_of_tolerance = *o / static_cast<double>(leaf.numel);
-    for (const char* k : {"max_abs_diff", "max_rel_diff", "out_of_tolerance", "worst_index", "expected_at_worst",
-                          "actual_at_worst"})
-        leaf.measured[k] = fact.contains(k) ? fact[k] : json(nullptr);
-    if (fact.contains("reference") && fact["reference"].is_object()) leaf.measured["reference"] = fact["reference"];
-    return leaf;
+  LeafCheck leaf;
+  leaf.path = str_field(fact, "path");
+  leaf.dtype = str_field(fact, "dtype_expected");
+  leaf.tolerance = tolerance_for(leaf.dtype, over);
+  leaf.numel = count_field(fact, "numel");
+  leaf.match = j.reasons.empty();
+  leaf.basis = j.basis;
+  if (auto o = num_field(fact, "out_of_tolerance"); o && leaf.numel > 0)
+    leaf.fraction_out_of_tolerance = *o / static_cast<double>(leaf.numel);
+  for (const char* k :
+       {"max_abs_diff", "max_rel_diff", "out_of_tolerance", "worst_index", "expected_at_worst", "actual_at_worst"})
+    leaf.measured[k] = fact.contains(k) ? fact[k] : json(nullptr);
+  if (fact.contains("reference") && fact["reference"].is_object()) leaf.measured["reference"] = fact["reference"];
+  return leaf;
 }
 
 std::map<std::string, double> spreads(const json& eager_self) {
-    std::map<std::string, double> out;
-    if (!eager_self.is_array()) return out;
-    for (const auto& f : eager_self) {
-        if (!f.is_object()) continue;
-        if (auto d = num_field(f, "max_abs_diff"); d && *d > 0.0) out[str_field(f, "path")] = *d;
-    }
-    return out;
+  std::map<std::string, double> out;
+  if (!eager_self.is_array()) return out;
+  for (const auto& f : eager_self) {
+    if (!f.is_object()) continue;
+    if (auto d = num_field(f, "max_abs_diff"); d && *d > 0.0) out[str_field(f, "path")] = *d;
+  }
+  return out;
 }
 
 // `grad['fc.weight']` -> fc.weight (the parameter a training leaf belongs to).
 std::optional<std::string> parameter_of(const std::string& path) {
-    for (std::string_view prefix : {"grad['", "param_after_step['"}) {
-        if (!starts_with(path, prefix)) continue;
-        auto end = path.find("']", prefix.size());
-        if (end != std::string::npos) return path.substr(prefix.size(), end - prefix.size());
-    }
-    return std::nullopt;
+  for (std::string_view prefix : {"grad['", "param_after_step['"}) {
+    if (!starts_with(path, prefix)) continue;
+    auto end = path.find("']", prefix.size());
+    if (end != std::string::npos) return path.substr(prefix.size(), end - prefix.size());
+  }
+  return std::nullopt;
 }
 
 int basis_rank(const std::string& b) {
-    if (b == "eager_spread") return 2;
-    if (b == "float64_reference") return 1;
-    return 0;
+  if (b == "eager_spread") return 2;
+  if (b == "float64_reference") return 1;
+  return 0;
 }
 
 }  // namespace
 
 bool is_exact_dtype(std::string_view dtype) {
-    if (dtype == "bool" || dtype == "int") return true;
-    return starts_with(dtype, "int") || starts_with(dtype, "uint");
+  if (dtype == "bool" || dtype == "int") return true;
+  return starts_with(dtype, "int") || starts_with(dtype, "uint");
 }
 
 double allowed_difference(const Tolerance& tol, double magnitude, double eager_error) {
-    return tol.atol + tol.rtol * magnitude + tol.ref_multiplier * eager_error;
+  return tol.atol + tol.rtol * magnitude + tol.ref_multiplier * eager_error;
 }
 
 Tolerance default_tolerance(std::string_view dtype) {
-    if (is_exact_dtype(dtype)) return {0.0, 0.0, 0.0};
-    if (dtype == "float64" || dtype == "complex128" || dtype == "double") return {1e-7, 1e-7, 2.0};
-    if (dtype == "float16" || dtype == "complex32" || dtype == "half") return {1e-2, 1e-4, 3.0};
-    if (dtype == "bfloat16") return {3e-2, 1e-3, 3.0};
-    if (starts_with(dtype, "float8_e4m3")) return {0.25, 1e-2, 3.0};
-    if (starts_with(dtype, "float8_e5m2")) return {0.5, 1e-2, 3.0};
-    // float32, complex64, Python "float"/"complex", unknown names.
-    return {1e-4, 1e-5, 2.0};
+  if (is_exact_dtype(dtype)) return {0.0, 0.0, 0.0};
+  if (dtype == "float64" || dtype == "complex128" || dtype == "double") return {1e-7, 1e-7, 2.0};
+  if (dtype == "float16" || dtype == "complex32" || dtype == "half") return {1e-2, 1e-4, 3.0};
+  if (dtype == "bfloat16") return {3e-2, 1e-3, 3.0};
+  if (starts_with(dtype, "float8_e4m3")) return {0.25, 1e-2, 3.0};
+  if (starts_with(dtype, "float8_e5m2")) return {0.5, 1e-2, 3.0};
+  // float32, complex64, Python "float"/"complex", unknown names.
+  return {1e-4, 1e-5, 2.0};
 }
 
 json tolerance_table(const ToleranceOverride& over) {
-    static const char* const names[] = {
-        "float64", "float32", "float16", "bfloat16", "complex128", "complex64", "complex32",
-        "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float",
-        "complex", "bool", "int", "int8", "int16", "int32", "int64", "uint8", "uint16",
-        "uint32", "uint64"};
-    json table = json::object();
-    auto entry = [&](std::string_view dtype) {
-        Tolerance t = tolerance_for(std::string(dtype), over);
-        return json{{"rtol", t.rtol}, {"atol", t.atol}, {"ref_multiplier", t.ref_multiplier}};
-    };
-    for (const char* n : names) table[n] = entry(n);
-    table["default"] = entry("float32");
-    return table;
+  static const char* const names[] = {"float64",
+                                      "float32",
+                                      "float16",
+                                      "bfloat16",
+                                      "complex128",
+                                      "complex64",
+                                      "complex32",
+                                      "float8_e4m3fn",
+                                      "float8_e4m3fnuz",
+                                      "float8_e5m2",
+                                      "float8_e5m2fnuz",
+                                      "float",
+                                      "complex",
+                                      "bool",
+                                      "int",
+                                      "int8",
+                                      "int16",
+                                      "int32",
+                                      "int64",
+                                      "uint8",
+                                      "uint16",
+                                      "uint32",
+                                      "uint64"};
+  json table = json::object();
+  auto entry = [&](std::string_view dtype) {
+    Tolerance t = tolerance_for(std::string(dtype), over);
+    return json{{"rtol", t.rtol}, {"atol", t.atol}, {"ref_multiplier", t.ref_multiplier}};
+  };
+  for (const char* n : names) table[n] = entry(n);
+  table["default"] = entry("float32");
+  return table;
 }
 
-CorrectnessVerdict judge_outputs(const json& facts, const ToleranceOverride& override_tol,
-                                 const json& eager_self) {
-    if (!facts.is_array())
-        throw std::invalid_argument("correctness facts must be a JSON array");
-    const auto spread = spreads(eager_self);
-    CorrectnessVerdict verdict;
-    for (const auto& fact : facts) {
-        ++verdict.leaves;
-        std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
-        const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
-        std::vector<std::string> reasons;
-        if (kind == "tensor" || kind == "scalar") {
-            auto s = spread.find(path);
-            auto j = judge_numeric(fact, override_tol,
-                                   s == spread.end() ? std::nullopt : std::optional<double>(s->second));
-            reasons = j.reasons;
-            verdict.leaf_results.push_back(leaf_check(fact, j, override_tol));
-            if (reasons.empty() && basis_rank(j.basis) > basis_rank(verdict.basis)) verdict.basis = j.basis;
-        } else {
-            reasons = judge_fact(fact, override_tol);
-            if (kind == "not_compared")
-                verdict.not_compared.push_back({path, str_field(fact, "type")});
-        }
-        if (reasons.empty()) continue;
-        verdict.match = false;
-        verdict.mismatches.push_back({path.empty() ? "?" : path, join(reasons)});
+CorrectnessVerdict judge_outputs(const json& facts, const ToleranceOverride& override_tol, const json& eager_self) {
+  if (!facts.is_array()) throw std::invalid_argument("correctness facts must be a JSON array");
+  const auto spread = spreads(eager_self);
+  CorrectnessVerdict verdict;
+  for (const auto& fact : facts) {
+    ++verdict.leaves;
+    std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
+    const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
+    std::vector<std::string> reasons;
+    if (kind == "tensor" || kind == "scalar") {
+      auto s = spread.find(path);
+      auto j = judge_numeric(fact, override_tol, s == spread.end() ? std::nullopt : std::optional<double>(s->second));
+      reasons = j.reasons;
+      verdict.leaf_results.push_back(leaf_check(fact, j, override_tol));
+      if (reasons.empty() && basis_rank(j.basis) > basis_rank(verdict.basis)) verdict.basis = j.basis;
+    } else {
+      reasons = judge_fact(fact, override_tol);
+      if (kind == "not_compared") verdict.not_compared.push_back({path, str_field(fact, "type")});
     }
-    return verdict;
+    if (reasons.empty()) continue;
+    verdict.match = false;
+    verdict.mismatches.push_back({path.empty() ? "?" : path, join(reasons)});
+  }
+  return verdict;
 }
 
 NondeterminismCheck eager_self_difference(const json& facts, double atol) {
-    if (!facts.is_array())
-        throw std::invalid_argument("correctness facts must be a JSON array");
-    NondeterminismCheck check;
-    for (const auto& fact : facts) {
-        std::vector<std::string> reasons;
-        const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
-        if (kind == "tensor" || kind == "scalar") {
-            reasons = structural_reasons(fact);
-            if (auto d = num_field(fact, "max_abs_diff")) {
-                check.max_abs_diff = std::max(check.max_abs_diff, *d);
-                if (*d > atol)
-                    reasons.push_back("eager differs from itself by up to " + g3(*d) +
-                                      worst_suffix(fact));
-            }
-        } else {
-            // structure / other / not compared / malformed: the same rule as the verdict.
-            reasons = judge_fact(fact, {});
-        }
-        if (reasons.empty()) continue;
-        check.nondeterministic = true;
-        std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
-        check.differing.push_back({path.empty() ? "?" : path, join(reasons)});
+  if (!facts.is_array()) throw std::invalid_argument("correctness facts must be a JSON array");
+  NondeterminismCheck check;
+  for (const auto& fact : facts) {
+    std::vector<std::string> reasons;
+    const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
+    if (kind == "tensor" || kind == "scalar") {
+      reasons = structural_reasons(fact);
+      if (auto d = num_field(fact, "max_abs_diff")) {
+        check.max_abs_diff = std::max(check.max_abs_diff, *d);
+        if (*d > atol) reasons.push_back("eager differs from itself by up to " + g3(*d) + worst_suffix(fact));
+      }
+    } else {
+      // structure / other / not compared / malformed: the same rule as the verdict.
+      reasons = judge_fact(fact, {});
     }
-    return check;
+    if (reasons.empty()) continue;
+    check.nondeterministic = true;
+    std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
+    check.differing.push_back({path.empty() ? "?" : path, join(reasons)});
+  }
+  return check;
 }
 
 json to_json(const LeafCheck& leaf) {
-    json out = leaf.measured;
-    out.update({{"path", leaf.path},
-                {"dtype", leaf.dtype},
-                {"numel", leaf.numel},
-                {"match", leaf.match},
-                {"basis", leaf.basis.empty() ? json(nullptr) : json(leaf.basis)},
-                {"rtol", leaf.tolerance.rtol},
-                {"atol", leaf.tolerance.atol},
-                {"fraction_out_of_tolerance",
-                 leaf.fraction_out_of_tolerance ? json(*leaf.fraction_out_of_tolerance) : json(nullptr)}});
-    return out;
+  json out = leaf.measured;
+  out.update({{"path", leaf.path},
+              {"dtype", leaf.dtype},
+              {"numel", leaf.numel},
+              {"match", leaf.match},
+              {"basis", leaf.basis.empty() ? json(nullptr) : json(leaf.basis)},
+              {"rtol", leaf.tolerance.rtol},
+              {"atol", leaf.tolerance.atol},
+              {"fraction_out_of_tolerance",
+               leaf.fraction_out_of_tolerance ? json(*leaf.fraction_out_of_tolerance) : json(nullptr)}});
+  return out;
 }
 
 json correctness_report(const json& reply, const ToleranceOverride& override_tol) {
-    const json self_facts = reply.value("eager_vs_eager", json::array());
-    const json facts = reply.value("compiled_vs_eager", json::array());
-    auto self = eager_self_difference(self_facts);
-    auto verdict = judge_outputs(facts, override_tol, self.nondeterministic ? self_facts : json::array());
-    json out = {{"checked", true},
-                {"match", verdict.match},
-                {"basis", verdict.basis},
-                {"mismatches", json::array()},
-                {"differing_parameters", json::array()},
-                {"leaves", verdict.leaves},
-                {"leaf_results", json::array()},
-                {"not_compared", json::array()},
-                {"nondeterministic", self.nondeterministic},
-                {"eager_differing", json::array()},
-                {"seeded", reply.contains("seed")},
-                {"eager_used_rng", reply.value("eager_used_rng", false)},
-                {"reference", reply.value("reference", json::object())},
-                {"fallback_random", reply.value("fallback_random", false)},
-                {"agent_cost_ns", reply.value("cost_ns", json::object())}};
-    for (const auto& leaf : verdict.leaf_results) out["leaf_results"].push_back(to_json(leaf));
-    for (const auto& n : verdict.not_compared) out["not_compared"].push_back({{"path", n.path}, {"type", n.type}});
-    for (const auto& m : verdict.mismatches) {
-        out["mismatches"].push_back({{"path", m.path}, {"reason", m.reason}});
-        if (auto p = parameter_of(m.path)) {
-            bool seen = false;
-            for (const auto& q : out["differing_parameters"]) seen = seen || q == *p;
-            if (!seen) out["differing_parameters"].push_back(*p);
-        }
+  const json self_facts = reply.value("eager_vs_eager", json::array());
+  const json facts = reply.value("compiled_vs_eager", json::array());
+  auto self = eager_self_difference(self_facts);
+  auto verdict = judge_outputs(facts, override_tol, self.nondeterministic ? self_facts : json::array());
+  json out = {{"checked", true},
+              {"match", verdict.match},
+              {"basis", verdict.basis},
+              {"mismatches", json::array()},
+              {"differing_parameters", json::array()},
+              {"leaves", verdict.leaves},
+              {"leaf_results", json::array()},
+              {"not_compared", json::array()},
+              {"nondeterministic", self.nondeterministic},
+              {"eager_differing", json::array()},
+              {"seeded", reply.contains("seed")},
+              {"eager_used_rng", reply.value("eager_used_rng", false)},
+              {"reference", reply.value("reference", json::object())},
+              {"fallback_random", reply.value("fallback_random", false)},
+              {"agent_cost_ns", reply.value("cost_ns", json::object())}};
+  for (const auto& leaf : verdict.leaf_results) out["leaf_results"].push_back(to_json(leaf));
+  for (const auto& n : verdict.not_compared) out["not_compared"].push_back({{"path", n.path}, {"type", n.type}});
+  for (const auto& m : verdict.mismatches) {
+    out["mismatches"].push_back({{"path", m.path}, {"reason", m.reason}});
+    if (auto p = parameter_of(m.path)) {
+      bool seen = false;
+      for (const auto& q : out["differing_parameters"]) seen = seen || q == *p;
+      if (!seen) out["differing_parameters"].push_back(*p);
     }
-    if (self.nondeterministic) {
-        out["eager_max_self_diff"] = self.max_abs_diff;
-        for (const auto& m : self.differing) out["eager_differing"].push_back({{"path", m.path}, {"reason", m.reason}});
-        // A structural or non-numeric self-difference leaves no spread to judge by.
-        bool numeric_only = true;
-        for (const auto& f : self_facts)
-            if (f.is_object() && str_field(f, "kind") != "tensor" && str_field(f, "kind") != "scalar" &&
-                !judge_fact(f, {}).empty())
-                numeric_only = false;
-        if (!numeric_only && !verdict.match) out["match"] = nullptr;
-    }
-    return out;
+  }
+  if (self.nondeterministic) {
+    out["eager_max_self_diff"] = self.max_abs_diff;
+    for (const auto& m : self.differing) out["eager_differing"].push_back({{"path", m.path}, {"reason", m.reason}});
+    // A structural or non-numeric self-difference leaves no spread to judge by.
+    bool numeric_only = true;
+    for (const auto& f : self_facts)
+      if (f.is_object() && str_field(f, "kind") != "tensor" && str_field(f, "kind") != "scalar" &&
+          !judge_fact(f, {}).empty())
+        numeric_only = false;
+    if (!numeric_only && !verdict.match) out["match"] = nullptr;
+  }
+  return out;
 }
 
 bool recheck_with_fallback_random(const json& report) {
-    const json& m = report.value("match", json());
-    return m.is_boolean() && !m.get<bool>() && report.value("eager_used_rng", false) &&
-           !report.value("fallback_random", false);
+  const json& m = report.value("match", json());
+  return m.is_boolean() && !m.get<bool>() && report.value("eager_used_rng", false) &&
+         !report.value("fallback_random", false);
 }
 
 }  // namespace tct::bench

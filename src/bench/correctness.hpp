@@ -18,9 +18,9 @@ namespace tct::bench {
 // |compiled - ref| <= atol + rtol * |ref| + ref_multiplier * max(|eager - ref|, eager's RMS
 // error over the leaf), i.e. compiled is not materially less accurate than eager itself.
 struct Tolerance {
-    double rtol = 0.0;
-    double atol = 0.0;
-    double ref_multiplier = 0.0;
+  double rtol = 0.0;
+  double atol = 0.0;
+  double ref_multiplier = 0.0;
 };
 
 // How far an element may differ: atol + rtol * magnitude + ref_multiplier * eager_error.
@@ -35,8 +35,8 @@ double allowed_difference(const Tolerance& tol, double magnitude, double eager_e
 // User override (--rtol / --atol). Each part, when set, replaces the dtype default for
 // every floating point leaf; integer and bool leaves are always compared exactly.
 struct ToleranceOverride {
-    std::optional<double> rtol;
-    std::optional<double> atol;
+  std::optional<double> rtol;
+  std::optional<double> atol;
 };
 
 // Default tolerance for a dtype name as the agent writes it ("float32", "bfloat16",
@@ -52,37 +52,37 @@ bool is_exact_dtype(std::string_view dtype);
 nlohmann::json tolerance_table(const ToleranceOverride& override_tol = {});
 
 struct Mismatch {
-    std::string path;    // e.g. "out['logits']"
-    std::string reason;  // one line with the worst element and its values
+  std::string path;    // e.g. "out['logits']"
+  std::string reason;  // one line with the worst element and its values
 };
 
 // A leaf the agent could not compare (a hook, an opaque object): its path and type.
 struct NotCompared {
-    std::string path, type;
+  std::string path, type;
 };
 
 // The verdict on one numeric leaf (tensor or scalar).
 struct LeafCheck {
-    std::string path, dtype;
-    long long numel = 0;
-    bool match = false;
-    std::string basis;  // the rule it passed by (exact, tolerance, float64_reference, eager_spread); "" failed
-    Tolerance tolerance;  // the dtype's, overrides applied
-    std::optional<double> fraction_out_of_tolerance;  // of its elements; none when not counted
-    // What the agent measured of it, as it gave it (max_abs_diff, max_rel_diff,
-    // out_of_tolerance, worst_index, expected_at_worst, actual_at_worst, reference): facts, not
-    // a verdict, shown as they came.
-    nlohmann::json measured = nlohmann::json::object();
+  std::string path, dtype;
+  long long numel = 0;
+  bool match = false;
+  std::string basis;    // the rule it passed by (exact, tolerance, float64_reference, eager_spread); "" failed
+  Tolerance tolerance;  // the dtype's, overrides applied
+  std::optional<double> fraction_out_of_tolerance;  // of its elements; none when not counted
+  // What the agent measured of it, as it gave it (max_abs_diff, max_rel_diff,
+  // out_of_tolerance, worst_index, expected_at_worst, actual_at_worst, reference): facts, not
+  // a verdict, shown as they came.
+  nlohmann::json measured = nlohmann::json::object();
 };
 
 struct CorrectnessVerdict {
-    bool match = true;
-    std::vector<Mismatch> mismatches;
-    std::size_t leaves = 0;                  // facts looked at
-    std::vector<LeafCheck> leaf_results;     // one per numeric leaf
-    std::vector<NotCompared> not_compared;
-    std::string basis = "tolerance";         // the loosest rule a leaf needed to pass:
-                                             // tolerance, float64_reference, eager_spread
+  bool match = true;
+  std::vector<Mismatch> mismatches;
+  std::size_t leaves = 0;               // facts looked at
+  std::vector<LeafCheck> leaf_results;  // one per numeric leaf
+  std::vector<NotCompared> not_compared;
+  std::string basis = "tolerance";  // the loosest rule a leaf needed to pass:
+                                    // tolerance, float64_reference, eager_spread
 };
 
 // A leaf's verdict as the row's correctness.leaf_results holds it: {path, dtype, numel, match,
@@ -94,14 +94,13 @@ nlohmann::json to_json(const LeafCheck& leaf);
 // silent pass. `eager_self` are the eager-vs-eager facts: a leaf where eager differs from
 // itself is judged against eager's own spread (max |diff| <= ref_multiplier x eager's
 // spread + atol + rtol x max |eager|), the only leaves not judged element by element.
-CorrectnessVerdict judge_outputs(const nlohmann::json& facts,
-                                 const ToleranceOverride& override_tol = {},
+CorrectnessVerdict judge_outputs(const nlohmann::json& facts, const ToleranceOverride& override_tol = {},
                                  const nlohmann::json& eager_self = nlohmann::json::array());
 
 struct NondeterminismCheck {
-    bool nondeterministic = false;
-    std::vector<Mismatch> differing;  // leaves where eager differs from itself
-    double max_abs_diff = 0.0;        // largest difference seen over all numeric leaves
+  bool nondeterministic = false;
+  std::vector<Mismatch> differing;  // leaves where eager differs from itself
+  double max_abs_diff = 0.0;        // largest difference seen over all numeric leaves
 };
 
 // Given the facts of eager-vs-eager (the same inputs and seeds, run twice), says whether
@@ -113,8 +112,7 @@ NondeterminismCheck eager_self_difference(const nlohmann::json& facts, double at
 // checked, match, basis, mismatches, differing_parameters, leaves, leaf_results,
 // not_compared, nondeterministic, eager_differing, eager_max_self_diff, seeded,
 // eager_used_rng, reference, fallback_random, agent_cost_ns.
-nlohmann::json correctness_report(const nlohmann::json& reply,
-                                  const ToleranceOverride& override_tol = {});
+nlohmann::json correctness_report(const nlohmann::json& reply, const ToleranceOverride& override_tol = {});
 
 // Whether a failed check deserves a second look with inductor's fallback_random: the
 // target drew random numbers and compiled differs (inductor's own generator draws other

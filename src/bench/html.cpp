@@ -20,9 +20,9 @@ namespace {
 
 namespace html = report::html;
 using html::Card;
-using html::json;
 using html::esc;
 using html::generic;
+using html::json;
 using html::obj_at;
 using html::speedup_figure;
 using html::table;
@@ -30,12 +30,12 @@ using html::verdict_bar_class;
 using html::verdict_tone;
 namespace svg = report::svg;
 using core::number_or_nan;
-using report::json_text;
-using report::text_or;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
 using report::format_ratio;
+using report::json_text;
+using report::text_or;
 
 std::string row_label(const BenchRow& r) {
   if (!r.label.empty()) return r.label;
@@ -80,13 +80,15 @@ std::string warmup_chart(const BenchResult& bench, const BenchRow& r) {
   c.y.format = fmt_ns_tick;
   svg::Series comp{"compiled (" + row_label(r) + ")", "compiled", {}, true, true, false};
   for (size_t i = 0; i < curve.size(); ++i)
-    comp.points.push_back({static_cast<double>(i + 1), curve[i], NAN, NAN,
-                           fmt::format("compiled call {}: {}{}", i + 1, dur(curve[i]), i == 0 ? " (includes compiling)" : "")});
+    comp.points.push_back(
+        {static_cast<double>(i + 1), curve[i], NAN, NAN,
+         fmt::format("compiled call {}: {}{}", i + 1, dur(curve[i]), i == 0 ? " (includes compiling)" : "")});
   static const std::vector<double> none;
   const std::vector<double>& ew = bench.eager ? bench.eager->warmup_ns : none;
   svg::Series eager{"eager (warm-up calls before sampling)", "eager", {}, true, true, false};
   for (size_t i = 0; i < ew.size(); ++i)
-    eager.points.push_back({static_cast<double>(i + 1), ew[i], NAN, NAN, fmt::format("eager call {}: {}", i + 1, dur(ew[i]))});
+    eager.points.push_back(
+        {static_cast<double>(i + 1), ew[i], NAN, NAN, fmt::format("eager call {}: {}", i + 1, dur(ew[i]))});
   if (!eager.points.empty()) c.series.push_back(eager);
   c.series.push_back(comp);
   const double em = r.latency ? r.latency->eager_ns.median : NAN;
@@ -100,9 +102,10 @@ std::string warmup_chart(const BenchResult& bench, const BenchRow& r) {
   }
   c.x.min = 0.5;
   c.x.max = static_cast<double>(std::max(curve.size(), ew.size())) + 0.5;
-  std::string caption = fmt::format(
-      "Per-call latency of the first {} compiled calls ({}): the first call compiles ({}).{}", curve.size(), row_label(r),
-      dur(curve[0]), steady ? "" : " No steady state was found: the measured latency may still include warm-up.");
+  std::string caption =
+      fmt::format("Per-call latency of the first {} compiled calls ({}): the first call compiles ({}).{}", curve.size(),
+                  row_label(r), dur(curve[0]),
+                  steady ? "" : " No steady state was found: the measured latency may still include warm-up.");
   return "<figure><figcaption>" + esc(caption) + "</figcaption>" + svg::line_chart(c) + "</figure>";
 }
 
@@ -147,7 +150,8 @@ std::string latency_chart(const std::vector<BenchRow>& rows) {
   p.x.log = std::isfinite(lo) && hi / lo > 30;
   return "<figure><figcaption>Latency per call, steady state: box p25..p75 with the median, whiskers p05..p95, "
          "circles min and max (an arrowhead at the edge when one lies beyond the axis)" +
-         std::string(p.x.log ? " (log scale: the spread is wide)" : "") + ".</figcaption>" + svg::box_plot(p) + "</figure>";
+         std::string(p.x.log ? " (log scale: the spread is wide)" : "") + ".</figcaption>" + svg::box_plot(p) +
+         "</figure>";
 }
 
 std::string speedup_chart(const std::vector<BenchRow>& rows) {
@@ -166,7 +170,8 @@ std::string speedup_chart(const std::vector<BenchRow>& rows) {
       b.high = iv.high;
       b.css_class = verdict_bar_class(row_verdict(r));
       // Short enough for the space right of the chart: the table says why it is inconclusive.
-      b.annotation = report::format_speedup_interval(iv) + (row_verdict(r) == SpeedupVerdict::Inconclusive ? " inconclusive" : "");
+      b.annotation =
+          report::format_speedup_interval(iv) + (row_verdict(r) == SpeedupVerdict::Inconclusive ? " inconclusive" : "");
       b.tip = b.label + ": " + b.annotation;
     }
     bars.push_back(b);
@@ -201,8 +206,7 @@ std::string compile_html(const Compile& comp) {
   if (measured(comp.cold))
     out = "<span class=\"nw\">cold " + esc(dur(comp.cold) + spread(comp.repeated ? comp.repeated->cold : none)) +
           "</span>";
-  else
-    out = "<span class=\"nw\">first call " + esc(dur(comp.first_call)) + "</span>";
+  else out = "<span class=\"nw\">first call " + esc(dur(comp.first_call)) + "</span>";
   if (measured(comp.warm)) {
     out += "<br><span class=\"nw\">warm cache " +
            esc(dur(comp.warm) + spread(comp.repeated ? comp.repeated->warm : none)) + "</span>";
@@ -215,11 +219,13 @@ std::string memory_cell(const BenchRow& r) {
   if (!r.memory) return "<span class=\"muted\">n/a</span>";
   const Memory& m = *r.memory;
   const double compiled = m.compiled ? bytes_or_nan(m.compiled->increase_bytes) : NAN;
-  std::string out = esc(fmt::format("+{} / +{}", format_bytes(bytes_or_nan(m.eager_increase_bytes)), format_bytes(compiled)));
+  std::string out =
+      esc(fmt::format("+{} / +{}", format_bytes(bytes_or_nan(m.eager_increase_bytes)), format_bytes(compiled)));
   const double peak = m.compiled ? bytes_or_nan(m.compiled->compile_peak_increase_bytes) : NAN;
   if (std::isfinite(peak))
     out += "<br><span class=\"muted\">" +
-           esc(fmt::format("compiler: peak +{}, kept +{}", format_bytes(peak), format_bytes(m.compiled->compiler_kept_bytes))) +
+           esc(fmt::format("compiler: peak +{}, kept +{}", format_bytes(peak),
+                           format_bytes(m.compiled->compiler_kept_bytes))) +
            "</span>";
   return out;
 }
@@ -235,9 +241,9 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
                      "", "", "", "", "", ""});
       continue;
     }
-    std::string sp = fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
-                                 verdict_tone(row_verdict(r)),
-                                 esc(format_ratio(interval_of(r).estimate)), esc(ci_text(r)));
+    std::string sp =
+        fmt::format("<span class=\"{}\"><strong>{}</strong></span> <span class=\"muted\">{}</span>",
+                    verdict_tone(row_verdict(r)), esc(format_ratio(interval_of(r).estimate)), esc(ci_text(r)));
     std::vector<std::string> flags;  // each once (two warnings of one kind give one flag twice)
     for (const auto& f : r.flags)
       if (std::find(flags.begin(), flags.end(), f.text) == flags.end()) flags.push_back(f.text);
@@ -249,8 +255,9 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
                         esc(fmt::format("{} blocks, stopped by {}", r.blocks, r.stop_reason.value_or("?"))) + "</span>";
     const double eager = r.latency ? r.latency->eager_ns.median : NAN;
     const double compiled = r.latency ? r.latency->compiled_ns.median : NAN;
-    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)), r.aoti ? esc(aoti_summary(r)) : compile_html(r.compile), esc(break_even_words(r)),
-                   memory_cell(r), correctness_html(r), breaks});
+    out.push_back({label, sp, esc(dur(eager)), esc(dur(compiled)),
+                   r.aoti ? esc(aoti_summary(r)) : compile_html(r.compile), esc(break_even_words(r)), memory_cell(r),
+                   correctness_html(r), breaks});
   }
   return table({"Configuration", "Speedup (95% CI)", "Eager median", "Compiled median", "Compile", "Break-even",
                 "Peak memory above baseline (eager / compiled)", "Outputs", "Graph breaks"},
@@ -280,7 +287,9 @@ std::string value_text(const json& v) {
   return v.is_null() ? "" : json_text(v);
 }
 
-std::string fact_text(const json& facts, const char* key) { return value_text(facts.contains(key) ? facts[key] : json()); }
+std::string fact_text(const json& facts, const char* key) {
+  return value_text(facts.contains(key) ? facts[key] : json());
+}
 
 // Per row: the mismatches, then every compared leaf (worst element, errors, the share of
 // elements beyond tolerance, and the rule it passed by).
@@ -346,16 +355,16 @@ std::vector<report::html::Card> html_cards(const BenchResult& b) {
   const BenchRow* best = b.best_row();
   std::vector<Card> cards;
   if (!best) {
-    cards.push_back({"Speedup", "failed", rows[0].error ? rows[0].error->message : "every configuration failed", "bad",
-                     "#bench"});
+    cards.push_back(
+        {"Speedup", "failed", rows[0].error ? rows[0].error->message : "every configuration failed", "bad", "#bench"});
     return cards;
   }
   const SpeedupVerdict verdict = row_verdict(*best);
   // An inconclusive interval says so itself (ci_text); it does not mean "no difference".
   std::string what = verdict == SpeedupVerdict::Inconclusive ? "" : std::string(describe(verdict)) + ", ";
   cards.push_back({rows.size() > 1 ? "Best speedup" : "Speedup", format_ratio(interval_of(*best).estimate),
-                   fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(*best)),
-                   verdict_tone(verdict), "#bench"});
+                   fmt::format("{}: {}95% CI {}", row_label(*best), what, ci_text(*best)), verdict_tone(verdict),
+                   "#bench"});
   const Compile& comp = best->compile;
   const double be = as_double(best->break_even_calls);
   const bool cold = measured(comp.cold);

@@ -98,13 +98,16 @@ std::optional<CacheCounters> counters_of(const json& j) {
 
 json spread_json(const std::optional<CompileSpread>& s) {
   if (!s) return nullptr;
-  return {{"median_ns", s->median.count()}, {"min_ns", s->min.count()}, {"max_ns", s->max.count()},
-          {"samples_ns", s->samples_ns}, {"n", s->n}};
+  return {{"median_ns", s->median.count()},
+          {"min_ns", s->min.count()},
+          {"max_ns", s->max.count()},
+          {"samples_ns", s->samples_ns},
+          {"n", s->n}};
 }
 std::optional<CompileSpread> spread_from_json(const json& j) {
   if (!j.is_object()) return std::nullopt;
-  return CompileSpread{duration_or_nan(j, "median_ns"), duration_or_nan(j, "min_ns"), duration_or_nan(j, "max_ns"), doubles(j, "samples_ns"),
-                       opt_int(j, "n").value_or(1)};
+  return CompileSpread{duration_or_nan(j, "median_ns"), duration_or_nan(j, "min_ns"), duration_or_nan(j, "max_ns"),
+                       doubles(j, "samples_ns"), opt_int(j, "n").value_or(1)};
 }
 
 json compile_json(const Compile& c) {
@@ -133,8 +136,9 @@ Compile compile_of(const json& j) {
   c.cold_source = opt_str(j, "cold_source");
   if (const json& b = at(j, "breakdown"); b.is_object()) c.breakdown = b;
   if (has(j, "repeats") || has(j, "cold") || has(j, "warm_cache_hit"))
-    c.repeated = Compile::Repeats{spread_from_json(at(j, "cold")), spread_from_json(at(j, "warm")), opt_int(j, "repeats").value_or(1),
-                                  flag(j, "single_measurement"), opt_bool(j, "warm_cache_hit")};
+    c.repeated = Compile::Repeats{spread_from_json(at(j, "cold")), spread_from_json(at(j, "warm")),
+                                  opt_int(j, "repeats").value_or(1), flag(j, "single_measurement"),
+                                  opt_bool(j, "warm_cache_hit")};
   c.warm_cache = counters_of(at(j, "warm_cache"));
   c.error = error_of(at(j, "error"));
   c.more = rest(j, {"first_call_ns", "cold_ns", "warm_ns", "cold_source", "breakdown", "cold", "warm", "repeats",
@@ -243,7 +247,10 @@ Correctness correctness_of(const json& j) {
 // ------------------------------------------------------------ counters and sampling
 
 json outliers_json(const OutlierCount& o) {
-  return {{"count", o.count}, {"fraction", o.fraction}, {"high", o.high}, {"low", o.low},
+  return {{"count", o.count},
+          {"fraction", o.fraction},
+          {"high", o.high},
+          {"low", o.low},
           {"relative_fallback", o.relative_fallback}};
 }
 OutlierCount outliers_from_json(const json& j) {
@@ -335,9 +342,9 @@ json to_json(const BenchRow& r) {
   out["status"] = std::string(to_string(r.status));
   out["error"] = r.error ? error_json(*r.error) : json(nullptr);
   out["speedup"] = r.speedup ? speedup_json(*r.speedup) : json(nullptr);
-  out["latency"] = r.latency ? json{{"eager", summary_json(r.latency->eager_ns)},
-                                    {"compiled", summary_json(r.latency->compiled_ns)}}
-                             : json(nullptr);
+  out["latency"] =
+      r.latency ? json{{"eager", summary_json(r.latency->eager_ns)}, {"compiled", summary_json(r.latency->compiled_ns)}}
+                : json(nullptr);
   out["warmup_curve_ns"] = r.warmup_curve_ns;
   if (r.steady_state) {
     const SteadyState& ss = *r.steady_state;
@@ -420,22 +427,56 @@ BenchRow row_from_json(const json& j) {
   r.blocks = opt_int(j, "blocks").value_or(0);
   r.stop_reason = opt_str(j, "stop_reason");
   r.clock_resolution = duration_or_nan(j, "clock_resolution_ns");
-  for (const auto& f : at(j, "flags"))
-    r.flags.push_back({str(f, "code"), str(f, "applies_to"), str(f, "text")});
+  for (const auto& f : at(j, "flags")) r.flags.push_back({str(f, "code"), str(f, "applies_to"), str(f, "text")});
   if (const json& s = at(j, "samples"); s.is_object())
     r.samples = BenchRow::RawSamples{doubles(s, "eager"), doubles(s, "compiled"), rest(s, {"eager", "compiled"})};
   if (const json& a = at(j, "aoti"); a.is_object())
-    r.aoti = Aoti{duration_or_nan(a, "export_ns"), duration_or_nan(a, "package_ns"), opt_long(a, "package_bytes"),
-                  duration_or_nan(a, "load_ns"), str(a, "timed_from"), str(a, "runner_note"),
+    r.aoti = Aoti{duration_or_nan(a, "export_ns"),
+                  duration_or_nan(a, "package_ns"),
+                  opt_long(a, "package_bytes"),
+                  duration_or_nan(a, "load_ns"),
+                  str(a, "timed_from"),
+                  str(a, "runner_note"),
                   str(a, "package_path")};
-  r.more = rest(j, {"backend", "mode", "dynamic", "fullgraph", "label", "status", "error", "speedup", "latency",
-                    "warmup_curve_ns", "steady_state", "compile", "break_even", "break_even_calls",
-                    "break_even_calls_warm", "harness_floor_ns", "blocks_dropped_for_recompile", "correctness",
-                    "memory", "recompiles_during_measurement", "graph_breaks", "graphs",
-                    "frames_compiled_in_warmup", "graph_break_reasons", "skip_reasons", "cudagraph_skips",
-                    "calls_per_sample", "samples_per_block", "block_warmup_ns", "outliers", "sampling_s",
-                    "graph_breaks_during_measurement", "load", "blocks", "stop_reason", "clock_resolution_ns",
-                    "flags", "samples", "aoti"});
+  r.more = rest(j, {"backend",
+                    "mode",
+                    "dynamic",
+                    "fullgraph",
+                    "label",
+                    "status",
+                    "error",
+                    "speedup",
+                    "latency",
+                    "warmup_curve_ns",
+                    "steady_state",
+                    "compile",
+                    "break_even",
+                    "break_even_calls",
+                    "break_even_calls_warm",
+                    "harness_floor_ns",
+                    "blocks_dropped_for_recompile",
+                    "correctness",
+                    "memory",
+                    "recompiles_during_measurement",
+                    "graph_breaks",
+                    "graphs",
+                    "frames_compiled_in_warmup",
+                    "graph_break_reasons",
+                    "skip_reasons",
+                    "cudagraph_skips",
+                    "calls_per_sample",
+                    "samples_per_block",
+                    "block_warmup_ns",
+                    "outliers",
+                    "sampling_s",
+                    "graph_breaks_during_measurement",
+                    "load",
+                    "blocks",
+                    "stop_reason",
+                    "clock_resolution_ns",
+                    "flags",
+                    "samples",
+                    "aoti"});
   return r;
 }
 
@@ -465,9 +506,11 @@ BenchResult from_json(const json& j) {
   b.target = at(j, "target");
   if (const json& c = at(j, "config"); c.is_object())
     b.config = Settings{opt_int(c, "looks"), strings(c, "notes"), rest(c, {"looks", "notes"})};
-  if (const json& c = at(j, "clock"); c.is_object()) b.clock = Clock{duration_or_nan(c, "resolution_ns"), rest(c, {"resolution_ns"})};
+  if (const json& c = at(j, "clock"); c.is_object())
+    b.clock = Clock{duration_or_nan(c, "resolution_ns"), rest(c, {"resolution_ns"})};
   if (const json& e = at(j, "eager"); e.is_object())
-    b.eager = EagerBaseline{doubles(e, "warmup_ns"), duration_or_nan(e, "first_call_ns"), duration_or_nan(e, "steady_ns"), at(e, "memory")};
+    b.eager = EagerBaseline{doubles(e, "warmup_ns"), duration_or_nan(e, "first_call_ns"),
+                            duration_or_nan(e, "steady_ns"), at(e, "memory")};
   for (const auto& r : at(j, "rows")) b.rows.push_back(row_from_json(r));
   if (const json& w = at(j, "warnings"); w.is_array())
     for (const auto& one : w) b.warnings.push_back(report::warning_from_json(one));

@@ -45,8 +45,11 @@ std::vector<double> doubles(const json& arr) {
 }
 
 json compile_params(const BenchRowSpec& spec) {
-  return {{"key", spec.key()}, {"backend", spec.backend}, {"mode", spec.mode},
-          {"dynamic", spec.dynamic}, {"fullgraph", spec.fullgraph}};
+  return {{"key", spec.key()},
+          {"backend", spec.backend},
+          {"mode", spec.mode},
+          {"dynamic", spec.dynamic},
+          {"fullgraph", spec.fullgraph}};
 }
 
 OutlierCount outliers_of(const std::vector<double>& xs) {
@@ -91,9 +94,7 @@ void TargetAgent::start() {
   described_ = agent_->call("target.load", core::to_load_params(cfg_.target));
 }
 
-json TargetAgent::call(const std::string& op, const json& params) {
-  return agent_->call(op, params);
-}
+json TargetAgent::call(const std::string& op, const json& params) { return agent_->call(op, params); }
 
 void TargetAgent::restart() {
   agent_.reset();  // kills the old process group
@@ -162,7 +163,8 @@ void FreshAgent::close() {
   agent_.reset();
 }
 
-json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const core::Env& env) {
+json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+                              const core::Env& env) {
   FreshAgent fresh(exec, cfg, spec, env);
   json r = fresh.first_call();
   fresh.close();
@@ -199,9 +201,9 @@ void set_warmup_curve(std::vector<double> curve, BenchRow& row) {
   row.warmup_curve_ns = std::move(curve);
   const auto& c = row.warmup_curve_ns;
   const auto ss = stats::detect_steady_state(c);
-  row.steady_state = SteadyState{ss.found, ss.found ? std::optional<int>(static_cast<int>(ss.start_index)) : std::nullopt,
-                                 Nanoseconds(ss.found ? ss.level : NAN), steady_reason_name(ss.reason),
-                                 Nanoseconds(warmup_level_ns(c, ss))};
+  row.steady_state = SteadyState{
+      ss.found, ss.found ? std::optional<int>(static_cast<int>(ss.start_index)) : std::nullopt,
+      Nanoseconds(ss.found ? ss.level : NAN), steady_reason_name(ss.reason), Nanoseconds(warmup_level_ns(c, ss))};
   row.compile.first_call = Nanoseconds(c.empty() ? NAN : c[0]);
 }
 
@@ -209,10 +211,9 @@ void compile_and_warm_up(const core::Progress& progress, TargetAgent& agent, con
                          const BenchRowSpec& spec, BenchRow& row) {
   progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
   agent.call("bench.compile", compile_params(spec));
-  json r = agent.call("bench.first_calls", {{"key", spec.key()},
-                                            {"backend", spec.backend},
-                                            {"n", cfg.warmup_calls},
-                                            {"max_ns", cfg.budget_s * 0.5e9}});
+  json r = agent.call(
+      "bench.first_calls",
+      {{"key", spec.key()}, {"backend", spec.backend}, {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}});
   set_warmup_curve(doubles(r["times_ns"]), row);
   const json& breakdown = r.value("compile_times_ns", json::object());
   row.compile.breakdown = breakdown.is_object() ? breakdown : json::object();
@@ -236,7 +237,7 @@ void compile_and_warm_up(const core::Progress& progress, TargetAgent& agent, con
 void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchConfig& cfg, const BenchRowSpec& spec,
                   bool warm_compile, BenchRow& row) {
   progress(fmt::format("{}: {} (next: timing)", spec.label(),
-                            warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
+                       warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
   json first = peer.first_call();
   if (warm_compile) {
     row.compile.warm = Nanoseconds(core::number_or_nan(first, "first_call_ns"));
@@ -246,7 +247,8 @@ void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchC
   // Past the warm-up curve's steady start (and CUDA graphs' warm-up and recording calls,
   // which reduce-overhead makes on the first calls) before anything is timed or weighed.
   const int start = row.steady_state ? row.steady_state->start_index.value_or(3) : 3;
-  const json warm_up = {{"key", spec.key()}, {"backend", spec.backend},
+  const json warm_up = {{"key", spec.key()},
+                        {"backend", spec.backend},
                         {"n", std::clamp(start + 2, 3, std::max(3, cfg.warmup_calls))},
                         {"max_ns", cfg.budget_s * 0.25e9}};
   peer.call("bench.first_calls", warm_up);
@@ -262,8 +264,9 @@ void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchC
     m.more["compiled_method"] = steady.value("method", "");
     const double kept = core::number_or_nan(compile, "current_bytes") - core::number_or_nan(compile, "baseline_bytes");
     using core::json_read::opt_num;
-    m.compiled = Memory::Compiled{opt_num<long long>(steady, "increase_bytes"), opt_num<long long>(compile, "increase_bytes"),
-                                  std::isfinite(kept) ? std::max(0.0, kept) : NAN};
+    m.compiled =
+        Memory::Compiled{opt_num<long long>(steady, "increase_bytes"), opt_num<long long>(compile, "increase_bytes"),
+                         std::isfinite(kept) ? std::max(0.0, kept) : NAN};
   }
   peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});
 }
@@ -277,8 +280,8 @@ namespace {
 std::vector<double> harness_floor(const std::vector<Caller>& processes, int samples, int cps) {
   std::vector<double> all;
   for (const auto& call : processes) {
-    json f = call("bench.time_block", {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps},
-                                       {"warmup_ns", kBlockWarmupNs}});
+    json f = call("bench.time_block",
+                  {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps}, {"warmup_ns", kBlockWarmupNs}});
     auto xs = doubles(f["samples_ns"]);
     all.insert(all.end(), xs.begin(), xs.end());
   }
@@ -293,10 +296,11 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
   const double compiled_est = row.steady_state ? row.steady_state->estimate.count() : NAN;
   // The same calls per sample on both sides of a pair (so both pay the loop the same way),
   // sized so the faster side's sample lasts >= 1000 clock ticks.
-  double faster = std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY,
-                            std::isfinite(compiled_est) ? compiled_est : INFINITY);
+  double faster =
+      std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY, std::isfinite(compiled_est) ? compiled_est : INFINITY);
   const int cps = calls_per_sample(std::isfinite(faster) ? faster : NAN, clock_res, 0.0);
-  double slower = std::fmax(std::isfinite(eager_est) ? eager_est : 0.0, std::isfinite(compiled_est) ? compiled_est : 0.0);
+  double slower =
+      std::fmax(std::isfinite(eager_est) ? eager_est : 0.0, std::isfinite(compiled_est) ? compiled_est : 0.0);
   SamplerConfig sc;
   sc.precision = cfg.precision;
   sc.processes = static_cast<int>(processes.size());
@@ -328,7 +332,9 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
         json blocks[2];
         for (int k = 0; k < 2; ++k) {
           const bool eager = (k == 0) == eager_first;
-          json params = {{"which", eager ? "eager" : spec.key()}, {"samples", spb}, {"calls_per_sample", cps},
+          json params = {{"which", eager ? "eager" : spec.key()},
+                         {"samples", spb},
+                         {"calls_per_sample", cps},
                          {"warmup_ns", warmup[eager ? 0 : 1]}};
           if (eager) params.update({{"eager_via", cfg.eager_via}, {"key", spec.key()}});
           blocks[eager ? 0 : 1] = processes[static_cast<std::size_t>(p)]("bench.time_block", params);
@@ -357,9 +363,9 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
     // The phase, where the estimate stands, and the time left (sampling stops earlier once
     // the interval is as tight as --precision asks).
     progress(fmt::format("{}: sampling, look {}/{}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left", spec.label(),
-                              d.look, sc.looks, d.interval.speedup.estimate,
-                              std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
-                              std::max(0.0, cfg.budget_s - elapsed)));
+                         d.look, sc.looks, d.interval.speedup.estimate,
+                         std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
+                         std::max(0.0, cfg.budget_s - elapsed)));
   } while (d.action == Action::Continue);
 
   const auto& eager = sampler.eager_samples();
@@ -375,9 +381,10 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
   more["segments"] = d.interval.segments;
   more["between_segment_sd"] = num(d.interval.between_sd);
   more["within_sd"] = num(d.interval.within_sd);
-  more["method"] = "paired block log ratios; circular block bootstrap within processes, the spread between "
-                 "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
-                 "Bonferroni over planned looks";
+  more["method"] =
+      "paired block log ratios; circular block bootstrap within processes, the spread between "
+      "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
+      "Bonferroni over planned looks";
   // Each process's speedup, and each of its segments' (one per look, in time order): how
   // much the speedup moves between processes and over time, the evidence behind the interval.
   auto speedup = [](const std::vector<double>& r) { return r.empty() ? json(nullptr) : num(std::exp(stats::mean(r))); };
@@ -412,8 +419,7 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
   s.load = Load{load_max, cpus > 0 ? std::optional<int>(cpus) : std::nullopt, busy_s > 0 ? switches / busy_s : NAN};
   row.sampling = s;
   if (cfg.raw)
-    row.samples = BenchRow::RawSamples{eager, compiled,
-                                       {{"calls_per_sample", {{"eager", cps}, {"compiled", cps}}}}};
+    row.samples = BenchRow::RawSamples{eager, compiled, {{"calls_per_sample", {{"eager", cps}, {"compiled", cps}}}}};
 }
 
 // ---------------------------------------------------------------------- correctness
@@ -433,9 +439,10 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
   if (outputs.empty() && recheck_with_fallback_random(report)) {
     // Inductor draws its own random numbers: compare again with a copy compiled with
     // fallback_random, whose random ops draw eager's.
-    progress(fmt::format("{}: outputs differ and the target draws random numbers; checking again "
-                             "with inductor's fallback_random",
-                             spec.label()));
+    progress(
+        fmt::format("{}: outputs differ and the target draws random numbers; checking again "
+                    "with inductor's fallback_random",
+                    spec.label()));
     params["fallback_random"] = true;
     json again = agent.call("bench.check", params);
     if (again.value("fallback_random", false)) report = correctness_report(again, tol);

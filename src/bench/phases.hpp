@@ -44,7 +44,9 @@ class TargetAgent {
  public:
   TargetAgent(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg, core::Env env);
   json call(const std::string& op, const json& params);
-  Caller caller() { return [this](const std::string& op, const json& p) { return call(op, p); }; }
+  Caller caller() {
+    return [this](const std::string& op, const json& p) { return call(op, p); };
+  }
   void restart();
   void close();
   const json& described() const { return described_; }
@@ -77,7 +79,9 @@ class FreshAgent {
   // settle(), then the first compiled call: {first_call_ns, breakdown, counters}.
   json first_call();
   json call(const std::string& op, const json& params);
-  Caller caller() { return [this](const std::string& op, const json& p) { return call(op, p); }; }
+  Caller caller() {
+    return [this](const std::string& op, const json& p) { return call(op, p); };
+  }
   // Ends the process (quickly, see close_quickly).
   void close();
 
@@ -130,6 +134,7 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
                        const BenchRowSpec& spec, BenchRow& row, const std::string& outputs = "");
 
 // A compile in a fresh process that exits afterwards: {first_call_ns, breakdown, counters}.
-json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec, const core::Env& env);
+json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+                              const core::Env& env);
 
 }  // namespace tct::bench

@@ -103,14 +103,17 @@ BenchPlan plan_rows(const std::vector<std::string>& backends_in, const std::vect
     if (b != "inductor") {
       row_modes = {"default"};
       if (has_other_mode)
-        plan.notes.push_back(fmt::format("--mode applies to the inductor backend only: {} runs with "
-                                         "its defaults", b));
+        plan.notes.push_back(
+            fmt::format("--mode applies to the inductor backend only: {} runs with "
+                        "its defaults",
+                        b));
     }
     if (b == kAotiBackend) {
       // torch.export makes one graph with the example inputs' shapes: one row.
       if (dynamic.size() > 1 || dynamic[0] != "auto" || fullgraph.size() > 1 || fullgraph[0])
-        plan.notes.push_back("--dynamic and --fullgraph do not apply to aoti: torch.export makes one graph "
-                             "with the example inputs' shapes");
+        plan.notes.push_back(
+            "--dynamic and --fullgraph do not apply to aoti: torch.export makes one graph "
+            "with the example inputs' shapes");
       plan.rows.push_back({b, "default", "auto", false});
       continue;
     }
@@ -133,13 +136,13 @@ void validate_plan(const BenchPlan& plan, const std::vector<std::string>& known_
   for (const auto& row : plan.rows) {
     if (row.backend == kAotiBackend) continue;
     if (std::find(known_backends.begin(), known_backends.end(), row.backend) == known_backends.end())
-      throw usage_error(fmt::format("unknown backend '{}'", row.backend),
-                        fmt::format("{}backends this torch knows: {}", suggestion(row.backend, backends),
-                                    join(backends)));
+      throw usage_error(
+          fmt::format("unknown backend '{}'", row.backend),
+          fmt::format("{}backends this torch knows: {}", suggestion(row.backend, backends), join(backends)));
     if (std::find(known_modes.begin(), known_modes.end(), row.mode) == known_modes.end())
-      throw usage_error(fmt::format("unknown mode '{}'", row.mode),
-                        fmt::format("{}modes this torch knows: {}", suggestion(row.mode, known_modes),
-                                    join(known_modes)));
+      throw usage_error(
+          fmt::format("unknown mode '{}'", row.mode),
+          fmt::format("{}modes this torch knows: {}", suggestion(row.mode, known_modes), join(known_modes)));
   }
 }
 

@@ -62,7 +62,8 @@ int Correctness::leaves_via_reference() const {
 
 bool BenchRow::harness_floor_matters() const {
   const double compiled = latency ? latency->compiled_ns.median : NAN;
-  return tct::measured(harness_floor) && std::isfinite(compiled) && harness_floor.count() > kHarnessFloorShare * compiled;
+  return tct::measured(harness_floor) && std::isfinite(compiled) &&
+         harness_floor.count() > kHarnessFloorShare * compiled;
 }
 
 std::optional<BreakEvenVerdict> BenchRow::break_even_verdict() const {

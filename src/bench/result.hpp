@@ -50,7 +50,7 @@ struct RowError {
 struct Speedup {
   stats::Interval interval;  // NaN bounds: no interval
   SpeedupVerdict verdict = SpeedupVerdict::NotMeasured;
-  std::optional<int> processes;  // the processes the interval pools (none in older documents)
+  std::optional<int> processes;                    // the processes the interval pools (none in older documents)
   nlohmann::json more = nlohmann::json::object();  // confidence, looks, segments, per_process, method, ...
 };
 
@@ -93,7 +93,7 @@ struct Compile {
   Nanoseconds first_call = kNotMeasured;
   Nanoseconds cold = kNotMeasured;  // the cold repeats' median
   Nanoseconds warm = kNotMeasured;  // the warm repeats' median (before them: the row's second process's first call)
-  std::optional<std::string> cold_source;  // as written; null until the compile-time phase
+  std::optional<std::string> cold_source;               // as written; null until the compile-time phase
   nlohmann::json breakdown = nlohmann::json::object();  // torch's own timers, {name: ns}
   // The compile-time phase's figures (absent before it ran, or with --no-compile-time).
   struct Repeats {
@@ -105,7 +105,7 @@ struct Compile {
   std::optional<Repeats> repeated;
   // The second process's warm compile: whether torch's caches served it.
   std::optional<CacheCounters> warm_cache;
-  std::optional<RowError> error;  // the compile-time measurement failed (the row stands)
+  std::optional<RowError> error;                   // the compile-time measurement failed (the row stands)
   nlohmann::json more = nlohmann::json::object();  // warm_breakdown, as written
 
   ColdSource cold_from() const;
@@ -142,7 +142,7 @@ struct Memory {
   struct Compiled {
     std::optional<long long> increase_bytes;
     std::optional<long long> compile_peak_increase_bytes;  // the compiler's peak
-    double compiler_kept_bytes = NAN;                       // what the compiler keeps afterwards
+    double compiler_kept_bytes = NAN;                      // what the compiler keeps afterwards
   };
   std::optional<Compiled> compiled;
   nlohmann::json more = nlohmann::json::object();  // peaks, methods, as written
@@ -165,9 +165,9 @@ struct Correctness {
   std::vector<Mismatch> mismatches;  // the leaves that differ, worst element first
   std::optional<std::vector<std::string>> differing_parameters;
   std::optional<std::vector<LeafResult>> leaf_results;
-  nlohmann::json not_compared;  // [{path, type}]; null: not checked
-  std::optional<bool> fallback_random;  // random ops via inductor's fallback_random
-  std::optional<bool> eager_used_rng;   // the target drew random numbers, seeded alike
+  nlohmann::json not_compared;                     // [{path, type}]; null: not checked
+  std::optional<bool> fallback_random;             // random ops via inductor's fallback_random
+  std::optional<bool> eager_used_rng;              // the target drew random numbers, seeded alike
   nlohmann::json more = nlohmann::json::object();  // seeds, reference, costs, eager's own spread
 
   // Leaves that passed only within eager's own error against a float64 reference.
@@ -183,10 +183,10 @@ struct Flag {
 
 // torch's counters over a row's warm-up calls (the main process's first compiled calls).
 struct WarmupCounters {
-  int graphs = 0;  // unique graphs compiled
-  int frames = 0;  // frames Dynamo was handed
+  int graphs = 0;                                                // unique graphs compiled
+  int frames = 0;                                                // frames Dynamo was handed
   nlohmann::json graph_break_reasons = nlohmann::json::array();  // as torch's counters give them
-  std::vector<std::string> skip_reasons;                          // why Dynamo skipped a frame
+  std::vector<std::string> skip_reasons;                         // why Dynamo skipped a frame
   // Frames ran and no graph came out: Dynamo skipped the target, so "compiled" timed eager code.
   bool nothing_compiled() const { return graphs == 0 && frames > 0; }
 };
@@ -256,20 +256,20 @@ struct BenchRow {
   std::optional<Correctness> correctness;
   std::optional<Memory> memory;
   std::optional<int> recompiles_during_measurement;
-  std::optional<int> graph_breaks;  // in the warm-up calls
+  std::optional<int> graph_breaks;                // in the warm-up calls
   std::optional<WarmupCounters> warmup_counters;  // none until the row compiled
-  std::optional<int> cudagraph_skips;              // torch's counter, warm-up and measurement
-  std::optional<Sampling> sampling;                // none until sampled
-  int blocks = 0;                   // block pairs sampled
-  std::optional<std::string> stop_reason;  // precision, budget
+  std::optional<int> cudagraph_skips;             // torch's counter, warm-up and measurement
+  std::optional<Sampling> sampling;               // none until sampled
+  int blocks = 0;                                 // block pairs sampled
+  std::optional<std::string> stop_reason;         // precision, budget
   Nanoseconds clock_resolution = kNotMeasured;
   std::vector<Flag> flags;
   struct RawSamples {
     std::vector<double> eager_ns, compiled_ns;
     nlohmann::json more = nlohmann::json::object();
   };
-  std::optional<RawSamples> samples;  // --raw
-  std::optional<Aoti> aoti;           // the aoti row only
+  std::optional<RawSamples> samples;               // --raw
+  std::optional<Aoti> aoti;                        // the aoti row only
   nlohmann::json more = nlohmann::json::object();  // fields of a newer version, as written
 
   bool ok() const { return status == RowStatus::Ok; }
@@ -304,7 +304,7 @@ struct Settings {
 
 // The timer the agent measures with.
 struct Clock {
-  Nanoseconds resolution = kNotMeasured;  // the smallest step it was seen to take
+  Nanoseconds resolution = kNotMeasured;           // the smallest step it was seen to take
   nlohmann::json more = nlohmann::json::object();  // implementation, declared resolution
 };
 
@@ -314,9 +314,9 @@ struct BenchResult {
   std::optional<Clock> clock;
   std::optional<EagerBaseline> eager;
   std::vector<BenchRow> rows;
-  std::vector<report::Warning> warnings;  // the section's own
-  std::string phase;  // load, eager, rows, allocator, compile_time, done
-  nlohmann::json allocator;  // the allocator states (bench/allocator.hpp); null when absent
+  std::vector<report::Warning> warnings;           // the section's own
+  std::string phase;                               // load, eager, rows, allocator, compile_time, done
+  nlohmann::json allocator;                        // the allocator states (bench/allocator.hpp); null when absent
   nlohmann::json more = nlohmann::json::object();  // device_type, num_threads, ...
   // Every warning of the run so far, for the document's list (not part of the section): each
   // finished row's (named by its row when there are several), then the section's own.

@@ -26,25 +26,33 @@
 namespace tct::bench {
 namespace {
 
-
 // What the run was asked for, as the document's config records it.
 Settings settings_of(const BenchConfig& cfg, const BenchPlan& plan) {
   json fg = json::array();
   for (bool f : cfg.fullgraph) fg.push_back(f);
-  json more = {{"backends", cfg.backends},       {"modes", cfg.modes},
-          {"dynamic", cfg.dynamic},         {"fullgraph", fg},
-          {"precision", cfg.precision},     {"budget_s", cfg.budget_s},
-          {"warmup_calls", cfg.warmup_calls}, {"eager_warmup_calls", cfg.eager_warmup_calls},
-          {"min_blocks", cfg.min_blocks},   {"check", cfg.check},
-          {"compile_repeats", cfg.compile_repeats},
-          {"rtol", cfg.rtol ? json(*cfg.rtol) : json(nullptr)},
-          {"atol", cfg.atol ? json(*cfg.atol) : json(nullptr)},
-          {"compile_time", cfg.compile_time}, {"memory", cfg.memory},
-          {"raw", cfg.raw},                 {"eager_via", cfg.eager_via},
-          {"allocator", cfg.allocator},     {"allocator_compare", cfg.allocator_compare},
-          {"train", cfg.target.train},      {"params", cfg.target.params},
-          {"device", cfg.target.device ? json(*cfg.target.device) : json(nullptr)},
-          {"dtype", cfg.target.dtype ? json(*cfg.target.dtype) : json(nullptr)}};
+  json more = {{"backends", cfg.backends},
+               {"modes", cfg.modes},
+               {"dynamic", cfg.dynamic},
+               {"fullgraph", fg},
+               {"precision", cfg.precision},
+               {"budget_s", cfg.budget_s},
+               {"warmup_calls", cfg.warmup_calls},
+               {"eager_warmup_calls", cfg.eager_warmup_calls},
+               {"min_blocks", cfg.min_blocks},
+               {"check", cfg.check},
+               {"compile_repeats", cfg.compile_repeats},
+               {"rtol", cfg.rtol ? json(*cfg.rtol) : json(nullptr)},
+               {"atol", cfg.atol ? json(*cfg.atol) : json(nullptr)},
+               {"compile_time", cfg.compile_time},
+               {"memory", cfg.memory},
+               {"raw", cfg.raw},
+               {"eager_via", cfg.eager_via},
+               {"allocator", cfg.allocator},
+               {"allocator_compare", cfg.allocator_compare},
+               {"train", cfg.target.train},
+               {"params", cfg.target.params},
+               {"device", cfg.target.device ? json(*cfg.target.device) : json(nullptr)},
+               {"dtype", cfg.target.dtype ? json(*cfg.target.dtype) : json(nullptr)}};
   return {cfg.looks, plan.notes, more};
 }
 
@@ -81,8 +89,7 @@ void derive_break_even(BenchRow& row) {
   };
   auto range = [&](double first) -> std::optional<CallRange> {
     if (!std::isfinite(first) || no_verdict || no_gain) return std::nullopt;
-    return CallRange{calls(first, sp.interval.estimate), calls(first, sp.interval.high),
-                                 calls(first, sp.interval.low)};
+    return CallRange{calls(first, sp.interval.estimate), calls(first, sp.interval.high), calls(first, sp.interval.low)};
   };
   const double cold = row.compile.cold.count(), warm = row.compile.warm.count();
   BreakEven be;
@@ -104,7 +111,7 @@ std::optional<CompileSpread> spread_of(const std::vector<double>& xs) {
   if (ok.empty()) return std::nullopt;
   auto [lo, hi] = std::minmax_element(ok.begin(), ok.end());
   return CompileSpread{Nanoseconds(stats::median(ok)), Nanoseconds(*lo), Nanoseconds(*hi), ok,
-                                   static_cast<int>(ok.size())};
+                       static_cast<int>(ok.size())};
 }
 
 // The result so far, to the caller: each finished row's flags and warnings are decided from
@@ -186,10 +193,10 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
     compare_reason = "the first row is aoti: the comparison times torch.compile's warm compiles";
   const bool compare = compare_reason.empty();
   const double compare_budget_s = compare ? cfg.budget_s * kCompareShare / static_cast<double>(alloc.others.size()) : 0;
-  result.allocator = allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
+  result.allocator =
+      allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
   for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, clock_res));
-  if (!cfg.check)
-    result.warnings.push_back(report::Warning{report::kind::CheckSkipped{}, ""});
+  if (!cfg.check) result.warnings.push_back(report::Warning{report::kind::CheckSkipped{}, ""});
   result.phase = "eager";
   publish(on_partial, cfg, result);
 
@@ -262,8 +269,8 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
       result.phase = "allocator";
       publish(on_partial, cfg, result);
       // Warm compiles on the caches the main agent filled, as the row's second process.
-      compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est, cpus,
-                               compare_budget_s, result.allocator);
+      compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est,
+                               cpus, compare_budget_s, result.allocator);
     }
   }
   if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(*w);
@@ -292,7 +299,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
         if (comp.warm_cache) warm_hits.push_back(*comp.warm_cache);
         while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
           progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
-                                    cfg.compile_repeats));
+                               cfg.compile_repeats));
           CacheDirs own;
           json c = compile_in_fresh_process(exec, cfg, spec, own.env());
           cold.push_back(core::number_or_nan(c, "first_call_ns"));
@@ -300,7 +307,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
         }
         while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
           progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
-                                    cfg.compile_repeats));
+                               cfg.compile_repeats));
           json w = compile_in_fresh_process(exec, cfg, spec, shared_env);
           warm.push_back(core::number_or_nan(w, "first_call_ns"));
           warm_hits.push_back(cache_counters(w.value("counters", json::object())));
@@ -339,11 +346,12 @@ std::optional<Error> bench_outcome(const BenchResult& result, const BenchConfig&
   if (!failed.empty()) {
     const BenchRow& r = *failed.front();
     const RowError e = r.error.value_or(RowError{});
-    Error err(ExitCode::TargetFailed, e.kind.empty() ? "compile_failed" : e.kind,
-              fmt::format("{}{} failed at {}: {}",
-                          failed.size() > 1 ? fmt::format("{} of {} rows failed; ", failed.size(), result.rows.size()) : "",
-                          label(r), e.stage.empty() ? "?" : e.stage, e.message),
-              e.hint);
+    Error err(
+        ExitCode::TargetFailed, e.kind.empty() ? "compile_failed" : e.kind,
+        fmt::format("{}{} failed at {}: {}",
+                    failed.size() > 1 ? fmt::format("{} of {} rows failed; ", failed.size(), result.rows.size()) : "",
+                    label(r), e.stage.empty() ? "?" : e.stage, e.message),
+        e.hint);
     err.stage = e.stage;
     return err;
   }

@@ -46,8 +46,8 @@ struct BenchConfig {
   std::vector<bool> fullgraph{false};
 
   double precision = kDefaultPrecision;  // stop when the speedup CI half-width <= precision * speedup
-  double budget_s = 10.0;   // sampling seconds per row
-  int warmup_calls = 20;    // compiled calls timed one by one (the warm-up curve)
+  double budget_s = 10.0;                // sampling seconds per row
+  int warmup_calls = 20;                 // compiled calls timed one by one (the warm-up curve)
   int eager_warmup_calls = 10;
   int min_blocks = 5;          // fewest block pairs over the whole run
   int looks = 3;               // planned looks at the interval (bench/sampling.hpp)
@@ -57,10 +57,10 @@ struct BenchConfig {
   std::optional<double> atol;
   bool compile_time = true;  // cold/warm compile in fresh processes
   bool memory = true;
-  bool raw = false;          // keep raw samples in the rows
+  bool raw = false;                    // keep raw samples in the rows
   std::string eager_via = "original";  // original | stance (torch.compiler.set_stance)
   std::uint64_t seed = 0x7c75eed2024ULL;
-  std::string trace_dir;          // --trace DIR: TORCH_TRACE=DIR for the measuring agent ("" = none)
+  std::string trace_dir;  // --trace DIR: TORCH_TRACE=DIR for the measuring agent ("" = none)
   // --allocator: the malloc state the headline is measured in (core/allocator.hpp). "settled"
   // is the default: every process of a row is then in one glibc state, so the headline is one
   // figure a plain loop in that state reproduces. "system" (the state a fresh process starts

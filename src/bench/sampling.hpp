@@ -37,8 +37,7 @@ inline constexpr int kMaxCallsPerSample = 1'000'000;
 //  - a non-finite estimate, or no positive target at all, gives 1 (time calls singly);
 //  - a non-positive or non-finite resolution is ignored (only the target applies), and so
 //    is a non-finite target (only the resolution rule applies).
-int calls_per_sample(double estimated_call_ns, double clock_resolution_ns,
-                     double target_sample_ns);
+int calls_per_sample(double estimated_call_ns, double clock_resolution_ns, double target_sample_ns);
 
 // Untimed calls before each timed block whose samples are shorter than this: the first
 // calls after the agent waited for its next request run slower (measured on a 2-core CPU:
@@ -55,60 +54,60 @@ double block_warmup_ns(double sample_ns);
 inline constexpr double kDefaultPrecision = 0.05;
 
 struct SamplerConfig {
-    double precision = kDefaultPrecision;  // stop when the interval's half-width <= this * speedup
-    int processes = 2;           // fresh processes the budget is split over
-    int looks = 3;               // planned looks at the interval (rounds)
-    double confidence = 0.95;    // what the reported interval promises
-    std::size_t resamples = 2000;
-    std::uint64_t seed = stats::kDefaultBootstrapSeed;
+  double precision = kDefaultPrecision;  // stop when the interval's half-width <= this * speedup
+  int processes = 2;                     // fresh processes the budget is split over
+  int looks = 3;                         // planned looks at the interval (rounds)
+  double confidence = 0.95;              // what the reported interval promises
+  std::size_t resamples = 2000;
+  std::uint64_t seed = stats::kDefaultBootstrapSeed;
 };
 
 // The level each look's interval is computed at: 1 - (1 - confidence) / looks.
 double look_confidence(double confidence, int looks);
 
 enum class Action {
-    Continue,        // run another round
-    Stop_Precise,    // the interval is as narrow as asked
-    Stop_Budget,     // the last planned look: the budget is spent
+  Continue,      // run another round
+  Stop_Precise,  // the interval is as narrow as asked
+  Stop_Budget,   // the last planned look: the budget is spent
 };
 
 struct Decision {
-    Action action = Action::Continue;
-    stats::PairedInterval interval{};  // at look_confidence()
-    double relative_half_width = 0;    // of interval.speedup; NaN while undefined
-    int look = 0;                      // 1-based
+  Action action = Action::Continue;
+  stats::PairedInterval interval{};  // at look_confidence()
+  double relative_half_width = 0;    // of interval.speedup; NaN while undefined
+  int look = 0;                      // 1-based
 };
 
 class PairedSampler {
-public:
-    // Throws std::invalid_argument for precision <= 0, processes < 1, looks < 1,
-    // confidence outside (0, 1) or resamples == 0.
-    explicit PairedSampler(const SamplerConfig& config);
+ public:
+  // Throws std::invalid_argument for precision <= 0, processes < 1, looks < 1,
+  // confidence outside (0, 1) or resamples == 0.
+  explicit PairedSampler(const SamplerConfig& config);
 
-    // One block pair measured in `process` (0-based, < processes): the per-call samples of
-    // its eager block and of its compiled block. Throws std::invalid_argument for an empty
-    // block or a process out of range, std::logic_error once the sampler is done.
-    void add_pair(int process, std::span<const double> eager_ns, std::span<const double> compiled_ns);
+  // One block pair measured in `process` (0-based, < processes): the per-call samples of
+  // its eager block and of its compiled block. Throws std::invalid_argument for an empty
+  // block or a process out of range, std::logic_error once the sampler is done.
+  void add_pair(int process, std::span<const double> eager_ns, std::span<const double> compiled_ns);
 
-    // The decision at the end of a round: Stop_Precise when the interval (at
-    // look_confidence) is within precision, else Stop_Budget at the last look, else Continue.
-    Decision look();
+  // The decision at the end of a round: Stop_Precise when the interval (at
+  // look_confidence) is within precision, else Stop_Budget at the last look, else Continue.
+  Decision look();
 
-    bool done() const { return done_; }
-    int pairs() const;
-    // Each process's ratios cut at the looks: the segments the interval is built from.
-    std::vector<stats::ProcessSegments> segments() const;
-    const std::vector<double>& eager_samples() const { return eager_; }
-    const std::vector<double>& compiled_samples() const { return compiled_; }
-    const SamplerConfig& config() const { return config_; }
+  bool done() const { return done_; }
+  int pairs() const;
+  // Each process's ratios cut at the looks: the segments the interval is built from.
+  std::vector<stats::ProcessSegments> segments() const;
+  const std::vector<double>& eager_samples() const { return eager_; }
+  const std::vector<double>& compiled_samples() const { return compiled_; }
+  const SamplerConfig& config() const { return config_; }
 
-private:
-    SamplerConfig config_;
-    std::vector<std::vector<double>> ratios_;  // per process, in measurement order
-    std::vector<std::vector<std::size_t>> cuts_;  // per process, ratios_ size at each look
-    std::vector<double> eager_, compiled_;     // every sample, for the latency summaries
-    int looks_ = 0;
-    bool done_ = false;
+ private:
+  SamplerConfig config_;
+  std::vector<std::vector<double>> ratios_;     // per process, in measurement order
+  std::vector<std::vector<std::size_t>> cuts_;  // per process, ratios_ size at each look
+  std::vector<double> eager_, compiled_;        // every sample, for the latency summaries
+  int looks_ = 0;
+  bool done_ = false;
 };
 
 }  // namespace tct::bench

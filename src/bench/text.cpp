@@ -54,7 +54,8 @@ std::string speedup_cell(const BenchRow& row) {
   if (row.failed()) return fmt::format("FAILED at {}", failed_stage(row));
   const stats::Interval iv = row.speedup ? row.speedup->interval : stats::Interval{};
   if (!std::isfinite(iv.estimate)) return row.ok() ? "n/a" : "not measured";
-  if (!std::isfinite(iv.low) || !std::isfinite(iv.high)) return format_ratio(iv.estimate) + " [interval n/a]: inconclusive";
+  if (!std::isfinite(iv.low) || !std::isfinite(iv.high))
+    return format_ratio(iv.estimate) + " [interval n/a]: inconclusive";
   std::string cell = fmt::format("{} [{:.2f}, {:.2f}]", format_ratio(iv.estimate), iv.low, iv.high);
   const std::string note = stats::interval_note(row.speedup->verdict, iv);
   return note.empty() ? cell : cell + " " + note;
@@ -81,8 +82,8 @@ std::vector<std::string> memory_lines(const BenchRow& row) {
   const double peak = m.compiled ? bytes(m.compiled->compile_peak_increase_bytes) : NAN;
   const double kept = m.compiled ? m.compiled->compiler_kept_bytes : NAN;
   if (std::isfinite(peak) || std::isfinite(kept))
-    out.push_back(fmt::format("compiler: peak {} while compiling, {} kept afterwards", plus_bytes(peak),
-                              plus_bytes(kept)));
+    out.push_back(
+        fmt::format("compiler: peak {} while compiling, {} kept afterwards", plus_bytes(peak), plus_bytes(kept)));
   return out;
 }
 
@@ -105,10 +106,11 @@ std::string compile_cell(const BenchRow& row) {
   // The first configuration's cold compile is its first call in the main process: one
   // measurement, said once. Other configurations' first calls reuse the main process's caches.
   const bool cold_is_first_call = c.cold_from() == ColdSource::MainAgentFirstCall;
-  std::string out = cold_is_first_call && !cold.empty()
-                        ? "cold " + cold + " (the first compiled call, in the main process)"
-                        : fmt::format("first call {}", format_duration(c.first_call)) +
-                              (cold.empty() ? "" : ", cold " + cold + " (" + c.cold_source.value_or("fresh process") + ")");
+  std::string out =
+      cold_is_first_call && !cold.empty()
+          ? "cold " + cold + " (the first compiled call, in the main process)"
+          : fmt::format("first call {}", format_duration(c.first_call)) +
+                (cold.empty() ? "" : ", cold " + cold + " (" + c.cold_source.value_or("fresh process") + ")");
   if (!warm.empty()) {
     out += ", warm cache " + warm;
     if (auto hit = c.warm_cache_hit()) out += *hit ? " (cache hit)" : " (NOT a cache hit: torch's counters saw misses)";
@@ -172,8 +174,8 @@ Rendered render_rows(const BenchResult& b) {
       r.correctness.push_back(
           {label, fmt::format("row failed ({}): {}", failed_stage(row), row.error ? row.error->message : "")});
     if (row.latency)
-      r.latency.add({label, latency_cell(side(row, true)), latency_cell(side(row, false)),
-                     std::to_string(row.blocks), row.stop_reason.value_or("-"), flags_for(row, "latency")});
+      r.latency.add({label, latency_cell(side(row, true)), latency_cell(side(row, false)), std::to_string(row.blocks),
+                     row.stop_reason.value_or("-"), flags_for(row, "latency")});
     if (row.aoti) r.compile.push_back({label, aoti_summary(row)});
     else if (!row.warmup_curve_ns.empty()) r.compile.push_back({label, compile_cell(row)});
     if (row.latency) r.breakeven.push_back({label, break_even_words(row)});
@@ -204,20 +206,22 @@ std::string eager_line(const BenchResult& b) {
   if (!b.eager) return "";
   // The warm-up calls timed one by one, before sampling: not the eager median above, which
   // comes from the interleaved samples (and is the one the speedup uses).
-  return fmt::format("eager warm-up (before sampling): first call {}, then {} per call; the eager median above is "
-                     "from the interleaved samples",
-                     format_duration(b.eager->first_call), format_duration(b.eager->steady));
+  return fmt::format(
+      "eager warm-up (before sampling): first call {}, then {} per call; the eager median above is "
+      "from the interleaved samples",
+      format_duration(b.eager->first_call), format_duration(b.eager->steady));
 }
 
 // What the interval means, once: it is the number people quote.
 std::string interval_note(const BenchResult& b) {
   for (const auto& row : b.rows) {
     if (!row.speedup || !row.speedup->processes) continue;
-    return fmt::format("interval: 95% confidence for the speedup of this target on this machine, across fresh "
-                       "processes (paired blocks from {} processes; the drift between processes and over time included, "
-                       "as a re-run meets it; "
-                       "held at {} planned looks)\n",
-                       *row.speedup->processes, b.config ? b.config->looks.value_or(3) : 3);
+    return fmt::format(
+        "interval: 95% confidence for the speedup of this target on this machine, across fresh "
+        "processes (paired blocks from {} processes; the drift between processes and over time included, "
+        "as a re-run meets it; "
+        "held at {} planned looks)\n",
+        *row.speedup->processes, b.config ? b.config->looks.value_or(3) : 3);
   }
   return "";
 }
@@ -247,8 +251,8 @@ std::string memory_kind(const Memory& m) { return m.kind == "cuda" ? "peak CUDA 
 std::string brief_memory(const BenchRow& row) {
   if (!row.memory) return "";
   const Memory& m = *row.memory;
-  return fmt::format("eager {}, compiled {} ({} above the post-load baseline)", plus_bytes(bytes(m.eager_increase_bytes)),
-                     plus_bytes(compiled_increase(m)), memory_kind(m));
+  return fmt::format("eager {}, compiled {} ({} above the post-load baseline)",
+                     plus_bytes(bytes(m.eager_increase_bytes)), plus_bytes(compiled_increase(m)), memory_kind(m));
 }
 
 // The allocator states, for -v and Markdown: each state's medians and speedup.

@@ -47,7 +47,8 @@ std::string correctness_words(const BenchRow& row) {
   const Correctness& c = *row.correctness;
   if (!c.checked) return "skipped (--no-check)";
   std::string out;
-  if (c.nondeterministic.value_or(false)) out = "eager differs from itself under identical seeds, judged against its spread: ";
+  if (c.nondeterministic.value_or(false))
+    out = "eager differs from itself under identical seeds, judged against its spread: ";
   const int n = c.leaves.value_or(0);
   if (c.match == true) {
     out += fmt::format("match ({} {}{})", n, n == 1 ? "leaf" : "leaves", check_basis_words(c));
@@ -66,7 +67,8 @@ std::string correctness_words(const BenchRow& row) {
 // Built on the verdict: no number when the interval holds 1.
 std::string break_even_words(const BenchRow& row) {
   const auto verdict = row.break_even_verdict();
-  if (verdict == BreakEvenVerdict::Inconclusive) return "not given: the speedup interval holds 1 and is too wide to tell";
+  if (verdict == BreakEvenVerdict::Inconclusive)
+    return "not given: the speedup interval holds 1 and is too wide to tell";
   if (verdict == BreakEvenVerdict::NoReliableGain)
     return row.speedup && row.speedup->verdict == SpeedupVerdict::Slower
                ? "never breaks even: compiled is slower (the whole interval is below 1)"

@@ -15,7 +15,7 @@ struct BenchOptions {
   bench::BenchConfig base;  // what flags set directly: the budget, the warm-up calls, --raw, ...
   std::string backend = "inductor", mode = "default", dynamic = "auto", fullgraph,
               precision = fmt::format("{:g}", bench::kDefaultPrecision);  // parsed by core::parse_precision
-  double rtol = -1, atol = -1;  // negative: the tolerance by dtype
+  double rtol = -1, atol = -1;                                            // negative: the tolerance by dtype
   bool no_check = false, no_compile_time = false, no_memory = false;
 
   // Every flag of the measurement but the target's (add_target_options) and --trace (bench

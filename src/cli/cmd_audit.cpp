@@ -33,13 +33,15 @@ using Clock = std::chrono::steady_clock;
 class AuditCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("audit", "Everything at once: probe, graph breaks, expectation and benchmark "
-                                            "of one target, in one report (-o report.html)");
+    auto* cmd = app.add_subcommand("audit",
+                                   "Everything at once: probe, graph breaks, expectation and benchmark "
+                                   "of one target, in one report (-o report.html)");
     add_target_options(*cmd, bench_.base.target);
     bench_.add_to(*cmd);  // bench's flags, for its step; expect takes the first backend and mode
     cmd->add_option("--sweep", sweep_, "NAME=V1,V2,...: expect's sweep of a factory parameter (speedup against it)");
-    cmd->add_option("--trace", trace_dir_, "Keep the TORCH_TRACE logs in DIR: explain's compiled run in DIR/explain, "
-                                           "bench's measured compiles in DIR/bench (read each with `tct trace`)")
+    cmd->add_option("--trace", trace_dir_,
+                    "Keep the TORCH_TRACE logs in DIR: explain's compiled run in DIR/explain, "
+                    "bench's measured compiles in DIR/bench (read each with `tct trace`)")
         ->type_name("DIR");
     cmd->add_option("--skip", skip_, "Steps to leave out: explain, expect, bench (comma-separated)")
         ->delimiter(',')

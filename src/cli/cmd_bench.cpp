@@ -21,12 +21,14 @@ namespace {
 class BenchCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("bench", "Eager vs torch.compile: speedup with a confidence interval, "
-                                            "latencies, compile time, break-even, memory, output check");
+    auto* cmd = app.add_subcommand("bench",
+                                   "Eager vs torch.compile: speedup with a confidence interval, "
+                                   "latencies, compile time, break-even, memory, output check");
     add_target_options(*cmd, options_.base.target);
     options_.add_to(*cmd);
-    cmd->add_option("--trace", options_.base.trace_dir, "Keep the TORCH_TRACE log of the measured compiles in DIR "
-                                                        "(read it with `tct trace DIR`)")
+    cmd->add_option("--trace", options_.base.trace_dir,
+                    "Keep the TORCH_TRACE log of the measured compiles in DIR "
+                    "(read it with `tct trace DIR`)")
         ->type_name("DIR");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
@@ -62,7 +64,8 @@ or a row failed to compile: the other rows are still measured and printed); 4 in
   int run(RunContext& ctx) override {
     bench::BenchConfig cfg = options_.config();
     locate_aoti_runner(ctx, cfg);
-    const bench::BenchResult result = bench::run_bench(ctx.progress_sink(), ctx, cfg, checkpoints<bench::BenchResult>(ctx));
+    const bench::BenchResult result =
+        bench::run_bench(ctx.progress_sink(), ctx, cfg, checkpoints<bench::BenchResult>(ctx));
     write_section(ctx, result);
     if (auto err = bench::bench_outcome(result, cfg)) throw *err;
     return 0;

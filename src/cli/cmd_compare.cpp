@@ -34,7 +34,8 @@ Error gate_failure(const compare::CompareResult& cmp) {
   std::string named;
   for (std::size_t k = 0; k < failed.size() && k < 3; ++k) named += (k ? ", " : "") + failed[k];
   if (failed.size() > 3) named += fmt::format(" and {} more", failed.size() - 3);
-  return check_failed("gate", fmt::format("{} of {} entries failed the check: {}", failed.size(), cmp.items.size(), named),
+  return check_failed("gate",
+                      fmt::format("{} of {} entries failed the check: {}", failed.size(), cmp.items.size(), named),
                       "the table shows each change with its interval; --max-regression sets how large a confident "
                       "drop fails");
 }
@@ -42,13 +43,15 @@ Error gate_failure(const compare::CompareResult& cmp) {
 class CompareCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("compare", "Baseline against current (bench, audit or suite documents): "
-                                              "regressions and improvements only where the intervals say so");
+    auto* cmd = app.add_subcommand("compare",
+                                   "Baseline against current (bench, audit or suite documents): "
+                                   "regressions and improvements only where the intervals say so");
     cmd->add_option("baseline", baseline_, "The document to compare against (tct bench/audit/suite -o FILE.json)")
         ->required();
     cmd->add_option("current", current_, "The new document")->required();
-    cmd->add_option("--max-regression", max_regression_, "Exit 1 when an entry's speedup dropped by more than this "
-                                                         "with 95% confidence (0% = any confident drop)")
+    cmd->add_option("--max-regression", max_regression_,
+                    "Exit 1 when an entry's speedup dropped by more than this "
+                    "with 95% confidence (0% = any confident drop)")
         ->capture_default_str();
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:

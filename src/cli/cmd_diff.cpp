@@ -24,8 +24,9 @@ explain::ExplainResult read_audit(const std::string& path) {
 class DiffCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("diff", "Compare two 'tct explain --json' audits: graph breaks fixed, added and "
-                                           "unchanged (tolerant of line shifts), graph and op counts");
+    auto* cmd = app.add_subcommand("diff",
+                                   "Compare two 'tct explain --json' audits: graph breaks fixed, added and "
+                                   "unchanged (tolerant of line shifts), graph and op counts");
     cmd->add_option("before", before_, "Audit before the change (tct explain --json)")->required();
     cmd->add_option("after", after_, "Audit after the change")->required();
     add_output_options(*cmd, common);

@@ -20,21 +20,25 @@ namespace {
 class ExplainCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("explain", "Graph breaks: how many, why, where in your code, and what to "
-                                              "change (torch._dynamo.explain plus a logged compiled run)");
+    auto* cmd = app.add_subcommand("explain",
+                                   "Graph breaks: how many, why, where in your code, and what to "
+                                   "change (torch._dynamo.explain plus a logged compiled run)");
     add_target_options(*cmd, target_);
     cmd->add_option("--max-graph-breaks", max_breaks_,
                     "Exit 1 when the compiled run breaks more than N times or skips a frame (a CI gate)")
         ->check(kNonNegative)
         ->type_name("N");
-    cmd->add_flag("--no-logged", no_logged_, "Skip the second view (a torch.compile run read from its TORCH_TRACE "
-                                             "log); only torch._dynamo.explain runs");
-    cmd->add_option("--calls", calls_, "How many times the logged compiled run calls the target (recompiles show "
-                                       "from the second call)")
+    cmd->add_flag("--no-logged", no_logged_,
+                  "Skip the second view (a torch.compile run read from its TORCH_TRACE "
+                  "log); only torch._dynamo.explain runs");
+    cmd->add_option("--calls", calls_,
+                    "How many times the logged compiled run calls the target (recompiles show "
+                    "from the second call)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100));
-    cmd->add_option("--trace", trace_dir_, "Keep the TORCH_TRACE log of the compiled run in DIR (read it with "
-                                           "`tct trace DIR`)")
+    cmd->add_option("--trace", trace_dir_,
+                    "Keep the TORCH_TRACE log of the compiled run in DIR (read it with "
+                    "`tct trace DIR`)")
         ->type_name("DIR");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
@@ -62,12 +66,14 @@ Exit codes: 0 ok, 1 more breaks than --max-graph-breaks or a skipped frame, 2 ba
     if (explain::exit_code(result) == 0) return 0;
     const int limit = result.gate->max_graph_breaks;
     if (!result.skipped_frames.empty())
-      throw check_failed("gate", fmt::format("torch.compile skipped {} frame(s) and ran them eagerly, which fails "
-                                             "--max-graph-breaks {}", result.skipped_frames.size(), limit),
+      throw check_failed("gate",
+                         fmt::format("torch.compile skipped {} frame(s) and ran them eagerly, which fails "
+                                     "--max-graph-breaks {}",
+                                     result.skipped_frames.size(), limit),
                          "fix the break that made Dynamo skip the frame (see SKIPPED FRAME in the report)");
-    throw check_failed("gate", fmt::format("{} graph break(s), more than --max-graph-breaks {}",
-                                           result.graph_break_count, limit),
-                       "fix the breaks listed in the report, or raise the limit");
+    throw check_failed(
+        "gate", fmt::format("{} graph break(s), more than --max-graph-breaks {}", result.graph_break_count, limit),
+        "fix the breaks listed in the report, or raise the limit");
   }
 
  private:

@@ -11,8 +11,9 @@ namespace {
 class MergeCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("merge", "Join the JSON documents of 'tct suite --shard I/N' runs into one "
-                                            "(refuses overlapping or missing entries)");
+    auto* cmd = app.add_subcommand("merge",
+                                   "Join the JSON documents of 'tct suite --shard I/N' runs into one "
+                                   "(refuses overlapping or missing entries)");
     cmd->add_option("shards", paths_, "Suite documents, one per shard (tct suite ... --shard I/N -o FILE.json)")
         ->required();
     add_common_options(*cmd, common);

@@ -9,12 +9,14 @@ namespace {
 class ProbeCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("probe", "Can torch.compile run here? torch, backends, devices, "
-                                            "Triton, the C++ compiler; a verdict with fixes");
+    auto* cmd = app.add_subcommand("probe",
+                                   "Can torch.compile run here? torch, backends, devices, "
+                                   "Triton, the C++ compiler; a verdict with fixes");
     cmd->add_flag("--smoke", cfg_.smoke, "Also compile a small function on each usable device and compare with eager");
     cmd->add_option("--backend", cfg_.smoke_backend, "Backend for --smoke")->capture_default_str();
-    cmd->add_flag("--no-cache", no_cache_, "Check backends, Triton and the C++ compiler again instead of reading "
-                                          "them from the cache ($XDG_CACHE_HOME/tct/probe.json)");
+    cmd->add_flag("--no-cache", no_cache_,
+                  "Check backends, Triton and the C++ compiler again instead of reading "
+                  "them from the cache ($XDG_CACHE_HOME/tct/probe.json)");
     add_common_options(*cmd, common);
     cmd->footer(R"(Examples:
   tct probe                       facts and a verdict

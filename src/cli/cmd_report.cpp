@@ -15,8 +15,9 @@ namespace {
 class ReportCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("report", "Re-render a saved JSON document as text, Markdown (--markdown) or "
-                                             "HTML (-o report.html)");
+    auto* cmd = app.add_subcommand("report",
+                                   "Re-render a saved JSON document as text, Markdown (--markdown) or "
+                                   "HTML (-o report.html)");
     cmd->add_option("document", path_, "A document written by tct ... --json or -o FILE.json")->required();
     add_output_options(*cmd, common);
     cmd->footer(R"(Examples:

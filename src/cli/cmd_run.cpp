@@ -21,15 +21,17 @@ class RunCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand(
-        "run", "Run a real job (a training script, a server, torchrun) unchanged and report, per torch.compile call "
-               "site, what compile cost and gained there: calls, time per call, breaks, recompiles, fallbacks");
+        "run",
+        "Run a real job (a training script, a server, torchrun) unchanged and report, per torch.compile call "
+        "site, what compile cost and gained there: calls, time per call, breaks, recompiles, fallbacks");
     cmd->add_option("-m", module_, "Run a module as `python -m MODULE ARGS...`")->type_name("MODULE");
     cmd->add_flag("--compare-eager", compare_eager_,
                   "Run the job again with every call site bypassed (its calls go straight to the uncompiled code; "
                   "torch.compiler.set_stance(\"force_eager\") for the rest) and report eager "
                   "against compiled time per call, what compile cost and after how many calls it paid back");
-    cmd->add_option("--repeat", repeat_, "With --compare-eager: run the job N times each way (the interval then "
-                                         "covers run-to-run variation)")
+    cmd->add_option("--repeat", repeat_,
+                    "With --compare-eager: run the job N times each way (the interval then "
+                    "covers run-to-run variation)")
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
     cmd->add_flag("--fail-on-fallback", fail_on_fallback_,
@@ -39,10 +41,12 @@ class RunCommand : public Command {
                     "torch's intra-op threads in the job and its eager runs (OMP_NUM_THREADS and "
                     "torch.set_num_threads); 1 keeps a busy machine's stalls out of the per-call times")
         ->check(CLI::Range(1, 1024));
-    cmd->add_option("--dir", dir_, "Keep the run's TORCH_TRACE logs and records here (default: a new folder under "
-                                   "$TMPDIR, kept; its path is in the report)");
-    cmd->add_option("--python", common.python, "Python for `tct run script.py` and `-m` (default: $TCT_PYTHON, the "
-                                               "active venv, the venv tct is installed in, python3 on PATH)");
+    cmd->add_option("--dir", dir_,
+                    "Keep the run's TORCH_TRACE logs and records here (default: a new folder under "
+                    "$TMPDIR, kept; its path is in the report)");
+    cmd->add_option("--python", common.python,
+                    "Python for `tct run script.py` and `-m` (default: $TCT_PYTHON, the "
+                    "active venv, the venv tct is installed in, python3 on PATH)");
     add_output_options(*cmd, common);
     // The job's words never reach CLI11: main.cpp splits them off first (cli/run_args.hpp).
     cmd->footer(R"(Usage: tct run [OPTIONS] -- COMMAND [ARGS...]

@@ -21,11 +21,13 @@ namespace {
 class StartupCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("startup", "Time to the first output of a fresh process: eager, torch.compile "
-                                              "cold, warm caches, shipped cache artifacts, an AOTInductor package");
+    auto* cmd = app.add_subcommand("startup",
+                                   "Time to the first output of a fresh process: eager, torch.compile "
+                                   "cold, warm caches, shipped cache artifacts, an AOTInductor package");
     add_target_options(*cmd, cfg_.target);
-    cmd->add_option("--modes", modes_, "Start modes, comma-separated: eager, cold, warm, shipped, aoti, aoti-cpp "
-                                      "(default: all; warm and shipped bring cold, whose caches they start from)")
+    cmd->add_option("--modes", modes_,
+                    "Start modes, comma-separated: eager, cold, warm, shipped, aoti, aoti-cpp "
+                    "(default: all; warm and shipped bring cold, whose caches they start from)")
         ->delimiter(',')
         ->check(CLI::IsMember({"eager", "cold", "warm", "shipped", "aoti", "aoti-cpp"}));
     cmd->add_option("--repeats", cfg_.repeats, "Fresh processes per mode (the interval is over them)")
@@ -64,7 +66,8 @@ mode failed; 4 internal error.)");
     for (const auto& kv : deploy_env_) {
       const auto eq = kv.find('=');
       if (eq == std::string::npos || eq == 0)
-        throw usage_error(fmt::format("--deploy-env {}: expected NAME=VALUE", kv), "e.g. --deploy-env TORCHINDUCTOR_FREEZING=1");
+        throw usage_error(fmt::format("--deploy-env {}: expected NAME=VALUE", kv),
+                          "e.g. --deploy-env TORCHINDUCTOR_FREEZING=1");
       cfg_.deploy_env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
     // tools/aoti_runner ships beside the agent's folder (python/ in a checkout, share/tct/python installed).

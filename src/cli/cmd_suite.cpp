@@ -41,14 +41,16 @@ const std::string* json_output(const CommonOptions& options) {
 class SuiteCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("suite", "Bench many targets and settings from a TOML file, each entry in its "
-                                            "own processes; shard it over machines, merge, compare");
+    auto* cmd = app.add_subcommand("suite",
+                                   "Bench many targets and settings from a TOML file, each entry in its "
+                                   "own processes; shard it over machines, merge, compare");
     cmd->add_option("file", file_, "Suite file (TOML): [defaults] and [[target]] tables")->required();
     cmd->add_flag("--list", list_, "Print the entries and their ids (and shards with --shard); run nothing");
     cmd->add_option("--shard", shard_, "Run share I of N (1-based), e.g. --shard 2/4; join the files with tct merge")
         ->type_name("I/N");
-    cmd->add_option("--costs", costs_, "A suite document from an earlier run: balance the shards by its entries' "
-                                       "wall times instead of round robin (every shard must pass the same file)")
+    cmd->add_option("--costs", costs_,
+                    "A suite document from an earlier run: balance the shards by its entries' "
+                    "wall times instead of round robin (every shard must pass the same file)")
         ->type_name("FILE.json");
     cmd->add_flag("--resume", resume_, "Skip entries already in the -o FILE.json (after a crash or preemption)");
     add_common_options(*cmd, common);
@@ -78,7 +80,8 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
 
   int run(RunContext& ctx) override {
     if (resume_ && !json_output(ctx.options))
-      throw usage_error("--resume needs the run's -o FILE.json", "add -o FILE.json (the file the interrupted run wrote)");
+      throw usage_error("--resume needs the run's -o FILE.json",
+                        "add -o FILE.json (the file the interrupted run wrote)");
     suite::Suite s = suite::parse_suite(read_text(file_), file_);
     suite::ShardSpec shard = shard_ ? suite::parse_shard(*shard_) : suite::ShardSpec{};
     std::vector<std::string> ids;
@@ -98,10 +101,12 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     auto pending = suite::pending_ids(result);
     std::size_t done = result.selected.size() - pending.size();
     for (const auto& id : pending) {
-      const suite::Entry& entry = *std::find_if(s.entries.begin(), s.entries.end(), [&](auto& e) { return e.id == id; });
+      const suite::Entry& entry =
+          *std::find_if(s.entries.begin(), s.entries.end(), [&](auto& e) { return e.id == id; });
       ctx.progress(fmt::format("entry {}/{}: {}", ++done, result.selected.size(), id));
       suite::EntryRecord record = run_suite_entry(entry, ctx.options, ctx.options.timeout_s);
-      if (ctx.doc["environment"].empty() && record.environment.contains("python")) ctx.doc["environment"] = record.environment;
+      if (ctx.doc["environment"].empty() && record.environment.contains("python"))
+        ctx.doc["environment"] = record.environment;
       suite::record_entry(result, std::move(record));
       ctx.checkpoint("suite", suite::to_json(result));
     }
@@ -120,8 +125,7 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     for (auto& e : keep) suite::record_entry(result, std::move(e));
     if (previous.contains("environment") && previous["environment"].is_object())
       ctx.doc["environment"] = previous["environment"];
-    if (dropped > 0)
-      ctx.warn({report::kind::ResumeLeftOut{dropped, *json_out}, ""});
+    if (dropped > 0) ctx.warn({report::kind::ResumeLeftOut{dropped, *json_out}, ""});
   }
 
   std::string file_;

@@ -21,9 +21,10 @@ namespace {
 class TraceCommand : public Command {
  public:
   CLI::App* define(CLI::App& app) override {
-    auto* cmd = app.add_subcommand("trace", "Read TORCH_TRACE logs (a file or a per-rank directory): breaks, recompiles, "
-                                            "compile time, cache, and ranks that diverge (collectives, order, cache, "
-                                            "tensor metadata)");
+    auto* cmd = app.add_subcommand("trace",
+                                   "Read TORCH_TRACE logs (a file or a per-rank directory): breaks, recompiles, "
+                                   "compile time, cache, and ranks that diverge (collectives, order, cache, "
+                                   "tensor metadata)");
     cmd->add_option("path", path_, "A TORCH_TRACE log file (.log or .log.gz) or the directory TORCH_TRACE named")
         ->required();
     cmd->add_flag("--strict", strict_,
@@ -47,8 +48,8 @@ it, an unreadable gzip stream, or with --strict a damaged log or an edited paylo
   int run(RunContext& ctx) override {
     // --strict hashes every payload: an edit anywhere is an error, as in tlparse --strict.
     trace::RankLogs logs = trace::read_rank_logs(
-        trace::list_trace_files(path_), [&](const trace::TraceFile& f) { ctx.progress(fmt::format("reading {}", f.path)); },
-        strict_);
+        trace::list_trace_files(path_),
+        [&](const trace::TraceFile& f) { ctx.progress(fmt::format("reading {}", f.path)); }, strict_);
     if (logs.unreadable) throw *logs.unreadable;
     for (const auto& [path, s] : logs.logs)
       if (s.records == 0 && s.bytes > 0)

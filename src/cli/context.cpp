@@ -23,14 +23,18 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
 }
 
 void add_agent_options(CLI::App& cmd, CommonOptions& o) {
-  cmd.add_option("--python", o.python, "Python interpreter to run the target in "
-                                       "(default: $TCT_PYTHON, the active venv, the venv tct is installed in, "
-                                       "python3 on PATH)");
-  cmd.add_option("--agent-path", o.agent_path, "Folder holding tct_agent/ (default: next to the binary; "
-                                               "or $TCT_AGENT_PATH)");
-  cmd.add_option("--timeout", o.timeout_s, "Seconds one step may take before the target is "
-                                           "declared hung and killed")
-      ->capture_default_str()->check(kPositive);
+  cmd.add_option("--python", o.python,
+                 "Python interpreter to run the target in "
+                 "(default: $TCT_PYTHON, the active venv, the venv tct is installed in, "
+                 "python3 on PATH)");
+  cmd.add_option("--agent-path", o.agent_path,
+                 "Folder holding tct_agent/ (default: next to the binary; "
+                 "or $TCT_AGENT_PATH)");
+  cmd.add_option("--timeout", o.timeout_s,
+                 "Seconds one step may take before the target is "
+                 "declared hung and killed")
+      ->capture_default_str()
+      ->check(kPositive);
   cmd.add_option("--threads", o.threads,
                  "torch's intra-op threads in the target's processes (torch.set_num_threads, OMP_NUM_THREADS and "
                  "MKL_NUM_THREADS set before torch is imported); fewer than the free cores on a busy machine")
@@ -42,8 +46,9 @@ void add_agent_options(CLI::App& cmd, CommonOptions& o) {
 void add_output_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_flag("--json", o.json, "Print the JSON document on stdout (schema in schema/)");
   cmd.add_flag("--markdown", o.markdown, "Print Markdown on stdout (for a pull-request comment)");
-  cmd.add_option("-o,--out", o.out, "Also write a report file: .json, .md or .html (repeatable); "
-                                    "rewritten after each phase");
+  cmd.add_option("-o,--out", o.out,
+                 "Also write a report file: .json, .md or .html (repeatable); "
+                 "rewritten after each phase");
   cmd.add_flag("-v,--verbose", o.verbose,
                "Every detail of the terminal report and tracebacks on errors; -vv also shows the agent's stderr live");
   cmd.add_flag("-q,--quiet", o.quiet, "No progress messages");
@@ -60,7 +65,8 @@ const json& RunContext::environment() const {
 void RunContext::write(const std::string& section, json value) { doc[section] = std::move(value); }
 
 void RunContext::set_warnings(const std::string& source, const std::vector<report::Warning>& warnings) {
-  auto it = std::find_if(warning_lists_.begin(), warning_lists_.end(), [&](const auto& l) { return l.first == source; });
+  auto it =
+      std::find_if(warning_lists_.begin(), warning_lists_.end(), [&](const auto& l) { return l.first == source; });
   if (it == warning_lists_.end()) warning_lists_.emplace_back(source, warnings);
   else it->second = warnings;
   rebuild_warnings();
@@ -73,7 +79,8 @@ void RunContext::warn(report::Warning warning) {
 void RunContext::rebuild_warnings() {
   if (!warnings_before_) {
     warnings_before_.emplace();
-    for (const auto& w : doc.value("warnings", json::array())) warnings_before_->push_back(report::warning_from_json(w));
+    for (const auto& w : doc.value("warnings", json::array()))
+      warnings_before_->push_back(report::warning_from_json(w));
   }
   std::vector<report::Warning> all = *warnings_before_;
   for (const auto& [source, list] : warning_lists_)
@@ -108,12 +115,13 @@ core::CpuPlacement RunContext::placement() const {
 }
 
 std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env,
-                                                     bool torch_required) {
+                                                      bool torch_required) {
   agent::AgentOptions ao = agent_options(std::move(env));
   doc["environment"]["interpreter"] = {{"path", ao.python.path}, {"chosen_by", ao.python.source}};
   const core::CpuPlacement where = placement();
-  doc["environment"]["placement"] = {{"threads", where.threads ? json(*where.threads) : json(nullptr)},
-                                     {"cpus", where.cpus.empty() ? json(nullptr) : json(core::format_cpu_list(where.cpus))}};
+  doc["environment"]["placement"] = {
+      {"threads", where.threads ? json(*where.threads) : json(nullptr)},
+      {"cpus", where.cpus.empty() ? json(nullptr) : json(core::format_cpu_list(where.cpus))}};
   progress(fmt::format("starting {} ({})", ao.python.path, ao.python.source));
   auto a = std::make_unique<agent::Agent>(std::move(ao));
   doc["environment"]["python"] = a->hello().python;
@@ -191,8 +199,9 @@ void RunContext::checkpoint() {
     {
       std::ofstream f(tmp, std::ios::binary);
       f << content;
-      if (!f) throw Error(ExitCode::Usage, "output", fmt::format("cannot write {}", path),
-                          "check that the folder exists and is writable");
+      if (!f)
+        throw Error(ExitCode::Usage, "output", fmt::format("cannot write {}", path),
+                    "check that the folder exists and is writable");
     }
     std::rename(tmp.c_str(), path.c_str());
   }

@@ -26,12 +26,12 @@ using json = nlohmann::json;
 struct CommonOptions {
   std::optional<std::string> python;
   std::optional<std::string> agent_path;
-  double timeout_s = 900;       // per request to the agent
-  std::optional<int> threads;   // --threads: torch's intra-op threads (and OpenMP's, MKL's)
-  std::string cpus;             // --cpus: the affinity mask of the target's processes, "0-1,3"
-  bool json = false;            // print the JSON document on stdout
-  bool markdown = false;        // print Markdown on stdout
-  std::vector<std::string> out; // report files, type by extension
+  double timeout_s = 900;        // per request to the agent
+  std::optional<int> threads;    // --threads: torch's intra-op threads (and OpenMP's, MKL's)
+  std::string cpus;              // --cpus: the affinity mask of the target's processes, "0-1,3"
+  bool json = false;             // print the JSON document on stdout
+  bool markdown = false;         // print Markdown on stdout
+  std::vector<std::string> out;  // report files, type by extension
   int verbose = 0;               // -v: every detail of the report, tracebacks; -vv: also the agent's stderr live
   bool quiet = false;
 };

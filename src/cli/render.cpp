@@ -73,36 +73,41 @@ const std::vector<Renderers>& renderers() {
       {"probe", [](const json& d) { return probe::text(probe_of(d), interpreter_of(d)); }, nullptr,
        [](const json& d) { return probe::markdown(probe_of(d), interpreter_of(d)); }, nullptr,
        [](const json& d) { return probe::html_cards(probe_of(d)); }, nullptr},
-      {"bench", [](const json& d) { return bench::text(bench_of(d)); }, [](const json& d) { return bench::brief(bench_of(d)); },
-       [](const json& d) { return bench::markdown(bench_of(d)); }, [](const json& d) { return bench::html_section(bench_of(d)); },
+      {"bench", [](const json& d) { return bench::text(bench_of(d)); },
+       [](const json& d) { return bench::brief(bench_of(d)); },
+       [](const json& d) { return bench::markdown(bench_of(d)); },
+       [](const json& d) { return bench::html_section(bench_of(d)); },
        [](const json& d) { return bench::html_cards(bench_of(d)); }, "Speed"},
       {"explain", [](const json& d) { return explain::text(explain_of(d)); }, nullptr,
        [](const json& d) { return explain::markdown(explain_of(d)); },
        [](const json& d) { return explain::html_section(explain_of(d)); },
        [](const json& d) { return explain::html_cards(explain_of(d)); }, "Graph breaks"},
       {"diff", [](const json& d) { return explain::text(diff_of(d)); }, nullptr,
-       [](const json& d) { return explain::markdown(diff_of(d)); }, [](const json& d) { return explain::html_section(diff_of(d)); },
-       nullptr, "Diff"},
-      {"expect", [](const json& d) { return expect::text(expect_of(d)); }, [](const json& d) { return expect::brief(expect_of(d)); },
+       [](const json& d) { return explain::markdown(diff_of(d)); },
+       [](const json& d) { return explain::html_section(diff_of(d)); }, nullptr, "Diff"},
+      {"expect", [](const json& d) { return expect::text(expect_of(d)); },
+       [](const json& d) { return expect::brief(expect_of(d)); },
        [](const json& d) { return expect::markdown(expect_of(d)); },
        // The HTML shows the prediction beside bench's measured speedup, when the document has one.
        [](const json& d) { return expect::html_section(expect_of(d), expect::measured_as_is(member(d, "bench"))); },
        [](const json& d) { return expect::html_cards(expect_of(d)); }, "Expectation"},
       {"suite", [](const json& d) { return suite::text(suite_of(d)); }, nullptr,
-       [](const json& d) { return suite::markdown(suite_of(d)); }, [](const json& d) { return suite::html_section(suite_of(d)); },
+       [](const json& d) { return suite::markdown(suite_of(d)); },
+       [](const json& d) { return suite::html_section(suite_of(d)); },
        [](const json& d) { return suite::html_cards(suite_of(d)); }, "Suite"},
       {"compare", [](const json& d) { return compare::text(compare_of(d)); }, nullptr,
        [](const json& d) { return compare::markdown(compare_of(d)); },
        [](const json& d) { return compare::html_section(compare_of(d)); }, nullptr, "Compare"},
       {"trace", [](const json& d) { return trace::text(trace_of(d)); }, nullptr,
-       [](const json& d) { return trace::markdown(trace_of(d)); }, [](const json& d) { return trace::html_section(trace_of(d)); },
-       nullptr, "Trace"},
+       [](const json& d) { return trace::markdown(trace_of(d)); },
+       [](const json& d) { return trace::html_section(trace_of(d)); }, nullptr, "Trace"},
       {"run", [](const json& d) { return run::text(run_of(d), false, true); },
-       [](const json& d) { return run::text(run_of(d), false, false); }, [](const json& d) { return run::text(run_of(d), true, true); },
-       [](const json& d) { return run::html_section(run_of(d)); },
-       nullptr, "Call sites"},
+       [](const json& d) { return run::text(run_of(d), false, false); },
+       [](const json& d) { return run::text(run_of(d), true, true); },
+       [](const json& d) { return run::html_section(run_of(d)); }, nullptr, "Call sites"},
       {"startup", [](const json& d) { return startup::text(startup_of(d)); },
-       [](const json& d) { return startup::brief(startup_of(d)); }, [](const json& d) { return startup::markdown(startup_of(d)); },
+       [](const json& d) { return startup::brief(startup_of(d)); },
+       [](const json& d) { return startup::markdown(startup_of(d)); },
        [](const json& d) { return startup::html_section(startup_of(d)); },
        [](const json& d) { return startup::html_cards(startup_of(d)); }, "Start-up"},
   };
@@ -140,9 +145,7 @@ std::string sections(const json& doc, Style style) {
   std::string out;
   for (const Renderers* r : order) {
     if (!doc.contains(r->key) || doc[r->key].is_null()) continue;
-    auto render = style == Style::Markdown             ? r->markdown
-                  : style == Style::Brief && r->brief ? r->brief
-                                                       : r->text;
+    auto render = style == Style::Markdown ? r->markdown : style == Style::Brief && r->brief ? r->brief : r->text;
     std::string part = render(doc);
     // Markdown needs a blank line between blocks, or a heading runs into the bullet before it.
     if (style == Style::Markdown) {
@@ -172,10 +175,10 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
   const json& suite = member(doc, "suite");
   if (suite.is_object() && suite.contains("summary") && !suite.value("listing", false)) {
     const suite::SuiteSummary s = suite::summary_from_json(suite["summary"]);
-    out.push_back({"geometric-mean speedup", s.geomean ? fmt::format("{} over {} passing entries",
-                                                                     format_speedup_interval(s.geomean->interval),
-                                                                     s.geomean->n)
-                                                       : "n/a: no entry passed with a measured speedup"});
+    out.push_back(
+        {"geometric-mean speedup", s.geomean ? fmt::format("{} over {} passing entries",
+                                                           format_speedup_interval(s.geomean->interval), s.geomean->n)
+                                             : "n/a: no entry passed with a measured speedup"});
   }
   if (const json& section = member(doc, "compare"); section.is_object() && section.contains("items")) {
     const compare::CompareResult cmp = compare::compare_from_json(section);
@@ -203,8 +206,8 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
     for (auto& c : cls) c = c == '_' ? ' ' : c;
     const json& p = member(expect, "predicted_speedup");
     out.push_back({"expected", p.is_object() ? fmt::format("{}, {} to {} predicted", cls,
-                                                            report::format_ratio(report::number_or_nan(p, "low")),
-                                                            report::format_ratio(report::number_or_nan(p, "high")))
+                                                           report::format_ratio(report::number_or_nan(p, "low")),
+                                                           report::format_ratio(report::number_or_nan(p, "high")))
                                              : cls});
   }
   if (const json& section = member(doc, "probe"); section.is_object() && section.contains("verdict")) {
@@ -243,7 +246,8 @@ std::string render_text(const json& doc, bool verbose) {
     return out;
   }
   auto lines = report::brief_warning_lines(doc.value("warnings", json::array()));
-  if (!lines.empty() && !out.empty() && out.back() == '\n' && out.size() > 1 && out[out.size() - 2] != '\n') out += "\n";
+  if (!lines.empty() && !out.empty() && out.back() == '\n' && out.size() > 1 && out[out.size() - 2] != '\n')
+    out += "\n";
   for (const auto& l : lines) out += l + "\n";
   // The last line: what bench's intervals mean, and where the rest is.
   const std::string command = doc.value("command", "");
@@ -259,7 +263,7 @@ std::string render_text(const json& doc, bool verbose) {
 std::string render_markdown(const json& doc) {
   auto found = answers(doc);
   const json& error = doc.value("error", json());
-  std::string verdict = !found.empty() ? found[0].second
+  std::string verdict = !found.empty()      ? found[0].second
                         : error.is_object() ? "error: " + report::text_or(error, "message")
                                             : "no result";
   std::string out = fmt::format("## tct {}: {}\n\n", doc.value("command", ""), verdict);
@@ -279,8 +283,8 @@ std::string render_markdown(const json& doc) {
     out += "\n";
   }
   out += "</details>\n";
-  out += fmt::format("\n<sub>tct {}, schema {}, {}</sub>\n", doc.value("tct_version", ""),
-                     doc.value("schema", ""), doc.value("created", ""));
+  out += fmt::format("\n<sub>tct {}, schema {}, {}</sub>\n", doc.value("tct_version", ""), doc.value("schema", ""),
+                     doc.value("created", ""));
   return out;
 }
 

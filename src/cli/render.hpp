@@ -18,7 +18,7 @@ std::string render_text(const json& doc, bool verbose = false);
 std::string render_markdown(const json& doc);
 // The most decisive answer as "question: answer" ("speedup, inductor: 1.73x [1.64, 1.83], faster
 // than eager"), "" when the document answers nothing: the first line of an audit.
-std::string headline(const json& doc);  // fit for a pull-request comment
+std::string headline(const json& doc);     // fit for a pull-request comment
 std::string render_html(const json& doc);  // one self-contained file (cli/render_html.cpp)
 
 // The files asked for with --out, each rendered by its extension (.json, .md, .html).

@@ -36,9 +36,10 @@ std::string environment_section(const json& doc) {
   const json& interp = obj_at(env, "interpreter");
   const json& py = obj_at(env, "python");
   if (!interp.empty())
-    items.push_back({"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
-                                           esc(text_or(py, "version", "?")), esc(report::short_path(text_or(interp, "path"))),
-                                           esc(text_or(interp, "chosen_by")))});
+    items.push_back(
+        {"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
+                               esc(text_or(py, "version", "?")), esc(report::short_path(text_or(interp, "path"))),
+                               esc(text_or(interp, "chosen_by")))});
   if (p.facts) {
     for (auto& item : probe::html_facts(p)) items.push_back(std::move(item));
   } else if (env.contains("torch")) {
@@ -70,7 +71,8 @@ std::string render_html(const json& doc) {
   std::string body = cards_section(cards) + error_banner(doc) + warnings_section(doc);
   std::string toc;
   if (!arr_at(doc, "warnings").empty()) toc += R"(<a href="#warnings">Warnings</a>)";
-  for (const char* key : {"run", "suite", "compare", "bench", "explain", "diff", "expect", "trace", "startup", "audit"}) {
+  for (const char* key :
+       {"run", "suite", "compare", "bench", "explain", "diff", "expect", "trace", "startup", "audit"}) {
     const Renderers* r = renderers_of(key);
     if (!doc.contains(key) || !doc[key].is_object()) continue;
     std::string section = r->html(doc);

@@ -12,13 +12,13 @@
 namespace tct::cli {
 
 struct Renderers {
-  const char* key;  // the document's section, e.g. "bench"
-  std::string (*text)(const nlohmann::json& doc);      // every detail (-v)
-  std::string (*brief)(const nlohmann::json& doc);     // the default terminal report; nullptr: text
+  const char* key;                                  // the document's section, e.g. "bench"
+  std::string (*text)(const nlohmann::json& doc);   // every detail (-v)
+  std::string (*brief)(const nlohmann::json& doc);  // the default terminal report; nullptr: text
   std::string (*markdown)(const nlohmann::json& doc);
-  std::string (*html)(const nlohmann::json& doc);      // nullptr: shown elsewhere on the page
+  std::string (*html)(const nlohmann::json& doc);                       // nullptr: shown elsewhere on the page
   std::vector<report::html::Card> (*cards)(const nlohmann::json& doc);  // nullptr: no card
-  const char* toc;  // the HTML contents' label
+  const char* toc;                                                      // the HTML contents' label
 };
 
 // In the order a reader wants the sections: the audit's steps, the environment, then the answers.

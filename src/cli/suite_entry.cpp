@@ -66,9 +66,11 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
     record.error = error_json(e, stage);
   } catch (const std::exception& e) {
     record.status = suite::EntryStatus::Failed;
-    record.error = {{"kind", "internal"}, {"stage", stage}, {"exit_code", static_cast<int>(ExitCode::Internal)},
-                       {"message", fmt::format("internal error: {}", e.what())},
-                       {"hint", "this is a bug in tct; please report it with the suite file"}};
+    record.error = {{"kind", "internal"},
+                    {"stage", stage},
+                    {"exit_code", static_cast<int>(ExitCode::Internal)},
+                    {"message", fmt::format("internal error: {}", e.what())},
+                    {"hint", "this is a bug in tct; please report it with the suite file"}};
   }
   ctx.end_progress();
   record.wall = std::chrono::steady_clock::now() - t0;

@@ -86,8 +86,9 @@ Error explain_parse_error(const CLI::App& app, const CLI::ParseError& e, const s
   if (at == argv.size()) {
     std::string flag = first_unknown_flag(app, {argv.begin() + std::min<size_t>(1, argv.size()), argv.end()});
     if (!flag.empty())
-      return usage_error(fmt::format("unknown flag '{}' before the command", flag),
-                         fmt::format("write tct COMMAND [FLAGS], COMMAND one of {}; 'tct --help' shows examples", list));
+      return usage_error(
+          fmt::format("unknown flag '{}' before the command", flag),
+          fmt::format("write tct COMMAND [FLAGS], COMMAND one of {}; 'tct --help' shows examples", list));
     return usage_error("no command given",
                        fmt::format("write tct COMMAND, COMMAND one of {}; 'tct --help' shows examples", list));
   }

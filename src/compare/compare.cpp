@@ -50,7 +50,8 @@ Side side(const json& doc, const std::string& path) {
   s.path = path;
   s.command = string_or_empty(doc.value("command", json()));
   s.created = string_or_empty(doc.value("created", json()));
-  if (env.contains("torch") && env["torch"].is_object()) s.torch = string_or_empty(env["torch"].value("version", json()));
+  if (env.contains("torch") && env["torch"].is_object())
+    s.torch = string_or_empty(env["torch"].value("version", json()));
   for (const char* section : {"bench", "audit"})
     if (doc.contains(section) && doc[section].is_object() && doc[section].contains("target")) {
       const json& t = doc[section]["target"];
@@ -102,8 +103,7 @@ std::vector<Entry> comparable_entries(const json& doc, const std::string& path, 
     kind = "suite";
     for (const auto& e : doc["suite"].value("entries", json::array()))
       out.push_back(entry(e.value("id", ""), parse_status(e.value("status", "failed")),
-                          suite::entry_result_from_json(e.value("result", json::object())),
-                          e.value("error", json())));
+                          suite::entry_result_from_json(e.value("result", json::object())), e.value("error", json())));
     return out;
   }
   if (doc.is_object() && doc.contains("bench") && doc["bench"].is_object()) {
@@ -128,8 +128,9 @@ CompareResult compare_documents(const json& baseline, const std::string& baselin
   const std::vector<Entry> base = comparable_entries(baseline, baseline_path, out.kind);
   const std::vector<Entry> cur = comparable_entries(current, current_path, cur_kind);
   if (out.kind != cur_kind)
-    throw usage_error(fmt::format("{} is a {} document and {} a {} document", baseline_path, out.kind, current_path, cur_kind),
-                      "compare a suite with a suite, or a bench/audit with a bench/audit");
+    throw usage_error(
+        fmt::format("{} is a {} document and {} a {} document", baseline_path, out.kind, current_path, cur_kind),
+        "compare a suite with a suite, or a bench/audit with a bench/audit");
   out.baseline = side(baseline, baseline_path);
   out.current = side(current, current_path);
   out.max_regression = max_regression;

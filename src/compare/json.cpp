@@ -21,7 +21,9 @@ std::string string_of(const json& o, const char* key) {
 
 json interval_json(const stats::Interval& i) {
   if (!std::isfinite(i.estimate)) return nullptr;
-  return {{"estimate", i.estimate}, {"low", core::number_or_null(i.low)}, {"high", core::number_or_null(i.high)},
+  return {{"estimate", i.estimate},
+          {"low", core::number_or_null(i.low)},
+          {"high", core::number_or_null(i.high)},
           {"confidence", 0.95}};
 }
 stats::Interval interval_from(const json& o) {
@@ -52,8 +54,11 @@ std::optional<Entry> entry_from(const json& o) {
 }
 
 json side_json(const Side& s) {
-  return {{"path", s.path}, {"command", null_if_empty(s.command)}, {"created", null_if_empty(s.created)},
-          {"torch", null_if_empty(s.torch)}, {"target", null_if_empty(s.target)}};
+  return {{"path", s.path},
+          {"command", null_if_empty(s.command)},
+          {"created", null_if_empty(s.created)},
+          {"torch", null_if_empty(s.torch)},
+          {"target", null_if_empty(s.target)}};
 }
 Side side_from(const json& o) {
   return {string_of(o, "path"), string_of(o, "command"), string_of(o, "created"), string_of(o, "torch"),
@@ -91,8 +96,9 @@ json to_json(const CompareResult& r) {
           {"geomean", r.geomean ? json{{"baseline", geomean_json(r.geomean->baseline, r.geomean->baseline_n)},
                                        {"current", geomean_json(r.geomean->current, r.geomean->current_n)}}
                                 : json(nullptr)},
-          {"method", "ratio current/baseline of the speedups, its 95% interval from both intervals combined on the "
-                     "log scale; a regression or improvement only when that interval excludes 1"}};
+          {"method",
+           "ratio current/baseline of the speedups, its 95% interval from both intervals combined on the "
+           "log scale; a regression or improvement only when that interval excludes 1"}};
 }
 
 CompareResult compare_from_json(const json& s) {

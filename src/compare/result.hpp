@@ -31,25 +31,26 @@ struct Entry : suite::EntryResult {
 // An entry's change from baseline to current, in the order a reader wants them: regressions
 // and other failures first.
 enum class Change {
-  Broken,         // passed, now fails
-  NewMismatch,    // outputs matched, now differ
-  Regression,     // the ratio's interval lies wholly below 1
+  Broken,       // passed, now fails
+  NewMismatch,  // outputs matched, now differ
+  Regression,   // the ratio's interval lies wholly below 1
   StillFailing,
-  Improvement,    // the ratio's interval lies wholly above 1
-  Fixed,          // failed, now passes
+  Improvement,  // the ratio's interval lies wholly above 1
+  Fixed,        // failed, now passes
   MismatchFixed,
-  Unchanged,      // the interval holds 1
-  NoInterval,     // one side has no interval: not judged
+  Unchanged,   // the interval holds 1
+  NoInterval,  // one side has no interval: not judged
   OnlyBaseline,
   OnlyCurrent,
 };
-inline constexpr Change kChanges[] = {Change::Broken,      Change::NewMismatch, Change::Regression,   Change::StillFailing,
-                                      Change::Improvement, Change::Fixed,       Change::MismatchFixed, Change::Unchanged,
-                                      Change::NoInterval,  Change::OnlyBaseline, Change::OnlyCurrent};
+inline constexpr Change kChanges[] = {Change::Broken,        Change::NewMismatch, Change::Regression,
+                                      Change::StillFailing,  Change::Improvement, Change::Fixed,
+                                      Change::MismatchFixed, Change::Unchanged,   Change::NoInterval,
+                                      Change::OnlyBaseline,  Change::OnlyCurrent};
 
-std::string_view to_string(Change c);                       // the JSON value: "new_mismatch"
+std::string_view to_string(Change c);  // the JSON value: "new_mismatch"
 std::optional<Change> parse_change(std::string_view s);
-std::string_view describe(Change c);                        // what a reader is told: "OUTPUTS NOW DIFFER"
+std::string_view describe(Change c);  // what a reader is told: "OUTPUTS NOW DIFFER"
 
 struct Item {
   std::string id;

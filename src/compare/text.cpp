@@ -29,16 +29,19 @@ Table items_table(const CompareResult& cmp) {
   Table t({"entry", "change", "speedup before", "speedup after", "ratio [95% CI]", "graph breaks", "compile"});
   for (const auto& i : cmp.items)
     t.add({i.id, change_text(i), side_text(i.baseline), side_text(i.current), format_change_interval(i.ratio),
-           compare::before_after(i, compare::graph_breaks_text, "->"), compare::before_after(i, compare::compile_text, "->")});
+           compare::before_after(i, compare::graph_breaks_text, "->"),
+           compare::before_after(i, compare::compile_text, "->")});
   return t;
 }
 
 std::string verdict(const CompareResult& cmp) {
   auto n = [&](Change c) { return cmp.count(c); };
-  std::string out = fmt::format("{}: {} regressed, {} improved, {} unchanged within noise", cmp.passed ? "PASS" : "FAIL",
-                                n(Change::Regression), n(Change::Improvement), n(Change::Unchanged));
+  std::string out =
+      fmt::format("{}: {} regressed, {} improved, {} unchanged within noise", cmp.passed ? "PASS" : "FAIL",
+                  n(Change::Regression), n(Change::Improvement), n(Change::Unchanged));
   if (n(Change::Broken) + n(Change::NewMismatch))
-    out += fmt::format(", {} newly failing, {} with outputs that now differ", n(Change::Broken), n(Change::NewMismatch));
+    out +=
+        fmt::format(", {} newly failing, {} with outputs that now differ", n(Change::Broken), n(Change::NewMismatch));
   if (n(Change::Fixed)) out += fmt::format(", {} fixed", n(Change::Fixed));
   if (n(Change::NoInterval)) out += fmt::format(", {} not judged (no interval)", n(Change::NoInterval));
   if (n(Change::OnlyBaseline) + n(Change::OnlyCurrent))
@@ -80,8 +83,9 @@ std::string markdown(const CompareResult& cmp) {
   out += sides(cmp, true) + "\n\n";
   std::string g = geomean_line(cmp);
   if (!g.empty()) out += g + "\n\n";
-  return out + items_table(cmp).markdown() + "\n\nSpeedups with 95% intervals; a change is called a regression or "
-                                              "improvement only when the interval of after/before excludes 1.\n";
+  return out + items_table(cmp).markdown() +
+         "\n\nSpeedups with 95% intervals; a change is called a regression or "
+         "improvement only when the interval of after/before excludes 1.\n";
 }
 
 }  // namespace tct::compare

@@ -11,8 +11,7 @@ namespace tct::core {
 
 class AgentSession : public Session {
  public:
-  AgentSession(std::unique_ptr<agent::Agent> agent, std::chrono::milliseconds timeout,
-               agent::ProgressFn on_progress)
+  AgentSession(std::unique_ptr<agent::Agent> agent, std::chrono::milliseconds timeout, agent::ProgressFn on_progress)
       : agent_(std::move(agent)), timeout_(timeout), on_progress_(std::move(on_progress)) {}
   long send(const std::string& op, const nlohmann::json& params) override { return agent_->send(op, params); }
   nlohmann::json receive(long id, const std::string& op) override {

@@ -12,9 +12,14 @@ namespace {
 
 // Library folders of Debian/Ubuntu (multiarch), Fedora/RHEL and the usual prefixes.
 const std::vector<std::string>& library_dirs() {
-  static const std::vector<std::string> dirs = {
-      "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-      "/usr/lib64",                "/usr/lib",                   "/usr/local/lib",        "/opt/homebrew/lib"};
+  static const std::vector<std::string> dirs = {"/usr/lib/x86_64-linux-gnu",
+                                                "/usr/lib/aarch64-linux-gnu",
+                                                "/lib/x86_64-linux-gnu",
+                                                "/lib/aarch64-linux-gnu",
+                                                "/usr/lib64",
+                                                "/usr/lib",
+                                                "/usr/local/lib",
+                                                "/opt/homebrew/lib"};
   return dirs;
 }
 

@@ -25,15 +25,12 @@ std::string run_step(const std::vector<std::string>& argv) {
   try {
     agent::ChildProcess child({argv, {}, false});
     std::string line;
-    while (child.read_line(line, std::chrono::minutes(20)) == agent::ChildProcess::Read::Line) {
-    }
+    while (child.read_line(line, std::chrono::minutes(20)) == agent::ChildProcess::Read::Line) {}
     const agent::ExitInfo exit = child.finish(std::chrono::seconds(5));
     if (exit.exited && exit.code == 0) return "";
     const std::string last = child.last_stderr_line();
     return last.empty() ? exit.describe() : last;
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
 }
 
 bool on_path(const std::string& name) {
@@ -81,7 +78,8 @@ std::string runner_folder(const json& libtorch, const std::string& cache_root) {
   uint64_t where = 1469598103934665603ull;
   for (unsigned char c : json_read::str(libtorch, "cmake_prefix_path")) where = (where ^ c) * 1099511628211ull;
   return (fs::path(cache_root) / "aoti-runner" /
-          fmt::format("torch-{}-abi{}-{:08x}", version, json_read::flag(libtorch, "cxx11_abi") ? 1 : 0, where & 0xffffffffu))
+          fmt::format("torch-{}-abi{}-{:08x}", version, json_read::flag(libtorch, "cxx11_abi") ? 1 : 0,
+                      where & 0xffffffffu))
       .string();
 }
 
@@ -102,7 +100,8 @@ RunnerBuild ensure_aoti_runner(const json& libtorch, const std::string& source, 
   }
   const std::string prefix = json_read::str(libtorch, "cmake_prefix_path");
   if (!json_read::flag(libtorch, "loader_header")) {
-    out.skipped = "this torch ships no C++ AOTInductor loader header (torch/csrc/inductor/aoti_package/model_package_loader.h)";
+    out.skipped =
+        "this torch ships no C++ AOTInductor loader header (torch/csrc/inductor/aoti_package/model_package_loader.h)";
   } else if (prefix.empty() || !fs::exists(fs::path(prefix) / "Torch" / "TorchConfig.cmake")) {
     out.skipped = "this torch ships no CMake config (torch.utils.cmake_prefix_path has no Torch/TorchConfig.cmake)";
   } else if (!fs::exists(fs::path(source) / "CMakeLists.txt")) {
@@ -115,8 +114,8 @@ RunnerBuild ensure_aoti_runner(const json& libtorch, const std::string& source, 
   if (!out.skipped.empty()) return out;
   if (progress) progress("building the C++ AOTInductor runner against this torch's libtorch (once)");
   fs::create_directories(build);
-  std::string err = run_step({"cmake", "-S", source, "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release",
-                              "-DCMAKE_PREFIX_PATH=" + prefix});
+  std::string err = run_step(
+      {"cmake", "-S", source, "-B", build.string(), "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_PREFIX_PATH=" + prefix});
   if (err.empty()) err = run_step({"cmake", "--build", build.string()});
   if (!err.empty() || ::access(exe.c_str(), X_OK) != 0) {
     out.skipped = "the C++ runner did not build against this libtorch: " + (err.empty() ? "no executable" : err);

@@ -41,7 +41,8 @@ std::vector<int> parse_cpu_list(const std::string& text, const std::vector<int>&
     int lo = parse_cpu(part.substr(0, dash), text);
     int hi = dash == std::string::npos ? lo : parse_cpu(part.substr(dash + 1), text);
     if (hi < lo)
-      throw usage_error(fmt::format("--cpus '{}': the range {} runs backwards", text, part), "write ranges low-high, e.g. 0-3");
+      throw usage_error(fmt::format("--cpus '{}': the range {} runs backwards", text, part),
+                        "write ranges low-high, e.g. 0-3");
     for (int c = lo; c <= hi; ++c) cpus.push_back(c);
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -50,9 +51,9 @@ std::vector<int> parse_cpu_list(const std::string& text, const std::vector<int>&
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
   for (int c : cpus)
     if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
-      throw usage_error(fmt::format("--cpus '{}': CPU {} is not one this process may run on ({})", text, c,
-                                    format_cpu_list(allowed)),
-                        "choose CPUs from that list");
+      throw usage_error(
+          fmt::format("--cpus '{}': CPU {} is not one this process may run on ({})", text, c, format_cpu_list(allowed)),
+          "choose CPUs from that list");
   return cpus;
 }
 

@@ -17,8 +17,7 @@ double parse_fraction(const std::string& text) {
     std::size_t used = 0;
     v = std::stod(t, &used);
     if (used != t.size()) v = NAN;
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   if (percent || v >= 1) v /= 100;
   return v;
 }

@@ -67,11 +67,17 @@ std::string to_string(BreakKind k) {
 }
 
 std::optional<BreakKind> break_kind_from_string(std::string_view name) {
-  static constexpr std::array all = {BreakKind::PrintLogging, BreakKind::ItemScalar, BreakKind::DynamicShapeOperator,
+  static constexpr std::array all = {BreakKind::PrintLogging,
+                                     BreakKind::ItemScalar,
+                                     BreakKind::DynamicShapeOperator,
                                      BreakKind::DataDependentControlFlow,
-                                     BreakKind::Numpy, BreakKind::UnsupportedBuiltin, BreakKind::Generator,
-                                     BreakKind::ExplicitGraphBreak, BreakKind::NonTensorArgument,
-                                     BreakKind::DynamicShapeRecompile, BreakKind::Other};
+                                     BreakKind::Numpy,
+                                     BreakKind::UnsupportedBuiltin,
+                                     BreakKind::Generator,
+                                     BreakKind::ExplicitGraphBreak,
+                                     BreakKind::NonTensorArgument,
+                                     BreakKind::DynamicShapeRecompile,
+                                     BreakKind::Other};
   for (auto k : all)
     if (to_string(k) == name) return k;
   return std::nullopt;
@@ -141,7 +147,8 @@ std::optional<BreakKind> registry_kind(std::string_view registry_id, std::string
       {"GB2549", "infinite generator detected", BreakKind::Generator},
       {"GB0007", "Attempted to call function marked as skipped", BreakKind::UnsupportedBuiltin},
       {"GB0008", "Attempted to inline function marked as skipped", BreakKind::UnsupportedBuiltin},
-      {"GB0009", "Attempted to inline function marked as skipped (SkipFunctionVariable)", BreakKind::UnsupportedBuiltin},
+      {"GB0009", "Attempted to inline function marked as skipped (SkipFunctionVariable)",
+       BreakKind::UnsupportedBuiltin},
       {"GB0098", "Skip calling `torch.compiler.disable()`d function", BreakKind::UnsupportedBuiltin},
       {"GB0099", "Skip inlining `torch.compiler.disable()`d function", BreakKind::UnsupportedBuiltin},
       {"GB0213", "unimplemented builtin op on tensor arguments", BreakKind::UnsupportedBuiltin},
@@ -158,8 +165,7 @@ BreakKind classify_reason(std::string_view reason) {
   // torch's own classification first: the registry id in the reason's link, else its
   // first line as a gb_type (registry-era reasons start with it, after the logged
   // run's "Encountered graph break when attempting to trace ..." preamble).
-  if (auto k = registry_kind(registry_id_of(reason), split_reason(reason).headline))
-    return *k;
+  if (auto k = registry_kind(registry_id_of(reason), split_reason(reason).headline)) return *k;
   const std::string h = lower(head_of(reason));
   // Order matters: the most specific causes first. Each pattern cites the message it
   // matches (registry gb_type in torch >= 2.6, or the older free-form reason).
@@ -168,7 +174,8 @@ BreakKind classify_reason(std::string_view reason) {
     return BreakKind::ExplicitGraphBreak;
   // GB0059 builtin operator `print`; GB0291 "logging.Logger method"; older
   // "call_function BuiltinVariable(print)".
-  static const std::regex print_re(R"((`print`|builtinvariable\(print\)|\bprint\b.*builtin|builtin print|logging\.logger|\blogger\b|logging function))");
+  static const std::regex print_re(
+      R"((`print`|builtinvariable\(print\)|\bprint\b.*builtin|builtin print|logging\.logger|\blogger\b|logging function))");
   if (std::regex_search(h, print_re)) return BreakKind::PrintLogging;
   // Older torch without registry ids: "dynamic shape operator", nonzero-like ops.
   if (has(h, "dynamic shape operator") || has(h, "capture_dynamic_output_shape_ops") ||
@@ -244,9 +251,10 @@ std::string fix_at(BreakKind kind, const std::string& file) {
         "reorderable_logging_functions (run after the graph), or quiet {0}'s logging (its set_verbosity / "
         "logging.getLogger(\"{0}\").setLevel(logging.ERROR))",
         package);
-  return fmt::format("the break is in {}'s own code, which you do not edit: {} (a newer {} may avoid it; "
-                     "torch._dynamo.disable around the call keeps the rest compiled)",
-                     package, catalog_hint(kind).fix, package);
+  return fmt::format(
+      "the break is in {}'s own code, which you do not edit: {} (a newer {} may avoid it; "
+      "torch._dynamo.disable around the call keeps the rest compiled)",
+      package, catalog_hint(kind).fix, package);
 }
 
 const Hint& catalog_hint(BreakKind k) {
@@ -288,9 +296,9 @@ const Hint& catalog_hint(BreakKind k) {
       "a generator (yield) in traced code cannot always be traced, so Dynamo breaks the graph",
       "return a list or tuple instead of yielding, or consume the generator outside the compiled region",
       kTroubleshooting};
-  static const Hint explicit_break{
-      "the code calls torch._dynamo.graph_break() on purpose",
-      "remove the torch._dynamo.graph_break() call if the reason for it is gone", kTroubleshooting};
+  static const Hint explicit_break{"the code calls torch._dynamo.graph_break() on purpose",
+                                   "remove the torch._dynamo.graph_break() call if the reason for it is gone",
+                                   kTroubleshooting};
   static const Hint non_tensor{
       "a non-tensor value (a Python object, string or changing number) cannot be traced, or is treated as a "
       "constant so each new value recompiles",

@@ -17,10 +17,14 @@ inline double number_or_nan(const nlohmann::json& obj, const char* key) {
 }
 
 // x, or null when it is NaN or infinite: what a document stores for "not measured".
-inline nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+inline nlohmann::json number_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
 
 // A duration as a document holds it: ns under a key named _ns, null when not measured.
-inline Nanoseconds duration_or_nan(const nlohmann::json& obj, const char* key) { return Nanoseconds(number_or_nan(obj, key)); }
+inline Nanoseconds duration_or_nan(const nlohmann::json& obj, const char* key) {
+  return Nanoseconds(number_or_nan(obj, key));
+}
 inline nlohmann::json duration_or_null(Nanoseconds d) { return number_or_null(d.count()); }
 
 }  // namespace tct::core

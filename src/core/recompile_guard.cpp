@@ -22,9 +22,7 @@ void parse_location(std::string_view where, GuardFailure& g) {
     try {
       g.line = std::stoi(w.substr(colon + 1));
       g.file = w.substr(0, colon);
-    } catch (const std::exception&) {
-      g.file = w;
-    }
+    } catch (const std::exception&) { g.file = w; }
   }
 }
 
@@ -100,10 +98,8 @@ std::vector<GuardFailure> parse_guard_failures(std::string_view text) {
     const auto nl = text.find('\n', pos);
     const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
-    if (auto e = entry_of(line))
-      out.push_back(parse_line(e->second, e->first));
-    else if (first_line.empty() && !strip_blanks(line).empty())
-      first_line = strip_blanks(line);
+    if (auto e = entry_of(line)) out.push_back(parse_line(e->second, e->first));
+    else if (first_line.empty() && !strip_blanks(line).empty()) first_line = strip_blanks(line);
   }
   if (out.empty() && !first_line.empty()) out.push_back(parse_line(first_line, std::nullopt));
   return out;
@@ -119,16 +115,19 @@ std::optional<GuardFailure> newest_guard_failure(const std::vector<std::string>&
 
 RecompileCause classify_guard(const GuardFailure& g) {
   const std::string& s = g.guard;
-  if (mentions(s, "size mismatch") || mentions(s, "rank mismatch") || mentions(s, ".size()")) return RecompileCause::Size;
+  if (mentions(s, "size mismatch") || mentions(s, "rank mismatch") || mentions(s, ".size()"))
+    return RecompileCause::Size;
   if (mentions(s, "stride mismatch") || mentions(s, ".stride()")) return RecompileCause::Stride;
   if (mentions(s, "dtype mismatch")) return RecompileCause::Dtype;
   if (mentions(s, "device mismatch")) return RecompileCause::Device;
-  if (mentions(s, "requires_grad") || mentions(s, "grad_mode") || mentions(s, "GLOBAL_STATE")) return RecompileCause::GradMode;
+  if (mentions(s, "requires_grad") || mentions(s, "grad_mode") || mentions(s, "GLOBAL_STATE"))
+    return RecompileCause::GradMode;
   if (mentions(s, "___check_obj_id") || mentions(s, "ID_MATCH") || mentions(s, "id(")) return RecompileCause::Identity;
   if (mentions(s, "___check_type_id") || mentions(s, "TYPE_MATCH")) return RecompileCause::Type;
   if (mentions(s, " == ") || mentions(s, " != ")) {
     const std::string lhs = s.substr(0, s.find(" =="));
-    return mentions(lhs, "self.") || mentions(lhs, "L['self']") ? RecompileCause::ModuleAttribute : RecompileCause::PythonValue;
+    return mentions(lhs, "self.") || mentions(lhs, "L['self']") ? RecompileCause::ModuleAttribute
+                                                                : RecompileCause::PythonValue;
   }
   return RecompileCause::Other;
 }

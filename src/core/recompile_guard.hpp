@@ -33,9 +33,9 @@ enum class RecompileCause {
   Stride,           // its layout changed
   Dtype,
   Device,
-  GradMode,         // grad mode or requires_grad changed
-  Identity,         // a new object each call (id match)
-  Type,             // an argument changed type
+  GradMode,  // grad mode or requires_grad changed
+  Identity,  // a new object each call (id match)
+  Type,      // an argument changed type
   Other,
 };
 

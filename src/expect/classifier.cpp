@@ -90,8 +90,8 @@ SpeedupRange speedup_range(double compiled_fraction, double generated_share, boo
 }
 
 CallFacts call_facts(const Evidence& e, const Ceilings& c) {
-  return {e.wall_ns, c.compiled_call_ns, static_cast<double>(e.library_ops), e.ops_per_call, e.outside_tensors,
-          e.module_calls};
+  return {e.wall_ns,      c.compiled_call_ns, static_cast<double>(e.library_ops),
+          e.ops_per_call, e.outside_tensors,  e.module_calls};
 }
 
 SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, std::vector<Term>* terms) {
@@ -107,7 +107,8 @@ SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, std::vecto
   const double library_part = f.library_ops > 0 && f.ops_per_call > 0 ? clamp01(f.library_ops / f.ops_per_call) : 0.0;
   double outside = term("outside_ops", s.outside * (1 - library_part), cal::kKeepOutside) +
                    term("outside_library_ops", s.outside * library_part, cal::kKeepOutsideLibrary);
-  double generated = term("memory_traffic", s.memory, cal::kKeepMemory) + term("other_compute", s.other, cal::kKeepOther) +
+  double generated = term("memory_traffic", s.memory, cal::kKeepMemory) +
+                     term("other_compute", s.other, cal::kKeepOther) +
                      term("kept_arithmetic", s.kept_arithmetic, cal::kKeepArithmetic) +
                      term("elementwise_work", s.elementwise_work, cal::kElementwiseWork);
   double compiled = outside + generated + term("fixed_cost", s.fixed, cal::kKeepFixed) +
@@ -115,8 +116,7 @@ SpeedupRange predict_speedup(const TimeShares& s, const CallFacts& f, std::vecto
                     term("compiled_call", call, cal::kCompiledCallScale) +
                     term("library_calls", f.library_ops * call, cal::kLibraryCallScale);
   // The timed compiled add reads one tensor: each further one is a graph input more.
-  if (f.outside_tensors > 1)
-    compiled += term("graph_inputs", (f.outside_tensors - 1) * call, cal::kInputCallScale);
+  if (f.outside_tensors > 1) compiled += term("graph_inputs", (f.outside_tensors - 1) * call, cal::kInputCallScale);
   if (f.module_calls > 0) compiled += term("module_calls", call, cal::kModuleCallScale);
   return speedup_range(compiled, compiled > 0 ? generated / compiled : NAN, !(f.library_ops > 0));
 }
@@ -171,7 +171,8 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
   if (std::isfinite(ai) && std::isfinite(balance))
     v.decided_by.push_back(reason("arithmetic_intensity", ai, balance,
                                   fmt::format("{:.2f} FLOP per byte moved against the machine balance of "
-                                              "{:.2f} (compute bound above it)", ai, balance)));
+                                              "{:.2f} (compute bound above it)",
+                                              ai, balance)));
 
   // What the work itself is bound by, were the fixed costs gone.
   std::string work_class = "unknown";
@@ -195,8 +196,8 @@ Verdict classify(const Evidence& e, const Ceilings& ceilings) {
     };
     double busy = *e.device_busy_fraction;
     double lib_dev = std::min(busy, s.library);
-    double dev = term("device_library", lib_dev, cal::kKeepLibrary) +
-                 term("device_other", busy - lib_dev, cal::kKeepMemory);
+    double dev =
+        term("device_library", lib_dev, cal::kKeepLibrary) + term("device_other", busy - lib_dev, cal::kKeepMemory);
     double host = term("compiled_call", c.compiled_call_ns / wall, cal::kCompiledCallScale);
     // Not calibrated on a GPU: the widest interval the calibration gives.
     v.predicted = speedup_range(std::max(dev, host), 1.0, /*no_library=*/true);

@@ -115,7 +115,7 @@ struct Term {
 
 // A factor that moves the predicted range, its value in this run and which way it moves it.
 struct Shift {
-  std::string factor;  // "fixed_cost_fraction", "pointwise_ops_per_call", ...: the unit is in the name
+  std::string factor;           // "fixed_cost_fraction", "pointwise_ops_per_call", ...: the unit is in the name
   std::optional<double> value;  // none in a document that did not record it; NaN: not measured
   bool count = false;           // a count of things (written as an integer), else a fraction or duration
   std::string effect;
@@ -123,15 +123,15 @@ struct Shift {
 
 // Where a call's wall time goes, as fractions of it (they sum to <= 1; elementwise_work aside).
 struct TimeShares {
-  double outside = 0;   // outside any operator: Python, framework code between ops
-  double fixed = 0;     // fixed cost of non-library ops: all of a tiny op, one op floor of others
-  double memory = 0;    // non-library ops' memory traffic at the machine's bandwidth, but eager's
-                        // fused kernels' (softmax, norms)
+  double outside = 0;          // outside any operator: Python, framework code between ops
+  double fixed = 0;            // fixed cost of non-library ops: all of a tiny op, one op floor of others
+  double memory = 0;           // non-library ops' memory traffic at the machine's bandwidth, but eager's
+                               // fused kernels' (softmax, norms)
   double kept_arithmetic = 0;  // eager's fused kernels' time beyond fixed cost, and of the rest,
                                // what transcendental ops spent (ops.hpp's keeps_arithmetic)
-  double other = 0;     // the rest of non-library op time (other arithmetic, slow kernels)
-  double library = 0;   // inside matmul / conv / attention (conv included)
-  double conv = 0;      // the convolutions' part of `library`
+  double other = 0;            // the rest of non-library op time (other arithmetic, slow kernels)
+  double library = 0;          // inside matmul / conv / attention (conv included)
+  double conv = 0;             // the convolutions' part of `library`
   // Not a part of the eager call: the other pointwise ops' weighted elements
   // (Evidence::element_ops) at the machine's matmul FLOP rate, as a share of the wall: the
   // per-element work a fused kernel still does, invisible in eager where each op's fixed cost hides it.
@@ -198,6 +198,5 @@ Verdict classify(const Evidence& e, const Ceilings& c);
 
 // Human names: "overhead bound", ...
 std::string class_label(const std::string& cls);
-
 
 }  // namespace tct::expect

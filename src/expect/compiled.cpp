@@ -54,8 +54,8 @@ json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
   if (!run.known || (run.graph_breaks == 0 && run.skipped_frames.empty())) return nullptr;
   std::string first;
   if (const auto& g = run.top_group)
-    first = fmt::format(" (most frequent: {} at {}:{}, {})", to_string(g->kind), core::base_name(g->where.file), g->where.line,
-                        g->reason);
+    first = fmt::format(" (most frequent: {} at {}:{}, {})", to_string(g->kind), core::base_name(g->where.file),
+                        g->where.line, g->reason);
   std::string skipped = run.skipped_frames.empty()
                             ? ""
                             : fmt::format(", and skipped {} frame(s) (they run eagerly)", run.skipped_frames.size());

@@ -161,7 +161,8 @@ void take_envelope(const ProfiledCalls& pc, const std::vector<OpName>& names, co
   double in_op_env = 0, lib_env = 0, conv_env = 0, kept_env = 0, fused_env = 0;
   for (std::size_t k = 0; k < per_call; ++k) {
     double fastest = INFINITY;
-    for (std::size_t c = 0; c < pc.call_ops.size(); ++c) fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
+    for (std::size_t c = 0; c < pc.call_ops.size(); ++c)
+      fastest = std::min(fastest, e.op_durations_ns[c * per_call + k]);
     e.typical_op_ns.push_back(fastest);
     e.typical_op_is_library.push_back(e.op_is_library[k]);
     in_op_env += fastest;
@@ -229,14 +230,18 @@ void take_medians(const ProfiledCalls& pc, const std::vector<double>& wall, Evid
 json heaviest_ops(const std::vector<OpName>& names, std::size_t with_events, std::size_t calls) {
   std::vector<const OpName*> order;
   for (const auto& n : names) order.push_back(&n);
-  std::stable_sort(order.begin(), order.end(), [](const OpName* a, const OpName* b) { return a->total_ns > b->total_ns; });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const OpName* a, const OpName* b) { return a->total_ns > b->total_ns; });
   double per = with_events > 0 ? static_cast<double>(with_events) : 1.0;
   double all_calls = calls == 0 ? 1.0 : static_cast<double>(calls);
   json out = json::array();
   for (const OpName* n : order) {
     if (out.size() >= 10 || n->count == 0) break;
-    out.push_back({{"name", n->name}, {"class", n->cls}, {"count_per_call", n->count / per},
-                   {"ns_per_call", n->total_ns / per}, {"self_ns_per_call", n->self_ns_total / all_calls}});
+    out.push_back({{"name", n->name},
+                   {"class", n->cls},
+                   {"count_per_call", n->count / per},
+                   {"ns_per_call", n->total_ns / per},
+                   {"self_ns_per_call", n->self_ns_total / all_calls}});
   }
   return out;
 }

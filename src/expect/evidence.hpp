@@ -16,12 +16,12 @@ using json = nlohmann::json;
 
 // The machine's ceilings for one device and dtype.
 struct Ceilings {
-  double peak_flops = NAN;      // FLOP/s of a large matrix product in the target's dtype
-  double peak_bandwidth = NAN;  // bytes/s of a large copy (bytes read + bytes written)
-  double op_floor_ns = NAN;     // profiled duration of a 1-element aten::add: the fixed
-                                // cost every eager op pays (dispatch, allocation, launch)
-  double compiled_call_ns = NAN;  // wall time of a compiled 1-element add: the fixed cost
-                                  // every compiled call pays (guards, wrapper, one kernel)
+  double peak_flops = NAN;          // FLOP/s of a large matrix product in the target's dtype
+  double peak_bandwidth = NAN;      // bytes/s of a large copy (bytes read + bytes written)
+  double op_floor_ns = NAN;         // profiled duration of a 1-element aten::add: the fixed
+                                    // cost every eager op pays (dispatch, allocation, launch)
+  double compiled_call_ns = NAN;    // wall time of a compiled 1-element add: the fixed cost
+                                    // every compiled call pays (guards, wrapper, one kernel)
   std::string source = "measured";  // measured | cache
   // Arithmetic intensity (FLOP/byte) where the roofline bends: peak_flops / peak_bandwidth.
   double balance() const { return peak_flops / peak_bandwidth; }
@@ -52,11 +52,11 @@ struct Evidence {
   // the second half's (the calls spread over the profile's seconds, in time order). Apart
   // when the machine's load moved during the profile.
   std::optional<std::pair<double, double>> outside_fraction_halves;
-  double library_fraction = NAN;  // library ops' time / profiled wall
-  double conv_fraction = 0;       // the convolutions' part of it
+  double library_fraction = NAN;        // library ops' time / profiled wall
+  double conv_fraction = 0;             // the convolutions' part of it
   double kept_arithmetic_fraction = 0;  // ops.hpp's keeps_arithmetic ops' time / profiled wall
   double fused_kernel_fraction = 0;     // the part of it in is_fused_kernel ops (softmax, norms)
-  double ops_per_call = NAN;      // top-level operators per call
+  double ops_per_call = NAN;            // top-level operators per call
   std::vector<double> op_durations_ns;  // every top-level operator of the profiled calls
   std::vector<bool> op_is_library;      // parallel to op_durations_ns (empty if unknown)
   // The ops of a typical call: per position, the fastest over the profiled calls (or all
@@ -73,9 +73,9 @@ struct Evidence {
   double compiled_call_ns = NAN;
   double op_floor_ns = NAN;
   // One call under FlopCounterMode + the bytes-counting dispatch mode. NaN if that failed.
-  double flops = NAN;            // matmul, conv and attention FLOPs (elementwise count 0)
-  double bytes = NAN;            // sum over aten ops of input + output tensor bytes
-  double library_bytes = NAN;    // the part of `bytes` moved by library ops
+  double flops = NAN;          // matmul, conv and attention FLOPs (elementwise count 0)
+  double bytes = NAN;          // sum over aten ops of input + output tensor bytes
+  double library_bytes = NAN;  // the part of `bytes` moved by library ops
   // The part moved by eager's fused kernels (ops.hpp's is_fused_kernel: softmax,
   // norms): counted with their time as kept arithmetic, not as traffic fusion can drop.
   double fused_kernel_bytes = NAN;
@@ -83,14 +83,14 @@ struct Evidence {
   // kernel against an add (ops.hpp's element_op_weight): the per-element work a fused
   // kernel still does (200 adds and muls on 4096 floats: 0.8 M, ~30 us of a compiled call).
   double element_ops = NAN;
-  double boundary_bytes = NAN;   // inputs + parameters + buffers + outputs
+  double boundary_bytes = NAN;  // inputs + parameters + buffers + outputs
   // Tensors the call reads from outside (inputs, parameters, buffers, captured tensors):
   // what a compiled graph takes as inputs, and checks and passes on every call.
   double outside_tensors = NAN;
   // nn.Module forwards one call runs (the target's own included): a compiled graph that calls
   // a module also guards on it and on torch's global module hooks, on every call.
   double module_calls = NAN;
-  int pointwise_ops = 0;         // aten ops per call with the pointwise tag
+  int pointwise_ops = 0;  // aten ops per call with the pointwise tag
   int reduction_ops = 0;
   int library_ops = 0;
   std::string flops_error;       // why FLOPs/bytes are missing, if they are

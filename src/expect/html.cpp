@@ -17,21 +17,21 @@ namespace {
 
 namespace html = report::html;
 using html::Card;
-using html::json;
 using html::esc;
 using html::facts;
 using html::generic;
+using html::json;
 using html::obj_at;
 using html::table;
 namespace svg = report::svg;
-using report::json_text;
-using report::text_or;
 using core::number_or_null;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
 using report::format_percent;
 using report::format_ratio;
+using report::json_text;
+using report::text_or;
 
 std::string class_words(BoundClass c) { return label(c); }
 
@@ -115,9 +115,10 @@ std::string sweep_chart(const Sweep& sweep) {
   c.series.push_back(measured);
   c.hlines.push_back({1.0, "1x = eager", "ref"});
   return "<figure><figcaption>" +
-         esc(fmt::format("Speedup against {}: the grey band is the predicted range, the points the measured speedup with "
-                         "its 95% interval{}.",
-                         sweep.param, c.y.log ? " (log scale)" : "")) +
+         esc(fmt::format(
+             "Speedup against {}: the grey band is the predicted range, the points the measured speedup with "
+             "its 95% interval{}.",
+             sweep.param, c.y.log ? " (log scale)" : "")) +
          "</figcaption>" + svg::line_chart(c) + "</figure>";
 }
 
@@ -126,16 +127,17 @@ std::string sweep_table(const Sweep& sweep) {
   for (const auto& p : sweep.points) {
     std::string measured = p.speedup ? esc(measured_text(*p.speedup)) : "";
     if (p.error.is_object()) measured += "<span class=\"bad\">" + esc(text_or(p.error, "message")) + "</span>";
-    std::string ok = !p.validation                ? ""
+    std::string ok = !p.validation                   ? ""
                      : p.validation->direction_right ? "<span class=\"good\">right</span>"
                                                      : "<span class=\"bad\">wrong</span>";
-    const std::string cls = !p.analysed ? "unknown"
-                            : class_words(p.analysed->cls) + (p.analysed->borderline_with ? " (borderline)" : "");
+    const std::string cls =
+        !p.analysed ? "unknown" : class_words(p.analysed->cls) + (p.analysed->borderline_with ? " (borderline)" : "");
     rows.push_back({esc(cell_text(p.value)), esc(cls),
                     esc(range_text(p.analysed ? p.analysed->predicted : SpeedupRange{})), measured, ok,
                     esc(format_duration(p.analysed ? p.analysed->wall_per_call : kNotMeasured))});
   }
-  std::string out = table({sweep.param, "Class", "Predicted", "Measured (95% CI)", "Direction", "Eager per call"}, rows);
+  std::string out =
+      table({sweep.param, "Class", "Predicted", "Measured (95% CI)", "Direction", "Eager per call"}, rows);
   if (!sweep.class_changes.empty()) out += "<p>Class changes: " + generic(to_json(sweep.class_changes)) + "</p>";
   return out;
 }
@@ -158,17 +160,19 @@ std::vector<Card> html_cards(const ExpectResult& r) {
   if (!r.analysis) return {};
   const Analysis& a = *r.analysis;
   const BoundClass cls = a.cls;
-  std::vector<Card> cards{{"Bound by", class_words(cls) + borderline_mark(a),
-                           "predicted speedup " + range_text(a.predicted.range),
-                           cls == BoundClass::OverheadBound || cls == BoundClass::MemoryBound ? "good" : "neutral",
-                           "#expect"}};
+  std::vector<Card> cards{
+      {"Bound by", class_words(cls) + borderline_mark(a), "predicted speedup " + range_text(a.predicted.range),
+       cls == BoundClass::OverheadBound || cls == BoundClass::MemoryBound ? "good" : "neutral", "#expect"}};
   if (a.predicted.assumes == Assumes::NothingCompiled) {
     cards[0].detail += ": nothing compiles until the skipped frame is fixed";
     cards[0].tone = "bad";
   }
   if (const auto& v = r.validation)
     cards.push_back({"Measured", v->verdict + " the predicted range", v->summary,
-                     !v->direction_right ? "bad" : v->verdict == "inside" ? "good" : "neutral", "#expect"});
+                     !v->direction_right      ? "bad"
+                     : v->verdict == "inside" ? "good"
+                                              : "neutral",
+                     "#expect"});
   return cards;
 }
 
@@ -188,14 +192,13 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
   if (std::isfinite(a.arithmetic_intensity))
     items.push_back({"Arithmetic intensity", esc(fmt::format("{:.3g} FLOP/byte", a.arithmetic_intensity))});
   if (std::string guarded = guarded_text(a); !guarded.empty()) items.push_back({"Guarded per call", esc(guarded)});
-  if (!a.flops_error.empty())
-    items.push_back({"FLOP count", "<span class=\"warn\">" + esc(a.flops_error) + "</span>"});
+  if (!a.flops_error.empty()) items.push_back({"FLOP count", "<span class=\"warn\">" + esc(a.flops_error) + "</span>"});
   if (r.analysis) {
     // In the section's key order (its JSON's), each share's name in words.
     const expect::TimeShares& t = a.time_shares;
     const std::pair<const char*, double> shares[] = {
-        {"conv", t.conv},     {"fixed_cost", t.fixed},        {"kept_arithmetic", t.kept_arithmetic},
-        {"library", t.library}, {"memory_traffic", t.memory}, {"other_compute", t.other},
+        {"conv", t.conv},          {"fixed_cost", t.fixed},      {"kept_arithmetic", t.kept_arithmetic},
+        {"library", t.library},    {"memory_traffic", t.memory}, {"other_compute", t.other},
         {"outside_ops", t.outside}};
     std::string s;
     for (const auto& [k, v] : shares)  // a document older than a share lacks it
@@ -203,8 +206,7 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
     items.push_back({"Eager time shares", esc(s)});
   }
   if (std::isfinite(a.roofline.fraction))
-    items.push_back(
-        {"Roofline", esc(fmt::format("{} of the attainable FLOP/s", format_percent(a.roofline.fraction)))});
+    items.push_back({"Roofline", esc(fmt::format("{} of the attainable FLOP/s", format_percent(a.roofline.fraction)))});
   out += facts(items);
 
   if (!a.decided_by.empty()) {
@@ -239,12 +241,14 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
     for (const auto& t : *a.predicted.terms)
       rows.push_back({"<code>" + esc(t.name) + "</code>", esc(fmt::format("{:.4g}", t.share)),
                       esc(fmt::format("{:.3g}", t.keep)), esc(fmt::format("{:.4g}", t.compiled_share))});
-    more += "<h3>How the point prediction is made</h3><p>predicted speedup = 1 / the sum of the last column; the "
-            "interval is the calibration set's error spread around it</p>" +
-            table({"Term", "Share of eager time", "Fraction kept compiled", "Compiled share"}, rows);
+    more +=
+        "<h3>How the point prediction is made</h3><p>predicted speedup = 1 / the sum of the last column; the "
+        "interval is the calibration set's error spread around it</p>" +
+        table({"Term", "Share of eager time", "Fraction kept compiled", "Compiled share"}, rows);
   }
   if (a.predicted.shifts) more += "<h3>What moves the prediction</h3>" + generic(to_json(*a.predicted.shifts));
-  if (!more.empty()) out += "<details><summary>Evidence: ceilings, profile, what moves the prediction</summary>" + more + "</details>";
+  if (!more.empty())
+    out += "<details><summary>Evidence: ceilings, profile, what moves the prediction</summary>" + more + "</details>";
   return out + "</section>";
 }
 

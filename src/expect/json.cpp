@@ -11,10 +11,10 @@
 namespace tct::expect {
 namespace {
 
-using core::number_or_nan;
-using core::number_or_null;
 using core::duration_or_nan;
 using core::duration_or_null;
+using core::number_or_nan;
+using core::number_or_null;
 
 // Readers that never throw (core/json_read.hpp).
 using namespace core::json_read;
@@ -44,7 +44,9 @@ SpeedupRange range_of(const json& j) {
 json reasons_json(const std::vector<Reason>& reasons) {
   json out = json::array();
   for (const auto& r : reasons)
-    out.push_back({{"metric", r.metric}, {"value", number_or_null(r.value)}, {"threshold", number_or_null(r.threshold)},
+    out.push_back({{"metric", r.metric},
+                   {"value", number_or_null(r.value)},
+                   {"threshold", number_or_null(r.threshold)},
                    {"meaning", r.meaning}});
   return out;
 }
@@ -80,10 +82,11 @@ json prediction_json(const Prediction& p) {
                      {"log_sigma", number_or_null(iv.log_sigma)},
                      {"z", iv.z},
                      {"generated_share", number_or_null(iv.generated_share)},
-                     {"calibration", {{"fitted_on", iv.fitted_on},
-                                      {"calibration_cases", iv.calibration_cases},
-                                      {"validation_cases", iv.validation_cases},
-                                      {"validation_inside", iv.validation_inside}}}};
+                     {"calibration",
+                      {{"fitted_on", iv.fitted_on},
+                       {"calibration_cases", iv.calibration_cases},
+                       {"validation_cases", iv.validation_cases},
+                       {"validation_inside", iv.validation_inside}}}};
   out["shifts"] = p.shifts ? to_json(*p.shifts) : json(nullptr);
   out["assumes"] = std::string(to_string(p.assumes));
   return out;
@@ -105,9 +108,14 @@ Prediction prediction_of(const json& j, const std::optional<Machine>& machine) {
   p.fixed_costs_from_profile = str(j, "compiled_call_source") == "profile";
   const json& iv = at(j, "interval");
   const json& cal = at(iv, "calibration");
-  p.interval = {number_or_nan(iv, "log_bias"),        number_or_nan(iv, "log_sigma"),  number_or_nan(iv, "z"),
-                number_or_nan(iv, "generated_share"), str(cal, "fitted_on"),           integer(cal, "calibration_cases"),
-                integer(cal, "validation_cases"),     integer(cal, "validation_inside")};
+  p.interval = {number_or_nan(iv, "log_bias"),
+                number_or_nan(iv, "log_sigma"),
+                number_or_nan(iv, "z"),
+                number_or_nan(iv, "generated_share"),
+                str(cal, "fitted_on"),
+                integer(cal, "calibration_cases"),
+                integer(cal, "validation_cases"),
+                integer(cal, "validation_inside")};
   if (const json& shifts = at(j, "shifts"); shifts.is_array()) p.shifts = shifts_from_json(shifts);
   std::string assumes = str(j, "assumes", "captured");
   p.assumes = assumes == "nothing_compiled"    ? Assumes::NothingCompiled
@@ -177,7 +185,10 @@ ProfileSummary profile_of(const json& j) {
 json suggestions_json(const std::vector<Suggestion>& suggestions) {
   json out = json::array();
   for (const auto& s : suggestions)
-    out.push_back({{"rank", s.rank}, {"title", s.title}, {"why", s.why}, {"how", s.how},
+    out.push_back({{"rank", s.rank},
+                   {"title", s.title},
+                   {"why", s.why},
+                   {"how", s.how},
                    {"expected_gain", s.expected_gain ? json(*s.expected_gain) : json(nullptr)}});
   return out;
 }
@@ -191,9 +202,12 @@ void write_analysis(json& s, const Analysis& a) {
                    {"fraction", number_or_null(a.roofline.fraction)},
                    {"roofline_time_ns", number_or_null(a.roofline.roofline_time_ns)}};
   const auto& t = a.time_shares;
-  s["time_shares"] = {{"outside_ops", t.outside},     {"fixed_cost", t.fixed},
-                      {"memory_traffic", t.memory},   {"other_compute", t.other},
-                      {"kept_arithmetic", t.kept_arithmetic}, {"library", t.library},
+  s["time_shares"] = {{"outside_ops", t.outside},
+                      {"fixed_cost", t.fixed},
+                      {"memory_traffic", t.memory},
+                      {"other_compute", t.other},
+                      {"kept_arithmetic", t.kept_arithmetic},
+                      {"library", t.library},
                       {"conv", t.conv}};
   s["predicted_speedup"] = prediction_json(a.predicted);
   s["compiled_run"] = compiled_run_json(a.compiled_run);
@@ -247,7 +261,8 @@ Analysis analysis_of(const json& s, const std::optional<Machine>& machine) {
 void write_machine(json& s, const Machine& m) {
   s["ceilings"] = to_json(m.ceilings);
   s["device"] = m.device;
-  json cache = {{"path", m.cache_path ? json(*m.cache_path) : json(nullptr)}, {"key", m.cache_key}, {"hit", m.cache_hit}};
+  json cache = {
+      {"path", m.cache_path ? json(*m.cache_path) : json(nullptr)}, {"key", m.cache_key}, {"hit", m.cache_hit}};
   if (m.cache_written) cache["written"] = *m.cache_written;
   s["ceilings_cache"] = cache;
   if (!m.measurement.is_null()) s["ceilings_measurement"] = m.measurement;
@@ -316,7 +331,9 @@ json sweep_json(const std::optional<Sweep>& sweep) {
   if (!sweep) return nullptr;
   json points = json::array();
   for (const auto& p : sweep->points) points.push_back(point_json(p));
-  return {{"param", sweep->param}, {"values", sweep->values}, {"points", points},
+  return {{"param", sweep->param},
+          {"values", sweep->values},
+          {"points", points},
           {"class_changes", to_json(sweep->class_changes)}};
 }
 
@@ -337,13 +354,14 @@ std::optional<Sweep> sweep_of(const json& j) {
 
 json to_json(const ProfileSummary& p) {
   return {{"ops_per_call", number_or_null(p.ops_per_call)},
-          {"op_time_distribution", {{"n", p.op_count},
-                                    {"min_ns", duration_or_null(p.op_min)},
-                                    {"p50_ns", duration_or_null(p.op_p50)},
-                                    {"p90_ns", duration_or_null(p.op_p90)},
-                                    {"p99_ns", duration_or_null(p.op_p99)},
-                                    {"max_ns", duration_or_null(p.op_max)},
-                                    {"mean_ns", duration_or_null(p.op_mean)}}},
+          {"op_time_distribution",
+           {{"n", p.op_count},
+            {"min_ns", duration_or_null(p.op_min)},
+            {"p50_ns", duration_or_null(p.op_p50)},
+            {"p90_ns", duration_or_null(p.op_p90)},
+            {"p99_ns", duration_or_null(p.op_p99)},
+            {"max_ns", duration_or_null(p.op_max)},
+            {"mean_ns", duration_or_null(p.op_mean)}}},
           {"wall_per_call_ns", duration_or_null(p.wall_per_call)},
           {"profiled_wall_per_call_ns", duration_or_null(p.profiled_wall_per_call)},
           {"in_op_per_call_ns", duration_or_null(p.in_op_per_call)},
@@ -352,10 +370,9 @@ json to_json(const ProfileSummary& p) {
           {"in_op_fraction_p10", number_or_null(p.in_op_fraction_p10)},
           {"in_op_fraction_p90", number_or_null(p.in_op_fraction_p90)},
           {"overhead_fraction", number_or_null(p.overhead_fraction)},
-          {"overhead_fraction_halves", p.overhead_fraction_halves
-                                           ? json::array({p.overhead_fraction_halves->first,
-                                                          p.overhead_fraction_halves->second})
-                                           : json(nullptr)},
+          {"overhead_fraction_halves", p.overhead_fraction_halves ? json::array({p.overhead_fraction_halves->first,
+                                                                                 p.overhead_fraction_halves->second})
+                                                                  : json(nullptr)},
           {"library_fraction", number_or_null(p.library_fraction)},
           {"conv_fraction", number_or_null(p.conv_fraction)},
           {"kept_arithmetic_fraction", number_or_null(p.kept_arithmetic_fraction)},
@@ -372,8 +389,10 @@ json to_json(const ProfileSummary& p) {
 json to_json(const std::vector<ClassChange>& changes) {
   json out = json::array();
   for (const auto& c : changes)
-    out.push_back({{"from_value", c.from_value}, {"to_value", c.to_value},
-                   {"from_class", std::string(to_string(c.from_class))}, {"to_class", std::string(to_string(c.to_class))}});
+    out.push_back({{"from_value", c.from_value},
+                   {"to_value", c.to_value},
+                   {"from_class", std::string(to_string(c.from_class))},
+                   {"to_class", std::string(to_string(c.to_class))}});
   return out;
 }
 
@@ -413,8 +432,8 @@ std::vector<Term> terms_from_json(const json& terms) {
   std::vector<Term> out;
   if (!terms.is_array()) return out;
   for (const auto& t : terms)
-    out.push_back({str(t, "term", "?"), number_or_nan(t, "share"), number_or_nan(t, "keep"),
-                   number_or_nan(t, "compiled_share")});
+    out.push_back(
+        {str(t, "term", "?"), number_or_nan(t, "share"), number_or_nan(t, "keep"), number_or_nan(t, "compiled_share")});
   return out;
 }
 
@@ -451,7 +470,9 @@ std::optional<Validation> validation_from_json(const json& v) {
 }
 
 json to_json(const ExpectResult& r) {
-  json s = {{"target", r.target}, {"sweep", sweep_json(r.sweep)}, {"validation", validation_json(r.validation)},
+  json s = {{"target", r.target},
+            {"sweep", sweep_json(r.sweep)},
+            {"validation", validation_json(r.validation)},
             {"class", nullptr}};
   if (r.machine) write_machine(s, *r.machine);
   if (r.analysis) write_analysis(s, *r.analysis);

@@ -8,26 +8,24 @@ namespace tct::expect {
 namespace {
 
 // aten names (the overload packet, without namespace or a trailing in-place '_').
-constexpr std::array<std::string_view, 14> kMatmul = {"mm",   "addmm", "bmm",     "baddbmm", "matmul",
-                                                      "linear", "addmv", "mv",     "dot",     "_int_mm",
-                                                      "_scaled_mm", "addbmm", "einsum", "_addmm_activation"};
-constexpr std::array<std::string_view, 5> kAttentionPrefix = {"_scaled_dot_product", "scaled_dot_product",
-                                                              "_flash_attention", "_efficient_attention",
-                                                              "_cudnn_attention"};
-constexpr std::array<std::string_view, 8> kConvPrefix = {"convolution",        "conv",
-                                                         "_convolution",       "cudnn_convolution",
-                                                         "mkldnn_convolution", "miopen_convolution",
-                                                         "_conv_depthwise",    "slow_conv"};
+constexpr std::array<std::string_view, 14> kMatmul = {
+    "mm", "addmm", "bmm",     "baddbmm",    "matmul", "linear", "addmv",
+    "mv", "dot",   "_int_mm", "_scaled_mm", "addbmm", "einsum", "_addmm_activation"};
+constexpr std::array<std::string_view, 5> kAttentionPrefix = {
+    "_scaled_dot_product", "scaled_dot_product", "_flash_attention", "_efficient_attention", "_cudnn_attention"};
+constexpr std::array<std::string_view, 8> kConvPrefix = {
+    "convolution",     "conv",     "_convolution", "cudnn_convolution", "mkldnn_convolution", "miopen_convolution",
+    "_conv_depthwise", "slow_conv"};
 
 constexpr std::array<std::string_view, 33> kTranscendental = {
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp",
-    "exp2", "expm1", "log", "log2", "log10", "log1p", "sigmoid", "logit", "erf", "erfc", "erfinv", "pow", "gelu",
-    "silu", "mish", "softplus", "elu", "lgamma", "digamma"};
+    "sin",   "cos",   "tan",    "asin", "acos",  "atan", "atan2", "sinh",     "cosh",  "tanh",    "asinh",
+    "acosh", "atanh", "exp",    "exp2", "expm1", "log",  "log2",  "log10",    "log1p", "sigmoid", "logit",
+    "erf",   "erfc",  "erfinv", "pow",  "gelu",  "silu", "mish",  "softplus", "elu",   "lgamma",  "digamma"};
 // Eager's fused kernels with reductions inside (the composite name the profiler shows at top
 // level, and its kernel); not batch_norm: at inference an affine map that fuses away.
 constexpr std::array<std::string_view, 10> kFusedKernel = {
-    "softmax", "_softmax", "log_softmax", "_log_softmax", "layer_norm", "native_layer_norm", "group_norm",
-    "native_group_norm", "rms_norm", "_fused_rms_norm"};
+    "softmax",           "_softmax",   "log_softmax",       "_log_softmax", "layer_norm",
+    "native_layer_norm", "group_norm", "native_group_norm", "rms_norm",     "_fused_rms_norm"};
 
 // In adds: bench/calibration/elementwise_costs.py, torch 2.13 CPU, 64-op chains on 16384 floats
 // (an add 22 ps per element; sub, mul 1.0, relu 0.8). A clamp is a NaN-propagating min and max.
@@ -80,7 +78,8 @@ double element_op_weight(std::string_view name) {
 
 bool keeps_arithmetic(std::string_view name) {
   std::string_view base = base_name(name);
-  return is_fused_kernel(name) || std::find(kTranscendental.begin(), kTranscendental.end(), base) != kTranscendental.end();
+  return is_fused_kernel(name) ||
+         std::find(kTranscendental.begin(), kTranscendental.end(), base) != kTranscendental.end();
 }
 
 }  // namespace tct::expect

@@ -83,8 +83,8 @@ std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points) {
   return out;
 }
 
-std::optional<Validation> validate(const SpeedupRange& predicted, const std::string& cls, const MeasuredSpeedup& measured,
-                                   const std::string& borderline_with) {
+std::optional<Validation> validate(const SpeedupRange& predicted, const std::string& cls,
+                                   const MeasuredSpeedup& measured, const std::string& borderline_with) {
   const double est = measured.estimate;
   if (!std::isfinite(est)) return std::nullopt;
   if (!std::isfinite(predicted.low) || !std::isfinite(predicted.high)) return std::nullopt;  // nothing predicted
@@ -99,23 +99,26 @@ std::optional<Validation> validate(const SpeedupRange& predicted, const std::str
   // Wrong direction: outside the range, and the range and the whole measured interval on
   // opposite sides of a clear gain.
   const bool predicted_gain = predicted.low > kGainBand, predicted_no_gain = predicted.high <= kGainBand;
-  v.direction_right = !(v.verdict != "inside" && ((predicted_gain && mhi <= kGainBand) || (predicted_no_gain && mlo > kGainBand)));
-  const std::string measured_text = has_low ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", est, mlo, mhi) : fmt::format("{:.2f}x", est);
+  v.direction_right =
+      !(v.verdict != "inside" && ((predicted_gain && mhi <= kGainBand) || (predicted_no_gain && mlo > kGainBand)));
+  const std::string measured_text =
+      has_low ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", est, mlo, mhi) : fmt::format("{:.2f}x", est);
   const std::string worth_text = v.compile_worth_it == "yes"  ? "torch.compile is worth it here"
                                  : v.compile_worth_it == "no" ? "torch.compile is not worth it here (no gain)"
                                                               : "the gain is too small or too noisy to call";
-  const std::string class_text = borderline_with.empty() ? class_label(cls)
-                                                         : class_label(cls) + ", borderline with " +
-                                                               class_label(borderline_with);
+  const std::string class_text = borderline_with.empty()
+                                     ? class_label(cls)
+                                     : class_label(cls) + ", borderline with " + class_label(borderline_with);
   v.summary = fmt::format("measured {} is {} the predicted {:.2f}x-{:.2f}x ({}){}: {}", measured_text, v.verdict,
                           predicted.low, predicted.high, class_text,
                           v.direction_right ? "" : ", the prediction got the direction wrong", worth_text);
   return v;
 }
 
-std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls, std::optional<BoundClass> borderline_with,
-                                   const tct::bench::Speedup& measured) {
-  if (measured.verdict == tct::stats::SpeedupVerdict::Inconclusive) return std::nullopt;  // too wide to judge anything by
+std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls,
+                                   std::optional<BoundClass> borderline_with, const tct::bench::Speedup& measured) {
+  if (measured.verdict == tct::stats::SpeedupVerdict::Inconclusive)
+    return std::nullopt;  // too wide to judge anything by
   const stats::Interval& iv = measured.interval;
   return validate(predicted, std::string(to_string(cls)), MeasuredSpeedup{iv.estimate, iv.low, iv.high},
                   borderline_with ? std::string(to_string(*borderline_with)) : "");

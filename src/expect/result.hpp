@@ -26,9 +26,9 @@ using json = nlohmann::json;
 
 // What a call's time is bound by (classifier.hpp says how it is decided).
 enum class BoundClass { OverheadBound, MemoryBound, ComputeBound, Unknown };
-std::string_view to_string(BoundClass c);  // "overhead_bound", ...
+std::string_view to_string(BoundClass c);    // "overhead_bound", ...
 BoundClass parse_class(std::string_view s);  // Unknown for anything else
-std::string label(BoundClass c);           // "overhead bound", ...
+std::string label(BoundClass c);             // "overhead bound", ...
 
 // Where the interval around the point comes from (calibration.hpp, as of the run).
 struct IntervalModel {
@@ -105,8 +105,8 @@ struct Analysis {
   // The compiled run: none when it could not be checked (the range then assumes capture).
   std::optional<CompiledRunSummary> compiled_run;
   ProfileSummary profile;
-  double flops_per_call = NAN, bytes_per_call = NAN, boundary_bytes_per_call = NAN,
-         fused_kernel_bytes_per_call = NAN, element_ops_per_call = NAN;
+  double flops_per_call = NAN, bytes_per_call = NAN, boundary_bytes_per_call = NAN, fused_kernel_bytes_per_call = NAN,
+         element_ops_per_call = NAN;
   double outside_tensors = NAN, module_calls = NAN;  // per call; guarded by a compiled call
   double arithmetic_intensity = NAN;                 // FLOP per byte
   std::string flops_error;                           // why FLOPs/bytes are missing, if they are
@@ -116,12 +116,12 @@ struct Analysis {
 // The machine's ceilings as expect used them, and where they came from.
 struct Machine {
   Ceilings ceilings;
-  json device;  // the agent's expect.device_info
+  json device;                            // the agent's expect.device_info
   std::optional<std::string> cache_path;  // none when there is no cache folder
   std::string cache_key;
   bool cache_hit = false;
   std::optional<bool> cache_written;  // after a measurement
-  json measurement;  // the agent's expect.ceilings reply; null when the cache answered
+  json measurement;                   // the agent's expect.ceilings reply; null when the cache answered
 };
 
 // A measured speedup: bench's estimate and its 95% interval.
@@ -177,7 +177,7 @@ struct Sweep {
 std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points);
 
 struct ExpectResult {
-  json target;  // the agent's description of the loaded target; null until loaded
+  json target;                       // the agent's description of the loaded target; null until loaded
   std::optional<Machine> machine;    // after the ceilings phase
   std::optional<Analysis> analysis;  // after the profile (the class is null until then)
   std::optional<Sweep> sweep;
@@ -193,12 +193,12 @@ struct ExpectResult {
 // whether the prediction got the direction wrong (the estimate outside the range, and the
 // range on the other side of "no clear change", kGainBand, from the whole measured interval),
 // and all of it in one line. None when there is no estimate or no predicted range.
-std::optional<Validation> validate(const SpeedupRange& predicted, const std::string& cls, const MeasuredSpeedup& measured,
-                                   const std::string& borderline_with = "");
+std::optional<Validation> validate(const SpeedupRange& predicted, const std::string& cls,
+                                   const MeasuredSpeedup& measured, const std::string& borderline_with = "");
 // Against bench's measured speedup: none also when bench's verdict is inconclusive (no
 // verdict is built on it).
-std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls, std::optional<BoundClass> borderline_with,
-                                   const tct::bench::Speedup& measured);
+std::optional<Validation> validate(const SpeedupRange& predicted, BoundClass cls,
+                                   std::optional<BoundClass> borderline_with, const tct::bench::Speedup& measured);
 std::optional<Validation> validate(const Analysis& a, const tct::bench::Speedup& measured);
 
 // `tct expect`'s exit status for a finished result with --validate: throws the check failure

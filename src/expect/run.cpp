@@ -180,14 +180,13 @@ class ExpectRun {
 
   // What torch.compile really does with the target: what the caller's explain found (audit
   // ran explain first), or the logged compiled run of our own (explain::run_explain, whose
-  // result expect keeps a summary of; its warnings are explain's to give, not expect's). Unknown when that run fails: the
-  // prediction then assumes the function is captured.
+  // result expect keeps a summary of; its warnings are explain's to give, not expect's). Unknown when that run fails:
+  // the prediction then assumes the function is captured.
   CompiledRun compiled_run() {
     if (explained_) return compiled_run_of(*explained_);
     CompiledRun run;
     try {
-      run = compiled_run_of(
-          explain::run_explain(progress_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
+      run = compiled_run_of(explain::run_explain(progress_, *agent_, {cfg_.target, true, 2, std::nullopt, "", false}));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       if (agent_lost(e)) {
@@ -200,10 +199,8 @@ class ExpectRun {
   }
 
   // The model's suggestions, after the fix of a skipped frame or of graph breaks.
-  std::vector<Suggestion> suggestions(const Evidence& ev, const Verdict& v,
-                                              const SuggestionContext& sc) {
-    return suggestions_from_json(put_first(
-        fix_first_suggestion(compiled_, cfg_.target.target), suggest(ev, v, sc)));
+  std::vector<Suggestion> suggestions(const Evidence& ev, const Verdict& v, const SuggestionContext& sc) {
+    return suggestions_from_json(put_first(fix_first_suggestion(compiled_, cfg_.target.target), suggest(ev, v, sc)));
   }
 
   // Device identity -> cache lookup -> measure when missing (or asked to).
@@ -248,11 +245,9 @@ class ExpectRun {
   Profiled analyse(const json& described, const json& params, const std::string& label) {
     std::string prefix = label.empty() ? "" : label + ": ";
     progress_(prefix + "profiling eager calls");
-    json profile = agent_->call("expect.profile",
-                                {{"calls", cfg_.calls},
-                                 {"warmup", 3},
-                                 {"timed_calls", 2 * cfg_.calls},
-                                 {"min_seconds", cfg_.profile_s}});
+    json profile = agent_->call(
+        "expect.profile",
+        {{"calls", cfg_.calls}, {"warmup", 3}, {"timed_calls", 2 * cfg_.calls}, {"min_seconds", cfg_.profile_s}});
     progress_(prefix + "counting FLOPs and bytes");
     json flops = agent_->call("expect.flops", json::object());
     Profiled out;
@@ -282,14 +277,8 @@ class ExpectRun {
     p.op_floor = Nanoseconds(v.op_floor_ns);
     p.fixed_costs_from_profile = v.compiled_call_source == "profile";
     p.terms = v.terms;
-    p.interval = {cal::kLogBias,
-                  v.predicted.log_sigma,
-                  cal::kIntervalZ,
-                  v.predicted.generated_share,
-                  cal::kFittedOn,
-                  cal::kCalibrationCases,
-                  cal::kValidationCases,
-                  cal::kValidationInside};
+    p.interval = {cal::kLogBias,  v.predicted.log_sigma,  cal::kIntervalZ,       v.predicted.generated_share,
+                  cal::kFittedOn, cal::kCalibrationCases, cal::kValidationCases, cal::kValidationInside};
     p.shifts = v.shifts;
     p.assumes = prediction_assumes(compiled_);
     if (label.empty()) a.compiled_run = summarize(compiled_, captured);
@@ -304,8 +293,7 @@ class ExpectRun {
     a.arithmetic_intensity = ev.arithmetic_intensity();
     a.flops_error = ev.flops_error;
     a.suggestions = suggestions(ev, v, suggestion_context(described, params));
-    if (label.empty() && !ev.flops_error.empty())
-      warn({report::kind::FlopsNotCounted{ev.flops_error}, ""});
+    if (label.empty() && !ev.flops_error.empty()) warn({report::kind::FlopsNotCounted{ev.flops_error}, ""});
     return out;
   }
 
@@ -395,18 +383,17 @@ class ExpectRun {
   void run_sweep_points(const SweepSpec& spec) {
     result_.sweep = Sweep{spec.param, spec.values, {}, {}};
     checkpoint();
-    std::vector<SweepPoint> points =
-        run_sweep(spec, [&](const json& value) { return measure_point(spec, value); },
-                  [&](const std::vector<SweepPoint>& pts) {
-                    result_.sweep->points = pts;
-                    result_.sweep->class_changes = class_changes(pts);
-                    checkpoint();
-                  });
+    std::vector<SweepPoint> points = run_sweep(
+        spec, [&](const json& value) { return measure_point(spec, value); },
+        [&](const std::vector<SweepPoint>& pts) {
+          result_.sweep->points = pts;
+          result_.sweep->class_changes = class_changes(pts);
+          checkpoint();
+        });
     int failed = 0;
     for (const auto& p : points)
       if (!p.error.is_null()) ++failed;
-    if (failed > 0)
-      warn({report::kind::SweepPointsFailed{static_cast<std::size_t>(failed), points.size()}, ""});
+    if (failed > 0) warn({report::kind::SweepPointsFailed{static_cast<std::size_t>(failed), points.size()}, ""});
     if (failed == static_cast<int>(points.size()) && !points.empty()) {
       const json& e = points[0].error;
       int code = e.value("exit_code", static_cast<int>(ExitCode::TargetFailed));
@@ -421,8 +408,8 @@ class ExpectRun {
   core::Executor& exec_;
   const ExpectConfig& cfg_;
   const ExpectSinks& sinks_;
-  core::Session* agent_ = nullptr;          // the agent requests go to (shared or owned_)
-  std::unique_ptr<core::Session> owned_;    // the agent this run started, if any
+  core::Session* agent_ = nullptr;           // the agent requests go to (shared or owned_)
+  std::unique_ptr<core::Session> owned_;     // the agent this run started, if any
   const explain::ExplainResult* explained_;  // the caller's explain, if it ran one
   CompiledRun compiled_;
   ExpectResult result_;

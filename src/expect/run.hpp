@@ -37,9 +37,9 @@ struct ExpectConfig {
   bool validate = false;             // --validate: bench once, compare with the prediction
   std::string backend = "inductor";  // for the --validate/--sweep benches
   std::string mode = "default";
-  double budget_s = 3.0;             // seconds of interleaved sampling per bench
-  bool no_cache = false;             // measure the ceilings; neither read nor write the cache
-  bool refresh_ceilings = false;     // measure the ceilings and replace the cached entry
+  double budget_s = 3.0;          // seconds of interleaved sampling per bench
+  bool no_cache = false;          // measure the ceilings; neither read nor write the cache
+  bool refresh_ceilings = false;  // measure the ceilings and replace the cached entry
 };
 
 // Where expect's partial results go (each optional): its own after each phase, and

@@ -40,21 +40,23 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) 
   }
   if (gpu && (v.cls == "overhead_bound" || (e.device_busy_fraction && *e.device_busy_fraction < 0.8))) {
     double idle = e.device_busy_fraction ? 1.0 - *e.device_busy_fraction : fixed;
-    c.push_back({amdahl(idle) * 1.1, "Use mode=\"reduce-overhead\" (CUDA graphs)",
-                 fmt::format("the GPU idles {:.0f}% of the wall time{}; CUDA graphs replay all kernels "
-                             "with one launch",
-                             100 * idle, e.kernel_launches ? fmt::format(" between {:.0f} kernel launches per call",
-                                                                         *e.kernel_launches) : ""),
-                 "torch.compile(model, mode=\"reduce-overhead\"); keep input shapes static and tensors at "
-                 "the same addresses (copy into static buffers)"});
+    c.push_back(
+        {amdahl(idle) * 1.1, "Use mode=\"reduce-overhead\" (CUDA graphs)",
+         fmt::format(
+             "the GPU idles {:.0f}% of the wall time{}; CUDA graphs replay all kernels "
+             "with one launch",
+             100 * idle,
+             e.kernel_launches ? fmt::format(" between {:.0f} kernel launches per call", *e.kernel_launches) : ""),
+         "torch.compile(model, mode=\"reduce-overhead\"); keep input shapes static and tensors at "
+         "the same addresses (copy into static buffers)"});
   }
   std::string batch = batch_param(ctx.params);
   if (fixed >= 0.2) {
     double gain = amdahl(fixed * 0.5);
-    std::string how = batch.empty()
-        ? "process more samples per call (batch several requests), so the fixed cost is paid once for all"
-        : fmt::format("raise `{}` (now {}); measure the effect with `tct expect ... --sweep {}=...`", batch,
-                      ctx.params[batch].dump(), batch);
+    std::string how =
+        batch.empty() ? "process more samples per call (batch several requests), so the fixed cost is paid once for all"
+                      : fmt::format("raise `{}` (now {}); measure the effect with `tct expect ... --sweep {}=...`",
+                                    batch, ctx.params[batch].dump(), batch);
     c.push_back({gain, "Increase the batch size",
                  fmt::format("{:.0f}% of a call is fixed cost that does not grow with the batch: a larger batch "
                              "spreads it over more samples (throughput rises even where latency does not)",
@@ -112,7 +114,10 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) 
   json out = json::array();
   int rank = 1;
   for (const auto& x : c)
-    out.push_back({{"rank", rank++}, {"title", x.title}, {"why", x.why}, {"how", x.how},
+    out.push_back({{"rank", rank++},
+                   {"title", x.title},
+                   {"why", x.why},
+                   {"how", x.how},
                    {"expected_gain", std::round(x.gain * 100) / 100}});
   return out;
 }

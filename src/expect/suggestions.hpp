@@ -24,7 +24,8 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx);
 
 // The title of the suggestion to compile the target as it is (Suggestion::compile_as_is): a
 // document records the suggestion by its words, so its title is how one read back is known.
-inline constexpr std::string_view kCompileAsIsTitle = "Compile it: fuse the elementwise ops and drop the per-op overhead";
+inline constexpr std::string_view kCompileAsIsTitle =
+    "Compile it: fuse the elementwise ops and drop the per-op overhead";
 
 // A factory parameter that looks like a batch size (batch, batch_size, bs, n_batch), or "".
 std::string batch_param(const json& params);

@@ -38,9 +38,8 @@ SweepSpec parse_sweep(const std::string& text) {
   return spec;
 }
 
-std::vector<SweepPoint> run_sweep(const SweepSpec& spec,
-                                          const std::function<SweepPoint(const json&)>& measure,
-                                          const std::function<void(const std::vector<SweepPoint>&)>& on_point) {
+std::vector<SweepPoint> run_sweep(const SweepSpec& spec, const std::function<SweepPoint(const json&)>& measure,
+                                  const std::function<void(const std::vector<SweepPoint>&)>& on_point) {
   std::vector<SweepPoint> points;
   for (const auto& value : spec.values) {
     SweepPoint point;
@@ -49,7 +48,9 @@ std::vector<SweepPoint> run_sweep(const SweepSpec& spec,
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       point = {};
-      point.error = {{"kind", e.kind()}, {"message", e.what()}, {"hint", e.hint()},
+      point.error = {{"kind", e.kind()},
+                     {"message", e.what()},
+                     {"hint", e.hint()},
                      {"stage", e.stage.empty() ? json(nullptr) : json(e.stage)},
                      {"exit_code", static_cast<int>(e.code())}};
     }

@@ -26,8 +26,7 @@ SweepSpec parse_sweep(const std::string& text);
 // (except an interrupt, which propagates) becomes the point's error {kind, message, hint,
 // stage, exit_code} and the sweep goes on. on_point(points so far) runs after each point.
 // Each point's value is the value it was measured at.
-std::vector<SweepPoint> run_sweep(
-    const SweepSpec& spec, const std::function<SweepPoint(const json& value)>& measure,
-    const std::function<void(const std::vector<SweepPoint>& points)>& on_point = {});
+std::vector<SweepPoint> run_sweep(const SweepSpec& spec, const std::function<SweepPoint(const json& value)>& measure,
+                                  const std::function<void(const std::vector<SweepPoint>& points)>& on_point = {});
 
 }  // namespace tct::expect

@@ -41,11 +41,12 @@ std::string prediction_lines(const Prediction& p, const std::string& indent) {
   std::string out = fmt::format("{}point = 1 / ({})\n", indent, terms);
   const IntervalModel& iv = p.interval;
   double point = p.range.point;
-  out += fmt::format("{}interval = point x [{:.2f}, {:.2f}], from the calibration set's errors, wider the more of the "
-                     "compiled time is generated kernels ({} here); on our validation set, {} of {} measured "
-                     "speedups fell inside\n",
-                     indent, p.range.low / point, p.range.high / point, format_percent(iv.generated_share),
-                     iv.validation_inside, iv.validation_cases);
+  out += fmt::format(
+      "{}interval = point x [{:.2f}, {:.2f}], from the calibration set's errors, wider the more of the "
+      "compiled time is generated kernels ({} here); on our validation set, {} of {} measured "
+      "speedups fell inside\n",
+      indent, p.range.low / point, p.range.high / point, format_percent(iv.generated_share), iv.validation_inside,
+      iv.validation_cases);
   return out;
 }
 
@@ -73,9 +74,8 @@ std::string count(double x) {
 
 // The first line of an error message, at most 90 characters: a table cell, not a traceback.
 std::string short_message(const json& err) {
-  std::string m = err.is_object() && err.contains("message") && err["message"].is_string()
-                      ? err["message"].get<std::string>()
-                      : "";
+  std::string m =
+      err.is_object() && err.contains("message") && err["message"].is_string() ? err["message"].get<std::string>() : "";
   m = m.substr(0, m.find('\n'));
   if (m.size() > 90) m = m.substr(0, 87) + "...";
   return m;
@@ -104,19 +104,19 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const ExpectResul
   std::vector<std::pair<std::string, std::string>> rows;
   // Each latency says what it measures: bench quotes medians of interleaved samples, expect
   // reasons on its fastest plain call (the envelope its shares are fractions of).
-  rows.push_back({"eager call", fmt::format("{} ({})", format_duration(p.wall_per_call),
-                                            p.lower_envelope
-                                                ? "the fastest of expect's plain calls: the envelope the shares are of"
-                                                : "the median of expect's plain calls")});
+  rows.push_back({"eager call",
+                  fmt::format("{} ({})", format_duration(p.wall_per_call),
+                              p.lower_envelope ? "the fastest of expect's plain calls: the envelope the shares are of"
+                                               : "the median of expect's plain calls")});
   const Prediction& pred = a.predicted;
   rows.push_back({"fixed costs", fmt::format("op floor {}, compiled call {} ({})", format_duration(pred.op_floor),
                                              format_duration(pred.compiled_call),
                                              pred.fixed_costs_from_profile
                                                  ? "a 1-element add eager and compiled, timed between the plain calls"
                                                  : "the machine's ceilings")});
-  rows.push_back({"ops per call", fmt::format("{} (every op the profiler saw in one eager call; median op {}, p90 {})",
-                                              count(p.ops_per_call), format_duration(p.op_p50),
-                                              format_duration(p.op_p90))});
+  rows.push_back(
+      {"ops per call", fmt::format("{} (every op the profiler saw in one eager call; median op {}, p90 {})",
+                                   count(p.ops_per_call), format_duration(p.op_p50), format_duration(p.op_p90))});
   if (std::string guarded = guarded_text(a); !guarded.empty()) rows.push_back({"guarded per call", guarded});
   rows.push_back({"time inside ops", fmt::format("{} (outside: {})", format_percent(p.in_op_fraction),
                                                  format_percent(p.overhead_fraction))});
@@ -130,16 +130,16 @@ std::vector<std::pair<std::string, std::string>> evidence_rows(const ExpectResul
   if (a.flops_per_call == 0)
     rows.push_back({"roofline", "no matmul/conv/attention FLOPs (elementwise ops count 0): placed by bytes alone"});
   else
-    rows.push_back({"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(a.roofline.achieved_flops),
-                                            flops_rate(a.roofline.attainable_flops),
-                                            format_percent(a.roofline.fraction))});
+    rows.push_back(
+        {"roofline", fmt::format("achieved {} of attainable {} ({})", flops_rate(a.roofline.achieved_flops),
+                                 flops_rate(a.roofline.attainable_flops), format_percent(a.roofline.fraction))});
   const expect::TimeShares& s = a.time_shares;
-  rows.push_back({"time shares", fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, kept arithmetic "
-                                             "(transcendental math, softmax, norms) {}, other op work {}, "
-                                             "matmul/conv/attention {}",
-                                             format_percent(s.outside), format_percent(s.fixed),
-                                             format_percent(s.memory), format_percent(s.kept_arithmetic),
-                                             format_percent(s.other), format_percent(s.library))});
+  rows.push_back({"time shares",
+                  fmt::format("outside ops {}, per-op fixed cost {}, memory traffic {}, kept arithmetic "
+                              "(transcendental math, softmax, norms) {}, other op work {}, "
+                              "matmul/conv/attention {}",
+                              format_percent(s.outside), format_percent(s.fixed), format_percent(s.memory),
+                              format_percent(s.kept_arithmetic), format_percent(s.other), format_percent(s.library))});
   return rows;
 }
 
@@ -187,12 +187,14 @@ std::string compiled_note(const Analysis& a) {
   const CompiledRunSummary& run = *a.compiled_run;
   std::string captured = range(run.if_captured);
   if (a.predicted.assumes == Assumes::NothingCompiled)
-    return fmt::format("nothing compiles: Dynamo skips {} and runs it eagerly, so no gain until that is fixed "
-                       "(`tct explain`); {} once it is captured",
-                       run.skipped_frames.empty() ? "the function" : run.skipped_frames[0].function, captured);
-  return fmt::format("assumes the {} graph break(s) of the compiled run stay (the gain can fall to nothing); {} "
-                     "once the function is captured whole",
-                     run.graph_break_count, captured);
+    return fmt::format(
+        "nothing compiles: Dynamo skips {} and runs it eagerly, so no gain until that is fixed "
+        "(`tct explain`); {} once it is captured",
+        run.skipped_frames.empty() ? "the function" : run.skipped_frames[0].function, captured);
+  return fmt::format(
+      "assumes the {} graph break(s) of the compiled run stay (the gain can fall to nothing); {} "
+      "once the function is captured whole",
+      run.graph_break_count, captured);
 }
 
 std::string guarded_text(const Analysis& a) {
@@ -271,7 +273,8 @@ std::string markdown(const ExpectResult& r) {
   out += t.markdown() + "\n";
   if (!a.suggestions.empty()) {
     out += "#### What to try\n\n";
-    for (const auto& s : a.suggestions) out += fmt::format("{}. **{}**: {}. *How:* {}\n", s.rank, s.title, s.why, s.how);
+    for (const auto& s : a.suggestions)
+      out += fmt::format("{}. **{}**: {}. *How:* {}\n", s.rank, s.title, s.why, s.how);
     out += "\n";
   }
   if (r.sweep) {

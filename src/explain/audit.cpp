@@ -156,14 +156,16 @@ ExplainModel parse_explain(const json& facts, const json& registry, const CodeDi
       for (const auto& o : ops) names.push_back(o.is_string() ? o.get<std::string>() : o.dump());
     m.ops_per_graph.push_back(std::move(names));
   }
-  for (const auto& b : facts.value("break_reasons", json::array())) m.breaks.push_back(explain_break(b, registry, dirs));
+  for (const auto& b : facts.value("break_reasons", json::array()))
+    m.breaks.push_back(explain_break(b, registry, dirs));
   int ops_sum = 0;
   for (const auto& g : m.ops_per_graph) ops_sum += static_cast<int>(g.size());
   if (m.form == "tuple") {
     std::optional<int> graphs, breaks, ops;
     parse_explanation_counts(str_or(facts, "explanation"), graphs, breaks, ops);
-    int listed_graphs = facts.contains("graphs") && facts["graphs"].is_array() ? static_cast<int>(facts["graphs"].size())
-                                                                                : int_or(facts, "graphs", -1);
+    int listed_graphs = facts.contains("graphs") && facts["graphs"].is_array()
+                            ? static_cast<int>(facts["graphs"].size())
+                            : int_or(facts, "graphs", -1);
     m.graph_count = graphs.value_or(listed_graphs >= 0 ? listed_graphs : static_cast<int>(m.ops_per_graph.size()));
     // torch 2.0 reports graph_count - 1 as the break count; that is what it printed.
     m.graph_break_count = breaks.value_or(std::max(0, m.graph_count - 1));
@@ -174,7 +176,8 @@ ExplainModel parse_explain(const json& facts, const json& registry, const CodeDi
     m.graph_count = int_or(facts, "graph_count", static_cast<int>(m.ops_per_graph.size()));
     m.graph_break_count = int_or(facts, "graph_break_count", static_cast<int>(m.breaks.size()));
     m.op_count = int_or(facts, "op_count", ops_sum);
-    if (facts.contains("guard_count") && facts["guard_count"].is_number()) m.guard_count = facts["guard_count"].get<int>();
+    if (facts.contains("guard_count") && facts["guard_count"].is_number())
+      m.guard_count = facts["guard_count"].get<int>();
   }
   return m;
 }
@@ -203,8 +206,8 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
     lb.compile_id = tb.compile_id;
     lb.user_file = is_user_file(tb.file, dirs);
     // The break is where torch says it is: make sure the innermost frame is that spot.
-    if (lb.user_file && (lb.brk.frames.empty() || lb.brk.frames.back().file != lb.file ||
-                         lb.brk.frames.back().line != lb.line))
+    if (lb.user_file &&
+        (lb.brk.frames.empty() || lb.brk.frames.back().file != lb.file || lb.brk.frames.back().line != lb.line))
       lb.brk.frames.push_back({lb.file, lb.line, "?", ""});
     if (!lb.frame_skipped) ++m.graph_breaks;
     m.breaks.push_back(std::move(lb));
@@ -317,7 +320,8 @@ std::vector<explain::Disagreement> compare_views(const ExplainModel& ex, const L
   if (!lg.ran) return out;
   auto add = [&](const std::string& kind, const std::string& message) { out.push_back({kind, message}); };
   if (!lg.error.empty())
-    add("logged_run_failed", fmt::format("the compiled run (backend=eager) raised where explain did not: {}", lg.error));
+    add("logged_run_failed",
+        fmt::format("the compiled run (backend=eager) raised where explain did not: {}", lg.error));
   // Places, in the order each view met them: explain's break at its innermost user frame,
   // the run's where torch says it broke (a break that skipped a frame is a place too, but
   // not a graph break: explain cannot see past a skip).
@@ -347,10 +351,11 @@ std::vector<explain::Disagreement> compare_views(const ExplainModel& ex, const L
                                          "the compiled run counts {} graph break(s) and {} skipped frame(s)",
                                          lg.graph_breaks, skipped)
                            : fmt::format("torch._dynamo.explain alone says {} graph break(s); the compiled run counts "
-                                         "{}, the count used here", ex.graph_break_count, lg.graph_breaks));
+                                         "{}, the count used here",
+                                         ex.graph_break_count, lg.graph_breaks));
   if (ex.graph_count > 0 && ex.graph_break_count != static_cast<int>(ex.breaks.size()))
-    add("count_mismatch", fmt::format("explain counts {} graph breaks but lists {} break reasons",
-                                      ex.graph_break_count, ex.breaks.size()));
+    add("count_mismatch", fmt::format("explain counts {} graph breaks but lists {} break reasons", ex.graph_break_count,
+                                      ex.breaks.size()));
   if (run_places.size() != explain_places.size() && lg.error.empty())
     add("location_count", fmt::format("explain shows breaks at {} location(s), the compiled run at {}",
                                       explain_places.size(), run_places.size()));
@@ -413,8 +418,8 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
   const json& registry = facts.value("registry", json::object());
   CodeDirs dirs = CodeDirs::from_json(facts.value("code_dirs", json()));
   ExplainModel ex = parse_explain(facts.value("explain", json::object()), registry, dirs);
-  LoggedModel lg = trace ? logged_from_trace(facts.value("logged", json::object()), *trace, registry, dirs)
-                         : LoggedModel{};
+  LoggedModel lg =
+      trace ? logged_from_trace(facts.value("logged", json::object()), *trace, registry, dirs) : LoggedModel{};
   bool from_run = lg.ran && lg.error.empty();
 
   // The groups are what the counts count: the compiled run's graph breaks (each record
@@ -432,7 +437,7 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
     groups = group_breaks(run_breaks);
     for (auto& g : groups) {
       g.views = explain_keys.count(loc_key(g.where.file, g.where.line)) ? std::vector<std::string>{"explain", "logged"}
-                                                                         : std::vector<std::string>{"logged"};
+                                                                        : std::vector<std::string>{"logged"};
       // The trace keeps one traceback per place; explain's breaks there name the other
       // lines the code was reached from.
       for (const auto& b : ex.breaks)
@@ -457,16 +462,16 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
   r.graph_break_count = from_run ? lg.graph_breaks : std::max(0, ex.graph_break_count);
   r.op_count = ex.op_count;
   for (const auto& f : lg.skipped) r.skipped_frames.push_back(skipped_entry(f));
-  r.explain_view = explain::ExplainView{ex.graph_count,
-                                        ex.graph_break_count < 0 ? std::nullopt : std::optional<int>(ex.graph_break_count),
-                                        ex.graph_break_count < 0, ex.op_count};
+  r.explain_view = explain::ExplainView{
+      ex.graph_count, ex.graph_break_count < 0 ? std::nullopt : std::optional<int>(ex.graph_break_count),
+      ex.graph_break_count < 0, ex.op_count};
   for (const auto& ops : ex.ops_per_graph) r.ops_per_graph.push_back(graph_ops(ops));
   r.guard_count = ex.guard_count;
   for (const auto& b : ex.breaks)
-    r.breaks.push_back({b.reason, b.kind,
-                        b.registry.is_object() ? std::optional<explain::Registry>(registry_entry(b.registry))
-                                               : std::nullopt,
-                        b.frames, b.hint});
+    r.breaks.push_back(
+        {b.reason, b.kind,
+         b.registry.is_object() ? std::optional<explain::Registry>(registry_entry(b.registry)) : std::nullopt, b.frames,
+         b.hint});
 
   std::map<BreakKind, int> by_kind;
   for (const auto& g : groups) {

@@ -47,7 +47,7 @@ struct ExplainModel {
 ExplainModel parse_explain(const json& facts, const json& registry = json::object(), const CodeDirs& dirs = {});
 
 struct RunBreak {
-  Break brk;               // classified from the break's own text (the cause, not the skip)
+  Break brk;                   // classified from the break's own text (the cause, not the skip)
   bool frame_skipped = false;  // dynamo gave up on the whole frame: it runs eagerly
   std::string skip_reason;
   std::string file;  // where torch says the break is ("Graph break in user code at F:L")
@@ -69,8 +69,8 @@ struct RunSkip {
   std::string qualname;  // "MoE.forward" (co_qualname, Python 3.11+), else the code's name
   std::string name;      // co_name: "forward"
   std::string file;
-  int line = 0;          // co_firstlineno
-  RunBreak cause;        // the break that made dynamo give up (kind, place, skip reason)
+  int line = 0;    // co_firstlineno
+  RunBreak cause;  // the break that made dynamo give up (kind, place, skip reason)
   bool cause_known = false;
 };
 
@@ -83,7 +83,7 @@ struct LoggedModel {
   std::vector<RunSkip> skipped;
   std::vector<RunRecompile> recompiles;
   int frames_total = 0, frames_ok = 0;
-  std::optional<int> unique_graphs;  // dynamo's counters["stats"]["unique_graphs"]
+  std::optional<int> unique_graphs;   // dynamo's counters["stats"]["unique_graphs"]
   std::vector<std::string> warnings;  // other WARNING records from dynamo
   std::string error;                  // the compiled run raised (empty: it did not)
   int calls = 0;
@@ -92,8 +92,7 @@ struct LoggedModel {
 // The compiled run: its breaks, recompiles, frames and graphs from its trace; logged: the
 // agent's facts beside it (calls, error, dynamo's warnings, code_names: the qualified
 // name of each code object dynamo saw); dirs: what is user code.
-LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry,
-                              const CodeDirs& dirs);
+LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry, const CodeDirs& dirs);
 
 // The graph-break registry ids (GB0059 ...) the trace's break reasons (trace may be null)
 // and explain's break reasons (explain_facts: the agent's facts["explain"]) name.
@@ -102,12 +101,12 @@ std::vector<std::string> registry_ids(const RankSummary* trace, const json& expl
 // One location + kind, duplicates folded.
 struct Group {
   BreakKind kind = BreakKind::Other;
-  Frame where;                  // innermost user frame
-  std::vector<Frame> callers;   // outer user frames of the first occurrence
+  Frame where;                    // innermost user frame
+  std::vector<Frame> callers;     // outer user frames of the first occurrence
   std::vector<Frame> call_sites;  // every distinct immediate caller (a helper called from 3 lines: 3)
   int count = 0;
-  std::string reason;           // headline of the reason
-  std::string reason_full;      // torch's whole message (of the first occurrence)
+  std::string reason;       // headline of the reason
+  std::string reason_full;  // torch's whole message (of the first occurrence)
   Hint hint;
   json registry;
   std::vector<std::string> views;  // "explain", "logged"
@@ -127,6 +126,5 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
 // The same as doc["explain"] (explain::to_json of it).
 json build_explain_section(const json& facts, const RankSummary* trace, const json& target_description,
                            std::optional<int> max_graph_breaks);
-
 
 }  // namespace tct::explain

@@ -74,9 +74,14 @@ Change change_of(const json& j) {
 }
 
 json brief_json(const DiffBreak& b) {
-  return {{"kind", core::to_string(b.kind)}, {"file", b.where.file},     {"line", b.where.line},
-          {"function", b.where.function},        {"source", b.where.source}, {"count", b.count},
-          {"reason", b.reason},                  {"hint", core::to_json(b.hint)}};
+  return {{"kind", core::to_string(b.kind)},
+          {"file", b.where.file},
+          {"line", b.where.line},
+          {"function", b.where.function},
+          {"source", b.where.source},
+          {"count", b.count},
+          {"reason", b.reason},
+          {"hint", core::to_json(b.hint)}};
 }
 DiffBreak brief_of(const json& j) {
   DiffBreak b;
@@ -209,9 +214,12 @@ json to_json(const DiffResult& d) {
   for (const auto& x : d.fixed) fixed.push_back(brief_json(x));
   for (const auto& x : d.added) added.push_back(brief_json(x));
   for (const auto& u : d.unchanged)
-    unchanged.push_back({{"kind", core::to_string(u.before.kind)}, {"matched_by", to_string(u.matched_by)},
-                         {"before", brief_json(u.before)}, {"after", brief_json(u.after)},
-                         {"line_shift", u.line_shift()}, {"count_delta", u.count_delta()}});
+    unchanged.push_back({{"kind", core::to_string(u.before.kind)},
+                         {"matched_by", to_string(u.matched_by)},
+                         {"before", brief_json(u.before)},
+                         {"after", brief_json(u.after)},
+                         {"line_shift", u.line_shift()},
+                         {"count_delta", u.count_delta()}});
   json out;
   out["before"] = {{"file", d.before.file}, {"target", d.before.target}};
   out["after"] = {{"file", d.after.file}, {"target", d.after.target}};

@@ -26,7 +26,8 @@ std::string location(const Frame& f) {
 std::string hint_html(const Hint& h) {
   std::string out;
   if (!h.fix.empty()) out += "<strong>Fix:</strong> " + esc(h.fix);
-  if (!h.text.empty()) out += (out.empty() ? "" : "<br>") + std::string("<span class=\"muted\">") + esc(h.text) + "</span>";
+  if (!h.text.empty())
+    out += (out.empty() ? "" : "<br>") + std::string("<span class=\"muted\">") + esc(h.text) + "</span>";
   if (!h.url.empty()) out += (out.empty() ? "" : "<br>") + link(h.url, "documentation");
   return out.empty() ? "<span class=\"muted\">no hint</span>" : out;
 }
@@ -47,8 +48,9 @@ std::string group_row_html(const ExplainResult& r, const BreakGroup& g, size_t i
     for (const auto& c : g.callers) where += "<div>" + location(c) + "</div>";
     where += "</details>";
   }
-  return fmt::format(R"(<tr><td class="num">{}</td><td>{}</td><td><span class="pill">{}</span><br>{}</td><td class="num">{}</td><td>{}</td></tr>)",
-                     i + 1, where, esc(kind_label(r, g.kind)), esc(g.reason), g.count, hint_html(g.hint));
+  return fmt::format(
+      R"(<tr><td class="num">{}</td><td>{}</td><td><span class="pill">{}</span><br>{}</td><td class="num">{}</td><td>{}</td></tr>)",
+      i + 1, where, esc(kind_label(r, g.kind)), esc(g.reason), g.count, hint_html(g.hint));
 }
 
 // One row per skipped frame: which frame, why dynamo gave up, the break that caused it and
@@ -98,8 +100,10 @@ std::string html_section(const ExplainResult& r) {
   std::vector<std::pair<std::string, std::string>> items;
   const auto& skipped = r.skipped_frames;
   if (r.finished) {
-    items.push_back({"Graph breaks", fmt::format("<strong>{}</strong> in {} graphs", r.graph_break_count, r.graph_count)});
-    if (!skipped.empty()) items.push_back({"Skipped frames", fmt::format("<strong class=\"bad\">{}</strong>", skipped.size())});
+    items.push_back(
+        {"Graph breaks", fmt::format("<strong>{}</strong> in {} graphs", r.graph_break_count, r.graph_count)});
+    if (!skipped.empty())
+      items.push_back({"Skipped frames", fmt::format("<strong class=\"bad\">{}</strong>", skipped.size())});
     items.push_back({"One graph", r.capturable() ? "<span class=\"good\">yes: fullgraph=True would work</span>"
                                                  : "<span class=\"warn\">no</span>"});
     items.push_back({"Ops traced", std::to_string(r.op_count)});
@@ -108,23 +112,25 @@ std::string html_section(const ExplainResult& r) {
   if (r.logged) {
     const CompiledRun& lg = *r.logged;
     // The headline's own fields: the run's list of break records is not counted here.
-    std::string s = fmt::format("backend {}, {} calls: {}{} recompiles, {} frames skipped", lg.backend, lg.calls,
-                                r.counts_from != CountsFrom::Explain
-                                    ? fmt::format("{} graph breaks, ", r.graph_break_count)
-                                    : std::string(),
-                                lg.recompiles.size(), skipped.size());
+    std::string s = fmt::format(
+        "backend {}, {} calls: {}{} recompiles, {} frames skipped", lg.backend, lg.calls,
+        r.counts_from != CountsFrom::Explain ? fmt::format("{} graph breaks, ", r.graph_break_count) : std::string(),
+        lg.recompiles.size(), skipped.size());
     if (lg.error && !lg.error->empty()) s += "; error: " + *lg.error;
     items.push_back({"Logged run", esc(s)});
   }
   out += report::html::facts(items);
   if (!skipped.empty())
-    out += "<h3 class=\"bad\">Frames torch.compile skipped (they run eagerly)</h3><p>Fix the break that made Dynamo "
-           "skip the frame first: breaks after the skip point are not visible until it compiles.</p>" +
-           skipped_table(skipped);
+    out +=
+        "<h3 class=\"bad\">Frames torch.compile skipped (they run eagerly)</h3><p>Fix the break that made Dynamo "
+        "skip the frame first: breaks after the skip point are not visible until it compiles.</p>" +
+        skipped_table(skipped);
 
   if (!r.groups.empty()) {
-    out += "<h3>Where, most frequent first</h3><table class=\"breaks\"><thead><tr><th class=\"num\">#</th><th>Where in your code</th>"
-           "<th>Why</th><th class=\"num\">Count</th><th>What to change</th></tr></thead><tbody>";
+    out +=
+        "<h3>Where, most frequent first</h3><table class=\"breaks\"><thead><tr><th class=\"num\">#</th><th>Where in "
+        "your code</th>"
+        "<th>Why</th><th class=\"num\">Count</th><th>What to change</th></tr></thead><tbody>";
     for (size_t i = 0; i < r.groups.size(); ++i) out += group_row_html(r, r.groups[i], i);
     out += "</tbody></table>";
     std::string kinds;
@@ -140,8 +146,10 @@ std::string html_section(const ExplainResult& r) {
   if (!r.disagreements.empty()) {
     nlohmann::json dis = nlohmann::json::array();
     for (const auto& d : r.disagreements) dis.push_back(to_json(d));
-    out += "<h3>Where the two views disagree</h3><p class=\"muted\">explain() and the logged compiled run saw different "
-           "breaks.</p>" + report::html::generic(dis);
+    out +=
+        "<h3>Where the two views disagree</h3><p class=\"muted\">explain() and the logged compiled run saw different "
+        "breaks.</p>" +
+        report::html::generic(dis);
   }
   // explain's own list (its view, not the count above: the two differ where the views do).
   if (!r.breaks.empty()) {
@@ -158,10 +166,12 @@ std::string html_section(const ExplainResult& r) {
     for (size_t i = 0; i < r.ops_per_graph.size(); ++i) {
       const GraphOps& g = r.ops_per_graph[i];
       std::string names;
-      for (const auto& o : g.ops) names += (names.empty() ? "" : ", ") + o.name + (o.count > 1 ? " x" + std::to_string(o.count) : "");
+      for (const auto& o : g.ops)
+        names += (names.empty() ? "" : ", ") + o.name + (o.count > 1 ? " x" + std::to_string(o.count) : "");
       rows.push_back({std::to_string(i + 1), std::to_string(g.op_count), "<code>" + esc(names) + "</code>"});
     }
-    out += "<details><summary>Ops per graph</summary>" + report::html::table({"Graph", "Ops", "Which"}, rows) + "</details>";
+    out += "<details><summary>Ops per graph</summary>" + report::html::table({"Graph", "Ops", "Which"}, rows) +
+           "</details>";
   }
   return out + "</section>";
 }
@@ -169,7 +179,8 @@ std::string html_section(const ExplainResult& r) {
 namespace {
 
 std::string brief_item(const DiffBreak& g) {
-  std::string out = "<li>" + location(g.where) + " <span class=\"pill\">" + esc(core::to_string(g.kind)) + "</span> " + esc(g.reason);
+  std::string out =
+      "<li>" + location(g.where) + " <span class=\"pill\">" + esc(core::to_string(g.kind)) + "</span> " + esc(g.reason);
   if (!g.where.source.empty()) out += "<code class=\"src\">" + esc(g.where.source) + "</code>";
   return out;
 }
@@ -199,15 +210,17 @@ std::string html_section(const DiffResult& d) {
   std::vector<std::pair<std::string, std::string>> items;
   items.push_back({"Before", "<span class=\"loc\">" + esc(d.before.file) + "</span>"});
   items.push_back({"After", "<span class=\"loc\">" + esc(d.after.file) + "</span>"});
-  for (const auto& [k, c] : {std::pair{"break_count", d.break_count}, {"frames_skipped", d.frames_skipped},
-                             {"graph_count", d.graph_count}, {"op_count", d.op_count}})
+  for (const auto& [k, c] : {std::pair{"break_count", d.break_count},
+                             {"frames_skipped", d.frames_skipped},
+                             {"graph_count", d.graph_count},
+                             {"op_count", d.op_count}})
     items.push_back({k, esc(fmt::format("{} -> {} ({:+d})", c.before, c.after, c.delta()))});
   out += report::html::facts(items);
   out += "<h3 class=\"good\">Fixed (" + std::to_string(d.fixed.size()) + ")</h3>" + brief_list(d.fixed, "fixed");
   out += "<h3 class=\"bad\">Added (" + std::to_string(d.added.size()) + ")</h3>" + brief_list(d.added, "added");
   out += "<h3>Unchanged (" + std::to_string(d.unchanged.size()) + ")</h3>" + unchanged_list(d.unchanged);
-  for (const auto& [names, title] : {std::pair{&d.skipped_fixed, "Skipped frames that compile now"},
-                                     {&d.skipped_added, "Frames skipped now"}}) {
+  for (const auto& [names, title] :
+       {std::pair{&d.skipped_fixed, "Skipped frames that compile now"}, {&d.skipped_added, "Frames skipped now"}}) {
     if (names->empty()) continue;
     out += std::string("<h3>") + title + "</h3><ul>";
     for (const auto& n : *names) out += "<li><code>" + esc(n) + "</code></li>";

@@ -114,9 +114,15 @@ BreakGroup group_of(const json& j) {
 json logged_json(const CompiledRun& lg, std::size_t frames_skipped) {
   json breaks = json::array(), recompiles = json::array();
   for (const auto& b : lg.graph_breaks)
-    breaks.push_back({{"file", b.file}, {"line", b.line}, {"kind", core::to_string(b.kind)}, {"reason", b.reason},
-                      {"reason_full", b.reason_full}, {"frame_skipped", b.frame_skipped},
-                      {"skip_reason", b.skip_reason}, {"duplicate", b.duplicate}, {"user_code", b.user_code},
+    breaks.push_back({{"file", b.file},
+                      {"line", b.line},
+                      {"kind", core::to_string(b.kind)},
+                      {"reason", b.reason},
+                      {"reason_full", b.reason_full},
+                      {"frame_skipped", b.frame_skipped},
+                      {"skip_reason", b.skip_reason},
+                      {"duplicate", b.duplicate},
+                      {"user_code", b.user_code},
                       {"frames", frames_json(b.frames)}});
   for (const auto& r : lg.recompiles) recompiles.push_back(to_json(r));
   return {{"backend", lg.backend},
@@ -156,8 +162,12 @@ json to_json(const Frame& f) {
 }
 
 json to_json(const Recompile& r) {
-  return {{"function", r.function}, {"file", r.file}, {"line", r.line}, {"kind", core::to_string(r.kind)},
-          {"guard_failures", r.guard_failures}, {"hint", hint_json(r.hint)}};
+  return {{"function", r.function},
+          {"file", r.file},
+          {"line", r.line},
+          {"kind", core::to_string(r.kind)},
+          {"guard_failures", r.guard_failures},
+          {"hint", hint_json(r.hint)}};
 }
 
 json to_json(const Disagreement& d) { return {{"kind", d.kind}, {"message", d.message}}; }
@@ -194,8 +204,11 @@ json to_json(const ExplainResult& r) {
   s["guard_count"] = r.guard_count ? json(*r.guard_count) : json(nullptr);
   json breaks = json::array();
   for (const auto& b : r.breaks)
-    breaks.push_back({{"reason", b.reason}, {"kind", core::to_string(b.kind)}, {"registry", registry_json(b.registry)},
-                      {"frames", frames_json(b.frames)}, {"hint", hint_json(b.hint)}});
+    breaks.push_back({{"reason", b.reason},
+                      {"kind", core::to_string(b.kind)},
+                      {"registry", registry_json(b.registry)},
+                      {"frames", frames_json(b.frames)},
+                      {"hint", hint_json(b.hint)}});
   s["breaks"] = breaks;
   json groups = json::array();
   for (const auto& g : r.groups) groups.push_back(group_json(g));
@@ -215,8 +228,7 @@ json to_json(const ExplainResult& r) {
                  {"graph_break_count", r.graph_break_count},
                  {"frames_skipped", r.skipped_frames.size()},
                  {"passed", r.gate->passed}};
-  else
-    s["gate"] = nullptr;
+  else s["gate"] = nullptr;
   return s;
 }
 
@@ -248,8 +260,8 @@ ExplainResult from_json(const json& s) {
     r.ops_per_graph.push_back(std::move(ops));
   }
   for (const auto& b : list(s, "breaks"))
-    r.breaks.push_back({str(b, "reason"), kind_of(b), registry_of(at(b, "registry")), frames_of(b, "frames"),
-                        hint_of(at(b, "hint"))});
+    r.breaks.push_back(
+        {str(b, "reason"), kind_of(b), registry_of(at(b, "registry")), frames_of(b, "frames"), hint_of(at(b, "hint"))});
   for (const auto& g : list(s, "groups")) r.groups.push_back(group_of(g));
   for (const auto& k : list(s, "kinds")) r.kinds.push_back({kind_of(k), num(k, "count")});
   if (const json& lg = at(s, "logged"); lg.is_object()) r.logged = logged_of(lg);

@@ -14,7 +14,7 @@ ExplainResult from_json(const nlohmann::json& section);
 
 // The parts a rendering shows as JSON (the HTML report's generic tables).
 nlohmann::json to_json(const Frame& frame);
-nlohmann::json to_json(const SkippedFrame& frame);  // also what expect's compiled_run lists
+nlohmann::json to_json(const SkippedFrame& frame);                  // also what expect's compiled_run lists
 SkippedFrame skipped_frame_from_json(const nlohmann::json& frame);  // and how expect reads it back
 nlohmann::json to_json(const Recompile& recompile);
 nlohmann::json to_json(const Disagreement& disagreement);

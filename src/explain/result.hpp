@@ -2,8 +2,8 @@
 // What `tct explain` found, as a value: the runner returns it (and hands it on part way), and
 // every rendering (terminal, Markdown, HTML, JSON, `tct diff`) reads it. Each count and the
 // verdict are fields, made once where the facts are (explain/audit.cpp; json.cpp infers the
-// verdict of an older document that lacks it) and never recomputed by a renderer. explain/json.cpp is the one place this becomes doc["explain"]
-// (schema/explain.schema.json) and is read back from a saved document.
+// verdict of an older document that lacks it) and never recomputed by a renderer. explain/json.cpp is the one place
+// this becomes doc["explain"] (schema/explain.schema.json) and is read back from a saved document.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,8 +91,8 @@ struct SkippedFrame {
   int break_line = 0;
   BreakKind kind = BreakKind::Other;  // of the break that made dynamo give up
   std::string registry_id;
-  std::string reason;            // that break's headline
-  std::string skip_reason;       // why dynamo could not resume ("graph break in loop")
+  std::string reason;       // that break's headline
+  std::string skip_reason;  // why dynamo could not resume ("graph break in loop")
   std::string skip_reason_full;
   Hint hint;
 };
@@ -167,7 +167,7 @@ struct ExplainResult {
   bool finished = false;
 
   std::string torch_version;
-  std::string form;  // explain's output form: "object" (torch >= 2.1) or "tuple" (2.0)
+  std::string form;                       // explain's output form: "object" (torch >= 2.1) or "tuple" (2.0)
   std::optional<CountsFrom> counts_from;  // none in documents older than the field
   int graph_count = 0;
   int graph_break_count = 0;  // the compiled run's breaks dynamo resumed after (torch's counter)
@@ -176,9 +176,9 @@ struct ExplainResult {
   std::vector<SkippedFrame> skipped_frames;
   std::optional<ExplainView> explain_view;  // none in documents older than the field
   std::vector<GraphOps> ops_per_graph;
-  std::vector<ExplainBreak> breaks;  // explain's list
-  std::vector<BreakGroup> groups;    // most frequent first; their counts add up to graph_break_count
-  std::vector<KindCount> kinds;      // most frequent first
+  std::vector<ExplainBreak> breaks;   // explain's list
+  std::vector<BreakGroup> groups;     // most frequent first; their counts add up to graph_break_count
+  std::vector<KindCount> kinds;       // most frequent first
   std::optional<CompiledRun> logged;  // none with --no-logged
   std::vector<Disagreement> disagreements;
   Verdict verdict = Verdict::GraphBreaks;

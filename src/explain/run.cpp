@@ -67,8 +67,7 @@ ExplainResult run_explain(const core::Progress& progress, Session& agent, const 
   std::optional<trace::RankSummary> trace;
   if (facts["logged"].is_object()) trace = read_run_trace(facts["logged"].value("trace_file", ""));
   add_registry_entries(agent, facts, trace ? &*trace : nullptr);
-  ExplainResult result =
-      build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
+  ExplainResult result = build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
   if (!cfg.warn) return result;
 
   result.warnings = explain_warnings(result, facts);

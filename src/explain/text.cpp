@@ -15,9 +15,7 @@ using core::base_name;
 using report::markdown_cell;
 
 std::string plural(int n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
-std::string plural(std::size_t n, const char* one, const char* many) {
-  return plural(static_cast<int>(n), one, many);
-}
+std::string plural(std::size_t n, const char* one, const char* many) { return plural(static_cast<int>(n), one, many); }
 
 std::string target_name(const ExplainResult& r) {
   const nlohmann::json& t = r.target;
@@ -67,10 +65,11 @@ std::string summary(const ExplainResult& r) {
   if (r.verdict == Verdict::FrameSkipped && !r.skipped_frames.empty()) {
     const SkippedFrame& f = r.skipped_frames[0];
     const std::size_t n = r.skipped_frames.size();
-    s = fmt::format("torch.compile SKIPPED {} ({}) and ran {} eagerly: nothing of {} is compiled ({}, after a [{}] "
-                    "break at line {})",
-                    plural(n, "frame", "frames"), skipped_names(r.skipped_frames), n == 1 ? "it" : "them",
-                    n == 1 ? "it" : "them", f.skip_reason, core::to_string(f.kind), f.break_line);
+    s = fmt::format(
+        "torch.compile SKIPPED {} ({}) and ran {} eagerly: nothing of {} is compiled ({}, after a [{}] "
+        "break at line {})",
+        plural(n, "frame", "frames"), skipped_names(r.skipped_frames), n == 1 ? "it" : "them", n == 1 ? "it" : "them",
+        f.skip_reason, core::to_string(f.kind), f.break_line);
     s += fmt::format("; {} in {} elsewhere. Breaks after the skip point are not visible until it is fixed",
                      plural(breaks, "graph break", "graph breaks"), plural(graphs, "graph", "graphs"));
   } else if (graphs == 0 && !r.capturable() && !r.explain_view) {
@@ -82,8 +81,7 @@ std::string summary(const ExplainResult& r) {
     if (r.capturable())
       s += graphs == 0 ? "no graph captured (no tensor operations traced)"
                        : "capturable as one graph (fullgraph=True would work)";
-    else
-      s += "not capturable as one graph";
+    else s += "not capturable as one graph";
   }
   if (std::string aside = explain_aside(r); !aside.empty()) s += " (" + aside + ")";
   return s;
@@ -118,7 +116,8 @@ std::string text(const ExplainResult& r) {
       if (!g.where.source.empty()) out += fmt::format("       {}\n", g.where.source);
       if (g.call_sites.size() > 1) {  // one place reached from several lines: the count is theirs together
         std::string where;
-        for (const auto& c : g.call_sites) where += (where.empty() ? "" : ", ") + fmt::format("{}:{}", c.function, c.line);
+        for (const auto& c : g.call_sites)
+          where += (where.empty() ? "" : ", ") + fmt::format("{}:{}", c.function, c.line);
         out += fmt::format("       called from {} places: {}\n", g.call_sites.size(), where);
       } else {
         for (auto it = g.callers.rbegin(); it != g.callers.rend(); ++it)  // innermost caller first
@@ -135,10 +134,11 @@ std::string text(const ExplainResult& r) {
   }
 
   for (const auto& f : r.skipped_frames) {
-    out += fmt::format("\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
-                       "by:  the [{}] break at {}:{}: {}\n",
-                       f.qualname, f.file, f.line, f.skip_reason, core::to_string(f.kind), base_name(f.break_file),
-                       f.break_line, f.reason);
+    out += fmt::format(
+        "\nSKIPPED FRAME: {} at {}:{} runs eagerly (fell back to eager).\n  why:    {}\n  caused "
+        "by:  the [{}] break at {}:{}: {}\n",
+        f.qualname, f.file, f.line, f.skip_reason, core::to_string(f.kind), base_name(f.break_file), f.break_line,
+        f.reason);
     if (!f.hint.fix.empty()) out += fmt::format("  fix:    {}\n", f.hint.fix);
     out += "  fix that break first; breaks after it appear only then (rerun tct explain).\n";
   }
@@ -147,12 +147,14 @@ std::string text(const ExplainResult& r) {
     const CompiledRun& lg = *r.logged;
     // The same fields as the headline: the run's own list of records is not counted here.
     bool from_run = r.counts_from != CountsFrom::Explain;  // older documents: the run's counts too
-    std::string counted = from_run ? fmt::format("{} at {}, ", plural(r.graph_break_count, "graph break", "graph breaks"),
-                                                 plural(r.groups.size(), "location", "locations"))
-                                   : std::string();
-    out += fmt::format("\nLogged compiled run (backend={}, {}): {}{}, {} skipped", lg.backend,
-                       plural(lg.calls, "call", "calls"), counted, plural(lg.recompiles.size(), "recompile", "recompiles"),
-                       plural(r.skipped_frames.size(), "frame", "frames"));
+    std::string counted = from_run
+                              ? fmt::format("{} at {}, ", plural(r.graph_break_count, "graph break", "graph breaks"),
+                                            plural(r.groups.size(), "location", "locations"))
+                              : std::string();
+    out +=
+        fmt::format("\nLogged compiled run (backend={}, {}): {}{}, {} skipped", lg.backend,
+                    plural(lg.calls, "call", "calls"), counted, plural(lg.recompiles.size(), "recompile", "recompiles"),
+                    plural(r.skipped_frames.size(), "frame", "frames"));
     if (r.disagreements.empty()) out += "; agrees with explain\n";
     else {
       out += "; differs from explain:\n";

@@ -37,8 +37,9 @@ std::string text(const DiffResult& d) {
   for (const auto& name : d.skipped_fixed) out += fmt::format("  compiles now {}\n", name);
   for (const auto& name : d.skipped_added) out += fmt::format("  skipped now {}\n", name);
   if (d.skip_fixed)
-    out += "A skipped frame is fixed: it compiles now. Breaks that appear after it were hidden behind the skip "
-           "before; they are not a regression.\n";
+    out +=
+        "A skipped frame is fixed: it compiles now. Breaks that appear after it were hidden behind the skip "
+        "before; they are not a regression.\n";
   auto list = [&](const char* title, const std::vector<DiffBreak>& items) {
     if (items.empty()) return;
     out += fmt::format("\n{}:\n", title);

@@ -23,8 +23,8 @@ std::vector<report::Warning> explain_warnings(const ExplainResult& result, const
     out.push_back({std::move(w), ""});
   }
   if (result.gate && !result.gate->passed)
-    out.push_back({kind::GraphBreakGateFailed{result.graph_break_count, result.gate->max_graph_breaks, skipped.size()},
-                   ""});
+    out.push_back(
+        {kind::GraphBreakGateFailed{result.graph_break_count, result.gate->max_graph_breaks, skipped.size()}, ""});
   return out;
 }
 

@@ -32,9 +32,7 @@ ToolRun run_tool(const std::vector<std::string>& argv) {
     auto exit = child.finish(std::chrono::seconds(5));
     r.ran = exit.exited && exit.code == 0;
     r.last_error_line = child.last_stderr_line();
-  } catch (const Error& e) {
-    r.last_error_line = e.what();
-  }
+  } catch (const Error& e) { r.last_error_line = e.what(); }
   return r;
 }
 
@@ -65,7 +63,8 @@ std::string inductor_cxx_name(const char* cxx_env) {
 }
 
 json check_cpp_compiler(const std::string& name) {
-  json out = {{"path", nullptr}, {"version", nullptr}, {"openmp", nullptr}, {"openmp_error", nullptr}, {"error", nullptr}};
+  json out = {
+      {"path", nullptr}, {"version", nullptr}, {"openmp", nullptr}, {"openmp_error", nullptr}, {"error", nullptr}};
   std::string path = find_on_path(name);
   if (path.empty()) {
     out["error"] = fmt::format("compiler '{}' not found on PATH", name);
@@ -80,7 +79,8 @@ json check_cpp_compiler(const std::string& name) {
   fs::create_directories(dir, ec);
   {
     std::ofstream src(dir / "omp.cpp");
-    src << "#include <omp.h>\nint main(){int n=0;\n#pragma omp parallel\n{n=omp_get_num_threads();}\nreturn n>0?0:1;}\n";
+    src << "#include <omp.h>\nint main(){int n=0;\n#pragma omp parallel\n{n=omp_get_num_threads();}\nreturn "
+           "n>0?0:1;}\n";
   }
   ToolRun omp = run_tool({path, "-fopenmp", (dir / "omp.cpp").string(), "-o", (dir / "omp").string()});
   out["openmp"] = omp.ran;

@@ -83,10 +83,12 @@ std::vector<std::pair<std::string, std::string>> html_environment_variables(cons
 std::string html_smoke(const ProbeResult& p) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& s : p.smoke)
-    rows.push_back({esc(s.device), esc(s.backend),
-                    s.ok ? (s.match ? "<span class=\"good\">matches eager</span>" : "<span class=\"bad\">differs from eager</span>")
-                         : "<span class=\"bad\">failed</span>: " + esc(s.error),
-                    esc(report::format_duration_ns(s.measured ? static_cast<double>(s.measured->compile.count()) : NAN))});
+    rows.push_back(
+        {esc(s.device), esc(s.backend),
+         s.ok
+             ? (s.match ? "<span class=\"good\">matches eager</span>" : "<span class=\"bad\">differs from eager</span>")
+             : "<span class=\"bad\">failed</span>: " + esc(s.error),
+         esc(report::format_duration_ns(s.measured ? static_cast<double>(s.measured->compile.count()) : NAN))});
   if (rows.empty()) return "";
   return "<h3>Smoke compile</h3>" + report::html::table({"Device", "Backend", "Result", "Compile"}, rows);
 }

@@ -25,8 +25,8 @@ enum class Verdict { Usable, UsableWithCaveats, NotUsable };
 // Where this torch stands against the releases tct supports and tests (verdict.hpp).
 enum class SupportStatus { Tested, InRange, Older, Newer };
 
-std::string_view to_string(Severity s);  // "blocker", "caveat", "info"
-std::string_view to_string(Verdict v);   // "usable", "usable_with_caveats", "not_usable"
+std::string_view to_string(Severity s);       // "blocker", "caveat", "info"
+std::string_view to_string(Verdict v);        // "usable", "usable_with_caveats", "not_usable"
 std::string_view to_string(SupportStatus s);  // "tested", "in_range", "older", "newer"
 std::optional<Severity> parse_severity(std::string_view s);
 std::optional<Verdict> parse_verdict(std::string_view s);
@@ -49,7 +49,7 @@ struct TorchSupport {
 // Strings a check could not fill are "".
 struct TorchFacts {
   std::string version;
-  std::string build;  // "cpu", "cuda", "rocm"
+  std::string build;      // "cpu", "cuda", "rocm"
   std::string cuda, hip;  // the toolkit versions of a cuda / rocm build
   bool compile_available = false;
   bool dynamo_supported = true;  // torch.compile supports this Python
@@ -113,15 +113,15 @@ struct Smoke {
   };
   std::optional<Measured> measured;  // when ok
   std::string error;                 // when not ok
-  bool match = false;  // ok and within float32 rounding of eager (decided once, in run.cpp)
+  bool match = false;                // ok and within float32 rounding of eager (decided once, in run.cpp)
 };
 
 struct ProbeResult {
-  nlohmann::json python;  // the interpreter, as the agent's handshake described it
-  std::optional<std::string> torch_version;  // none: torch is not installed
-  std::optional<TorchSupport> supported_torch;  // none without torch
+  nlohmann::json python;                                     // the interpreter, as the agent's handshake described it
+  std::optional<std::string> torch_version;                  // none: torch is not installed
+  std::optional<TorchSupport> supported_torch;               // none without torch
   std::map<std::string, std::string> environment_variables;  // those that change compile behaviour, as set
-  std::optional<Facts> facts;  // none without torch 2.x
+  std::optional<Facts> facts;                                // none without torch 2.x
   std::vector<Smoke> smoke;
   // None in a checkpoint taken before the verdict (the facts so far).
   std::optional<Verdict> verdict;

@@ -34,8 +34,7 @@ void run_smoke(const core::Progress& progress, core::Session& agent, const Probe
   if (result.facts->devices.mps_available) devices.push_back("mps");
   for (const auto& device : devices) {
     progress(fmt::format("smoke compile on {}", device));
-    Smoke smoke =
-        smoke_from_json(agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}));
+    Smoke smoke = smoke_from_json(agent.call("probe.smoke", {{"device", device}, {"backend", cfg.smoke_backend}}));
     smoke.match = smoke_matches(smoke);
     result.smoke.push_back(std::move(smoke));
     if (on_partial) on_partial(result);
@@ -70,7 +69,7 @@ ProbeResult run_probe(const core::Progress& progress, core::Session& agent, cons
     std::future<json> compiler;
     if (!cached) compiler = std::async(std::launch::async, check_cpp_compiler, cxx);
     progress(cached ? "importing torch (the rest is cached; --no-cache to redo it)"
-                         : "importing torch and checking the C++ compiler");
+                    : "importing torch and checking the C++ compiler");
     json facts = agent.call("probe", {{"light", cached.has_value()}});
     if (cached) {
       merge_cached_facts(facts, *cached);

@@ -13,7 +13,7 @@ namespace tct::probe {
 struct ProbeConfig {
   bool smoke = false;
   std::string smoke_backend = "inductor";
-  bool use_cache = true;  // read and write the facts cache (probe/cache.hpp)
+  bool use_cache = true;    // read and write the facts cache (probe/cache.hpp)
   std::string python_path;  // the interpreter the agent runs in, as the CLI recorded it (the cache's key)
 };
 

@@ -35,9 +35,9 @@ struct Line {
 
 std::vector<Line> facts(const ProbeResult& p, const Interpreter& interpreter, bool short_paths = false) {
   std::vector<Line> lines;
-  lines.push_back({"Python", fmt::format("{} at {} (chosen by {})", report::text_or(p.python, "version", "?"),
-                                         short_paths ? short_path(interpreter.path) : interpreter.path,
-                                         interpreter.chosen_by)});
+  lines.push_back(
+      {"Python", fmt::format("{} at {} (chosen by {})", report::text_or(p.python, "version", "?"),
+                             short_paths ? short_path(interpreter.path) : interpreter.path, interpreter.chosen_by)});
   if (!p.facts) {
     lines.push_back({"torch", p.torch_version ? *p.torch_version : "not installed"});
     return lines;
@@ -92,10 +92,10 @@ std::string text(const ProbeResult& p, const Interpreter& interpreter) {
   for (const auto& l : facts(p, interpreter)) out += fmt::format("  {:<13} {}\n", l.label, l.value);
   for (const auto& sm : p.smoke) {
     if (sm.ok)
-      out += fmt::format("  {:<13} {} with {}: compiled in {}, {}\n", "smoke", or_unknown(sm.device),
-                         or_unknown(sm.backend),
-                         report::format_duration_ns(sm.measured ? static_cast<double>(sm.measured->compile.count()) : NAN),
-                         sm.match ? "matches eager" : "DIFFERS from eager");
+      out += fmt::format(
+          "  {:<13} {} with {}: compiled in {}, {}\n", "smoke", or_unknown(sm.device), or_unknown(sm.backend),
+          report::format_duration_ns(sm.measured ? static_cast<double>(sm.measured->compile.count()) : NAN),
+          sm.match ? "matches eager" : "DIFFERS from eager");
     else
       out += fmt::format("  {:<13} {} with {}: FAILED: {}\n", "smoke", or_unknown(sm.device), or_unknown(sm.backend),
                          or_unknown(sm.error));

@@ -164,7 +164,8 @@ Decision decide(const ProbeResult& in, const std::string& python_path) {
     }
     if (dev.cuda_available) {
       if (!triton.installed)
-        add(caveat, "triton_missing", "CUDA is available but Triton is not installed: inductor cannot generate GPU kernels",
+        add(caveat, "triton_missing",
+            "CUDA is available but Triton is not installed: inductor cannot generate GPU kernels",
             fmt::format("{} triton (the version your torch release pins)", pip));
       else if (!triton.error.empty())
         add(caveat, "triton_broken", fmt::format("Triton fails to import: {}", triton.error),

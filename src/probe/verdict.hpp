@@ -20,8 +20,8 @@ bool at_least(const Version& v, int major, int minor);
 // GPU). Below `min` tct's agent is known to miss facts (see the .cpp); above the newest tested
 // minor release torch's internals may have moved. Outside the range probe warns, never blocks.
 struct SupportedTorch {
-  Version min;                       // oldest release tct claims to support
-  std::vector<std::string> tested;   // releases the test suite runs on, oldest first
+  Version min;                      // oldest release tct claims to support
+  std::vector<std::string> tested;  // releases the test suite runs on, oldest first
 };
 const SupportedTorch& supported_torch();
 // Where a torch version stands: min "2.6", the tested releases, and its status.

@@ -19,9 +19,8 @@ static std::string utc_now_iso8601() {
 }
 
 json new_document(const std::string& command) {
-  return {{"schema", kSchema}, {"command", command}, {"tct_version", kVersion},
-          {"created", utc_now_iso8601()}, {"exit_code", nullptr}, {"error", nullptr},
-          {"warnings", json::array()}, {"environment", json::object()}};
+  return {{"schema", kSchema},    {"command", command}, {"tct_version", kVersion},   {"created", utc_now_iso8601()},
+          {"exit_code", nullptr}, {"error", nullptr},   {"warnings", json::array()}, {"environment", json::object()}};
 }
 
 json error_json(const Error& error) {

@@ -43,7 +43,8 @@ std::string format_percent(double f) {
 }
 
 std::string format_speedup_interval(const nlohmann::json& s) {
-  return format_speedup_interval(stats::Interval{number_or_nan(s, "estimate"), number_or_nan(s, "low"), number_or_nan(s, "high")});
+  return format_speedup_interval(
+      stats::Interval{number_or_nan(s, "estimate"), number_or_nan(s, "low"), number_or_nan(s, "high")});
 }
 
 std::string format_speedup_interval(const stats::Interval& s) {
@@ -53,7 +54,8 @@ std::string format_speedup_interval(const stats::Interval& s) {
 }
 
 std::string format_change_interval(const nlohmann::json& r) {
-  return format_change_interval(stats::Interval{number_or_nan(r, "estimate"), number_or_nan(r, "low"), number_or_nan(r, "high")});
+  return format_change_interval(
+      stats::Interval{number_or_nan(r, "estimate"), number_or_nan(r, "low"), number_or_nan(r, "high")});
 }
 
 std::string format_change_interval(const stats::Interval& r) {
@@ -99,9 +101,8 @@ int int_or_zero(const nlohmann::json& j, const char* key) {
 
 size_t display_width(const std::string& text) {
   // Characters, not bytes: UTF-8 continuation bytes (10xxxxxx) start no character.
-  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return static_cast<size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 std::string Table::str(const std::string& indent) const {

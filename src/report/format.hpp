@@ -11,11 +11,11 @@
 
 namespace tct::report {
 
-std::string format_duration(Nanoseconds d);  // format_duration_ns(d.count())
-std::string format_duration_ns(double ns);   // "812 ns", "12.3 us", "4.56 ms", "1.23 s"; "n/a" for NaN
-std::string format_bytes(double bytes);      // "512 B", "1.5 KiB", "12.0 MiB"
-std::string format_ratio(double ratio);      // "1.52x"; "n/a" for NaN
-std::string format_percent(double fraction); // 0.123 -> "12.3%"
+std::string format_duration(Nanoseconds d);   // format_duration_ns(d.count())
+std::string format_duration_ns(double ns);    // "812 ns", "12.3 us", "4.56 ms", "1.23 s"; "n/a" for NaN
+std::string format_bytes(double bytes);       // "512 B", "1.5 KiB", "12.0 MiB"
+std::string format_ratio(double ratio);       // "1.52x"; "n/a" for NaN
+std::string format_percent(double fraction);  // 0.123 -> "12.3%"
 // A speedup {estimate, low, high}: "1.52x [1.48, 1.56]"; "1.52x [interval n/a]" without
 // bounds (a number is never shown as if it were certain); "n/a" without an estimate.
 std::string format_speedup_interval(const nlohmann::json& speedup);

@@ -46,11 +46,11 @@ std::string speedup_figure(const std::string& title, const std::string& caption,
 
 // One-line answers for the summary cards at the top of the page.
 struct Card {
-  std::string title;     // "Speedup"
-  std::string value;     // "1.52x" (text, escaped by the caller)
-  std::string detail;    // "95% CI 1.48x .. 1.56x, inductor default"
-  std::string tone;      // "good", "bad", "neutral", "warn"
-  std::string anchor;    // "#bench"
+  std::string title;   // "Speedup"
+  std::string value;   // "1.52x" (text, escaped by the caller)
+  std::string detail;  // "95% CI 1.48x .. 1.56x, inductor default"
+  std::string tone;    // "good", "bad", "neutral", "warn"
+  std::string anchor;  // "#bench"
 };
 
 // The page's parts that hold no command (report/html.cpp): the summary cards, the error

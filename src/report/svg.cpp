@@ -39,9 +39,9 @@ double nice_step(double raw) {
 
 // The data range of an axis, widened to round numbers, honouring fixed min/max.
 std::pair<double, double> domain(const Axis& axis, std::vector<double> values) {
-  values.erase(std::remove_if(values.begin(), values.end(),
-                              [&](double v) { return !finite(v) || (axis.log && v <= 0); }),
-               values.end());
+  values.erase(
+      std::remove_if(values.begin(), values.end(), [&](double v) { return !finite(v) || (axis.log && v <= 0); }),
+      values.end());
   double lo = values.empty() ? (axis.log ? 1 : 0) : *std::min_element(values.begin(), values.end());
   double hi = values.empty() ? (axis.log ? 10 : 1) : *std::max_element(values.begin(), values.end());
   if (axis.include_zero && !axis.log) lo = std::min(lo, 0.0);
@@ -80,8 +80,9 @@ std::pair<double, double> domain(const Axis& axis, std::vector<double> values) {
 std::string fmt_tick(const Axis& axis, double v) { return axis.format ? axis.format(v) : default_format(v); }
 
 std::string open_svg(const std::string& title, int w, int h) {
-  return fmt::format(R"(<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="{}" height="{}" role="img" aria-label="{}"><title>{}</title>)",
-                     w, h, w, h, escape_xml(title), escape_xml(title));
+  return fmt::format(
+      R"(<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="{}" height="{}" role="img" aria-label="{}"><title>{}</title>)",
+      w, h, w, h, escape_xml(title), escape_xml(title));
 }
 
 // Vertical grid lines and tick labels of a horizontal value axis at y = `base`.
@@ -93,7 +94,8 @@ std::string x_value_axis(const Axis& axis, const Scale& sx, double top, double b
     out += fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)", num(x), num(base + 14),
                        escape_xml(fmt_tick(axis, t)));
   }
-  out += fmt::format(R"(<line class="axis" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(sx.px0), num(base), num(sx.px1), num(base));
+  out += fmt::format(R"(<line class="axis" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(sx.px0), num(base), num(sx.px1),
+                     num(base));
   if (!axis.label.empty())
     out += fmt::format(R"(<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text>)",
                        num((sx.px0 + sx.px1) / 2), num(std::min<double>(base + 30, base + 30)), escape_xml(axis.label));
@@ -101,9 +103,7 @@ std::string x_value_axis(const Axis& axis, const Scale& sx, double top, double b
   return out;
 }
 
-std::string tip(const std::string& text) {
-  return text.empty() ? "" : "<title>" + escape_xml(text) + "</title>";
-}
+std::string tip(const std::string& text) { return text.empty() ? "" : "<title>" + escape_xml(text) + "</title>"; }
 
 }  // namespace
 
@@ -134,8 +134,9 @@ std::vector<double> ticks(double lo, double hi, bool log, int target) {
     int d0 = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
     int d1 = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
     int decades = d1 - d0;
-    std::vector<double> mults = decades <= 1 ? std::vector<double>{1, 2, 5} : decades <= 3 ? std::vector<double>{1, 3}
-                                                                                           : std::vector<double>{1};
+    std::vector<double> mults = decades <= 1   ? std::vector<double>{1, 2, 5}
+                                : decades <= 3 ? std::vector<double>{1, 3}
+                                               : std::vector<double>{1};
     int every = decades > 8 ? 2 : 1;
     for (int d = d0; d <= d1; ++d) {
       if ((d - d0) % every) continue;
@@ -182,25 +183,29 @@ std::string line_chart(const LineChart& c) {
   // y grid and ticks
   for (double t : ticks(ylo, yhi, c.y.log)) {
     double y = sy(t);
-    out += fmt::format(R"(<line class="grid" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(left), num(y), num(W - right), num(y));
+    out += fmt::format(R"(<line class="grid" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(left), num(y), num(W - right),
+                       num(y));
     out += fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>)", num(left - 6), num(y + 4),
                        escape_xml(fmt_tick(c.y, t)));
   }
   if (!c.y.label.empty())
-    out += fmt::format(R"x(<text class="axis-label" transform="translate(14 {}) rotate(-90)" text-anchor="middle">{}</text>)x",
-                       num((top + H - bottom) / 2), escape_xml(c.y.label));
+    out += fmt::format(
+        R"x(<text class="axis-label" transform="translate(14 {}) rotate(-90)" text-anchor="middle">{}</text>)x",
+        num((top + H - bottom) / 2), escape_xml(c.y.label));
   // x axis
   if (categorical) {
     for (size_t i = 0; i < c.x.categories.size(); ++i) {
       double x = sx(static_cast<double>(i));
-      out += fmt::format(R"(<line class="grid" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(x), num(top), num(x), num(H - bottom));
-      out += fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)", num(x), num(H - bottom + 14),
-                         escape_xml(c.x.categories[i]));
+      out += fmt::format(R"(<line class="grid" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(x), num(top), num(x),
+                         num(H - bottom));
+      out += fmt::format(R"(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)", num(x),
+                         num(H - bottom + 14), escape_xml(c.x.categories[i]));
     }
-    out += fmt::format(R"(<line class="axis" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(left), num(H - bottom), num(W - right), num(H - bottom));
+    out += fmt::format(R"(<line class="axis" x1="{}" y1="{}" x2="{}" y2="{}"/>)", num(left), num(H - bottom),
+                       num(W - right), num(H - bottom));
     if (!c.x.label.empty())
-      out += fmt::format(R"(<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text>)", num((left + W - right) / 2),
-                         num(H - bottom + 32), escape_xml(c.x.label));
+      out += fmt::format(R"(<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text>)",
+                         num((left + W - right) / 2), num(H - bottom + 32), escape_xml(c.x.label));
   } else {
     out += x_value_axis(c.x, sx, top, H - bottom, c.width);
   }
@@ -211,17 +216,18 @@ std::string line_chart(const LineChart& c) {
   for (const auto& l : c.hlines) {
     if (!inside_y(l.value)) continue;
     double y = sy(l.value);
-    out += fmt::format(R"(<g class="refline {}"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}" text-anchor="{}">{}</text></g>)",
-                       escape_xml(l.css_class), num(left), num(y), num(W - right), num(y),
-                       num(l.label_left ? left + 4 : W - right - 4), num(y - 4), l.label_left ? "start" : "end",
-                       escape_xml(l.label));
+    out += fmt::format(
+        R"(<g class="refline {}"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}" text-anchor="{}">{}</text></g>)",
+        escape_xml(l.css_class), num(left), num(y), num(W - right), num(y),
+        num(l.label_left ? left + 4 : W - right - 4), num(y - 4), l.label_left ? "start" : "end", escape_xml(l.label));
   }
   for (const auto& l : c.vlines) {
     if (!inside_x(l.value)) continue;
     double x = sx(l.value);
-    out += fmt::format(R"(<g class="refline {}"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}">{}</text></g>)",
-                       escape_xml(l.css_class), num(x), num(top), num(x), num(H - bottom), num(x + 4), num(top + 10),
-                       escape_xml(l.label));
+    out +=
+        fmt::format(R"(<g class="refline {}"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}">{}</text></g>)",
+                    escape_xml(l.css_class), num(x), num(top), num(x), num(H - bottom), num(x + 4), num(top + 10),
+                    escape_xml(l.label));
   }
   // series
   for (const auto& s : c.series) {
@@ -237,8 +243,8 @@ std::string line_chart(const LineChart& c) {
       // A band of one point is a vertical bar.
       for (const auto& p : s.points)
         if (s.points.size() == 1 && inside_y(p.low) && inside_y(p.high))
-          out += fmt::format(R"(<rect class="band" x="{}" y="{}" width="12" height="{}"/>)", num(sx(p.x) - 6), num(sy(p.high)),
-                             num(std::max(1.0, sy(p.low) - sy(p.high))));
+          out += fmt::format(R"(<rect class="band" x="{}" y="{}" width="12" height="{}"/>)", num(sx(p.x) - 6),
+                             num(sy(p.high)), num(std::max(1.0, sy(p.low) - sy(p.high))));
     }
     if (s.line) {
       std::string pts;
@@ -253,9 +259,11 @@ std::string line_chart(const LineChart& c) {
         out += fmt::format(R"(<path class="errbar" d="M{0} {1}V{2}M{3} {1}H{4}M{3} {2}H{4}"/>)", num(x), num(sy(p.low)),
                            num(sy(p.high)), num(x - 4), num(x + 4));
       if (s.markers && inside_y(p.y))
-        out += fmt::format(R"(<circle class="marker" cx="{}" cy="{}" r="3">{}</circle>)", num(x), num(sy(p.y)), tip(p.tip));
+        out += fmt::format(R"(<circle class="marker" cx="{}" cy="{}" r="3">{}</circle>)", num(x), num(sy(p.y)),
+                           tip(p.tip));
       else if (s.band && !p.tip.empty() && inside_y(p.high))
-        out += fmt::format(R"(<circle class="hover" cx="{}" cy="{}" r="6">{}</circle>)", num(x), num(sy(p.high)), tip(p.tip));
+        out += fmt::format(R"(<circle class="hover" cx="{}" cy="{}" r="6">{}</circle>)", num(x), num(sy(p.high)),
+                           tip(p.tip));
     }
     out += "</g>";
   }
@@ -263,8 +271,9 @@ std::string line_chart(const LineChart& c) {
   double lx = left;
   for (const auto& s : c.series) {
     if (s.name.empty()) continue;
-    out += fmt::format(R"(<g class="legend series {}"><rect x="{}" y="10" width="12" height="12"/><text x="{}" y="20">{}</text></g>)",
-                       escape_xml(s.css_class), num(lx), num(lx + 16), escape_xml(s.name));
+    out += fmt::format(
+        R"(<g class="legend series {}"><rect x="{}" y="10" width="12" height="12"/><text x="{}" y="20">{}</text></g>)",
+        escape_xml(s.css_class), num(lx), num(lx + 16), escape_xml(s.name));
     lx += 30 + 7.0 * static_cast<double>(s.name.size());
   }
   return out + "</svg>";
@@ -313,26 +322,28 @@ std::string box_plot(const BoxPlot& p) {
       out += fmt::format(R"(<path class="whisker" d="M{0} {1}H{2}M{0} {3}V{4}M{2} {3}V{4}"/>)", num(sx(b.p05)), num(cy),
                          num(sx(b.p95)), num(cy - 6), num(cy + 6));
     if (ok(b.p25) && ok(b.p75)) {
-      std::string t = "p25 " + fmt_tick(p.x, b.p25) + ", median " + fmt_tick(p.x, b.median) + ", p75 " + fmt_tick(p.x, b.p75);
-      out += fmt::format(R"(<rect class="box" x="{}" y="{}" width="{}" height="20">{}</rect>)", num(sx(b.p25)), num(cy - 10),
-                         num(std::max(1.0, sx(b.p75) - sx(b.p25))), tip(t));
+      std::string t =
+          "p25 " + fmt_tick(p.x, b.p25) + ", median " + fmt_tick(p.x, b.median) + ", p75 " + fmt_tick(p.x, b.p75);
+      out += fmt::format(R"(<rect class="box" x="{}" y="{}" width="{}" height="20">{}</rect>)", num(sx(b.p25)),
+                         num(cy - 10), num(std::max(1.0, sx(b.p75) - sx(b.p25))), tip(t));
     }
     if (ok(b.median))
-      out += fmt::format(R"(<line class="median" x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", num(sx(b.median)), num(cy - 12),
-                         num(cy + 12));
+      out += fmt::format(R"(<line class="median" x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", num(sx(b.median)),
+                         num(cy - 12), num(cy + 12));
     for (double v : {b.min, b.max}) {
       if (!ok(v)) continue;
       const std::string what = (v == b.min ? "min " : "max ") + fmt_tick(p.x, v);
       if (inside(v)) {
-        out += fmt::format(R"(<circle class="extreme" cx="{}" cy="{}" r="2.5">{}</circle>)", num(sx(v)), num(cy), tip(what));
+        out += fmt::format(R"(<circle class="extreme" cx="{}" cy="{}" r="2.5">{}</circle>)", num(sx(v)), num(cy),
+                           tip(what));
         continue;
       }
       // Off the axis: an arrowhead at the edge, pointing the way the outlier lies.
       const bool right_edge = v > hi;
       const size_t n = right_edge ? above : below;
       const double x = right_edge ? W - right : label_w, d = right_edge ? 7 : -7;
-      out += fmt::format(R"(<path class="outlier-edge" d="M{} {}L{} {}L{} {}Z">{}</path>)", num(x - d), num(cy - 6), num(x),
-                         num(cy), num(x - d), num(cy + 6),
+      out += fmt::format(R"(<path class="outlier-edge" d="M{} {}L{} {}L{} {}Z">{}</path>)", num(x - d), num(cy - 6),
+                         num(x), num(cy), num(x - d), num(cy + 6),
                          tip(what + " (off the axis" + (n > 0 ? fmt::format(", {} sample(s) beyond", n) : "") + ")"));
     }
     out += "</g>";
@@ -375,12 +386,13 @@ std::string bar_chart(const BarChart& c) {
                          num(sx(b.high)), num(cy - 5), num(cy + 5));
       end_x = std::max(end_x, sx(b.high));
     }
-    out += fmt::format(R"(<text class="annotation" x="{}" y="{}">{}</text></g>)", num(std::min(end_x + 6, W - right + 4)),
-                       num(cy + 4), escape_xml(b.annotation));
+    out += fmt::format(R"(<text class="annotation" x="{}" y="{}">{}</text></g>)",
+                       num(std::min(end_x + 6, W - right + 4)), num(cy + 4), escape_xml(b.annotation));
   }
   if (ok(c.reference))
-    out += fmt::format(R"(<g class="refline ref"><line x1="{0}" y1="{1}" x2="{0}" y2="{2}"/><text x="{0}" y="{3}" text-anchor="middle">{4}</text></g>)",
-                       num(base), num(top - 6), num(H - bottom), num(top - 10), escape_xml(c.reference_label));
+    out += fmt::format(
+        R"(<g class="refline ref"><line x1="{0}" y1="{1}" x2="{0}" y2="{2}"/><text x="{0}" y="{3}" text-anchor="middle">{4}</text></g>)",
+        num(base), num(top - 6), num(H - bottom), num(top - 10), escape_xml(c.reference_label));
   return out + "</svg>";
 }
 

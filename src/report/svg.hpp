@@ -16,9 +16,9 @@ std::string escape_xml(const std::string& text);
 
 struct Axis {
   std::string label;
-  bool log = false;  // log10 scale (warm-up curves: the first call is 1000x the rest)
+  bool log = false;                           // log10 scale (warm-up curves: the first call is 1000x the rest)
   std::function<std::string(double)> format;  // tick labels; default: %g
-  double min = 0.0 / 0.0;  // NaN: from the data
+  double min = 0.0 / 0.0;                     // NaN: from the data
   double max = 0.0 / 0.0;
   bool include_zero = false;
   // Categorical x axis: value i is drawn at slot i with this label (sweep points).
@@ -28,27 +28,27 @@ struct Axis {
 struct Point {
   double x = 0, y = 0;
   double low = 0.0 / 0.0, high = 0.0 / 0.0;  // error bar (NaN: none)
-  std::string tip;                            // hover text
+  std::string tip;                           // hover text
 };
 
 struct Series {
-  std::string name;        // legend
-  std::string css_class;   // colour: "eager", "compiled", "predicted", "measured", ...
+  std::string name;       // legend
+  std::string css_class;  // colour: "eager", "compiled", "predicted", "measured", ...
   std::vector<Point> points;
   bool line = true;
   bool markers = true;
-  bool band = false;       // draw the low..high range as a filled band instead of a line
+  bool band = false;  // draw the low..high range as a filled band instead of a line
 };
 
 struct RefLine {
   double value = 0;
   std::string label;
-  std::string css_class;   // "ref", "eager", "steady"
-  bool label_left = false; // put the label at the start of the line (two close lines)
+  std::string css_class;    // "ref", "eager", "steady"
+  bool label_left = false;  // put the label at the start of the line (two close lines)
 };
 
 struct LineChart {
-  std::string title;       // the <svg>'s accessible name
+  std::string title;  // the <svg>'s accessible name
   Axis x, y;
   std::vector<Series> series;
   std::vector<RefLine> hlines, vlines;
@@ -61,8 +61,8 @@ std::string line_chart(const LineChart& chart);
 struct Box {
   std::string label;
   std::string css_class;
-  double min = 0.0 / 0.0, p05 = 0.0 / 0.0, p25 = 0.0 / 0.0, median = 0.0 / 0.0, p75 = 0.0 / 0.0,
-         p95 = 0.0 / 0.0, max = 0.0 / 0.0;
+  double min = 0.0 / 0.0, p05 = 0.0 / 0.0, p25 = 0.0 / 0.0, median = 0.0 / 0.0, p75 = 0.0 / 0.0, p95 = 0.0 / 0.0,
+         max = 0.0 / 0.0;
   std::vector<double> samples;  // drawn as a faint strip when present (--raw)
 };
 

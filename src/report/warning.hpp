@@ -121,8 +121,8 @@ struct AllocatorMovesResult {
     double speedup = 0;
     bool operator==(const State&) const = default;
   };
-  std::vector<State> states;  // the headline's first, then the measured states
-  bool differs = false;       // a state's speedup lies outside the headline's interval
+  std::vector<State> states;                                // the headline's first, then the measured states
+  bool differs = false;                                     // a state's speedup lies outside the headline's interval
   double fastest_compiled_ns = 0, slowest_compiled_ns = 0;  // of every state; NaN when none
   bool processes_disagree = false;
   std::vector<double> process_speedups;  // the headline's processes, when they disagree
@@ -248,13 +248,13 @@ using WarningKind =
     std::variant<kind::RowFailed, kind::RecompiledDuringMeasurement, kind::NothingCompiled, kind::GraphBreaksInRow,
                  kind::NoSteadyState, kind::Outliers, kind::PrecisionNotReached, kind::SpeedupInconclusive,
                  kind::SlowerThanEager, kind::WarmCompileMissedCache, kind::CudagraphsSkipped, kind::BatchedCalls,
-                 kind::CheckSkipped, kind::EagerNondeterministic, kind::OutputMismatch, kind::Oversubscribed, kind::MachineLoaded,
-                 kind::AllocatorMovesResult, kind::LoggedRunUnsupported, kind::ExplainViewsDisagree,
-                 kind::SkippedFrames, kind::GraphBreakGateFailed, kind::ProfileLoadUnstable,
-                 kind::ProfileSlowedDown, kind::ProfileLoadDrift, kind::AboveRoofline,
-                 kind::PredictionModelsDefault, kind::ValidationInconclusive, kind::NoFlopCeiling,
-                 kind::FlopsNotCounted, kind::CaptureUnchecked, kind::SweepPointsFailed, kind::ResumeLeftOut,
-                 kind::AuditStepFailed, kind::TraceDamaged, kind::MixedEnvironments, kind::AsWritten>;
+                 kind::CheckSkipped, kind::EagerNondeterministic, kind::OutputMismatch, kind::Oversubscribed,
+                 kind::MachineLoaded, kind::AllocatorMovesResult, kind::LoggedRunUnsupported,
+                 kind::ExplainViewsDisagree, kind::SkippedFrames, kind::GraphBreakGateFailed, kind::ProfileLoadUnstable,
+                 kind::ProfileSlowedDown, kind::ProfileLoadDrift, kind::AboveRoofline, kind::PredictionModelsDefault,
+                 kind::ValidationInconclusive, kind::NoFlopCeiling, kind::FlopsNotCounted, kind::CaptureUnchecked,
+                 kind::SweepPointsFailed, kind::ResumeLeftOut, kind::AuditStepFailed, kind::TraceDamaged,
+                 kind::MixedEnvironments, kind::AsWritten>;
 
 struct Warning {
   WarningKind kind;

@@ -135,9 +135,10 @@ WarningWords check_skipped(const CheckSkipped&) {
   return {"outputs were not compared with eager (--no-check)", "drop --no-check to verify the compiled outputs"};
 }
 WarningWords nondeterministic(const EagerNondeterministic&) {
-  return {"eager differs from itself under identical seeds; compiled was judged against eager's own spread, a "
-          "weaker check",
-          "make the target deterministic (no unseeded or time-dependent randomness) for a check element by element"};
+  return {
+      "eager differs from itself under identical seeds; compiled was judged against eager's own spread, a "
+      "weaker check",
+      "make the target deterministic (no unseeded or time-dependent randomness) for a check element by element"};
 }
 WarningWords mismatch(const OutputMismatch& p) {
   const std::string first = p.leaves == 0 ? "" : fmt::format(": {} {}", p.first_path, p.first_reason);
@@ -177,9 +178,10 @@ WarningWords allocator(const AllocatorMovesResult& p) {
   if (p.processes_disagree) {
     std::string each;
     for (double s : p.process_speedups) each += (each.empty() ? "" : ", ") + format_ratio(s);
-    message += fmt::format("{}the headline's processes disagreed ({}) in the {} state: its result depends on the "
-                           "process's history",
-                           message.empty() ? "" : "; ", each, headline);
+    message += fmt::format(
+        "{}the headline's processes disagreed ({}) in the {} state: its result depends on the "
+        "process's history",
+        message.empty() ? "" : "; ", each, headline);
   }
   std::string hint;
   if (!p.best.name.empty()) {
@@ -222,8 +224,7 @@ WarningWords profile_unstable(const ProfileLoadUnstable& p) {
                       "profiled calls (10% to 90% quantile): other processes preempt this one. The evidence comes "
                       "from the fastest calls{}, but the class and range may still move with the machine's load",
                       100 * p.outside_low, 100 * p.outside_high,
-                      p.envelope_outside ? fmt::format(" ({:.0f}% outside operators)", 100 * *p.envelope_outside)
-                                         : ""),
+                      p.envelope_outside ? fmt::format(" ({:.0f}% outside operators)", 100 * *p.envelope_outside) : ""),
           "rerun when the machine is quieter, or with more --calls"};
 }
 WarningWords profile_slowed(const ProfileSlowedDown& p) {
@@ -241,9 +242,10 @@ WarningWords profile_drift(const ProfileLoadDrift& p) {
           "rerun when the machine is quieter, or with more --profile-seconds"};
 }
 WarningWords above_roofline(const AboveRoofline&) {
-  return {"this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
-          "while the machine was busy, so the roofline fraction is left out",
-          "rerun on a quiet machine with --refresh-ceilings"};
+  return {
+      "this workload ran faster than the measured FLOP/s ceiling: the ceiling (or the profile) was measured "
+      "while the machine was busy, so the roofline fraction is left out",
+      "rerun on a quiet machine with --refresh-ceilings"};
 }
 WarningWords models_default(const PredictionModelsDefault& p) {
   return {fmt::format("the predicted range models torch.compile's default (inductor, mode default); the bench "

@@ -146,10 +146,8 @@ std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std
         rows.push_back(row);
     }
     std::string line = "warning: " + lead->value("message", title_of(k.code));
-    if (all_rows && !rows.empty())
-      line += fmt::format(" (also {})", fmt::join(rows, ", "));
-    else if (k.said.size() > 1)
-      line += fmt::format(" (and {} more like it)", k.said.size() - 1);
+    if (all_rows && !rows.empty()) line += fmt::format(" (also {})", fmt::join(rows, ", "));
+    else if (k.said.size() > 1) line += fmt::format(" (and {} more like it)", k.said.size() - 1);
     out.push_back(line);
   }
   // A busy machine raises five kinds at once; the lightest are named, not told, so the

@@ -95,8 +95,7 @@ FrameRole role_of(const std::string& frame, const std::string& function, const s
     if (auto at = function.rfind("_at_"); at != std::string::npos) {
       try {
         r.break_line = std::stoi(function.substr(at + 4));
-      } catch (const std::exception&) {
-      }
+      } catch (const std::exception&) {}
     }
   }
   return r;
@@ -277,9 +276,9 @@ void find_fallbacks(SiteResult& out, const SiteRecord& s, const ProcessRecord& p
     if (!limit && c.fail_type.empty()) continue;
     Fallback& f = for_frame(c.frame);
     if (f.cause.empty())
-      f.cause = !limit ? "compile_failed"
-                       : c.fail_reason.find("accumulated") != std::string::npos ? "accumulated_recompile_limit"
-                                                                              : "recompile_limit";
+      f.cause = !limit                                                   ? "compile_failed"
+                : c.fail_reason.find("accumulated") != std::string::npos ? "accumulated_recompile_limit"
+                                                                         : "recompile_limit";
     if (f.reason.empty()) f.reason = c.fail_reason.substr(0, c.fail_reason.find('\n'));
   }
   for (auto& f : out.fallbacks) {
@@ -302,8 +301,9 @@ void find_fallbacks(SiteResult& out, const SiteRecord& s, const ProcessRecord& p
         if (i >= from) ++*f.eager_after;
     }
   }
-  std::stable_sort(out.fallbacks.begin(), out.fallbacks.end(),
-                   [](const Fallback& a, const Fallback& b) { return a.frame.role == "site" && b.frame.role != "site"; });
+  std::stable_sort(out.fallbacks.begin(), out.fallbacks.end(), [](const Fallback& a, const Fallback& b) {
+    return a.frame.role == "site" && b.frame.role != "site";
+  });
 }
 
 SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace::RankSummary* trace, Ns wall) {
@@ -364,7 +364,8 @@ void site_divergence(RunResult& r) {
     std::map<size_t, int> votes;
     for (const auto& [rank, n] : per_rank) ++votes[n];
     if (votes.size() < 2) continue;
-    size_t common = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    size_t common =
+        std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
     for (const auto& [rank, n] : per_rank)
       if (n != common)
         r.divergence.push_back({rank, "site_compiles",
@@ -415,8 +416,8 @@ std::vector<RunCompile> run_compiles(const RunInputs& in, std::optional<int> ran
           if (i < rec.durations_ns.size()) compiling += Ns(static_cast<double>(rec.durations_ns[i]));
         c.compile_cost = compiling - cmp.compiled.median * static_cast<double>(rec.compile_calls.size());
         if (cmp.verdict == stats::SpeedupVerdict::Faster)
-          c.break_even_calls = stats::break_even_calls(c.compile_cost.count(), cmp.eager.median.count(),
-                                                       cmp.compiled.median.count());
+          c.break_even_calls =
+              stats::break_even_calls(c.compile_cost.count(), cmp.eager.median.count(), cmp.compiled.median.count());
         out.push_back(std::move(c));
         return;
       }
@@ -581,9 +582,10 @@ RunResult analyze(const RunInputs& in) {
     pr.pid = p.pid;
     pr.final = p.final;
     if (!p.final)
-      r.notes.push_back(fmt::format("process {}{} ended before writing its records at exit: its last calls (up to "
-                                    "a few seconds) are missing",
-                                    p.pid, p.rank ? fmt::format(" (rank {})", *p.rank) : ""));
+      r.notes.push_back(
+          fmt::format("process {}{} ended before writing its records at exit: its last calls (up to "
+                      "a few seconds) are missing",
+                      p.pid, p.rank ? fmt::format(" (rank {})", *p.rank) : ""));
     const trace::RankSummary* trace = trace_for(p, in.trace_ranks);
     for (const auto& s : p.sites) pr.sites.push_back(site_result(s, p, trace, r.wall));
     // The site that cost the job the most first.
@@ -593,8 +595,9 @@ RunResult analyze(const RunInputs& in) {
   }
   site_divergence(r);
   const nlohmann::json no_divergence = nlohmann::json::array();
-  const nlohmann::json& trace_divergence =
-      in.trace_section.is_object() && in.trace_section.contains("divergence") ? in.trace_section["divergence"] : no_divergence;
+  const nlohmann::json& trace_divergence = in.trace_section.is_object() && in.trace_section.contains("divergence")
+                                               ? in.trace_section["divergence"]
+                                               : no_divergence;
   for (const auto& d : trace_divergence) {
     Divergence dv;
     if (d.contains("rank") && d["rank"].is_number_integer()) dv.rank = d["rank"].get<int>();

@@ -21,11 +21,12 @@ std::string html_fallback(const SiteFallback& at_site) {
   using report::html::esc;
   const SiteResult& s = *at_site.site;
   const Fallback& f = *at_site.fallback;
-  return fmt::format("<h3 class=\"warn\">Silent fallback: {} ({}:{}), frame {}: {}</h3><p>{} calls since{}. Guard "
-                     "that kept failing: <code>{}</code>. Fix: {}</p>",
-                     esc(s.name), esc(report::short_path(s.site_file)), s.site_line, esc(f.frame.function), esc(f.cause),
-                     f.calls_after, f.eager_after ? fmt::format(", {} of them wholly eager", *f.eager_after) : "",
-                     esc(f.guard), esc(f.fix));
+  return fmt::format(
+      "<h3 class=\"warn\">Silent fallback: {} ({}:{}), frame {}: {}</h3><p>{} calls since{}. Guard "
+      "that kept failing: <code>{}</code>. Fix: {}</p>",
+      esc(s.name), esc(report::short_path(s.site_file)), s.site_line, esc(f.frame.function), esc(f.cause),
+      f.calls_after, f.eager_after ? fmt::format(", {} of them wholly eager", *f.eager_after) : "", esc(f.guard),
+      esc(f.fix));
 }
 
 }  // namespace
@@ -36,7 +37,9 @@ std::string html_section(const RunResult& r) {
   std::string cmd;
   for (const auto& a : r.command) cmd += (cmd.empty() ? "" : " ") + a;
   std::string out = R"(<section id="run"><h2>tct run: per torch.compile call site</h2>)";
-  out += facts({{"Command", "<code>" + esc(cmd) + "</code>"}, {"Exit", esc(r.exit_text)}, {"Wall time", html_dur(r.wall)},
+  out += facts({{"Command", "<code>" + esc(cmd) + "</code>"},
+                {"Exit", esc(r.exit_text)},
+                {"Wall time", html_dur(r.wall)},
                 {"Logs", "<code>" + esc(r.trace_dir) + "</code>"}});
   for (const auto& f : silent_fallbacks(r)) out += html_fallback(f);
   if (!r.divergence.empty()) {
@@ -48,16 +51,18 @@ std::string html_section(const RunResult& r) {
     out += "<h3>" + esc(p.rank ? fmt::format("Rank {}", *p.rank) : fmt::format("Process {}", p.pid)) + "</h3>";
     std::vector<std::vector<std::string>> rows, details;
     for (const auto& s : p.sites) {
-      const std::string vs =
-          s.eager ? fmt::format("{} [{}, {}] {}", format_ratio(s.eager->speedup.estimate), format_ratio(s.eager->speedup.low),
-                                format_ratio(s.eager->speedup.high), stats::describe(s.eager->verdict))
-                  : "";
-      rows.push_back({esc(s.name), esc(short_path(s.site_file) + ":" + std::to_string(s.site_line)), std::to_string(s.calls),
-                      esc(html_dur(s.steady.median)), esc(html_dur(s.steady.p90)), esc(format_percent(s.job_share)),
-                      esc(html_dur(s.compile_time)), std::to_string(s.graph_breaks), std::to_string(s.recompiles), esc(vs)});
+      const std::string vs = s.eager
+                                 ? fmt::format("{} [{}, {}] {}", format_ratio(s.eager->speedup.estimate),
+                                               format_ratio(s.eager->speedup.low), format_ratio(s.eager->speedup.high),
+                                               stats::describe(s.eager->verdict))
+                                 : "";
+      rows.push_back({esc(s.name), esc(short_path(s.site_file) + ":" + std::to_string(s.site_line)),
+                      std::to_string(s.calls), esc(html_dur(s.steady.median)), esc(html_dur(s.steady.p90)),
+                      esc(format_percent(s.job_share)), esc(html_dur(s.compile_time)), std::to_string(s.graph_breaks),
+                      std::to_string(s.recompiles), esc(vs)});
       for (const auto& b : s.breaks)
-        details.push_back({esc(s.name), "graph break", esc(short_path(b.file) + ":" + std::to_string(b.line) + " " + b.reason),
-                           esc(b.fix)});
+        details.push_back({esc(s.name), "graph break",
+                           esc(short_path(b.file) + ":" + std::to_string(b.line) + " " + b.reason), esc(b.fix)});
       for (const auto& g : s.recompile_groups)
         details.push_back({esc(s.name), esc(fmt::format("recompiled {}x ({})", g.count, g.frame.function)),
                            "<code>" + esc(g.pattern) + "</code> " + esc(g.why), esc(g.fix)});

@@ -17,8 +17,9 @@ json opt(const std::optional<T>& v) {
 }
 
 json frame(const FrameRole& f) {
-  return {{"frame", f.frame}, {"function", f.function}, {"file", f.file}, {"line", f.line}, {"role", f.role},
-          {"break_line", f.break_line > 0 ? json(f.break_line) : json(nullptr)}};
+  return {{"frame", f.frame}, {"function", f.function},
+          {"file", f.file},   {"line", f.line},
+          {"role", f.role},   {"break_line", f.break_line > 0 ? json(f.break_line) : json(nullptr)}};
 }
 
 json times(const CallTimes& t) {
@@ -30,34 +31,65 @@ json site(const SiteResult& s) {
   for (const auto& c : s.compiles) {
     json phases = json::object();
     for (const auto& [k, v] : c.phases) phases[k] = ns(v);
-    compiles.push_back({{"compile_id", c.compile_id}, {"frame", c.frame}, {"function", c.function}, {"line", c.line}, {"phase_ns", phases},
-                        {"recompile_reasons", c.recompile_reasons}, {"cache", c.cache},
-                        {"graph_breaks", c.graph_breaks}, {"skipped", c.skipped},
+    compiles.push_back({{"compile_id", c.compile_id},
+                        {"frame", c.frame},
+                        {"function", c.function},
+                        {"line", c.line},
+                        {"phase_ns", phases},
+                        {"recompile_reasons", c.recompile_reasons},
+                        {"cache", c.cache},
+                        {"graph_breaks", c.graph_breaks},
+                        {"skipped", c.skipped},
                         {"fail_type", c.fail_type.empty() ? json(nullptr) : json(c.fail_type)},
                         {"fail_reason", c.fail_reason.empty() ? json(nullptr) : json(c.fail_reason)}});
   }
   json breaks = json::array();
   for (const auto& b : s.breaks)
-    breaks.push_back({{"file", b.file}, {"line", b.line}, {"kind", b.kind}, {"reason", b.reason}, {"fix", b.fix},
+    breaks.push_back({{"file", b.file},
+                      {"line", b.line},
+                      {"kind", b.kind},
+                      {"reason", b.reason},
+                      {"fix", b.fix},
                       {"count", b.count}});
   json fallbacks = json::array();
   for (const auto& f : s.fallbacks)
-    fallbacks.push_back({{"frame", frame(f.frame)}, {"cause", f.cause}, {"limit_value", opt(f.limit_value)},
-                         {"at_call", opt(f.at_call)}, {"guard", f.guard}, {"reason", f.reason}, {"kind", f.kind},
-                         {"fix", f.fix}, {"calls_after", f.calls_after}, {"eager_calls_after", opt(f.eager_after)}});
+    fallbacks.push_back({{"frame", frame(f.frame)},
+                         {"cause", f.cause},
+                         {"limit_value", opt(f.limit_value)},
+                         {"at_call", opt(f.at_call)},
+                         {"guard", f.guard},
+                         {"reason", f.reason},
+                         {"kind", f.kind},
+                         {"fix", f.fix},
+                         {"calls_after", f.calls_after},
+                         {"eager_calls_after", opt(f.eager_after)}});
   json groups = json::array();
   for (const auto& g : s.recompile_groups)
-    groups.push_back({{"frame", frame(g.frame)}, {"guard", g.pattern}, {"values", g.values}, {"count", g.count},
-                      {"limit", opt(g.limit)}, {"code", g.code}, {"code_file", g.code_file}, {"code_line", g.code_line},
-                      {"cause", g.cause}, {"why", g.why}, {"fix", g.fix}, {"cost", g.cost},
+    groups.push_back({{"frame", frame(g.frame)},
+                      {"guard", g.pattern},
+                      {"values", g.values},
+                      {"count", g.count},
+                      {"limit", opt(g.limit)},
+                      {"code", g.code},
+                      {"code_file", g.code_file},
+                      {"code_line", g.code_line},
+                      {"cause", g.cause},
+                      {"why", g.why},
+                      {"fix", g.fix},
+                      {"cost", g.cost},
                       {"compile_time_ns", ns(g.compile_time)}});
   json eager = nullptr;
   if (s.eager) {
     const EagerComparison& e = *s.eager;
     eager = {{"compiled", times(e.compiled)},
              {"eager", times(e.eager)},
-             {"speedup", {{"estimate", num(e.speedup.estimate)}, {"low", num(e.speedup.low)}, {"high", num(e.speedup.high)},
-                          {"confidence", 0.95}, {"covers", e.covers}, {"runs_each", e.runs_each}}},
+             {"speedup",
+              {{"estimate", num(e.speedup.estimate)},
+               {"low", num(e.speedup.low)},
+               {"high", num(e.speedup.high)},
+               {"confidence", 0.95},
+               {"covers", e.covers},
+               {"runs_each", e.runs_each}}},
              {"compile_cost_ns", ns(e.compile_cost)},
              {"break_even_calls", e.break_even_calls ? json(std::ceil(*e.break_even_calls)) : json(nullptr)},
              {"paid_back", e.paid_back},
@@ -66,11 +98,16 @@ json site(const SiteResult& s) {
   }
   json runs = json::array();
   for (const auto& c : s.runs)
-    runs.push_back({{"run", c.run}, {"cache_state", c.cache_state}, {"cache", c.cache}, {"compile_time_ns", ns(c.compile_time)},
+    runs.push_back({{"run", c.run},
+                    {"cache_state", c.cache_state},
+                    {"cache", c.cache},
+                    {"compile_time_ns", ns(c.compile_time)},
                     {"compile_cost_ns", ns(c.compile_cost)},
                     {"break_even_calls", c.break_even_calls ? json(std::ceil(*c.break_even_calls)) : json(nullptr)}});
   json stall = nullptr;
-  if (s.stall) stall = {{"compiled_p90_over_median", num(s.stall->compiled_ratio)}, {"eager_p90_over_median", num(s.stall->eager_ratio)}};
+  if (s.stall)
+    stall = {{"compiled_p90_over_median", num(s.stall->compiled_ratio)},
+             {"eager_p90_over_median", num(s.stall->eager_ratio)}};
   return {{"key", s.key},
           {"kind", s.kind},
           {"name", s.name},
@@ -109,28 +146,32 @@ json to_json(const RunResult& r) {
     processes.push_back({{"rank", opt(p.rank)}, {"pid", p.pid}, {"complete", p.final}, {"sites", sites}});
   }
   json divergence = json::array();
-  for (const auto& d : r.divergence) divergence.push_back({{"rank", opt(d.rank)}, {"what", d.what}, {"message", d.message}});
-  return {{"command", r.command},
-          {"exit_status", r.exit_status},
-          {"exit", r.exit_text},
-          {"interrupted", r.interrupted},
-          {"wall_ns", ns(r.wall)},
-          {"record_dir", r.record_dir},
-          {"trace_dir", r.trace_dir},
-          {"cwd", r.cwd},
-          {"torch", r.torch},
-          {"processes_with_torch", r.processes_with_torch},
-          {"processes", processes},
-          {"divergence", divergence},
-          {"notes", r.notes},
-          {"threads", opt(r.threads)},
-          {"contention", {{"load_1m", num(r.contention.load_1m)}, {"cpus", r.contention.cpus},
-                          {"involuntary_switches_per_s", num(r.contention.involuntary_switches_per_s)},
-                          {"torch_threads", opt(r.contention.torch_threads)}}},
-          {"compare_eager", r.compared ? json{{"runs_each", r.repeat}, {"stance", r.stance},
-                                              {"eager_exit_statuses", r.eager_exit_statuses}}
-                                       : json(nullptr)},
-          {"trace", r.trace.is_null() ? json(nullptr) : r.trace}};
+  for (const auto& d : r.divergence)
+    divergence.push_back({{"rank", opt(d.rank)}, {"what", d.what}, {"message", d.message}});
+  return {
+      {"command", r.command},
+      {"exit_status", r.exit_status},
+      {"exit", r.exit_text},
+      {"interrupted", r.interrupted},
+      {"wall_ns", ns(r.wall)},
+      {"record_dir", r.record_dir},
+      {"trace_dir", r.trace_dir},
+      {"cwd", r.cwd},
+      {"torch", r.torch},
+      {"processes_with_torch", r.processes_with_torch},
+      {"processes", processes},
+      {"divergence", divergence},
+      {"notes", r.notes},
+      {"threads", opt(r.threads)},
+      {"contention",
+       {{"load_1m", num(r.contention.load_1m)},
+        {"cpus", r.contention.cpus},
+        {"involuntary_switches_per_s", num(r.contention.involuntary_switches_per_s)},
+        {"torch_threads", opt(r.contention.torch_threads)}}},
+      {"compare_eager",
+       r.compared ? json{{"runs_each", r.repeat}, {"stance", r.stance}, {"eager_exit_statuses", r.eager_exit_statuses}}
+                  : json(nullptr)},
+      {"trace", r.trace.is_null() ? json(nullptr) : r.trace}};
 }
 
 namespace {
@@ -249,8 +290,8 @@ SiteResult site_from(const json& j) {
   s.recompiles = jr::num(j, "recompiles");
   s.graph_breaks = jr::num(j, "graph_breaks");
   for (const auto& b : jr::list(j, "breaks"))
-    s.breaks.push_back({jr::str(b, "file"), jr::str(b, "kind"), jr::str(b, "reason"), jr::str(b, "fix"), jr::num(b, "line"),
-                        jr::num(b, "count")});
+    s.breaks.push_back({jr::str(b, "file"), jr::str(b, "kind"), jr::str(b, "reason"), jr::str(b, "fix"),
+                        jr::num(b, "line"), jr::num(b, "count")});
   s.cache = counts_of(jr::at(j, "cache"));
   for (const auto& g : jr::list(j, "recompile_groups")) {
     RecompileGroup r;

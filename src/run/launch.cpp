@@ -47,7 +47,8 @@ Finished run_command(const Launch& launch, const std::function<void(std::chrono:
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
 
-  struct sigaction sa {}, old_int {}, old_term {};
+  struct sigaction sa {
+  }, old_int{}, old_term{};
   sa.sa_sigaction = forward;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
@@ -71,7 +72,8 @@ Finished run_command(const Launch& launch, const std::function<void(std::chrono:
   if (rc != 0) {
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGTERM, &old_term, nullptr);
-    throw Error(ExitCode::Usage, "command_not_found", fmt::format("cannot run {}: {}", launch.argv[0], std::strerror(rc)),
+    throw Error(ExitCode::Usage, "command_not_found",
+                fmt::format("cannot run {}: {}", launch.argv[0], std::strerror(rc)),
                 rc == ENOENT ? "check the command's name, or give its path" : "");
   }
   g_child.store(pid);

@@ -21,9 +21,7 @@ std::optional<int> int_field(const json& j, const char* key) {
   if (j[key].is_string()) {
     try {
       return std::stoi(j[key].get<std::string>());
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
+    } catch (const std::exception&) { return std::nullopt; }
   }
   return std::nullopt;
 }

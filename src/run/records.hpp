@@ -13,14 +13,14 @@ namespace tct::run {
 
 struct SiteRecord {
   int index = 0;
-  std::string kind;        // "function" or "module"
-  std::string name;        // the function's qualname, the module's class
-  std::string code_name;   // the code object Dynamo compiles (joins the trace's frames)
+  std::string kind;       // "function" or "module"
+  std::string name;       // the function's qualname, the module's class
+  std::string code_name;  // the code object Dynamo compiles (joins the trace's frames)
   std::string code_file;
   int code_line = 0;
-  std::string site_file;   // where torch.compile was called
+  std::string site_file;  // where torch.compile was called
   int site_line = 0;
-  int objects = 0;         // compiled objects made there
+  int objects = 0;                    // compiled objects made there
   std::vector<int64_t> durations_ns;  // every call, in order
   std::vector<size_t> compile_calls;  // indexes of calls during which Dynamo compiled
   std::vector<size_t> eager_calls;    // indexes of calls that ran no compiled graph
@@ -36,12 +36,12 @@ struct SiteRecord {
 };
 
 struct LimitHit {
-  std::optional<int> site;   // SiteRecord::index of the call in progress
+  std::optional<int> site;  // SiteRecord::index of the call in progress
   std::optional<size_t> call;
-  std::string limit;         // "recompile_limit", "accumulated_recompile_limit"
+  std::string limit;  // "recompile_limit", "accumulated_recompile_limit"
   std::optional<int> value;
   std::string function, last_reason, message;
-  std::string compile_id;    // the compile the limit stopped ("1/8"): its frame
+  std::string compile_id;  // the compile the limit stopped ("1/8"): its frame
 };
 
 struct ProcessRecord {
@@ -53,8 +53,8 @@ struct ProcessRecord {
   bool graph_counting = false;  // eager_calls can be trusted
   bool final = false;           // written at exit (not only a periodic flush)
   std::vector<std::string> argv;
-  std::optional<int> threads;                 // torch.get_num_threads() in the job
-  std::map<std::string, int> limits;          // Dynamo's recompile limits as the job left them
+  std::optional<int> threads;         // torch.get_num_threads() in the job
+  std::map<std::string, int> limits;  // Dynamo's recompile limits as the job left them
   std::vector<SiteRecord> sites;
   std::vector<LimitHit> limit_hits;
 };

@@ -31,7 +31,7 @@ struct CallTimes {
 struct FrameCompile {
   std::string compile_id, frame, function;  // frame: Dynamo's frame id ("1"), shared by its recompiles
   int line = 0;
-  std::map<std::string, Ns> phases;          // entire_frame, backend, inductor...
+  std::map<std::string, Ns> phases;            // entire_frame, backend, inductor...
   std::vector<std::string> recompile_reasons;  // the guard(s) that failed
   std::map<std::string, int> cache;
   int graph_breaks = 0;
@@ -51,8 +51,8 @@ struct SiteBreak {
 struct FrameRole {
   std::string frame, function, file;
   int line = 0;
-  std::string role;     // "site", "after_break", "nested"
-  int break_line = 0;   // after_break: the line of the break it resumes after
+  std::string role;    // "site", "after_break", "nested"
+  int break_line = 0;  // after_break: the line of the break it resumes after
 };
 
 // A frame of the site that runs eagerly from some call on, silently: it hit a recompile limit
@@ -60,13 +60,13 @@ struct FrameRole {
 // failed on it and fell back.
 struct Fallback {
   FrameRole frame;
-  std::string cause;               // recompile_limit / accumulated_recompile_limit / compile_failed
+  std::string cause;  // recompile_limit / accumulated_recompile_limit / compile_failed
   std::optional<int> limit_value;
-  std::optional<size_t> at_call;   // the call that hit it (index), where the bootstrap saw it
-  std::string guard;               // the guard that kept failing, parsed from torch's text
-  std::string reason;              // torch's own reason (headline), from the trace
-  std::string kind, fix;           // the recompile cause's name and fix
-  size_t calls_after = 0;          // calls from the hit on
+  std::optional<size_t> at_call;  // the call that hit it (index), where the bootstrap saw it
+  std::string guard;              // the guard that kept failing, parsed from torch's text
+  std::string reason;             // torch's own reason (headline), from the trace
+  std::string kind, fix;          // the recompile cause's name and fix
+  size_t calls_after = 0;         // calls from the hit on
   // Of those, the calls that ran no compiled graph at all: known for the site's own frame only
   // (a frame after a break leaves the frames before it compiled).
   std::optional<size_t> eager_after;
@@ -76,37 +76,37 @@ struct Fallback {
 // == ...` failed for values 0, 5, 10".
 struct RecompileGroup {
   FrameRole frame;
-  std::string pattern;             // the guard with its value left out
-  std::vector<std::string> values; // the values the compiled entries were specialized on, in order
-  std::string code, code_file;     // the user's line the guard comes from
+  std::string pattern;              // the guard with its value left out
+  std::vector<std::string> values;  // the values the compiled entries were specialized on, in order
+  std::string code, code_file;      // the user's line the guard comes from
   int code_line = 0;
-  int count = 0;                   // recompiles (compiles after the first) with this cause
-  std::optional<int> limit;        // the frame's recompile limit in the job
+  int count = 0;             // recompiles (compiles after the first) with this cause
+  std::optional<int> limit;  // the frame's recompile limit in the job
   std::string cause, why, fix, cost;
-  Ns compile_time{0};              // what those recompiles cost (entire_frame)
+  Ns compile_time{0};  // what those recompiles cost (entire_frame)
 };
 
 struct EagerComparison {
-  CallTimes compiled, eager;      // steady calls, pooled over runs
-  stats::Interval speedup{};      // eager / compiled per-call median, 95% bootstrap
+  CallTimes compiled, eager;  // steady calls, pooled over runs
+  stats::Interval speedup{};  // eager / compiled per-call median, 95% bootstrap
   int runs_each = 1;
-  std::string covers;             // what the interval covers, in words
-  Ns compile_cost{0};             // compiling calls' time beyond the steady compiled time
+  std::string covers;                      // what the interval covers, in words
+  Ns compile_cost{0};                      // compiling calls' time beyond the steady compiled time
   std::optional<double> break_even_calls;  // only on a "faster" verdict: none is built on an interval holding 1
-  bool paid_back = false;         // this job made at least break_even_calls calls
+  bool paid_back = false;                  // this job made at least break_even_calls calls
   // The one speedup verdict rule (stats::decide): it follows the interval, not its width.
   stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;
-  std::string clock = "host";     // "cuda_events" when both runs timed the site's calls on the device
+  std::string clock = "host";  // "cuda_events" when both runs timed the site's calls on the device
 };
 
 // What a compiled run of the job paid to compile at a site, with its cache state: with
 // --repeat the first run is usually cold and the others find its caches.
 struct RunCompile {
   int run = 1;
-  std::string cache_state;         // "cold" (misses), "warm" (hits only), "no cache" (none counted)
+  std::string cache_state;  // "cold" (misses), "warm" (hits only), "no cache" (none counted)
   std::map<std::string, int> cache;
-  Ns compile_time{0};              // the trace's entire_frame over the site's frames
-  Ns compile_cost{0};              // the compiling calls' time beyond steady compiled calls
+  Ns compile_time{0};                      // the trace's entire_frame over the site's frames
+  Ns compile_cost{0};                      // the compiling calls' time beyond steady compiled calls
   std::optional<double> break_even_calls;  // compile_cost / (eager - compiled), on a "faster" verdict
 };
 
@@ -120,35 +120,35 @@ struct SiteResult {
   std::string key, kind, name, site_file, code_name, code_file;
   int site_line = 0, code_line = 0;
   size_t calls = 0;
-  size_t compiling_calls = 0;     // calls during which Dynamo compiled (first + recompiles)
-  size_t eager_calls = 0;         // calls that ran no compiled graph
+  size_t compiling_calls = 0;              // calls during which Dynamo compiled (first + recompiles)
+  size_t eager_calls = 0;                  // calls that ran no compiled graph
   std::optional<size_t> first_eager_call;  // the first of those after the first call
-  bool eager_known = false;       // the bootstrap could count compiled graphs here
+  bool eager_known = false;                // the bootstrap could count compiled graphs here
   CallTimes all, steady;
   std::optional<CallTimes> device_steady;  // CUDA event time of the steady calls
-  Ns compiling_time{0};           // the compiling calls' total time
-  double job_share = 0;           // all.total / the job's wall time
+  Ns compiling_time{0};                    // the compiling calls' total time
+  double job_share = 0;                    // all.total / the job's wall time
   // From the trace.
   std::vector<FrameCompile> compiles;
-  Ns compile_time{0};             // entire_frame, summed over compiles
+  Ns compile_time{0};  // entire_frame, summed over compiles
   int recompiles = 0;
   int graph_breaks = 0;
   std::vector<SiteBreak> breaks;
   std::map<std::string, int> cache;
   std::vector<RecompileGroup> recompile_groups;
-  std::vector<Fallback> fallbacks;      // the site's own frame first
+  std::vector<Fallback> fallbacks;  // the site's own frame first
   // The site's outputs need grad: its backward runs in loss.backward(), outside the timed call,
   // so the per-call figures cover the forward alone (compile time counts both).
   bool backward_outside = false;
   std::optional<EagerComparison> eager;
-  std::vector<RunCompile> runs;         // --compare-eager: each compiled run's compile, cold and warm
+  std::vector<RunCompile> runs;  // --compare-eager: each compiled run's compile, cold and warm
   std::optional<Stall> stall;
 };
 
 struct ProcessResult {
   std::optional<int> rank;
   int64_t pid = 0;
-  bool final = true;              // false: the process died before writing at exit
+  bool final = true;  // false: the process died before writing at exit
   std::vector<SiteResult> sites;
 };
 
@@ -175,14 +175,14 @@ struct RunResult {
   std::string record_dir, trace_dir, torch, stance, cwd;
   std::vector<ProcessResult> processes;  // those that made at least one compiled object
   int processes_with_torch = 0;
-  std::vector<Divergence> divergence;    // ranks that compiled differently
-  std::vector<std::string> notes;        // things the reader must know (skipped files...)
+  std::vector<Divergence> divergence;  // ranks that compiled differently
+  std::vector<std::string> notes;      // things the reader must know (skipped files...)
   bool compared = false;
   int repeat = 1;
   std::vector<int> eager_exit_statuses;
-  std::optional<int> threads;            // --threads N (the job and its eager runs)
+  std::optional<int> threads;  // --threads N (the job and its eager runs)
   Contention contention;
-  nlohmann::json trace;                  // the trace section (tct trace's), for the details
+  nlohmann::json trace;  // the trace section (tct trace's), for the details
 };
 
 // A silent fallback with the site and process it happened in.

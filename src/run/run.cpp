@@ -68,9 +68,11 @@ std::vector<std::string> job_command(const RunOptions& o, const agent::EnvLookup
 
 // The folder of tct's sitecustomize, checked: the job's Pythons find it first on PYTHONPATH.
 std::string bootstrap_dir(const agent::EnvLookup& lookup, const std::string& exe) {
-  const std::string bootstrap = (fs::path(agent::locate_agent_dir(std::nullopt, lookup, exe)) / "tct_run_bootstrap").string();
+  const std::string bootstrap =
+      (fs::path(agent::locate_agent_dir(std::nullopt, lookup, exe)) / "tct_run_bootstrap").string();
   if (!fs::is_regular_file(fs::path(bootstrap) / "sitecustomize.py"))
-    throw Error(ExitCode::Internal, "install", fmt::format("tct's run bootstrap is missing ({})", bootstrap), "reinstall tct");
+    throw Error(ExitCode::Internal, "install", fmt::format("tct's run bootstrap is missing ({})", bootstrap),
+                "reinstall tct");
   return bootstrap;
 }
 
@@ -118,7 +120,8 @@ RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
              {"TORCH_TRACE", trace_of(sub)},
              {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"}};
     if (o.threads)
-      for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "TCT_RUN_THREADS"}) l.env.push_back({var, std::to_string(*o.threads)});
+      for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "TCT_RUN_THREADS"})
+        l.env.push_back({var, std::to_string(*o.threads)});
     const bool watch = !eager && sub == "compiled" && o.watch && hooks.partial;
     return watch ? run_command(l, tick) : run_command(l);
   };

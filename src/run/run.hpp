@@ -15,14 +15,14 @@
 namespace tct::run {
 
 struct RunOptions {
-  std::vector<std::string> job;  // the job's words (cli/run_args.hpp splits them off tct's)
-  std::string module;            // -m MODULE: the job is `python -m MODULE` + job
+  std::vector<std::string> job;       // the job's words (cli/run_args.hpp splits them off tct's)
+  std::string module;                 // -m MODULE: the job is `python -m MODULE` + job
   std::optional<std::string> python;  // --python: the interpreter for a .py job and -m (none: the usual choice)
-  std::string dir;               // --dir: where logs and records stay ("" = a new folder under $TMPDIR)
+  std::string dir;                    // --dir: where logs and records stay ("" = a new folder under $TMPDIR)
   bool compare_eager = false;
-  int repeat = 1;                // with compare_eager: runs each way
-  std::optional<int> threads;    // --threads N in the job and its eager runs
-  bool watch = false;            // report the result so far every 10 s while the compiled run runs
+  int repeat = 1;              // with compare_eager: runs each way
+  std::optional<int> threads;  // --threads N in the job and its eager runs
+  bool watch = false;          // report the result so far every 10 s while the compiled run runs
 };
 
 struct RunHooks {

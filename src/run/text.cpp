@@ -59,17 +59,18 @@ std::string fallback_text(const SiteFallback& at_site, bool md, const std::strin
   const std::string since =
       f.eager_after
           ? fmt::format("{} of the {} calls since ran eagerly, without compile", *f.eager_after, f.calls_after)
-          : fmt::format("from then on a call whose guards no compiled entry passes runs that part eagerly ({} calls since)",
-                        f.calls_after);
+          : fmt::format(
+                "from then on a call whose guards no compiled entry passes runs that part eagerly ({} calls since)",
+                f.calls_after);
   const std::optional<int>& rank = at_site.process->rank;
   std::string out = fmt::format(fmt::runtime(md ? "**SILENT FALLBACK: `{}` ({}{}): {} {}{}**: {}.\n"
                                                 : "SILENT FALLBACK: {} ({}{}): {} {}{}: {}.\n"),
                                 s.name, where(s, cwd), rank ? fmt::format(", rank {}", *rank) : "",
                                 frame_words(f.frame, s, cwd), what, at, since);
   if (!f.guard.empty())
-    out += fmt::format(fmt::runtime(md ? "- guard that kept failing: `{}`\n" : "  guard that kept failing: {}\n"), f.guard);
-  else if (!f.reason.empty())
-    out += fmt::format(fmt::runtime(md ? "- torch: {}\n" : "  torch: {}\n"), f.reason);
+    out += fmt::format(fmt::runtime(md ? "- guard that kept failing: `{}`\n" : "  guard that kept failing: {}\n"),
+                       f.guard);
+  else if (!f.reason.empty()) out += fmt::format(fmt::runtime(md ? "- torch: {}\n" : "  torch: {}\n"), f.reason);
   if (!f.fix.empty()) out += fmt::format(fmt::runtime(md ? "- fix: {}\n" : "  fix: {}\n"), f.fix);
   return out;
 }
@@ -93,11 +94,11 @@ std::string recompile_group_text(const RecompileGroup& g, const SiteResult& s, b
   const std::string limit = g.limit ? fmt::format(" (limit {})", *g.limit) : "";
   const std::string values = values_text(g.values);
   const std::string where_code = g.code_line > 0 ? fmt::format(" ({}:{})", rel(g.code_file, cwd), g.code_line) : "";
-  std::string out = fmt::format(fmt::runtime(md ? "{}recompiled {}x{} in {}: `{}` failed{}{}\n" : "{}recompiled {}x{} in {}: {} failed{}{}\n"), b,
-                                g.count, limit, frame_words(g.frame, s, cwd), g.pattern,
-                                values.empty() ? "" : " for values " + values, where_code);
-  if (with_fix)
-    out += fmt::format("{}  {}; fix: {}{}\n", b, g.why, g.fix, g.cost.empty() ? "" : " (" + g.cost + ")");
+  std::string out = fmt::format(
+      fmt::runtime(md ? "{}recompiled {}x{} in {}: `{}` failed{}{}\n" : "{}recompiled {}x{} in {}: {} failed{}{}\n"), b,
+      g.count, limit, frame_words(g.frame, s, cwd), g.pattern, values.empty() ? "" : " for values " + values,
+      where_code);
+  if (with_fix) out += fmt::format("{}  {}; fix: {}{}\n", b, g.why, g.fix, g.cost.empty() ? "" : " (" + g.cost + ")");
   return out;
 }
 
@@ -111,42 +112,45 @@ std::string contention_words(const Contention& c) {
 }
 
 std::string eager_text(const SiteResult& s, const EagerComparison& e, const std::string& b) {
-  std::string out = fmt::format("{}vs eager{}: {} [{}, {}] {}; eager {} vs compiled {} per call (95% interval; covers {})\n", b,
-                                e.clock == "cuda_events" ? " (CUDA event time)" : "", format_ratio(e.speedup.estimate),
-                                format_ratio(e.speedup.low), format_ratio(e.speedup.high), stats::describe(e.verdict),
-                                dur(e.eager.median), dur(e.compiled.median), e.covers);
+  std::string out =
+      fmt::format("{}vs eager{}: {} [{}, {}] {}; eager {} vs compiled {} per call (95% interval; covers {})\n", b,
+                  e.clock == "cuda_events" ? " (CUDA event time)" : "", format_ratio(e.speedup.estimate),
+                  format_ratio(e.speedup.low), format_ratio(e.speedup.high), stats::describe(e.verdict),
+                  dur(e.eager.median), dur(e.compiled.median), e.covers);
   if (e.verdict == stats::SpeedupVerdict::Inconclusive)
     out += fmt::format("{}  why inconclusive: {}\n", b,
-                       s.stall             ? "calls stalled (the warning above): the interval holds their waits"
+                       s.stall           ? "calls stalled (the warning above): the interval holds their waits"
                        : e.runs_each > 1 ? "the runs disagree: rerun on a quieter machine"
-                                           : "one run each way: --repeat 3 adds runs, and the interval their variation");
+                                         : "one run each way: --repeat 3 adds runs, and the interval their variation");
   if (s.runs.size() > 1) {
     // Each compiled run's compile and its break-even: cold first, then the warm caches.
     std::string line;
     for (const auto& c : s.runs)
-      line += fmt::format("{}run {} ({}): compile {}, cost {}, {}", line.empty() ? "" : "; ", c.run, c.cache_state,
-                          dur(c.compile_time), dur(c.compile_cost),
-                          c.break_even_calls ? fmt::format("pays back after {:.0f} calls", *c.break_even_calls)
-                                             : "no break-even");
+      line += fmt::format(
+          "{}run {} ({}): compile {}, cost {}, {}", line.empty() ? "" : "; ", c.run, c.cache_state, dur(c.compile_time),
+          dur(c.compile_cost),
+          c.break_even_calls ? fmt::format("pays back after {:.0f} calls", *c.break_even_calls) : "no break-even");
     return out + fmt::format("{}compiled runs: {}\n", b, line);
   }
   const std::string pay =
       e.break_even_calls
           ? (e.paid_back ? fmt::format("paid back after {:.0f} calls (this job made {})", *e.break_even_calls, s.calls)
-                         : fmt::format("pays back after {:.0f} calls: not in this job ({} calls)", *e.break_even_calls, s.calls))
+                         : fmt::format("pays back after {:.0f} calls: not in this job ({} calls)", *e.break_even_calls,
+                                       s.calls))
       : e.verdict == stats::SpeedupVerdict::Faster ? "never pays back at this speed"
                                                    : "no break-even: no reliable gain to pay it back";
   return out + fmt::format("{}compile cost {}: {}\n", b, dur(e.compile_cost), pay);
 }
 
-std::string site_text(const SiteResult& s, bool md, bool verbose, const std::string& cwd, const Contention& contention) {
+std::string site_text(const SiteResult& s, bool md, bool verbose, const std::string& cwd,
+                      const Contention& contention) {
   const std::string b = md ? "- " : "    ";
   std::string out;
   out += fmt::format(fmt::runtime(md ? "\n#### `{}` at `{}`\n\n" : "  {} at {}"), s.name, where(s, cwd));
   if (!md) out += fmt::format(" ({}, compiles {} at {}:{})\n", s.kind, s.code_name, rel(s.code_file, cwd), s.code_line);
   const std::string eager = s.eager_known ? fmt::format(", {} ran no compiled graph", s.eager_calls) : "";
-  out += fmt::format("{}{} call(s): {} compiling ({} in all){}; total {} ({} of the job)\n", b, s.calls, s.compiling_calls,
-                     dur(s.compiling_time), eager, dur(s.all.total), format_percent(s.job_share));
+  out += fmt::format("{}{} call(s): {} compiling ({} in all){}; total {} ({} of the job)\n", b, s.calls,
+                     s.compiling_calls, dur(s.compiling_time), eager, dur(s.all.total), format_percent(s.job_share));
   if (s.steady.calls > 0)
     out += fmt::format("{}per call (steady, {} calls): median {}, p90 {}\n", b, s.steady.calls, dur(s.steady.median),
                        dur(s.steady.p90));
@@ -171,25 +175,30 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
   for (const auto& br : s.breaks)
     out += md ? fmt::format("{}graph break at `{}:{}` ({}, x{}): {}; fix: {}\n", b, rel(br.file, cwd), br.line, br.kind,
                             br.count, br.reason, br.fix)
-              : fmt::format("{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n", b, rel(br.file, cwd), br.line, br.kind,
-                            br.count, br.reason, b, br.fix);
+              : fmt::format("{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n", b, rel(br.file, cwd), br.line,
+                            br.kind, br.count, br.reason, b, br.fix);
   std::set<std::string> explained;  // a cause's why and fix once, however many frames it touched
-  for (const auto& g : s.recompile_groups) out += recompile_group_text(g, s, md, b, cwd, explained.insert(g.fix).second);
+  for (const auto& g : s.recompile_groups)
+    out += recompile_group_text(g, s, md, b, cwd, explained.insert(g.fix).second);
   // torch's own text: -v only, its first line (the stack trace it appends is in the JSON).
   if (verbose)
     for (const auto& c : s.compiles)
       for (const auto& reason : c.recompile_reasons)
-        out += fmt::format(fmt::runtime(md ? "{}recompile (frame {}): guard failed: `{}`\n" : "{}recompile (frame {}): guard failed: {}\n"), b,
-                           c.compile_id, reason.substr(0, reason.find('\n')));
+        out += fmt::format(fmt::runtime(md ? "{}recompile (frame {}): guard failed: `{}`\n"
+                                           : "{}recompile (frame {}): guard failed: {}\n"),
+                           b, c.compile_id, reason.substr(0, reason.find('\n')));
   if (s.stall)
-    out += fmt::format("{}warning: calls stalled: p90 {:.0f}x the median compiled{}; {}: rerun with --threads 1 (or on "
-                       "a quieter machine)\n",
-                       b, s.stall->compiled_ratio,
-                       s.stall->eager_ratio > 0 ? fmt::format(", {:.0f}x eager", s.stall->eager_ratio) : "",
-                       contention_words(contention));
+    out += fmt::format(
+        "{}warning: calls stalled: p90 {:.0f}x the median compiled{}; {}: rerun with --threads 1 (or on "
+        "a quieter machine)\n",
+        b, s.stall->compiled_ratio,
+        s.stall->eager_ratio > 0 ? fmt::format(", {:.0f}x eager", s.stall->eager_ratio) : "",
+        contention_words(contention));
   if (s.backward_outside)
-    out += fmt::format("{}per-call figures cover the forward alone: the backward runs in loss.backward(), outside the "
-                       "timed call\n", b);
+    out += fmt::format(
+        "{}per-call figures cover the forward alone: the backward runs in loss.backward(), outside the "
+        "timed call\n",
+        b);
   if (s.eager) out += eager_text(s, *s.eager, b);
   return out;
 }
@@ -204,12 +213,14 @@ std::string text(const RunResult& r, bool md, bool verbose) {
   // The loudest news first: call sites that silently run eagerly.
   for (const auto& f : silent_fallbacks(r)) out += "\n" + fallback_text(f, md, r.cwd);
   if (!r.divergence.empty()) {
-    out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n" : "\nRANKS DIVERGE (a known cause of collective hangs):\n";
+    out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n"
+              : "\nRANKS DIVERGE (a known cause of collective hangs):\n";
     for (const auto& d : r.divergence) out += fmt::format("{}{}\n", md ? "- " : "  ", d.message);
   }
   if (r.processes.empty())
-    out += fmt::format("\n{}\n", r.processes_with_torch > 0 ? "torch was imported, but no torch.compile call site was called"
-                                                            : "no process of the job imported torch (or it ran Python with -S / -I)");
+    out += fmt::format("\n{}\n", r.processes_with_torch > 0
+                                     ? "torch was imported, but no torch.compile call site was called"
+                                     : "no process of the job imported torch (or it ran Python with -S / -I)");
   for (const auto& p : r.processes) {
     out += fmt::format(fmt::runtime(md ? "\n### {}\n" : "\n{}{}\n"), process_title(p),
                        p.final ? "" : " (ended before writing at exit: its last calls are missing)");
@@ -219,7 +230,8 @@ std::string text(const RunResult& r, bool md, bool verbose) {
     out += fmt::format("\neager runs: {} ({}), each call site bypassed (calls go straight to the uncompiled code){}\n",
                        r.repeat, r.stance, r.threads ? fmt::format("; --threads {} in every run", *r.threads) : "");
   for (const auto& n : r.notes) out += fmt::format("{}note: {}\n", md ? "\n" : "", n);
-  out += fmt::format(fmt::runtime(md ? "\nLogs: `{}` (`tct trace {}` for every detail)\n" : "\nlogs: {} (tct trace {} for every detail)\n"),
+  out += fmt::format(fmt::runtime(md ? "\nLogs: `{}` (`tct trace {}` for every detail)\n"
+                                     : "\nlogs: {} (tct trace {} for every detail)\n"),
                      r.trace_dir, r.trace_dir);
   return out;
 }
@@ -235,9 +247,11 @@ std::string answer(const RunResult& r) {
       if (s.eager) ++verdicts[s.eager->verdict];
     }
   std::string out = fmt::format("{} call site(s) in {} process(es)", sites, r.processes.size());
-  if (const size_t fallbacks = silent_fallbacks(r).size()) out += fmt::format(", {} SILENT FALLBACK(S) to eager", fallbacks);
+  if (const size_t fallbacks = silent_fallbacks(r).size())
+    out += fmt::format(", {} SILENT FALLBACK(S) to eager", fallbacks);
   for (const auto& [v, n] : verdicts)
-    out += fmt::format(", {} {}", n, v == stats::SpeedupVerdict::Faster ? "faster than eager" : std::string(stats::to_string(v)));
+    out += fmt::format(", {} {}", n,
+                       v == stats::SpeedupVerdict::Faster ? "faster than eager" : std::string(stats::to_string(v)));
   if (!r.divergence.empty()) out += ", ranks diverge";
   return out;
 }

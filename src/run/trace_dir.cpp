@@ -17,9 +17,7 @@ TraceRead read_trace_dir(const std::string& dir) {
   std::vector<trace::TraceFile> files;
   try {
     files = trace::list_trace_files(dir);
-  } catch (const Error&) {
-    return out;
-  }
+  } catch (const Error&) { return out; }
   // As `tct trace` reads them; a log cut mid-gzip (a job killed while writing) keeps what
   // was read of it, and the job's report goes on.
   out.ranks = trace::read_rank_logs(files).ranks;

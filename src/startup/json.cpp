@@ -26,10 +26,14 @@ std::map<Phase, Nanoseconds> phases_of(const json& j) {
 }
 
 json lookup_json(const CacheLookup& l) {
-  return {{"cache", l.cache}, {"state", l.state}, {"reason", l.reason.empty() ? json(nullptr) : json(l.reason)},
+  return {{"cache", l.cache},
+          {"state", l.state},
+          {"reason", l.reason.empty() ? json(nullptr) : json(l.reason)},
           {"changed", l.changed}};
 }
-CacheLookup lookup_of(const json& j) { return {str(j, "cache"), str(j, "state"), str(j, "reason"), strings(j, "changed")}; }
+CacheLookup lookup_of(const json& j) {
+  return {str(j, "cache"), str(j, "state"), str(j, "reason"), strings(j, "changed")};
+}
 
 json lookups_json(const std::vector<CacheLookup>& ls) {
   json out = json::array();
@@ -43,7 +47,7 @@ std::vector<CacheLookup> lookups_of(const json& j) {
 }
 
 json counters_json(const CacheCounters& c) {
-  return {{"fxgraph_cache_hit", c.fx_hit},      {"fxgraph_cache_miss", c.fx_miss},
+  return {{"fxgraph_cache_hit", c.fx_hit},       {"fxgraph_cache_miss", c.fx_miss},
           {"fxgraph_cache_bypass", c.fx_bypass}, {"autograd_cache_hit", c.aot_hit},
           {"autograd_cache_miss", c.aot_miss},   {"autograd_cache_bypass", c.aot_bypass}};
 }
@@ -139,7 +143,7 @@ std::optional<Mode> opt_mode(const json& j, const char* key) {
 }  // namespace
 
 CacheCounters counters_from_json(const json& c) {
-  return {num(c, "fxgraph_cache_hit"), num(c, "fxgraph_cache_miss"), num(c, "fxgraph_cache_bypass"),
+  return {num(c, "fxgraph_cache_hit"),  num(c, "fxgraph_cache_miss"),  num(c, "fxgraph_cache_bypass"),
           num(c, "autograd_cache_hit"), num(c, "autograd_cache_miss"), num(c, "autograd_cache_bypass")};
 }
 
@@ -186,8 +190,8 @@ StartupResult from_json(const json& j) {
   for (const auto& f : list(j, "cache_findings"))
     r.findings.push_back({parse_mode(str(f, "mode")).value_or(Mode::Warm), lookup_of(f)});
   for (const auto& f : list(j, "still_compiled"))
-    r.still_compiled.push_back({parse_mode(str(f, "mode")).value_or(Mode::Shipped), duration_or_nan(f, "cpp_compiler_ns"),
-                                duration_or_nan(f, "first_output_ns")});
+    r.still_compiled.push_back({parse_mode(str(f, "mode")).value_or(Mode::Shipped),
+                                duration_or_nan(f, "cpp_compiler_ns"), duration_or_nan(f, "first_output_ns")});
   return r;
 }
 

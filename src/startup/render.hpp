@@ -17,8 +17,8 @@ std::string calls_text(double calls);
 // The verdict in words: "eager starts fastest (1.52 s); of the compiled modes, warm (8.53 s)".
 std::string answer(const StartupResult& r);
 
-std::string brief(const StartupResult& r);     // the default terminal report
-std::string text(const StartupResult& r);      // -v: every phase, every lookup
+std::string brief(const StartupResult& r);  // the default terminal report
+std::string text(const StartupResult& r);   // -v: every phase, every lookup
 std::string markdown(const StartupResult& r);
 
 // The HTML report's section (the bar chart of start-up time per mode split by phase, the

@@ -25,15 +25,16 @@ enum class Mode {
   AotiPython,  // an AOTInductor package (torch.export + aoti_compile_and_package), aoti_load_package
   AotiCpp,     // the same package, loaded and run by tct-aoti (libtorch's AOTIModelPackageLoader)
 };
-inline constexpr Mode kAllModes[] = {Mode::Eager, Mode::Cold, Mode::Warm, Mode::Shipped, Mode::AotiPython, Mode::AotiCpp};
+inline constexpr Mode kAllModes[] = {Mode::Eager,   Mode::Cold,       Mode::Warm,
+                                     Mode::Shipped, Mode::AotiPython, Mode::AotiCpp};
 std::string_view to_string(Mode m);  // "eager", "cold", "warm", "shipped", "aoti", "aoti-cpp"
 std::optional<Mode> parse_mode(std::string_view s);
-std::string_view describe(Mode m);   // "torch.compile, empty caches", ...
-bool compiles(Mode m);               // runs compiled code (every mode but eager)
+std::string_view describe(Mode m);  // "torch.compile, empty caches", ...
+bool compiles(Mode m);              // runs compiled code (every mode but eager)
 
 // Where a start spent its time, in the order it spends it.
 enum class Phase {
-  Interpreter,    // launch to the process's first line: the interpreter (or tct-aoti and libtorch) loading
+  Interpreter,  // launch to the process's first line: the interpreter (or tct-aoti and libtorch) loading
   ImportTorch,
   LoadArtifacts,  // torch.compiler.load_cache_artifacts
   BuildModel,     // the target's factory: the model and its inputs
@@ -53,7 +54,7 @@ inline constexpr Phase kAllPhases[] = {Phase::Interpreter, Phase::ImportTorch, P
                                        Phase::FirstCall};
 std::string_view to_string(Phase p);  // "interpreter", "import_torch", ...
 std::optional<Phase> parse_phase(std::string_view s);
-std::string_view describe(Phase p);   // "import torch", "C++ compiler", ...
+std::string_view describe(Phase p);  // "import torch", "C++ compiler", ...
 
 // One cache lookup as the trace recorded it (fx_graph_cache_*, aotautograd_cache_*).
 struct CacheLookup {
@@ -84,8 +85,8 @@ struct Start {
   std::map<Phase, Nanoseconds> phases;      // they add up to first_output
   std::vector<CacheLookup> lookups;
   std::optional<CacheCounters> counters;
-  std::vector<double> steady_ns;            // calls after the first output
-  bool trace_read = false;                  // its TORCH_TRACE was found and read
+  std::vector<double> steady_ns;  // calls after the first output
+  bool trace_read = false;        // its TORCH_TRACE was found and read
 };
 
 // A mode's starts and what they add up to.
@@ -135,8 +136,8 @@ struct StartupResult {
   std::string backend = "inductor";
   std::vector<std::string> deploy_env;  // NAME=VALUE set in the warm and shipped starts only
   std::vector<ModeResult> modes;
-  Verdict verdict;                      // decided in summary.cpp
-  std::vector<CacheFinding> findings;   // decided in summary.cpp
+  Verdict verdict;                             // decided in summary.cpp
+  std::vector<CacheFinding> findings;          // decided in summary.cpp
   std::vector<CompileFinding> still_compiled;  // decided in summary.cpp
 
   const ModeResult* find(Mode m) const;

@@ -79,13 +79,13 @@ class Runner {
       x.mode = m;
       result_.modes.push_back(std::move(x));
     }
-    // One agent records the interpreter and torch (the executor keeps them for the document) (and refuses an interpreter
-    // without torch) before any start is timed; it tells what building tct-aoti needs.
+    // One agent records the interpreter and torch (the executor keeps them for the document) (and refuses an
+    // interpreter without torch) before any start is timed; it tells what building tct-aoti needs.
     {
       auto first = exec_.start({});
       if (auto* cpp = mode(Mode::AotiCpp)) {
-        const core::RunnerBuild b = core::ensure_aoti_runner(first->call("startup.libtorch", json::object()), cfg_.runner_source,
-                                                 cfg_.cache_root, progress_);
+        const core::RunnerBuild b = core::ensure_aoti_runner(first->call("startup.libtorch", json::object()),
+                                                             cfg_.runner_source, cfg_.cache_root, progress_);
         runner_ = b.path;
         cpp->skipped = b.skipped;
       }
@@ -130,7 +130,8 @@ class Runner {
   // `traced`: torch.compile starts write a TORCH_TRACE (their phases and cache lookups come
   // from it); the others do not, so they start as a plain script would.
   Folders folders(const std::string& name, bool traced = true) const {
-    Folders f{fs::path(root_.path()) / ("cache-" + name), traced ? fs::path(root_.path()) / ("trace-" + name) : fs::path()};
+    Folders f{fs::path(root_.path()) / ("cache-" + name),
+              traced ? fs::path(root_.path()) / ("trace-" + name) : fs::path()};
     fs::create_directories(f.cache / "inductor");
     fs::create_directories(f.cache / "triton");
     return f;
@@ -178,13 +179,14 @@ class Runner {
     try {
       auto session = exec_.start({});
       const json facts = session->call("startup.compare", {{"expected", (package_dir() / "reference").string()},
-                                                          {"actual", runner_out(0).string()}});
+                                                           {"actual", runner_out(0).string()}});
       session->close();
       OutputCheck c;
       c.shape_equal = core::json_read::flag(facts, "shape_equal") && core::json_read::flag(facts, "count_equal");
       c.max_abs_diff = core::json_read::num<double>(facts, "max_abs_diff", NAN);
       c.max_abs_expected = core::json_read::num<double>(facts, "max_abs_expected", NAN);
-      c.match = c.shape_equal && std::isfinite(c.max_abs_diff) && c.max_abs_diff <= 1e-4 * std::max(1.0, c.max_abs_expected);
+      c.match =
+          c.shape_equal && std::isfinite(c.max_abs_diff) && c.max_abs_diff <= 1e-4 * std::max(1.0, c.max_abs_expected);
       m.check = c;
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
@@ -198,16 +200,17 @@ class Runner {
   json run_cpp_start(int r, Nanoseconds& launch, Nanoseconds& replied) {
     fs::create_directories(runner_out(r));
     launch = now();
-    agent::ChildProcess child({{runner_, (package_dir() / "model.pt2").string(), (package_dir() / "inputs").string(),
-                                runner_out(r).string(), std::to_string(cfg_.steady_calls),
-                                fmt::format("{:.0f}", cfg_.steady_max_ns / 1e6)},
-                               {},
-                               false});
+    agent::ChildProcess child(
+        {{runner_, (package_dir() / "model.pt2").string(), (package_dir() / "inputs").string(), runner_out(r).string(),
+          std::to_string(cfg_.steady_calls), fmt::format("{:.0f}", cfg_.steady_max_ns / 1e6)},
+         {},
+         false});
     std::string line;
     const auto read = child.read_line(line, cfg_.timeout);
     replied = now();
     const agent::ExitInfo exit = child.finish(std::chrono::seconds(5));
-    if (read == agent::ChildProcess::Read::Interrupted) throw Error(ExitCode::Interrupted, "interrupted", "interrupted");
+    if (read == agent::ChildProcess::Read::Interrupted)
+      throw Error(ExitCode::Interrupted, "interrupted", "interrupted");
     json reply = json::parse(line, nullptr, false);
     if (read != agent::ChildProcess::Read::Line || !reply.is_object()) {
       const std::string why = child.last_stderr_line();
@@ -244,9 +247,7 @@ class Runner {
         params["load_artifacts"] = artifacts(r).string();
         f = folders(name);
         break;
-      case Mode::AotiCpp:
-        f = folders(name, false);
-        break;
+      case Mode::AotiCpp: f = folders(name, false); break;
       case Mode::AotiPython:
         params["how"] = "aoti";
         params["package"] = (package_dir() / "model.pt2").string();
@@ -303,7 +304,7 @@ class Runner {
   core::OnPartial<StartupResult> on_partial_;
   core::TempDir root_;
   StartupResult result_;
-  std::string runner_;   // tct-aoti, once built
+  std::string runner_;  // tct-aoti, once built
   std::map<int, std::vector<KeyedLookup>> cold_lookups_;
   std::map<int, double> artifact_bytes_;
 };
@@ -312,8 +313,8 @@ class Runner {
 
 std::vector<Mode> planned_modes(std::vector<Mode> asked) {
   if (asked.empty()) asked.assign(std::begin(kAllModes), std::end(kAllModes));
-  const bool needs_cold = std::count(asked.begin(), asked.end(), Mode::Warm) ||
-                          std::count(asked.begin(), asked.end(), Mode::Shipped);
+  const bool needs_cold =
+      std::count(asked.begin(), asked.end(), Mode::Warm) || std::count(asked.begin(), asked.end(), Mode::Shipped);
   std::vector<Mode> out;
   for (Mode m : kAllModes)
     if (std::count(asked.begin(), asked.end(), m) || (m == Mode::Cold && needs_cold)) out.push_back(m);

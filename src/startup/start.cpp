@@ -33,10 +33,10 @@ Start make_start(const json& reply, Nanoseconds launch, Nanoseconds replied, con
   s.first_output = Nanoseconds(*first) - launch;
   // Consecutive marks, each phase from the one before it (a missing mark: that phase did not happen).
   const std::pair<const char*, Phase> order[] = {
-      {"op_start", Phase::Interpreter},      {"torch_imported", Phase::ImportTorch},
+      {"op_start", Phase::Interpreter},           {"torch_imported", Phase::ImportTorch},
       {"artifacts_loaded", Phase::LoadArtifacts}, {"built", Phase::BuildModel},
-      {"inputs_loaded", Phase::LoadInputs},  {"package_loaded", Phase::LoadPackage},
-      {"compile_wrapped", Phase::CompileSetup}, {"first_output", Phase::FirstCall}};
+      {"inputs_loaded", Phase::LoadInputs},       {"package_loaded", Phase::LoadPackage},
+      {"compile_wrapped", Phase::CompileSetup},   {"first_output", Phase::FirstCall}};
   double prev = launch.count();
   for (auto [name, phase] : order)
     if (auto t = mark(marks, name); t && *t >= prev) {

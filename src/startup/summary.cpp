@@ -53,7 +53,8 @@ void summarize(ModeResult& mode) {
   std::vector<const Start*> order;
   for (const auto& s : mode.starts)
     if (measured(s.first_output)) order.push_back(&s);
-  std::sort(order.begin(), order.end(), [](const Start* a, const Start* b) { return a->first_output < b->first_output; });
+  std::sort(order.begin(), order.end(),
+            [](const Start* a, const Start* b) { return a->first_output < b->first_output; });
   if (!order.empty()) {
     const Start& mid = *order[(order.size() - 1) / 2];
     mode.phases = mid.phases;
@@ -71,7 +72,8 @@ void decide(StartupResult& r) {
     m.break_even_calls = stats::break_even_calls(extra, eager->per_call.count(), m.per_call.count());
   }
   r.verdict = Verdict{};
-  fastest(r, [](Mode) { return true; }, r.verdict.fastest, r.verdict.tied);
+  fastest(
+      r, [](Mode) { return true; }, r.verdict.fastest, r.verdict.tied);
   fastest(r, compiles, r.verdict.fastest_compiled, r.verdict.compiled_tied);
   // A warm or shipped start is meant to hit: every miss or bypass there is a finding.
   r.findings.clear();

@@ -62,14 +62,15 @@ std::string lookup_line(const CacheLookup& l, size_t max_changes) {
 
 std::string check_line(const OutputCheck& c) {
   if (!c.shape_equal) return "outputs DIFFER from eager: not the same number, shapes or dtypes";
-  return fmt::format("outputs {} eager's (max abs diff {:.3g}, outputs up to {:.3g})", c.match ? "match" : "DIFFER from",
-                     c.max_abs_diff, c.max_abs_expected);
+  return fmt::format("outputs {} eager's (max abs diff {:.3g}, outputs up to {:.3g})",
+                     c.match ? "match" : "DIFFER from", c.max_abs_diff, c.max_abs_expected);
 }
 
 std::string still_compiled_line(const CompileFinding& f) {
-  return fmt::format("{} start: every cache lookup hit, yet the C++ compiler ran {} of its {}: what it built is not in {}",
-                     to_string(f.mode), format_duration(f.cpp_compiler), format_duration(f.first_output),
-                     f.mode == Mode::Shipped ? "the cache artifacts" : "the local caches");
+  return fmt::format(
+      "{} start: every cache lookup hit, yet the C++ compiler ran {} of its {}: what it built is not in {}",
+      to_string(f.mode), format_duration(f.cpp_compiler), format_duration(f.first_output),
+      f.mode == Mode::Shipped ? "the cache artifacts" : "the local caches");
 }
 
 std::string counts(const std::vector<CacheLookup>& ls) {
@@ -138,8 +139,7 @@ std::string brief(const StartupResult& r) {
     if (m.mode == Mode::Eager) continue;
     out += fmt::format("  {}: {}{}\n", to_string(m.mode), phase_line(m, 3), m.check ? "; " + check_line(*m.check) : "");
   }
-  for (const auto& f : r.findings)
-    out += fmt::format("  {} start: {}\n", to_string(f.mode), lookup_line(f.lookup, 2));
+  for (const auto& f : r.findings) out += fmt::format("  {} start: {}\n", to_string(f.mode), lookup_line(f.lookup, 2));
   for (const auto& f : r.still_compiled) out += "  " + still_compiled_line(f) + "\n";
   out += "  (" + coverage_note(r) + "; tct startup -v: every phase and cache lookup)\n";
   return out;
@@ -156,14 +156,17 @@ std::string text(const StartupResult& r) {
   for (const auto& m : r.modes) {
     out += fmt::format("\n  {} ({})\n", to_string(m.mode), describe(m.mode));
     if (!m.ok()) {
-      out += fmt::format("    {}: {}\n", m.skipped.empty() ? "failed" : "skipped", m.skipped.empty() ? m.error : m.skipped);
+      out += fmt::format("    {}: {}\n", m.skipped.empty() ? "failed" : "skipped",
+                         m.skipped.empty() ? m.error : m.skipped);
       if (m.starts.empty()) continue;
     }
     report::Table t({"phase", "time (median start)"});
     for (Phase p : kAllPhases)
-      if (auto it = m.phases.find(p); it != m.phases.end()) t.add({std::string(describe(p)), format_duration(it->second)});
+      if (auto it = m.phases.find(p); it != m.phases.end())
+        t.add({std::string(describe(p)), format_duration(it->second)});
     out += t.str("    ");
-    if (measured(m.package_compile)) out += fmt::format("    package compile (once): {}\n", format_duration(m.package_compile));
+    if (measured(m.package_compile))
+      out += fmt::format("    package compile (once): {}\n", format_duration(m.package_compile));
     if (m.check) out += "    " + check_line(*m.check) + "\n";
     std::string starts;
     for (const auto& s : m.starts) starts += (starts.empty() ? "" : ", ") + format_duration(s.first_output);
@@ -179,9 +182,10 @@ std::string text(const StartupResult& r) {
       }
     if (!m.starts.empty() && m.starts.front().counters) {
       const CacheCounters& c = *m.starts.front().counters;
-      out += fmt::format("    torch's counters (first start): FX graph {} hit, {} miss, {} bypass; AOTAutograd "
-                         "{} hit, {} miss, {} bypass\n",
-                         c.fx_hit, c.fx_miss, c.fx_bypass, c.aot_hit, c.aot_miss, c.aot_bypass);
+      out += fmt::format(
+          "    torch's counters (first start): FX graph {} hit, {} miss, {} bypass; AOTAutograd "
+          "{} hit, {} miss, {} bypass\n",
+          c.fx_hit, c.fx_miss, c.fx_bypass, c.aot_hit, c.aot_miss, c.aot_bypass);
     }
   }
   return out;
@@ -196,7 +200,8 @@ std::string markdown(const StartupResult& r) {
   out += t.markdown() + "\n" + coverage_note(r) + "\n";
   if (!r.findings.empty()) {
     out += "\n**Cache misses where a hit was expected**\n\n";
-    for (const auto& f : r.findings) out += fmt::format("- {}: {}\n", to_string(f.mode), report::markdown_cell(lookup_line(f.lookup, 4)));
+    for (const auto& f : r.findings)
+      out += fmt::format("- {}: {}\n", to_string(f.mode), report::markdown_cell(lookup_line(f.lookup, 4)));
   }
   for (const auto& f : r.still_compiled) out += "\n" + report::markdown_cell(still_compiled_line(f)) + "\n";
   return out;

@@ -92,7 +92,8 @@ void TraceFactsSink::on_event(std::string_view payload) {
   if (!e.is_object()) return;
   const std::string name = e.value("name", ""), ph = e.value("ph", "");
   static const char* kWanted[] = {"entire_frame_compile", "backend_compile", "inductor_compile", "compile_file"};
-  if (std::find_if(std::begin(kWanted), std::end(kWanted), [&](const char* w) { return name == w; }) == std::end(kWanted))
+  if (std::find_if(std::begin(kWanted), std::end(kWanted), [&](const char* w) { return name == w; }) ==
+      std::end(kWanted))
     return;
   const json& ts = e.contains("ts") ? e["ts"] : json();
   if (!ts.is_number()) return;

@@ -11,10 +11,9 @@ bool Interval::has_interval() const {
 }
 
 double relative_half_width(const Interval& iv) {
-    if (std::isnan(iv.estimate) || std::isnan(iv.low) || std::isnan(iv.high) ||
-        iv.estimate == 0.0)
-        return std::numeric_limits<double>::quiet_NaN();
-    return (iv.high - iv.low) / 2.0 / std::fabs(iv.estimate);
+  if (std::isnan(iv.estimate) || std::isnan(iv.low) || std::isnan(iv.high) || iv.estimate == 0.0)
+    return std::numeric_limits<double>::quiet_NaN();
+  return (iv.high - iv.low) / 2.0 / std::fabs(iv.estimate);
 }
 
 }  // namespace tct::stats

@@ -8,9 +8,9 @@
 namespace tct::stats {
 
 struct Interval {
-  double estimate = NAN;  // the statistic on the full data; NaN: not measured
-  double low = NAN;       // lower bound of the confidence interval; NaN: not known
-  double high = NAN;      // upper bound
+  double estimate = NAN;      // the statistic on the full data; NaN: not measured
+  double low = NAN;           // lower bound of the confidence interval; NaN: not known
+  double high = NAN;          // upper bound
   bool has_interval() const;  // all three finite, positive, low <= estimate <= high
 };
 

@@ -18,22 +18,22 @@
 namespace tct::stats {
 
 struct OutlierParams {
-    // Iglewicz & Hoaglin's recommended cut-off for |modified z|.
-    double z_threshold = 3.5;
-    // Fallback when MAD == 0 (more than half the samples are identical, typically a coarse
-    // clock or batched timings that round to the same tick): the z-score is undefined, so a
-    // value is an outlier when |x - median| > relative_threshold * |median|. Our own choice,
-    // not from the literature: 10% is well above the quantisation of a clock tick relative
-    // to a sample of >= 1000 ticks (see bench/sampling.hpp), yet catches real disturbances.
-    double relative_threshold = 0.10;
+  // Iglewicz & Hoaglin's recommended cut-off for |modified z|.
+  double z_threshold = 3.5;
+  // Fallback when MAD == 0 (more than half the samples are identical, typically a coarse
+  // clock or batched timings that round to the same tick): the z-score is undefined, so a
+  // value is an outlier when |x - median| > relative_threshold * |median|. Our own choice,
+  // not from the literature: 10% is well above the quantisation of a clock tick relative
+  // to a sample of >= 1000 ticks (see bench/sampling.hpp), yet catches real disturbances.
+  double relative_threshold = 0.10;
 };
 
 struct Outliers {
-    std::size_t count = 0;             // high.size() + low.size()
-    double fraction = 0.0;             // count / number of finite samples; 0 when none
-    std::vector<std::size_t> high;     // indices into the input span, ascending (slow samples)
-    std::vector<std::size_t> low;      // indices into the input span, ascending (fast samples)
-    bool used_relative_fallback = false;  // MAD was 0, the relative rule was applied
+  std::size_t count = 0;                // high.size() + low.size()
+  double fraction = 0.0;                // count / number of finite samples; 0 when none
+  std::vector<std::size_t> high;        // indices into the input span, ascending (slow samples)
+  std::vector<std::size_t> low;         // indices into the input span, ascending (fast samples)
+  bool used_relative_fallback = false;  // MAD was 0, the relative rule was applied
 };
 
 // Non-finite samples are neither outliers nor counted in the fraction's denominator

@@ -61,12 +61,12 @@ inline constexpr int kPriorDf = 4;
 inline constexpr double kEraShare = 1.0;
 
 struct PairedInterval {
-    Interval speedup{};          // exp(mu_hat) and its bounds; NaN bounds when undefined
-    double between_sd = 0;       // tau, the pooled segment-to-segment sd (log units)
-    double within_sd = 0;        // sd of the estimate from block noise alone (log units)
-    int processes = 0;           // processes with at least one finite value
-    int segments = 0;            // segments with at least one finite value
-    int blocks = 0;              // finite block ratios used
+  Interval speedup{};     // exp(mu_hat) and its bounds; NaN bounds when undefined
+  double between_sd = 0;  // tau, the pooled segment-to-segment sd (log units)
+  double within_sd = 0;   // sd of the estimate from block noise alone (log units)
+  int processes = 0;      // processes with at least one finite value
+  int segments = 0;       // segments with at least one finite value
+  int blocks = 0;         // finite block ratios used
 };
 
 // One process's block log ratios, in measurement order, cut into segments (the blocks
@@ -78,15 +78,13 @@ std::size_t block_length(std::size_t n);
 
 // Bootstrap variance of the mean of `xs` under the circular block bootstrap with blocks of
 // block_length(xs.size()). 0 for fewer than 2 values.
-double block_bootstrap_variance_of_mean(const std::vector<double>& xs, std::size_t resamples,
-                                        std::uint64_t seed);
+double block_bootstrap_variance_of_mean(const std::vector<double>& xs, std::size_t resamples, std::uint64_t seed);
 
 // The hierarchical interval of exp(mu) from each process's segments of block log ratios
 // (see above). Non-finite ratios are ignored; empty segments and processes are dropped.
 // Bounds are NaN when no process has 2 finite values, confidence is outside (0, 1) or
 // resamples is 0.
-PairedInterval paired_speedup(const std::vector<ProcessSegments>& segments_per_process,
-                              double confidence, std::size_t resamples = 2000,
-                              std::uint64_t seed = kDefaultBootstrapSeed);
+PairedInterval paired_speedup(const std::vector<ProcessSegments>& segments_per_process, double confidence,
+                              std::size_t resamples = 2000, std::uint64_t seed = kDefaultBootstrapSeed);
 
 }  // namespace tct::stats

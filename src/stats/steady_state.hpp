@@ -23,28 +23,27 @@
 namespace tct::stats {
 
 struct SteadyStateParams {
-    double k = 3.0;            // band half-width in robust SDs of the last half
-    double rel_floor = 0.05;   // minimum band half-width as a fraction of the level
-    std::size_t window = 5;    // w = clamp(window, 1, n / 4)
-    std::size_t min_points = 10;  // fewer points -> found = false
+  double k = 3.0;               // band half-width in robust SDs of the last half
+  double rel_floor = 0.05;      // minimum band half-width as a fraction of the level
+  std::size_t window = 5;       // w = clamp(window, 1, n / 4)
+  std::size_t min_points = 10;  // fewer points -> found = false
 };
 
 enum class SteadyStateReason {
-    Found,
-    TooFewPoints,  // n < min_points
-    NonFinite,     // a NaN or inf latency: the series cannot be trusted as a sequence
-    Trending,      // the last half still moves: it never settled within the series
-    NeverInBand,   // no index satisfies the start rule
+  Found,
+  TooFewPoints,  // n < min_points
+  NonFinite,     // a NaN or inf latency: the series cannot be trusted as a sequence
+  Trending,      // the last half still moves: it never settled within the series
+  NeverInBand,   // no index satisfies the start rule
 };
 
 struct SteadyState {
-    bool found = false;
-    std::size_t start_index = 0;  // first steady call; 0 when not found
-    double level = 0.0;           // median of x[start_index, n); NaN when not found
-    SteadyStateReason reason = SteadyStateReason::TooFewPoints;
+  bool found = false;
+  std::size_t start_index = 0;  // first steady call; 0 when not found
+  double level = 0.0;           // median of x[start_index, n); NaN when not found
+  SteadyStateReason reason = SteadyStateReason::TooFewPoints;
 };
 
-SteadyState detect_steady_state(std::span<const double> series,
-                                const SteadyStateParams& params = {});
+SteadyState detect_steady_state(std::span<const double> series, const SteadyStateParams& params = {});
 
 }  // namespace tct::stats

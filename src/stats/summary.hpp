@@ -45,12 +45,12 @@ double mad(std::span<const double> xs);
 double robust_sd(std::span<const double> xs);
 
 struct Summary {
-    std::size_t n = 0;           // finite values used
-    std::size_t non_finite = 0;  // NaN / inf values ignored
-    double min, max, mean, median, p05, p25, p75, p95;
-    double mad;        // raw MAD (not scaled)
-    double robust_cv;  // robust_sd / |median|; 0 when robust_sd is 0; NaN when median is 0
-                       // but the spread is not
+  std::size_t n = 0;           // finite values used
+  std::size_t non_finite = 0;  // NaN / inf values ignored
+  double min, max, mean, median, p05, p25, p75, p95;
+  double mad;        // raw MAD (not scaled)
+  double robust_cv;  // robust_sd / |median|; 0 when robust_sd is 0; NaN when median is 0
+                     // but the spread is not
 };
 
 // All of the above in one pass over one sorted copy.

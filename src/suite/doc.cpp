@@ -109,10 +109,12 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
   for (const auto& [path, doc] : shards) {
     const SuiteResult s = suite_from_json(suite_of(doc, path));
     if (s.listing)
-      throw usage_error(fmt::format("{} is a --list output: nothing ran", path), "merge the files the shards wrote with -o");
+      throw usage_error(fmt::format("{} is a --list output: nothing ran", path),
+                        "merge the files the shards wrote with -o");
     if (plan_ids(s) != plan)
-      throw usage_error(fmt::format("{} and {} come from different suites (their entry lists differ)", first_path, path),
-                        "run every shard from the same suite file and tct version");
+      throw usage_error(
+          fmt::format("{} and {} come from different suites (their entry lists differ)", first_path, path),
+          "run every shard from the same suite file and tct version");
     for (const auto& e : s.entries) {
       if (auto it = found.find(e.entry.id); it != found.end())
         throw usage_error(fmt::format("entry '{}' is in both {} and {}", e.entry.id, it->second, path),
@@ -123,14 +125,16 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
     for (const auto& w : doc.value("warnings", json::array())) report::add_once(warnings, report::warning_from_json(w));
     const json& torch = doc.value("environment", json::object()).value("torch", json());
     if (torch.is_object() && torch.contains("version")) torch_versions.insert(torch["version"].dump());
-    merged_suite.merged_from->push_back({path, doc["suite"].value("shard", json()), doc.value("created", json()), s.entries.size()});
+    merged_suite.merged_from->push_back(
+        {path, doc["suite"].value("shard", json()), doc.value("created", json()), s.entries.size()});
   }
   std::vector<std::string> missing;
   for (const auto& id : plan)
     if (!found.count(id)) missing.push_back(id);
   if (!missing.empty())
-    throw usage_error(fmt::format("{} of {} entries are in no shard: {}", missing.size(), plan.size(), first_few(missing)),
-                      "a shard did not finish or was not passed: rerun it (with --resume) and merge every shard's file");
+    throw usage_error(
+        fmt::format("{} of {} entries are in no shard: {}", missing.size(), plan.size(), first_few(missing)),
+        "a shard did not finish or was not passed: rerun it (with --resume) and merge every shard's file");
   if (torch_versions.size() > 1)
     report::add_once(warnings, {report::kind::MixedEnvironments{torch_versions.size()}, ""});
   merged["warnings"] = report::to_json(warnings);

@@ -28,7 +28,8 @@ void record_entry(SuiteResult& suite, EntryRecord entry);
 // Entries of `previous` (a suite document written by -o) that belong to this run's share,
 // for --resume. Throws tct::Error (usage) when `previous` is not a suite document; entries
 // of ids no longer in this run's share are left out and counted in `dropped`.
-std::vector<EntryRecord> resumable_entries(const nlohmann::json& previous, const SuiteResult& suite, std::size_t& dropped);
+std::vector<EntryRecord> resumable_entries(const nlohmann::json& previous, const SuiteResult& suite,
+                                           std::size_t& dropped);
 
 // The ids of this run's share not yet recorded, in plan order.
 std::vector<std::string> pending_ids(const SuiteResult& suite);

@@ -64,7 +64,8 @@ Suite expand(const json& root, const std::string& source) {
                         "a suite file has name, [defaults] and [[target]] tables");
   Suite suite;
   if (root.contains("name")) {
-    if (!root["name"].is_string()) throw usage_error(fmt::format("{}: name must be a string", source), "write name = \"zoo\"");
+    if (!root["name"].is_string())
+      throw usage_error(fmt::format("{}: name must be a string", source), "write name = \"zoo\"");
     suite.name = root["name"].get<std::string>();
   }
   json defaults = root.value("defaults", json::object());
@@ -80,7 +81,8 @@ Suite expand(const json& root, const std::string& source) {
   for (std::size_t t = 0; t < targets.size(); ++t) {
     const json& target = targets[t];
     std::string where = fmt::format("{}: [[target]] {}", source, t + 1);
-    if (!target.is_object()) throw usage_error(where + " is not a table", "write each target as [[target]] then spec = \"...\"");
+    if (!target.is_object())
+      throw usage_error(where + " is not a table", "write each target as [[target]] then spec = \"...\"");
     if (!target.contains("spec") || !target["spec"].is_string() || target["spec"].get<std::string>().empty())
       throw usage_error(where + " has no spec", "write spec = \"FILE.py:NAME\", \"module:NAME\" or \"builtin:NAME\"");
     std::string spec = target["spec"].get<std::string>();
@@ -90,7 +92,8 @@ Suite expand(const json& root, const std::string& source) {
     std::string stem = spec;
     if (target.contains("name")) {
       if (!target["name"].is_string() || target["name"].get<std::string>().empty())
-        throw usage_error(where + ": name must be a non-empty string", "write name = \"resnet\" (the stem of the entry ids)");
+        throw usage_error(where + ": name must be a non-empty string",
+                          "write name = \"resnet\" (the stem of the entry ids)");
       stem = target["name"].get<std::string>();
     }
 
@@ -98,7 +101,8 @@ Suite expand(const json& root, const std::string& source) {
     json params = json::object();
     for (const json* p : std::initializer_list<const json*>{&defaults, &target}) {
       if (!p->contains("params")) continue;
-      if (!(*p)["params"].is_object()) throw usage_error(where + ": params must be a table", "write params = { batch = 8 }");
+      if (!(*p)["params"].is_object())
+        throw usage_error(where + ": params must be a table", "write params = { batch = 8 }");
       for (auto& [k, v] : (*p)["params"].items()) params[k] = v;
     }
     json settings = json::object();
@@ -110,7 +114,8 @@ Suite expand(const json& root, const std::string& source) {
     auto values_of = [&](const std::string& name, const json& v, bool is_param) {
       std::vector<json> vals = v.is_array() ? std::vector<json>(v.begin(), v.end()) : std::vector<json>{v};
       if (vals.empty())
-        throw usage_error(fmt::format("{}: {} is an empty list", where, name), "a list is a matrix axis: give it a value");
+        throw usage_error(fmt::format("{}: {} is an empty list", where, name),
+                          "a list is a matrix axis: give it a value");
       if (!is_param)
         for (auto& x : vals) x = check_setting(name, x, where);
       return vals;
@@ -127,7 +132,8 @@ Suite expand(const json& root, const std::string& source) {
     while (true) {
       Entry e;
       e.target = spec;
-      for (std::size_t i = 0; i < axes.size(); ++i) (axes[i].is_param ? e.params : e.settings)[axes[i].name] = axes[i].values[at[i]];
+      for (std::size_t i = 0; i < axes.size(); ++i)
+        (axes[i].is_param ? e.params : e.settings)[axes[i].name] = axes[i].values[at[i]];
       e.id = entry_id(stem, e.params, e.settings, multi);
       if (!seen.insert(e.id).second)
         throw usage_error(fmt::format("{}: two entries have the id '{}'", where, e.id),
@@ -165,8 +171,9 @@ Suite parse_suite(const std::string& toml_text, const std::string& source) {
   try {
     table = toml::parse(toml_text, source);
   } catch (const toml::parse_error& e) {
-    throw usage_error(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()),
-                      "fix the TOML syntax (https://toml.io)");
+    throw usage_error(
+        fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()),
+        "fix the TOML syntax (https://toml.io)");
   }
   return expand(to_json(table), source);
 }

@@ -29,14 +29,14 @@ using json = nlohmann::json;
 
 struct Entry {
   std::string id;
-  std::string target;                 // the spec
-  json params = json::object();       // one value per parameter
-  json settings = json::object();     // one checked value per setting given
+  std::string target;              // the spec
+  json params = json::object();    // one value per parameter
+  json settings = json::object();  // one checked value per setting given
 };
 
 struct Suite {
-  std::string name;                   // "" when the file gives none
-  std::vector<Entry> entries;         // in file order: targets, then matrix points (first axis outermost)
+  std::string name;            // "" when the file gives none
+  std::vector<Entry> entries;  // in file order: targets, then matrix points (first axis outermost)
 };
 
 // Parses TOML text; `source` names it in errors ("suite.toml"). Throws tct::Error (usage,

@@ -33,7 +33,7 @@ double or_nan(const std::optional<T>& v) {
 }
 
 struct Column {
-  const char* key;    // radio id suffix
+  const char* key;  // radio id suffix
   const char* title;
   // Sort value (NaN sorts last); ascending unless `descending`.
   std::function<double(const EntryRecord&)> value;
@@ -49,13 +49,18 @@ std::string row_html(const EntryRecord& e) {
   auto count = [](const auto& v) { return v ? esc(json_text(json(*v))) : std::string("-"); };
   std::string why;
   if (e.error.is_object() && e.error.contains("message"))
-    why = "<br><span class=\"muted\">" + esc(text_or(e.error, "kind")) + ": " + esc(text_or(e.error, "message")) + "</span>";
+    why = "<br><span class=\"muted\">" + esc(text_or(e.error, "kind")) + ": " + esc(text_or(e.error, "message")) +
+          "</span>";
   return fmt::format(
-      "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td class=\"num\">{}</td>"
+      "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td "
+      "class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><span class=\"pill {}\">{}</span>{}</td></tr>",
       esc(e.entry.id), verdict_tone(r.verdict), esc(format_speedup_interval(r.speedup)), esc(verdict), esc(compile),
       count(r.break_even_calls), count(r.graph_breaks), esc(r.check.empty() ? "-" : r.check),
-      e.status == suite::EntryStatus::Ok ? "good" : e.status == suite::EntryStatus::Mismatch ? "warn" : "bad", esc(status), why);
+      e.status == suite::EntryStatus::Ok         ? "good"
+      : e.status == suite::EntryStatus::Mismatch ? "warn"
+                                                 : "bad",
+      esc(status), why);
 }
 
 std::string sortable_table(const std::vector<EntryRecord>& entries) {
@@ -63,7 +68,8 @@ std::string sortable_table(const std::vector<EntryRecord>& entries) {
       {"entry", "Entry", nullptr, false},
       {"speedup", "Speedup [95% CI]", [](const EntryRecord& e) { return e.result.speedup.estimate; }, false},
       {"verdict", "Verdict", nullptr, false},
-      {"compile", "Compile", [](const EntryRecord& e) { return e.result.compile ? e.result.compile->count() : NAN; }, true},
+      {"compile", "Compile", [](const EntryRecord& e) { return e.result.compile ? e.result.compile->count() : NAN; },
+       true},
       {"breakeven", "Break-even calls", [](const EntryRecord& e) { return or_nan(e.result.break_even_calls); }, true},
       {"breaks", "Graph breaks", [](const EntryRecord& e) { return or_nan(e.result.graph_breaks); }, true},
       {"check", "Output check", nullptr, false},
@@ -85,23 +91,26 @@ std::string sortable_table(const std::vector<EntryRecord>& entries) {
       });
     std::string id = fmt::format("suite-sort-{}", c.key);
     radios += fmt::format(R"(<input type="radio" name="suite-sort" id="{}"{}>)", id, first ? " checked" : "");
-    css += fmt::format("#{0}:checked~.by-{1}{{display:block}}#{0}:checked~.by-{1} th.k-{1}{{text-decoration:underline}}", id, c.key);
+    css += fmt::format(
+        "#{0}:checked~.by-{1}{{display:block}}#{0}:checked~.by-{1} th.k-{1}{{text-decoration:underline}}", id, c.key);
     std::string head = "<thead><tr>";
     for (const auto& h : cols) {
       std::string label = esc(h.title);
       if (h.value || std::string(h.key) == "entry")
-        label = fmt::format(R"(<label for="suite-sort-{}" title="sort by {}">{} {}</label>)", h.key, esc(h.title), label,
-                            h.value ? (h.descending ? "&#9660;" : "&#9650;") : "&#9650;");
+        label = fmt::format(R"(<label for="suite-sort-{}" title="sort by {}">{} {}</label>)", h.key, esc(h.title),
+                            label, h.value ? (h.descending ? "&#9660;" : "&#9650;") : "&#9650;");
       head += fmt::format(R"(<th class="k-{}">{}</th>)", h.key, label);
     }
     head += "</tr></thead>";
     std::string body;
     for (const EntryRecord* e : rows) body += row_html(*e);
-    tables += fmt::format(R"(<div class="sorted by-{}"><table class="rows">{}<tbody>{}</tbody></table></div>)", c.key, head, body);
+    tables += fmt::format(R"(<div class="sorted by-{}"><table class="rows">{}<tbody>{}</tbody></table></div>)", c.key,
+                          head, body);
     first = false;
   }
   return "<style>.sortable>input{position:absolute;opacity:0;pointer-events:none}.sortable .sorted{display:none}"
-         ".sortable label{cursor:pointer}" + css + "</style><div class=\"sortable scroll\">" + radios + tables + "</div>";
+         ".sortable label{cursor:pointer}" +
+         css + "</style><div class=\"sortable scroll\">" + radios + tables + "</div>";
 }
 
 // An entry id that fits the chart's label column (about 32 characters): its start (the
@@ -169,8 +178,8 @@ std::string html_section(const SuiteResult& suite) {
   if (suite.listing) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& p : suite.plan)
-      rows.push_back({"<span class=\"loc\">" + esc(p.entry.id) + "</span>", esc(p.entry.target), generic(p.entry.settings),
-                      esc(std::to_string(p.shard))});
+      rows.push_back({"<span class=\"loc\">" + esc(p.entry.id) + "</span>", esc(p.entry.target),
+                      generic(p.entry.settings), esc(std::to_string(p.shard))});
     return out + table({"Entry", "Target", "Settings", "Shard"}, rows) + "</section>";
   }
   const suite::SuiteSummary& s = suite.summary;
@@ -190,8 +199,9 @@ std::string html_section(const SuiteResult& suite) {
     items.push_back({"Merged from", esc(fmt::format("{} shard{}", suite.merged_from->size(),
                                                     suite.merged_from->size() == 1 ? "" : "s"))});
   out += facts(items) + speedup_chart(suite);
-  out += "<p class=\"muted\">Click a column heading to sort. * compile time of the first call in the measuring process "
-         "(compile time not measured in fresh processes).</p>";
+  out +=
+      "<p class=\"muted\">Click a column heading to sort. * compile time of the first call in the measuring process "
+      "(compile time not measured in fresh processes).</p>";
   out += sortable_table(suite.entries);
   return out + "</section>";
 }

@@ -12,7 +12,8 @@ using json = nlohmann::json;
 using namespace core::json_read;
 
 stats::Interval interval_of(const json& speedup) {
-  return {core::number_or_nan(speedup, "estimate"), core::number_or_nan(speedup, "low"), core::number_or_nan(speedup, "high")};
+  return {core::number_or_nan(speedup, "estimate"), core::number_or_nan(speedup, "low"),
+          core::number_or_nan(speedup, "high")};
 }
 
 json text_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
@@ -31,7 +32,8 @@ std::string_view to_string(EntryStatus s) { return kStatus[static_cast<int>(s)];
 json to_json(const EntryResult& r) {
   json speedup = nullptr;
   if (std::isfinite(r.speedup.estimate))
-    speedup = {{"estimate", r.speedup.estimate}, {"low", core::number_or_null(r.speedup.low)},
+    speedup = {{"estimate", r.speedup.estimate},
+               {"low", core::number_or_null(r.speedup.low)},
                {"high", core::number_or_null(r.speedup.high)}};
   return {{"speedup", speedup},
           {"verdict", stats::to_string(r.verdict)},
@@ -59,18 +61,30 @@ EntryResult entry_result_from_json(const json& j) {
 }
 
 json to_json(const SuiteSummary& s) {
-  json out = {{"entries", s.entries}, {"ok", s.ok}, {"failed", s.failed}, {"mismatch", s.mismatch},
-              {"failures_by_kind", s.failures_by_kind}, {"faster", s.faster}, {"slower", s.slower},
-              {"inconclusive", s.inconclusive}, {"not_measured", s.not_measured}, {"geomean_speedup", nullptr},
-              {"compile_ns_total", s.compile_ns_total}, {"wall_ns_total", s.wall_ns_total}};
+  json out = {{"entries", s.entries},
+              {"ok", s.ok},
+              {"failed", s.failed},
+              {"mismatch", s.mismatch},
+              {"failures_by_kind", s.failures_by_kind},
+              {"faster", s.faster},
+              {"slower", s.slower},
+              {"inconclusive", s.inconclusive},
+              {"not_measured", s.not_measured},
+              {"geomean_speedup", nullptr},
+              {"compile_ns_total", s.compile_ns_total},
+              {"wall_ns_total", s.wall_ns_total}};
   if (s.no_clear_difference) out["no_clear_difference"] = *s.no_clear_difference;
   if (s.geomean)
     out["geomean_speedup"] = {
-        {"estimate", s.geomean->interval.estimate}, {"low", core::number_or_null(s.geomean->interval.low)},
-        {"high", core::number_or_null(s.geomean->interval.high)}, {"confidence", 0.95}, {"n", s.geomean->n},
+        {"estimate", s.geomean->interval.estimate},
+        {"low", core::number_or_null(s.geomean->interval.low)},
+        {"high", core::number_or_null(s.geomean->interval.high)},
+        {"confidence", 0.95},
+        {"n", s.geomean->n},
         {"verdict", stats::to_string(s.geomean->verdict)},
-        {"method", "geometric mean over entries that passed, slowdowns included; interval from the entries' "
-                   "95% intervals combined on the log scale (independent errors)"}};
+        {"method",
+         "geometric mean over entries that passed, slowdowns included; interval from the entries' "
+         "95% intervals combined on the log scale (independent errors)"}};
   return out;
 }
 
@@ -127,20 +141,27 @@ EntryRecord record_from_json(const json& j) {
 json to_json(const SuiteResult& s) {
   json plan = json::array(), entries = json::array();
   for (const auto& p : s.plan)
-    plan.push_back({{"id", p.entry.id}, {"target", p.entry.target}, {"params", p.entry.params},
-                    {"settings", p.entry.settings}, {"shard", p.shard}});
+    plan.push_back({{"id", p.entry.id},
+                    {"target", p.entry.target},
+                    {"params", p.entry.params},
+                    {"settings", p.entry.settings},
+                    {"shard", p.shard}});
   for (const auto& e : s.entries) entries.push_back(to_json(e));
   json shard = nullptr;
   if (s.shard)
-    shard = {{"index", s.shard->index}, {"count", s.shard->count},
-             {"method", s.shard->costs_from.empty() ? "round_robin" : "cost"}, {"costs_from", text_or_null(s.shard->costs_from)}};
-  json out = {{"file", s.file}, {"name", s.name}, {"plan", plan}, {"shard", shard}, {"selected", s.selected},
-              {"listing", s.listing}, {"entries", entries}, {"summary", to_json(s.summary)}};
-  if (s.resumed) out["resumed"] = {{"from", s.resumed->from}, {"kept", s.resumed->kept}, {"dropped", s.resumed->dropped}};
+    shard = {{"index", s.shard->index},
+             {"count", s.shard->count},
+             {"method", s.shard->costs_from.empty() ? "round_robin" : "cost"},
+             {"costs_from", text_or_null(s.shard->costs_from)}};
+  json out = {{"file", s.file},         {"name", s.name},       {"plan", plan},       {"shard", shard},
+              {"selected", s.selected}, {"listing", s.listing}, {"entries", entries}, {"summary", to_json(s.summary)}};
+  if (s.resumed)
+    out["resumed"] = {{"from", s.resumed->from}, {"kept", s.resumed->kept}, {"dropped", s.resumed->dropped}};
   if (s.merged_from) {
     out["merged_from"] = json::array();
     for (const auto& m : *s.merged_from)
-      out["merged_from"].push_back({{"path", m.path}, {"shard", m.shard}, {"created", m.created}, {"entries", m.entries}});
+      out["merged_from"].push_back(
+          {{"path", m.path}, {"shard", m.shard}, {"created", m.created}, {"entries", m.entries}});
   }
   return out;
 }

@@ -28,15 +28,15 @@ using tct::Nanoseconds;
 // entry's "result" object is its to_json, and the suite's renderings and `tct compare` read it
 // back through entry_result_from_json.
 struct EntryResult {
-  stats::Interval speedup;  // NaN estimate: not measured
+  stats::Interval speedup;                                             // NaN estimate: not measured
   stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;  // the bench row's, copied
-  std::optional<Nanoseconds> compile;  // the cold compile, else the first compiled call
-  std::string compile_source;          // "cold", "first_call", or "" (none)
+  std::optional<Nanoseconds> compile;                                  // the cold compile, else the first compiled call
+  std::string compile_source;                                          // "cold", "first_call", or "" (none)
   std::optional<double> break_even_calls;
-  std::optional<int> graph_breaks;     // the compiled run's, else explain's
-  std::string check;                   // "match", "mismatch", "not_checked", or "" (unknown)
-  std::string allocator;               // the malloc state the speedup was measured under ("" = not recorded)
-  std::string allocator_best;          // the fastest state, only when the allocator moved the result
+  std::optional<int> graph_breaks;  // the compiled run's, else explain's
+  std::string check;                // "match", "mismatch", "not_checked", or "" (unknown)
+  std::string allocator;            // the malloc state the speedup was measured under ("" = not recorded)
+  std::string allocator_best;       // the fastest state, only when the allocator moved the result
 };
 
 // The geometric mean over the entries that passed, slowdowns included, with an interval from
@@ -97,12 +97,12 @@ struct MergedShard {
 
 struct SuiteResult {
   std::string file, name;
-  std::vector<PlannedEntry> plan;      // every entry of the suite
-  std::optional<ShardInfo> shard;      // none: not sharded
-  std::vector<std::string> selected;   // this run's share
-  bool listing = false;                // --list: nothing ran
-  std::vector<EntryRecord> entries;    // finished, in plan order
-  SuiteSummary summary;                // summarize(entries), kept in step by record_entry
+  std::vector<PlannedEntry> plan;     // every entry of the suite
+  std::optional<ShardInfo> shard;     // none: not sharded
+  std::vector<std::string> selected;  // this run's share
+  bool listing = false;               // --list: nothing ran
+  std::vector<EntryRecord> entries;   // finished, in plan order
+  SuiteSummary summary;               // summarize(entries), kept in step by record_entry
   std::optional<Resumed> resumed;
   std::optional<std::vector<MergedShard>> merged_from;  // only in a merged document
 };

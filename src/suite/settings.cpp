@@ -41,7 +41,8 @@ std::function<json(const json&)> a_number(double lo, bool lo_open, double hi = I
     if (!v.is_number()) bad("a number");
     double d = v.get<double>();
     if (!std::isfinite(d) || d < lo || (lo_open && d == lo) || d > hi)
-      bad(fmt::format("a number {} {}{}", lo_open ? ">" : ">=", lo, std::isfinite(hi) ? fmt::format(" and <= {}", hi) : ""));
+      bad(fmt::format("a number {} {}{}", lo_open ? ">" : ">=", lo,
+                      std::isfinite(hi) ? fmt::format(" and <= {}", hi) : ""));
     return v;
   };
 }
@@ -59,9 +60,7 @@ json dynamic_value(const json& v) {
   if (text.empty()) bad("auto, true or false");
   try {
     return bench::normalize_dynamic(text);
-  } catch (const Error&) {
-    bad("auto, true or false");
-  }
+  } catch (const Error&) { bad("auto, true or false"); }
 }
 
 json precision_value(const json& v) {
@@ -141,7 +140,8 @@ json check_setting(const std::string& name, const json& value, const std::string
   if (!s) {
     std::string known;
     for (const auto& n : setting_names()) known += (known.empty() ? "" : ", ") + n;
-    throw usage_error(fmt::format("{}: unknown setting '{}'", where, name), "settings are tct bench's long options: " + known);
+    throw usage_error(fmt::format("{}: unknown setting '{}'", where, name),
+                      "settings are tct bench's long options: " + known);
   }
   try {
     return s->check(value);

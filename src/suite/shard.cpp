@@ -21,12 +21,11 @@ ShardSpec parse_shard(const std::string& text) {
       s.count = std::stoi(text.substr(slash + 1), &used_n);
       if (used_i != slash || used_n != text.size() - slash - 1) s = {0, 0};
     }
-  } catch (const std::exception&) {
-    s = {0, 0};
-  }
+  } catch (const std::exception&) { s = {0, 0}; }
   if (s.count < 1 || s.index < 1 || s.index > s.count)
-    throw usage_error(fmt::format("--shard '{}' is not I/N with 1 <= I <= N", text),
-                      "write --shard 1/4 ... --shard 4/4 (a 0-based index needs +1, e.g. $((JOB_COMPLETION_INDEX + 1))/4)");
+    throw usage_error(
+        fmt::format("--shard '{}' is not I/N with 1 <= I <= N", text),
+        "write --shard 1/4 ... --shard 4/4 (a 0-based index needs +1, e.g. $((JOB_COMPLETION_INDEX + 1))/4)");
   return s;
 }
 

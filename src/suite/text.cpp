@@ -62,8 +62,9 @@ std::string heading(const SuiteResult& suite, bool markdown) {
   std::string out = fmt::format("suite {}{}: {} {}", markdown ? short_path(suite.file) : suite.file,
                                 suite.name.empty() ? "" : " (" + suite.name + ")", n, n == 1 ? "entry" : "entries");
   if (suite.shard)
-    out += fmt::format(", shard {}/{} runs {} ({})", suite.shard->index, suite.shard->count, suite.selected.size(),
-                       suite.shard->costs_from.empty() ? "round robin" : "balanced by the costs in " + suite.shard->costs_from);
+    out += fmt::format(
+        ", shard {}/{} runs {} ({})", suite.shard->index, suite.shard->count, suite.selected.size(),
+        suite.shard->costs_from.empty() ? "round robin" : "balanced by the costs in " + suite.shard->costs_from);
   if (suite.merged_from) {
     const std::size_t shards = suite.merged_from->size();
     out += fmt::format(", merged from {} shard{}", shards, shards == 1 ? "" : "s");
@@ -77,10 +78,10 @@ std::vector<std::string> summary_lines(const SuiteResult& suite) {
   if (s.geomean)
     lines.push_back(fmt::format("Geometric-mean speedup {} over {} passing entries (slowdowns counted as slowdowns)",
                                 format_speedup_interval(s.geomean->interval), s.geomean->n));
-  else
-    lines.push_back("Geometric-mean speedup: n/a (no entry passed with a measured speedup)");
+  else lines.push_back("Geometric-mean speedup: n/a (no entry passed with a measured speedup)");
   std::string failures;
-  for (const auto& [kind, n] : s.failures_by_kind) failures += fmt::format("{}{} {}", failures.empty() ? "" : ", ", kind, n);
+  for (const auto& [kind, n] : s.failures_by_kind)
+    failures += fmt::format("{}{} {}", failures.empty() ? "" : ", ", kind, n);
   lines.push_back(fmt::format("Entries: {} ok, {} failed, {} outputs differ{}; {}", s.ok, s.failed, s.mismatch,
                               failures.empty() ? "" : " (" + failures + ")", suite::verdict_counts_text(s)));
   lines.push_back(fmt::format("Total compile time {}; entries' wall time {}", format_duration_ns(s.compile_ns_total),

@@ -9,8 +9,9 @@ namespace tct::trace {
 
 TraceBreak parse_break_payload(std::string_view payload) {
   // Markers from torch/_dynamo/symbolic_convert.py (log_graph_break) and convert_frame.py.
-  static const std::string at = "Graph break in user code at ", why = "Graph Break Reason: ",
-                           user_tb = "User code traceback:", resume = "Graph break: torch.compile cannot properly resume",
+  static const std::string at = "Graph break in user code at ",
+                           why = "Graph Break Reason: ", user_tb = "User code traceback:",
+                           resume = "Graph break: torch.compile cannot properly resume",
                            resume_tb = "The graph break occurred in the following user code:",
                            py_tb = "Traceback (most recent call last):", exc = "\ntorch._dynamo.exc.";
   TraceBreak b;

@@ -15,7 +15,6 @@
 namespace tct::trace {
 namespace {
 
-
 struct Signature {
   std::set<std::string> compile_ids;
   std::map<std::string, int> graphs;  // compile id -> graphs
@@ -73,8 +72,7 @@ std::string item(const std::vector<std::string>& v, size_t i) { return i < v.siz
 std::string or_nothing(const std::string& op) { return op.empty() ? "nothing" : op; }
 
 // Where a rank's list first differs from the reference's, and the entry of each there.
-FirstDifference difference(const std::vector<std::string>& mine, const std::vector<std::string>& theirs,
-                           size_t at) {
+FirstDifference difference(const std::vector<std::string>& mine, const std::vector<std::string>& theirs, size_t at) {
   return {at + 1, item(mine, at), item(theirs, at)};
 }
 FirstDifference difference(const std::vector<std::string>& mine, const std::vector<std::string>& theirs) {
@@ -165,7 +163,8 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
     if (auto missing = minus(r.breaks, s.breaks); !missing.empty())
       add("graph_breaks", fmt::format("{} lacks graph breaks that {} had: {}", who, others, join(missing, 3)));
     if (s.recompiles != r.recompiles)
-      add("recompiles", fmt::format("{} recompiled {} time(s), {} {} time(s)", who, s.recompiles, others, r.recompiles));
+      add("recompiles",
+          fmt::format("{} recompiled {} time(s), {} {} time(s)", who, s.recompiles, others, r.recompiles));
     if (s.skipped != r.skipped)
       add("skipped_frames", fmt::format("{} skipped {} frame(s), {} {}", who, s.skipped, others, r.skipped));
     // A rank that issues other collectives than its peers in a graph waits for a partner
@@ -175,11 +174,10 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
     for (const auto& [id, mine, theirs] : per_graph(s.collectives, r.collectives, true)) {
       size_t n_mine = collective_count(mine), n_theirs = collective_count(theirs);
       FirstDifference d = difference(mine, theirs);
-      std::string msg =
-          n_mine != n_theirs
-              ? fmt::format("{} issues {} collective(s) in graph {} where {} {} {}", who, n_mine, id, others,
-                            verb("issues", "issue"), n_theirs)
-              : fmt::format("{} issues other collectives in graph {} than {}", who, id, others);
+      std::string msg = n_mine != n_theirs
+                            ? fmt::format("{} issues {} collective(s) in graph {} where {} {} {}", who, n_mine, id,
+                                          others, verb("issues", "issue"), n_theirs)
+                            : fmt::format("{} issues other collectives in graph {} than {}", who, id, others);
       msg += fmt::format(": #{} is {}, not {} (a rank whose collectives differ hangs the job)", d.position,
                          or_nothing(d.op), or_nothing(d.reference_op));
       add("collective_schedule", msg, id, d);
@@ -200,8 +198,10 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
     // longer and arrives late at the first collective (tlparse: cache sequence).
     for (const auto& [id, mine, theirs] : per_graph(s.cache, r.cache, false)) {
       size_t k = first_difference(mine, theirs);
-      add("cache", fmt::format("{} had other cache hits and misses in graph {} than {}: {}, not {}", who, id, others,
-                               k < mine.size() ? join(mine, 4) : "no cache event", k < theirs.size() ? join(theirs, 4) : "no cache event"),
+      add("cache",
+          fmt::format("{} had other cache hits and misses in graph {} than {}: {}, not {}", who, id, others,
+                      k < mine.size() ? join(mine, 4) : "no cache event",
+                      k < theirs.size() ? join(theirs, 4) : "no cache event"),
           id, difference(mine, theirs, k));
     }
     for (const auto& [id, mine, theirs] : per_graph(s.tensor_meta, r.tensor_meta, true)) {
@@ -210,8 +210,7 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
       if (mine.size() != theirs.size())
         msg += fmt::format(": {} op(s), not {}; the first that differs is #{}: {}, not {}", mine.size(), theirs.size(),
                            d.position, or_nothing(d.op), or_nothing(d.reference_op));
-      else
-        msg += fmt::format(" at op #{}: {} (not {})", d.position, d.op, d.reference_op);
+      else msg += fmt::format(" at op #{}: {} (not {})", d.position, d.op, d.reference_op);
       add("tensor_meta", msg, id, d);
     }
   }

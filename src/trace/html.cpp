@@ -41,11 +41,12 @@ std::string html_section(const TraceResult& t) {
                                 {"Compile time (ns)", esc(compile_time.dump())}});
     std::vector<std::vector<std::string>> rows;
     for (const auto& g : r.graph_breaks)
-      rows.push_back({esc(g.file + ":" + std::to_string(g.line)), esc(core::to_string(g.kind)),
-                      std::to_string(g.count), esc(g.reason), esc(g.hint.fix)});
+      rows.push_back({esc(g.file + ":" + std::to_string(g.line)), esc(core::to_string(g.kind)), std::to_string(g.count),
+                      esc(g.reason), esc(g.hint.fix)});
     if (!rows.empty()) out += report::html::table({"Where", "Kind", "Count", "Reason", "Fix"}, rows, "breaks");
     if (!r.recompiles.empty()) out += "<h4>Recompiles</h4>" + generic(to_json_list(r.recompiles));
-    if (!r.skipped_frames.empty()) out += "<h4>Skipped frames (ran eagerly)</h4>" + generic(to_json_list(r.skipped_frames));
+    if (!r.skipped_frames.empty())
+      out += "<h4>Skipped frames (ran eagerly)</h4>" + generic(to_json_list(r.skipped_frames));
     if (!r.compiles_without_id.empty())
       out += "<h4>Compiles without a compile id</h4>" + generic(to_json_list(r.compiles_without_id));
     if (!r.failures.empty()) out += "<h4>Failures and restarts</h4>" + generic(to_json_list(r.failures));

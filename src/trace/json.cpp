@@ -30,9 +30,7 @@ std::vector<T> list_of(const json& j, const char* key, T (*of)(const json&)) {
 json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 json opt_json(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
 
-BreakKind kind_of(const json& j) {
-  return core::break_kind_from_string(str(j, "kind")).value_or(BreakKind::Other);
-}
+BreakKind kind_of(const json& j) { return core::break_kind_from_string(str(j, "kind")).value_or(BreakKind::Other); }
 Hint hint_of(const json& j) { return {str(j, "text"), str(j, "fix"), str(j, "url")}; }
 
 json phases_json(const std::map<std::string, Nanoseconds>& phases) {
@@ -87,8 +85,8 @@ BreakGroup group_of(const json& j) {
 }
 
 Recompile recompile_of(const json& j) {
-  return {str(j, "compile_id"), str(j, "function"), str(j, "file"), num(j, "line"),
-          strings(j, "guard_failures"), kind_of(j), hint_of(at(j, "hint"))};
+  return {str(j, "compile_id"),         str(j, "function"), str(j, "file"),        num(j, "line"),
+          strings(j, "guard_failures"), kind_of(j),         hint_of(at(j, "hint"))};
 }
 SkippedFrame skipped_of(const json& j) {
   return {str(j, "compile_id"), str(j, "function"), str(j, "file"), num(j, "line"), str(j, "reason")};
@@ -100,7 +98,12 @@ Restart restart_of(const json& j) {
   return {str(j, "compile_id"), str(j, "function"), num(j, "attempts", 1), strings(j, "restart_reasons")};
 }
 CompileWithoutId without_id_of(const json& j) {
-  return {str(j, "kind"), str(j, "what"), str(j, "graph"), str(j, "function"), str(j, "file"), num(j, "line"),
+  return {str(j, "kind"),
+          str(j, "what"),
+          str(j, "graph"),
+          str(j, "function"),
+          str(j, "file"),
+          num(j, "line"),
           num<uint64_t>(j, "log_line")};
 }
 Spot spot_of(const json& j) { return {str(j, "log"), num<uint64_t>(j, "line"), str(j, "record"), str(j, "what")}; }
@@ -183,8 +186,13 @@ json divergence_json(const Divergence& d) {
           {"message", d.message}};
 }
 Divergence divergence_of(const json& j) {
-  return {opt_num(j, "rank"),   str(j, "log"),     str(j, "what"), str(j, "compile_id"), strings(j, "compared_with"),
-          str(j, "message"),    difference_of(at(j, "first_difference"))};
+  return {opt_num(j, "rank"),
+          str(j, "log"),
+          str(j, "what"),
+          str(j, "compile_id"),
+          strings(j, "compared_with"),
+          str(j, "message"),
+          difference_of(at(j, "first_difference"))};
 }
 
 }  // namespace
@@ -213,16 +221,23 @@ json to_json(const Compile& c) {
 }
 
 json to_json(const BreakGroup& g) {
-  return {{"kind", core::to_string(g.kind)}, {"label", core::kind_label(g.kind)},
-          {"file", g.file},                      {"line", g.line},
-          {"count", g.count},                    {"reason", g.reason},
-          {"frame_skipped", g.frame_skipped},    {"skip_reason", g.skip_reason},
-          {"compile_ids", g.compile_ids},        {"from_restart", g.from_restart},
+  return {{"kind", core::to_string(g.kind)},
+          {"label", core::kind_label(g.kind)},
+          {"file", g.file},
+          {"line", g.line},
+          {"count", g.count},
+          {"reason", g.reason},
+          {"frame_skipped", g.frame_skipped},
+          {"skip_reason", g.skip_reason},
+          {"compile_ids", g.compile_ids},
+          {"from_restart", g.from_restart},
           {"hint", core::to_json(g.hint)}};
 }
 
 json to_json(const Restart& r) {
-  return {{"compile_id", r.compile_id}, {"function", r.function}, {"attempts", r.attempts},
+  return {{"compile_id", r.compile_id},
+          {"function", r.function},
+          {"attempts", r.attempts},
           {"restart_reasons", r.restart_reasons}};
 }
 
@@ -237,17 +252,19 @@ json to_json(const Recompile& r) {
 }
 
 json to_json(const SkippedFrame& f) {
-  return {{"compile_id", f.compile_id}, {"function", f.function}, {"file", f.file}, {"line", f.line},
-          {"reason", f.reason}};
+  return {
+      {"compile_id", f.compile_id}, {"function", f.function}, {"file", f.file}, {"line", f.line}, {"reason", f.reason}};
 }
 
 json to_json(const CompileWithoutId& u) {
-  return {{"kind", u.kind},         {"what", u.what}, {"graph", u.graph},       {"function", u.function},
-          {"file", u.file},         {"line", u.line}, {"log_line", u.log_line}};
+  return {{"kind", u.kind}, {"what", u.what}, {"graph", u.graph},      {"function", u.function},
+          {"file", u.file}, {"line", u.line}, {"log_line", u.log_line}};
 }
 
 json to_json(const Failure& f) {
-  return {{"compile_id", f.compile_id}, {"function", f.function}, {"fail_type", f.fail_type},
+  return {{"compile_id", f.compile_id},
+          {"function", f.function},
+          {"fail_type", f.fail_type},
           {"fail_reason", f.fail_reason}};
 }
 

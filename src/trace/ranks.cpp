@@ -4,8 +4,8 @@
 
 namespace tct::trace {
 
-RankLogs read_rank_logs(const std::vector<TraceFile>& files,
-                        const std::function<void(const TraceFile&)>& before_each, bool check_every_md5) {
+RankLogs read_rank_logs(const std::vector<TraceFile>& files, const std::function<void(const TraceFile&)>& before_each,
+                        bool check_every_md5) {
   RankLogs out;
   std::map<int, size_t> by_rank;
   for (const auto& f : files) {

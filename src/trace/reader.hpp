@@ -37,11 +37,11 @@ namespace tct::trace {
 // Where the reader found something: the line of the header (or the stray line), the record
 // (its kind; for an artifact, its name) and what was wrong.
 struct Spot {
-  std::string log;       // the file, when read through read_rank_logs; "" otherwise
-  uint64_t line = 0;     // 1-based
-  std::string record;    // "inductor_collective_schedule", "dynamo_start"; "" when unknown
-  std::string what;      // "garbled header", "stray line", "payload does not parse", "cut off",
-                         // "MD5 differs"
+  std::string log;     // the file, when read through read_rank_logs; "" otherwise
+  uint64_t line = 0;   // 1-based
+  std::string record;  // "inductor_collective_schedule", "dynamo_start"; "" when unknown
+  std::string what;    // "garbled header", "stray line", "payload does not parse", "cut off",
+                       // "MD5 differs"
   bool operator==(const Spot&) const = default;
 };
 
@@ -53,15 +53,15 @@ struct ReadStats {
   uint64_t lines = 0;
   uint64_t records = 0;
   uint64_t payload_lines = 0;
-  uint64_t garbled = 0;     // header-looking lines whose JSON did not parse, or with no kind
-  uint64_t stray = 0;       // lines that are neither a header nor a payload line
-  uint64_t truncated = 0;   // the last record cut off (its header's or its payload's JSON says so)
-  uint64_t bad_payload = 0; // JSON payloads that do not parse, and were not written so
-  uint64_t edited = 0;      // payloads that parse and were read, whose MD5 differs
+  uint64_t garbled = 0;            // header-looking lines whose JSON did not parse, or with no kind
+  uint64_t stray = 0;              // lines that are neither a header nor a payload line
+  uint64_t truncated = 0;          // the last record cut off (its header's or its payload's JSON says so)
+  uint64_t bad_payload = 0;        // JSON payloads that do not parse, and were not written so
+  uint64_t edited = 0;             // payloads that parse and were read, whose MD5 differs
   uint64_t verified_payloads = 0;  // payloads whose MD5 was computed and matched
-  uint64_t oversized = 0;   // payloads longer than the keep limit (kept cut)
-  std::vector<Spot> damaged_at;  // the first kMaxSpots of the damage counted above
-  std::vector<Spot> edited_at;   // the first kMaxSpots edited payloads
+  uint64_t oversized = 0;          // payloads longer than the keep limit (kept cut)
+  std::vector<Spot> damaged_at;    // the first kMaxSpots of the damage counted above
+  std::vector<Spot> edited_at;     // the first kMaxSpots edited payloads
 
   uint64_t damaged() const { return garbled + stray + truncated + bad_payload; }
   ReadStats& operator+=(const ReadStats& o);
@@ -105,21 +105,21 @@ class Reader {
   size_t max_payload_;
   bool check_every_md5_;
   ReadStats stats_;
-  std::string partial_;  // an unfinished line carried to the next feed()
-  bool skip_lf_ = false; // the last chunk ended in '\r': a '\n' starting the next one ends no line
+  std::string partial_;                   // an unfinished line carried to the next feed()
+  bool skip_lf_ = false;                  // the last chunk ended in '\r': a '\n' starting the next one ends no line
   simdjson::dom::parser parser_;          // headers (the record's DOM lives here until on_record)
   simdjson::dom::parser payload_parser_;  // payloads, checked before on_record
-  std::string header_copy_;  // the current header's JSON (the parsed document points into parser_)
+  std::string header_copy_;               // the current header's JSON (the parsed document points into parser_)
   Record current_;
-  std::string label_;        // the current record's kind, or its artifact name
-  bool open_ = false;        // a record is waiting for its payload lines
+  std::string label_;  // the current record's kind, or its artifact name
+  bool open_ = false;  // a record is waiting for its payload lines
   bool keep_payload_ = false;
   bool buffer_payload_ = false;  // kept, or JSON to check: the whole payload is buffered
   bool hash_stream_ = false;     // hashed as it streams (kept, or check_every_md5)
   Format format_ = Format::Text;
-  bool at_end_ = false;      // finish(): damage found now is truncation
+  bool at_end_ = false;  // finish(): damage found now is truncation
   bool first_payload_line_ = true;
-  std::string payload_;      // the buffered payload (lines joined by '\n', tabs removed)
+  std::string payload_;        // the buffered payload (lines joined by '\n', tabs removed)
   uint64_t payload_size_ = 0;  // the whole payload's size (payload_ may hold less)
   // The header's has_payload when it is an MD5 (32 hex digits); the running hash under
   // check_every_md5 (otherwise the buffered payload is hashed when the answer is needed).

@@ -38,16 +38,16 @@ struct CompileId {
 };
 
 struct Record {
-  std::string_view kind;            // the metadata's first key
-  simdjson::dom::object metadata;   // the whole metadata object (valid during the callback)
-  simdjson::dom::element body;      // metadata[kind]
+  std::string_view kind;           // the metadata's first key
+  simdjson::dom::object metadata;  // the whole metadata object (valid during the callback)
+  simdjson::dom::element body;     // metadata[kind]
   CompileId id;
-  std::optional<int> rank;          // "rank" key or the `[rankN]:` prefix
-  std::string_view timestamp;       // "1130 18:15:52.398000" (MMDD hh:mm:ss.us)
+  std::optional<int> rank;     // "rank" key or the `[rankN]:` prefix
+  std::string_view timestamp;  // "1130 18:15:52.398000" (MMDD hh:mm:ss.us)
   bool has_payload = false;
-  bool payload_damaged = false;     // it cannot be read: its JSON does not parse (set when the record ends)
-  bool payload_edited = false;      // it reads, but its MD5 is not the header's: edited after torch wrote it
-  uint64_t line = 0;                // 1-based line of the header in its input
+  bool payload_damaged = false;  // it cannot be read: its JSON does not parse (set when the record ends)
+  bool payload_edited = false;   // it reads, but its MD5 is not the header's: edited after torch wrote it
+  uint64_t line = 0;             // 1-based line of the header in its input
 };
 
 }  // namespace tct::trace

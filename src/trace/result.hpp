@@ -84,9 +84,9 @@ struct Restart {
 
 // A compile outside Dynamo (AOT Inductor, AOTAutograd): no compile id.
 struct CompileWithoutId {
-  std::string kind;  // "aot_inductor" or "aot_autograd"
-  std::string what;  // what that kind is, for people
-  std::string graph; // the record that began it
+  std::string kind;   // "aot_inductor" or "aot_autograd"
+  std::string what;   // what that kind is, for people
+  std::string graph;  // the record that began it
   std::string function, file;
   int line = 0;
   uint64_t log_line = 0;
@@ -113,7 +113,7 @@ struct Rank {
   std::vector<SkippedFrame> skipped_frames;
   std::vector<Failure> failures;
   std::vector<Restart> restarts;
-  std::map<std::string, uint64_t> cache;  // hits, misses and bypasses by name
+  std::map<std::string, uint64_t> cache;            // hits, misses and bypasses by name
   std::map<std::string, Nanoseconds> compile_time;  // per phase, over every compile
   std::map<std::string, uint64_t> record_kinds;
   ReadStats read;  // what the reader saw and skipped
@@ -134,10 +134,10 @@ struct FirstDifference {
 // collective hangs).
 struct Divergence {
   std::optional<int> rank;
-  std::string log;   // the rank's first log
-  std::string what;  // compile_ids, graphs, graph_breaks, recompiles, skipped_frames,
-                     // collective_schedule, graph_execution_order, cache, tensor_meta
-  std::string compile_id;  // "" when the difference is not one graph's
+  std::string log;                         // the rank's first log
+  std::string what;                        // compile_ids, graphs, graph_breaks, recompiles, skipped_frames,
+                                           // collective_schedule, graph_execution_order, cache, tensor_meta
+  std::string compile_id;                  // "" when the difference is not one graph's
   std::vector<std::string> compared_with;  // the ranks of the most common pattern
   std::string message;
   std::optional<FirstDifference> first_difference;  // for the sequence checks

@@ -71,7 +71,8 @@ void read_file(const std::string& path, Reader& reader) {
       std::string what = gzerror(f, &err);
       gzclose(f);
       reader.finish();
-      throw bad_input(path + " is not a readable gzip stream (" + what + ")", "give the log uncompressed or re-compress it");
+      throw bad_input(path + " is not a readable gzip stream (" + what + ")",
+                      "give the log uncompressed or re-compress it");
     }
     if (n == 0) break;
     reader.feed(std::string_view(buf.data(), static_cast<size_t>(n)));

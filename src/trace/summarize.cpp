@@ -10,7 +10,6 @@
 namespace tct::trace {
 namespace {
 
-
 // Seconds as the section writes them: whole nanoseconds, truncated.
 Nanoseconds to_ns(double seconds) { return Nanoseconds(static_cast<int64_t>(seconds * 1e9)); }
 
@@ -38,7 +37,8 @@ std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks, const std::
     g.count++;
     g.frame_skipped = g.frame_skipped || b.frame_skipped;
     g.from_restart = g.from_restart && b.from_restart;
-    if (g.compile_ids.size() < 20 && std::find(g.compile_ids.begin(), g.compile_ids.end(), b.compile_id) == g.compile_ids.end())
+    if (g.compile_ids.size() < 20 &&
+        std::find(g.compile_ids.begin(), g.compile_ids.end(), b.compile_id) == g.compile_ids.end())
       g.compile_ids.push_back(b.compile_id);
   }
   std::stable_sort(out.begin(), out.end(), [](const BreakGroup& a, const BreakGroup& b) { return a.count > b.count; });
@@ -93,10 +93,8 @@ Rank summarize_rank(const RankSummary& r) {
       out.recompiles.push_back(
           {id.str(), c.function, name(c.file), c.line, c.recompile_reasons, kind, core::catalog_hint(kind)});
     }
-    if (c.skipped)
-      out.skipped_frames.push_back({id.str(), c.function, name(c.file), c.line, c.fail_reason});
-    else if (!c.fail_type.empty())
-      out.failures.push_back({id.str(), c.function, c.fail_type, c.fail_reason});
+    if (c.skipped) out.skipped_frames.push_back({id.str(), c.function, name(c.file), c.line, c.fail_reason});
+    else if (!c.fail_type.empty()) out.failures.push_back({id.str(), c.function, c.fail_type, c.fail_reason});
     if (c.attempts > 1 || !c.restart_reasons.empty())
       out.restarts.push_back({id.str(), c.function, c.attempts, c.restart_reasons});
   }

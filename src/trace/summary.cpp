@@ -164,7 +164,8 @@ std::vector<std::string> tensor_meta(std::string_view payload) {
     for (const auto& o : op.value("outputs", json::array())) {
       if (!o.is_object()) continue;
       std::string dtype = o.contains("dtype") && o["dtype"].is_string() ? o["dtype"].get<std::string>() : "?";
-      s += fmt::format("{}shape {} stride {} {}", sep, dims(o.value("shape", json())), dims(o.value("stride", json())), dtype);
+      s += fmt::format("{}shape {} stride {} {}", sep, dims(o.value("shape", json())), dims(o.value("stride", json())),
+                       dtype);
       sep = "; ";
     }
     out.push_back(std::move(s));
@@ -179,7 +180,8 @@ std::vector<std::string> execution_order(std::string_view payload) {
   if (!j.is_object() || !j.contains("graph_execution_order") || !j["graph_execution_order"].is_array()) return out;
   for (const auto& x : j["graph_execution_order"]) {
     if (x.is_string()) out.push_back(x.get<std::string>());
-    else if (x.is_object()) out.push_back(x.contains("compile_id") && x["compile_id"].is_string() ? x["compile_id"].get<std::string>() : "?");
+    else if (x.is_object())
+      out.push_back(x.contains("compile_id") && x["compile_id"].is_string() ? x["compile_id"].get<std::string>() : "?");
   }
   return out;
 }
@@ -211,7 +213,8 @@ void RankCollector::on_dynamo_start(const Record& r, CompileId id) {
   element last = stack.at(stack.size() - 1);  // the frame being compiled
   c.function = str_of(last, "name");
   int64_t fid = -1;
-  if (last["filename"].get_int64().get(fid) == simdjson::SUCCESS && fid >= 0 && static_cast<size_t>(fid) < strings_.size())
+  if (last["filename"].get_int64().get(fid) == simdjson::SUCCESS && fid >= 0 &&
+      static_cast<size_t>(fid) < strings_.size())
     c.file = strings_[static_cast<size_t>(fid)];
   c.line = static_cast<int>(num_of(last, "line").value_or(0));
 }
@@ -234,8 +237,10 @@ void RankCollector::on_metrics(const Record& r) {
   if (c.file.empty()) c.file = str_of(r.body, "co_filename");
   if (c.line == 0) c.line = static_cast<int>(num_of(r.body, "co_firstlineno").value_or(0));
   for (auto [key, phase] : {std::pair{"entire_frame_compile_time_s", "entire_frame"},
-                            {"backend_compile_time_s", "backend"}, {"inductor_compile_time_s", "inductor"},
-                            {"code_gen_time_s", "code_gen"}, {"dynamo_time_before_restart_s", "dynamo_before_restart"}})
+                            {"backend_compile_time_s", "backend"},
+                            {"inductor_compile_time_s", "inductor"},
+                            {"code_gen_time_s", "code_gen"},
+                            {"dynamo_time_before_restart_s", "dynamo_before_restart"}})
     if (auto v = num_of(r.body, key); v && *v > 0) c.phase_s[phase] = *v;
   if (auto v = num_of(r.body, "graph_op_count")) c.op_count = static_cast<int>(*v);
   if (auto v = num_of(r.body, "guard_count")) c.guard_count = static_cast<int>(*v);
@@ -255,7 +260,8 @@ void RankCollector::on_metrics(const Record& r) {
       std::string_view s;
       if (e.get_string().get(s) != simdjson::SUCCESS) continue;
       std::string full(s), line = first_line(full);
-      if (!line.empty() && std::find(c.restart_reasons.begin(), c.restart_reasons.end(), line) == c.restart_reasons.end())
+      if (!line.empty() &&
+          std::find(c.restart_reasons.begin(), c.restart_reasons.end(), line) == c.restart_reasons.end())
         c.restart_reasons.push_back(line);
       if (restart_is_break(full)) break_restarts.push_back(full);
     }
@@ -354,7 +360,8 @@ void RankCollector::on_unframed(const Record& r) {
   if (r.metadata["stack"].get_array().get(stack) == simdjson::SUCCESS)
     for (element f : stack) {
       int64_t fid = -1;
-      if (f["filename"].get_int64().get(fid) != simdjson::SUCCESS || fid < 0 || static_cast<size_t>(fid) >= strings_.size())
+      if (f["filename"].get_int64().get(fid) != simdjson::SUCCESS || fid < 0 ||
+          static_cast<size_t>(fid) >= strings_.size())
         continue;
       const std::string& file = strings_[static_cast<size_t>(fid)];
       if (file.find("/torch/") != std::string::npos) continue;
@@ -373,8 +380,9 @@ void RankCollector::on_record(const Record& r, std::string_view payload) {
     simdjson::dom::array a;
     std::string_view s;
     int64_t i = 0;
-    if (r.body.get_array().get(a) == simdjson::SUCCESS && a.size() == 2 && a.at(0).get_string().get(s) == simdjson::SUCCESS &&
-        a.at(1).get_int64().get(i) == simdjson::SUCCESS && i >= 0 && i < (1 << 24)) {
+    if (r.body.get_array().get(a) == simdjson::SUCCESS && a.size() == 2 &&
+        a.at(0).get_string().get(s) == simdjson::SUCCESS && a.at(1).get_int64().get(i) == simdjson::SUCCESS && i >= 0 &&
+        i < (1 << 24)) {
       if (strings_.size() <= static_cast<size_t>(i)) strings_.resize(static_cast<size_t>(i) + 1);
       strings_[static_cast<size_t>(i)] = std::string(s);
     }

@@ -37,8 +37,8 @@ struct TraceBreak {
   // frame's analysis (compilation_metrics' restart_reasons): no payload, no place of its
   // own; file and line are then the compiled frame's.
   bool from_restart = false;
-  std::string reason_full;    // the break's own text (for a skipped frame: the cause)
-  std::string skip_reason;    // why dynamo skipped the frame, in torch's words
+  std::string reason_full;          // the break's own text (for a skipped frame: the cause)
+  std::string skip_reason;          // why dynamo skipped the frame, in torch's words
   std::vector<core::Frame> frames;  // its user-code traceback as torch wrote it (every file)
 };
 
@@ -46,34 +46,34 @@ struct CompileSummary {
   CompileId id;
   std::string function, file;  // the compiled frame (user code)
   int line = 0;
-  int attempts = 1;            // dynamo restarted its analysis attempts - 1 times
-  int graphs = 0;              // dynamo_output_graph records
+  int attempts = 1;  // dynamo restarted its analysis attempts - 1 times
+  int graphs = 0;    // dynamo_output_graph records
   std::optional<int> op_count, guard_count;
   std::map<std::string, double> phase_s;  // entire_frame, backend, inductor, code_gen, dynamo_before_restart
   std::vector<std::string> recompile_reasons;
   std::vector<std::string> restart_reasons;
-  std::map<std::string, int> cache;       // "fx_graph_cache_hit" -> 1
-  std::string fail_type, fail_reason;     // fail_reason: headline only
-  bool skipped = false;                   // dynamo fell back to eager for this frame
+  std::map<std::string, int> cache;    // "fx_graph_cache_hit" -> 1
+  std::string fail_type, fail_reason;  // fail_reason: headline only
+  bool skipped = false;                // dynamo fell back to eager for this frame
   int breaks = 0;
-  int breaks_from_restarts = 0;           // of breaks: known only from restart reasons
+  int breaks_from_restarts = 0;  // of breaks: known only from restart reasons
 };
 
 // A compile with no compile id: AOTAutograd (and inductor) run outside Dynamo, by AOT
 // Inductor (torch._inductor.aoti_compile_and_package, torch._export.aot_compile) or by
 // torch.export's lowering. Its records carry a stack instead of frame ids.
 struct UnframedCompile {
-  std::string kind;              // "aot_inductor" or "aot_autograd"
-  std::string graph;             // the record that began it: aot_inference_graph, aot_joint_graph...
-  std::string function, file;    // the innermost user frame of its stack
+  std::string kind;            // "aot_inductor" or "aot_autograd"
+  std::string graph;           // the record that began it: aot_inference_graph, aot_joint_graph...
+  std::string function, file;  // the innermost user frame of its stack
   int line = 0;
-  uint64_t record_line = 0;      // where it starts in the log
+  uint64_t record_line = 0;  // where it starts in the log
 };
 
 // Records tlparse's multi-rank report compares (torch/_inductor/debug.py writes them).
 struct CacheEvent {
   CompileId id;
-  uint8_t name = 0;              // index into RankSummary::cache_names
+  uint8_t name = 0;  // index into RankSummary::cache_names
 };
 
 struct RankSummary {
@@ -81,10 +81,10 @@ struct RankSummary {
   std::vector<std::string> files;
   std::map<CompileId, CompileSummary> compiles;
   std::vector<TraceBreak> breaks;
-  std::map<std::string, uint64_t> kinds;     // records per kind
-  std::map<std::string, uint64_t> cache;     // totals
+  std::map<std::string, uint64_t> kinds;  // records per kind
+  std::map<std::string, uint64_t> cache;  // totals
   ReadStats stats;
-  int resets = 0;                            // torch._dynamo.reset() seen (ids started over)
+  int resets = 0;  // torch._dynamo.reset() seen (ids started over)
   std::vector<UnframedCompile> unframed;
   // inductor_collective_schedule per graph: the collective kernels in issue order.
   std::map<CompileId, std::vector<std::string>> collectives;
@@ -120,7 +120,7 @@ class RankCollector : public Sink {
   // Compiles begun (dynamo_start, per attempt) and finished (compilation_metrics) since
   // the last reset: a compile id begun again, or begun after it finished, is a reset.
   std::set<CompileId> started_, finished_;
-  std::vector<std::string> strings_;  // the "str" table: interned file names
+  std::vector<std::string> strings_;                          // the "str" table: interned file names
   std::set<std::tuple<int, std::string, int>> break_places_;  // (kind, file, line) seen
 };
 

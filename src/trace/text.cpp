@@ -31,11 +31,13 @@ std::string seconds(Nanoseconds ns) { return fmt::format("{:.2f} s", static_cast
 
 std::string rank_text(const Rank& r, size_t i, bool md) {
   std::string out;
-  out += fmt::format(fmt::runtime(md ? "\n### {} (`{}`)\n\n" : "\n{} ({})\n"), r.name(i), r.files.empty() ? "" : r.files[0]);
-  out += fmt::format("{}{} compile(s), {} graph(s), {} graph break(s), {} recompile(s), {} skipped frame(s), {} "
-                     "failure(s)\n",
-                     md ? "" : "  ", r.compiles.size(), r.graph_count, r.graph_break_count, r.recompiles.size(),
-                     r.skipped_frames.size(), r.failures.size());
+  out += fmt::format(fmt::runtime(md ? "\n### {} (`{}`)\n\n" : "\n{} ({})\n"), r.name(i),
+                     r.files.empty() ? "" : r.files[0]);
+  out += fmt::format(
+      "{}{} compile(s), {} graph(s), {} graph break(s), {} recompile(s), {} skipped frame(s), {} "
+      "failure(s)\n",
+      md ? "" : "  ", r.compiles.size(), r.graph_count, r.graph_break_count, r.recompiles.size(),
+      r.skipped_frames.size(), r.failures.size());
   if (r.dynamo_resets > 0) {
     std::vector<std::string> after;
     for (const auto& c : r.compiles)
@@ -43,9 +45,10 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
     std::string list;
     for (size_t k = 0; k < after.size() && k < 4; ++k) list += (k ? ", " : "") + after[k];
     if (after.size() > 4) list += fmt::format(" and {} more", after.size() - 4);
-    out += fmt::format("{}torch._dynamo.reset() {} time(s): compile ids started over, each compile counted on its own "
-                       "({})\n",
-                       md ? "\n" : "  ", r.dynamo_resets, list);
+    out += fmt::format(
+        "{}torch._dynamo.reset() {} time(s): compile ids started over, each compile counted on its own "
+        "({})\n",
+        md ? "\n" : "  ", r.dynamo_resets, list);
   }
   if (!r.compiles_without_id.empty()) {
     std::map<std::string, std::pair<int, std::string>> kinds;  // kind -> (count, what)
@@ -55,8 +58,10 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
       k.second = u.what;
     }
     std::string list;
-    for (const auto& [kind, k] : kinds) list += fmt::format("{}{} {} ({})", list.empty() ? "" : ", ", k.first, kind, k.second);
-    out += fmt::format("{}{} compile(s) without a compile id: {}\n", md ? "\n" : "  ", r.compiles_without_id.size(), list);
+    for (const auto& [kind, k] : kinds)
+      list += fmt::format("{}{} {} ({})", list.empty() ? "" : ", ", k.first, kind, k.second);
+    out +=
+        fmt::format("{}{} compile(s) without a compile id: {}\n", md ? "\n" : "  ", r.compiles_without_id.size(), list);
     for (const auto& u : r.compiles_without_id)
       if (!u.file.empty())
         out += fmt::format("{}{} from {} at {}:{}\n", md ? "- " : "    ", u.kind, u.function, u.file, u.line);
@@ -74,7 +79,8 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
     out += fmt::format("{}cache: {}\n", md ? "\n" : "  ", c);
   }
   if (!r.graph_breaks.empty()) {
-    out += md ? "\n| Where | Kind | Count | Reason | Fix |\n| --- | --- | --- | --- | --- |\n" : "  graph breaks (most frequent first):\n";
+    out += md ? "\n| Where | Kind | Count | Reason | Fix |\n| --- | --- | --- | --- | --- |\n"
+              : "  graph breaks (most frequent first):\n";
     for (const auto& g : r.graph_breaks) {
       std::string skip = g.frame_skipped ? fmt::format(" (frame skipped: {})", g.skip_reason) : "";
       if (g.from_restart)
@@ -106,10 +112,11 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
                        f.attempts, why.empty() ? "" : " (" + why + ")");
   }
   if (r.read.damaged() > 0)
-    out += fmt::format("{}skipped {} garbled, {} truncated, {} stray line(s), {} payload(s) that do not parse; the "
-                       "first at {}\n",
-                       md ? "\n" : "  ", r.read.garbled, r.read.truncated, r.read.stray, r.read.bad_payload,
-                       spot_list(r.read.damaged_at));
+    out += fmt::format(
+        "{}skipped {} garbled, {} truncated, {} stray line(s), {} payload(s) that do not parse; the "
+        "first at {}\n",
+        md ? "\n" : "  ", r.read.garbled, r.read.truncated, r.read.stray, r.read.bad_payload,
+        spot_list(r.read.damaged_at));
   if (r.read.edited > 0)
     out += fmt::format("{}note: {} payload(s) edited after they were written: MD5 differs (read as they are): {}\n",
                        md ? "\n" : "  ", r.read.edited, spot_list(r.read.edited_at, false));
@@ -121,10 +128,12 @@ std::string render(const TraceResult& t, bool md) {
                        : fmt::format("tct trace {} ({} log(s))\n", t.path, t.ranks.size());
   if (t.ranks.size() > 1) {
     if (!t.ranks_diverge())
-      out += "All ranks compiled alike (same compile ids, graphs, breaks, recompiles, collective schedules, graph "
-             "execution order, cache hits and misses, tensor metadata, as far as the logs record them).\n";
+      out +=
+          "All ranks compiled alike (same compile ids, graphs, breaks, recompiles, collective schedules, graph "
+          "execution order, cache hits and misses, tensor metadata, as far as the logs record them).\n";
     else {
-      out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n" : "RANKS DIVERGE (a known cause of collective hangs):\n";
+      out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n"
+                : "RANKS DIVERGE (a known cause of collective hangs):\n";
       for (const auto& d : t.divergence) out += fmt::format("{}{}\n", md ? "- " : "  - ", d.message);
     }
   }

@@ -10,7 +10,9 @@
 
 namespace tct::testing {
 
-inline std::filesystem::path e2e_fixtures() { return std::filesystem::path(TCT_SOURCE_DIR) / "tests" / "e2e" / "fixtures"; }
+inline std::filesystem::path e2e_fixtures() {
+  return std::filesystem::path(TCT_SOURCE_DIR) / "tests" / "e2e" / "fixtures";
+}
 
 inline nlohmann::json load_json(const std::filesystem::path& p) {
   std::ifstream f(p);

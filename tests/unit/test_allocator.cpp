@@ -203,8 +203,8 @@ TEST(AllocatorRows, OneRowPerStateHeadlineFirst) {
 
 // A suite entry carries the same names as bench's flags.
 TEST(AllocatorSuite, SettingsReachTheBenchConfig) {
-  auto cfg = suite::bench_config("builtin:mlp", json::object(),
-                                 {{"allocator", "tcmalloc"}, {"no-allocator-compare", true}});
+  auto cfg =
+      suite::bench_config("builtin:mlp", json::object(), {{"allocator", "tcmalloc"}, {"no-allocator-compare", true}});
   EXPECT_EQ(cfg.allocator, "tcmalloc");
   EXPECT_FALSE(cfg.allocator_compare);
   EXPECT_EQ(suite::bench_config("builtin:mlp", json::object(), json::object()).allocator, "settled");  // the default
@@ -214,8 +214,8 @@ TEST(AllocatorSuite, SettingsReachTheBenchConfig) {
 
 TEST(AllocatorSuite, EntryResultNamesTheStateAndTheFastestWhenMoved) {
   json bench = {{"rows", json::array()},
-                {"allocator", {{"state", "system"}, {"differs", true}, {"processes_disagree", false},
-                               {"best_state", "tcmalloc"}}}};
+                {"allocator",
+                 {{"state", "system"}, {"differs", true}, {"processes_disagree", false}, {"best_state", "tcmalloc"}}}};
   json r = suite::to_json(suite::entry_result(tct::bench::from_json(bench), nullptr));
   EXPECT_EQ(r["allocator"], "system");
   EXPECT_EQ(r["allocator_best"], "tcmalloc");

@@ -51,17 +51,21 @@ TEST(BenchAnalysis, FirstCallExtraSumsWarmupAboveSteady) {
 }
 
 TEST(BenchAnalysis, SamplesPerBlockFitsBudget) {
-  EXPECT_EQ(samples_per_block(10, 5, 1e6), 10);      // 1 ms samples: plenty of room
-  EXPECT_EQ(samples_per_block(10, 5, 1e9), 3);       // 1 s samples: the floor
-  EXPECT_EQ(samples_per_block(10, 5, 1e8), 5);       // 10 s / (20 * 0.1 s)
+  EXPECT_EQ(samples_per_block(10, 5, 1e6), 10);  // 1 ms samples: plenty of room
+  EXPECT_EQ(samples_per_block(10, 5, 1e9), 3);   // 1 s samples: the floor
+  EXPECT_EQ(samples_per_block(10, 5, 1e8), 5);   // 10 s / (20 * 0.1 s)
   EXPECT_EQ(samples_per_block(10, 5, NAN), 10);
   EXPECT_EQ(samples_per_block(10, 5, 0), 10);
 }
 
 namespace {
 json ok_row() {
-  return {{"status", "ok"}, {"label", "inductor"}, {"recompiles_during_measurement", 0}, {"graph_breaks", 0},
-          {"steady_state", {{"found", true}}}, {"stop_reason", "precision"},
+  return {{"status", "ok"},
+          {"label", "inductor"},
+          {"recompiles_during_measurement", 0},
+          {"graph_breaks", 0},
+          {"steady_state", {{"found", true}}},
+          {"stop_reason", "precision"},
           {"speedup", {{"estimate", 1.5}, {"low", 1.48}, {"high", 1.52}}},
           {"outliers", {{"eager", {{"fraction", 0.0}}}, {"compiled", {{"fraction", 0.01}}}}},
           {"calls_per_sample", {{"eager", 1}, {"compiled", 1}}},
@@ -164,7 +168,8 @@ TEST(BenchAnalysis, OversubscriptionNamesTheThreadsThatFit) {
   r["outliers"]["eager"]["fraction"] = 0.3;
   RowWarningInput in;
   in.busy_machine = true;
-  for (const auto& x : row_warnings(r, "", in)) EXPECT_EQ(x["hint"].get<std::string>().find("raise --budget"), std::string::npos);
+  for (const auto& x : row_warnings(r, "", in))
+    EXPECT_EQ(x["hint"].get<std::string>().find("raise --budget"), std::string::npos);
 }
 
 TEST(BenchAnalysis, MismatchNotWarnedWithoutCheckAndNondeterminismWarned) {

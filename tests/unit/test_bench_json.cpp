@@ -51,8 +51,7 @@ TEST(BenchJson, EachVerdictIsOneFieldOfTheResult) {
       // The break-even's figures are its ranges' estimates, and it gives none without a gain.
       ASSERT_TRUE(row.break_even) << p;
       EXPECT_EQ(row.break_even_calls, row.break_even->cold ? row.break_even->cold->estimate : std::nullopt) << p;
-      EXPECT_EQ(row.break_even->verdict == BreakEvenVerdict::BreaksEven,
-                row.speedup->verdict == SpeedupVerdict::Faster)
+      EXPECT_EQ(row.break_even->verdict == BreakEvenVerdict::BreaksEven, row.speedup->verdict == SpeedupVerdict::Faster)
           << p;
       // The renderings print the stored verdict.
       if (row.speedup->verdict != SpeedupVerdict::Inconclusive)
@@ -77,11 +76,16 @@ TEST(BenchJson, OlderDocumentsStillRead) {
 
 TEST(BenchJson, ARowStillBeingMeasuredRoundTrips) {
   // What run_bench checkpoints before a row is measured: nulls where nothing is known yet.
-  const json row = {{"backend", "inductor"},        {"mode", "default"},
-                    {"dynamic", "auto"},            {"fullgraph", false},
-                    {"label", "inductor"},          {"status", "pending"},
-                    {"error", nullptr},             {"speedup", nullptr},
-                    {"latency", nullptr},           {"warmup_curve_ns", json::array()},
+  const json row = {{"backend", "inductor"},
+                    {"mode", "default"},
+                    {"dynamic", "auto"},
+                    {"fullgraph", false},
+                    {"label", "inductor"},
+                    {"status", "pending"},
+                    {"error", nullptr},
+                    {"speedup", nullptr},
+                    {"latency", nullptr},
+                    {"warmup_curve_ns", json::array()},
                     {"steady_state", nullptr},
                     {"compile",
                      {{"cold_ns", nullptr},
@@ -89,12 +93,18 @@ TEST(BenchJson, ARowStillBeingMeasuredRoundTrips) {
                       {"first_call_ns", nullptr},
                       {"breakdown", json::object()},
                       {"cold_source", nullptr}}},
-                    {"break_even_calls", nullptr},  {"break_even_calls_warm", nullptr},
-                    {"break_even", nullptr},        {"harness_floor_ns", nullptr},
-                    {"blocks_dropped_for_recompile", 0}, {"correctness", nullptr},
-                    {"memory", nullptr},            {"recompiles_during_measurement", nullptr},
-                    {"graph_breaks", nullptr},      {"blocks", 0},
-                    {"stop_reason", nullptr},       {"clock_resolution_ns", 110.0},
+                    {"break_even_calls", nullptr},
+                    {"break_even_calls_warm", nullptr},
+                    {"break_even", nullptr},
+                    {"harness_floor_ns", nullptr},
+                    {"blocks_dropped_for_recompile", 0},
+                    {"correctness", nullptr},
+                    {"memory", nullptr},
+                    {"recompiles_during_measurement", nullptr},
+                    {"graph_breaks", nullptr},
+                    {"blocks", 0},
+                    {"stop_reason", nullptr},
+                    {"clock_resolution_ns", 110.0},
                     {"flags", json::array()}};
   EXPECT_EQ(to_json(row_from_json(row)).dump(), row.dump());
   EXPECT_EQ(row_from_json(row).status, RowStatus::Pending);

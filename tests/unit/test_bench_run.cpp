@@ -27,7 +27,7 @@ struct ScriptedTarget {
   bool warm_hits = true;
   int recompile_in_block = -1;  // the compiled time_block (counted from 0) that recompiles
   int compiled_blocks = 0;
-  int switches_per_block = 0;    // the timing thread's involuntary switches per 1 ms block
+  int switches_per_block = 0;  // the timing thread's involuntary switches per 1 ms block
   std::mt19937_64 rng{7};
   std::vector<double> block(double centre, int n) {
     std::lognormal_distribution<double> noise(0.0, jitter);
@@ -38,29 +38,37 @@ struct ScriptedTarget {
   json operator()(int, const std::string& op, const json& p) {
     if (op == "target.load") return {{"spec", "fake:target"}, {"kind", "function"}};
     if (op == "bench.env")
-      return {{"clock", {{"resolution_ns", 20.0}}}, {"backends", {"inductor", "aot_eager"}},
-              {"modes", {"default"}}, {"set_stance", true}, {"device_type", "cpu"}, {"cpus", 2}};
+      return {{"clock", {{"resolution_ns", 20.0}}},
+              {"backends", {"inductor", "aot_eager"}},
+              {"modes", {"default"}},
+              {"set_stance", true},
+              {"device_type", "cpu"},
+              {"cpus", 2}};
     if (op == "bench.memory_mark") return {{"kind", "rss"}, {"baseline_bytes", 1000}};
     if (op == "bench.memory_peak")
-      return {{"kind", "rss"}, {"peak_bytes", 5000}, {"baseline_bytes", 1000}, {"increase_bytes", 4000},
-              {"current_bytes", 3000}, {"method", "scripted"}};
+      return {{"kind", "rss"},          {"peak_bytes", 5000},    {"baseline_bytes", 1000},
+              {"increase_bytes", 4000}, {"current_bytes", 3000}, {"method", "scripted"}};
     if (op == "bench.eager_warmup") return {{"times_ns", block(eager_ns, p.value("n", 10))}};
     if (op == "bench.compile") return {{"key", p["key"]}};
     if (op == "bench.first_calls") {
       auto t = block(compiled_ns, p.value("n", 20));
       t[0] = 2e9;  // the compile
-      return {{"times_ns", t},
-              {"counters", {{"graph_breaks", 0}, {"fxgraph_cache_hit", warm_hits ? 1 : 0},
-                            {"fxgraph_cache_miss", warm_hits ? 0 : 1}}},
-              {"compile_times_ns", json::object()}};
+      return {
+          {"times_ns", t},
+          {"counters",
+           {{"graph_breaks", 0}, {"fxgraph_cache_hit", warm_hits ? 1 : 0}, {"fxgraph_cache_miss", warm_hits ? 0 : 1}}},
+          {"compile_times_ns", json::object()}};
     }
     if (op == "bench.time_block") {
       const std::string which = p.value("which", "");
       double centre = which == "eager" ? eager_ns : which == "floor" ? 30 : compiled_ns;
       int frames = 0;
       if (which != "eager" && which != "floor" && compiled_blocks++ == recompile_in_block) frames = 1;
-      return {{"samples_ns", block(centre, p.value("samples", 10))}, {"frames_compiled", frames},
-              {"graph_breaks", 0}, {"wall_ns", 1e6}, {"involuntary_switches", switches_per_block},
+      return {{"samples_ns", block(centre, p.value("samples", 10))},
+              {"frames_compiled", frames},
+              {"graph_breaks", 0},
+              {"wall_ns", 1e6},
+              {"involuntary_switches", switches_per_block},
               {"loadavg_1m", 0.5}};
     }
     return json::object();
@@ -124,7 +132,7 @@ TEST(RunBench, SamplesInTwoProcessesWithAFloorAndDropsRecompilingPairs) {
     EXPECT_EQ(floors, 1);
     EXPECT_GE(blocks, 2 * 2 * 3);  // >= 2 pairs in each of 3 looks
   }
-  EXPECT_TRUE(exec.processes()[0].deferred);  // the second process: spawned first, settled before timing
+  EXPECT_TRUE(exec.processes()[0].deferred);   // the second process: spawned first, settled before timing
   EXPECT_FALSE(exec.processes()[1].deferred);  // the main agent
   EXPECT_EQ(row["speedup"]["processes"], 2);
   EXPECT_EQ(row["blocks_dropped_for_recompile"], 1);
@@ -148,8 +156,8 @@ TEST(RunBench, WarnsOfOtherProcessesOnlyWhenTheTimingThreadWasPreempted) {
       if (w["message"].get<std::string>().find("other processes loaded the CPU") != std::string::npos) return true;
     return false;
   };
-  EXPECT_FALSE(noisy(0));   // 0/s
-  EXPECT_TRUE(noisy(1));    // 1000/s: the CFS slices of a shared CPU
+  EXPECT_FALSE(noisy(0));  // 0/s
+  EXPECT_TRUE(noisy(1));   // 1000/s: the CFS slices of a shared CPU
 }
 
 TEST(RunBench, WarmCompileIsCheckedAgainstCacheCountersAndRepeats) {
@@ -169,12 +177,14 @@ TEST(RunBench, WarmCompileIsCheckedAgainstCacheCountersAndRepeats) {
   EXPECT_FALSE(row["compile"]["single_measurement"].get<bool>());
   EXPECT_FALSE(row["compile"]["warm_cache_hit"].get<bool>());
   bool flagged = false;
-  for (const auto& w : last_warnings(host)) flagged |= w["message"].get<std::string>().find("not a cache hit") != std::string::npos;
+  for (const auto& w : last_warnings(host))
+    flagged |= w["message"].get<std::string>().find("not a cache hit") != std::string::npos;
   EXPECT_TRUE(flagged);
   // The compiled side's memory comes from the second process (never ran eager).
   EXPECT_EQ(row["memory"]["compiled_increase_bytes"], 4000);
   EXPECT_EQ(row["memory"]["compiler_kept_bytes"], 2000);
-  EXPECT_EQ(row["break_even"]["cold"]["low"].get<long long>() <= row["break_even"]["cold"]["high"].get<long long>(), true);
+  EXPECT_EQ(row["break_even"]["cold"]["low"].get<long long>() <= row["break_even"]["cold"]["high"].get<long long>(),
+            true);
 }
 
 TEST(RunBench, AWideIntervalIsInconclusiveAndGivesNoBreakEven) {
@@ -246,7 +256,8 @@ TEST(RunBench, ComparesTheOtherAllocatorStates) {
   const json& a = section["allocator"];
   EXPECT_EQ(a["state"], "settled");
   EXPECT_EQ(a["compare"]["enabled"], true);
-  EXPECT_NEAR(a["compare"]["budget_s"].get<double>(), cfg.budget_s * tct::bench::kCompareShare / setup.others.size(), 1e-9);
+  EXPECT_NEAR(a["compare"]["budget_s"].get<double>(), cfg.budget_s * tct::bench::kCompareShare / setup.others.size(),
+              1e-9);
   ASSERT_EQ(a["states"].size(), 4u);  // every state: headline, measured or skipped
   EXPECT_EQ(a["states"][0]["status"], "headline");
   std::size_t measured = 0;

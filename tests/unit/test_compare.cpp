@@ -14,7 +14,9 @@ namespace {
 
 json suite_entry(const std::string& id, const std::string& status, double est, double lo, double hi, int breaks = 0) {
   json sp = std::isfinite(est) ? json{{"estimate", est}, {"low", lo}, {"high", hi}} : json(nullptr);
-  json e = {{"id", id}, {"status", status}, {"error", nullptr},
+  json e = {{"id", id},
+            {"status", status},
+            {"error", nullptr},
             {"result", {{"speedup", sp}, {"graph_breaks", breaks}, {"compile_ns", 1e9}}}};
   if (status == "failed") e["error"] = {{"kind", "timeout"}, {"message", "hung"}};
   return e;
@@ -25,8 +27,12 @@ json suite_doc(std::vector<json> entries) {
 }
 
 json bench_doc(double est, double lo, double hi, bool match = true) {
-  json row = {{"label", "inductor"}, {"status", "ok"}, {"speedup", {{"estimate", est}, {"low", lo}, {"high", hi}}},
-              {"compile", {{"first_call_ns", 1e9}}}, {"graph_breaks", 1}, {"correctness", {{"match", match}}}};
+  json row = {{"label", "inductor"},
+              {"status", "ok"},
+              {"speedup", {{"estimate", est}, {"low", lo}, {"high", hi}}},
+              {"compile", {{"first_call_ns", 1e9}}},
+              {"graph_breaks", 1},
+              {"correctness", {{"match", match}}}};
   return {{"command", "bench"}, {"bench", {{"target", {{"spec", "builtin:mlp"}}}, {"rows", json::array({row})}}}};
 }
 

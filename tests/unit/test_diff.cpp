@@ -19,13 +19,13 @@ json diff_audits(const json& before, const json& after, const std::string& befor
 
 json group(const std::string& kind, const std::string& file, int line, const std::string& fn, const std::string& src,
            int count = 1) {
-  return {{"kind", kind}, {"file", file}, {"line", line}, {"function", fn}, {"source", src}, {"count", count},
-          {"reason", "r"}, {"hint", {{"fix", "f"}}}};
+  return {{"kind", kind},  {"file", file},   {"line", line},  {"function", fn},
+          {"source", src}, {"count", count}, {"reason", "r"}, {"hint", {{"fix", "f"}}}};
 }
 
 json audit(int graphs, int breaks, int ops, json groups) {
-  return {{"graph_count", graphs}, {"graph_break_count", breaks}, {"op_count", ops}, {"groups", groups},
-          {"capturable", breaks == 0}, {"target", {{"spec", "m.py:make"}}}};
+  return {{"graph_count", graphs}, {"graph_break_count", breaks}, {"op_count", ops},
+          {"groups", groups},      {"capturable", breaks == 0},   {"target", {{"spec", "m.py:make"}}}};
 }
 
 }  // namespace
@@ -61,8 +61,9 @@ TEST(Diff, FixedAddedUnchangedWithLineShifts) {
 }
 
 TEST(Diff, NearestLineWinsAmongSameKind) {
-  json before = audit(3, 2, 5,
-                      {group("print_logging", "m.py", 10, "f", "print(1)"), group("print_logging", "m.py", 50, "f", "print(2)")});
+  json before =
+      audit(3, 2, 5,
+            {group("print_logging", "m.py", 10, "f", "print(1)"), group("print_logging", "m.py", 50, "f", "print(2)")});
   json after = audit(2, 1, 5, {group("print_logging", "m.py", 52, "f", "print(3)")});
   json d = diff_audits(before, after, "b", "a");
   ASSERT_EQ(d["unchanged"].size(), 1u);

@@ -25,8 +25,8 @@ namespace {
 
 Ceilings cpu_ceilings() {
   Ceilings c;
-  c.peak_flops = 32e9;       // 32 GFLOP/s
-  c.peak_bandwidth = 8e9;    // 8 GB/s -> balance 4 FLOP/byte
+  c.peak_flops = 32e9;     // 32 GFLOP/s
+  c.peak_bandwidth = 8e9;  // 8 GB/s -> balance 4 FLOP/byte
   c.op_floor_ns = 1000;
   c.compiled_call_ns = 20'000;
   return c;
@@ -36,10 +36,12 @@ Ceilings cpu_ceilings() {
 // `op_ns` each; the first (if library > 0) an aten::addmm of `library` ns, the rest `pointwise`.
 json profile(double wall, double in_op, double library, int ops, double op_ns, int calls = 5,
              const char* pointwise = "aten::add") {
-  json p = {{"device_type", "cpu"}, {"wall_samples_ns", json::array()}, {"calls", json::array()},
-            {"op_names", {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"self_ns_total", 0}},
-                          {{"name", pointwise}, {"tags", {"core", "pointwise"}}, {"is_view", false},
-                           {"self_ns_total", 0}}}},
+  json p = {{"device_type", "cpu"},
+            {"wall_samples_ns", json::array()},
+            {"calls", json::array()},
+            {"op_names",
+             {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"self_ns_total", 0}},
+              {{"name", pointwise}, {"tags", {"core", "pointwise"}}, {"is_view", false}, {"self_ns_total", 0}}}},
             {"events_truncated", false}};
   for (int i = 0; i < calls; ++i) {
     p["wall_samples_ns"].push_back(wall);
@@ -57,10 +59,17 @@ json profile(double wall, double in_op, double library, int ops, double op_ns, i
 }
 
 json flops(double f, double bytes, double lib_bytes, int pointwise, const char* pointwise_name = "aten::add") {
-  return {{"flops_per_call", f}, {"bytes_per_call", bytes}, {"boundary_bytes", bytes / 4}, {"error", nullptr},
-          {"ops", {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"count", 1}, {"bytes", lib_bytes}},
-                   {{"name", pointwise_name}, {"tags", {"core", "pointwise"}}, {"is_view", false}, {"count", pointwise},
-                    {"bytes", bytes - lib_bytes}}}}};
+  return {{"flops_per_call", f},
+          {"bytes_per_call", bytes},
+          {"boundary_bytes", bytes / 4},
+          {"error", nullptr},
+          {"ops",
+           {{{"name", "aten::addmm"}, {"tags", {"core"}}, {"is_view", false}, {"count", 1}, {"bytes", lib_bytes}},
+            {{"name", pointwise_name},
+             {"tags", {"core", "pointwise"}},
+             {"is_view", false},
+             {"count", pointwise},
+             {"bytes", bytes - lib_bytes}}}}};
 }
 
 }  // namespace
@@ -122,9 +131,9 @@ TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
 TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
   // A matmul at 40 FLOP/byte (balance 4) and 4 other ops, `in_op` ns of a 10 ms call inside ops.
   auto matmul_call = [](double in_op) {
-    return classify(evidence_from_agent(profile(10'000'000, in_op, in_op - 200'000, 5, 50'000),
-                                        flops(4e8, 1e7, 9.5e6, 4)),
-                    cpu_ceilings());
+    return classify(
+        evidence_from_agent(profile(10'000'000, in_op, in_op - 200'000, 5, 50'000), flops(4e8, 1e7, 9.5e6, 4)),
+        cpu_ceilings());
   };
   // 48%, then 52% of the call outside operators: a few points of load move that share, so
   // either class says which one a re-run may give.
@@ -191,7 +200,6 @@ TEST(ExpectClassifier, EagerFusedKernelsAreKeptWithTheirTraffic) {
               keeps_arithmetic("aten::_softmax"));
   EXPECT_DOUBLE_EQ(element_op_weight("aten::add_"), 1.0);
   EXPECT_GT(element_op_weight("aten::clamp"), 5.0);  // a NaN-propagating min and max
-
 }
 
 TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
@@ -210,7 +218,7 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   EXPECT_EQ(vu.compiled_call_source, "ceilings");
   EXPECT_DOUBLE_EQ(vu.compiled_call_ns, 20'000);
   EXPECT_LT(vt.predicted.point, vu.predicted.point);  // a dearer compiled call: less to gain
-  EXPECT_DOUBLE_EQ(vt.op_floor_ns, 1000);  // not timed in this profile: the ceilings'
+  EXPECT_DOUBLE_EQ(vt.op_floor_ns, 1000);             // not timed in this profile: the ceilings'
   // 40 us against the ceilings' 20 us: the profile ran on a slowed-down machine, and says so.
   ASSERT_TRUE(slow_machine(timed, cpu_ceilings()));
   EXPECT_NE(tct::report::message_of(*slow_machine(timed, cpu_ceilings())).find("2.0x as long"), std::string::npos);
@@ -358,8 +366,11 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
   EXPECT_EQ(ceilings_cache_path("/x", "/home/u"), "/x/tct/ceilings.json");
   EXPECT_EQ(ceilings_cache_path("", "/home/u"), "/home/u/.cache/tct/ceilings.json");
   EXPECT_EQ(ceilings_cache_path(nullptr, nullptr), "");
-  json info = {{"device_type", "cpu"}, {"device_name", "Xeon"}, {"dtype", "float32"},
-               {"torch_version", "2.13.0"}, {"num_threads", 2}};
+  json info = {{"device_type", "cpu"},
+               {"device_name", "Xeon"},
+               {"dtype", "float32"},
+               {"torch_version", "2.13.0"},
+               {"num_threads", 2}};
   std::string key = ceilings_cache_key(info);
   EXPECT_EQ(key, "cpu|Xeon|float32|torch 2.13.0|threads 2");
   info["device_type"] = "cuda";
@@ -367,10 +378,10 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
 
   json cache = "corrupt";
   EXPECT_FALSE(lookup_ceilings(cache, key));
-  store_ceilings(cache, key,
-                 {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900},
-                  {"compiled_call_ns", 20'000}},
-                 "2026-01-01T00:00:00Z");
+  store_ceilings(
+      cache, key,
+      {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900}, {"compiled_call_ns", 20'000}},
+      "2026-01-01T00:00:00Z");
   auto hit = lookup_ceilings(cache, key);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->source, "cache");
@@ -387,9 +398,13 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
 // The agent sends every timing it took (python/tct_agent/ops/expect.py); the fastest repeat and
 // the op floor's medians are taken here, and a cache entry or an older agent's figures still read.
 TEST(ExpectTimings, CeilingsFromTheRawTimings) {
-  const json raw = {{"copied_bytes", 1000}, {"copy_ns", {400, 200, 300}}, {"matmul_n", 10}, {"matmul_ns", {100, 50}},
+  const json raw = {{"copied_bytes", 1000},
+                    {"copy_ns", {400, 200, 300}},
+                    {"matmul_n", 10},
+                    {"matmul_ns", {100, 50}},
                     {"op_floor_rounds_ns", {{1, 1, 1}, {900, 1100, 1000}, {800, 700, 2000}}},
-                    {"compiled_call_rounds_ns", {30000, 20000, 25000}}, {"matmul_error", nullptr}};
+                    {"compiled_call_rounds_ns", {30000, 20000, 25000}},
+                    {"matmul_error", nullptr}};
   const Ceilings c = ceilings_from_json(raw, "measured");
   EXPECT_DOUBLE_EQ(c.peak_bandwidth, 2.0 * 1000 / 200e-9);
   EXPECT_DOUBLE_EQ(c.peak_flops, 2.0 * 1000 / 50e-9);
@@ -409,7 +424,8 @@ TEST(ExpectTimings, CeilingsFromTheRawTimings) {
 }
 
 TEST(ExpectTimings, TheProfilesFixedCosts) {
-  const json profile = {{"compiled_call_rounds_ns", {5000, 4000}}, {"op_floor_adds_ns", {{700, 900, 800}, {}, {600, 1000}}}};
+  const json profile = {{"compiled_call_rounds_ns", {5000, 4000}},
+                        {"op_floor_adds_ns", {{700, 900, 800}, {}, {600, 1000}}}};
   EXPECT_DOUBLE_EQ(profile_compiled_call_ns(profile), 4000);
   EXPECT_DOUBLE_EQ(profile_op_floor_ns(profile), 800);  // medians 800 and 800
   const json older = {{"compiled_call_ns", 4500.0}, {"op_floor_ns", 750.0}};
@@ -477,9 +493,10 @@ TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
 
 TEST(ExpectSweep, InterruptPropagates) {
   tct::expect::SweepSpec spec{"batch", {json(1), json(2)}};
-  EXPECT_THROW(tct::expect::run_sweep(spec, [](const json&) -> tct::expect::SweepPoint {
-                 throw tct::Error(tct::ExitCode::Interrupted, "interrupted", "ctrl-c");
-               }),
+  EXPECT_THROW(tct::expect::run_sweep(spec,
+                                      [](const json&) -> tct::expect::SweepPoint {
+                                        throw tct::Error(tct::ExitCode::Interrupted, "interrupted", "ctrl-c");
+                                      }),
                tct::Error);
 }
 

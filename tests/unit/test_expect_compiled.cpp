@@ -16,7 +16,9 @@ json explain_section(int graphs, int breaks, json skipped = json::array()) {
           {"graph_count", graphs},
           {"graph_break_count", breaks},
           {"skipped_frames", skipped},
-          {"groups", breaks ? json::array({{{"kind", "print_logging"}, {"file", "/m/model.py"}, {"line", 13},
+          {"groups", breaks ? json::array({{{"kind", "print_logging"},
+                                            {"file", "/m/model.py"},
+                                            {"line", 13},
                                             {"reason", "Failed to trace builtin operator"}}})
                             : json::array()}};
 }
@@ -31,8 +33,12 @@ const SpeedupRange kModel{1.4, 4.0, 2.2};  // low, high, point
 }  // namespace
 
 TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
-  json skip = {{{"function", "forward"}, {"file", "/m/model.py"}, {"line", 11}, {"break_line", 13},
-                {"kind", "print_logging"}, {"reason", "Failed to trace builtin operator"},
+  json skip = {{{"function", "forward"},
+                {"file", "/m/model.py"},
+                {"line", 11},
+                {"break_line", 13},
+                {"kind", "print_logging"},
+                {"reason", "Failed to trace builtin operator"},
                 {"skip_reason", "graph break in loop"}}};
   CompiledRun run = compiled_run_from_explain_section(explain_section(0, 1, skip));
   ASSERT_TRUE(run.nothing_compiled());
@@ -69,8 +75,8 @@ TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
 }
 
 TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
-  for (const json& section : {explain_section(1, 0), json({{"counts_from", "explain"}, {"graph_break_count", 4}}),
-                              json(nullptr)}) {
+  for (const json& section :
+       {explain_section(1, 0), json({{"counts_from", "explain"}, {"graph_break_count", 4}}), json(nullptr)}) {
     CompiledRun run = compiled_run_from_explain_section(section);
     SpeedupRange r = bound_prediction(kModel, run);
     EXPECT_EQ(r.low, 1.4);

@@ -78,7 +78,7 @@ TEST(ExpectRecorded, TinyOpsAreAllPointwiseAndOverheadBound) {
 TEST(ExpectRecorded, LargeMlpIsLibraryTime) {
   auto r = analyse("mlp_b512");
   EXPECT_TRUE(top_op_has_class(r.e, "matmul"));  // aten::linear from the profiler
-  EXPECT_GT(r.e.library_ops, 0);                  // aten::addmm from the dispatch count
+  EXPECT_GT(r.e.library_ops, 0);                 // aten::addmm from the dispatch count
   EXPECT_GT(r.e.library_fraction, 0.5);
   EXPECT_EQ(r.v.cls, "compute_bound");
   EXPECT_LT(r.v.predicted.point, 1.3);

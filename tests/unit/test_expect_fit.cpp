@@ -65,8 +65,8 @@ TEST(ExpectFit, CppPredictsWhatTheFitPredicted) {
       // Not an eager share: tct's elementwise-work share as recorded (the other terms are derived here).
       s.elementwise_work = row["terms"]["elementwise_work"];
       auto count = [&](const char* key) { return row[key].is_number() ? row[key].get<double>() : NAN; };
-      CallFacts f{row["wall_per_call_ns"], row["compiled_call_ns"], row["library_ops"], count("ops_per_call"),
-                  count("outside_tensors"), count("module_calls")};
+      CallFacts f{row["wall_per_call_ns"], row["compiled_call_ns"],  row["library_ops"],
+                  count("ops_per_call"),   count("outside_tensors"), count("module_calls")};
       std::vector<Term> terms;
       SpeedupRange p = predict_speedup(s, f, &terms);
       SCOPED_TRACE(row["name"].get<std::string>());

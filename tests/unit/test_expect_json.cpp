@@ -76,11 +76,18 @@ TEST(ExpectJson, EveryCheckpointRoundTrips) {
 }
 
 TEST(ExpectJson, FailedSweepPointsKeepWhatTheyHad) {
-  json s = {{"target", nullptr}, {"validation", nullptr}, {"class", nullptr},
-            {"sweep", {{"param", "batch"}, {"values", {1, 2}}, {"class_changes", json::array()},
-                       {"points", {{{"value", 1},
-                                    {"error", {{"kind", "target_raised"}, {"message", "no"}, {"hint", ""},
-                                               {"stage", nullptr}, {"exit_code", 3}}}}}}}}};
+  json s = {
+      {"target", nullptr},
+      {"validation", nullptr},
+      {"class", nullptr},
+      {"sweep",
+       {{"param", "batch"},
+        {"values", {1, 2}},
+        {"class_changes", json::array()},
+        {"points",
+         {{{"value", 1},
+           {"error",
+            {{"kind", "target_raised"}, {"message", "no"}, {"hint", ""}, {"stage", nullptr}, {"exit_code", 3}}}}}}}}};
   expect_round_trip(s, "a point that failed before its profile");
   ExpectResult r = from_json(s);
   ASSERT_TRUE(r.sweep);
@@ -90,7 +97,8 @@ TEST(ExpectJson, FailedSweepPointsKeepWhatTheyHad) {
 
 TEST(ExpectJson, ToleratesOddShapes) {
   EXPECT_NO_THROW(from_json(json(nullptr)));
-  EXPECT_NO_THROW(from_json({{"class", 3}, {"sweep", {{"points", {{{"value", nullptr}, {"speedup", {{"estimate", nullptr}}}}}}}}}));
+  EXPECT_NO_THROW(
+      from_json({{"class", 3}, {"sweep", {{"points", {{{"value", nullptr}, {"speedup", {{"estimate", nullptr}}}}}}}}}));
   ExpectResult r = from_json({{"class", "overhead_bound"}, {"predicted_speedup", {{"low", 1.5}, {"high", 3.0}}}});
   ASSERT_TRUE(r.analysis);
   EXPECT_EQ(r.analysis->cls, BoundClass::OverheadBound);
@@ -116,8 +124,10 @@ TEST(ExpectJson, ValidationIsOneFieldAndTheExitStatusReadsIt) {
 }
 
 TEST(ExpectJson, NoRealGainIsDecidedWhereTheDocumentIsRead) {
-  json bench = {{"rows", {{{"status", "failed"}},
-                          {{"status", "ok"}, {"label", "inductor"}, {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
+  json bench = {
+      {"rows",
+       {{{"status", "failed"}},
+        {{"status", "ok"}, {"label", "inductor"}, {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
   auto as_is = measured_as_is(bench);
   ASSERT_TRUE(as_is);
   EXPECT_TRUE(as_is->no_real_gain);  // faster than eager, and still no gain worth a compile
@@ -130,16 +140,16 @@ TEST(ExpectJson, NoRealGainIsDecidedWhereTheDocumentIsRead) {
 // "Compile it" is known by the suggestion that says it, live or read back from a document,
 // and a measured speedup of no real gain answers it, whichever renderer asks.
 TEST(ExpectJson, TheCompileItSuggestionIsKnownAndAnsweredByAMeasurement) {
-  const json written = json::array({{{"rank", 1}, {"title", std::string(kCompileAsIsTitle)}, {"why", "w"}, {"how", "h"},
-                                     {"expected_gain", 1.5}},
-                                    {{"rank", 2}, {"title", "Increase the batch size"}, {"why", "w"}, {"how", "h"},
-                                     {"expected_gain", 1.2}}});
+  const json written = json::array(
+      {{{"rank", 1}, {"title", std::string(kCompileAsIsTitle)}, {"why", "w"}, {"how", "h"}, {"expected_gain", 1.5}},
+       {{"rank", 2}, {"title", "Increase the batch size"}, {"why", "w"}, {"how", "h"}, {"expected_gain", 1.2}}});
   const auto read = suggestions_from_json(written);
   ASSERT_EQ(read.size(), 2u);
   EXPECT_TRUE(read[0].compile_as_is);
   EXPECT_FALSE(read[1].compile_as_is);
-  json bench = {{"rows", {{{"status", "ok"}, {"label", "inductor"},
-                           {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
+  json bench = {
+      {"rows",
+       {{{"status", "ok"}, {"label", "inductor"}, {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
   const auto no_gain = measured_as_is(bench);
   EXPECT_TRUE(answered_by(read[0], no_gain));
   EXPECT_FALSE(answered_by(read[1], no_gain));

@@ -45,8 +45,8 @@ std::string compile(int frame, int fc, const std::string& function, const std::s
 std::string graph_break(int frame, const std::string& file, int line, const std::string& reason,
                         const std::string& traceback = "") {
   return record("artifact", {{"name", "dynamo_graph_break_reason"}, {"encoding", "string"}}, frame, 0,
-                "Graph break in user code at " + file + ":" + std::to_string(line) + "\nGraph Break Reason: " +
-                    reason + "\n\nUser code traceback:\n" + traceback +
+                "Graph break in user code at " + file + ":" + std::to_string(line) + "\nGraph Break Reason: " + reason +
+                    "\n\nUser code traceback:\n" + traceback +
                     "\nTraceback (most recent call last):\n  File \"/t/torch/_dynamo/x.py\", line 1, in f\n    g()\n");
 }
 
@@ -62,8 +62,7 @@ RankSummary read_trace(const std::string& text) {
 
 // The section as run_explain writes it; every test's section also reads back to itself
 // (explain::from_json then to_json), so a saved document re-renders from the same result.
-json section_of(const json& facts, const RankSummary* trace, const json& target,
-                std::optional<int> max_graph_breaks) {
+json section_of(const json& facts, const RankSummary* trace, const json& target, std::optional<int> max_graph_breaks) {
   json s = tct::explain::build_explain_section(facts, trace, target, max_graph_breaks);
   EXPECT_EQ(tct::explain::to_json(tct::explain::from_json(s)), s);
   return s;
@@ -83,32 +82,47 @@ const char* kPrintReason =
 const char* kItemReason =
     "Unsupported Tensor.item() call with capture_scalar_outputs=False\n  Explanation: Dynamo does not support "
     "tracing `Tensor.item()`.\n  Hint: Set `torch._dynamo.config.capture_scalar_outputs = True`\n\n For more "
-    "details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0124.html";
+    "details about this graph break, please visit: "
+    "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0124.html";
 
 json object_facts() {
-  json e = {{"form", "object"},
-            {"graph_count", 4},
-            {"graph_break_count", 3},
-            {"op_count", 6},
-            {"guard_count", 90},
-            {"ops_per_graph", {{"torch._C._nn.linear", "torch.relu"}, json::array(), {"_operator.add"},
-                               {"_operator.add", "_operator.add", "torch._C._nn.linear"}}},
-            {"break_reasons",
-             {{{"reason", kPrintReason}, {"registry_id", "GB0059"},
-               {"url", "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html"},
-               {"frames", {frame("/m/model.py", 30, "forward", "h = helper(x)"),
-                           frame("/m/util.py", 7, "helper", "print('x')")}}},
-              {{"reason", kItemReason}, {"registry_id", "GB0124"},
-               {"frames", {frame("/m/model.py", 40, "forward", "if h.mean().item() > 0:")}}},
-              {{"reason", kItemReason}, {"registry_id", "GB0124"},
-               {"frames", {frame("/m/model.py", 40, "forward", "if h.mean().item() > 0:")}}}}}};
+  json e = {
+      {"form", "object"},
+      {"graph_count", 4},
+      {"graph_break_count", 3},
+      {"op_count", 6},
+      {"guard_count", 90},
+      {"ops_per_graph",
+       {{"torch._C._nn.linear", "torch.relu"},
+        json::array(),
+        {"_operator.add"},
+        {"_operator.add", "_operator.add", "torch._C._nn.linear"}}},
+      {"break_reasons",
+       {{{"reason", kPrintReason},
+         {"registry_id", "GB0059"},
+         {"url", "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html"},
+         {"frames",
+          {frame("/m/model.py", 30, "forward", "h = helper(x)"), frame("/m/util.py", 7, "helper", "print('x')")}}},
+        {{"reason", kItemReason},
+         {"registry_id", "GB0124"},
+         {"frames", {frame("/m/model.py", 40, "forward", "if h.mean().item() > 0:")}}},
+        {{"reason", kItemReason},
+         {"registry_id", "GB0124"},
+         {"frames", {frame("/m/model.py", 40, "forward", "if h.mean().item() > 0:")}}}}}};
   return {{"torch_version", "2.13.0"},
           {"explain", e},
           {"logged", nullptr},
-          {"registry", {{"GB0059", {{"id", "GB0059"}, {"gb_type", "Failed to trace builtin operator"},
-                                    {"explanation", "template {fn}"}, {"hints", {"a ", "b"}}}},
-                        {"GB0124", {{"id", "GB0124"}, {"gb_type", "Unsupported Tensor.item() call"},
-                                    {"explanation", "x"}, {"hints", json::array()}}}}}};
+          {"registry",
+           {{"GB0059",
+             {{"id", "GB0059"},
+              {"gb_type", "Failed to trace builtin operator"},
+              {"explanation", "template {fn}"},
+              {"hints", {"a ", "b"}}}},
+            {"GB0124",
+             {{"id", "GB0124"},
+              {"gb_type", "Unsupported Tensor.item() call"},
+              {"explanation", "x"},
+              {"hints", json::array()}}}}}};
 }
 
 }  // namespace
@@ -137,16 +151,17 @@ TEST(Explain, ParsesObjectForm) {
 TEST(Explain, ParsesTorch20TupleForm) {
   // torch 2.0: explain(fn, *args) -> (explanation, out_guards, graphs, ops_per_graph,
   // break_reasons, explanation_verbose); the agent passes the tuple's parts on as they are.
-  json e = {{"form", "tuple"},
-            {"explanation", "Dynamo produced 3 graphs with 2 graph break and 5 ops"},
-            {"explanation_verbose", "Dynamo produced 3 graphs with 2 graph break and 5 ops\n Break reasons: ..."},
-            {"out_guards", {"g1", "g2", "g3"}},
-            {"graphs", 3},
-            {"ops_per_graph", {{"add", "mul"}, {"sin"}, {"cos", "relu"}}},
-            {"break_reasons",
-             {{{"reason", "call_function BuiltinVariable(print) [ConstantVariable(str)] {}"},
-               {"frames", {frame("/m/a.py", 5, "f", "print('hi')")}}},
-              {{"reason", "generic_jump TensorVariable()"}, {"frames", {frame("/m/a.py", 9, "f", "if x.sum() > 0:")}}}}}};
+  json e = {
+      {"form", "tuple"},
+      {"explanation", "Dynamo produced 3 graphs with 2 graph break and 5 ops"},
+      {"explanation_verbose", "Dynamo produced 3 graphs with 2 graph break and 5 ops\n Break reasons: ..."},
+      {"out_guards", {"g1", "g2", "g3"}},
+      {"graphs", 3},
+      {"ops_per_graph", {{"add", "mul"}, {"sin"}, {"cos", "relu"}}},
+      {"break_reasons",
+       {{{"reason", "call_function BuiltinVariable(print) [ConstantVariable(str)] {}"},
+         {"frames", {frame("/m/a.py", 5, "f", "print('hi')")}}},
+        {{"reason", "generic_jump TensorVariable()"}, {"frames", {frame("/m/a.py", 9, "f", "if x.sum() > 0:")}}}}}};
   ExplainModel m = parse_explain(e);
   EXPECT_EQ(m.form, "tuple");
   EXPECT_EQ(m.graph_count, 3);
@@ -161,7 +176,10 @@ TEST(Explain, ParsesTorch20TupleForm) {
 }
 
 TEST(Explain, TupleFormWithoutNumbersFallsBackToLists) {
-  json e = {{"form", "tuple"}, {"explanation", "garbled"}, {"graphs", 2}, {"ops_per_graph", {{"a"}, {"b", "c"}}},
+  json e = {{"form", "tuple"},
+            {"explanation", "garbled"},
+            {"graphs", 2},
+            {"ops_per_graph", {{"a"}, {"b", "c"}}},
             {"break_reasons", json::array()}};
   ExplainModel m = parse_explain(e);
   EXPECT_EQ(m.graph_count, 2);
@@ -179,7 +197,7 @@ TEST(Explain, GroupsFoldDuplicatesMostFrequentFirst) {
   EXPECT_EQ(groups[0].where.line, 40);
   EXPECT_EQ(groups[1].count, 1);
   EXPECT_EQ(groups[1].where.file, "/m/util.py");  // the break is in the helper
-  ASSERT_EQ(groups[1].callers.size(), 1u);         // and the caller is kept
+  ASSERT_EQ(groups[1].callers.size(), 1u);        // and the caller is kept
   EXPECT_EQ(groups[1].callers[0].line, 30);
 }
 
@@ -201,8 +219,14 @@ TEST(Explain, SectionHasStableFieldsAndVerdict) {
 }
 
 TEST(Explain, NoBreakIsCapturable) {
-  json f = {{"explain", {{"form", "object"}, {"graph_count", 1}, {"graph_break_count", 0}, {"op_count", 2},
-                         {"ops_per_graph", {{"a", "b"}}}, {"guard_count", 3}, {"break_reasons", json::array()}}},
+  json f = {{"explain",
+             {{"form", "object"},
+              {"graph_count", 1},
+              {"graph_break_count", 0},
+              {"op_count", 2},
+              {"ops_per_graph", {{"a", "b"}}},
+              {"guard_count", 3},
+              {"break_reasons", json::array()}}},
             {"logged", kLogged}};
   RankSummary run = read_trace(compile(0, 0, "f", "/m/model.py"));
   json s = section_of(f, &run, "t", 0);
@@ -225,7 +249,8 @@ TEST(Explain, ViewsDisagreementsAreNamed) {
   f["logged"] = kLogged;
   RankSummary run = read_trace(
       compile(0, 0, "forward", "/m/model.py") +
-      graph_break(0, "/m/util.py", 7, std::string("Encountered graph break when attempting to trace CALL:\n\n") + kPrintReason) +
+      graph_break(0, "/m/util.py", 7,
+                  std::string("Encountered graph break when attempting to trace CALL:\n\n") + kPrintReason) +
       graph_break(0, "/m/model.py", 55, "Call to `torch._dynamo.graph_break()`",
                   "  File \"/m/model.py\", line 55, in forward\n    torch._dynamo.graph_break()\n") +
       record("artifact", {{"name", "recompile_reasons"}, {"encoding", "json"}}, 0, 1,
@@ -257,8 +282,9 @@ TEST(Explain, ViewsDisagreementsAreNamed) {
 }
 
 TEST(Explain, ReasonHeadlineSkipsLoggedPrefix) {
-  EXPECT_EQ(reason_headline(std::string("Encountered graph break when attempting to trace CALL: a call:\n\n") + kItemReason),
-            "Unsupported Tensor.item() call with capture_scalar_outputs=False");
+  EXPECT_EQ(
+      reason_headline(std::string("Encountered graph break when attempting to trace CALL: a call:\n\n") + kItemReason),
+      "Unsupported Tensor.item() call with capture_scalar_outputs=False");
   EXPECT_EQ(reason_headline("generic_jump TensorVariable()"), "generic_jump TensorVariable()");
 }
 
@@ -274,19 +300,26 @@ TEST(Explain, ToleratesJunk) {
 // must not label the break (it is the print, GB0059) and any gate fails.
 TEST(Explain, SkippedFrameIsAStateAndFailsTheGate) {
   json f = object_facts();
-  f["explain"] = {{"form", "object"}, {"graph_count", 0}, {"graph_break_count", -1}, {"op_count", 0},
-                  {"ops_per_graph", json::array()}, {"break_reasons", json::array()}};
-  std::string skip = std::string("Failed to handle graph break gracefully. Skipping the function and falling back to "
-                                 "eager. Graph break encountered:\n") + kPrintReason +
-                     "\n\n*** While handling this graph break, another graph break occurred: ***\n\ngraph break in "
-                     "loop\n  Explanation: torch.compile detected a graph break in a for/while loop. Skipping the "
-                     "frame and falling back to eager.\n  Hint: caused by an earlier graph break; see Tensor.item()\n\n"
-                     "  Developer debug context: frame skipped: forward (/m/model.py line 11)\n\n For more details "
-                     "about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb7000.html";
+  f["explain"] = {{"form", "object"},
+                  {"graph_count", 0},
+                  {"graph_break_count", -1},
+                  {"op_count", 0},
+                  {"ops_per_graph", json::array()},
+                  {"break_reasons", json::array()}};
+  std::string skip =
+      std::string(
+          "Failed to handle graph break gracefully. Skipping the function and falling back to "
+          "eager. Graph break encountered:\n") +
+      kPrintReason +
+      "\n\n*** While handling this graph break, another graph break occurred: ***\n\ngraph break in "
+      "loop\n  Explanation: torch.compile detected a graph break in a for/while loop. Skipping the "
+      "frame and falling back to eager.\n  Hint: caused by an earlier graph break; see Tensor.item()\n\n"
+      "  Developer debug context: frame skipped: forward (/m/model.py line 11)\n\n For more details "
+      "about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb7000.html";
   f["logged"] = kLogged;
-  RankSummary run = read_trace(graph_break(0, "/m/model.py", 13, skip,
-                                           "  File \"/m/model.py\", line 13, in forward\n    print(i)\n") +
-                               compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip, 11));
+  RankSummary run = read_trace(
+      graph_break(0, "/m/model.py", 13, skip, "  File \"/m/model.py\", line 13, in forward\n    print(i)\n") +
+      compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip, 11));
   json s = section_of(f, &run, "t", 5);
   EXPECT_EQ(s["verdict"], "frame_skipped");
   // A break dynamo could not resume from is not a graph break (torch's counters["graph_break"]
@@ -351,16 +384,24 @@ TEST(Explain, TwoFramesSkippedAtOneBreakAreTwoNamedFrames) {
       "please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0036.html";
   auto skip = [&](int line) {
     return "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break "
-           "encountered:\n\n" + nonzero + "\n\n*** While handling this graph break, another graph break occurred: "
+           "encountered:\n\n" +
+           nonzero +
+           "\n\n*** While handling this graph break, another graph break occurred: "
            "***\n\ngraph break in loop\n  Explanation: Skipping the frame and falling back to eager.\n\n  Developer "
-           "debug context: frame skipped: forward (/m/model.py line " + std::to_string(line) + ")";
+           "debug context: frame skipped: forward (/m/model.py line " +
+           std::to_string(line) + ")";
   };
   json f = object_facts();
-  f["explain"] = {{"form", "object"}, {"graph_count", 0}, {"graph_break_count", -1}, {"op_count", 0},
-                  {"ops_per_graph", json::array()}, {"break_reasons", json::array()}};
+  f["explain"] = {{"form", "object"},
+                  {"graph_count", 0},
+                  {"graph_break_count", -1},
+                  {"op_count", 0},
+                  {"ops_per_graph", json::array()},
+                  {"break_reasons", json::array()}};
   f["logged"] = kLogged;
-  f["logged"]["code_names"] = {{{"file", "/m/model.py"}, {"line", 26}, {"name", "forward"}, {"qualname", "Net.forward"}},
-                               {{"file", "/m/model.py"}, {"line", 12}, {"name", "forward"}, {"qualname", "MoE.forward"}}};
+  f["logged"]["code_names"] = {
+      {{"file", "/m/model.py"}, {"line", 26}, {"name", "forward"}, {"qualname", "Net.forward"}},
+      {{"file", "/m/model.py"}, {"line", 12}, {"name", "forward"}, {"qualname", "MoE.forward"}}};
   std::string tb = "  File \"/m/model.py\", line 16, in forward\n    idx = torch.nonzero(choice == i)\n";
   RankSummary run = read_trace(graph_break(0, "/m/model.py", 16, skip(26), tb) +
                                compile(0, 0, "forward", "/m/model.py", 0, "Unsupported: " + skip(26), 26) +
@@ -393,19 +434,26 @@ TEST(Explain, TwoFramesSkippedAtOneBreakAreTwoNamedFrames) {
 // the compiled run's; explain's own figure stays in explain_view.
 TEST(Explain, GroupsCountTheCompiledRunsBreaks) {
   json f = object_facts();
-  f["explain"] = {{"form", "object"}, {"graph_count", 4}, {"graph_break_count", 3}, {"op_count", 3},
-                  {"ops_per_graph", json::array()},
-                  {"break_reasons", {{{"reason", kPrintReason}, {"frames", {frame("/m/model.py", 13, "f", "a = _log(x)"),
-                                                                            frame("/m/model.py", 8, "_log", "print(t)")}}},
-                                     {{"reason", kPrintReason}, {"frames", {frame("/m/model.py", 14, "f", "b = _log(x)"),
-                                                                            frame("/m/model.py", 8, "_log", "print(t)")}}},
-                                     {{"reason", kPrintReason}, {"frames", {frame("/m/model.py", 15, "f", "c = _log(x)"),
-                                                                            frame("/m/model.py", 8, "_log", "print(t)")}}}}}};
+  f["explain"] = {
+      {"form", "object"},
+      {"graph_count", 4},
+      {"graph_break_count", 3},
+      {"op_count", 3},
+      {"ops_per_graph", json::array()},
+      {"break_reasons",
+       {{{"reason", kPrintReason},
+         {"frames", {frame("/m/model.py", 13, "f", "a = _log(x)"), frame("/m/model.py", 8, "_log", "print(t)")}}},
+        {{"reason", kPrintReason},
+         {"frames", {frame("/m/model.py", 14, "f", "b = _log(x)"), frame("/m/model.py", 8, "_log", "print(t)")}}},
+        {{"reason", kPrintReason},
+         {"frames", {frame("/m/model.py", 15, "f", "c = _log(x)"), frame("/m/model.py", 8, "_log", "print(t)")}}}}}};
   f["logged"] = kLogged;
-  std::string tb = "  File \"/m/model.py\", line 13, in f\n    a = _log(x)\n  File \"/m/model.py\", line 8, in _log\n"
-                   "    print(t)\n";
+  std::string tb =
+      "  File \"/m/model.py\", line 13, in f\n    a = _log(x)\n  File \"/m/model.py\", line 8, in _log\n"
+      "    print(t)\n";
   std::string log;
-  for (int i = 0; i < 4; ++i) log += graph_break(i, "/m/model.py", 8, kPrintReason, tb) + compile(i, 0, "f", "/m/model.py");
+  for (int i = 0; i < 4; ++i)
+    log += graph_break(i, "/m/model.py", 8, kPrintReason, tb) + compile(i, 0, "f", "/m/model.py");
   RankSummary run = read_trace(log);
   json s = section_of(f, &run, "t", std::nullopt);
   EXPECT_EQ(s["graph_break_count"], 4);

@@ -73,8 +73,11 @@ TEST(ExplainJson, OlderDocumentsStillRead) {
     EXPECT_FALSE(r.counts_from.has_value()) << name;
   }
   // explain's -1 of an older document is a skipped frame, not a count.
-  const ExplainResult old = from_json({{"target", "t"}, {"graph_count", 0}, {"graph_break_count", -1},
-                                       {"groups", json::array()}, {"capturable", false}});
+  const ExplainResult old = from_json({{"target", "t"},
+                                       {"graph_count", 0},
+                                       {"graph_break_count", -1},
+                                       {"groups", json::array()},
+                                       {"capturable", false}});
   EXPECT_EQ(old.graph_break_count, 0);
   EXPECT_EQ(old.frames_skipped(), 1);
   EXPECT_EQ(old.verdict, Verdict::FrameSkipped);

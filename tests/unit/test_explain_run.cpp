@@ -18,11 +18,17 @@ namespace {
 json explain_facts() {
   json breaks = json::array();
   for (int line : {10, 10, 20})
-    breaks.push_back({{"reason", "call_function BuiltinVariable(print) [ConstantVariable(str)] {}"},
-                      {"frames", {{{"file", "/m/model.py"}, {"line", line}, {"function", "forward"}, {"source", "print(x)"}}}}});
+    breaks.push_back(
+        {{"reason", "call_function BuiltinVariable(print) [ConstantVariable(str)] {}"},
+         {"frames", {{{"file", "/m/model.py"}, {"line", line}, {"function", "forward"}, {"source", "print(x)"}}}}});
   return {{"torch_version", "2.13.0"},
-          {"explain", {{"form", "object"}, {"graph_count", 4}, {"graph_break_count", 3}, {"op_count", 6},
-                       {"ops_per_graph", json::array()}, {"break_reasons", breaks}}},
+          {"explain",
+           {{"form", "object"},
+            {"graph_count", 4},
+            {"graph_break_count", 3},
+            {"op_count", 6},
+            {"ops_per_graph", json::array()},
+            {"break_reasons", breaks}}},
           {"logged", nullptr},
           {"registry", json::object()}};
 }

@@ -38,7 +38,8 @@ TEST(Hints, RegistryIdAndGbTypeDecideFirst) {
       "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`\n\n For more details about this graph break, "
       "please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0036.html";
   EXPECT_EQ(classify_reason(nonzero), BreakKind::DynamicShapeOperator);
-  EXPECT_EQ(classify_reason("Dynamic shape operator (no meta kernel)\n  Explanation: x"), BreakKind::DynamicShapeOperator);
+  EXPECT_EQ(classify_reason("Dynamic shape operator (no meta kernel)\n  Explanation: x"),
+            BreakKind::DynamicShapeOperator);
   EXPECT_EQ(registry_kind("GB0036", ""), BreakKind::DynamicShapeOperator);
   EXPECT_EQ(registry_kind("", "Data-dependent branching"), BreakKind::DataDependentControlFlow);
   EXPECT_EQ(registry_kind("GB0059", "Failed to trace builtin operator"), std::nullopt);  // the text decides
@@ -56,7 +57,8 @@ TEST(Hints, RegistryIdOfReadsTheLinkOrABareId) {
   EXPECT_EQ(registry_id_of("x\n please visit: https://a.b/gb/gb0124.html"), "GB0124");
   EXPECT_EQ(registry_id_of("Graph break under GB0033"), "GB0033");
   EXPECT_EQ(registry_id_of("old torch reason"), "");
-  EXPECT_EQ(split_reason("Data dependent\n please visit: https://a.b/gb/gb0033.html\n").url, "https://a.b/gb/gb0033.html");
+  EXPECT_EQ(split_reason("Data dependent\n please visit: https://a.b/gb/gb0033.html\n").url,
+            "https://a.b/gb/gb0033.html");
 }
 
 TEST(Hints, GenericHintLinesDoNotDecideTheKind) {
@@ -68,7 +70,8 @@ TEST(Hints, GenericHintLinesDoNotDecideTheKind) {
 }
 
 TEST(Hints, ClassifiesOlderTorchReasons) {
-  EXPECT_EQ(classify_reason("call_function BuiltinVariable(print) [ConstantVariable(str)] {}"), BreakKind::PrintLogging);
+  EXPECT_EQ(classify_reason("call_function BuiltinVariable(print) [ConstantVariable(str)] {}"),
+            BreakKind::PrintLogging);
   EXPECT_EQ(classify_reason("generic_jump TensorVariable()"), BreakKind::DataDependentControlFlow);
   EXPECT_EQ(classify_reason("Tensor.item"), BreakKind::ItemScalar);
   EXPECT_EQ(classify_reason("call_function graph_break in skip_files"), BreakKind::ExplicitGraphBreak);
@@ -100,7 +103,9 @@ TEST(Hints, EveryKindHasTextFixAndLinkAndRoundTrips) {
 }
 
 TEST(Hints, RegistryPreferredForTextAndLink) {
-  nlohmann::json reg = {{"id", "GB0124"}, {"explanation", "torch says why"}, {"hints", {"torch hint"}},
+  nlohmann::json reg = {{"id", "GB0124"},
+                        {"explanation", "torch says why"},
+                        {"hints", {"torch hint"}},
                         {"url", "https://example.org/gb0124.html"}};
   Hint h = hint_for(BreakKind::ItemScalar, reg);
   EXPECT_EQ(h.text, "torch says why");
@@ -125,8 +130,9 @@ TEST(Hints, SplitsReason) {
 // Which of torch's texts mean a skipped frame: one rule (core::skips_frame) for the trace's fail
 // reasons, explain, and bench's raw counters["unimplemented"] keys from the agent.
 TEST(Hints, SkippedFrameIsOneRule) {
-  EXPECT_TRUE(skips_frame("Failed to handle graph break gracefully. Skipping the function and falling back to eager. "
-                          "Graph break encountered:\nprint"));
+  EXPECT_TRUE(
+      skips_frame("Failed to handle graph break gracefully. Skipping the function and falling back to eager. "
+                  "Graph break encountered:\nprint"));
   EXPECT_TRUE(skips_frame("Skipping frame because there is a graph break in a for/while loop"));
   EXPECT_TRUE(skips_frame("call_function UserDefinedObjectVariable: Skipping the frame"));
   EXPECT_FALSE(skips_frame("Unsupported Tensor.item() call"));

@@ -23,67 +23,119 @@ using tct::cli::render_html;
 const std::string kEvil = "<script>alert(1)</script>";
 
 json envelope(const std::string& command) {
-  return {{"schema", "tct/1"}, {"command", command}, {"tct_version", "0.1.0"}, {"created", "2026-01-01T00:00:00Z"},
-          {"exit_code", 0}, {"error", nullptr}, {"warnings", json::array()},
-          {"environment", {{"interpreter", {{"path", "/usr/bin/python3"}, {"chosen_by", "PATH"}}},
-                           {"python", {{"version", "3.11.7"}, {"executable", "/usr/bin/python3"}, {"implementation", "CPython"}}},
-                           {"torch", {{"version", "2.13.0+cpu"}}}}}};
+  return {{"schema", "tct/1"},
+          {"command", command},
+          {"tct_version", "0.1.0"},
+          {"created", "2026-01-01T00:00:00Z"},
+          {"exit_code", 0},
+          {"error", nullptr},
+          {"warnings", json::array()},
+          {"environment",
+           {{"interpreter", {{"path", "/usr/bin/python3"}, {"chosen_by", "PATH"}}},
+            {"python", {{"version", "3.11.7"}, {"executable", "/usr/bin/python3"}, {"implementation", "CPython"}}},
+            {"torch", {{"version", "2.13.0+cpu"}}}}}};
 }
 
 json summary(double median) {
-  return {{"n", 40}, {"min", median * 0.9}, {"max", median * 1.6}, {"mean", median * 1.05}, {"median", median},
-          {"p05", median * 0.93}, {"p25", median * 0.97}, {"p75", median * 1.04}, {"p95", median * 1.3},
-          {"mad", median * 0.02}, {"robust_cv", 0.03}};
+  return {{"n", 40},
+          {"min", median * 0.9},
+          {"max", median * 1.6},
+          {"mean", median * 1.05},
+          {"median", median},
+          {"p05", median * 0.93},
+          {"p25", median * 0.97},
+          {"p75", median * 1.04},
+          {"p95", median * 1.3},
+          {"mad", median * 0.02},
+          {"robust_cv", 0.03}};
 }
 
 json bench_row(const std::string& backend, double speedup) {
   json curve = json::array({3.1e9, 2.0e6, 1.2e6});
   for (int i = 0; i < 17; ++i) curve.push_back(1.0e6 + 1e4 * (i % 3));
-  return {{"backend", backend}, {"mode", "default"}, {"dynamic", "auto"}, {"fullgraph", false}, {"status", "ok"},
+  return {{"backend", backend},
+          {"mode", "default"},
+          {"dynamic", "auto"},
+          {"fullgraph", false},
+          {"status", "ok"},
           {"error", nullptr},
           {"speedup", {{"estimate", speedup}, {"low", speedup * 0.97}, {"high", speedup * 1.03}, {"confidence", 0.95}}},
           {"latency", {{"eager", summary(1.5e6)}, {"compiled", summary(1.5e6 / speedup)}}},
           {"warmup_curve_ns", curve},
           {"steady_state", {{"found", true}, {"start_index", 3}, {"level_ns", 1.0e6}}},
-          {"compile", {{"cold_ns", 4.2e9}, {"warm_ns", 1.1e9}, {"first_call_ns", 3.1e9}, {"breakdown", {{"inductor", 2e9}}}}},
-          {"break_even_calls", 8400}, {"correctness", {{"checked", true}, {"match", true}, {"mismatches", json::array()}}},
+          {"compile",
+           {{"cold_ns", 4.2e9}, {"warm_ns", 1.1e9}, {"first_call_ns", 3.1e9}, {"breakdown", {{"inductor", 2e9}}}}},
+          {"break_even_calls", 8400},
+          {"correctness", {{"checked", true}, {"match", true}, {"mismatches", json::array()}}},
           {"memory", {{"kind", "rss"}, {"eager_peak_bytes", 3.0e8}, {"compiled_peak_bytes", 3.2e8}}},
-          {"recompiles_during_measurement", 0}, {"graph_breaks", 0}, {"blocks", 6}, {"stop_reason", "precision"}};
+          {"recompiles_during_measurement", 0},
+          {"graph_breaks", 0},
+          {"blocks", 6},
+          {"stop_reason", "precision"}};
 }
 
 // An audit-shaped document holding every section, with markup in every user string.
 json evil_document() {
   json doc = envelope("audit");
   doc["warnings"].push_back({{"code", "noisy_measurement"}, {"message", "noisy " + kEvil}, {"hint", "raise --budget"}});
-  doc["probe"] = {{"python", doc["environment"]["python"]}, {"torch", {{"version", "2.13.0"}}},
-                  {"environment_variables", {{"TORCH_LOGS", kEvil}}}, {"smoke", json::array()},
-                  {"verdict", "usable_with_caveats"},
-                  {"reasons", {{{"severity", "caveat"}, {"code", "x"}, {"message", "caveat " + kEvil}, {"fix", "fix"}}}}};
-  json failed = {{"backend", "inductor"}, {"mode", "max-autotune"}, {"dynamic", "auto"}, {"fullgraph", false},
-                 {"status", "failed"},
-                 {"error", {{"kind", "compile_failed"}, {"message", "boom " + kEvil}, {"hint", "h"}, {"stage", "compile"}}}};
-  doc["bench"] = {{"target", {{"spec", "evil.py:" + kEvil}, {"kind", "function"}}}, {"config", json::object()},
+  doc["probe"] = {
+      {"python", doc["environment"]["python"]},
+      {"torch", {{"version", "2.13.0"}}},
+      {"environment_variables", {{"TORCH_LOGS", kEvil}}},
+      {"smoke", json::array()},
+      {"verdict", "usable_with_caveats"},
+      {"reasons", {{{"severity", "caveat"}, {"code", "x"}, {"message", "caveat " + kEvil}, {"fix", "fix"}}}}};
+  json failed = {
+      {"backend", "inductor"},
+      {"mode", "max-autotune"},
+      {"dynamic", "auto"},
+      {"fullgraph", false},
+      {"status", "failed"},
+      {"error", {{"kind", "compile_failed"}, {"message", "boom " + kEvil}, {"hint", "h"}, {"stage", "compile"}}}};
+  doc["bench"] = {{"target", {{"spec", "evil.py:" + kEvil}, {"kind", "function"}}},
+                  {"config", json::object()},
                   {"eager", {{"warmup_ns", {2e6, 1.6e6, 1.5e6}}}},
                   {"rows", {bench_row("inductor", 1.8), bench_row("aot_eager", 0.9), failed}}};
-  json frame = {{"file", "/home/u/" + kEvil + ".py"}, {"line", 12}, {"function", "forward"}, {"source", "x = y.item()  # " + kEvil}};
+  json frame = {{"file", "/home/u/" + kEvil + ".py"},
+                {"line", 12},
+                {"function", "forward"},
+                {"source", "x = y.item()  # " + kEvil}};
   json hint = {{"text", "item " + kEvil}, {"fix", "keep it a tensor"}, {"url", "javascript:alert(1)"}};
-  doc["explain"] = {{"target", "evil.py:f"}, {"graph_count", 2}, {"graph_break_count", 1}, {"op_count", 5}, {"guard_count", 9},
-                    {"capturable", false},
-                    {"breaks", {{{"reason", "Unsupported " + kEvil}, {"kind", "item_scalar"}, {"frames", {frame}}, {"hint", hint}}}},
-                    {"groups", {{{"kind", "item_scalar"}, {"file", frame["file"]}, {"line", 12}, {"function", "forward"},
-                                 {"source", frame["source"]}, {"count", 1}, {"reason", "Unsupported " + kEvil}, {"hint", hint}}}}};
+  doc["explain"] = {
+      {"target", "evil.py:f"},
+      {"graph_count", 2},
+      {"graph_break_count", 1},
+      {"op_count", 5},
+      {"guard_count", 9},
+      {"capturable", false},
+      {"breaks", {{{"reason", "Unsupported " + kEvil}, {"kind", "item_scalar"}, {"frames", {frame}}, {"hint", hint}}}},
+      {"groups",
+       {{{"kind", "item_scalar"},
+         {"file", frame["file"]},
+         {"line", 12},
+         {"function", "forward"},
+         {"source", frame["source"]},
+         {"count", 1},
+         {"reason", "Unsupported " + kEvil},
+         {"hint", hint}}}}};
   json points = json::array();
   int i = 0;
   for (int batch : {1, 8, 64}) {
     double s = 2.5 / (1 + i++);
-    points.push_back({{"value", batch}, {"class", i < 3 ? "overhead_bound" : "compute_bound"},
+    points.push_back({{"value", batch},
+                      {"class", i < 3 ? "overhead_bound" : "compute_bound"},
                       {"predicted_speedup", {{"low", s * 0.7}, {"high", s * 1.4}}},
-                      {"speedup", {{"estimate", s}, {"low", s * 0.9}, {"high", s * 1.1}}}, {"error", nullptr}});
+                      {"speedup", {{"estimate", s}, {"low", s * 0.9}, {"high", s * 1.1}}},
+                      {"error", nullptr}});
   }
-  doc["expect"] = {{"target", "evil.py:f"}, {"class", "overhead_bound"}, {"predicted_speedup", {{"low", 1.5}, {"high", 3.0}}},
-                   {"decided_by", {{{"metric", "fixed_cost_fraction"}, {"value", 0.7}, {"threshold", 0.5}, {"meaning", kEvil}}}},
-                   {"suggestions", {{{"rank", 1}, {"title", "Use CUDA graphs"}, {"why", "why " + kEvil}, {"how", "mode=" + kEvil}}}},
-                   {"sweep", {{"param", "batch" + kEvil}, {"points", points}}}, {"validation", nullptr}};
+  doc["expect"] = {
+      {"target", "evil.py:f"},
+      {"class", "overhead_bound"},
+      {"predicted_speedup", {{"low", 1.5}, {"high", 3.0}}},
+      {"decided_by", {{{"metric", "fixed_cost_fraction"}, {"value", 0.7}, {"threshold", 0.5}, {"meaning", kEvil}}}},
+      {"suggestions", {{{"rank", 1}, {"title", "Use CUDA graphs"}, {"why", "why " + kEvil}, {"how", "mode=" + kEvil}}}},
+      {"sweep", {{"param", "batch" + kEvil}, {"points", points}}},
+      {"validation", nullptr}};
   return doc;
 }
 
@@ -143,7 +195,7 @@ TEST(Html, EveryUserStringIsEscaped) {
   std::string html = render_html(evil_document());
   dump("synthetic_evil", html);
   EXPECT_EQ(html.find("<script"), std::string::npos) << "an unescaped <script> reached the page";
-  EXPECT_EQ(html.find("javascript:"), html.find("javascript:alert(1)")) ;
+  EXPECT_EQ(html.find("javascript:"), html.find("javascript:alert(1)"));
   EXPECT_EQ(html.find("href=\"javascript:"), std::string::npos) << "a javascript: URL became a link";
   EXPECT_GE(count(html, "&lt;script&gt;alert(1)&lt;/script&gt;"), 8);
 }
@@ -188,7 +240,9 @@ TEST(Html, ErrorDocumentWithNoSectionsRenders) {
 TEST(Html, ToleratesOddShapes) {
   // Nulls, wrong types and missing fields where numbers are expected: no exception.
   json doc = envelope("bench");
-  doc["bench"] = {{"target", nullptr}, {"rows", {{{"status", "ok"}, {"speedup", nullptr}, {"latency", "x"}, {"warmup_curve_ns", {nullptr, "a", 1}}}}}};
+  doc["bench"] = {
+      {"target", nullptr},
+      {"rows", {{{"status", "ok"}, {"speedup", nullptr}, {"latency", "x"}, {"warmup_curve_ns", {nullptr, "a", 1}}}}}};
   doc["explain"] = {{"groups", {{{"line", nullptr}, {"hint", "text"}}}}, {"breaks", "x"}};
   doc["expect"] = {{"class", 3}, {"sweep", {{"points", {{{"value", nullptr}, {"speedup", {{"estimate", nullptr}}}}}}}}};
   doc["diff"] = {{"fixed", {1, 2}}, {"unchanged", {{{"after", 3}}}}};

@@ -9,10 +9,11 @@ using json = nlohmann::json;
 namespace {
 
 json healthy_facts() {
-  return {{"torch", {{"version", "2.13.0+cpu"}, {"compile_available", true}, {"dynamo_supported", true}, {"debug", false}}},
-          {"cpp_compiler", {{"path", "/usr/bin/g++"}, {"openmp", true}}},
-          {"devices", {{"cuda_available", false}, {"cuda", json::array()}}},
-          {"triton", {{"installed", false}}}};
+  return {
+      {"torch", {{"version", "2.13.0+cpu"}, {"compile_available", true}, {"dynamo_supported", true}, {"debug", false}}},
+      {"cpp_compiler", {{"path", "/usr/bin/g++"}, {"openmp", true}}},
+      {"devices", {{"cuda_available", false}, {"cuda", json::array()}}},
+      {"triton", {{"installed", false}}}};
 }
 
 // The facts as the agent and the environment give them (the records the runner reads).
@@ -169,8 +170,9 @@ TEST(ProbeVerdict, CudaBuildWithoutAGpuSaysSoAndWhy) {
   auto v = decide_probe(in);
   EXPECT_EQ(v.verdict, Verdict::Usable);  // the CPU still works: information, not a caveat
   ASSERT_TRUE(has(v, "cuda_no_gpu", "info"));
-  EXPECT_EQ(v.reasons[0].message,
-            "torch is a CUDA 13.0 build but sees no GPU (Found no NVIDIA driver on your system): only the CPU is measured");
+  EXPECT_EQ(
+      v.reasons[0].message,
+      "torch is a CUDA 13.0 build but sees no GPU (Found no NVIDIA driver on your system): only the CPU is measured");
   // A CPU build without a GPU, or a CUDA build that sees one, says nothing about it.
   in.facts["torch"]["build"] = "cpu";
   EXPECT_FALSE(has(decide_probe(in), "cuda_no_gpu", "info"));

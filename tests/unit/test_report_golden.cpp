@@ -90,8 +90,10 @@ TEST(ReportGolden, OneVerdictAcrossRenderings) {
   json doc = load("html_bench");
   json& sp = doc["bench"]["rows"][0]["speedup"];
   using V = tct::stats::SpeedupVerdict;
-  const struct { double est, low, high; V verdict; } cases[] = {
-      {2.13, 1.69, 2.84, V::Faster}, {0.5, 0.3, 0.8, V::Slower}, {1.0, 0.95, 1.05, V::NoClearDifference}};
+  const struct {
+    double est, low, high;
+    V verdict;
+  } cases[] = {{2.13, 1.69, 2.84, V::Faster}, {0.5, 0.3, 0.8, V::Slower}, {1.0, 0.95, 1.05, V::NoClearDifference}};
   for (const auto& c : cases) {
     sp["estimate"] = c.est;
     sp["low"] = c.low;

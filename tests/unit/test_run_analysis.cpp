@@ -279,8 +279,13 @@ TEST(RunJson, AnOlderDocumentsOneFallbackReads) {
             {"code", {{"function", "forward"}, {"file", "/job/train.py"}, {"line", 10}}},
             {"eager", {{"speedup", {{"estimate", 1.5}, {"low", 1.4}, {"high", 1.6}}}, {"verdict", "faster"}}},
             {"fallback",
-             {{"limit", "accumulated_recompile_limit"}, {"at_call", 8}, {"guard", "x.size()[0] == 3"}, {"kind", "size"},
-              {"fix", "mark it dynamic"}, {"calls_after", 4}, {"eager_calls_after", 4}}}}}}}}}};
+             {{"limit", "accumulated_recompile_limit"},
+              {"at_call", 8},
+              {"guard", "x.size()[0] == 3"},
+              {"kind", "size"},
+              {"fix", "mark it dynamic"},
+              {"calls_after", 4},
+              {"eager_calls_after", 4}}}}}}}}}};
   const RunResult r = from_json(section);
   const auto fallbacks = silent_fallbacks(r);
   ASSERT_EQ(fallbacks.size(), 1u);

@@ -25,8 +25,8 @@ TEST(RunContextWarnings, AResultsWarningsReplaceItsOwnAndKeepTheOthers) {
   // after what earlier steps said; a warning said by another step later stays too.
   tct::cli::RunContext ctx = quiet_context();
   namespace kind = tct::report::kind;
-  using tct::report::Warning;
   using tct::report::to_json;
+  using tct::report::Warning;
   const Warning probe{kind::AsWritten{"environment_override", "TORCHINDUCTOR_X set", "", std::nullopt}, ""};
   const Warning noisy{kind::Outliers{0.13, false}, ""};
   const Warning slower{kind::SlowerThanEager{0.9}, ""};
@@ -48,7 +48,8 @@ TEST(RunContextWarnings, ASavedDocumentsWarningsStayFirst) {
   tct::cli::CommonOptions options;
   json doc = tct::report::new_document("suite");
   // As a document holds it: read back as written, written again byte for byte.
-  const json saved = {{"code", "noisy_measurement"}, {"message", "from an earlier run"}, {"hint", "h"}, {"figure", 0.5}};
+  const json saved = {
+      {"code", "noisy_measurement"}, {"message", "from an earlier run"}, {"hint", "h"}, {"figure", 0.5}};
   doc["warnings"] = json::array({saved});
   tct::cli::RunContext ctx(options, doc);
   const tct::report::Warning left_out{tct::report::kind::ResumeLeftOut{2, "old.json"}, ""};

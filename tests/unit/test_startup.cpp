@@ -56,7 +56,8 @@ std::string record(const json& header, const std::string& payload) {
   return "V1203 13:15:52.398000 1 torch/x.py:1] " + h.dump() + "\n\t" + payload + "\n";
 }
 std::string event(const std::string& name, const char* ph, double ts_us, const json& args = json::object()) {
-  return record({{"chromium_event", json::object()}}, json{{"name", name}, {"ph", ph}, {"ts", ts_us}, {"args", args}}.dump());
+  return record({{"chromium_event", json::object()}},
+                json{{"name", name}, {"ph", ph}, {"ts", ts_us}, {"args", args}}.dump());
 }
 std::string lookup(const std::string& name, const json& payload) {
   return record({{"artifact", {{"name", name}, {"encoding", "json"}}}, {"frame_id", 0}, {"frame_compile_id", 0}},
@@ -74,20 +75,20 @@ TraceFacts read(const std::string& log) {
 TEST(StartupTraceFacts, ColdCompileSplitsIntoDynamoAotInductorAndTheCompiler) {
   // frame 0..10 s; backend 1..9 s (a miss); inductor 2..8 s (a miss) with the compiler
   // 3..5 s and 4..6 s (overlapping: 3 s of it); another compile_file 8.5..8.75 s in the backend.
-  const std::string log = event("entire_frame_compile", "B", 0) + event("backend_compile", "B", 1e6) +
-                          lookup("aotautograd_cache_miss", {{"cache_state", "miss"}, {"components", json::array()}}) +
-                          event("inductor_compile", "B", 2e6) + event("compile_file", "B", 3e6) +
-                          event("compile_file", "B", 4e6) + event("compile_file", "E", 5e6) +
-                          event("compile_file", "E", 6e6) + event("inductor_compile", "E", 8e6, {{"cache_state", "miss"}}) +
-                          event("compile_file", "B", 8.5e6) + event("compile_file", "E", 8.75e6) +
-                          event("backend_compile", "E", 9e6, {{"cache_state", "miss"}}) +
-                          event("entire_frame_compile", "E", 10e6);
+  const std::string log =
+      event("entire_frame_compile", "B", 0) + event("backend_compile", "B", 1e6) +
+      lookup("aotautograd_cache_miss", {{"cache_state", "miss"}, {"components", json::array()}}) +
+      event("inductor_compile", "B", 2e6) + event("compile_file", "B", 3e6) + event("compile_file", "B", 4e6) +
+      event("compile_file", "E", 5e6) + event("compile_file", "E", 6e6) +
+      event("inductor_compile", "E", 8e6, {{"cache_state", "miss"}}) + event("compile_file", "B", 8.5e6) +
+      event("compile_file", "E", 8.75e6) + event("backend_compile", "E", 9e6, {{"cache_state", "miss"}}) +
+      event("entire_frame_compile", "E", 10e6);
   const TraceFacts f = read(log);
   ASSERT_TRUE(f.read);
-  EXPECT_DOUBLE_EQ(f.phases.at(Phase::Dynamo).count(), 2e9);            // 10 - 8
-  EXPECT_DOUBLE_EQ(f.phases.at(Phase::CppCompiler).count(), 3.25e9);    // [3, 6] and [8.5, 8.75]
-  EXPECT_DOUBLE_EQ(f.phases.at(Phase::Inductor).count(), 3e9);          // 6 - 3
-  EXPECT_DOUBLE_EQ(f.phases.at(Phase::AotAutograd).count(), 1.75e9);    // 8 - 6 - 0.25
+  EXPECT_DOUBLE_EQ(f.phases.at(Phase::Dynamo).count(), 2e9);          // 10 - 8
+  EXPECT_DOUBLE_EQ(f.phases.at(Phase::CppCompiler).count(), 3.25e9);  // [3, 6] and [8.5, 8.75]
+  EXPECT_DOUBLE_EQ(f.phases.at(Phase::Inductor).count(), 3e9);        // 6 - 3
+  EXPECT_DOUBLE_EQ(f.phases.at(Phase::AotAutograd).count(), 1.75e9);  // 8 - 6 - 0.25
   EXPECT_DOUBLE_EQ(f.phases.at(Phase::CacheLoad).count(), 0);
   EXPECT_DOUBLE_EQ(f.compiling.count(), 10e9);
   ASSERT_EQ(f.lookups.size(), 1u);
@@ -96,13 +97,12 @@ TEST(StartupTraceFacts, ColdCompileSplitsIntoDynamoAotInductorAndTheCompiler) {
 }
 
 TEST(StartupTraceFacts, AnAotAutogradHitIsACacheLoad) {
-  const std::string log = event("entire_frame_compile", "B", 0) + event("backend_compile", "B", 1e6) +
-                          event("inductor_compile", "B", 1.5e6) +
-                          event("inductor_compile", "E", 2e6, {{"cache_state", "hit"}}) +
-                          event("backend_compile", "E", 3e6, {{"cache_state", "hit"}}) +
-                          event("entire_frame_compile", "E", 4e6) +
-                          lookup("fx_graph_cache_bypass", {{"cache_state", "bypass"},
-                                                          {"cache_bypass_reason", "Can't cache HigherOrderOperators\nmore"}});
+  const std::string log =
+      event("entire_frame_compile", "B", 0) + event("backend_compile", "B", 1e6) +
+      event("inductor_compile", "B", 1.5e6) + event("inductor_compile", "E", 2e6, {{"cache_state", "hit"}}) +
+      event("backend_compile", "E", 3e6, {{"cache_state", "hit"}}) + event("entire_frame_compile", "E", 4e6) +
+      lookup("fx_graph_cache_bypass",
+             {{"cache_state", "bypass"}, {"cache_bypass_reason", "Can't cache HigherOrderOperators\nmore"}});
   const TraceFacts f = read(log);
   EXPECT_DOUBLE_EQ(f.phases.at(Phase::CacheLoad).count(), 2e9);  // the backend compile, inductor in it
   EXPECT_DOUBLE_EQ(f.phases.at(Phase::Inductor).count(), 0);
@@ -113,8 +113,10 @@ TEST(StartupTraceFacts, AnAotAutogradHitIsACacheLoad) {
 }
 
 TEST(StartupTraceFacts, AMissNamesTheKeyPartsThatChanged) {
-  const json saved_payload = {{"components", {"[aaa] gm: graph", "[bbb] inductor_config[size_asserts]: True", "[ccc] torch_version: x"}}};
-  const json missed_payload = {{"components", {"[aaa] gm: graph", "[ddd] inductor_config[size_asserts]: False", "[eee] cuda: 12"}}};
+  const json saved_payload = {
+      {"components", {"[aaa] gm: graph", "[bbb] inductor_config[size_asserts]: True", "[ccc] torch_version: x"}}};
+  const json missed_payload = {
+      {"components", {"[aaa] gm: graph", "[ddd] inductor_config[size_asserts]: False", "[eee] cuda: 12"}}};
   const TraceFacts saved = read(lookup("fx_graph_cache_miss", saved_payload));
   const TraceFacts missed = read(lookup("fx_graph_cache_miss", missed_payload));
   const auto changed = changed_components(saved.lookups.at(0), missed.lookups.at(0));
@@ -124,7 +126,10 @@ TEST(StartupTraceFacts, AMissNamesTheKeyPartsThatChanged) {
 
 TEST(StartupStart, MarksBecomePhasesThatAddUpAndTheTraceSplitsTheFirstCall) {
   const json reply = {{"marks_ns",
-                       {{"op_start", 1100}, {"torch_imported", 3000}, {"built", 3100}, {"compile_wrapped", 4000},
+                       {{"op_start", 1100},
+                        {"torch_imported", 3000},
+                        {"built", 3100},
+                        {"compile_wrapped", 4000},
                         {"first_output", 9000}}},
                       {"steady_ns", {10, 11, 12}},
                       {"counters", {{"fxgraph_cache_miss", 1}}}};

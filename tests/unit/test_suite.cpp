@@ -71,7 +71,8 @@ spec = "models.py:make"
 params = { batch = [1, 8] }
 [[target]]
 spec = "builtin:mlp"
-)", "s.toml");
+)",
+                        "s.toml");
   EXPECT_EQ(s.name, "zoo");
   EXPECT_EQ(ids(s), (std::vector<std::string>{"models.py:make[batch=1]", "models.py:make[batch=1,backend=aot_eager]",
                                               "models.py:make[batch=8]", "models.py:make[batch=8,backend=aot_eager]",
@@ -93,7 +94,8 @@ spec = "builtin:convnet"
 [[target]]
 spec = "builtin:mlp"
 params = { batch = 8 }
-)", "s.toml");
+)",
+                            "s.toml");
   auto a = ids(after);
   EXPECT_NE(std::find(a.begin(), a.end(), before.entries[0].id), a.end()) << before.entries[0].id;
 }
@@ -106,7 +108,8 @@ name = "small"
 budget = [1, 5]
 eager_warmup = 3
 dynamic = "on"
-)", "s.toml");
+)",
+                        "s.toml");
   EXPECT_EQ(ids(s), (std::vector<std::string>{"small[dynamic=true,budget=1]", "small[dynamic=true,budget=5]"}));
   EXPECT_EQ(s.entries[0].settings["eager-warmup"], 3);  // underscores read as hyphens
 }
@@ -120,7 +123,8 @@ params = { batch = 4, seq = 16 }
 spec = "m.py:f"
 timeout = 5
 params = { batch = 2 }
-)", "s.toml");
+)",
+                        "s.toml");
   ASSERT_EQ(s.entries.size(), 1u);
   EXPECT_EQ(s.entries[0].settings["timeout"], 5);
   EXPECT_EQ(s.entries[0].params, (json{{"batch", 2}, {"seq", 16}}));
@@ -148,7 +152,8 @@ TEST(SuiteFile, ClearErrors) {
   EXPECT_NE(usage_message("[[target]\nspec = 1\n").find("s.toml:1:"), std::string::npos);  // TOML syntax: line
   EXPECT_NE(usage_message("targets = 1\n").find("unknown top-level key"), std::string::npos);
   EXPECT_NE(usage_message("name = 1\n[[target]]\nspec = \"a\"\n").find("name must be a string"), std::string::npos);
-  EXPECT_NE(usage_message("defaults = 1\n[[target]]\nspec = \"a\"\n").find("defaults must be a table"), std::string::npos);
+  EXPECT_NE(usage_message("defaults = 1\n[[target]]\nspec = \"a\"\n").find("defaults must be a table"),
+            std::string::npos);
   EXPECT_NE(usage_message("target = [1]\n").find("[[target]] 1 is not a table"), std::string::npos);
   EXPECT_NE(usage_message("[[target]]\nspec = \"a\"\nname = \"\"\n").find("name must be a non-empty string"),
             std::string::npos);
@@ -156,8 +161,8 @@ TEST(SuiteFile, ClearErrors) {
 }
 
 TEST(SuiteSettings, BenchConfigFromSettings) {
-  json settings = {{"backend", "aot_eager"}, {"budget", 0.5},          {"no-compile-time", true}, {"precision", 0.05},
-                   {"no-check", true},       {"device", "cpu"},        {"train", true},           {"warmup", 3}};
+  json settings = {{"backend", "aot_eager"}, {"budget", 0.5},   {"no-compile-time", true}, {"precision", 0.05},
+                   {"no-check", true},       {"device", "cpu"}, {"train", true},           {"warmup", 3}};
   auto cfg = bench_config("builtin:mlp", {{"batch", 2}}, settings);
   EXPECT_EQ(cfg.backends, std::vector<std::string>{"aot_eager"});
   EXPECT_EQ(cfg.budget_s, 0.5);
@@ -175,7 +180,8 @@ TEST(SuiteSettings, BenchConfigFromSettings) {
 TEST(Shard, ParseIsOneBased) {
   EXPECT_EQ(parse_shard("2/4").index, 2);
   EXPECT_EQ(parse_shard("2/4").count, 4);
-  for (const char* bad : {"0/4", "5/4", "1/0", "a/b", "1", "1/2x", "-1/2"}) EXPECT_THROW(parse_shard(bad), Error) << bad;
+  for (const char* bad : {"0/4", "5/4", "1/0", "a/b", "1", "1/2x", "-1/2"})
+    EXPECT_THROW(parse_shard(bad), Error) << bad;
 }
 
 TEST(Shard, RoundRobinPartitions) {
@@ -196,7 +202,8 @@ TEST(Shard, CostsBalanceLongestFirst) {
 }
 
 TEST(Shard, CostsFromADocument) {
-  json doc = {{"suite", {{"entries", json::array({entry("a", "ok", 1, 1, 1, 7e9), entry("b", "failed", NAN, 0, 0, 3e9)})}}}};
+  json doc = {
+      {"suite", {{"entries", json::array({entry("a", "ok", 1, 1, 1, 7e9), entry("b", "failed", NAN, 0, 0, 3e9)})}}}};
   auto c = costs_from(doc);
   EXPECT_EQ(c.size(), 2u);
   EXPECT_EQ(c["a"], 7e9);
@@ -204,13 +211,13 @@ TEST(Shard, CostsFromADocument) {
 
 namespace {
 
-Suite four() {
-  return parse_suite("[[target]]\nspec = \"m.py:f\"\nparams = { n = [1, 2, 3, 4] }\n", "s.toml");
-}
+Suite four() { return parse_suite("[[target]]\nspec = \"m.py:f\"\nparams = { n = [1, 2, 3, 4] }\n", "s.toml"); }
 
 json shard_doc(const Suite& s, int index, int count, const std::vector<std::string>& run) {
   std::vector<std::string> all = ids(s);
-  json doc = {{"command", "suite"}, {"created", "2026-01-01T00:00:00Z"}, {"warnings", json::array()},
+  json doc = {{"command", "suite"},
+              {"created", "2026-01-01T00:00:00Z"},
+              {"warnings", json::array()},
               {"environment", {{"torch", {{"version", "2.13.0"}}}}}};
   SuiteResult suite = plan_suite(s, "s.toml", {index, count}, assign_shards(all, count), "");
   for (const auto& id : run) record_entry(suite, record_from_json(entry(id, "ok", 1.2, 1.1, 1.3)));
@@ -243,12 +250,11 @@ TEST(SuiteDoc, MergeRefusesOverlapMissingAndStrangers) {
   auto message = [](const std::vector<std::pair<std::string, json>>& docs) {
     try {
       merge_shards(docs);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
+    } catch (const Error& e) { return std::string(e.what()); }
     return std::string("no error");
   };
-  EXPECT_NE(message({{"a.json", a}, {"a2.json", a}, {"b.json", b}}).find("is in both a.json and a2.json"), std::string::npos);
+  EXPECT_NE(message({{"a.json", a}, {"a2.json", a}, {"b.json", b}}).find("is in both a.json and a2.json"),
+            std::string::npos);
   EXPECT_NE(message({{"a.json", a}, {"p.json", partial}}).find("1 of 4 entries are in no shard: m.py:f[n=4]"),
             std::string::npos);
   json other = shard_doc(parse_suite("[[target]]\nspec = \"x\"\n", "t.toml"), 1, 1, {"x"});
@@ -293,7 +299,8 @@ TEST(SuiteDoc, TheSectionReadsBackToTheSameValue) {
   EXPECT_EQ(back.shard->costs_from, "costs.json");
   EXPECT_EQ(back.entries[1].status, EntryStatus::Failed);
   EXPECT_EQ(back.entries[1].wall.count(), 5e9);
-  json merged = merge_shards({{"a.json", shard_doc(s, 1, 2, {all[0], all[2]})}, {"b.json", shard_doc(s, 2, 2, {all[1], all[3]})}});
+  json merged = merge_shards(
+      {{"a.json", shard_doc(s, 1, 2, {all[0], all[2]})}, {"b.json", shard_doc(s, 2, 2, {all[1], all[3]})}});
   EXPECT_EQ(to_json(suite_from_json(merged["suite"])), merged["suite"]);
 }
 
@@ -317,7 +324,7 @@ TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
   EXPECT_NEAR(s["geomean_speedup"]["estimate"].get<double>(), 1.0, 1e-12);
   EXPECT_LT(s["geomean_speedup"]["low"].get<double>(), 1.0);
   EXPECT_GT(s["geomean_speedup"]["high"].get<double>(), 1.0);
-  EXPECT_EQ(s["geomean_speedup"]["n"], 2);  // only entries that passed
+  EXPECT_EQ(s["geomean_speedup"]["n"], 2);                            // only entries that passed
   EXPECT_EQ(s["geomean_speedup"]["verdict"], "no_clear_difference");  // decided here, read by every rendering
   EXPECT_EQ(s["ok"], 2);
   EXPECT_EQ(s["failed"], 1);
@@ -339,10 +346,10 @@ TEST(SuiteSummary, GeometricMeanCountsSlowdownsAsSlowdowns) {
 TEST(SuiteSummary, EntryResultFromABenchSection) {
   json bench = {{"config", {{"check", true}}},
                 {"rows", json::array({{{"speedup", {{"estimate", 1.5}, {"low", 1.2}, {"high", 1.8}}},
-                                        {"compile", {{"cold_ns", nullptr}, {"first_call_ns", 3e9}}},
-                                        {"break_even_calls", 120},
-                                        {"graph_breaks", 2},
-                                        {"correctness", {{"match", false}}}}})}};
+                                       {"compile", {{"cold_ns", nullptr}, {"first_call_ns", 3e9}}},
+                                       {"break_even_calls", 120},
+                                       {"graph_breaks", 2},
+                                       {"correctness", {{"match", false}}}}})}};
   json r = to_json(entry_result(tct::bench::from_json(bench), nullptr));
   // The entry's "result" reads back to the same value (the renderings and compare read it so).
   EXPECT_EQ(to_json(entry_result_from_json(r)), r);
@@ -351,8 +358,12 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
   EXPECT_EQ(r["compile_source"], "first_call");
   EXPECT_EQ(r["graph_breaks"], 2);
   EXPECT_EQ(r["check"], "mismatch");
-  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}})), nullptr).verdict, tct::stats::SpeedupVerdict::NoClearDifference);
-  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}})), nullptr).verdict, tct::stats::SpeedupVerdict::Slower);
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 1.1}})), nullptr)
+                .verdict,
+            tct::stats::SpeedupVerdict::NoClearDifference);
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench_with({{"estimate", 0.9}, {"low", 0.8}, {"high", 0.95}})), nullptr)
+                .verdict,
+            tct::stats::SpeedupVerdict::Slower);
   EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr).verdict, tct::stats::SpeedupVerdict::NotMeasured);
 }
 

@@ -28,7 +28,9 @@ std::string md5(std::string_view s) {
 }
 
 // A header line: the glog prefix, then the metadata.
-std::string header(const std::string& metadata) { return "V1130 18:15:52.398000 13781 torch/x.py:1] " + metadata + "\n"; }
+std::string header(const std::string& metadata) {
+  return "V1130 18:15:52.398000 13781 torch/x.py:1] " + metadata + "\n";
+}
 
 std::string ids(int frame, int compile, int attempt = 0) {
   return fmt::format("\"frame_id\": {}, \"frame_compile_id\": {}, \"attempt\": {}", frame, compile, attempt);
@@ -58,9 +60,10 @@ std::string start(int frame, int compile, int attempt = 0) {
 }
 
 std::string metrics(int frame, int compile, const std::string& extra = "") {
-  return header(fmt::format("{{\"compilation_metrics\": {{\"compile_id\": \"{}/{}\", \"co_name\": \"f\", "
-                            "\"co_filename\": \"/job/model.py\", \"co_firstlineno\": 3{}}}, {}}}",
-                            frame, compile, extra, ids(frame, compile)));
+  return header(
+      fmt::format("{{\"compilation_metrics\": {{\"compile_id\": \"{}/{}\", \"co_name\": \"f\", "
+                  "\"co_filename\": \"/job/model.py\", \"co_firstlineno\": 3{}}}, {}}}",
+                  frame, compile, extra, ids(frame, compile)));
 }
 
 struct Read {
@@ -207,9 +210,7 @@ TEST(TraceCases, CutOffLastRecordIsTruncated) {
 // torch._dynamo.reset() between compiles: the ids start over at 0/0 in one log. Each
 // compile is its own, with its own cache hits and misses.
 TEST(TraceCases, ResetStartsCompileIdsOver) {
-  auto cache = [](const char* name, int frame, int compile) {
-    return artifact(name, ids(frame, compile), "{}");
-  };
+  auto cache = [](const char* name, int frame, int compile) { return artifact(name, ids(frame, compile), "{}"); };
   std::string log = kStr + start(0, 0) + cache("fx_graph_cache_miss", 0, 0) + metrics(0, 0) + start(1, 0) +
                     cache("fx_graph_cache_miss", 1, 0) + metrics(1, 0) + start(0, 1) + metrics(0, 1) +
                     // torch._dynamo.reset()
@@ -232,8 +233,8 @@ TEST(TraceCases, ResetStartsCompileIdsOver) {
   EXPECT_EQ(bare.summary.resets, 1);
   EXPECT_EQ(bare.summary.compiles.size(), 3u);
   // Nor any dynamo_start: compilation_metrics alone, an id finished twice.
-  Read metrics_only = read(kStr + metrics(0, 0) + metrics(1, 0) + metrics(0, 1) + metrics(0, 0) + metrics(1, 0) +
-                           metrics(0, 1));
+  Read metrics_only =
+      read(kStr + metrics(0, 0) + metrics(1, 0) + metrics(0, 1) + metrics(0, 0) + metrics(1, 0) + metrics(0, 1));
   EXPECT_EQ(metrics_only.summary.resets, 1);
   EXPECT_EQ(metrics_only.summary.compiles.size(), 6u);
   // A restart of one compile (attempt 1) is not a reset.
@@ -263,12 +264,12 @@ TEST(TraceCases, TwoLogsOfOneRankKeepTheirCompiles) {
 // dynamo_graph_break_reason payload, only as the reason the analysis restarted (attempt 1).
 TEST(TraceCases, GraphBreaksKnownOnlyAsRestartsCount) {
   std::string log =
-      kStr + start(0, 0) + start(0, 0, 1) +
-      header("{\"dynamo_output_graph\": {\"sizes\": {}}, " + ids(0, 0, 1) + "}") +
+      kStr + start(0, 0) + start(0, 0, 1) + header("{\"dynamo_output_graph\": {\"sizes\": {}}, " + ids(0, 0, 1) + "}") +
       metrics(0, 0,
               ", \"restart_reasons\": [\"skip function graph_break in file "
               "/venv/lib/python3.10/site-packages/torch/_dynamo/decorators.py\"]") +
-      start(1, 0) + metrics(1, 0, ", \"restart_reasons\": [\"<class 'torch._dynamo.exc.UnspecializeRestartAnalysis'>\"]");
+      start(1, 0) +
+      metrics(1, 0, ", \"restart_reasons\": [\"<class 'torch._dynamo.exc.UnspecializeRestartAnalysis'>\"]");
   Read r = read(log);
   ASSERT_EQ(r.summary.breaks.size(), 1u);
   const auto& b = r.summary.breaks[0];
@@ -282,7 +283,8 @@ TEST(TraceCases, GraphBreaksKnownOnlyAsRestartsCount) {
   EXPECT_EQ(t["ranks"][0]["graph_breaks"][0]["from_restart"], true);
   EXPECT_EQ(t["ranks"][0]["graph_breaks"][0]["kind"], "explicit_graph_break");
   // torch 2.13 logs the payload and the restart reason: one break, not two.
-  std::string payload = "Graph break in user code at /job/model.py:5\nGraph Break Reason: Call to `torch._dynamo.graph_break()`";
+  std::string payload =
+      "Graph break in user code at /job/model.py:5\nGraph Break Reason: Call to `torch._dynamo.graph_break()`";
   Read both = read(kStr + start(0, 0) +
                    with_payload("\"artifact\": {\"name\": \"dynamo_graph_break_reason\", \"encoding\": \"string\"}",
                                 ids(0, 0), payload) +
@@ -295,16 +297,15 @@ TEST(TraceCases, GraphBreaksKnownOnlyAsRestartsCount) {
 // AOT Inductor (torch 2.13's aoti_compile_and_package): AOTAutograd's graph, then the AOT
 // wrapper code, all with a stack and no compile id.
 TEST(TraceCases, CompilesWithoutIdAreCounted) {
-  std::string stack = "\"stack\": [{\"line\": 9, \"name\": \"export_it\", \"filename\": 0}, {\"line\": 1, \"name\": "
-                      "\"aoti_compile_and_package\", \"filename\": 1}]";
-  std::string log = kStr + header("{\"str\": [\"/venv/site-packages/torch/_inductor/__init__.py\", 1]}") +
-                    header("{\"aot_inference_graph\": {}, " + stack + ", \"has_payload\": \"" + md5("g") + "\"}") +
-                    "\tg\n" +
-                    header("{\"graph_dump\": {\"name\": \"inductor_aot_wrapper_code\", \"type\": \"cpp\"}, " + stack +
-                           "}") +
-                    header("{\"graph_dump\": {\"name\": \"inductor_aot_kernel_code\", \"type\": \"cpp\"}, " + stack +
-                           "}") +
-                    header("{\"aot_joint_graph\": {}, " + stack + "}");  // a second, AOTAutograd only
+  std::string stack =
+      "\"stack\": [{\"line\": 9, \"name\": \"export_it\", \"filename\": 0}, {\"line\": 1, \"name\": "
+      "\"aoti_compile_and_package\", \"filename\": 1}]";
+  std::string log =
+      kStr + header("{\"str\": [\"/venv/site-packages/torch/_inductor/__init__.py\", 1]}") +
+      header("{\"aot_inference_graph\": {}, " + stack + ", \"has_payload\": \"" + md5("g") + "\"}") + "\tg\n" +
+      header("{\"graph_dump\": {\"name\": \"inductor_aot_wrapper_code\", \"type\": \"cpp\"}, " + stack + "}") +
+      header("{\"graph_dump\": {\"name\": \"inductor_aot_kernel_code\", \"type\": \"cpp\"}, " + stack + "}") +
+      header("{\"aot_joint_graph\": {}, " + stack + "}");  // a second, AOTAutograd only
   Read r = read(log);
   EXPECT_EQ(r.stats.damaged(), 0u);
   ASSERT_EQ(r.summary.unframed.size(), 2u);
@@ -320,13 +321,16 @@ TEST(TraceCases, CompilesWithoutIdAreCounted) {
 // tlparse's four multi-rank checks, each naming the rank and the graph.
 std::string rank_log(int collectives, const char* order, const char* cache, int rows) {
   std::string sched = "[\n";
-  for (int i = 0; i < collectives; ++i) sched += std::string(i ? ",\n" : "") + "\"torch.ops._c10d_functional.all_reduce_.default\"";
+  for (int i = 0; i < collectives; ++i)
+    sched += std::string(i ? ",\n" : "") + "\"torch.ops._c10d_functional.all_reduce_.default\"";
   sched += "\n]";
-  std::string meta = fmt::format("{{\n\"ops\": [\n{{\"name\": \"buf0\", \"type\": \"compute\", \"estimated_runtime_ns\": "
-                                 "{}, \"outputs\": [{{\"shape\": [{}, 8], \"stride\": [8, 1], \"dtype\": \"float32\"}}]}}\n]\n}}",
-                                 rows * 10, rows);
+  std::string meta = fmt::format(
+      "{{\n\"ops\": [\n{{\"name\": \"buf0\", \"type\": \"compute\", \"estimated_runtime_ns\": "
+      "{}, \"outputs\": [{{\"shape\": [{}, 8], \"stride\": [8, 1], \"dtype\": \"float32\"}}]}}\n]\n}}",
+      rows * 10, rows);
   std::string exec = std::string("{\n\"graph_execution_order\": [\n") + order + "\n]\n}";
-  return kStr + start(0, 0) + artifact(cache, ids(0, 0), "{}") + artifact("inductor_collective_schedule", ids(0, 0), sched) +
+  return kStr + start(0, 0) + artifact(cache, ids(0, 0), "{}") +
+         artifact("inductor_collective_schedule", ids(0, 0), sched) +
          artifact("inductor_runtime_and_tensor_meta", ids(0, 0), meta) + metrics(0, 0) + start(1, 0) + metrics(1, 0) +
          artifact("graph_execution", "", exec);
 }
@@ -334,9 +338,10 @@ std::string rank_log(int collectives, const char* order, const char* cache, int 
 TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   const char* fg = "{\"compile_id\": \"0/0\"},\n{\"compile_id\": \"1/0\"}";
   const char* gf = "{\"compile_id\": \"1/0\"},\n{\"compile_id\": \"0/0\"}";
-  std::vector<std::string> logs = {rank_log(6, fg, "fx_graph_cache_miss", 4), rank_log(6, fg, "fx_graph_cache_miss", 4),
-                                   rank_log(4, fg, "fx_graph_cache_miss", 4), rank_log(6, gf, "fx_graph_cache_miss", 4),
-                                   rank_log(6, fg, "fx_graph_cache_hit", 4), rank_log(6, fg, "fx_graph_cache_miss", 6)};
+  std::vector<std::string> logs = {
+      rank_log(6, fg, "fx_graph_cache_miss", 4), rank_log(6, fg, "fx_graph_cache_miss", 4),
+      rank_log(4, fg, "fx_graph_cache_miss", 4), rank_log(6, gf, "fx_graph_cache_miss", 4),
+      rank_log(6, fg, "fx_graph_cache_hit", 4),  rank_log(6, fg, "fx_graph_cache_miss", 6)};
   std::vector<trace::RankSummary> ranks;
   for (size_t i = 0; i < logs.size(); ++i) {
     ranks.push_back(read(logs[i]).summary);
@@ -354,7 +359,9 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   EXPECT_EQ(coll[0].rank, 2);
   EXPECT_EQ(coll[0].compile_id, "0/0");
   EXPECT_EQ(coll[0].message.rfind("rank 2 issues 4 collective(s) in graph 0/0 where rank 0, "
-                                                        "rank 1 issue 6", 0), 0u);
+                                  "rank 1 issue 6",
+                                  0),
+            0u);
   ASSERT_TRUE(coll[0].first_difference);
   EXPECT_EQ(coll[0].first_difference->position, 5u);  // rank 2's schedule ended there
   EXPECT_EQ(coll[0].first_difference->op, "");
@@ -362,8 +369,9 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   auto order = find("graph_execution_order");
   ASSERT_EQ(order.size(), 1u);
   EXPECT_EQ(order[0].rank, 3);
-  EXPECT_EQ(order[0].message, "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #1 ran "
-                                 "graph 1/0, not 0/0");
+  EXPECT_EQ(order[0].message,
+            "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #1 ran "
+            "graph 1/0, not 0/0");
   auto cache = find("cache");
   ASSERT_EQ(cache.size(), 1u);
   EXPECT_EQ(cache[0].rank, 4);
@@ -400,8 +408,9 @@ TEST(TraceCases, CollectiveSequenceNotOnlyItsCount) {
   EXPECT_EQ(d[0].first_difference->position, 2u);
   EXPECT_EQ(d[0].first_difference->op, "reduce_scatter_tensor");
   EXPECT_EQ(d[0].first_difference->reference_op, "all_gather_into_tensor");
-  EXPECT_EQ(d[0].message, "rank 1 issues other collectives in graph 0/0 than rank 0, rank 2: #2 is reduce_scatter_tensor, "
-                          "not all_gather_into_tensor (a rank whose collectives differ hangs the job)");
+  EXPECT_EQ(d[0].message,
+            "rank 1 issues other collectives in graph 0/0 than rank 0, rank 2: #2 is reduce_scatter_tensor, "
+            "not all_gather_into_tensor (a rank whose collectives differ hangs the job)");
 }
 
 }  // namespace

@@ -151,10 +151,13 @@ TEST(TraceSummary, RanksUnderDifferentRootsDoNotDiverge) {
     trace::RankCollector c(ranks[i]);
     trace::Reader reader(c);
     reader.feed("V1130 18:15:52.0 1 x.py:1] {\"compilation_metrics\": {\"co_name\": \"forward\", \"co_filename\": \"" +
-                root + "/model.py\", \"co_firstlineno\": 3}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n"
+                root +
+                "/model.py\", \"co_firstlineno\": 3}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n"
                 "V1130 18:15:52.1 1 x.py:1] {\"artifact\": {\"name\": \"dynamo_graph_break_reason\"}, \"frame_id\": 0, "
                 "\"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"a\"}\n"
-                "\tGraph break in user code at " + root + "/lib/util.py:7\n\tGraph Break Reason: Call to "
+                "\tGraph break in user code at " +
+                root +
+                "/lib/util.py:7\n\tGraph Break Reason: Call to "
                 "`torch._dynamo.graph_break()`\n");
     reader.finish();
   }
@@ -173,8 +176,9 @@ TEST(TraceSummary, DivergenceNamesTheOddRank) {
     trace::Reader reader(c);
     reader.feed(kLog);
     if (i == 1)
-      reader.feed("V1130 18:15:53.0 1 g.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 4, "
-                  "\"frame_compile_id\": 0, \"attempt\": 0}\n");
+      reader.feed(
+          "V1130 18:15:53.0 1 g.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 4, "
+          "\"frame_compile_id\": 0, \"attempt\": 0}\n");
     reader.finish();
   }
   auto d = trace::divergence(ranks);

@@ -43,8 +43,9 @@ TEST(Usage, OutputPathsAndConflicts) {
 
 TEST(Usage, WrongPredictionIsACheckFailureWithItsLine) {
   // The line is expect::validate's summary: what was measured against what was predicted.
-  std::string summary = "measured 0.82x [0.72, 0.92] is below the predicted 1.19x-2.97x (memory bound), the "
-                        "prediction got the direction wrong: torch.compile is not worth it here (no gain)";
+  std::string summary =
+      "measured 0.82x [0.72, 0.92] is below the predicted 1.19x-2.97x (memory bound), the "
+      "prediction got the direction wrong: torch.compile is not worth it here (no gain)";
   expect::ExpectResult result;
   result.validation = expect::Validation{};
   result.validation->direction_right = false;

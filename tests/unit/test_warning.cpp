@@ -18,8 +18,8 @@ TEST(Warning, WrittenAsEveryDocumentHoldsThem) {
   const json w = tct::report::to_json(Warning{kind::RecompiledDuringMeasurement{2, 3}, "inductor"});
   EXPECT_EQ(w["code"], "recompile_during_measurement");
   EXPECT_EQ(w["row"], "inductor");
-  EXPECT_EQ(w["message"].get<std::string>().rfind("inductor: recompiled during measurement (2 times): 3 block pairs", 0),
-            0u)
+  EXPECT_EQ(
+      w["message"].get<std::string>().rfind("inductor: recompiled during measurement (2 times): 3 block pairs", 0), 0u)
       << w;
   EXPECT_NE(w["hint"].get<std::string>().find("tct explain"), std::string::npos);
   EXPECT_EQ(w["figure"], 2.0);  // the count: the brief report leads with the row that recompiled most
@@ -34,8 +34,11 @@ TEST(Warning, WrittenAsEveryDocumentHoldsThem) {
 }
 
 TEST(Warning, ADocumentsWarningsReadBackAsWrittenWhateverTheirCode) {
-  const json newer = {{"code", "from_a_newer_tct"}, {"message", "row: something new"}, {"hint", "do this"},
-                      {"figure", 0.5}, {"row", "row"}};
+  const json newer = {{"code", "from_a_newer_tct"},
+                      {"message", "row: something new"},
+                      {"hint", "do this"},
+                      {"figure", 0.5},
+                      {"row", "row"}};
   const Warning w = tct::report::warning_from_json(newer);
   EXPECT_EQ(tct::report::to_json(w), newer);  // its words kept, its row not said twice
   EXPECT_EQ(tct::report::code_of(w), "from_a_newer_tct");

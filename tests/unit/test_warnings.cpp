@@ -10,14 +10,14 @@
 
 namespace {
 
+using nlohmann::json;
 using tct::report::brief_warning_lines;
 using tct::report::WarningCode;
-using nlohmann::json;
 
 // A warning as a document holds it, read back with these words (the brief report reads
 // documents, whatever made them).
 json as_written(WarningCode code, std::string message, std::string hint = {},
-                  std::optional<double> figure = std::nullopt) {
+                std::optional<double> figure = std::nullopt) {
   return tct::report::to_json(tct::report::Warning{
       tct::report::kind::AsWritten{tct::report::to_string(code), std::move(message), std::move(hint), figure}, ""});
 }
@@ -47,26 +47,27 @@ TEST(BriefWarnings, OneLinePerKindNamingTheOtherRows) {
 TEST(BriefWarnings, AKindLeadsWithItsWorstConfiguration) {
   // Three configurations with outliers: the line quotes the worst (40%), names the other two.
   json ws = json::array();
-  for (auto [row, fraction] : {std::pair{"inductor/default", 0.20}, {"inductor/max-autotune", 0.40},
-                               {"aot_eager/default", 0.30}}) {
-    json w = as_written(WarningCode::NoisyMeasurement, fmt::format("{}: noisy machine: {:.0f}% outliers", row,
-                                                                     fraction * 100),
-                          "close other programs", fraction);
+  for (auto [row, fraction] :
+       {std::pair{"inductor/default", 0.20}, {"inductor/max-autotune", 0.40}, {"aot_eager/default", 0.30}}) {
+    json w = as_written(WarningCode::NoisyMeasurement,
+                        fmt::format("{}: noisy machine: {:.0f}% outliers", row, fraction * 100), "close other programs",
+                        fraction);
     w["row"] = row;
     ws.push_back(w);
   }
   auto lines = brief_warning_lines(ws);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0], "warning: inductor/max-autotune: noisy machine: 40% outliers "
-                      "(also inductor/default, aot_eager/default)");
+  EXPECT_EQ(lines[0],
+            "warning: inductor/max-autotune: noisy machine: 40% outliers "
+            "(also inductor/default, aot_eager/default)");
   EXPECT_DOUBLE_EQ(ws[1]["figure"].get<double>(), 0.40);
   EXPECT_FALSE(as_written(WarningCode::NoisyMeasurement, "m", "", NAN).contains("figure"));
 }
 
 TEST(BriefWarnings, WithoutRowsCountsTheRest) {
-  json ws = json::array({as_written(WarningCode::GraphBreaks, "2 breaks"),
-                         as_written(WarningCode::GraphBreaks, "3 breaks"),
-                         as_written(WarningCode::OutputMismatch, "outputs differ")});
+  json ws =
+      json::array({as_written(WarningCode::GraphBreaks, "2 breaks"), as_written(WarningCode::GraphBreaks, "3 breaks"),
+                   as_written(WarningCode::OutputMismatch, "outputs differ")});
   auto lines = brief_warning_lines(ws);
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0], "warning: outputs differ");  // errors first
