@@ -5,8 +5,9 @@ protocol, no trace) runs the same start as often, each in a fresh process with i
 folders, timed the same way: the parent's CLOCK_MONOTONIC at launch to the child's at its
 first output. The two alternate, round by round (`tct startup --repeats 1`, then one plain
 start of each mode): on a shared machine the load drifts over minutes, and a run of all of
-tct's starts before all of the plain ones measured the drift (a GPT-2 eager start 1.35 s
-apart that way, 0.03 s apart alternated). A mode agrees when the plain median lies within
+tct's starts before all of the plain ones measured the drift (a GPT-2 eager start: 5.05 s
+against 3.70 s that way; alternated, three pairs 10.17/10.52, 10.76/10.73, 13.03/11.64 s on
+a loaded machine). A mode agrees when the plain median lies within
 the range of tct's starts, or within 10% of their median.
 
     .venv/bin/python bench/startup_oracle.py builtin:tiny_ops --repeats 3
