@@ -370,9 +370,10 @@ std::vector<report::html::Card> html_cards(const BenchResult& b) {
   const bool cold = measured(comp.cold);
   const Nanoseconds cost = cold ? comp.cold : comp.first_call;
   if (measured(cost))
-    cards.push_back({"Compile cost", format_duration(cost),
-                     (cold ? "cold compile; " : "first compiled call; ") + break_even_words(*best),
-                     std::isfinite(be) ? "neutral" : "warn", "#bench"});
+    cards.push_back(
+        {"Compile cost", format_duration(cost),
+         (cold ? "cold compile; break-even " : "first compiled call; break-even ") + break_even_words(*best),
+         std::isfinite(be) ? "neutral" : "warn", "#bench"});
   for (const auto& r : rows)
     if (r.correctness && r.correctness->checked && r.correctness->match == false) {
       cards.push_back({"Outputs", "differ", row_label(r) + ": compiled outputs differ from eager", "bad", "#bench"});

@@ -76,9 +76,9 @@ std::string break_even_words(const BenchRow& row) {
   std::string cold = row.break_even ? call_range_words(row.break_even->cold) : "";
   std::string warm = row.break_even ? call_range_words(row.break_even->warm) : "";
   if (!verdict && row.break_even_calls)  // a document from before ranges
-    return "break-even after " + calls_words(row.break_even_calls);
+    return "after " + calls_words(row.break_even_calls);
   if (cold.empty()) return verdict ? "not measured" : "n/a";
-  return "break-even after " + cold + (warm.empty() ? "" : ", warm cache: " + warm);
+  return "after " + cold + (warm.empty() ? "" : ", warm cache: " + warm);
 }
 
 }  // namespace tct::bench

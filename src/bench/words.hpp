@@ -16,7 +16,7 @@ OutputCheck output_check(const BenchRow& row);
 // of 4 leaves: out[0] ...", "skipped (--no-check)", "not checked".
 std::string correctness_words(const BenchRow& row);
 
-// "break-even after 120 calls (range 100 .. 140), warm cache: 30 calls", or why none is given.
+// "after 120 calls (range 100 .. 140), warm cache: 30 calls", or why none is given.
 std::string break_even_words(const BenchRow& row);
 
 }  // namespace tct::bench
