@@ -17,7 +17,6 @@
 #include "cli/run_args.hpp"
 #include "cli/usage.hpp"
 #include "errors.hpp"
-#include "report/document.hpp"
 #include "cli/render.hpp"
 #include "version.hpp"
 
@@ -97,7 +96,7 @@ int main(int argc, char** argv) {
   cli::Command& command = *commands.at(chosen);
 
   agent::install_interrupt_handlers();
-  cli::RunContext ctx(command.common, report::new_document(subs[chosen]->get_name()));
+  cli::RunContext ctx(command.common, cli::new_outcome(subs[chosen]->get_name()));
   int code = 0;
   std::optional<Error> failure;
   std::vector<std::string> written;  // the --out files, once their paths passed the checks
@@ -122,10 +121,10 @@ int main(int argc, char** argv) {
   ctx.end_progress();
   if (failure) {
     code = static_cast<int>(failure->code());
-    report::set_error(ctx.doc, *failure);
+    ctx.outcome.error = cli::run_error(*failure);
     print_error(*failure, ctx.options.verbose > 0);
   }
-  ctx.doc["exit_code"] = code;
+  ctx.outcome.exit_code = code;
   try {
     ctx.checkpoint();
   } catch (const Error& e) {
@@ -138,16 +137,16 @@ int main(int argc, char** argv) {
     if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }
   try {
-    if (ctx.options.json) std::cout << cli::render_json(ctx.doc);
-    else if (ctx.options.markdown) std::cout << cli::render_markdown(ctx.doc);
-    else (command.report_on_stderr() ? std::cerr : std::cout) << cli::render_text(ctx.doc, ctx.options.verbose > 0);
+    if (ctx.options.json) std::cout << cli::render_json(ctx.outcome);
+    else if (ctx.options.markdown) std::cout << cli::render_markdown(ctx.outcome);
+    else (command.report_on_stderr() ? std::cerr : std::cout) << cli::render_text(ctx.outcome, ctx.options.verbose > 0);
   } catch (const std::exception& e) {
     // A renderer bug must not lose the measurement: fall back to the canonical JSON.
     fmt::print(stderr,
                "tct: error: internal error while rendering the report ({}). The JSON document "
                "follows; please report this bug\n",
                e.what());
-    std::cout << cli::render_json(ctx.doc);
+    std::cout << cli::render_json(ctx.outcome);
     if (code == 0) code = static_cast<int>(ExitCode::Internal);
   }
   std::cout.flush();

@@ -12,7 +12,6 @@
 
 #include <fmt/format.h>
 
-#include "report/document.hpp"
 #include "report/warning.hpp"
 #include "bench/allocator.hpp"
 #include "bench/aoti_row.hpp"

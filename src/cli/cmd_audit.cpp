@@ -19,7 +19,6 @@
 #include "cli/usage.hpp"
 #include "cli/target_options.hpp"
 #include "errors.hpp"
-#include "report/document.hpp"
 #include "report/warning.hpp"
 #include "bench/plan.hpp"
 #include "bench/run.hpp"
@@ -81,7 +80,7 @@ are reported); 4 internal error.)");
 
     audit::AuditResult empty;
     empty.target = cfg.target.target;
-    ctx.write("audit", audit::to_json(empty));
+    ctx.outcome.audit = empty;
     std::size_t steps_seen = 0;
     const audit::AuditRun run = audit::run_audit(ctx.progress_sink(), ctx, cfg, [&](const audit::AuditResult& so_far) {
       for (; steps_seen < so_far.steps.size(); ++steps_seen) warn_if_failed(ctx, so_far.steps[steps_seen]);
@@ -112,7 +111,7 @@ are reported); 4 internal error.)");
     if (result.explain) write_section(ctx, *result.explain);
     if (result.expect) write_section(ctx, *result.expect);
     if (result.bench) write_section(ctx, *result.bench);
-    ctx.write("audit", audit::to_json(result));
+    ctx.outcome.audit = result;
   }
 
   static void warn_if_failed(RunContext& ctx, const audit::Step& step) {

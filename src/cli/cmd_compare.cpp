@@ -73,7 +73,7 @@ not a tct document, or the two are of different kinds.)");
     json baseline = read_json_file(baseline_, hint);
     json current = read_json_file(current_, hint);
     const compare::CompareResult result = compare::compare_documents(baseline, baseline_, current, current_, max);
-    ctx.doc["compare"] = compare::to_json(result);
+    ctx.outcome.compare = result;
     if (!result.passed) throw gate_failure(result);
     return 0;
   }

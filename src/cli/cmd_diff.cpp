@@ -43,7 +43,7 @@ missing or not a tct explain audit.)");
 
   int run(RunContext& ctx) override {
     const explain::DiffResult d = explain::diff(read_audit(before_), read_audit(after_), before_, after_);
-    ctx.doc["diff"] = explain::to_json(d);
+    ctx.outcome.diff = d;
     if (!d.breaks_increased) return 0;
     if (d.frames_skipped.delta() > 0)  // the breaks may even go down: the skipped frame hides its own
       throw check_failed("breaks_increased",

@@ -35,8 +35,8 @@ different suites, an entry is in two files or in none.)");
     // The merged document keeps the shards' envelope (environment, tct version); this run
     // only adds its own time and exit code.
     merged["command"] = "suite";
-    merged["created"] = ctx.doc["created"];
-    ctx.doc = std::move(merged);
+    merged["created"] = ctx.outcome.created;
+    ctx.outcome = from_document(merged);
     return 0;
   }
 

@@ -40,10 +40,14 @@ Exit codes: 0 ok, 2 the file is missing, not JSON, or not a tct/1 document.)");
     if (!doc.contains("schema") || !doc.contains("command"))
       throw usage_error(fmt::format("{} is not a tct document (no schema or command field)", path_),
                         "save one with tct COMMAND --json or -o FILE.json");
-    ctx.doc = std::move(doc);
-    // Write the -o files now, from the document exactly as saved, and leave none for the final
-    // checkpoint (which would stamp this command's exit code into them).
-    ctx.checkpoint();
+    ctx.outcome = from_document(doc);
+    // Write the -o files now, the .json one the document exactly as saved (an older version's
+    // fields too), and leave none for the final checkpoint (which would stamp this command's
+    // exit code into them).
+    auto files = render_files(ctx.outcome, ctx.options.out);
+    for (auto& [path, content] : files)
+      if (path.ends_with(".json")) content = render_json(doc);
+    ctx.write_files(files);
     ctx.options.out.clear();
     return 0;
   }

@@ -9,7 +9,6 @@
 
 #include "cli/command.hpp"
 #include "errors.hpp"
-#include "report/document.hpp"
 #include "run/json.hpp"
 #include "run/run.hpp"
 
@@ -98,11 +97,11 @@ command that cannot be started; 4 internal error.)");
     hooks.progress = [&](const std::string& message) { ctx.progress(message); };
     hooks.end_progress = [&] { ctx.end_progress(); };
     hooks.partial = [&](const run::RunResult& so_far) {
-      ctx.doc["run"] = run::to_json(so_far);
+      ctx.outcome.run = so_far;
       ctx.checkpoint();
     };
     const run::RunResult result = run::run_job(options, hooks);
-    ctx.doc["run"] = run::to_json(result);
+    ctx.outcome.run = result;
     if (result.exit_status != 0)
       throw Error(static_cast<ExitCode>(result.exit_status), "target_failed",
                   fmt::format("the command failed ({}){}", result.exit_text,

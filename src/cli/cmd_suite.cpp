@@ -13,7 +13,6 @@
 #include "cli/read_json_file.hpp"
 #include "cli/suite_entry.hpp"
 #include "errors.hpp"
-#include "report/document.hpp"
 #include "report/warning.hpp"
 #include "suite/shard.hpp"
 #include "suite/doc.hpp"
@@ -95,7 +94,8 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     suite::SuiteResult result = suite::plan_suite(s, file_, shard, assignment, costs_.value_or(""));
     result.listing = list_;
     if (resume_ && !list_) resume(ctx, result);
-    ctx.checkpoint("suite", suite::to_json(result));  // the plan is in the files before the first entry starts
+    ctx.outcome.suite = result;
+    ctx.checkpoint();  // the plan is in the files before the first entry starts
     if (list_) return 0;
 
     auto pending = suite::pending_ids(result);
@@ -105,10 +105,11 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
           *std::find_if(s.entries.begin(), s.entries.end(), [&](auto& e) { return e.id == id; });
       ctx.progress(fmt::format("entry {}/{}: {}", ++done, result.selected.size(), id));
       suite::EntryRecord record = run_suite_entry(entry, ctx.options, ctx.options.timeout_s);
-      if (ctx.doc["environment"].empty() && record.environment.contains("python"))
-        ctx.doc["environment"] = record.environment;
+      if (ctx.outcome.environment.empty() && record.environment.contains("python"))
+        ctx.outcome.environment = record.environment;
       suite::record_entry(result, std::move(record));
-      ctx.checkpoint("suite", suite::to_json(result));
+      ctx.outcome.suite = result;
+      ctx.checkpoint();
     }
     if (auto err = suite::suite_outcome(result)) throw *err;
     return 0;
@@ -124,7 +125,7 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     result.resumed = suite::Resumed{*json_out, keep.size(), dropped};
     for (auto& e : keep) suite::record_entry(result, std::move(e));
     if (previous.contains("environment") && previous["environment"].is_object())
-      ctx.doc["environment"] = previous["environment"];
+      ctx.outcome.environment = previous["environment"];
     if (dropped > 0) ctx.warn({report::kind::ResumeLeftOut{dropped, *json_out}, ""});
   }
 

@@ -11,7 +11,6 @@
 #include "trace/summarize.hpp"
 #include "cli/command.hpp"
 #include "errors.hpp"
-#include "report/document.hpp"
 #include "report/warning.hpp"
 #include "trace/source.hpp"
 
@@ -56,7 +55,7 @@ it, an unreadable gzip stream, or with --strict a damaged log or an edited paylo
         throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", path, s.bytes),
                           "give the file TORCH_TRACE=DIR wrote (dedicated_log_torch_trace_*.log)");
     const trace::TraceResult result = trace::summarize(path_, logs.ranks);
-    ctx.doc["trace"] = trace::to_json(result);
+    ctx.outcome.trace = result;
     if (const uint64_t damaged = result.damaged(); damaged > 0) {
       report::Warning skipped{report::kind::TraceDamaged{damaged, trace::describe(result.damaged_at().front())}, ""};
       if (strict_)

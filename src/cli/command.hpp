@@ -1,6 +1,6 @@
 #pragma once
-// A subcommand: it declares its flags, then runs with a RunContext and fills the result
-// document. It never prints results, writes files or exits: main.cpp does (I/O at the edges).
+// A subcommand: it declares its flags, then runs with a RunContext and fills in its
+// outcome. It never prints results, writes files or exits: main.cpp does (I/O at the edges).
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,8 +16,8 @@ class Command {
   virtual ~Command() = default;
   // Adds the subcommand and its flags to `app`; returns the subcommand.
   virtual CLI::App* define(CLI::App& app) = 0;
-  // Fills ctx.doc[<command>]; returns 0, or 1 when the check asked for failed. Throws
-  // tct::Error for anything that ends the run early (ctx.doc keeps what was measured).
+  // Sets its results in ctx.outcome; returns 0, or 1 when the check asked for failed. Throws
+  // tct::Error for anything that ends the run early (ctx.outcome keeps what was measured).
   virtual int run(RunContext& ctx) = 0;
   // The terminal report goes to stderr (tct run: stdout belongs to the job it ran).
   virtual bool report_on_stderr() const { return false; }

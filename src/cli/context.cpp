@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include "cli/usage.hpp"
-#include "report/document.hpp"
 #include "cli/render.hpp"
 #include "core/agent_session.hpp"
 
@@ -54,15 +53,10 @@ void add_output_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_flag("-q,--quiet", o.quiet, "No progress messages");
 }
 
-RunContext::RunContext(CommonOptions opts, json d)
-    : options(std::move(opts)), doc(std::move(d)), start_(std::chrono::steady_clock::now()) {}
+RunContext::RunContext(CommonOptions opts, Outcome o)
+    : options(std::move(opts)), outcome(std::move(o)), start_(std::chrono::steady_clock::now()) {}
 
-const json& RunContext::environment() const {
-  static const json none = json::object();
-  return doc.is_object() && doc.contains("environment") ? doc["environment"] : none;
-}
-
-void RunContext::write(const std::string& section, json value) { doc[section] = std::move(value); }
+const json& RunContext::environment() const { return outcome.environment; }
 
 void RunContext::set_warnings(const std::string& source, const std::vector<report::Warning>& warnings) {
   auto it =
@@ -77,15 +71,11 @@ void RunContext::warn(report::Warning warning) {
 }
 
 void RunContext::rebuild_warnings() {
-  if (!warnings_before_) {
-    warnings_before_.emplace();
-    for (const auto& w : doc.value("warnings", json::array()))
-      warnings_before_->push_back(report::warning_from_json(w));
-  }
+  if (!warnings_before_) warnings_before_ = outcome.warnings;
   std::vector<report::Warning> all = *warnings_before_;
   for (const auto& [source, list] : warning_lists_)
     for (const auto& w : list) report::add_once(all, w);
-  doc["warnings"] = report::to_json(all);
+  outcome.warnings = std::move(all);
 }
 
 core::Progress RunContext::progress_sink() {
@@ -117,18 +107,18 @@ core::CpuPlacement RunContext::placement() const {
 std::unique_ptr<agent::Agent> RunContext::start_agent(std::vector<std::pair<std::string, std::string>> env,
                                                       bool torch_required) {
   agent::AgentOptions ao = agent_options(std::move(env));
-  doc["environment"]["interpreter"] = {{"path", ao.python.path}, {"chosen_by", ao.python.source}};
+  json& environment = outcome.environment;
+  environment["interpreter"] = {{"path", ao.python.path}, {"chosen_by", ao.python.source}};
   const core::CpuPlacement where = placement();
-  doc["environment"]["placement"] = {
-      {"threads", where.threads ? json(*where.threads) : json(nullptr)},
-      {"cpus", where.cpus.empty() ? json(nullptr) : json(core::format_cpu_list(where.cpus))}};
+  environment["placement"] = {{"threads", where.threads ? json(*where.threads) : json(nullptr)},
+                              {"cpus", where.cpus.empty() ? json(nullptr) : json(core::format_cpu_list(where.cpus))}};
   progress(fmt::format("starting {} ({})", ao.python.path, ao.python.source));
   auto a = std::make_unique<agent::Agent>(std::move(ao));
-  doc["environment"]["python"] = a->hello().python;
-  doc["environment"]["torch"] = a->hello().torch;
-  doc["environment"]["agent_version"] = a->hello().agent_version;
+  environment["python"] = a->hello().python;
+  environment["torch"] = a->hello().torch;
+  environment["agent_version"] = a->hello().agent_version;
   if (torch_required && a->hello().torch.is_null()) {
-    std::string python = doc["environment"]["interpreter"]["path"];
+    std::string python = environment["interpreter"]["path"];
     a->close();
     throw Error(ExitCode::Usage, "unsupported",
                 fmt::format("torch is not installed in {}; pip install torch there or pass --python", python));
@@ -187,13 +177,10 @@ void RunContext::end_progress() {
   progress_shown_ = false;
 }
 
-void RunContext::checkpoint(const std::string& section, json value) {
-  write(section, std::move(value));
-  checkpoint();
-}
+void RunContext::checkpoint() { write_files(render_files(outcome, options.out)); }
 
-void RunContext::checkpoint() {
-  for (const auto& [path, content] : cli::render_files(doc, options.out)) {
+void RunContext::write_files(const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [path, content] : files) {
     // Write then rename: a reader never sees half a report.
     std::string tmp = path + ".tmp";
     {

@@ -1,7 +1,6 @@
 // The registry of renderers and the text and Markdown reports built from it. Each command's
-// renderers are pure functions of its typed result; here the
-// document's section is read back into that result, so a live run and a saved document
-// render alike.
+// renderers are pure functions of its typed result, and here they read it from the Outcome: the
+// live run's, or a saved document's read back by from_document, so both render alike.
 #include "cli/render.hpp"
 
 #include <algorithm>
@@ -9,31 +8,19 @@
 
 #include <fmt/format.h>
 
-#include "audit/json.hpp"
 #include "audit/render.hpp"
-#include "bench/json.hpp"
 #include "bench/render.hpp"
 #include "cli/renderers.hpp"
-#include "compare/compare.hpp"
 #include "compare/render.hpp"
 #include "errors.hpp"
-#include "expect/json.hpp"
 #include "expect/render.hpp"
-#include "explain/diff.hpp"
-#include "explain/json.hpp"
 #include "explain/render.hpp"
-#include "probe/json.hpp"
 #include "probe/render.hpp"
 #include "report/format.hpp"
-#include "report/warnings.hpp"
-#include "run/json.hpp"
+#include "report/warning.hpp"
 #include "run/render.hpp"
-#include "startup/json.hpp"
 #include "startup/render.hpp"
-#include "suite/json.hpp"
 #include "suite/render.hpp"
-#include "suite/summary.hpp"
-#include "trace/json.hpp"
 #include "trace/render.hpp"
 
 namespace tct::cli {
@@ -43,73 +30,72 @@ using report::html::Card;
 
 namespace {
 
-probe::Interpreter interpreter_of(const json& doc) {
-  const json& interp = member(member(doc, "environment"), "interpreter");
+probe::Interpreter interpreter_of(const Outcome& o) {
+  const json& interp = member(o.environment, "interpreter");
   return {report::text_or(interp, "path", "?"), report::text_or(interp, "chosen_by", "?")};
 }
-
-bench::BenchResult bench_of(const json& doc) { return bench::from_json(member(doc, "bench")); }
-explain::ExplainResult explain_of(const json& doc) { return explain::from_json(member(doc, "explain")); }
-explain::DiffResult diff_of(const json& doc) { return explain::diff_from_json(member(doc, "diff")); }
-expect::ExpectResult expect_of(const json& doc) { return expect::from_json(member(doc, "expect")); }
-probe::ProbeResult probe_of(const json& doc) { return probe::from_json(member(doc, "probe")); }
-suite::SuiteResult suite_of(const json& doc) { return suite::suite_from_json(member(doc, "suite")); }
-compare::CompareResult compare_of(const json& doc) { return compare::compare_from_json(member(doc, "compare")); }
-trace::TraceResult trace_of(const json& doc) { return trace::from_json(member(doc, "trace")); }
-startup::StartupResult startup_of(const json& doc) { return startup::from_json(member(doc, "startup")); }
-run::RunResult run_of(const json& doc) { return run::from_json(member(doc, "run")); }
-audit::AuditResult audit_of(const json& doc) { return audit::from_json(member(doc, "audit")); }
 
 }  // namespace
 
 const std::vector<Renderers>& renderers() {
   static const std::vector<Renderers> all = {
       // The audit's brief opens with the headline of what every section found.
-      {"audit", [](const json& d) { return audit::text(audit_of(d)); },
-       [](const json& d) { return audit::brief(audit_of(d), headline(d)); },
-       [](const json& d) { return audit::markdown(audit_of(d)); },
-       [](const json& d) { return member(d, "audit").empty() ? std::string() : audit::html_section(audit_of(d)); },
-       nullptr, "Audit"},
-      {"probe", [](const json& d) { return probe::text(probe_of(d), interpreter_of(d)); }, nullptr,
-       [](const json& d) { return probe::markdown(probe_of(d), interpreter_of(d)); }, nullptr,
-       [](const json& d) { return probe::html_cards(probe_of(d)); }, nullptr},
-      {"bench", [](const json& d) { return bench::text(bench_of(d)); },
-       [](const json& d) { return bench::brief(bench_of(d)); },
-       [](const json& d) { return bench::markdown(bench_of(d)); },
-       [](const json& d) { return bench::html_section(bench_of(d)); },
-       [](const json& d) { return bench::html_cards(bench_of(d)); }, "Speed"},
-      {"explain", [](const json& d) { return explain::text(explain_of(d)); }, nullptr,
-       [](const json& d) { return explain::markdown(explain_of(d)); },
-       [](const json& d) { return explain::html_section(explain_of(d)); },
-       [](const json& d) { return explain::html_cards(explain_of(d)); }, "Graph breaks"},
-      {"diff", [](const json& d) { return explain::text(diff_of(d)); }, nullptr,
-       [](const json& d) { return explain::markdown(diff_of(d)); },
-       [](const json& d) { return explain::html_section(diff_of(d)); }, nullptr, "Diff"},
-      {"expect", [](const json& d) { return expect::text(expect_of(d)); },
-       [](const json& d) { return expect::brief(expect_of(d)); },
-       [](const json& d) { return expect::markdown(expect_of(d)); },
-       // The HTML shows the prediction beside bench's measured speedup, when the document has one.
-       [](const json& d) { return expect::html_section(expect_of(d), expect::measured_as_is(member(d, "bench"))); },
-       [](const json& d) { return expect::html_cards(expect_of(d)); }, "Expectation"},
-      {"suite", [](const json& d) { return suite::text(suite_of(d)); }, nullptr,
-       [](const json& d) { return suite::markdown(suite_of(d)); },
-       [](const json& d) { return suite::html_section(suite_of(d)); },
-       [](const json& d) { return suite::html_cards(suite_of(d)); }, "Suite"},
-      {"compare", [](const json& d) { return compare::text(compare_of(d)); }, nullptr,
-       [](const json& d) { return compare::markdown(compare_of(d)); },
-       [](const json& d) { return compare::html_section(compare_of(d)); }, nullptr, "Compare"},
-      {"trace", [](const json& d) { return trace::text(trace_of(d)); }, nullptr,
-       [](const json& d) { return trace::markdown(trace_of(d)); },
-       [](const json& d) { return trace::html_section(trace_of(d)); }, nullptr, "Trace"},
-      {"run", [](const json& d) { return run::text(run_of(d), false, true); },
-       [](const json& d) { return run::text(run_of(d), false, false); },
-       [](const json& d) { return run::text(run_of(d), true, true); },
-       [](const json& d) { return run::html_section(run_of(d)); }, nullptr, "Call sites"},
-      {"startup", [](const json& d) { return startup::text(startup_of(d)); },
-       [](const json& d) { return startup::brief(startup_of(d)); },
-       [](const json& d) { return startup::markdown(startup_of(d)); },
-       [](const json& d) { return startup::html_section(startup_of(d)); },
-       [](const json& d) { return startup::html_cards(startup_of(d)); }, "Start-up"},
+      {"audit", [](const Outcome& o) { return o.audit.has_value(); },
+       [](const Outcome& o) { return audit::text(*o.audit); },
+       [](const Outcome& o) { return audit::brief(*o.audit, headline(o)); },
+       [](const Outcome& o) { return audit::markdown(*o.audit); },
+       [](const Outcome& o) { return audit::html_section(*o.audit); }, nullptr, "Audit"},
+      {"probe", [](const Outcome& o) { return o.probe.has_value(); },
+       [](const Outcome& o) { return probe::text(*o.probe, interpreter_of(o)); }, nullptr,
+       [](const Outcome& o) { return probe::markdown(*o.probe, interpreter_of(o)); }, nullptr,
+       [](const Outcome& o) { return probe::html_cards(*o.probe); }, nullptr},
+      {"bench", [](const Outcome& o) { return o.bench.has_value(); },
+       [](const Outcome& o) { return bench::text(*o.bench); }, [](const Outcome& o) { return bench::brief(*o.bench); },
+       [](const Outcome& o) { return bench::markdown(*o.bench); },
+       [](const Outcome& o) { return bench::html_section(*o.bench); },
+       [](const Outcome& o) { return bench::html_cards(*o.bench); }, "Speed"},
+      {"explain", [](const Outcome& o) { return o.explain.has_value(); },
+       [](const Outcome& o) { return explain::text(*o.explain); }, nullptr,
+       [](const Outcome& o) { return explain::markdown(*o.explain); },
+       [](const Outcome& o) { return explain::html_section(*o.explain); },
+       [](const Outcome& o) { return explain::html_cards(*o.explain); }, "Graph breaks"},
+      {"diff", [](const Outcome& o) { return o.diff.has_value(); },
+       [](const Outcome& o) { return explain::text(*o.diff); }, nullptr,
+       [](const Outcome& o) { return explain::markdown(*o.diff); },
+       [](const Outcome& o) { return explain::html_section(*o.diff); }, nullptr, "Diff"},
+      {"expect", [](const Outcome& o) { return o.expect.has_value(); },
+       [](const Outcome& o) { return expect::text(*o.expect); },
+       [](const Outcome& o) { return expect::brief(*o.expect); },
+       [](const Outcome& o) { return expect::markdown(*o.expect); },
+       // The HTML shows the prediction beside bench's measured speedup, when the run has one.
+       [](const Outcome& o) {
+         return expect::html_section(*o.expect, expect::measured_as_is(o.bench ? &*o.bench : nullptr));
+       },
+       [](const Outcome& o) { return expect::html_cards(*o.expect); }, "Expectation"},
+      {"suite", [](const Outcome& o) { return o.suite.has_value(); },
+       [](const Outcome& o) { return suite::text(*o.suite); }, nullptr,
+       [](const Outcome& o) { return suite::markdown(*o.suite); },
+       [](const Outcome& o) { return suite::html_section(*o.suite); },
+       [](const Outcome& o) { return suite::html_cards(*o.suite); }, "Suite"},
+      {"compare", [](const Outcome& o) { return o.compare.has_value(); },
+       [](const Outcome& o) { return compare::text(*o.compare); }, nullptr,
+       [](const Outcome& o) { return compare::markdown(*o.compare); },
+       [](const Outcome& o) { return compare::html_section(*o.compare); }, nullptr, "Compare"},
+      {"trace", [](const Outcome& o) { return o.trace.has_value(); },
+       [](const Outcome& o) { return trace::text(*o.trace); }, nullptr,
+       [](const Outcome& o) { return trace::markdown(*o.trace); },
+       [](const Outcome& o) { return trace::html_section(*o.trace); }, nullptr, "Trace"},
+      {"run", [](const Outcome& o) { return o.run.has_value(); },
+       [](const Outcome& o) { return run::text(*o.run, false, true); },
+       [](const Outcome& o) { return run::text(*o.run, false, false); },
+       [](const Outcome& o) { return run::text(*o.run, true, true); },
+       [](const Outcome& o) { return run::html_section(*o.run); }, nullptr, "Call sites"},
+      {"startup", [](const Outcome& o) { return o.startup.has_value(); },
+       [](const Outcome& o) { return startup::text(*o.startup); },
+       [](const Outcome& o) { return startup::brief(*o.startup); },
+       [](const Outcome& o) { return startup::markdown(*o.startup); },
+       [](const Outcome& o) { return startup::html_section(*o.startup); },
+       [](const Outcome& o) { return startup::html_cards(*o.startup); }, "Start-up"},
   };
   return all;
 }
@@ -132,21 +118,21 @@ std::string extension(const std::string& path) {
 enum class Style { Brief, Verbose, Markdown };
 
 // The registry's order; an audit shows its steps' sections in the order they ran.
-std::string sections(const json& doc, Style style) {
+std::string sections(const Outcome& o, Style style) {
   std::vector<const Renderers*> order;
   auto add = [&](const std::string& key) {
     const Renderers* r = renderers_of(key);
     if (r && std::find(order.begin(), order.end(), r) == order.end()) order.push_back(r);
   };
   add("audit");
-  for (const auto& step : member(member(doc, "audit"), "steps"))
-    if (step.is_object()) add(step.value("name", ""));
+  if (o.audit)
+    for (const auto& step : o.audit->steps) add(step.name);
   for (const auto& r : renderers()) add(r.key);
   std::string out;
   for (const Renderers* r : order) {
-    if (!doc.contains(r->key) || doc[r->key].is_null()) continue;
+    if (!r->present(o)) continue;
     auto render = style == Style::Markdown ? r->markdown : style == Style::Brief && r->brief ? r->brief : r->text;
-    std::string part = render(doc);
+    std::string part = render(o);
     // Markdown needs a blank line between blocks, or a heading runs into the bullet before it.
     if (style == Style::Markdown) {
       while (!part.empty() && part.back() == '\n') part.pop_back();
@@ -157,13 +143,13 @@ std::string sections(const json& doc, Style style) {
   return out;
 }
 
-// What the document answers, most decisive first: a measured speedup, then graph breaks,
+// What the outcome answers, most decisive first: a measured speedup, then graph breaks,
 // then the expected class, then whether torch.compile runs here. Each is (question, answer).
-std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
+std::vector<std::pair<std::string, std::string>> answers(const Outcome& o) {
   using report::format_speedup_interval;
   std::vector<std::pair<std::string, std::string>> out;
-  if (member(doc, "bench").is_object())
-    for (const auto& r : bench_of(doc).rows) {
+  if (o.bench)
+    for (const auto& r : o.bench->rows) {
       const std::string label = "speedup, " + (r.label.empty() ? "compiled" : r.label);
       if (!r.ok() || !r.speedup) {
         out.push_back({label, "failed: " + (r.error ? r.error->message : "see details")});
@@ -172,59 +158,46 @@ std::vector<std::pair<std::string, std::string>> answers(const json& doc) {
       out.push_back({label, fmt::format("{}, {}", format_speedup_interval(r.speedup->interval),
                                         stats::describe(r.speedup->verdict))});
     }
-  const json& suite = member(doc, "suite");
-  if (suite.is_object() && suite.contains("summary") && !suite.value("listing", false)) {
-    const suite::SuiteSummary s = suite::summary_from_json(suite["summary"]);
+  if (o.suite && !o.suite->listing) {
+    const suite::SuiteSummary& s = o.suite->summary;
     out.push_back(
         {"geometric-mean speedup", s.geomean ? fmt::format("{} over {} passing entries",
                                                            format_speedup_interval(s.geomean->interval), s.geomean->n)
                                              : "n/a: no entry passed with a measured speedup"});
   }
-  if (const json& section = member(doc, "compare"); section.is_object() && section.contains("items")) {
-    const compare::CompareResult cmp = compare::compare_from_json(section);
+  if (o.compare) {
+    const compare::CompareResult& cmp = *o.compare;
     using compare::Change;
     out.push_back({"compared with the baseline",
                    fmt::format("{}: {} regressed, {} improved, {} newly failing", cmp.passed ? "pass" : "FAIL",
                                cmp.count(Change::Regression), cmp.count(Change::Improvement),
                                cmp.count(Change::Broken) + cmp.count(Change::NewMismatch))});
   }
-  if (const json& section = member(doc, "trace"); section.is_object() && section.contains("ranks")) {
-    const trace::TraceResult t = trace::from_json(section);
-    out.push_back({"TORCH_TRACE", fmt::format("{} log(s); {}", t.ranks.size(),
-                                              t.ranks_diverge() ? "ranks diverge (see details)" : "no rank diverges")});
-  }
-  if (const json& run = member(doc, "run"); run.is_object() && run.contains("processes"))
-    out.push_back({"torch.compile in this job", run::answer(run::from_json(run))});
-  if (const json& section = member(doc, "startup"); section.is_object() && section.contains("modes"))
-    out.push_back({"time to the first output", startup::answer(startup::from_json(section))});
-  if (const json& explain = member(doc, "explain"); explain.is_object() && explain.contains("graph_break_count"))
-    out.push_back({"graph breaks", explain::answer(explain::from_json(explain))});
-  if (const json& diff = member(doc, "diff"); diff.is_object() && diff.contains("break_count"))
-    out.push_back({"graph breaks", explain::answer(explain::diff_from_json(diff))});
-  if (const json& expect = member(doc, "expect"); expect.is_object() && expect.contains("class")) {
-    std::string cls = report::text_or(expect, "class");
+  if (o.trace)
+    out.push_back(
+        {"TORCH_TRACE", fmt::format("{} log(s); {}", o.trace->ranks.size(),
+                                    o.trace->ranks_diverge() ? "ranks diverge (see details)" : "no rank diverges")});
+  if (o.run) out.push_back({"torch.compile in this job", run::answer(*o.run)});
+  if (o.startup) out.push_back({"time to the first output", startup::answer(*o.startup)});
+  if (o.explain) out.push_back({"graph breaks", explain::answer(*o.explain)});
+  if (o.diff) out.push_back({"graph breaks", explain::answer(*o.diff)});
+  if (o.expect && o.expect->analysis) {
+    std::string cls(expect::to_string(o.expect->analysis->cls));
     for (auto& c : cls) c = c == '_' ? ' ' : c;
-    const json& p = member(expect, "predicted_speedup");
-    out.push_back({"expected", p.is_object() ? fmt::format("{}, {} to {} predicted", cls,
-                                                           report::format_ratio(report::number_or_nan(p, "low")),
-                                                           report::format_ratio(report::number_or_nan(p, "high")))
-                                             : cls});
+    const expect::SpeedupRange& p = o.expect->analysis->predicted.range;
+    out.push_back({"expected", fmt::format("{}, {} to {} predicted", cls, report::format_ratio(p.low),
+                                           report::format_ratio(p.high))});
   }
-  if (const json& section = member(doc, "probe"); section.is_object() && section.contains("verdict")) {
-    if (const auto verdict = probe::from_json(section).verdict)
-      out.push_back({"torch.compile here", std::string(probe::describe(*verdict))});
-  }
+  if (o.probe && o.probe->verdict)
+    out.push_back({"torch.compile here", std::string(probe::describe(*o.probe->verdict))});
   return out;
 }
 
-std::string error_line(const json& doc, bool markdown) {
-  if (!doc.contains("error") || doc["error"].is_null()) return "";
-  const auto& e = doc["error"];
-  std::string hint = e.value("hint", "");
+std::string error_line(const Outcome& o, bool markdown) {
+  if (!o.error) return "";
+  std::string hint = o.error->hint;
   if (!hint.empty()) hint[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(hint[0])));  // as on stderr
-  std::string line = fmt::format("{}: {}{}", markdown ? "**Error**" : "error", e.value("message", ""),
-                                 hint.empty() ? "" : ". " + hint);
-  return line + "\n";
+  return fmt::format("{}: {}{}\n", markdown ? "**Error**" : "error", o.error->message, hint.empty() ? "" : ". " + hint);
 }
 
 }  // namespace
@@ -232,61 +205,60 @@ std::string error_line(const json& doc, bool markdown) {
 // Strings from logs and user code may hold invalid UTF-8 (a cut or corrupted TORCH_TRACE):
 // written as U+FFFD rather than failing the whole document.
 std::string render_json(const json& doc) { return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
+std::string render_json(const Outcome& o) { return render_json(to_document(o)); }
 
-// What the document answers, most decisive first, as "question: answer": the audit's first line.
-std::string headline(const json& doc) {
-  auto found = answers(doc);
+std::string headline(const Outcome& o) {
+  auto found = answers(o);
   return found.empty() ? "" : found[0].first + ": " + found[0].second;
 }
 
-std::string render_text(const json& doc, bool verbose) {
-  std::string out = sections(doc, verbose ? Style::Verbose : Style::Brief);
+std::string render_text(const Outcome& o, bool verbose) {
+  std::string out = sections(o, verbose ? Style::Verbose : Style::Brief);
   if (verbose) {
-    for (const auto& w : doc.value("warnings", json::array())) out += report::format_warning(w) + "\n";
+    for (const auto& w : o.warnings) out += report::format_warning(w) + "\n";
     return out;
   }
-  auto lines = report::brief_warning_lines(doc.value("warnings", json::array()));
+  auto lines = report::brief_warning_lines(o.warnings);
   if (!lines.empty() && !out.empty() && out.back() == '\n' && out.size() > 1 && out[out.size() - 2] != '\n')
     out += "\n";
   for (const auto& l : lines) out += l + "\n";
   // The last line: what bench's intervals mean, and where the rest is.
-  const std::string command = doc.value("command", "");
-  const bool intervals = command == "bench" || command == "audit";
+  const bool intervals = o.command == "bench" || o.command == "audit";
   if (!lines.empty() || intervals)
     out += fmt::format("({}tct {} -v: every detail, and what to do about each warning)\n",
-                       intervals ? "95% intervals across fresh processes, as a re-run meets them; " : "", command);
+                       intervals ? "95% intervals across fresh processes, as a re-run meets them; " : "", o.command);
   return out;
 }
 
 // Verdict first (a pull-request comment is read from the top, often no further), then the
 // answers as a compact table, then everything else folded away in <details>.
-std::string render_markdown(const json& doc) {
-  auto found = answers(doc);
-  const json& error = doc.value("error", json());
-  std::string verdict = !found.empty()      ? found[0].second
-                        : error.is_object() ? "error: " + report::text_or(error, "message")
-                                            : "no result";
-  std::string out = fmt::format("## tct {}: {}\n\n", doc.value("command", ""), verdict);
+std::string render_markdown(const Outcome& o) {
+  auto found = answers(o);
+  std::string verdict = !found.empty() ? found[0].second : o.error ? "error: " + o.error->message : "no result";
+  std::string out = fmt::format("## tct {}: {}\n\n", o.command, verdict);
   if (found.size() > 1) {  // one answer is the headline already
     report::Table t({"question", "answer"});
     for (const auto& [q, a] : found) t.add({q, a});
     out += t.markdown() + "\n";
   }
-  out += error_line(doc, true);
-  if (error.is_object()) out += "\n";
+  out += error_line(o, true);
+  if (o.error) out += "\n";
   out += "<details><summary>Details</summary>\n\n";
-  out += sections(doc, Style::Markdown);
-  auto warnings = doc.value("warnings", json::array());
-  if (!warnings.empty()) {
+  out += sections(o, Style::Markdown);
+  if (!o.warnings.empty()) {
     out += "### Warnings\n\n";
-    for (const auto& w : warnings) out += "- " + report::format_warning(w) + "\n";
+    for (const auto& w : o.warnings) out += "- " + report::format_warning(w) + "\n";
     out += "\n";
   }
   out += "</details>\n";
-  out += fmt::format("\n<sub>tct {}, schema {}, {}</sub>\n", doc.value("tct_version", ""), doc.value("schema", ""),
-                     doc.value("created", ""));
+  out += fmt::format("\n<sub>tct {}, schema {}, {}</sub>\n", o.tct_version, o.schema, o.created);
   return out;
 }
+
+std::string render_text(const json& doc, bool verbose) { return render_text(from_document(doc), verbose); }
+std::string render_markdown(const json& doc) { return render_markdown(from_document(doc)); }
+std::string headline(const json& doc) { return headline(from_document(doc)); }
+std::string render_html(const json& doc) { return render_html(from_document(doc)); }
 
 void validate_output_paths(const std::vector<std::string>& paths) {
   for (const auto& p : paths) {
@@ -297,14 +269,14 @@ void validate_output_paths(const std::vector<std::string>& paths) {
   }
 }
 
-std::vector<std::pair<std::string, std::string>> render_files(const json& doc, const std::vector<std::string>& paths) {
+std::vector<std::pair<std::string, std::string>> render_files(const Outcome& o, const std::vector<std::string>& paths) {
   validate_output_paths(paths);
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& p : paths) {
     auto ext = extension(p);
-    if (ext == ".json") files.emplace_back(p, render_json(doc));
-    else if (ext == ".md") files.emplace_back(p, render_markdown(doc));
-    else files.emplace_back(p, render_html(doc));
+    if (ext == ".json") files.emplace_back(p, render_json(o));
+    else if (ext == ".md") files.emplace_back(p, render_markdown(o));
+    else files.emplace_back(p, render_html(o));
   }
   return files;
 }

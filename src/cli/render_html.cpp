@@ -5,7 +5,6 @@
 
 #include "cli/render.hpp"
 #include "cli/renderers.hpp"
-#include "probe/json.hpp"
 #include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
@@ -16,20 +15,21 @@ namespace {
 using namespace report::html;
 using report::text_or;
 
-std::string target_name(const json& doc) {
-  for (const char* s : {"bench", "explain", "expect", "audit"}) {
-    const json& sec = obj_at(doc, s);
-    if (!sec.contains("target")) continue;
-    const json& t = sec["target"];
-    if (t.is_string()) return t.get<std::string>();
-    if (t.is_object() && t.contains("spec")) return text_or(t, "spec");
+// The target's name from the first section that loaded one (the agent's description).
+std::string target_name(const Outcome& o) {
+  const json* targets[] = {o.bench ? &o.bench->target : nullptr, o.explain ? &o.explain->target : nullptr,
+                           o.expect ? &o.expect->target : nullptr};
+  for (const json* t : targets) {
+    if (!t) continue;
+    if (t->is_string()) return t->get<std::string>();
+    if (t->is_object() && t->contains("spec")) return text_or(*t, "spec");
   }
-  return "";
+  return o.audit ? o.audit->target : "";
 }
 
-std::string environment_section(const json& doc) {
-  const json& env = obj_at(doc, "environment");
-  const probe::ProbeResult p = probe::from_json(obj_at(doc, "probe"));
+std::string environment_section(const Outcome& o) {
+  const json& env = o.environment;
+  const probe::ProbeResult p = o.probe.value_or(probe::ProbeResult{});
   std::string out = R"(<section id="environment"><h2>Environment</h2>)";
   out += probe::html_verdict(p);
   std::vector<std::pair<std::string, std::string>> items;
@@ -57,30 +57,33 @@ std::string environment_section(const json& doc) {
 
 }  // namespace
 
-std::string render_html(const json& doc) {
-  std::string command = doc.value("command", std::string("tct"));
-  std::string target = target_name(doc);
-  std::string title = "tct " + command + (target.empty() ? "" : ": " + target);
+// The page's header, error and warnings come from the document it embeds (report/html.cpp);
+// the sections from the results.
+std::string render_html(const Outcome& o) {
+  const json doc = to_document(o);
+  std::string target = target_name(o);
+  std::string title =
+      "tct " + (o.command.empty() ? std::string("tct") : o.command) + (target.empty() ? "" : ": " + target);
 
   std::vector<Card> cards;
   for (const char* key : {"suite", "bench", "explain", "expect", "startup", "probe"}) {
     const Renderers* r = renderers_of(key);
-    if (!obj_at(doc, key).empty() && r->cards)
-      for (auto& c : r->cards(doc)) cards.push_back(std::move(c));
+    if (r->present(o) && r->cards)
+      for (auto& c : r->cards(o)) cards.push_back(std::move(c));
   }
   std::string body = cards_section(cards) + error_banner(doc) + warnings_section(doc);
   std::string toc;
-  if (!arr_at(doc, "warnings").empty()) toc += R"(<a href="#warnings">Warnings</a>)";
+  if (!o.warnings.empty()) toc += R"(<a href="#warnings">Warnings</a>)";
   for (const char* key :
        {"run", "suite", "compare", "bench", "explain", "diff", "expect", "trace", "startup", "audit"}) {
     const Renderers* r = renderers_of(key);
-    if (!doc.contains(key) || !doc[key].is_object()) continue;
-    std::string section = r->html(doc);
+    if (!r->present(o)) continue;
+    std::string section = r->html(o);
     if (section.empty()) continue;
     body += section;
     toc += fmt::format(R"(<a href="#{}">{}</a>)", key, r->toc);
   }
-  body += environment_section(doc);
+  body += environment_section(o);
   toc += R"(<a href="#environment">Environment</a>)";
   return page(doc, title, toc, body);
 }

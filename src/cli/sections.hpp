@@ -1,8 +1,8 @@
 #pragma once
-// A runner's result into the command's document: its section from its to_json, the warnings
-// it carries into the document's list. Each command calls these with the result a runner
-// returned, and hands checkpoints() to a runner as its partial-result callback, so the --out
-// files are rewritten after each phase (a crash or Ctrl-C still leaves what was measured).
+// A runner's result into the command's outcome: the result itself, and the warnings it carries
+// into the outcome's list. Each command calls these with the result a runner returned, and
+// hands checkpoints() to a runner as its partial-result callback, so the --out files are
+// rewritten after each phase (a crash or Ctrl-C still leaves what was measured).
 #include "bench/result.hpp"
 #include "cli/context.hpp"
 #include "core/progress.hpp"

@@ -39,7 +39,7 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   CommonOptions options = common;
   options.out.clear();
   options.timeout_s = suite::entry_timeout_s(entry.settings, timeout_s);
-  RunContext ctx(options, report::new_document("bench"));
+  RunContext ctx(options, new_outcome("bench"));
   std::string stage = "bench";
   // What the runners returned, or their last partial result when they stopped part way.
   bench::BenchResult bench;
@@ -81,7 +81,7 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   record.result = suite::entry_result(bench, record.explain);
   ctx.set_warnings("bench", bench.all_warnings);
   if (explained) ctx.set_warnings("explain", explained->warnings);
-  record.warnings = ctx.doc.value("warnings", json::array());
+  record.warnings = report::to_json(ctx.outcome.warnings);
   record.environment = ctx.environment();
   return record;
 }

@@ -135,14 +135,13 @@ int exit_code(const ExpectResult& r, bool validate) {
                      "see the validation in the report; the classification may not fit this workload");
 }
 
-std::optional<MeasuredAsIs> measured_as_is(const json& bench_section) {
-  if (!bench_section.is_object() || !bench_section.contains("rows") || !bench_section["rows"].is_array()) return {};
-  for (const auto& row : bench_section["rows"]) {
-    if (!row.is_object() || !row.contains("status") || row["status"] != "ok") continue;
-    auto speedup = measured_from_json(row.contains("speedup") ? row["speedup"] : json());
-    if (!speedup || !std::isfinite(speedup->high)) continue;
-    std::string label = row.contains("label") && row["label"].is_string() ? row["label"].get<std::string>() : "";
-    return MeasuredAsIs{*speedup, label, speedup->high < kGainBand};
+std::optional<MeasuredAsIs> measured_as_is(const bench::BenchResult* bench) {
+  if (!bench) return {};
+  for (const auto& row : bench->rows) {
+    if (!row.ok() || !row.speedup) continue;
+    const stats::Interval& iv = row.speedup->interval;
+    if (!std::isfinite(iv.high)) continue;
+    return MeasuredAsIs{{iv.estimate, iv.low, iv.high}, row.label, iv.high < kGainBand};
   }
   return {};
 }

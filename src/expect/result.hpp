@@ -205,7 +205,7 @@ std::optional<Validation> validate(const Analysis& a, const tct::bench::Speedup&
 // (exit 1) when the predicted direction was wrong, else 0.
 int exit_code(const ExpectResult& r, bool validate);
 
-// Compiling as it is, measured in the same document (an audit's bench): its first row that
+// Compiling as it is, measured in the same run (an audit's bench; none: not measured): its first row that
 // measured a speedup, and whether that is no real gain (the whole interval below kGainBand,
 // the line expect's prediction and validation draw too; not bench's speedup verdict:
 // 1.02x [1.01, 1.03] is faster than eager, and still no gain worth a compile).
@@ -214,7 +214,7 @@ struct MeasuredAsIs {
   std::string label;  // the bench row's
   bool no_real_gain = false;
 };
-std::optional<MeasuredAsIs> measured_as_is(const json& bench_section);
+std::optional<MeasuredAsIs> measured_as_is(const bench::BenchResult* bench);
 // The suggestion is answered already: it is to compile as it is, and compiling as it is was
 // measured at no real gain. Renderers given the measurement print its note instead.
 bool answered_by(const Suggestion& s, const std::optional<MeasuredAsIs>& as_is);

@@ -5,11 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "version.hpp"
-
 namespace tct::report {
 
-static std::string utc_now_iso8601() {
+std::string utc_now_iso8601() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
   gmtime_r(&t, &tm);
@@ -18,17 +16,10 @@ static std::string utc_now_iso8601() {
   return buf;
 }
 
-json new_document(const std::string& command) {
-  return {{"schema", kSchema},    {"command", command}, {"tct_version", kVersion},   {"created", utc_now_iso8601()},
-          {"exit_code", nullptr}, {"error", nullptr},   {"warnings", json::array()}, {"environment", json::object()}};
-}
-
 json error_json(const Error& error) {
   json j = {{"kind", error.kind()}, {"message", error.what()}, {"hint", error.hint()}};
   if (!error.stage.empty()) j["stage"] = error.stage;
   return j;
 }
-
-void set_error(json& doc, const Error& error) { doc["error"] = error_json(error); }
 
 }  // namespace tct::report

@@ -1,6 +1,6 @@
 #pragma once
-// The one result model: a versioned JSON document per command. Renderers (terminal,
-// Markdown, HTML) read it; nothing is computed while rendering.
+// The versioned JSON document every command writes (cli/outcome.hpp makes it from the results):
+// its schema, its time stamp, and an error as it holds one.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,11 +13,9 @@ using json = nlohmann::json;
 
 inline constexpr const char* kSchema = "tct/1";
 
-// {"schema","command","tct_version","created","exit_code":null,"error":null,"warnings":[]}
-json new_document(const std::string& command);
+// Now, in UTC, as documents stamp their "created": 2026-12-04T15:10:13Z.
+std::string utc_now_iso8601();
 // {kind, message, hint, stage (when the error has one)}: an error as documents hold it.
 json error_json(const Error& error);
-// doc["error"] = error_json(error).
-void set_error(json& doc, const Error& error);
 
 }  // namespace tct::report

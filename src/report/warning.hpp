@@ -283,6 +283,17 @@ nlohmann::json to_json(const std::vector<Warning>& ws);
 // A document's warning, kept as written; a malformed entry reads as an empty "other".
 Warning warning_from_json(const nlohmann::json& j);
 
+// "warning: MESSAGE (HINT)" for terminals and Markdown.
+std::string format_warning(const Warning& warning);
+
+// One line per kind of warning, weightiest first (the catalog's order), notes and what the
+// verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the
+// kind's worst warning (its largest figure; else its first), "(also ROW, ROW)" for the rest
+// when they name their rows, else "(and N more like it)". Past max_lines, the last line names
+// the remaining kinds by their titles.
+// The hints are left to --verbose: the brief report names what is wrong, -v what to do.
+std::vector<std::string> brief_warning_lines(const std::vector<Warning>& warnings, std::size_t max_lines = 4);
+
 // Appends w unless an equal warning is there already: a run says each warning once, however
 // many phases find it.
 void add_once(std::vector<Warning>& ws, Warning w);

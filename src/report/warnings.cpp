@@ -1,5 +1,7 @@
 #include "report/warnings.hpp"
 
+#include "report/warning.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -95,57 +97,50 @@ std::string flag_of(const std::string& code) {
   return "! " + title;
 }
 
-std::string format_warning(const nlohmann::json& w) {
-  std::string s = "warning: " + w.value("message", "");
-  const std::string hint = w.value("hint", "");
+std::string format_warning(const Warning& w) {
+  std::string s = "warning: " + message_of(w);
+  const std::string hint = hint_of(w);
   if (!hint.empty()) s += " (" + hint + ")";
   return s;
 }
 
-}  // namespace tct::report
-
-namespace tct::report {
-
-std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std::size_t max_lines) {
+std::vector<std::string> brief_warning_lines(const std::vector<Warning>& warnings, std::size_t max_lines) {
   struct Kind {
     std::string code;
-    std::vector<const nlohmann::json*> said;  // its warnings, in the document's order
+    std::vector<const Warning*> said;  // its warnings, in the run's order
   };
   std::vector<Kind> kinds;
-  if (warnings.is_array())
-    for (const auto& w : warnings) {
-      if (!w.is_object()) continue;
-      const std::string code = w.value("code", "other");
-      // Notes are details; what the verdict says is not said twice.
-      if (severity_of(code) == Severity::Note || implied_by_verdict(code)) continue;
-      auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
-      if (it == kinds.end()) it = kinds.insert(kinds.end(), Kind{code, {}});
-      it->said.push_back(&w);
-    }
+  for (const auto& w : warnings) {
+    const std::string code = code_of(w);
+    // Notes are details; what the verdict says is not said twice.
+    if (severity_of(code) == Severity::Note || implied_by_verdict(code)) continue;
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) { return k.code == code; });
+    if (it == kinds.end()) it = kinds.insert(kinds.end(), Kind{code, {}});
+    it->said.push_back(&w);
+  }
   std::stable_sort(kinds.begin(), kinds.end(),
                    [](const Kind& a, const Kind& b) { return rank_of(a.code) < rank_of(b.code); });
-  auto figure = [](const nlohmann::json* w) {
-    const auto it = w->find("figure");
-    return it != w->end() && it->is_number() ? it->get<double>() : -INFINITY;
+  auto figure = [](const Warning* w) {
+    const auto f = figure_of(*w);
+    return f && std::isfinite(*f) ? *f : -INFINITY;
   };
   std::vector<std::string> out;
   for (const auto& k : kinds) {
     // One line per kind: the words of its worst warning (the largest figure; the first
     // without figures), then the other configurations it touched when the warnings name
     // their rows, else how many more there are.
-    const nlohmann::json* lead =
+    const Warning* lead =
         *std::max_element(k.said.begin(), k.said.end(), [&](auto* a, auto* b) { return figure(a) < figure(b); });
-    const std::string lead_row = lead->value("row", "");
     std::vector<std::string> rows;
     bool all_rows = true;
     for (const auto* w : k.said) {
       if (w == lead) continue;
-      const std::string row = w->value("row", "");
-      all_rows = all_rows && !row.empty();
-      if (!row.empty() && row != lead_row && std::find(rows.begin(), rows.end(), row) == rows.end())
-        rows.push_back(row);
+      all_rows = all_rows && !w->row.empty();
+      if (!w->row.empty() && w->row != lead->row && std::find(rows.begin(), rows.end(), w->row) == rows.end())
+        rows.push_back(w->row);
     }
-    std::string line = "warning: " + lead->value("message", title_of(k.code));
+    const std::string message = message_of(*lead);
+    std::string line = "warning: " + (message.empty() ? title_of(k.code) : message);
     if (all_rows && !rows.empty()) line += fmt::format(" (also {})", fmt::join(rows, ", "));
     else if (k.said.size() > 1) line += fmt::format(" (and {} more like it)", k.said.size() - 1);
     out.push_back(line);

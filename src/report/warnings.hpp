@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace tct::report {
 
 enum class WarningCode {
@@ -53,16 +51,5 @@ bool implied_by_verdict(const std::string& code);
 // The flag printed beside the number a warning concerns: "! noisy", "!! OUTPUT MISMATCH" for
 // an error, "(batched)" for a note.
 std::string flag_of(const std::string& code);
-
-// "warning: MESSAGE (HINT)" for terminals and Markdown.
-std::string format_warning(const nlohmann::json& warning);
-
-// One line per kind of warning, weightiest first (the catalog's order), notes and what the
-// verdict implies left out (they are in --verbose and the JSON): "warning: MESSAGE" of the
-// kind's worst warning (its largest figure; else its first), "(also ROW, ROW)" for the rest
-// when they name their rows, else "(and N more like it)". Past max_lines, the last line names
-// the remaining kinds by their titles.
-// The hints are left to --verbose: the brief report names what is wrong, -v what to do.
-std::vector<std::string> brief_warning_lines(const nlohmann::json& warnings, std::size_t max_lines = 4);
 
 }  // namespace tct::report

@@ -1,8 +1,9 @@
-"""A saved document reads the same as the run that wrote it. For each command that writes a
-document, one live run per rendering (the terminal report, -v, --markdown) also writes its
-document with -o; `tct report` of that document with the same flag must print the very same
-bytes. A renderer that reads anything but the document (a live result's field the JSON lacks,
-the clock, the terminal) fails here. The invocations are the cheapest that reach each
+"""A saved document reads the same as the run that wrote it. A live run renders its results as
+they are; `tct report` renders them read back from the document the run wrote. For each command
+that writes a document, one live run per terminal report (the brief one, with its Markdown
+written beside it by -o, and -v) also writes its document with -o; `tct report` of that
+document with the same flag must print the very same bytes. A result's field the JSON lacks or
+reads back differently, or a renderer that reads the clock or the terminal, fails here. The invocations are the cheapest that reach each
 command's renderers: tiny targets, short budgets, aot_eager or eager where codegen is not
 what is tested, saved fixtures where a command reads documents."""
 import pytest
@@ -46,7 +47,7 @@ CASES = {
                 (0,), None),
     "diff": (["diff", FIXTURES / "explain" / "moe.json", FIXTURES / "explain" / "builtin.json"], (0,), None),
 }
-RENDERINGS = {"text": [], "verbose": ["-v"], "markdown": ["--markdown"]}
+RENDERINGS = {"text": [], "verbose": ["-v"]}
 
 
 @pytest.fixture(scope="module")
@@ -62,15 +63,18 @@ def test_a_saved_document_renders_the_bytes_its_run_printed(command, rendering, 
     (tmp_path / "s.toml").write_text(SUITE)
     args = [str(a).replace("{tmp}", str(tmp_path)) for a in args]
     flags = RENDERINGS[rendering]
-    saved = tmp_path / "saved.json"
+    saved, markdown = tmp_path / "saved.json", tmp_path / "live.md"
+    files = ["-o", saved] + (["-o", markdown] if rendering == "text" else [])
     # Options go before `--` (run's job follows it).
     at = args.index("--") if "--" in args else len(args)
-    live = run_tct(*args[:at], *flags, "--quiet", "-o", saved, *args[at:],
+    live = run_tct(*args[:at], *flags, "--quiet", *files, *args[at:],
                    env={"XDG_CACHE_HOME": str(xdg), **(env or {})})
     assert live.rc in codes, live
-    # tct run prints its terminal report on stderr (stdout is the job's), its Markdown on stdout
-    # after the job's own output; what the job printed comes first, and nothing of tct's.
-    printed = live.err if command == "run" and rendering != "markdown" else live.out
+    if rendering == "text":
+        assert markdown.read_text() == run_tct("report", saved, "--markdown").out
+    # tct run prints its terminal report on stderr (stdout is the job's): what the job printed
+    # comes first, and nothing of tct's.
+    printed = live.err if command == "run" else live.out
     again = run_tct("report", saved, *flags)
     assert again.rc == 0, again
     assert again.out

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/json.hpp"
 #include "errors.hpp"
 #include "expect/json.hpp"
 #include "expect/suggestions.hpp"
@@ -123,18 +124,26 @@ TEST(ExpectJson, ValidationIsOneFieldAndTheExitStatusReadsIt) {
   EXPECT_FALSE(validate(*r.analysis, measured));
 }
 
+namespace {
+// bench's section read back, as `tct report` reads a saved audit.
+std::optional<MeasuredAsIs> as_is_of(const json& bench_section) {
+  const auto bench = tct::bench::from_json(bench_section);
+  return measured_as_is(&bench);
+}
+}  // namespace
+
 TEST(ExpectJson, NoRealGainIsDecidedWhereTheDocumentIsRead) {
   json bench = {
       {"rows",
        {{{"status", "failed"}},
         {{"status", "ok"}, {"label", "inductor"}, {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
-  auto as_is = measured_as_is(bench);
+  auto as_is = as_is_of(bench);
   ASSERT_TRUE(as_is);
   EXPECT_TRUE(as_is->no_real_gain);  // faster than eager, and still no gain worth a compile
   EXPECT_EQ(as_is->label, "inductor");
   bench["rows"][1]["speedup"]["high"] = 1.2;
-  EXPECT_FALSE(measured_as_is(bench)->no_real_gain);
-  EXPECT_FALSE(measured_as_is(json(nullptr)));
+  EXPECT_FALSE(as_is_of(bench)->no_real_gain);
+  EXPECT_FALSE(measured_as_is(nullptr));
 }
 
 // "Compile it" is known by the suggestion that says it, live or read back from a document,
@@ -150,10 +159,10 @@ TEST(ExpectJson, TheCompileItSuggestionIsKnownAndAnsweredByAMeasurement) {
   json bench = {
       {"rows",
        {{{"status", "ok"}, {"label", "inductor"}, {"speedup", {{"estimate", 1.02}, {"low", 1.01}, {"high", 1.03}}}}}}};
-  const auto no_gain = measured_as_is(bench);
+  const auto no_gain = as_is_of(bench);
   EXPECT_TRUE(answered_by(read[0], no_gain));
   EXPECT_FALSE(answered_by(read[1], no_gain));
   EXPECT_FALSE(answered_by(read[0], std::nullopt));
   bench["rows"][0]["speedup"] = {{"estimate", 1.5}, {"low", 1.4}, {"high", 1.6}};
-  EXPECT_FALSE(answered_by(read[0], measured_as_is(bench)));
+  EXPECT_FALSE(answered_by(read[0], as_is_of(bench)));
 }

@@ -1,11 +1,10 @@
-// The CLI's document: each result's warnings in the document's list, in the order the results
+// The CLI's outcome: each result's warnings in the outcome's list, in the order the results
 // first gave them, each list replaced by the result's next one, an identical warning said once.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/context.hpp"
-#include "report/document.hpp"
 #include "report/warning.hpp"
 
 namespace {
@@ -15,7 +14,7 @@ using json = nlohmann::json;
 tct::cli::RunContext quiet_context() {
   tct::cli::CommonOptions options;
   options.quiet = true;
-  return tct::cli::RunContext(options, tct::report::new_document("audit"));
+  return tct::cli::RunContext(options, tct::cli::new_outcome("audit"));
 }
 
 }  // namespace
@@ -34,26 +33,24 @@ TEST(RunContextWarnings, AResultsWarningsReplaceItsOwnAndKeepTheOthers) {
   ctx.warn(probe);
   ctx.set_warnings("bench", {noisy});
   ctx.set_warnings("bench", {slower, slower});
-  EXPECT_EQ(ctx.doc["warnings"], to_json(std::vector<Warning>{probe, slower}));  // said once
+  EXPECT_EQ(to_json(ctx.outcome.warnings), to_json(std::vector<Warning>{probe, slower}));  // said once
   ctx.warn(failed);
   ctx.set_warnings("bench", {});
-  EXPECT_EQ(ctx.doc["warnings"], to_json(std::vector<Warning>{probe, failed}));
+  EXPECT_EQ(to_json(ctx.outcome.warnings), to_json(std::vector<Warning>{probe, failed}));
   ctx.set_warnings("bench", {noisy});
-  EXPECT_EQ(ctx.doc["warnings"], to_json(std::vector<Warning>{probe, noisy, failed}));
-  ctx.write("bench", {{"rows", json::array()}});
-  EXPECT_EQ(ctx.doc["bench"]["rows"], json::array());
+  EXPECT_EQ(to_json(ctx.outcome.warnings), to_json(std::vector<Warning>{probe, noisy, failed}));
 }
 
 TEST(RunContextWarnings, ASavedDocumentsWarningsStayFirst) {
   tct::cli::CommonOptions options;
-  json doc = tct::report::new_document("suite");
   // As a document holds it: read back as written, written again byte for byte.
   const json saved = {
       {"code", "noisy_measurement"}, {"message", "from an earlier run"}, {"hint", "h"}, {"figure", 0.5}};
+  json doc = tct::cli::to_document(tct::cli::new_outcome("suite"));
   doc["warnings"] = json::array({saved});
-  tct::cli::RunContext ctx(options, doc);
+  tct::cli::RunContext ctx(options, tct::cli::from_document(doc));
   const tct::report::Warning left_out{tct::report::kind::ResumeLeftOut{2, "old.json"}, ""};
   ctx.warn(left_out);
   ctx.warn(left_out);
-  EXPECT_EQ(ctx.doc["warnings"], json::array({saved, tct::report::to_json(left_out)}));
+  EXPECT_EQ(tct::cli::to_document(ctx.outcome)["warnings"], json::array({saved, tct::report::to_json(left_out)}));
 }

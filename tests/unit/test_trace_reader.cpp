@@ -199,7 +199,7 @@ TEST(TraceSummary, InvalidUtf8InAReasonStillRenders) {
       "\"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"a\"}\n"
       "\tGraph break in user code at /m/model.py:13\n\tGraph Break Reason: bad \xC1\xFF byte\n");
   reader.finish();
-  std::string out = cli::render_json({{"trace", trace::to_json(trace::summarize("/t", ranks))}});
+  std::string out = cli::render_json(nlohmann::json{{"trace", trace::to_json(trace::summarize("/t", ranks))}});
   EXPECT_NE(out.find("bad \xEF\xBF\xBD"), std::string::npos);  // U+FFFD
 }
 

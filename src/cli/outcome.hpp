@@ -1,0 +1,66 @@
+#pragma once
+// What a command produced, as values: each command's typed result (an audit holds four), the
+// warnings, the error that ended the run, and the environment the agent described. The
+// renderers read it; the JSON document is made from it (to_document) as the command's output,
+// and a saved document reads back into it (from_document), so that `tct report` of a saved
+// document renders through the same functions as the live run did.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "audit/result.hpp"
+#include "bench/result.hpp"
+#include "compare/result.hpp"
+#include "errors.hpp"
+#include "expect/result.hpp"
+#include "explain/diff.hpp"
+#include "explain/result.hpp"
+#include "probe/result.hpp"
+#include "report/warning.hpp"
+#include "run/result.hpp"
+#include "startup/result.hpp"
+#include "suite/result.hpp"
+#include "trace/result.hpp"
+
+namespace tct::cli {
+
+// The error that ended a run, as a document holds it.
+struct RunError {
+  std::string kind, message, hint;
+  std::string stage;  // "" when the error named none
+};
+
+struct Outcome {
+  std::string schema, command, tct_version, created;
+  std::optional<int> exit_code;  // none until the run ended
+  std::optional<RunError> error;
+  std::vector<report::Warning> warnings;
+  // The interpreter, its placement, Python and torch as the agent's handshake described them:
+  // the agent's record, kept whole (common.schema.json#/$defs/environment).
+  nlohmann::json environment = nlohmann::json::object();
+
+  std::optional<audit::AuditResult> audit;
+  std::optional<probe::ProbeResult> probe;
+  std::optional<bench::BenchResult> bench;
+  std::optional<explain::ExplainResult> explain;
+  std::optional<explain::DiffResult> diff;
+  std::optional<expect::ExpectResult> expect;
+  std::optional<suite::SuiteResult> suite;
+  std::optional<compare::CompareResult> compare;
+  std::optional<trace::TraceResult> trace;
+  std::optional<run::RunResult> run;
+  std::optional<startup::StartupResult> startup;
+};
+
+// A run of `command` starting now: this version's schema and version, the time, no result yet.
+Outcome new_outcome(const std::string& command);
+RunError run_error(const Error& error);
+
+// The versioned JSON document (schema/): the header, one section per result, the warnings.
+nlohmann::json to_document(const Outcome& outcome);
+// A saved document's results; a section this version does not know is left out.
+Outcome from_document(const nlohmann::json& doc);
+
+}  // namespace tct::cli
