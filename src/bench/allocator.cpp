@@ -98,7 +98,7 @@ void put_figures(json& entry, const BenchRow& row) {
     entry["speedup"] = {{"estimate", core::number_or_null(iv.estimate)},
                         {"low", core::number_or_null(iv.low)},
                         {"high", core::number_or_null(iv.high)},
-                        {"confidence", row.speedup->more.value("confidence", json())}};
+                        {"confidence", row.speedup->confidence ? json(*row.speedup->confidence) : json(nullptr)}};
   } else {
     entry["speedup"] = nullptr;
   }

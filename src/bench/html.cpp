@@ -267,11 +267,10 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
 std::string breakdown(const std::vector<BenchRow>& rows) {
   std::string out;
   for (const auto& r : rows) {
-    const json& b = r.compile.breakdown;
-    if (!b.is_object() || b.empty()) continue;
+    if (r.compile.breakdown.empty()) continue;
     std::vector<std::pair<double, std::string>> items;
-    for (auto& [k, v] : b.items())
-      if (v.is_number()) items.emplace_back(v.get<double>(), k);
+    for (const auto& [name, ns] : r.compile.breakdown)
+      if (measured(ns)) items.emplace_back(ns.count(), name);
     std::sort(items.rbegin(), items.rend());
     std::vector<std::vector<std::string>> t;
     for (size_t i = 0; i < items.size() && i < 12; ++i)

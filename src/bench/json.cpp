@@ -42,8 +42,33 @@ std::optional<RowError> error_of(const json& j) {
 
 // ------------------------------------------------------------------------ speedup
 
+json process_speedup_json(const ProcessSpeedup& p) {
+  json segments = json::array();
+  for (double x : p.segment_speedups) segments.push_back(number_json(x));
+  return {{"blocks", p.blocks}, {"speedup", number_json(p.speedup)}, {"segment_speedups", segments}};
+}
+ProcessSpeedup process_speedup_of(const json& j) {
+  ProcessSpeedup p;
+  p.blocks = opt_long(j, "blocks").value_or(0);
+  p.speedup = number(j, "speedup");
+  for (const auto& x : list(j, "segment_speedups")) p.segment_speedups.push_back(x.is_number() ? x.get<double>() : NAN);
+  return p;
+}
+
 json speedup_json(const Speedup& s) {
-  json out = s.more;
+  json out = json::object();
+  if (s.confidence) out["confidence"] = *s.confidence;
+  if (s.look_confidence) out["look_confidence"] = *s.look_confidence;
+  if (s.looks) out["looks"] = *s.looks;
+  if (s.segments) out["segments"] = *s.segments;
+  if (s.between_segment_sd) out["between_segment_sd"] = number_json(*s.between_segment_sd);
+  if (s.within_sd) out["within_sd"] = number_json(*s.within_sd);
+  if (s.method) out["method"] = *s.method;
+  if (s.per_process) {
+    json per_process = json::array();
+    for (const auto& p : *s.per_process) per_process.push_back(process_speedup_json(p));
+    out["per_process"] = per_process;
+  }
   out["estimate"] = number_json(s.interval.estimate);
   out["low"] = number_json(s.interval.low);
   out["high"] = number_json(s.interval.high);
@@ -59,7 +84,17 @@ Speedup speedup_of(const json& j) {
   // (which called [1.69, 2.84] inconclusive) loads with the verdict its interval supports.
   s.verdict = stats::decide(s.interval);
   s.processes = opt_int(j, "processes");
-  s.more = rest(j, {"estimate", "low", "high", "verdict", "inconclusive", "processes"});
+  s.confidence = opt_num<double>(j, "confidence");
+  s.look_confidence = opt_num<double>(j, "look_confidence");
+  s.looks = opt_int(j, "looks");
+  s.segments = opt_int(j, "segments");
+  if (has(j, "between_segment_sd")) s.between_segment_sd = number(j, "between_segment_sd");
+  if (has(j, "within_sd")) s.within_sd = number(j, "within_sd");
+  s.method = opt_str(j, "method");
+  if (const json& p = at(j, "per_process"); p.is_array()) {
+    s.per_process.emplace();
+    for (const auto& one : p) s.per_process->push_back(process_speedup_of(one));
+  }
   return s;
 }
 
@@ -110,13 +145,23 @@ std::optional<CompileSpread> spread_from_json(const json& j) {
                        doubles(j, "samples_ns"), opt_int(j, "n").value_or(1)};
 }
 
-json compile_json(const Compile& c) {
-  json out = c.more;
+// The aoti row's two timers are the agent's whole-ns integers (a monotonic_ns difference each:
+// python/tct_agent/ops/startup.py) and are written as such; torch's own are floats.
+json timers_json(const CompileTimers& t, bool integral) {
+  json out = json::object();
+  for (const auto& [name, ns] : t)
+    out[name] = integral && measured(ns) ? json(std::llround(ns.count())) : duration_or_null(ns);
+  return out;
+}
+
+json compile_json(const Compile& c, bool aoti) {
+  json out = json::object();
   out["first_call_ns"] = duration_or_null(c.first_call);
   out["cold_ns"] = duration_or_null(c.cold);
   out["warm_ns"] = duration_or_null(c.warm);
   out["cold_source"] = optional_json(c.cold_source);
-  out["breakdown"] = c.breakdown;
+  out["breakdown"] = timers_json(c.breakdown, aoti);
+  if (c.warm_breakdown) out["warm_breakdown"] = timers_json(*c.warm_breakdown, false);
   if (c.repeated) {
     out["cold"] = spread_json(c.repeated->cold);
     out["warm"] = spread_json(c.repeated->warm);
@@ -134,15 +179,14 @@ Compile compile_of(const json& j) {
   c.cold = duration_or_nan(j, "cold_ns");
   c.warm = duration_or_nan(j, "warm_ns");
   c.cold_source = opt_str(j, "cold_source");
-  if (const json& b = at(j, "breakdown"); b.is_object()) c.breakdown = b;
+  c.breakdown = compile_timers(at(j, "breakdown"));
+  if (has(j, "warm_breakdown")) c.warm_breakdown = compile_timers(at(j, "warm_breakdown"));
   if (has(j, "repeats") || has(j, "cold") || has(j, "warm_cache_hit"))
     c.repeated = Compile::Repeats{spread_from_json(at(j, "cold")), spread_from_json(at(j, "warm")),
                                   opt_int(j, "repeats").value_or(1), flag(j, "single_measurement"),
                                   opt_bool(j, "warm_cache_hit")};
   c.warm_cache = counters_of(at(j, "warm_cache"));
   c.error = error_of(at(j, "error"));
-  c.more = rest(j, {"first_call_ns", "cold_ns", "warm_ns", "cold_source", "breakdown", "cold", "warm", "repeats",
-                    "single_measurement", "warm_cache_hit", "warm_cache", "error"});
   return c;
 }
 
@@ -171,14 +215,28 @@ std::optional<BreakEven> break_even_of(const json& j) {
 
 // ----------------------------------------------------------------------- memory
 
+// A side's peak as {side}_peak_bytes and {side}_method beside the row's other memory figures.
+void write_peak(const std::optional<MemoryPeak>& p, const std::string& side, json& out) {
+  if (!p) return;
+  out[side + "_peak_bytes"] = optional_json(p->bytes);
+  out[side + "_method"] = p->method;
+}
+std::optional<MemoryPeak> peak_of(const json& j, const std::string& side) {
+  const std::string bytes = side + "_peak_bytes", method = side + "_method";
+  if (!has(j, bytes.c_str()) && !has(j, method.c_str())) return std::nullopt;
+  return MemoryPeak{opt_long(j, bytes.c_str()), str(j, method.c_str())};
+}
+
 json memory_json(const Memory& m) {
-  json out = m.more;
+  json out = json::object();
   out["kind"] = m.kind;
   out["eager_increase_bytes"] = optional_json(m.eager_increase_bytes);
+  write_peak(m.eager_peak, "eager", out);
   if (m.compiled) {
     out["compiled_increase_bytes"] = optional_json(m.compiled->increase_bytes);
     out["compile_peak_increase_bytes"] = optional_json(m.compiled->compile_peak_increase_bytes);
     out["compiler_kept_bytes"] = number_json(m.compiled->compiler_kept_bytes);
+    write_peak(m.compiled->peak, "compiled", out);
   }
   return out;
 }
@@ -186,11 +244,10 @@ Memory memory_of(const json& j) {
   Memory m;
   m.kind = str(j, "kind");
   m.eager_increase_bytes = opt_long(j, "eager_increase_bytes");
+  m.eager_peak = peak_of(j, "eager");
   if (has(j, "compiled_increase_bytes"))
     m.compiled = Memory::Compiled{opt_long(j, "compiled_increase_bytes"), opt_long(j, "compile_peak_increase_bytes"),
-                                  number(j, "compiler_kept_bytes")};
-  m.more = rest(j, {"kind", "eager_increase_bytes", "compiled_increase_bytes", "compile_peak_increase_bytes",
-                    "compiler_kept_bytes"});
+                                  number(j, "compiler_kept_bytes"), peak_of(j, "compiled")};
   return m;
 }
 
@@ -261,14 +318,18 @@ OutlierCount outliers_from_json(const json& j) {
 void write_warmup_counters(const WarmupCounters& c, json& out) {
   out["graphs"] = c.graphs;
   out["frames_compiled_in_warmup"] = c.frames;
-  out["graph_break_reasons"] = c.graph_break_reasons;
+  json reasons = json::array();
+  for (const auto& r : c.graph_break_reasons) reasons.push_back({{"reason", r.reason}, {"count", r.count}});
+  out["graph_break_reasons"] = reasons;
   out["skip_reasons"] = c.skip_reasons;
 }
 std::optional<WarmupCounters> warmup_counters_of(const json& j) {
   if (!has(j, "graphs")) return std::nullopt;
-  const json& reasons = at(j, "graph_break_reasons");
+  std::vector<GraphBreakReason> reasons;
+  for (const auto& r : list(j, "graph_break_reasons"))
+    if (r.is_object()) reasons.push_back({str(r, "reason"), opt_long(r, "count").value_or(0)});
   return WarmupCounters{opt_int(j, "graphs").value_or(0), opt_int(j, "frames_compiled_in_warmup").value_or(0),
-                        reasons.is_array() ? reasons : json::array(), strings(j, "skip_reasons")};
+                        std::move(reasons), strings(j, "skip_reasons")};
 }
 
 void write_sampling(const Sampling& s, json& out) {
@@ -312,28 +373,94 @@ RowStatus status_of(const std::string& s) {
 // ---------------------------------------------------------------------- section
 
 json settings_json(const Settings& s) {
-  json out = s.more;
+  json out = json::object();
   if (s.looks) out["looks"] = *s.looks;
   out["notes"] = s.notes;
+  out["backends"] = s.backends;
+  out["modes"] = s.modes;
+  out["dynamic"] = s.dynamic;
+  out["fullgraph"] = s.fullgraph;
+  out["precision"] = number_json(s.precision);
+  out["budget_s"] = number_json(s.budget_s);
+  out["warmup_calls"] = s.warmup_calls;
+  out["eager_warmup_calls"] = s.eager_warmup_calls;
+  out["min_blocks"] = s.min_blocks;
+  out["check"] = s.check;
+  if (s.compile_repeats) out["compile_repeats"] = *s.compile_repeats;
+  out["rtol"] = optional_json(s.rtol);
+  out["atol"] = optional_json(s.atol);
+  out["compile_time"] = s.compile_time;
+  out["memory"] = s.memory;
+  out["raw"] = s.raw;
+  out["eager_via"] = s.eager_via;
+  if (s.allocator) out["allocator"] = *s.allocator;
+  if (s.allocator_compare) out["allocator_compare"] = *s.allocator_compare;
+  out["train"] = s.train;
+  out["params"] = s.params;
+  out["device"] = optional_json(s.device);
+  out["dtype"] = optional_json(s.dtype);
   return out;
+}
+Settings settings_from_json(const json& j) {
+  Settings s;
+  s.looks = opt_int(j, "looks");
+  s.notes = strings(j, "notes");
+  s.backends = strings(j, "backends");
+  s.modes = strings(j, "modes");
+  s.dynamic = strings(j, "dynamic");
+  for (const auto& f : list(j, "fullgraph"))
+    if (f.is_boolean()) s.fullgraph.push_back(f.get<bool>());
+  s.precision = number(j, "precision");
+  s.budget_s = number(j, "budget_s");
+  s.warmup_calls = opt_int(j, "warmup_calls").value_or(0);
+  s.eager_warmup_calls = opt_int(j, "eager_warmup_calls").value_or(0);
+  s.min_blocks = opt_int(j, "min_blocks").value_or(0);
+  s.check = flag(j, "check", true);
+  s.compile_repeats = opt_int(j, "compile_repeats");
+  s.rtol = opt_num<double>(j, "rtol");
+  s.atol = opt_num<double>(j, "atol");
+  s.compile_time = flag(j, "compile_time", true);
+  s.memory = flag(j, "memory", true);
+  s.raw = flag(j, "raw");
+  s.eager_via = str(j, "eager_via");
+  s.allocator = opt_str(j, "allocator");
+  s.allocator_compare = opt_bool(j, "allocator_compare");
+  s.train = flag(j, "train");
+  if (const json& p = at(j, "params"); p.is_object()) s.params = p;
+  s.device = opt_str(j, "device");
+  s.dtype = opt_str(j, "dtype");
+  return s;
+}
+
+json memory_reading_json(const MemoryReading& m) {
+  return {{"kind", m.kind},
+          {"peak_bytes", optional_json(m.peak_bytes)},
+          {"baseline_bytes", optional_json(m.baseline_bytes)},
+          {"increase_bytes", optional_json(m.increase_bytes)},
+          {"method", m.method}};
 }
 
 json eager_json(const EagerBaseline& e) {
   return {{"warmup_ns", e.warmup_ns},
           {"first_call_ns", duration_or_null(e.first_call)},
           {"steady_ns", duration_or_null(e.steady)},
-          {"memory", e.memory}};
+          {"memory", e.memory ? memory_reading_json(*e.memory) : json(nullptr)}};
 }
 
 }  // namespace
 
 Correctness correctness_from_json(const json& report) { return correctness_of(report); }
+std::optional<MemoryReading> memory_reading_from_json(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  return MemoryReading{str(j, "kind"), opt_long(j, "peak_bytes"), opt_long(j, "baseline_bytes"),
+                       opt_long(j, "increase_bytes"), str(j, "method")};
+}
 json to_json(const Correctness& c) { return correctness_json(c); }
 json to_json(const Speedup& s) { return speedup_json(s); }
 json to_json(const RowError& e) { return error_json(e); }
 
 json to_json(const BenchRow& r) {
-  json out = r.more;
+  json out = json::object();
   out["backend"] = r.backend;
   out["mode"] = r.mode;
   out["dynamic"] = r.dynamic;
@@ -356,7 +483,7 @@ json to_json(const BenchRow& r) {
   } else {
     out["steady_state"] = nullptr;
   }
-  out["compile"] = compile_json(r.compile);
+  out["compile"] = compile_json(r.compile, r.aoti.has_value());
   out["break_even"] = r.break_even ? break_even_json(*r.break_even) : json(nullptr);
   out["break_even_calls"] = optional_json(r.break_even_calls);
   out["break_even_calls_warm"] = optional_json(r.break_even_calls_warm);
@@ -376,7 +503,8 @@ json to_json(const BenchRow& r) {
   for (const auto& f : r.flags) flags.push_back({{"code", f.code}, {"applies_to", f.applies_to}, {"text", f.text}});
   out["flags"] = flags;
   if (r.samples) {
-    json s = r.samples->more;
+    json s = json::object();
+    if (const auto cps = r.samples->calls_per_sample) s["calls_per_sample"] = {{"eager", *cps}, {"compiled", *cps}};
     s["eager"] = r.samples->eager_ns;
     s["compiled"] = r.samples->compiled_ns;
     out["samples"] = s;
@@ -428,8 +556,14 @@ BenchRow row_from_json(const json& j) {
   r.stop_reason = opt_str(j, "stop_reason");
   r.clock_resolution = duration_or_nan(j, "clock_resolution_ns");
   for (const auto& f : at(j, "flags")) r.flags.push_back({str(f, "code"), str(f, "applies_to"), str(f, "text")});
-  if (const json& s = at(j, "samples"); s.is_object())
-    r.samples = BenchRow::RawSamples{doubles(s, "eager"), doubles(s, "compiled"), rest(s, {"eager", "compiled"})};
+  if (const json& s = at(j, "samples"); s.is_object()) {
+    const json& cps = at(s, "calls_per_sample");
+    r.samples = BenchRow::RawSamples{
+        doubles(s, "eager"), doubles(s, "compiled"),
+        cps.is_object()
+            ? std::optional<int>(std::max(opt_int(cps, "eager").value_or(1), opt_int(cps, "compiled").value_or(1)))
+            : std::nullopt};
+  }
   if (const json& a = at(j, "aoti"); a.is_object())
     r.aoti = Aoti{duration_or_nan(a, "export_ns"),
                   duration_or_nan(a, "package_ns"),
@@ -438,55 +572,23 @@ BenchRow row_from_json(const json& j) {
                   str(a, "timed_from"),
                   str(a, "runner_note"),
                   str(a, "package_path")};
-  r.more = rest(j, {"backend",
-                    "mode",
-                    "dynamic",
-                    "fullgraph",
-                    "label",
-                    "status",
-                    "error",
-                    "speedup",
-                    "latency",
-                    "warmup_curve_ns",
-                    "steady_state",
-                    "compile",
-                    "break_even",
-                    "break_even_calls",
-                    "break_even_calls_warm",
-                    "harness_floor_ns",
-                    "blocks_dropped_for_recompile",
-                    "correctness",
-                    "memory",
-                    "recompiles_during_measurement",
-                    "graph_breaks",
-                    "graphs",
-                    "frames_compiled_in_warmup",
-                    "graph_break_reasons",
-                    "skip_reasons",
-                    "cudagraph_skips",
-                    "calls_per_sample",
-                    "samples_per_block",
-                    "block_warmup_ns",
-                    "outliers",
-                    "sampling_s",
-                    "graph_breaks_during_measurement",
-                    "load",
-                    "blocks",
-                    "stop_reason",
-                    "clock_resolution_ns",
-                    "flags",
-                    "samples",
-                    "aoti"});
   return r;
 }
 
 json to_json(const BenchResult& b) {
-  json out = b.more;
+  json out = json::object();
+  if (b.process) {
+    out["num_threads"] = optional_json(b.process->num_threads);
+    out["device_type"] = b.process->device_type;
+    out["set_stance_available"] = b.process->set_stance_available;
+  }
   out["target"] = b.target;
   if (b.config) out["config"] = settings_json(*b.config);
   if (b.clock) {
-    json c = b.clock->more;
+    json c = json::object();
     c["resolution_ns"] = duration_or_null(b.clock->resolution);
+    if (b.clock->implementation) c["implementation"] = *b.clock->implementation;
+    if (b.clock->declared_resolution) c["declared_resolution_ns"] = duration_or_null(*b.clock->declared_resolution);
     out["clock"] = c;
   } else {
     out["clock"] = nullptr;
@@ -504,19 +606,21 @@ json to_json(const BenchResult& b) {
 BenchResult from_json(const json& j) {
   BenchResult b;
   b.target = at(j, "target");
-  if (const json& c = at(j, "config"); c.is_object())
-    b.config = Settings{opt_int(c, "looks"), strings(c, "notes"), rest(c, {"looks", "notes"})};
-  if (const json& c = at(j, "clock"); c.is_object())
-    b.clock = Clock{duration_or_nan(c, "resolution_ns"), rest(c, {"resolution_ns"})};
+  if (const json& c = at(j, "config"); c.is_object()) b.config = settings_from_json(c);
+  if (const json& c = at(j, "clock"); c.is_object()) {
+    b.clock = Clock{duration_or_nan(c, "resolution_ns"), opt_str(c, "implementation"), std::nullopt};
+    if (has(c, "declared_resolution_ns")) b.clock->declared_resolution = duration_or_nan(c, "declared_resolution_ns");
+  }
   if (const json& e = at(j, "eager"); e.is_object())
     b.eager = EagerBaseline{doubles(e, "warmup_ns"), duration_or_nan(e, "first_call_ns"),
-                            duration_or_nan(e, "steady_ns"), at(e, "memory")};
+                            duration_or_nan(e, "steady_ns"), memory_reading_from_json(at(e, "memory"))};
   for (const auto& r : at(j, "rows")) b.rows.push_back(row_from_json(r));
   if (const json& w = at(j, "warnings"); w.is_array())
     for (const auto& one : w) b.warnings.push_back(report::warning_from_json(one));
   b.phase = str(j, "phase");
   b.allocator = at(j, "allocator");
-  b.more = rest(j, {"target", "config", "clock", "eager", "rows", "warnings", "phase", "allocator"});
+  if (has(j, "device_type") || has(j, "num_threads") || has(j, "set_stance_available"))
+    b.process = TargetProcess{opt_int(j, "num_threads"), str(j, "device_type"), flag(j, "set_stance_available")};
   return b;
 }
 

@@ -29,7 +29,7 @@ EntryResult entry_result(const tct::bench::BenchResult& bench, const json& expla
     r.break_even_calls = row.break_even_calls;
     r.graph_breaks = row.graph_breaks;
     if (row.correctness && row.correctness->match) r.check = *row.correctness->match ? "match" : "mismatch";
-    else if (bench.config && bench.config->more.value("check", true) == false) r.check = "not_checked";
+    else if (bench.config && !bench.config->check) r.check = "not_checked";
   }
   // The malloc state of the speedup, and the fastest state when the allocator moved it.
   using namespace core::json_read;
