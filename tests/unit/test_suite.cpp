@@ -365,6 +365,12 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
                 .verdict,
             tct::stats::SpeedupVerdict::Slower);
   EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr).verdict, tct::stats::SpeedupVerdict::NotMeasured);
+  // --no-check: the settings say so; an older config without the flag was checked.
+  bench["rows"][0].erase("correctness");
+  bench["config"]["check"] = false;
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench), nullptr).check, "not_checked");
+  bench["config"].erase("check");
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench), nullptr).check, "");
 }
 
 TEST(LogInterval, GeometricMeanAndRatio) {
