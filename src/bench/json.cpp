@@ -244,6 +244,100 @@ Correctness correctness_of(const json& j) {
   return c;
 }
 
+// -------------------------------------------------------------------- allocator
+
+json allocator_state_json(const AllocatorStateEntry& s) {
+  json out = {{"state", s.state},
+              {"description", s.description},
+              {"status", std::string(to_string(s.status))},
+              {"library", optional_json(s.library)},
+              {"reason", optional_json(s.reason)}};
+  // A state left out ran no process: its entry has no figures' keys at all.
+  if (const auto& f = s.figures) {
+    out["detected"] = optional_json(f->detected);
+    out["eager_ns"] = number_json(f->eager_ns);
+    out["compiled_ns"] = number_json(f->compiled_ns);
+    out["speedup"] = f->speedup ? json{{"estimate", number_json(f->speedup->estimate)},
+                                       {"low", number_json(f->speedup->low)},
+                                       {"high", number_json(f->speedup->high)},
+                                       {"confidence", number_json(f->speedup->confidence)}}
+                                : json(nullptr);
+    out["blocks"] = f->blocks;
+    out["sampling_s"] = number_json(f->sampling_s);
+  }
+  return out;
+}
+AllocatorStateEntry allocator_state_of(const json& j) {
+  AllocatorStateEntry s;
+  s.state = str(j, "state");
+  s.description = str(j, "description");
+  s.library = opt_str(j, "library");
+  s.reason = opt_str(j, "reason");
+  bool figures = false;
+  for (const char* k : {"detected", "eager_ns", "compiled_ns", "speedup", "blocks", "sampling_s"})
+    figures = figures || has(j, k);
+  if (figures) {
+    AllocatorFigures f;
+    f.detected = opt_str(j, "detected");
+    f.eager_ns = number(j, "eager_ns");
+    f.compiled_ns = number(j, "compiled_ns");
+    if (const json& sp = at(j, "speedup"); sp.is_object())
+      f.speedup =
+          AllocatorSpeedup{number(sp, "estimate"), number(sp, "low"), number(sp, "high"), number(sp, "confidence")};
+    f.blocks = opt_int(j, "blocks").value_or(0);
+    f.sampling_s = number(j, "sampling_s");
+    s.figures = f;
+  }
+  // A status this version does not know: measured when a process ran, else left out.
+  s.status = parse_allocator_state_status(str(j, "status"))
+                 .value_or(figures ? AllocatorStateStatus::Measured : AllocatorStateStatus::Skipped);
+  return s;
+}
+
+json allocator_json(const AllocatorComparison& a) {
+  json states = json::array();
+  for (const auto& s : a.states) states.push_back(allocator_state_json(s));
+  return {{"state", a.state},
+          {"description", a.description},
+          {"library", optional_json(a.library)},
+          {"ld_preload", optional_json(a.ld_preload)},
+          {"settled", a.settled},
+          {"detected",
+           {{"kind", a.detected.kind},
+            {"library", optional_json(a.detected.library)},
+            {"settled", optional_json(a.detected.settled)},
+            {"ld_preload", optional_json(a.detected.ld_preload)}}},
+          {"compare",
+           {{"enabled", a.compare.enabled},
+            {"skipped_reason", optional_json(a.compare.skipped_reason)},
+            {"budget_s", number_json(a.compare.budget_s)},
+            {"row", optional_json(a.compare.row)}}},
+          {"states", states},
+          {"differs", optional_json(a.differs)},
+          {"processes_disagree", optional_json(a.processes_disagree)},
+          {"best_state", optional_json(a.best_state)}};
+}
+AllocatorComparison allocator_of(const json& j) {
+  AllocatorComparison a;
+  a.state = str(j, "state");
+  a.description = str(j, "description");
+  a.library = opt_str(j, "library");
+  a.ld_preload = opt_str(j, "ld_preload");
+  a.settled = flag(j, "settled");
+  const json& d = at(j, "detected");
+  a.detected = DetectedAllocator{str(d, "kind", "unknown"), opt_str(d, "library"), opt_bool(d, "settled"),
+                                 opt_str(d, "ld_preload")};
+  const json& c = at(j, "compare");
+  a.compare =
+      AllocatorComparePlan{flag(c, "enabled"), opt_str(c, "skipped_reason"), number(c, "budget_s"), opt_str(c, "row")};
+  for (const auto& s : list(j, "states"))
+    if (s.is_object()) a.states.push_back(allocator_state_of(s));
+  a.differs = opt_bool(j, "differs");
+  a.processes_disagree = opt_bool(j, "processes_disagree");
+  a.best_state = opt_str(j, "best_state");
+  return a;
+}
+
 // ------------------------------------------------------------ counters and sampling
 
 json outliers_json(const OutlierCount& o) {
@@ -331,6 +425,8 @@ Correctness correctness_from_json(const json& report) { return correctness_of(re
 json to_json(const Correctness& c) { return correctness_json(c); }
 json to_json(const Speedup& s) { return speedup_json(s); }
 json to_json(const RowError& e) { return error_json(e); }
+json to_json(const AllocatorComparison& a) { return allocator_json(a); }
+AllocatorComparison allocator_from_json(const json& section) { return allocator_of(section); }
 
 json to_json(const BenchRow& r) {
   json out = r.more;
@@ -497,7 +593,7 @@ json to_json(const BenchResult& b) {
   out["rows"] = rows;
   out["warnings"] = report::to_json(b.warnings);
   out["phase"] = b.phase;
-  if (!b.allocator.is_null()) out["allocator"] = b.allocator;
+  if (b.allocator) out["allocator"] = allocator_json(*b.allocator);
   return out;
 }
 
@@ -515,7 +611,7 @@ BenchResult from_json(const json& j) {
   if (const json& w = at(j, "warnings"); w.is_array())
     for (const auto& one : w) b.warnings.push_back(report::warning_from_json(one));
   b.phase = str(j, "phase");
-  b.allocator = at(j, "allocator");
+  if (const json& a = at(j, "allocator"); a.is_object()) b.allocator = allocator_of(a);
   b.more = rest(j, {"target", "config", "clock", "eager", "rows", "warnings", "phase", "allocator"});
   return b;
 }

@@ -22,5 +22,8 @@ Correctness correctness_from_json(const nlohmann::json& report);
 nlohmann::json to_json(const Correctness& c);
 nlohmann::json to_json(const Speedup& s);
 nlohmann::json to_json(const RowError& e);
+// section["allocator"] (bench/allocator_comparison.hpp), for the round-trip tests.
+nlohmann::json to_json(const AllocatorComparison& a);
+AllocatorComparison allocator_from_json(const nlohmann::json& allocator);
 
 }  // namespace tct::bench

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/allocator_comparison.hpp"
 #include "bench/correctness.hpp"
 #include "core/units.hpp"
 #include "report/warning.hpp"
@@ -316,7 +317,7 @@ struct BenchResult {
   std::vector<BenchRow> rows;
   std::vector<report::Warning> warnings;           // the section's own
   std::string phase;                               // load, eager, rows, allocator, compile_time, done
-  nlohmann::json allocator;                        // the allocator states (bench/allocator.hpp); null when absent
+  std::optional<AllocatorComparison> allocator;    // the allocator states (bench/allocator.hpp); none when absent
   nlohmann::json more = nlohmann::json::object();  // device_type, num_threads, ...
   // Every warning of the run so far, for the document's list (not part of the section): each
   // finished row's (named by its row when there are several), then the section's own.

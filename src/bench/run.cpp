@@ -264,16 +264,16 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
 
   const BenchRow* headline = result.rows.empty() ? nullptr : &result.rows[0];
   if (headline && headline->ok()) {
-    add_headline_state(result.allocator, *headline);
+    add_headline_state(*result.allocator, *headline);
     if (compare) {
       result.phase = "allocator";
       publish(on_partial, cfg, result);
       // Warm compiles on the caches the main agent filled, as the row's second process.
       compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est,
-                               cpus, compare_budget_s, result.allocator);
+                               cpus, compare_budget_s, *result.allocator);
     }
   }
-  if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(*w);
+  if (auto w = conclude_allocator(*result.allocator, headline)) result.warnings.push_back(*w);
   publish(on_partial, cfg, result);
 
   if (cfg.compile_time) {

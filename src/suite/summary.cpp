@@ -32,10 +32,12 @@ EntryResult entry_result(const tct::bench::BenchResult& bench, const json& expla
     else if (bench.config && bench.config->more.value("check", true) == false) r.check = "not_checked";
   }
   // The malloc state of the speedup, and the fastest state when the allocator moved it.
+  if (const auto& alloc = bench.allocator) {
+    r.allocator = alloc->state;
+    if (alloc->differs.value_or(false) || alloc->processes_disagree.value_or(false))
+      r.allocator_best = alloc->best_state.value_or("");
+  }
   using namespace core::json_read;
-  const json& alloc = bench.allocator;
-  r.allocator = str(alloc, "state");
-  if (flag(alloc, "differs") || flag(alloc, "processes_disagree")) r.allocator_best = str(alloc, "best_state");
   if (!r.graph_breaks) r.graph_breaks = opt_num<int>(explain, "graph_break_count");
   return r;
 }
