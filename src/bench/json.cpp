@@ -196,30 +196,110 @@ Memory memory_of(const json& j) {
 
 // ------------------------------------------------------------------ correctness
 
+json mismatches_json(const std::vector<Mismatch>& ms) {
+  json out = json::array();
+  for (const auto& m : ms) out.push_back({{"path", m.path}, {"reason", m.reason}});
+  return out;
+}
+std::vector<Mismatch> mismatches_of(const json& j) {
+  std::vector<Mismatch> out;
+  if (!j.is_array()) return out;
+  for (const auto& m : j) out.push_back({str(m, "path"), str(m, "reason")});
+  return out;
+}
+
+json element_json(const std::optional<ElementValue>& v) {
+  if (!v) return nullptr;
+  if (v->im) return json::array({number_json(v->re), number_json(*v->im)});
+  return number_json(v->re);
+}
+
+json leaf_json(const LeafCheck& l) {
+  const LeafMeasured& m = l.measured;
+  json out = {{"path", l.path},
+              {"dtype", l.dtype},
+              {"numel", l.numel},
+              {"match", l.match},
+              {"basis", l.basis.empty() ? json(nullptr) : json(l.basis)},
+              {"rtol", number_json(l.tolerance.rtol)},
+              {"atol", number_json(l.tolerance.atol)},
+              {"fraction_out_of_tolerance", optional_json(l.fraction_out_of_tolerance)},
+              {"max_abs_diff", number_json(m.max_abs_diff)},
+              {"max_rel_diff", number_json(m.max_rel_diff)},
+              {"out_of_tolerance", optional_json(m.out_of_tolerance)},
+              {"worst_index", optional_json(m.worst_index)},
+              {"expected_at_worst", element_json(m.expected_at_worst)},
+              {"actual_at_worst", element_json(m.actual_at_worst)}};
+  if (const auto& r = m.reference)
+    out["reference"] = {{"eager_max_error", number_json(r->eager_max_error)},
+                        {"compiled_max_error", number_json(r->compiled_max_error)},
+                        {"eager_rms_error", number_json(r->eager_rms_error)},
+                        {"compiled_rms_error", number_json(r->compiled_rms_error)},
+                        {"multiplier", number_json(r->multiplier)},
+                        {"out_of_tolerance", optional_json(r->out_of_tolerance)},
+                        {"worst_index", optional_json(r->worst_index)},
+                        {"reference_at_worst", number_json(r->reference_at_worst)},
+                        {"expected_at_worst", number_json(r->expected_at_worst)},
+                        {"actual_at_worst", number_json(r->actual_at_worst)}};
+  return out;
+}
+LeafCheck leaf_of(const json& j) {
+  LeafCheck l;
+  l.path = str(j, "path");
+  l.dtype = str(j, "dtype");
+  l.numel = opt_long(j, "numel").value_or(0);
+  l.match = flag(j, "match");
+  l.basis = str(j, "basis");
+  l.tolerance.rtol = number(j, "rtol");
+  l.tolerance.atol = number(j, "atol");
+  l.fraction_out_of_tolerance = opt_num<double>(j, "fraction_out_of_tolerance");
+  l.measured = leaf_measured_from_json(j);
+  return l;
+}
+
+json reference_run_json(const ReferenceRun& r) {
+  json out = json::object();
+  if (r.computed) out["computed"] = *r.computed;
+  if (r.dtype) out["dtype"] = *r.dtype;
+  if (r.reason) out["reason"] = *r.reason;
+  return out;
+}
+
+json check_costs_json(const CheckCosts& c) {
+  json out = json::object();
+  if (c.eager_ns) out["eager_ns"] = *c.eager_ns;
+  if (c.compiled_ns) out["compiled_ns"] = *c.compiled_ns;
+  if (c.compare_ns) out["compare_ns"] = *c.compare_ns;
+  if (c.reference_ns) out["reference_ns"] = *c.reference_ns;
+  return out;
+}
+
 json correctness_json(const Correctness& c) {
-  json out = c.more;
-  out["checked"] = c.checked;
-  out["match"] = optional_json(c.match);
-  out["nondeterministic"] = optional_json(c.nondeterministic);
-  json mismatches = json::array();
-  for (const auto& m : c.mismatches) mismatches.push_back({{"path", m.path}, {"reason", m.reason}});
-  out["mismatches"] = mismatches;
+  json out = {{"checked", c.checked},
+              {"match", optional_json(c.match)},
+              {"nondeterministic", optional_json(c.nondeterministic)},
+              {"mismatches", mismatches_json(c.mismatches)}};
   if (c.leaves) out["leaves"] = *c.leaves;
   if (c.basis) out["basis"] = *c.basis;
   if (c.differing_parameters) out["differing_parameters"] = *c.differing_parameters;
   if (c.leaf_results) {
     json leaves = json::array();
-    for (const auto& l : *c.leaf_results) {
-      json leaf = l.facts;
-      leaf["match"] = l.match;
-      leaf["basis"] = l.basis.empty() ? json(nullptr) : json(l.basis);
-      leaves.push_back(std::move(leaf));
-    }
+    for (const auto& l : *c.leaf_results) leaves.push_back(leaf_json(l));
     out["leaf_results"] = leaves;
   }
-  if (!c.not_compared.is_null()) out["not_compared"] = c.not_compared;
+  if (c.not_compared) {
+    json nc = json::array();
+    for (const auto& n : *c.not_compared) nc.push_back({{"path", n.path}, {"type", n.type}});
+    out["not_compared"] = nc;
+  }
   if (c.fallback_random) out["fallback_random"] = *c.fallback_random;
   if (c.eager_used_rng) out["eager_used_rng"] = *c.eager_used_rng;
+  if (c.seeded) out["seeded"] = *c.seeded;
+  if (c.eager_differing) out["eager_differing"] = mismatches_json(*c.eager_differing);
+  if (c.eager_max_self_diff) out["eager_max_self_diff"] = *c.eager_max_self_diff;
+  if (c.reference) out["reference"] = reference_run_json(*c.reference);
+  if (c.agent_cost) out["agent_cost_ns"] = check_costs_json(*c.agent_cost);
+  if (c.check_s) out["check_s"] = *c.check_s;
   return out;
 }
 Correctness correctness_of(const json& j) {
@@ -227,20 +307,26 @@ Correctness correctness_of(const json& j) {
   c.checked = flag(j, "checked");
   c.match = opt_bool(j, "match");
   c.nondeterministic = opt_bool(j, "nondeterministic");
-  for (const auto& m : at(j, "mismatches")) c.mismatches.push_back({str(m, "path"), str(m, "reason")});
+  c.mismatches = mismatches_of(at(j, "mismatches"));
   c.leaves = opt_int(j, "leaves");
   c.basis = opt_str(j, "basis");
   if (has(j, "differing_parameters")) c.differing_parameters = strings(j, "differing_parameters");
   if (const json& leaves = at(j, "leaf_results"); leaves.is_array()) {
     c.leaf_results.emplace();
-    for (const auto& l : leaves)
-      c.leaf_results->push_back({flag(l, "match"), str(l, "basis"), rest(l, {"match", "basis"})});
+    for (const auto& l : leaves) c.leaf_results->push_back(leaf_of(l));
   }
-  c.not_compared = at(j, "not_compared");
+  if (const json& nc = at(j, "not_compared"); nc.is_array()) {
+    c.not_compared.emplace();
+    for (const auto& n : nc) c.not_compared->push_back({str(n, "path"), str(n, "type")});
+  }
   c.fallback_random = opt_bool(j, "fallback_random");
   c.eager_used_rng = opt_bool(j, "eager_used_rng");
-  c.more = rest(j, {"checked", "match", "nondeterministic", "mismatches", "leaves", "basis", "differing_parameters",
-                    "leaf_results", "not_compared", "fallback_random", "eager_used_rng"});
+  c.seeded = opt_bool(j, "seeded");
+  if (const json& e = at(j, "eager_differing"); e.is_array()) c.eager_differing = mismatches_of(e);
+  c.eager_max_self_diff = opt_num<double>(j, "eager_max_self_diff");
+  if (const json& r = at(j, "reference"); r.is_object()) c.reference = reference_run_from_json(r);
+  if (const json& a = at(j, "agent_cost_ns"); a.is_object()) c.agent_cost = check_costs_from_json(a);
+  c.check_s = opt_num<double>(j, "check_s");
   return c;
 }
 

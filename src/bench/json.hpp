@@ -16,8 +16,8 @@ BenchResult from_json(const nlohmann::json& section);
 nlohmann::json to_json(const BenchRow& row);
 BenchRow row_from_json(const nlohmann::json& row);
 
-// The parts the runner gets as JSON from elsewhere: the correctness analysis's report
-// (bench/correctness.hpp) and the agent's eager warm-up record.
+// A row's correctness (bench/correctness.hpp) as the document holds it, and the other parts
+// written on their own.
 Correctness correctness_from_json(const nlohmann::json& report);
 nlohmann::json to_json(const Correctness& c);
 nlohmann::json to_json(const Speedup& s);

@@ -435,7 +435,7 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
   const ToleranceOverride tol{cfg.rtol, cfg.atol};
   json params = {{"key", spec.key()}, {"tolerances", tolerance_table(tol)}, {"reference", true}};
   if (!outputs.empty()) params["outputs"] = outputs;
-  json report = correctness_report(agent.call("bench.check", params), tol);
+  Correctness report = correctness_report(agent.call("bench.check", params), tol);
   if (outputs.empty() && recheck_with_fallback_random(report)) {
     // Inductor draws its own random numbers: compare again with a copy compiled with
     // fallback_random, whose random ops draw eager's.
@@ -447,8 +447,8 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
     json again = agent.call("bench.check", params);
     if (again.value("fallback_random", false)) report = correctness_report(again, tol);
   }
-  report["check_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  row.correctness = ::tct::bench::correctness_from_json(report);
+  report.check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  row.correctness = std::move(report);
 }
 
 }  // namespace tct::bench

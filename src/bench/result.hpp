@@ -149,31 +149,8 @@ struct Memory {
   nlohmann::json more = nlohmann::json::object();  // peaks, methods, as written
 };
 
-// One compared output leaf: whether it matched and by which rule (the agent's numbers as written).
-struct LeafResult {
-  bool match = false;
-  std::string basis;  // tolerance, float64_reference, eager_spread; "" when it did not pass
-  nlohmann::json facts = nlohmann::json::object();  // path, dtype, tolerances, worst element, ...
-};
-
-// Compiled outputs against eager's (bench/correctness.cpp).
-struct Correctness {
-  bool checked = false;
-  std::optional<bool> match;  // none: inconclusive (or not checked)
-  std::optional<bool> nondeterministic;
-  std::optional<int> leaves;
-  std::optional<std::string> basis;  // the loosest rule a leaf needed
-  std::vector<Mismatch> mismatches;  // the leaves that differ, worst element first
-  std::optional<std::vector<std::string>> differing_parameters;
-  std::optional<std::vector<LeafResult>> leaf_results;
-  nlohmann::json not_compared;                     // [{path, type}]; null: not checked
-  std::optional<bool> fallback_random;             // random ops via inductor's fallback_random
-  std::optional<bool> eager_used_rng;              // the target drew random numbers, seeded alike
-  nlohmann::json more = nlohmann::json::object();  // seeds, reference, costs, eager's own spread
-
-  // Leaves that passed only within eager's own error against a float64 reference.
-  int leaves_via_reference() const;
-};
+// Compiled outputs against eager's: Correctness, with its leaves (bench/correctness.hpp, where
+// correctness_report makes it).
 
 // A warning on one number of the row, printed beside it (bench/analysis.cpp decides them).
 struct Flag {

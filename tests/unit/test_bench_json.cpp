@@ -156,3 +156,62 @@ TEST(BenchJson, AFailedRowSaysItsFix) {
   EXPECT_NE(out.find("torch.export cannot take this model"), std::string::npos) << out;
   EXPECT_NE(out.find("fix         the model branches on a tensor's value"), std::string::npos) << out;
 }
+
+// Each row's correctness, in the documents of this version and the older ones, reads back to
+// the same bytes.
+TEST(BenchJson, CorrectnessSectionsRoundTripByteForByte) {
+  auto docs = current_documents();
+  for (const char* older : {"html_bench.json", "html_audit_tiny_ops.json", "html_audit_transformer_block.json"})
+    docs.push_back(fixtures() / older);
+  int seen = 0;
+  for (const auto& p : docs) {
+    const json section = load(p)["bench"];
+    if (!section.contains("rows")) continue;
+    for (const auto& row : section["rows"]) {
+      const json& c = row.value("correctness", json());
+      if (!c.is_object()) continue;
+      EXPECT_EQ(to_json(correctness_from_json(c)).dump(2), c.dump(2)) << p;
+      ++seen;
+    }
+  }
+  EXPECT_GE(seen, 8);
+}
+
+// The live path: the agent's bench.check reply behind mismatch.json's row (a leaf beyond its
+// tolerance, with its float64 reference, and the check's costs) makes that row's correctness,
+// byte for byte.
+TEST(BenchJson, ACheckReplyWritesTheRowsCorrectness) {
+  const json expected = load(fixtures() / "bench" / "mismatch.json")["bench"]["rows"][0]["correctness"];
+  const json& leaf = expected["leaf_results"][0];
+  json fact = {{"path", "out"},
+               {"kind", "tensor"},
+               {"shape_expected", {32}},
+               {"shape_actual", {32}},
+               {"dtype_expected", "float32"},
+               {"dtype_actual", "float32"},
+               {"numel", 32},
+               {"equal", false},
+               {"nan_expected", 0},
+               {"nan_actual", 0},
+               {"nan_mismatch", 0},
+               {"inf_mismatch", 0},
+               {"max_abs_expected", 0.5},
+               {"mean_abs_diff", 1.0}};
+  for (const char* k : {"max_abs_diff", "max_rel_diff", "out_of_tolerance", "worst_index", "expected_at_worst",
+                        "actual_at_worst", "reference"})
+    fact[k] = leaf[k];
+  json same = fact;
+  same.erase("reference");
+  for (const char* k : {"max_abs_diff", "max_rel_diff", "mean_abs_diff"}) same[k] = 0.0;
+  same["out_of_tolerance"] = 0;
+  same["actual_at_worst"] = same["expected_at_worst"];
+  const json reply = {{"eager_vs_eager", {same}},
+                      {"compiled_vs_eager", {fact}},
+                      {"eager_used_rng", false},
+                      {"seed", 0},
+                      {"reference", expected["reference"]},
+                      {"cost_ns", expected["agent_cost_ns"]}};
+  Correctness c = correctness_report(reply);
+  c.check_s = expected["check_s"].get<double>();
+  EXPECT_EQ(to_json(c).dump(2), expected.dump(2));
+}
