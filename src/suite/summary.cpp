@@ -11,7 +11,7 @@
 
 namespace tct::suite {
 
-EntryResult entry_result(const tct::bench::BenchResult& bench, const json& explain) {
+EntryResult entry_result(const tct::bench::BenchResult& bench, const explain::ExplainResult* explained) {
   EntryResult r;
   if (!bench.rows.empty()) {
     const tct::bench::BenchRow& row = bench.rows[0];
@@ -36,7 +36,8 @@ EntryResult entry_result(const tct::bench::BenchResult& bench, const json& expla
   const json& alloc = bench.allocator;
   r.allocator = str(alloc, "state");
   if (flag(alloc, "differs") || flag(alloc, "processes_disagree")) r.allocator_best = str(alloc, "best_state");
-  if (!r.graph_breaks) r.graph_breaks = opt_num<int>(explain, "graph_break_count");
+  // Explain's count, once it finished (a run that stopped after loading the target has none).
+  if (!r.graph_breaks && explained && explained->finished) r.graph_breaks = explained->graph_break_count;
   return r;
 }
 
@@ -51,7 +52,7 @@ SuiteSummary summarize(const std::vector<EntryRecord>& entries) {
       case EntryStatus::Mismatch: ++s.mismatch; break;
       case EntryStatus::Failed: ++s.failed; break;
     }
-    if (e.status != EntryStatus::Ok) ++s.failures_by_kind[core::json_read::str(e.error, "kind", "unknown")];
+    if (e.status != EntryStatus::Ok) ++s.failures_by_kind[e.error ? e.error->kind : "unknown"];
     const EntryResult& r = e.result;
     switch (r.verdict) {
       case tct::stats::SpeedupVerdict::Faster: ++s.faster; break;
