@@ -8,6 +8,7 @@
 
 #include "bench/allocator_finding.hpp"
 #include "core/json_number.hpp"
+#include "core/json_read.hpp"
 #include "errors.hpp"
 #include "bench/analysis.hpp"
 #include "bench/json.hpp"
@@ -32,12 +33,10 @@ AllocatorSetup resolve_allocator(const BenchConfig& cfg, const core::FileExists&
   for (auto other : core::all_allocator_states()) {
     if (other == s.state) continue;
     if (core::needs_library(other) && !core::find_allocator_library(other, exists)) {
-      s.skipped.push_back({{"state", core::to_string(other)},
-                           {"description", core::describe(other)},
-                           {"status", "skipped"},
-                           {"library", nullptr},
-                           {"reason", fmt::format("not installed (looked for {})",
-                                                  core::allocator_library_candidates(other).front())}});
+      s.skipped.push_back(
+          {core::to_string(other), core::describe(other), AllocatorStateStatus::Skipped, std::nullopt,
+           fmt::format("not installed (looked for {})", core::allocator_library_candidates(other).front()),
+           std::nullopt});
       continue;
     }
     s.others.push_back(other);
@@ -49,79 +48,81 @@ AllocatorSetup resolve_allocator(const BenchConfig& cfg) { return resolve_alloca
 
 core::Env state_env(AllocatorState s, const std::string& library) { return core::allocator_env(s, library); }
 
-json detected_allocator(const json& facts) {
-  if (!facts.is_object())
-    return {{"kind", "unknown"}, {"library", nullptr}, {"settled", nullptr}, {"ld_preload", nullptr}};
-  const json& mapped = facts.value("mapped", json::array());
-  json kind = "glibc", library = nullptr;
+DetectedAllocator detected_allocator(const json& facts) {
+  using namespace core::json_read;
+  DetectedAllocator d;
+  if (!facts.is_object()) return d;
+  const json& mapped = at(facts, "mapped");
   if (mapped.is_array() && !mapped.empty() && mapped[0].is_object()) {
-    kind = mapped[0].value("kind", "unknown");
-    library = mapped[0].value("path", json());
-  } else if (!facts.value("maps_readable", false)) {
-    kind = "unknown";
+    d.kind = str(mapped[0], "kind", "unknown");
+    d.library = opt_str(mapped[0], "path");
+  } else {
+    d.kind = flag(facts, "maps_readable") ? "glibc" : "unknown";
   }
-  return {{"kind", kind},
-          {"library", library},
-          {"settled", facts.value("settled", json())},
-          {"ld_preload", facts.value("ld_preload", json())}};
+  d.settled = opt_bool(facts, "settled");
+  d.ld_preload = opt_str(facts, "ld_preload");
+  return d;
 }
 
-json allocator_section(const AllocatorSetup& setup, const json& facts, bool compare, const std::string& compare_reason,
-                       double compare_budget_s) {
-  json states = json::array();
-  for (const auto& s : setup.skipped) states.push_back(s);
-  return {{"state", core::to_string(setup.state)},
-          {"description", core::describe(setup.state)},
-          {"library", setup.library.empty() ? json(nullptr) : json(setup.library)},
-          {"ld_preload", setup.library.empty() ? json(nullptr) : json(setup.library)},
-          {"settled", setup.state == AllocatorState::Settled},
-          {"detected", detected_allocator(facts)},
-          {"compare",
-           {{"enabled", compare},
-            {"skipped_reason", compare_reason.empty() ? json(nullptr) : json(compare_reason)},
-            {"budget_s", compare ? json(compare_budget_s) : json(nullptr)},
-            {"row", nullptr}}},
-          {"states", states},
-          {"differs", nullptr},
-          {"processes_disagree", nullptr},
-          {"best_state", nullptr}};
+AllocatorComparison allocator_section(const AllocatorSetup& setup, const json& facts, bool compare,
+                                      const std::string& compare_reason, double compare_budget_s) {
+  AllocatorComparison a;
+  a.state = core::to_string(setup.state);
+  a.description = core::describe(setup.state);
+  if (!setup.library.empty()) a.library = a.ld_preload = setup.library;
+  a.settled = setup.state == AllocatorState::Settled;
+  a.detected = detected_allocator(facts);
+  a.compare.enabled = compare;
+  if (!compare_reason.empty()) a.compare.skipped_reason = compare_reason;
+  a.compare.budget_s = compare ? compare_budget_s : NAN;
+  a.states = setup.skipped;
+  return a;
 }
 
 namespace {
 
 // A state's figures from a row sampled in its process.
-void put_figures(json& entry, const BenchRow& row) {
-  entry["eager_ns"] = row.latency ? core::number_or_null(row.latency->eager_ns.median) : json(nullptr);
-  entry["compiled_ns"] = row.latency ? core::number_or_null(row.latency->compiled_ns.median) : json(nullptr);
+AllocatorFigures figures_of(const BenchRow& row, std::optional<std::string> detected) {
+  AllocatorFigures f;
+  f.detected = std::move(detected);
+  if (row.latency) {
+    f.eager_ns = row.latency->eager_ns.median;
+    f.compiled_ns = row.latency->compiled_ns.median;
+  }
   if (row.speedup) {
     const stats::Interval& iv = row.speedup->interval;
-    entry["speedup"] = {{"estimate", core::number_or_null(iv.estimate)},
-                        {"low", core::number_or_null(iv.low)},
-                        {"high", core::number_or_null(iv.high)},
-                        {"confidence", row.speedup->more.value("confidence", json())}};
-  } else {
-    entry["speedup"] = nullptr;
+    f.speedup = AllocatorSpeedup{iv.estimate, iv.low, iv.high, row.speedup->confidence.value_or(NAN)};
   }
-  entry["blocks"] = row.blocks;
-  entry["sampling_s"] = row.sampling ? core::number_or_null(row.sampling->seconds) : json(nullptr);
+  f.blocks = row.blocks;
+  if (row.sampling) f.sampling_s = row.sampling->seconds;
+  return f;
+}
+
+// The headline row's speedup as bench/allocator_finding.hpp reads it: its interval, and its
+// processes' speedups with their segments'.
+HeadlineSpeedup headline_speedup_of(const BenchRow* headline) {
+  HeadlineSpeedup h;
+  if (!headline || !headline->speedup) return h;
+  h.interval = headline->speedup->interval;
+  if (headline->speedup->per_process) h.per_process = *headline->speedup->per_process;
+  return h;
 }
 
 }  // namespace
 
-void add_headline_state(json& allocator, const BenchRow& row) {
-  const AllocatorState s = core::parse_allocator(allocator.value("state", "system"));
-  json entry = {{"state", core::to_string(s)}, {"description", core::describe(s)},
-                {"status", "headline"},        {"library", allocator.value("library", json())},
-                {"reason", nullptr},           {"detected", allocator.value("detected", json()).value("kind", json())}};
-  put_figures(entry, row);
-  allocator["compare"]["row"] = row.label;
-  allocator["states"].insert(allocator["states"].begin(), entry);
+void add_headline_state(AllocatorComparison& allocator, const BenchRow& row) {
+  const AllocatorState s = core::parse_allocator(allocator.state.empty() ? "system" : allocator.state);
+  allocator.states.insert(
+      allocator.states.begin(),
+      AllocatorStateEntry{core::to_string(s), core::describe(s), AllocatorStateStatus::Headline, allocator.library,
+                          std::nullopt, figures_of(row, allocator.detected.kind)});
+  allocator.compare.row = row.label;
 }
 
 void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
                               const BenchRowSpec& spec, const AllocatorSetup& setup, const core::Env& shared_env,
                               const BenchRow& row, double clock_res, double eager_est, int cpus, double budget_s,
-                              json& allocator) {
+                              AllocatorComparison& allocator) {
   // Each state's process: no memory figures, no warm-compile record (those are the headline's),
   // one look over one process with a few blocks: a figure for the comparison, not a verdict.
   BenchConfig sc = cfg;
@@ -147,17 +148,12 @@ void compare_allocator_states(const core::Progress& progress, core::Executor& ex
   progress(fmt::format("{}: loading {} allocator states in fresh processes", spec.label(), pending.size()));
   for (auto& p : pending) p.agent->settle();
   for (auto& p : pending) {
-    json entry = {{"state", core::to_string(p.state)},
-                  {"description", core::describe(p.state)},
-                  {"status", "measured"},
-                  {"library", p.library.empty() ? json(nullptr) : json(p.library)},
-                  {"reason", nullptr},
-                  {"detected", nullptr},
-                  {"eager_ns", nullptr},
-                  {"compiled_ns", nullptr},
-                  {"speedup", nullptr},
-                  {"blocks", 0},
-                  {"sampling_s", nullptr}};
+    AllocatorStateEntry entry{core::to_string(p.state),
+                              core::describe(p.state),
+                              AllocatorStateStatus::Measured,
+                              p.library.empty() ? std::nullopt : std::optional<std::string>(p.library),
+                              std::nullopt,
+                              AllocatorFigures{}};
     try {
       progress(fmt::format("{}: allocator {} (warm compile, then {:.1f} s of timing)", spec.label(),
                            core::to_string(p.state), budget_s));
@@ -165,34 +161,30 @@ void compare_allocator_states(const core::Progress& progress, core::Executor& ex
       r.steady_state = row.steady_state;
       prepare_peer(progress, *p.agent, sc, spec, false, r);
       sample_paired(progress, {p.agent->caller()}, sc, spec, clock_res, eager_est, cpus, r);
-      entry["detected"] = detected_allocator(p.agent->call("bench.allocator", json::object())).value("kind", json());
-      put_figures(entry, r);
-      if (r.recompiles_during_measurement.value_or(0) > 0) entry["reason"] = "recompiled during measurement";
+      entry.figures = figures_of(r, detected_allocator(p.agent->call("bench.allocator", json::object())).kind);
+      if (r.recompiles_during_measurement.value_or(0) > 0) entry.reason = "recompiled during measurement";
       p.agent->close();
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
-      entry["status"] = "failed";
-      entry["reason"] = e.what();
+      entry.status = AllocatorStateStatus::Failed;
+      entry.reason = e.what();
     }
     p.agent.reset();
-    allocator["states"].push_back(entry);
+    allocator.states.push_back(std::move(entry));
   }
 }
 
-std::optional<report::Warning> conclude_allocator(json& allocator, const BenchRow* headline) {
-  const json headline_speedup = headline && headline->speedup ? to_json(*headline->speedup) : json();
+std::optional<report::Warning> conclude_allocator(AllocatorComparison& allocator, const BenchRow* headline) {
   // The headline first, then the measured states, then those left out.
-  auto rank = [](const json& s) {
-    const std::string st = s.value("status", "");
-    return st == "headline" ? 0 : st == "skipped" ? 2 : 1;
+  auto rank = [](const AllocatorStateEntry& s) {
+    return s.status == AllocatorStateStatus::Headline ? 0 : s.status == AllocatorStateStatus::Skipped ? 2 : 1;
   };
-  std::vector<json> states(allocator["states"].begin(), allocator["states"].end());
-  std::stable_sort(states.begin(), states.end(), [&](const json& a, const json& b) { return rank(a) < rank(b); });
-  allocator["states"] = states;
-  const auto f = find_allocator_effect(allocator, headline_speedup);
-  allocator["differs"] = f.differs;
-  allocator["processes_disagree"] = f.processes_disagree;
-  allocator["best_state"] = f.best_state.empty() ? json(nullptr) : json(f.best_state);
+  std::stable_sort(allocator.states.begin(), allocator.states.end(),
+                   [&](const AllocatorStateEntry& a, const AllocatorStateEntry& b) { return rank(a) < rank(b); });
+  const auto f = find_allocator_effect(allocator, headline_speedup_of(headline));
+  allocator.differs = f.differs;
+  allocator.processes_disagree = f.processes_disagree;
+  allocator.best_state = f.best_state.empty() ? std::nullopt : std::optional<std::string>(f.best_state);
   return f.warning;
 }
 

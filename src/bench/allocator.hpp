@@ -5,18 +5,15 @@
 // (LD_PRELOAD for tcmalloc and jemalloc, with or without the settling block), on a fixed
 // share of the first row's sampling budget (kCompareShare: the comparison costs those
 // processes' start-up and warm compile, not more sampling). bench/allocator_finding.hpp
-// decides whether the states differ; this file measures and records.
-//
-// JSON: section["allocator"] = {state, description, library, ld_preload, settled,
-// detected: {kind, library, settled} (what the measuring agent found mapped in its own
-// process), compare: {enabled, skipped_reason, budget_s, row}, states: [{state, description,
-// status: headline|measured|skipped|failed, library, reason, detected, eager_ns, compiled_ns,
-// speedup, blocks, sampling_s}], differs, processes_disagree, best_state}.
+// decides whether the states differ; this file measures and records, into the
+// AllocatorComparison of bench/allocator_comparison.hpp (bench/json.cpp writes it as
+// section["allocator"]).
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/allocator_comparison.hpp"
 #include "core/allocator.hpp"
 #include "bench/plan.hpp"
 #include "bench/result.hpp"
@@ -38,7 +35,7 @@ struct AllocatorSetup {
   core::AllocatorState state = core::AllocatorState::System;
   std::string library;                       // the preloaded library ("" for system, settled)
   std::vector<core::AllocatorState> others;  // states the comparison may measure (library found)
-  json skipped = json::array();              // states left out: {state, status: skipped, reason}
+  std::vector<AllocatorStateEntry> skipped;  // states left out (status skipped), with why
 };
 
 // The headline's state and library, and which other states exist on this machine. Throws
@@ -50,27 +47,27 @@ AllocatorSetup resolve_allocator(const BenchConfig& cfg);
 core::Env state_env(core::AllocatorState s, const std::string& library);
 
 // "tcmalloc", "jemalloc" or "glibc" (no allocator library mapped), "unknown" (maps unreadable),
-// with its library: {kind, library, settled, ld_preload} from the agent's raw allocator facts.
-json detected_allocator(const json& facts);
+// with its library, from the agent's raw allocator facts (the bench.allocator reply).
+DetectedAllocator detected_allocator(const json& facts);
 
-// section["allocator"] before the comparison: the headline state, what the agent detected,
-// and the compare plan. `compare_reason`: why the comparison does not run ("" when it does).
-json allocator_section(const AllocatorSetup& setup, const json& facts, bool compare, const std::string& compare_reason,
-                       double compare_budget_s);
+// The section before the comparison: the headline state, what the agent detected, and the
+// compare plan. `compare_reason`: why the comparison does not run ("" when it does).
+AllocatorComparison allocator_section(const AllocatorSetup& setup, const json& facts, bool compare,
+                                      const std::string& compare_reason, double compare_budget_s);
 
 // After the first row is measured: the headline's own entry in states (its medians and speedup).
-void add_headline_state(json& allocator, const BenchRow& row);
+void add_headline_state(AllocatorComparison& allocator, const BenchRow& row);
 
 // The comparison: each of setup.others in a fresh process, `budget_s` of sampling each; appends
-// to allocator["states"]. A state that fails is recorded (status failed, reason), not thrown,
+// to allocator.states. A state that fails is recorded (status failed, reason), not thrown,
 // unless the run was interrupted.
 void compare_allocator_states(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
                               const BenchRowSpec& spec, const AllocatorSetup& setup, const core::Env& shared_env,
                               const BenchRow& row, double clock_res, double eager_est, int cpus, double budget_s,
-                              json& allocator);
+                              AllocatorComparison& allocator);
 
 // Decides (bench/allocator_finding.hpp) and records differs/best_state; the warning, if any.
 // `headline`: the row the headline state measured (null when there is none).
-std::optional<report::Warning> conclude_allocator(json& allocator, const BenchRow* headline);
+std::optional<report::Warning> conclude_allocator(AllocatorComparison& allocator, const BenchRow* headline);
 
 }  // namespace tct::bench

@@ -7,12 +7,9 @@
 #include <fmt/format.h>
 
 #include "core/allocator.hpp"
-#include "core/json_number.hpp"
 
 namespace tct::bench {
 namespace {
-
-using json = nlohmann::json;
 
 struct State {
   std::string name;
@@ -21,24 +18,27 @@ struct State {
   std::string library;
 };
 
-std::vector<State> measured_states(const json& allocator, const json& headline_speedup) {
+std::vector<State> measured_states(const AllocatorComparison& allocator, const HeadlineSpeedup& headline) {
   std::vector<State> out;
-  for (const auto& s : allocator.value("states", json::array())) {
-    if (!s.is_object()) continue;
-    const std::string status = s.value("status", "");
-    if (status != "measured" && status != "headline") continue;
+  for (const auto& s : allocator.states) {
+    if (s.status != AllocatorStateStatus::Measured && s.status != AllocatorStateStatus::Headline) continue;
     State st;
-    st.name = s.value("state", "");
-    st.headline = status == "headline";
-    st.eager = core::number_or_nan(s, "eager_ns");
-    st.compiled = core::number_or_nan(s, "compiled_ns");
-    const json& sp = st.headline ? headline_speedup : s.value("speedup", json());
-    if (sp.is_object()) {
-      st.speedup = core::number_or_nan(sp, "estimate");
-      st.low = core::number_or_nan(sp, "low");
-      st.high = core::number_or_nan(sp, "high");
+    st.name = s.state;
+    st.headline = s.status == AllocatorStateStatus::Headline;
+    if (s.figures) {
+      st.eager = s.figures->eager_ns;
+      st.compiled = s.figures->compiled_ns;
     }
-    st.library = s.value("library", json()).is_string() ? s["library"].get<std::string>() : "";
+    if (st.headline) {
+      st.speedup = headline.interval.estimate;
+      st.low = headline.interval.low;
+      st.high = headline.interval.high;
+    } else if (s.figures && s.figures->speedup) {
+      st.speedup = s.figures->speedup->estimate;
+      st.low = s.figures->speedup->low;
+      st.high = s.figures->speedup->high;
+    }
+    st.library = s.library.value_or("");
     if (std::isfinite(st.speedup)) out.push_back(st);
   }
   return out;
@@ -49,16 +49,14 @@ std::vector<State> measured_states(const json& allocator, const json& headline_s
 struct Process {
   double speedup, low, high;
 };
-std::vector<Process> process_speedups(const json& headline_speedup) {
+std::vector<Process> process_speedups(const HeadlineSpeedup& headline) {
   std::vector<Process> out;
-  if (!headline_speedup.is_object()) return out;
-  for (const auto& p : headline_speedup.value("per_process", json::array())) {
-    const double s = core::number_or_nan(p, "speedup");
+  for (const auto& p : headline.per_process) {
+    const double s = p.speedup;
     if (!(std::isfinite(s) && s > 0)) continue;
     Process proc{s, s, s};
-    for (const auto& seg : p.value("segment_speedups", json::array()))
-      if (seg.is_number())
-        proc.low = std::min(proc.low, seg.get<double>()), proc.high = std::max(proc.high, seg.get<double>());
+    for (double seg : p.segment_speedups)
+      if (std::isfinite(seg)) proc.low = std::min(proc.low, seg), proc.high = std::max(proc.high, seg);
     out.push_back(proc);
   }
   return out;
@@ -72,10 +70,26 @@ std::string state_words(const std::string& name) {
 
 }  // namespace
 
-AllocatorFinding find_allocator_effect(const json& allocator, const json& headline_speedup) {
+std::string_view to_string(AllocatorStateStatus s) {
+  switch (s) {
+    case AllocatorStateStatus::Headline: return "headline";
+    case AllocatorStateStatus::Measured: return "measured";
+    case AllocatorStateStatus::Skipped: return "skipped";
+    case AllocatorStateStatus::Failed: return "failed";
+  }
+  return "measured";
+}
+
+std::optional<AllocatorStateStatus> parse_allocator_state_status(std::string_view s) {
+  for (auto v : {AllocatorStateStatus::Headline, AllocatorStateStatus::Measured, AllocatorStateStatus::Skipped,
+                 AllocatorStateStatus::Failed})
+    if (to_string(v) == s) return v;
+  return std::nullopt;
+}
+
+AllocatorFinding find_allocator_effect(const AllocatorComparison& allocator, const HeadlineSpeedup& headline) {
   AllocatorFinding f;
-  if (!allocator.is_object()) return f;
-  const auto states = measured_states(allocator, headline_speedup);
+  const auto states = measured_states(allocator, headline);
   auto head = std::find_if(states.begin(), states.end(), [](const State& s) { return s.headline; });
   if (head == states.end()) return f;
 
@@ -89,7 +103,7 @@ AllocatorFinding find_allocator_effect(const json& allocator, const json& headli
   }
   // Two states, not noise: far apart, and each process steady in its own (its segments'
   // ranges do not overlap). A loaded machine moves every process's segments over time.
-  const auto per_process = process_speedups(headline_speedup);
+  const auto per_process = process_speedups(headline);
   if (per_process.size() >= 2) {
     auto by = [](const Process& a, const Process& b) { return a.speedup < b.speedup; };
     auto [mn, mx] = std::minmax_element(per_process.begin(), per_process.end(), by);

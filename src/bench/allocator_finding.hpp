@@ -1,15 +1,17 @@
 #pragma once
-// Does the allocator move bench's answer? Decided once, from the section's "allocator"
-// object (the headline's state and the per-state figures the comparison measured, see
-// bench/allocator.hpp), and stored there ("differs", "best_state"); the warning it
+// Does the allocator move bench's answer? Decided once, from the section's AllocatorComparison
+// (the headline's state and the per-state figures the comparison measured, see
+// bench/allocator.hpp), and stored there (differs, best_state); the warning it
 // makes (its words: report/warning_wording.cpp) is the one every report prints. Pure:
 // unit-tested in tests/unit/test_allocator.cpp.
 #include <optional>
 #include <string>
+#include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench/allocator_comparison.hpp"
+#include "bench/result.hpp"
 #include "report/warning.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace tct::bench {
 
@@ -28,12 +30,18 @@ struct AllocatorFinding {
   std::optional<report::Warning> warning;  // when the allocator moves the result
 };
 
-// `allocator`: {state, states: [{state, status, library, eager_ns, compiled_ns,
-// speedup: {estimate, low, high}}]}, the headline's own entry among them (status
-// "headline"); `headline_speedup`: the headline row's speedup object (its interval and
-// per_process). A state differs when its speedup estimate lies outside the headline's
-// interval and its own interval (when it has one) does not reach the headline's: the
-// comparison samples briefly, and its own noise must not make a finding.
-AllocatorFinding find_allocator_effect(const nlohmann::json& allocator, const nlohmann::json& headline_speedup);
+// The headline row's speedup as the finding reads it: its interval across processes, and
+// each process's own with its segments' (its stretches between looks). NaN bounds: the row
+// has no interval.
+struct HeadlineSpeedup {
+  stats::Interval interval;
+  std::vector<ProcessSpeedup> per_process;
+};
+
+// `allocator`: the states with their figures, the headline's own entry among them (status
+// headline; its speedup is `headline`'s, the row's own interval). A state differs when its speedup estimate lies
+// outside the headline's interval and its own interval (when it has one) does not reach the headline's: the comparison
+// samples briefly, and its own noise must not make a finding.
+AllocatorFinding find_allocator_effect(const AllocatorComparison& allocator, const HeadlineSpeedup& headline);
 
 }  // namespace tct::bench

@@ -71,6 +71,14 @@ CacheCounters cache_counters(const json& counters) {
   return c;
 }
 
+CompileTimers compile_timers(const json& times_ns) {
+  CompileTimers out;
+  if (!times_ns.is_object()) return out;
+  for (const auto& [name, v] : times_ns.items())
+    if (v.is_number() || v.is_null()) out[name] = Nanoseconds(v.is_number() ? v.get<double>() : NAN);
+  return out;
+}
+
 // Involuntary context switches per second of timing above which the timing thread was
 // being preempted: with a CPU to itself a busy thread sees a handful a second; sharing one
 // with another busy task, the scheduler switches every few milliseconds (CFS slices of

@@ -55,6 +55,10 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
 // aot_eager), true when every lookup hit, false otherwise.
 CacheCounters cache_counters(const json& counters);
 
+// torch's compile timers from the agent's {name: ns} (compile_times_ns), or a document's
+// breakdown: numbers as they are, null as NaN; anything else is skipped.
+CompileTimers compile_timers(const json& times_ns);
+
 // How busy the machine was while the rows sampled (their sampling.load: load average, CPUs,
 // involuntary context switches of the timing thread) and whether torch's `threads` intra-op
 // threads outnumbered the cores other processes left free.

@@ -270,10 +270,7 @@ LeafCheck leaf_check(const json& fact, const LeafJudgement& j, const ToleranceOv
   leaf.basis = j.basis;
   if (auto o = num_field(fact, "out_of_tolerance"); o && leaf.numel > 0)
     leaf.fraction_out_of_tolerance = *o / static_cast<double>(leaf.numel);
-  for (const char* k :
-       {"max_abs_diff", "max_rel_diff", "out_of_tolerance", "worst_index", "expected_at_worst", "actual_at_worst"})
-    leaf.measured[k] = fact.contains(k) ? fact[k] : json(nullptr);
-  if (fact.contains("reference") && fact["reference"].is_object()) leaf.measured["reference"] = fact["reference"];
+  leaf.measured = leaf_measured_from_json(fact);
   return leaf;
 }
 
@@ -409,68 +406,124 @@ NondeterminismCheck eager_self_difference(const json& facts, double atol) {
   return check;
 }
 
-json to_json(const LeafCheck& leaf) {
-  json out = leaf.measured;
-  out.update({{"path", leaf.path},
-              {"dtype", leaf.dtype},
-              {"numel", leaf.numel},
-              {"match", leaf.match},
-              {"basis", leaf.basis.empty() ? json(nullptr) : json(leaf.basis)},
-              {"rtol", leaf.tolerance.rtol},
-              {"atol", leaf.tolerance.atol},
-              {"fraction_out_of_tolerance",
-               leaf.fraction_out_of_tolerance ? json(*leaf.fraction_out_of_tolerance) : json(nullptr)}});
+namespace {
+
+// The agent's indices: integers, as compare.py's _index writes them.
+std::optional<std::vector<long long>> agent_index(const json& v) {
+  if (!v.is_array()) return std::nullopt;
+  std::vector<long long> out;
+  for (const auto& i : v)
+    if (i.is_number()) out.push_back(i.get<long long>());
   return out;
 }
 
-json correctness_report(const json& reply, const ToleranceOverride& override_tol) {
+std::optional<ElementValue> agent_element(const json& v) {
+  auto part = [](const json& x) { return x.is_number() ? x.get<double>() : NAN; };
+  if (v.is_array() && v.size() == 2) return ElementValue{part(v[0]), part(v[1])};
+  if (v.is_number()) return ElementValue{v.get<double>(), std::nullopt};
+  return std::nullopt;
+}
+
+std::optional<long long> agent_count(const json& fact, const char* key) {
+  auto it = fact.find(key);
+  return it != fact.end() && it->is_number() ? std::optional<long long>(it->get<long long>()) : std::nullopt;
+}
+
+std::optional<bool> agent_flag(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() ? std::optional<bool>(it->get<bool>()) : std::nullopt;
+}
+
+std::optional<std::string> agent_text(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? std::optional<std::string>(it->get<std::string>()) : std::nullopt;
+}
+
+double agent_number(const json& j, const char* key) { return num_field(j, key).value_or(NAN); }
+
+}  // namespace
+
+LeafMeasured leaf_measured_from_json(const json& fact) {
+  LeafMeasured m;
+  if (!fact.is_object()) return m;
+  m.max_abs_diff = agent_number(fact, "max_abs_diff");
+  m.max_rel_diff = agent_number(fact, "max_rel_diff");
+  m.out_of_tolerance = agent_count(fact, "out_of_tolerance");
+  if (auto it = fact.find("worst_index"); it != fact.end()) m.worst_index = agent_index(*it);
+  if (auto it = fact.find("expected_at_worst"); it != fact.end()) m.expected_at_worst = agent_element(*it);
+  if (auto it = fact.find("actual_at_worst"); it != fact.end()) m.actual_at_worst = agent_element(*it);
+  if (auto it = fact.find("reference"); it != fact.end() && it->is_object()) {
+    const json& r = *it;
+    LeafReference ref;
+    ref.eager_max_error = agent_number(r, "eager_max_error");
+    ref.compiled_max_error = agent_number(r, "compiled_max_error");
+    ref.eager_rms_error = agent_number(r, "eager_rms_error");
+    ref.compiled_rms_error = agent_number(r, "compiled_rms_error");
+    ref.multiplier = agent_number(r, "multiplier");
+    ref.out_of_tolerance = agent_count(r, "out_of_tolerance");
+    if (auto wi = r.find("worst_index"); wi != r.end()) ref.worst_index = agent_index(*wi);
+    ref.reference_at_worst = agent_number(r, "reference_at_worst");
+    ref.expected_at_worst = agent_number(r, "expected_at_worst");
+    ref.actual_at_worst = agent_number(r, "actual_at_worst");
+    m.reference = ref;
+  }
+  return m;
+}
+
+ReferenceRun reference_run_from_json(const json& reference) {
+  if (!reference.is_object()) return {};
+  return {agent_flag(reference, "computed"), agent_text(reference, "dtype"), agent_text(reference, "reason")};
+}
+
+CheckCosts check_costs_from_json(const json& cost_ns) {
+  if (!cost_ns.is_object()) return {};
+  return {agent_count(cost_ns, "eager_ns"), agent_count(cost_ns, "compiled_ns"), agent_count(cost_ns, "compare_ns"),
+          agent_count(cost_ns, "reference_ns")};
+}
+
+Correctness correctness_report(const json& reply, const ToleranceOverride& override_tol) {
   const json self_facts = reply.value("eager_vs_eager", json::array());
   const json facts = reply.value("compiled_vs_eager", json::array());
   auto self = eager_self_difference(self_facts);
   auto verdict = judge_outputs(facts, override_tol, self.nondeterministic ? self_facts : json::array());
-  json out = {{"checked", true},
-              {"match", verdict.match},
-              {"basis", verdict.basis},
-              {"mismatches", json::array()},
-              {"differing_parameters", json::array()},
-              {"leaves", verdict.leaves},
-              {"leaf_results", json::array()},
-              {"not_compared", json::array()},
-              {"nondeterministic", self.nondeterministic},
-              {"eager_differing", json::array()},
-              {"seeded", reply.contains("seed")},
-              {"eager_used_rng", reply.value("eager_used_rng", false)},
-              {"reference", reply.value("reference", json::object())},
-              {"fallback_random", reply.value("fallback_random", false)},
-              {"agent_cost_ns", reply.value("cost_ns", json::object())}};
-  for (const auto& leaf : verdict.leaf_results) out["leaf_results"].push_back(to_json(leaf));
-  for (const auto& n : verdict.not_compared) out["not_compared"].push_back({{"path", n.path}, {"type", n.type}});
+  Correctness out;
+  out.checked = true;
+  out.match = verdict.match;
+  out.basis = verdict.basis;
+  out.leaves = static_cast<int>(verdict.leaves);
+  out.leaf_results = std::move(verdict.leaf_results);
+  out.not_compared = std::move(verdict.not_compared);
+  out.nondeterministic = self.nondeterministic;
+  out.eager_differing.emplace();
+  out.differing_parameters.emplace();
+  out.seeded = reply.contains("seed");
+  out.eager_used_rng = agent_flag(reply, "eager_used_rng").value_or(false);
+  out.reference = reference_run_from_json(reply.value("reference", json::object()));
+  out.fallback_random = agent_flag(reply, "fallback_random").value_or(false);
+  out.agent_cost = check_costs_from_json(reply.value("cost_ns", json::object()));
+  out.mismatches = verdict.mismatches;
   for (const auto& m : verdict.mismatches) {
-    out["mismatches"].push_back({{"path", m.path}, {"reason", m.reason}});
     if (auto p = parameter_of(m.path)) {
-      bool seen = false;
-      for (const auto& q : out["differing_parameters"]) seen = seen || q == *p;
-      if (!seen) out["differing_parameters"].push_back(*p);
+      auto& names = *out.differing_parameters;
+      if (std::find(names.begin(), names.end(), *p) == names.end()) names.push_back(*p);
     }
   }
   if (self.nondeterministic) {
-    out["eager_max_self_diff"] = self.max_abs_diff;
-    for (const auto& m : self.differing) out["eager_differing"].push_back({{"path", m.path}, {"reason", m.reason}});
+    out.eager_max_self_diff = self.max_abs_diff;
+    out.eager_differing = self.differing;
     // A structural or non-numeric self-difference leaves no spread to judge by.
     bool numeric_only = true;
     for (const auto& f : self_facts)
       if (f.is_object() && str_field(f, "kind") != "tensor" && str_field(f, "kind") != "scalar" &&
           !judge_fact(f, {}).empty())
         numeric_only = false;
-    if (!numeric_only && !verdict.match) out["match"] = nullptr;
+    if (!numeric_only && !verdict.match) out.match = std::nullopt;
   }
   return out;
 }
 
-bool recheck_with_fallback_random(const json& report) {
-  const json& m = report.value("match", json());
-  return m.is_boolean() && !m.get<bool>() && report.value("eager_used_rng", false) &&
-         !report.value("fallback_random", false);
+bool recheck_with_fallback_random(const Correctness& report) {
+  return report.match == false && report.eager_used_rng.value_or(false) && !report.fallback_random.value_or(false);
 }
 
 }  // namespace tct::bench

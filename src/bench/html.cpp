@@ -267,11 +267,10 @@ std::string rows_table(const std::vector<BenchRow>& rows) {
 std::string breakdown(const std::vector<BenchRow>& rows) {
   std::string out;
   for (const auto& r : rows) {
-    const json& b = r.compile.breakdown;
-    if (!b.is_object() || b.empty()) continue;
+    if (r.compile.breakdown.empty()) continue;
     std::vector<std::pair<double, std::string>> items;
-    for (auto& [k, v] : b.items())
-      if (v.is_number()) items.emplace_back(v.get<double>(), k);
+    for (const auto& [name, ns] : r.compile.breakdown)
+      if (measured(ns)) items.emplace_back(ns.count(), name);
     std::sort(items.rbegin(), items.rend());
     std::vector<std::vector<std::string>> t;
     for (size_t i = 0; i < items.size() && i < 12; ++i)
@@ -282,13 +281,14 @@ std::string breakdown(const std::vector<BenchRow>& rows) {
   return out;
 }
 
-std::string value_text(const json& v) {
-  if (v.is_number()) return fmt::format("{:.7g}", v.get<double>());
-  return v.is_null() ? "" : json_text(v);
-}
+// A measured number of a leaf, in 7 significant digits; "" when the agent gave none.
+std::string measured_text(double v) { return std::isfinite(v) ? fmt::format("{:.7g}", v) : ""; }
 
-std::string fact_text(const json& facts, const char* key) {
-  return value_text(facts.contains(key) ? facts[key] : json());
+// The worst element's value: a real one as a number, a complex one as the agent's [re, im].
+std::string element_text(const std::optional<ElementValue>& v) {
+  if (!v) return "";
+  if (!v->im) return measured_text(v->re);
+  return json::array({core::number_or_null(v->re), core::number_or_null(*v->im)}).dump();
 }
 
 // Per row: the mismatches, then every compared leaf (worst element, errors, the share of
@@ -307,16 +307,17 @@ std::string mismatches(const std::vector<BenchRow>& rows) {
     const auto& leaves = *c.leaf_results;
     std::vector<std::vector<std::string>> t;
     for (const auto& l : leaves) {
-      const json& facts = l.facts;
-      const json& frac = facts.contains("fraction_out_of_tolerance") ? facts["fraction_out_of_tolerance"] : json();
-      t.push_back({"<code>" + esc(text_or(facts, "path")) + "</code>", esc(text_or(facts, "dtype")),
+      const LeafMeasured& m = l.measured;
+      t.push_back({"<code>" + esc(l.path) + "</code>", esc(l.dtype),
                    l.match ? "<span class=\"good\">ok</span>" : "<span class=\"bad\">differs</span>", esc(l.basis),
-                   esc(fact_text(facts, "max_abs_diff")), esc(fact_text(facts, "max_rel_diff")),
-                   frac.is_number() ? esc(fmt::format("{:.3g}%", 100 * frac.get<double>())) : "",
-                   esc(facts.contains("worst_index") ? value_text(facts["worst_index"]) : std::string()),
-                   esc(fact_text(facts, "expected_at_worst")), esc(fact_text(facts, "actual_at_worst"))});
+                   esc(measured_text(m.max_abs_diff)), esc(measured_text(m.max_rel_diff)),
+                   l.fraction_out_of_tolerance ? esc(fmt::format("{:.3g}%", 100 * *l.fraction_out_of_tolerance)) : "",
+                   esc(m.worst_index ? json(*m.worst_index).dump() : std::string()),
+                   esc(element_text(m.expected_at_worst)), esc(element_text(m.actual_at_worst))});
     }
-    const json& nc = c.not_compared.is_array() ? c.not_compared : json::array();
+    json nc = json::array();
+    if (c.not_compared)
+      for (const auto& n : *c.not_compared) nc.push_back({{"path", n.path}, {"type", n.type}});
     out += "<details><summary>Output check: " + esc(row_label(r)) + fmt::format(" ({} leaves", leaves.size()) +
            (nc.empty() ? std::string() : fmt::format(", {} not compared", nc.size())) + ")</summary>" +
            table({"Leaf", "dtype", "", "Rule", "Max abs diff", "Max rel diff", "Beyond tolerance", "Worst at",

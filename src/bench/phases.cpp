@@ -189,9 +189,10 @@ EagerBaseline eager_baseline(const core::Progress& progress, TargetAgent& agent,
   out.steady = Nanoseconds(times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
                                             : (times.empty() ? NAN : times[0]));
   if (cfg.memory)
-    out.memory = r.contains("memory") && r["memory"].is_object()
-                     ? r["memory"]
-                     : agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}});  // no resettable peak
+    out.memory = memory_reading_from_json(
+        r.contains("memory") && r["memory"].is_object()
+            ? r["memory"]
+            : agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}}));  // no resettable peak
   return out;
 }
 
@@ -215,14 +216,14 @@ void compile_and_warm_up(const core::Progress& progress, TargetAgent& agent, con
       "bench.first_calls",
       {{"key", spec.key()}, {"backend", spec.backend}, {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}});
   set_warmup_curve(doubles(r["times_ns"]), row);
-  const json& breakdown = r.value("compile_times_ns", json::object());
-  row.compile.breakdown = breakdown.is_object() ? breakdown : json::object();
+  row.compile.breakdown = compile_timers(r.value("compile_times_ns", json::object()));
   const json& counters = r.value("counters", json::object());
   row.graph_breaks = counters.value("graph_breaks", 0);
   WarmupCounters wc;
   wc.graphs = counters.value("unique_graphs", 0);
   wc.frames = counters.value("frames_total", 0);
-  wc.graph_break_reasons = counters.value("graph_break_reasons", json::array());
+  for (const auto& b : counters.value("graph_break_reasons", json::array()))
+    if (b.is_object()) wc.graph_break_reasons.push_back({b.value("reason", ""), b.value("count", 0LL)});
   // The agent sends every counters["unimplemented"] reason as torch wrote it; which of them
   // skipped a frame is decided here, by the rule explain and trace use (core::skips_frame).
   for (const auto& reason : counters.value("unimplemented_reasons", json::array()))
@@ -241,7 +242,7 @@ void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchC
   json first = peer.first_call();
   if (warm_compile) {
     row.compile.warm = Nanoseconds(core::number_or_nan(first, "first_call_ns"));
-    row.compile.more["warm_breakdown"] = first["breakdown"];
+    row.compile.warm_breakdown = compile_timers(first["breakdown"]);
     row.compile.warm_cache = cache_counters(first["counters"]);
   }
   // Past the warm-up curve's steady start (and CUDA graphs' warm-up and recording calls,
@@ -260,13 +261,12 @@ void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchC
     json steady = peer.call("bench.memory_peak", {{"over", "3 steady compiled calls"}});
     if (!row.memory) row.memory.emplace();
     Memory& m = *row.memory;
-    m.more["compiled_peak_bytes"] = steady.value("peak_bytes", json());
-    m.more["compiled_method"] = steady.value("method", "");
     const double kept = core::number_or_nan(compile, "current_bytes") - core::number_or_nan(compile, "baseline_bytes");
     using core::json_read::opt_num;
     m.compiled =
         Memory::Compiled{opt_num<long long>(steady, "increase_bytes"), opt_num<long long>(compile, "increase_bytes"),
-                         std::isfinite(kept) ? std::max(0.0, kept) : NAN};
+                         std::isfinite(kept) ? std::max(0.0, kept) : NAN,
+                         MemoryPeak{opt_num<long long>(steady, "peak_bytes"), steady.value("method", "")}};
   }
   peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});
 }
@@ -374,31 +374,31 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
   sp.interval = {d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high};
   sp.verdict = ::tct::stats::decide(sp.interval.estimate, sp.interval.low, sp.interval.high);
   sp.processes = d.interval.processes;
-  json& more = sp.more;
-  more["confidence"] = sc.confidence;
-  more["look_confidence"] = look_confidence(sc.confidence, sc.looks);
-  more["looks"] = d.look;
-  more["segments"] = d.interval.segments;
-  more["between_segment_sd"] = num(d.interval.between_sd);
-  more["within_sd"] = num(d.interval.within_sd);
-  more["method"] =
+  sp.confidence = sc.confidence;
+  sp.look_confidence = look_confidence(sc.confidence, sc.looks);
+  sp.looks = d.look;
+  sp.segments = d.interval.segments;
+  sp.between_segment_sd = d.interval.between_sd;
+  sp.within_sd = d.interval.within_sd;
+  sp.method =
       "paired block log ratios; circular block bootstrap within processes, the spread between "
       "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
       "Bonferroni over planned looks";
   // Each process's speedup, and each of its segments' (one per look, in time order): how
   // much the speedup moves between processes and over time, the evidence behind the interval.
-  auto speedup = [](const std::vector<double>& r) { return r.empty() ? json(nullptr) : num(std::exp(stats::mean(r))); };
-  json per_process = json::array();
+  auto speedup = [](const std::vector<double>& r) { return r.empty() ? NAN : std::exp(stats::mean(r)); };
+  sp.per_process.emplace();
   for (const auto& segments : sampler.segments()) {
+    ProcessSpeedup one;
     std::vector<double> all;
-    json by_segment = json::array();
     for (const auto& seg : segments) {
       all.insert(all.end(), seg.begin(), seg.end());
-      by_segment.push_back(speedup(seg));
+      one.segment_speedups.push_back(speedup(seg));
     }
-    per_process.push_back({{"blocks", all.size()}, {"speedup", speedup(all)}, {"segment_speedups", by_segment}});
+    one.blocks = static_cast<long long>(all.size());
+    one.speedup = speedup(all);
+    sp.per_process->push_back(std::move(one));
   }
-  more["per_process"] = per_process;
   row.speedup = std::move(sp);
   row.latency = Latency{stats::summarize(eager), stats::summarize(compiled)};
   row.harness_floor = Nanoseconds(stats::median(floor));
@@ -418,8 +418,7 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
   s.graph_breaks = breaks_during;
   s.load = Load{load_max, cpus > 0 ? std::optional<int>(cpus) : std::nullopt, busy_s > 0 ? switches / busy_s : NAN};
   row.sampling = s;
-  if (cfg.raw)
-    row.samples = BenchRow::RawSamples{eager, compiled, {{"calls_per_sample", {{"eager", cps}, {"compiled", cps}}}}};
+  if (cfg.raw) row.samples = BenchRow::RawSamples{eager, compiled, cps};
 }
 
 // ---------------------------------------------------------------------- correctness
@@ -435,7 +434,7 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
   const ToleranceOverride tol{cfg.rtol, cfg.atol};
   json params = {{"key", spec.key()}, {"tolerances", tolerance_table(tol)}, {"reference", true}};
   if (!outputs.empty()) params["outputs"] = outputs;
-  json report = correctness_report(agent.call("bench.check", params), tol);
+  Correctness report = correctness_report(agent.call("bench.check", params), tol);
   if (outputs.empty() && recheck_with_fallback_random(report)) {
     // Inductor draws its own random numbers: compare again with a copy compiled with
     // fallback_random, whose random ops draw eager's.
@@ -447,8 +446,8 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
     json again = agent.call("bench.check", params);
     if (again.value("fallback_random", false)) report = correctness_report(again, tol);
   }
-  report["check_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  row.correctness = ::tct::bench::correctness_from_json(report);
+  report.check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  row.correctness = std::move(report);
 }
 
 }  // namespace tct::bench

@@ -8,10 +8,11 @@
 //
 // Durations are Nanoseconds (core/units.hpp: the unit in the type); the sample vectors that
 // feed stats:: are doubles in ns, named _ns, and other units are in the names (_s, _bytes).
-// NaN is a number not measured (null in the document). A field renderers never read is kept in the `more` object
-// of its level as the document has it, so a section reads back to the same bytes.
+// NaN is a number not measured (null in the document). A field older documents lack is a
+// std::optional, absent when they lack it, so a section of this version reads back to the same bytes.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/allocator_comparison.hpp"
 #include "bench/correctness.hpp"
 #include "core/units.hpp"
 #include "report/warning.hpp"
@@ -45,13 +47,29 @@ struct RowError {
   std::optional<int> exit_code;
 };
 
+// One process's speedup over its blocks, and each of its segments' (one per look, in time
+// order): how much the speedup moves between processes and over time.
+struct ProcessSpeedup {
+  long long blocks = 0;
+  double speedup = NAN;                  // NaN: no finite block
+  std::vector<double> segment_speedups;  // NaN: an empty segment
+};
+
 // The speedup of compiled over eager (eager latency / compiled latency), its 95% interval
 // across fresh processes, and its verdict (stats::decide over the interval, stored once).
+// How the interval was made (bench/phases.cpp, sample_paired) follows it; each is none in
+// documents from before it was recorded.
 struct Speedup {
   stats::Interval interval;  // NaN bounds: no interval
   SpeedupVerdict verdict = SpeedupVerdict::NotMeasured;
-  std::optional<int> processes;                    // the processes the interval pools (none in older documents)
-  nlohmann::json more = nlohmann::json::object();  // confidence, looks, segments, per_process, method, ...
+  std::optional<int> processes;                         // the processes the interval pools
+  std::optional<double> confidence;                     // the interval's, over every look
+  std::optional<double> look_confidence;                // each look's, Bonferroni over the planned looks
+  std::optional<int> looks;                             // the looks taken
+  std::optional<int> segments;                          // with a finite block each
+  std::optional<double> between_segment_sd, within_sd;  // NaN: not estimated
+  std::optional<std::string> method;                    // the interval's method, in words
+  std::optional<std::vector<ProcessSpeedup>> per_process;
 };
 
 // Per-call latency of the interleaved samples, each side's stats::Summary in ns.
@@ -83,6 +101,10 @@ struct CacheCounters {
   int fxgraph_cache_hit = 0, fxgraph_cache_miss = 0, autograd_cache_hit = 0, autograd_cache_miss = 0;
 };
 
+// torch's own compile timers by torch's names (torch._dynamo.utils.compile_times), each a
+// total; NaN: a figure the agent did not give.
+using CompileTimers = std::map<std::string, Nanoseconds>;
+
 // Where the cold compile figure comes from: the main process's first compiled call (row 0,
 // fresh caches), or a fresh process with fresh caches.
 enum class ColdSource { MainAgentFirstCall, FreshProcess, Other };
@@ -93,8 +115,9 @@ struct Compile {
   Nanoseconds first_call = kNotMeasured;
   Nanoseconds cold = kNotMeasured;  // the cold repeats' median
   Nanoseconds warm = kNotMeasured;  // the warm repeats' median (before them: the row's second process's first call)
-  std::optional<std::string> cold_source;               // as written; null until the compile-time phase
-  nlohmann::json breakdown = nlohmann::json::object();  // torch's own timers, {name: ns}
+  std::optional<std::string> cold_source;  // as written; null until the compile-time phase
+  // The cold compile's timers (the aoti row: torch.export and aoti_compile_and_package).
+  CompileTimers breakdown;
   // The compile-time phase's figures (absent before it ran, or with --no-compile-time).
   struct Repeats {
     std::optional<CompileSpread> cold, warm;  // none: no finite measurement
@@ -105,8 +128,8 @@ struct Compile {
   std::optional<Repeats> repeated;
   // The second process's warm compile: whether torch's caches served it.
   std::optional<CacheCounters> warm_cache;
-  std::optional<RowError> error;                   // the compile-time measurement failed (the row stands)
-  nlohmann::json more = nlohmann::json::object();  // warm_breakdown, as written
+  std::optional<RowError> error;                // the compile-time measurement failed (the row stands)
+  std::optional<CompileTimers> warm_breakdown;  // the second process's warm compile's timers
 
   ColdSource cold_from() const;
   // Whether the warm compile hit torch's caches: the repeats' verdict, else the second process's.
@@ -133,46 +156,30 @@ struct BreakEven {
   std::optional<CallRange> warm;  // from the warm compile
 };
 
+// One side's peak as the agent measured it (the whole process's, baseline included), and how.
+struct MemoryPeak {
+  std::optional<long long> bytes;  // none: unavailable
+  std::string method;
+};
+
 // Peak memory above each process's post-load baseline (RSS on CPU, CUDA memory on a GPU),
 // eager and compiled each in a process that ran nothing else. None: not measured.
 struct Memory {
   std::string kind;  // "rss" or "cuda"
   std::optional<long long> eager_increase_bytes;
+  std::optional<MemoryPeak> eager_peak;  // none in older documents
   // The compiled side, measured in the row's second process (absent until then).
   struct Compiled {
     std::optional<long long> increase_bytes;
     std::optional<long long> compile_peak_increase_bytes;  // the compiler's peak
     double compiler_kept_bytes = NAN;                      // what the compiler keeps afterwards
+    std::optional<MemoryPeak> peak;                        // none in older documents
   };
   std::optional<Compiled> compiled;
-  nlohmann::json more = nlohmann::json::object();  // peaks, methods, as written
 };
 
-// One compared output leaf: whether it matched and by which rule (the agent's numbers as written).
-struct LeafResult {
-  bool match = false;
-  std::string basis;  // tolerance, float64_reference, eager_spread; "" when it did not pass
-  nlohmann::json facts = nlohmann::json::object();  // path, dtype, tolerances, worst element, ...
-};
-
-// Compiled outputs against eager's (bench/correctness.cpp).
-struct Correctness {
-  bool checked = false;
-  std::optional<bool> match;  // none: inconclusive (or not checked)
-  std::optional<bool> nondeterministic;
-  std::optional<int> leaves;
-  std::optional<std::string> basis;  // the loosest rule a leaf needed
-  std::vector<Mismatch> mismatches;  // the leaves that differ, worst element first
-  std::optional<std::vector<std::string>> differing_parameters;
-  std::optional<std::vector<LeafResult>> leaf_results;
-  nlohmann::json not_compared;                     // [{path, type}]; null: not checked
-  std::optional<bool> fallback_random;             // random ops via inductor's fallback_random
-  std::optional<bool> eager_used_rng;              // the target drew random numbers, seeded alike
-  nlohmann::json more = nlohmann::json::object();  // seeds, reference, costs, eager's own spread
-
-  // Leaves that passed only within eager's own error against a float64 reference.
-  int leaves_via_reference() const;
-};
+// Compiled outputs against eager's: Correctness, with its leaves (bench/correctness.hpp, where
+// correctness_report makes it).
 
 // A warning on one number of the row, printed beside it (bench/analysis.cpp decides them).
 struct Flag {
@@ -181,12 +188,19 @@ struct Flag {
   std::string text;        // "! noisy"
 };
 
+// A graph break's reason as torch's counters give it (cut to 500 characters by the agent), and
+// how often it broke.
+struct GraphBreakReason {
+  std::string reason;
+  long long count = 0;
+};
+
 // torch's counters over a row's warm-up calls (the main process's first compiled calls).
 struct WarmupCounters {
-  int graphs = 0;                                                // unique graphs compiled
-  int frames = 0;                                                // frames Dynamo was handed
-  nlohmann::json graph_break_reasons = nlohmann::json::array();  // as torch's counters give them
-  std::vector<std::string> skip_reasons;                         // why Dynamo skipped a frame
+  int graphs = 0;                                     // unique graphs compiled
+  int frames = 0;                                     // frames Dynamo was handed
+  std::vector<GraphBreakReason> graph_break_reasons;  // in torch's order
+  std::vector<std::string> skip_reasons;              // why Dynamo skipped a frame
   // Frames ran and no graph came out: Dynamo skipped the target, so "compiled" timed eager code.
   bool nothing_compiled() const { return graphs == 0 && frames > 0; }
 };
@@ -265,12 +279,11 @@ struct BenchRow {
   Nanoseconds clock_resolution = kNotMeasured;
   std::vector<Flag> flags;
   struct RawSamples {
-    std::vector<double> eager_ns, compiled_ns;
-    nlohmann::json more = nlohmann::json::object();
+    std::vector<double> eager_ns, compiled_ns;  // each sample: the mean of calls_per_sample calls
+    std::optional<int> calls_per_sample;        // both sides alike; none in older documents
   };
-  std::optional<RawSamples> samples;               // --raw
-  std::optional<Aoti> aoti;                        // the aoti row only
-  nlohmann::json more = nlohmann::json::object();  // fields of a newer version, as written
+  std::optional<RawSamples> samples;  // --raw
+  std::optional<Aoti> aoti;           // the aoti row only
 
   bool ok() const { return status == RowStatus::Ok; }
   // Finished with a speedup to show (older documents may lack the status).
@@ -287,25 +300,57 @@ struct BenchRow {
 // The harness's cost is shown when above 1% of the compiled latency (below, it is in the noise).
 inline constexpr double kHarnessFloorShare = 0.01;
 
+// The agent's memory figures over some calls (bench.memory, bench.eager_warmup's): the
+// process's peak, the memory it held before them, the difference, and how it was measured.
+struct MemoryReading {
+  std::string kind;                                                     // "rss" or "cuda"
+  std::optional<long long> peak_bytes, baseline_bytes, increase_bytes;  // none: unavailable
+  std::string method;
+};
+
 // The eager warm-up before sampling, in the main process.
 struct EagerBaseline {
   std::vector<double> warmup_ns;
   Nanoseconds first_call = kNotMeasured;
   Nanoseconds steady = kNotMeasured;
-  nlohmann::json memory;  // the agent's memory figures (null with --no-memory)
+  std::optional<MemoryReading> memory;  // none with --no-memory
 };
 
-// What the run was asked for; the renderers read the planned looks and the plan's notes.
+// What the run was asked for, flag by flag as BenchConfig holds it; the renderers read the
+// planned looks and the plan's notes. The three optionals are none in older documents.
 struct Settings {
   std::optional<int> looks;
   std::vector<std::string> notes;
-  nlohmann::json more = nlohmann::json::object();  // every other flag, as written
+  std::vector<std::string> backends, modes, dynamic;
+  std::vector<bool> fullgraph;
+  double precision = NAN, budget_s = NAN;
+  int warmup_calls = 0, eager_warmup_calls = 0, min_blocks = 0;
+  std::optional<int> compile_repeats;
+  bool check = true;
+  std::optional<double> rtol, atol;
+  bool compile_time = true, memory = true, raw = false;
+  std::string eager_via;
+  std::optional<std::string> allocator;
+  std::optional<bool> allocator_compare;
+  bool train = false;
+  // The target's --param values as the user gave them, handed to the agent whole
+  // (core::TargetOptions::params): tct reads none of them.
+  nlohmann::json params = nlohmann::json::object();
+  std::optional<std::string> device, dtype;
 };
 
 // The timer the agent measures with.
 struct Clock {
   Nanoseconds resolution = kNotMeasured;           // the smallest step it was seen to take
-  nlohmann::json more = nlohmann::json::object();  // implementation, declared resolution
+  std::optional<std::string> implementation;       // what Python's time.get_clock_info says it is
+  std::optional<Nanoseconds> declared_resolution;  // and the resolution it declares
+};
+
+// The target's process as the agent described it (bench.env).
+struct TargetProcess {
+  std::optional<int> num_threads;     // torch's intra-op threads; none: unknown
+  std::string device_type;            // cpu, cuda, ...
+  bool set_stance_available = false;  // torch.compiler.set_stance (--eager-via stance)
 };
 
 struct BenchResult {
@@ -314,10 +359,10 @@ struct BenchResult {
   std::optional<Clock> clock;
   std::optional<EagerBaseline> eager;
   std::vector<BenchRow> rows;
-  std::vector<report::Warning> warnings;           // the section's own
-  std::string phase;                               // load, eager, rows, allocator, compile_time, done
-  nlohmann::json allocator;                        // the allocator states (bench/allocator.hpp); null when absent
-  nlohmann::json more = nlohmann::json::object();  // device_type, num_threads, ...
+  std::vector<report::Warning> warnings;         // the section's own
+  std::string phase;                             // load, eager, rows, allocator, compile_time, done
+  std::optional<AllocatorComparison> allocator;  // the allocator states (bench/allocator.hpp); none when absent
+  std::optional<TargetProcess> process;          // none until the agent described it
   // Every warning of the run so far, for the document's list (not part of the section): each
   // finished row's (named by its row when there are several), then the section's own.
   std::vector<report::Warning> all_warnings;

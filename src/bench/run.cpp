@@ -27,32 +27,33 @@ namespace {
 
 // What the run was asked for, as the document's config records it.
 Settings settings_of(const BenchConfig& cfg, const BenchPlan& plan) {
-  json fg = json::array();
-  for (bool f : cfg.fullgraph) fg.push_back(f);
-  json more = {{"backends", cfg.backends},
-               {"modes", cfg.modes},
-               {"dynamic", cfg.dynamic},
-               {"fullgraph", fg},
-               {"precision", cfg.precision},
-               {"budget_s", cfg.budget_s},
-               {"warmup_calls", cfg.warmup_calls},
-               {"eager_warmup_calls", cfg.eager_warmup_calls},
-               {"min_blocks", cfg.min_blocks},
-               {"check", cfg.check},
-               {"compile_repeats", cfg.compile_repeats},
-               {"rtol", cfg.rtol ? json(*cfg.rtol) : json(nullptr)},
-               {"atol", cfg.atol ? json(*cfg.atol) : json(nullptr)},
-               {"compile_time", cfg.compile_time},
-               {"memory", cfg.memory},
-               {"raw", cfg.raw},
-               {"eager_via", cfg.eager_via},
-               {"allocator", cfg.allocator},
-               {"allocator_compare", cfg.allocator_compare},
-               {"train", cfg.target.train},
-               {"params", cfg.target.params},
-               {"device", cfg.target.device ? json(*cfg.target.device) : json(nullptr)},
-               {"dtype", cfg.target.dtype ? json(*cfg.target.dtype) : json(nullptr)}};
-  return {cfg.looks, plan.notes, more};
+  Settings s;
+  s.looks = cfg.looks;
+  s.notes = plan.notes;
+  s.backends = cfg.backends;
+  s.modes = cfg.modes;
+  s.dynamic = cfg.dynamic;
+  s.fullgraph = cfg.fullgraph;
+  s.precision = cfg.precision;
+  s.budget_s = cfg.budget_s;
+  s.warmup_calls = cfg.warmup_calls;
+  s.eager_warmup_calls = cfg.eager_warmup_calls;
+  s.min_blocks = cfg.min_blocks;
+  s.check = cfg.check;
+  s.compile_repeats = cfg.compile_repeats;
+  s.rtol = cfg.rtol;
+  s.atol = cfg.atol;
+  s.compile_time = cfg.compile_time;
+  s.memory = cfg.memory;
+  s.raw = cfg.raw;
+  s.eager_via = cfg.eager_via;
+  s.allocator = cfg.allocator;
+  s.allocator_compare = cfg.allocator_compare;
+  s.train = cfg.target.train;
+  s.params = cfg.target.params;
+  s.device = cfg.target.device;
+  s.dtype = cfg.target.dtype;
+  return s;
 }
 
 BenchRow new_row(const BenchRowSpec& spec, double clock_res) {
@@ -172,16 +173,15 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
   const json& clock = env["clock"];
   const double clock_res = core::number_or_nan(clock, "resolution_ns");
   if (clock.is_object()) {
-    json rest = clock;
-    rest.erase("resolution_ns");
-    result.clock = Clock{Nanoseconds(clock_res), rest};
+    result.clock = Clock{Nanoseconds(clock_res), core::json_read::opt_str(clock, "implementation"), std::nullopt};
+    if (clock.contains("declared_resolution_ns"))
+      result.clock->declared_resolution = Nanoseconds(core::number_or_nan(clock, "declared_resolution_ns"));
   }
   const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
   const int threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
   const std::string device_type = env.value("device_type", "cpu");
-  result.more["num_threads"] = threads > 0 ? json(threads) : json(nullptr);
-  result.more["device_type"] = device_type;
-  result.more["set_stance_available"] = env.value("set_stance", false);
+  result.process = TargetProcess{threads > 0 ? std::optional<int>(threads) : std::nullopt, device_type,
+                                 env.value("set_stance", false)};
   // The allocator comparison: CPU only (a GPU's memory comes from torch's caching allocator,
   // not malloc), and only when another state exists here. It takes a share of row 0's budget.
   std::string compare_reason;
@@ -215,12 +215,11 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
     row.status = RowStatus::Running;
     const bool aoti = spec.backend == kAotiBackend;
     if (cfg.memory && !aoti) {
-      const json& em = eager.memory;
+      const std::optional<MemoryReading>& em = eager.memory;
       Memory m;
-      m.kind = em.is_object() ? em.value("kind", "rss") : "rss";
-      m.eager_increase_bytes = core::json_read::opt_num<long long>(em, "increase_bytes");
-      m.more = {{"eager_peak_bytes", em.is_object() ? em.value("peak_bytes", json()) : json()},
-                {"eager_method", em.is_object() ? em.value("method", "") : ""}};
+      m.kind = em && !em->kind.empty() ? em->kind : "rss";
+      m.eager_increase_bytes = em ? em->increase_bytes : std::nullopt;
+      m.eager_peak = MemoryPeak{em ? em->peak_bytes : std::nullopt, em ? em->method : ""};
       row.memory = m;
     }
     std::string stage = "compile";
@@ -263,16 +262,16 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
 
   const BenchRow* headline = result.rows.empty() ? nullptr : &result.rows[0];
   if (headline && headline->ok()) {
-    add_headline_state(result.allocator, *headline);
+    add_headline_state(*result.allocator, *headline);
     if (compare) {
       result.phase = "allocator";
       publish(on_partial, cfg, result);
       // Warm compiles on the caches the main agent filled, as the row's second process.
       compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est,
-                               cpus, compare_budget_s, result.allocator);
+                               cpus, compare_budget_s, *result.allocator);
     }
   }
-  if (auto w = conclude_allocator(result.allocator, headline)) result.warnings.push_back(*w);
+  if (auto w = conclude_allocator(*result.allocator, headline)) result.warnings.push_back(*w);
   publish(on_partial, cfg, result);
 
   if (cfg.compile_time) {
@@ -302,7 +301,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
           CacheDirs own;
           json c = compile_in_fresh_process(exec, cfg, spec, own.env());
           cold.push_back(core::number_or_nan(c, "first_call_ns"));
-          if (i > 0 && cold.size() == 1) comp.breakdown = c["breakdown"];
+          if (i > 0 && cold.size() == 1) comp.breakdown = compile_timers(c["breakdown"]);
         }
         while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
           progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,

@@ -27,7 +27,11 @@ Outcome new_outcome(const std::string& command) {
   return o;
 }
 
-RunError run_error(const Error& error) { return {error.kind(), error.what(), error.hint(), error.stage}; }
+report::ErrorRecord run_error(const Error& error) {
+  report::ErrorRecord e = report::error_record(error);
+  e.exit_code.reset();  // the document's own exit_code says it
+  return e;
+}
 
 json to_document(const Outcome& o) {
   json doc = {{"schema", o.schema},
@@ -38,10 +42,7 @@ json to_document(const Outcome& o) {
               {"error", nullptr},
               {"warnings", report::to_json(o.warnings)},
               {"environment", o.environment}};
-  if (o.error) {
-    doc["error"] = {{"kind", o.error->kind}, {"message", o.error->message}, {"hint", o.error->hint}};
-    if (!o.error->stage.empty()) doc["error"]["stage"] = o.error->stage;  // as report::error_json
-  }
+  if (o.error) doc["error"] = report::to_json(*o.error);
   if (o.audit) doc["audit"] = audit::to_json(*o.audit);
   if (o.probe) doc["probe"] = probe::to_json(*o.probe);
   if (o.bench) doc["bench"] = bench::to_json(*o.bench);
@@ -74,9 +75,7 @@ Outcome from_document(const json& doc) {
   o.tct_version = report::text_or(doc, "tct_version");
   o.created = report::text_or(doc, "created");
   if (const json& code = report::member(doc, "exit_code"); code.is_number_integer()) o.exit_code = code.get<int>();
-  if (const json& e = report::member(doc, "error"); e.is_object())
-    o.error = RunError{report::text_or(e, "kind"), report::text_or(e, "message"), report::text_or(e, "hint"),
-                       report::text_or(e, "stage")};
+  o.error = report::error_record_from_json(report::member(doc, "error"));
   for (const json& w : report::member(doc, "warnings"))
     if (w.is_object()) o.warnings.push_back(report::warning_from_json(w));
   if (const json& env = report::member(doc, "environment"); env.is_object()) o.environment = env;

@@ -18,6 +18,7 @@
 #include "explain/diff.hpp"
 #include "explain/result.hpp"
 #include "probe/result.hpp"
+#include "report/error_record.hpp"
 #include "report/warning.hpp"
 #include "run/result.hpp"
 #include "startup/result.hpp"
@@ -26,16 +27,10 @@
 
 namespace tct::cli {
 
-// The error that ended a run, as a document holds it.
-struct RunError {
-  std::string kind, message, hint;
-  std::string stage;  // "" when the error named none
-};
-
 struct Outcome {
   std::string schema, command, tct_version, created;
-  std::optional<int> exit_code;  // none until the run ended
-  std::optional<RunError> error;
+  std::optional<int> exit_code;              // none until the run ended
+  std::optional<report::ErrorRecord> error;  // what ended the run
   std::vector<report::Warning> warnings;
   // The interpreter, its placement, Python and torch as the agent's handshake described them:
   // the agent's record, kept whole (common.schema.json#/$defs/environment).
@@ -56,7 +51,8 @@ struct Outcome {
 
 // A run of `command` starting now: this version's schema and version, the time, no result yet.
 Outcome new_outcome(const std::string& command);
-RunError run_error(const Error& error);
+// The error that ended a run, as the document holds it: {kind, message, hint, stage}.
+report::ErrorRecord run_error(const Error& error);
 
 // The versioned JSON document (schema/): the header, one section per result, the warnings.
 nlohmann::json to_document(const Outcome& outcome);

@@ -195,7 +195,7 @@ std::vector<std::pair<std::string, std::string>> answers(const Outcome& o) {
 
 std::string error_line(const Outcome& o, bool markdown) {
   if (!o.error) return "";
-  std::string hint = o.error->hint;
+  std::string hint = o.error->hint.value_or("");
   if (!hint.empty()) hint[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(hint[0])));  // as on stderr
   return fmt::format("{}: {}{}\n", markdown ? "**Error**" : "error", o.error->message, hint.empty() ? "" : ". " + hint);
 }

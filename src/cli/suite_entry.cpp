@@ -6,10 +6,9 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
-#include "report/document.hpp"
-#include "bench/json.hpp"
+#include "report/error_record.hpp"
+#include "report/warning.hpp"
 #include "bench/run.hpp"
-#include "explain/json.hpp"
 #include "explain/run.hpp"
 #include "core/target_options.hpp"
 #include "suite/settings.hpp"
@@ -20,13 +19,12 @@ namespace {
 
 using json = nlohmann::json;
 
-// As a document holds it, with the exit code the entry would have given alone and the
-// suite's step before the error's own stage ("bench: compile").
-json error_json(const Error& e, const std::string& stage) {
-  json j = report::error_json(e);
-  j["exit_code"] = static_cast<int>(e.code());
-  if (!stage.empty()) j["stage"] = e.stage.empty() ? stage : stage + ": " + e.stage;
-  return j;
+// With the exit code the entry would have given alone and the suite's step before the
+// error's own stage ("bench: compile").
+report::ErrorRecord entry_error(const Error& e, const std::string& stage) {
+  report::ErrorRecord r = report::error_record(e);
+  if (!stage.empty()) r.stage = e.stage.empty() ? stage : stage + ": " + e.stage;
+  return r;
 }
 
 }  // namespace
@@ -50,7 +48,7 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
     bench = bench::run_bench(ctx.progress_sink(), ctx, cfg, [&](const bench::BenchResult& so_far) { bench = so_far; });
     if (auto err = bench::bench_outcome(bench, cfg)) {
       record.status = err->code() == ExitCode::CheckFailed ? suite::EntryStatus::Mismatch : suite::EntryStatus::Failed;
-      record.error = error_json(*err, "");
+      record.error = entry_error(*err, "");
     }
     if (suite::entry_explains(entry.settings)) {
       stage = "explain";
@@ -63,25 +61,26 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   } catch (const Error& e) {
     if (e.code() == ExitCode::Interrupted) throw;
     record.status = suite::EntryStatus::Failed;
-    record.error = error_json(e, stage);
+    record.error = entry_error(e, stage);
   } catch (const std::exception& e) {
     record.status = suite::EntryStatus::Failed;
-    record.error = {{"kind", "internal"},
-                    {"stage", stage},
-                    {"exit_code", static_cast<int>(ExitCode::Internal)},
-                    {"message", fmt::format("internal error: {}", e.what())},
-                    {"hint", "this is a bug in tct; please report it with the suite file"}};
+    record.error = report::ErrorRecord{"internal",
+                                       fmt::format("internal error: {}", e.what()),
+                                       "this is a bug in tct; please report it with the suite file",
+                                       stage,
+                                       false,
+                                       static_cast<int>(ExitCode::Internal)};
   }
   ctx.end_progress();
   record.wall = std::chrono::steady_clock::now() - t0;
   // The sections as `tct bench` (and `tct explain`) would write them: what was measured, even
   // when a runner stopped part way; the warnings in the order those commands give them.
-  record.bench = bench.config ? tct::bench::to_json(bench) : json();
-  record.explain = explained ? explain::to_json(*explained) : json();
-  record.result = suite::entry_result(bench, record.explain);
+  if (bench.config) record.bench = bench;
+  record.explain = explained;
+  record.result = suite::entry_result(bench, explained ? &*explained : nullptr);
   ctx.set_warnings("bench", bench.all_warnings);
   if (explained) ctx.set_warnings("explain", explained->warnings);
-  record.warnings = report::to_json(ctx.outcome.warnings);
+  record.warnings = ctx.outcome.warnings;  // the run's list (the agent's start may add its own)
   record.environment = ctx.environment();
   return record;
 }

@@ -9,6 +9,8 @@
 #include "bench/json.hpp"
 #include "core/json_number.hpp"
 #include "errors.hpp"
+#include "explain/json.hpp"
+#include "report/error_record.hpp"
 #include "suite/json.hpp"
 #include "suite/summary.hpp"
 
@@ -20,19 +22,22 @@ using json = nlohmann::json;
 std::string string_or_empty(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
 
 // A suite entry's result object (suite::entry_result's shape) as an Entry.
-Entry entry(const std::string& id, EntryStatus status, const suite::EntryResult& result, const json& error) {
+Entry entry(const std::string& id, EntryStatus status, const suite::EntryResult& result,
+            const std::optional<report::ErrorRecord>& error) {
   Entry e;
   static_cast<suite::EntryResult&>(e) = result;
   e.id = id;
   e.status = status;
-  if (error.is_object()) e.error_kind = string_or_empty(error.value("kind", json()));
+  if (error) e.error_kind = error->kind;
   return e;
 }
 
-EntryStatus parse_status(const std::string& s) {
-  if (s == "ok") return EntryStatus::Ok;
-  if (s == "mismatch") return EntryStatus::Mismatch;
-  if (s == "not_run") return EntryStatus::NotRun;
+EntryStatus status_of(suite::EntryStatus s) {
+  switch (s) {
+    case suite::EntryStatus::Ok: return EntryStatus::Ok;
+    case suite::EntryStatus::Mismatch: return EntryStatus::Mismatch;
+    case suite::EntryStatus::Failed: return EntryStatus::Failed;
+  }
   return EntryStatus::Failed;
 }
 
@@ -101,19 +106,23 @@ std::vector<Entry> comparable_entries(const json& doc, const std::string& path, 
   std::vector<Entry> out;
   if (doc.is_object() && doc.contains("suite") && doc["suite"].is_object()) {
     kind = "suite";
-    for (const auto& e : doc["suite"].value("entries", json::array()))
-      out.push_back(entry(e.value("id", ""), parse_status(e.value("status", "failed")),
-                          suite::entry_result_from_json(e.value("result", json::object())), e.value("error", json())));
+    // Through the section's reader: what compare reads is what the suite wrote.
+    for (const suite::EntryRecord& e : suite::suite_from_json(doc["suite"]).entries)
+      out.push_back(entry(e.entry.id, status_of(e.status), e.result, e.error));
     return out;
   }
   if (doc.is_object() && doc.contains("bench") && doc["bench"].is_object()) {
     kind = "bench";
     const json& bench = doc["bench"];
-    const json& explain = doc.value("explain", json());
+    const json& explain_section = doc.value("explain", json());
+    std::optional<explain::ExplainResult> explained;
+    if (explain_section.is_object()) explained = explain::from_json(explain_section);
     for (const auto& row : bench.value("rows", json::array())) {
       json single = {{"rows", json::array({row})}, {"config", bench.value("config", json::object())}};
-      const suite::EntryResult result = suite::entry_result(tct::bench::from_json(single), explain);
-      out.push_back(entry(row.value("label", ""), row_status(row, result), result, row.value("error", json())));
+      const suite::EntryResult result =
+          suite::entry_result(tct::bench::from_json(single), explained ? &*explained : nullptr);
+      out.push_back(entry(row.value("label", ""), row_status(row, result), result,
+                          report::error_record_from_json(row.value("error", json()))));
     }
     return out;
   }

@@ -227,21 +227,17 @@ void take_medians(const ProfiledCalls& pc, const std::vector<double>& wall, Evid
 }
 
 // The heaviest operators per call, at most 10.
-json heaviest_ops(const std::vector<OpName>& names, std::size_t with_events, std::size_t calls) {
+std::vector<TopOp> heaviest_ops(const std::vector<OpName>& names, std::size_t with_events, std::size_t calls) {
   std::vector<const OpName*> order;
   for (const auto& n : names) order.push_back(&n);
   std::stable_sort(order.begin(), order.end(),
                    [](const OpName* a, const OpName* b) { return a->total_ns > b->total_ns; });
   double per = with_events > 0 ? static_cast<double>(with_events) : 1.0;
   double all_calls = calls == 0 ? 1.0 : static_cast<double>(calls);
-  json out = json::array();
+  std::vector<TopOp> out;
   for (const OpName* n : order) {
     if (out.size() >= 10 || n->count == 0) break;
-    out.push_back({{"name", n->name},
-                   {"class", n->cls},
-                   {"count_per_call", n->count / per},
-                   {"ns_per_call", n->total_ns / per},
-                   {"self_ns_per_call", n->self_ns_total / all_calls}});
+    out.push_back({n->name, n->cls, n->count / per, n->total_ns / per, n->self_ns_total / all_calls});
   }
   return out;
 }

@@ -34,6 +34,15 @@ Ceilings ceilings_from_json(const json& j, const std::string& source);
 // {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, compiled_call_ns, balance_flops_per_byte, source}
 json to_json(const Ceilings& c);
 
+// One of the heaviest operators of a call (heaviest_ops in evidence.cpp: at most 10, by their
+// time per call).
+struct TopOp {
+  std::string name, cls;  // the aten op and its class (ops.hpp)
+  double count_per_call = NAN, ns_per_call = NAN, self_ns_per_call = NAN;
+
+  bool operator==(const TopOp&) const = default;
+};
+
 struct Evidence {
   std::string device_type = "cpu";
   // Per call. When every profiled call ran the same ops (`envelope`), lower envelopes:
@@ -93,8 +102,8 @@ struct Evidence {
   int pointwise_ops = 0;  // aten ops per call with the pointwise tag
   int reduction_ops = 0;
   int library_ops = 0;
-  std::string flops_error;       // why FLOPs/bytes are missing, if they are
-  json top_ops = json::array();  // [{name, class, count_per_call, ns_per_call, self_ns_per_call}]
+  std::string flops_error;     // why FLOPs/bytes are missing, if they are
+  std::vector<TopOp> top_ops;  // heaviest first
 
   double arithmetic_intensity() const { return flops / bytes; }  // FLOP per byte
 };

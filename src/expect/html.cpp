@@ -67,6 +67,11 @@ std::string cell_text(const json& v) {
   if (v.is_number_float()) return fmt::format("{:.4g}", v.get<double>());
   return json_text(v);
 }
+// A sweep value as a table cell: a float to 4 digits, null as nothing.
+std::string cell_text(const SweepValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return fmt::format("{:.4g}", *d);
+  return std::holds_alternative<std::nullptr_t>(v) ? "" : to_text(v);
+}
 
 // A decided_by value in the unit its metric name carries (*_ns, *_fraction), so a reader
 // sees "12.8 us" and "16.1%" rather than 1.279e+04 and 0.1613.
@@ -126,7 +131,7 @@ std::string sweep_table(const Sweep& sweep) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& p : sweep.points) {
     std::string measured = p.speedup ? esc(measured_text(*p.speedup)) : "";
-    if (p.error.is_object()) measured += "<span class=\"bad\">" + esc(text_or(p.error, "message")) + "</span>";
+    if (p.error) measured += "<span class=\"bad\">" + esc(p.error->message) + "</span>";
     std::string ok = !p.validation                   ? ""
                      : p.validation->direction_right ? "<span class=\"good\">right</span>"
                                                      : "<span class=\"bad\">wrong</span>";

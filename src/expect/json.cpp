@@ -3,10 +3,12 @@
 #include "core/json_read.hpp"
 
 #include <algorithm>
+#include <climits>
 
 #include "core/json_number.hpp"
 #include "explain/json.hpp"
 #include "expect/suggestions.hpp"
+#include "report/error_record.hpp"
 
 namespace tct::expect {
 namespace {
@@ -178,8 +180,21 @@ ProfileSummary profile_of(const json& j) {
   p.reduction_ops_per_call = integer(j, "reduction_ops_per_call");
   p.library_ops_per_call = integer(j, "library_ops_per_call");
   p.events_truncated = flag(j, "events_truncated");
-  if (const json& top = at(j, "top_ops"); top.is_array()) p.top_ops = top;
+  for (const auto& op : list(j, "top_ops"))
+    p.top_ops.push_back({str(op, "name"), str(op, "class"), number_or_nan(op, "count_per_call"),
+                         number_or_nan(op, "ns_per_call"), number_or_nan(op, "self_ns_per_call")});
   return p;
+}
+
+json top_ops_json(const std::vector<TopOp>& ops) {
+  json out = json::array();
+  for (const auto& op : ops)
+    out.push_back({{"name", op.name},
+                   {"class", op.cls},
+                   {"count_per_call", number_or_null(op.count_per_call)},
+                   {"ns_per_call", number_or_null(op.ns_per_call)},
+                   {"self_ns_per_call", number_or_null(op.self_ns_per_call)}});
+  return out;
 }
 
 json suggestions_json(const std::vector<Suggestion>& suggestions) {
@@ -283,9 +298,9 @@ Machine machine_of(const json& s) {
 }
 
 json point_json(const SweepPoint& p) {
-  json out = {{"value", p.value}, {"error", p.error}};
+  json out = {{"value", to_json(p.value)}, {"error", p.error ? report::to_json(*p.error) : json(nullptr)}};
   if (const auto& a = p.analysed) {
-    out["inputs"] = a->inputs;
+    out["inputs"] = to_json(a->inputs);
     out["class"] = std::string(to_string(a->cls));
     // Only when set: a point written before points kept theirs reads back byte for byte.
     if (a->borderline_with) out["borderline_with"] = std::string(to_string(*a->borderline_with));
@@ -305,11 +320,11 @@ json point_json(const SweepPoint& p) {
 
 SweepPoint point_of(const json& j) {
   SweepPoint p;
-  p.value = at(j, "value");
-  p.error = at(j, "error");
+  p.value = sweep_value_from_json(at(j, "value"));
+  p.error = report::error_record_from_json(at(j, "error"));
   if (j.is_object() && j.contains("class")) {
     SweepPoint::Analysed a;
-    if (const json& inputs = at(j, "inputs"); !inputs.is_null()) a.inputs = inputs;
+    a.inputs = inputs_from_json(at(j, "inputs"));
     a.cls = class_or_none(j, "class").value_or(BoundClass::Unknown);
     a.borderline_with = class_or_none(j, "borderline_with");
     a.predicted = range_of(at(j, "predicted_speedup"));
@@ -331,8 +346,10 @@ json sweep_json(const std::optional<Sweep>& sweep) {
   if (!sweep) return nullptr;
   json points = json::array();
   for (const auto& p : sweep->points) points.push_back(point_json(p));
+  json values = json::array();
+  for (const auto& v : sweep->values) values.push_back(to_json(v));
   return {{"param", sweep->param},
-          {"values", sweep->values},
+          {"values", values},
           {"points", points},
           {"class_changes", to_json(sweep->class_changes)}};
 }
@@ -341,10 +358,10 @@ std::optional<Sweep> sweep_of(const json& j) {
   if (!j.is_object()) return std::nullopt;
   Sweep s;
   s.param = str(j, "param", "?");
-  s.values = list(j, "values");
+  for (const auto& v : list(j, "values")) s.values.push_back(sweep_value_from_json(v));
   for (const auto& p : list(j, "points")) s.points.push_back(point_of(p));
   for (const auto& c : list(j, "class_changes"))
-    s.class_changes.push_back({at(c, "from_value"), at(c, "to_value"),
+    s.class_changes.push_back({sweep_value_from_json(at(c, "from_value")), sweep_value_from_json(at(c, "to_value")),
                                class_or_none(c, "from_class").value_or(BoundClass::Unknown),
                                class_or_none(c, "to_class").value_or(BoundClass::Unknown)});
   return s;
@@ -383,14 +400,14 @@ json to_json(const ProfileSummary& p) {
           {"reduction_ops_per_call", p.reduction_ops_per_call},
           {"library_ops_per_call", p.library_ops_per_call},
           {"events_truncated", p.events_truncated},
-          {"top_ops", p.top_ops}};
+          {"top_ops", top_ops_json(p.top_ops)}};
 }
 
 json to_json(const std::vector<ClassChange>& changes) {
   json out = json::array();
   for (const auto& c : changes)
-    out.push_back({{"from_value", c.from_value},
-                   {"to_value", c.to_value},
+    out.push_back({{"from_value", to_json(c.from_value)},
+                   {"to_value", to_json(c.to_value)},
                    {"from_class", std::string(to_string(c.from_class))},
                    {"to_class", std::string(to_string(c.to_class))}});
   return out;
@@ -466,6 +483,58 @@ std::optional<Validation> validation_from_json(const json& v) {
   out.compile_worth_it = str(v, "compile_worth_it");
   out.direction_right = flag(v, "direction_right", true);
   out.summary = str(v, "summary");
+  return out;
+}
+
+json to_json(const SweepValue& value) {
+  return std::visit([](const auto& v) { return json(v); }, value);
+}
+
+SweepValue sweep_value_from_json(const json& v) {
+  if (v.is_boolean()) return v.get<bool>();
+  // An integer past long long's range (only unsigned ones parse so) stays a number, as a double.
+  if (v.is_number_integer() && (!v.is_number_unsigned() || v.get<unsigned long long>() <= LLONG_MAX))
+    return v.get<long long>();
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return nullptr;
+  return v.dump();
+}
+
+json to_json(const std::vector<InputLeaf>& inputs) {
+  json out = json::array();
+  for (const auto& in : inputs) {
+    if (in.tensor)
+      out.push_back({{"path", in.path},
+                     {"shape", in.tensor->shape},
+                     {"dtype", in.tensor->dtype},
+                     {"device", in.tensor->device},
+                     {"requires_grad", in.tensor->requires_grad}});
+    else out.push_back({{"path", in.path}, {"type", in.type}, {"value", in.value}});
+  }
+  return out;
+}
+
+std::vector<InputLeaf> inputs_from_json(const json& inputs) {
+  std::vector<InputLeaf> out;
+  if (!inputs.is_array()) return out;
+  for (const auto& in : inputs) {
+    InputLeaf leaf;
+    leaf.path = str(in, "path");
+    if (has(in, "shape")) {
+      InputLeaf::Tensor t;
+      for (const auto& d : list(in, "shape"))
+        if (d.is_number_integer()) t.shape.push_back(d.get<long long>());
+      t.dtype = str(in, "dtype");
+      t.device = str(in, "device");
+      t.requires_grad = flag(in, "requires_grad");
+      leaf.tensor = std::move(t);
+    } else {
+      leaf.type = str(in, "type");
+      leaf.value = str(in, "value");
+    }
+    out.push_back(std::move(leaf));
+  }
   return out;
 }
 

@@ -25,4 +25,12 @@ std::optional<Validation> validation_from_json(const nlohmann::json& validation)
 // A measured speedup {estimate, low, high}; none without an estimate.
 std::optional<MeasuredSpeedup> measured_from_json(const nlohmann::json& speedup);
 
+// A sweep value as its JSON literal, and back (an array or object, which no --sweep writes,
+// reads as its JSON text).
+nlohmann::json to_json(const SweepValue& value);
+SweepValue sweep_value_from_json(const nlohmann::json& value);
+// target.load's "inputs" [{path, shape, dtype, device, requires_grad} | {path, type, value}].
+nlohmann::json to_json(const std::vector<InputLeaf>& inputs);
+std::vector<InputLeaf> inputs_from_json(const nlohmann::json& inputs);
+
 }  // namespace tct::expect

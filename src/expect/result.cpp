@@ -28,6 +28,11 @@ BoundClass parse_class(std::string_view s) {
 
 std::string label(BoundClass c) { return class_label(std::string(to_string(c))); }
 
+std::string to_text(const SweepValue& value) {
+  if (const auto* s = std::get_if<std::string>(&value)) return *s;
+  return to_json(value).dump();
+}
+
 std::string_view to_string(Assumes a) {
   switch (a) {
     case Assumes::Captured: return "captured";
@@ -75,7 +80,7 @@ std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points) {
   std::vector<ClassChange> out;
   const SweepPoint* prev = nullptr;
   for (const auto& p : points) {
-    if (!p.error.is_null() || !p.analysed) continue;
+    if (p.error || !p.analysed) continue;
     if (prev && prev->analysed->cls != p.analysed->cls)
       out.push_back({prev->value, p.value, prev->analysed->cls, p.analysed->cls});
     prev = &p;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
 #include "explain/result.hpp"
+#include "report/error_record.hpp"
 #include "report/warning.hpp"
 
 namespace tct::expect {
@@ -72,7 +74,7 @@ struct ProfileSummary {
   double device_busy_fraction = NAN, kernel_launches = NAN;  // CUDA only
   int pointwise_ops_per_call = 0, reduction_ops_per_call = 0, library_ops_per_call = 0;
   bool events_truncated = false;
-  json top_ops = json::array();  // [{name, class, count_per_call, ns_per_call, self_ns_per_call}], as measured
+  std::vector<TopOp> top_ops;  // heaviest first, as measured
 };
 ProfileSummary summarize(const Evidence& e);
 
@@ -116,6 +118,8 @@ struct Analysis {
 // The machine's ceilings as expect used them, and where they came from.
 struct Machine {
   Ceilings ceilings;
+  // The agent's raw records, kept whole as it wrote them (the document shows them; expect
+  // reads a few fields of them where it uses them).
   json device;                            // the agent's expect.device_info
   std::optional<std::string> cache_path;  // none when there is no cache folder
   std::string cache_key;
@@ -140,13 +144,39 @@ struct Validation {
   std::string summary;  // all of it in one line
 };
 
+// One value of a --sweep: the JSON literal it was typed as (null, true, 8, 0.5), else the text
+// as typed.
+using SweepValue = std::variant<std::nullptr_t, bool, long long, double, std::string>;
+// The value as a reader sees it: a string as it is, anything else as its JSON literal.
+std::string to_text(const SweepValue& value);
+
+// One leaf of the target's inputs as target.load describes it (python/tct_agent/target.py):
+// a tensor's shape, dtype, device and requires_grad, or any other value's Python type and
+// short repr.
+struct InputLeaf {
+  std::string path;  // args[0], kwargs['x'], ...
+  struct Tensor {
+    std::vector<long long> shape;
+    std::string dtype, device;
+    bool requires_grad = false;
+
+    bool operator==(const Tensor&) const = default;
+  };
+  std::optional<Tensor> tensor;  // none: not a tensor (type and value below)
+  std::string type, value;
+
+  bool operator==(const InputLeaf&) const = default;
+};
+
 // One value of a --sweep.
 struct SweepPoint {
-  json value;
-  json error;  // null, or {kind, message, hint, stage, exit_code}: why the point failed
+  SweepValue value;
+  // Why the point failed: none when it did not. Its fields as the failure wrote them
+  // (report/error_record.hpp).
+  std::optional<report::ErrorRecord> error;
   // What the profile found at this value; none when the point failed before it or its bench threw.
   struct Analysed {
-    json inputs = json::array();  // target.load's input description
+    std::vector<InputLeaf> inputs;  // target.load's input description
     BoundClass cls = BoundClass::Unknown;
     std::optional<BoundClass> borderline_with;  // the class a re-run at this value may give instead
     SpeedupRange predicted;
@@ -162,13 +192,13 @@ struct SweepPoint {
 };
 
 struct ClassChange {
-  json from_value, to_value;
+  SweepValue from_value, to_value;
   BoundClass from_class = BoundClass::Unknown, to_class = BoundClass::Unknown;
 };
 
 struct Sweep {
   std::string param;
-  json values = json::array();
+  std::vector<SweepValue> values;
   std::vector<SweepPoint> points;
   std::vector<ClassChange> class_changes;  // between consecutive successful points
 };
@@ -177,7 +207,9 @@ struct Sweep {
 std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points);
 
 struct ExpectResult {
-  json target;                       // the agent's description of the loaded target; null until loaded
+  // The agent's description of the loaded target (target.load's reply), its raw record kept
+  // whole; null until loaded.
+  json target;
   std::optional<Machine> machine;    // after the ceilings phase
   std::optional<Analysis> analysis;  // after the profile (the class is null until then)
   std::optional<Sweep> sweep;

@@ -26,7 +26,6 @@
 #include "errors.hpp"
 #include "explain/run.hpp"
 #include "report/warning.hpp"
-#include "bench/json.hpp"
 #include "bench/run.hpp"
 
 namespace tct::expect {
@@ -312,7 +311,7 @@ class ExpectRun {
   }
 
   static bool sweep_changed_shapes(const std::vector<SweepPoint>& points, const json& described) {
-    json first = described.value("inputs", json::array());
+    const std::vector<InputLeaf> first = inputs_from_json(described.value("inputs", json::array()));
     for (const auto& p : points)
       if (p.analysed && p.analysed->inputs != first) return true;
     return false;
@@ -321,10 +320,10 @@ class ExpectRun {
   // One value of the sweep: load, profile and classify it, then bench it in fresh processes
   // (the point keeps the bench's speedup; the bench's warnings join expect's, named by the
   // point).
-  SweepPoint measure_point(const SweepSpec& spec, const json& value) {
-    const std::string label = fmt::format("{}={}", spec.param, value.dump());
+  SweepPoint measure_point(const SweepSpec& spec, const SweepValue& value) {
+    const std::string label = fmt::format("{}={}", spec.param, to_json(value).dump());
     json params = cfg_.target.params;
-    params[spec.param] = value;
+    params[spec.param] = to_json(value);
     ensure_agent();
     json load = core::to_load_params(cfg_.target);
     load["params"] = params;
@@ -335,7 +334,7 @@ class ExpectRun {
       Profiled profiled = analyse(described, params, label);
       const Analysis& a = profiled.analysis;
       SweepPoint::Analysed pa;
-      pa.inputs = described.value("inputs", json::array());
+      pa.inputs = inputs_from_json(described.value("inputs", json::array()));
       pa.cls = a.cls;
       pa.borderline_with = a.borderline_with;
       pa.predicted = {a.predicted.range.low, a.predicted.range.high, a.predicted.range.point};
@@ -364,9 +363,14 @@ class ExpectRun {
     point.benched = true;
     const tct::bench::Speedup* sp = first_speedup(bench);
     if (!sp) {
-      const bool row_error = !bench.rows.empty() && bench.rows[0].error;
-      point.error = row_error ? tct::bench::to_json(*bench.rows[0].error)
-                              : json{{"kind", "bench"}, {"message", "bench measured no speedup"}};
+      // The bench row's error with the fields bench writes (a stage always, the exit code when known).
+      if (!bench.rows.empty() && bench.rows[0].error) {
+        const tct::bench::RowError& e = *bench.rows[0].error;
+        point.error = report::ErrorRecord{e.kind, e.message, e.hint, e.stage, false, e.exit_code};
+      } else {
+        point.error =
+            report::ErrorRecord{"bench", "bench measured no speedup", std::nullopt, std::nullopt, false, std::nullopt};
+      }
     } else {
       point.speedup = MeasuredSpeedup{sp->interval.estimate, sp->interval.low, sp->interval.high};
       // The point's own class, range and borderline.
@@ -384,7 +388,7 @@ class ExpectRun {
     result_.sweep = Sweep{spec.param, spec.values, {}, {}};
     checkpoint();
     std::vector<SweepPoint> points = run_sweep(
-        spec, [&](const json& value) { return measure_point(spec, value); },
+        spec, [&](const SweepValue& value) { return measure_point(spec, value); },
         [&](const std::vector<SweepPoint>& pts) {
           result_.sweep->points = pts;
           result_.sweep->class_changes = class_changes(pts);
@@ -392,15 +396,15 @@ class ExpectRun {
         });
     int failed = 0;
     for (const auto& p : points)
-      if (!p.error.is_null()) ++failed;
+      if (p.error) ++failed;
     if (failed > 0) warn({report::kind::SweepPointsFailed{static_cast<std::size_t>(failed), points.size()}, ""});
     if (failed == static_cast<int>(points.size()) && !points.empty()) {
-      const json& e = points[0].error;
-      int code = e.value("exit_code", static_cast<int>(ExitCode::TargetFailed));
-      throw Error(static_cast<ExitCode>(code), e.value("kind", "sweep"),
-                  fmt::format("every sweep point failed; the first ({}={}): {}", spec.param, points[0].value.dump(),
-                              e.value("message", "")),
-                  e.value("hint", ""));
+      const report::ErrorRecord& e = *points[0].error;
+      const int code = e.exit_code.value_or(static_cast<int>(ExitCode::TargetFailed));
+      throw Error(static_cast<ExitCode>(code), e.kind,
+                  fmt::format("every sweep point failed; the first ({}={}): {}", spec.param,
+                              to_json(points[0].value).dump(), e.message),
+                  e.hint.value_or(""));
     }
   }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "expect/json.hpp"
 
 namespace tct::expect {
 namespace {
@@ -31,14 +32,17 @@ SweepSpec parse_sweep(const std::string& text) {
     if (v.empty()) throw usage_error(fmt::format("--sweep '{}' has an empty value", text), kHint);
     // Like --param: a JSON literal when it parses as one, else the string as typed.
     json parsed = json::parse(v, nullptr, false);
-    spec.values.push_back(parsed.is_discarded() ? json(v) : parsed);
+    if (parsed.is_structured())
+      throw usage_error(fmt::format("--sweep '{}': the value {} is a list or an object", text, v),
+                        "sweep one parameter over single values (a number, a word, true, false or null)");
+    spec.values.push_back(parsed.is_discarded() ? SweepValue(v) : sweep_value_from_json(parsed));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   return spec;
 }
 
-std::vector<SweepPoint> run_sweep(const SweepSpec& spec, const std::function<SweepPoint(const json&)>& measure,
+std::vector<SweepPoint> run_sweep(const SweepSpec& spec, const std::function<SweepPoint(const SweepValue&)>& measure,
                                   const std::function<void(const std::vector<SweepPoint>&)>& on_point) {
   std::vector<SweepPoint> points;
   for (const auto& value : spec.values) {
@@ -48,11 +52,8 @@ std::vector<SweepPoint> run_sweep(const SweepSpec& spec, const std::function<Swe
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       point = {};
-      point.error = {{"kind", e.kind()},
-                     {"message", e.what()},
-                     {"hint", e.hint()},
-                     {"stage", e.stage.empty() ? json(nullptr) : json(e.stage)},
-                     {"exit_code", static_cast<int>(e.code())}};
+      point.error = report::error_record(e);
+      point.error->null_stage = !point.error->stage;
     }
     point.value = value;
     points.push_back(std::move(point));

@@ -73,10 +73,8 @@ std::string count(double x) {
 }
 
 // The first line of an error message, at most 90 characters: a table cell, not a traceback.
-std::string short_message(const json& err) {
-  std::string m =
-      err.is_object() && err.contains("message") && err["message"].is_string() ? err["message"].get<std::string>() : "";
-  m = m.substr(0, m.find('\n'));
+std::string short_message(const report::ErrorRecord& err) {
+  std::string m = err.message.substr(0, err.message.find('\n'));
   if (m.size() > 90) m = m.substr(0, 87) + "...";
   return m;
 }
@@ -157,17 +155,17 @@ std::string sweep_text(const ExpectResult& r) {
   std::string out = fmt::format("  sweep over {}:\n", sw.param);
   Table st({sw.param, "class", "predicted", "measured speedup [95% CI]", "note"});
   for (const auto& p : sw.points) {
-    if (!p.error.is_null()) {
-      st.add({value_text(p.value), class_cell(p), range(point_range(p)), "failed", short_message(p.error)});
+    if (p.error) {
+      st.add({to_text(p.value), class_cell(p), range(point_range(p)), "failed", short_message(*p.error)});
       continue;
     }
-    st.add({value_text(p.value), class_cell(p), range(point_range(p)), interval(p.speedup),
+    st.add({to_text(p.value), class_cell(p), range(point_range(p)), interval(p.speedup),
             p.validation ? p.validation->verdict : ""});
   }
   out += st.str();
   for (const auto& c : sw.class_changes)
     out += fmt::format("  class changes from {} to {} between {}={} and {}\n", words(c.from_class), words(c.to_class),
-                       sw.param, value_text(c.from_value), value_text(c.to_value));
+                       sw.param, to_text(c.from_value), to_text(c.to_value));
   return out + "\n";
 }
 
@@ -282,9 +280,8 @@ std::string markdown(const ExpectResult& r) {
     out += fmt::format("#### Sweep over `{}`\n\n", sw.param);
     Table st({sw.param, "class", "predicted", "measured speedup [95% CI]", "note"});
     for (const auto& p : sw.points) {
-      bool failed = !p.error.is_null();
-      st.add({value_text(p.value), class_cell(p), range(point_range(p)), failed ? "failed" : interval(p.speedup),
-              failed ? short_message(p.error) : (p.validation ? p.validation->verdict : "")});
+      st.add({to_text(p.value), class_cell(p), range(point_range(p)), p.error ? "failed" : interval(p.speedup),
+              p.error ? short_message(*p.error) : (p.validation ? p.validation->verdict : "")});
     }
     out += st.markdown() + "\n";
   }

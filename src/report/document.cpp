@@ -3,8 +3,6 @@
 #include <chrono>
 #include <ctime>
 
-#include <fmt/format.h>
-
 namespace tct::report {
 
 std::string utc_now_iso8601() {
@@ -14,12 +12,6 @@ std::string utc_now_iso8601() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
-}
-
-json error_json(const Error& error) {
-  json j = {{"kind", error.kind()}, {"message", error.what()}, {"hint", error.hint()}};
-  if (!error.stage.empty()) j["stage"] = error.stage;
-  return j;
 }
 
 }  // namespace tct::report

@@ -125,8 +125,7 @@ json merge_shards(const std::vector<std::pair<std::string, json>>& shards) {
     for (const auto& w : doc.value("warnings", json::array())) report::add_once(warnings, report::warning_from_json(w));
     const json& torch = doc.value("environment", json::object()).value("torch", json());
     if (torch.is_object() && torch.contains("version")) torch_versions.insert(torch["version"].dump());
-    merged_suite.merged_from->push_back(
-        {path, doc["suite"].value("shard", json()), doc.value("created", json()), s.entries.size()});
+    merged_suite.merged_from->push_back({path, s.shard, core::json_read::opt_str(doc, "created"), s.entries.size()});
   }
   std::vector<std::string> missing;
   for (const auto& id : plan)
@@ -150,7 +149,7 @@ std::optional<Error> suite_outcome(const SuiteResult& s) {
   }
   const std::size_t n = s.entries.size();
   auto describe = [](const EntryRecord& e) {
-    return fmt::format("{}: {}", e.entry.id, core::json_read::str(e.error, "message"));
+    return fmt::format("{}: {}", e.entry.id, e.error ? e.error->message : "");
   };
   if (!failed.empty())
     return Error(ExitCode::TargetFailed, "suite_entry_failed",

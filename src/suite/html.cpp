@@ -48,9 +48,7 @@ std::string row_html(const EntryRecord& e) {
   if (r.compile_source == "first_call") compile += "*";
   auto count = [](const auto& v) { return v ? esc(json_text(json(*v))) : std::string("-"); };
   std::string why;
-  if (e.error.is_object() && e.error.contains("message"))
-    why = "<br><span class=\"muted\">" + esc(text_or(e.error, "kind")) + ": " + esc(text_or(e.error, "message")) +
-          "</span>";
+  if (e.error) why = "<br><span class=\"muted\">" + esc(e.error->kind) + ": " + esc(e.error->message) + "</span>";
   return fmt::format(
       "<tr><td class=\"loc\">{}</td><td class=\"num nw\"><span class=\"{}\">{}</span></td><td>{}</td><td "
       "class=\"num\">{}</td>"
@@ -131,8 +129,7 @@ std::string speedup_chart(const SuiteResult& suite) {
     b.value = sp.estimate;
     if (!std::isfinite(b.value)) {
       b.css_class = "failed";
-      b.annotation = std::string(suite::to_string(e.status)) +
-                     (e.error.is_object() && e.error.contains("kind") ? ": " + text_or(e.error, "kind") : "");
+      b.annotation = std::string(suite::to_string(e.status)) + (e.error ? fmt::format(": {}", e.error->kind) : "");
     } else {
       b.low = sp.low;
       b.high = sp.high;

@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "bench/json.hpp"
 #include "core/json_number.hpp"
 #include "core/json_read.hpp"
+#include "explain/json.hpp"
 
 namespace tct::suite {
 namespace {
@@ -23,6 +25,19 @@ constexpr std::string_view kStatus[] = {"ok", "failed", "mismatch"};
 Entry planned_from_json(const json& j) {
   return {str(j, "id"), str(j, "target"), has(j, "params") ? j["params"] : json::object(),
           has(j, "settings") ? j["settings"] : json::object()};
+}
+
+// {index, count, method: round_robin|cost, costs_from}: a shard run's own, and each merged shard's.
+json shard_json(const std::optional<ShardInfo>& shard) {
+  if (!shard) return nullptr;
+  return {{"index", shard->index},
+          {"count", shard->count},
+          {"method", shard->costs_from.empty() ? "round_robin" : "cost"},
+          {"costs_from", text_or_null(shard->costs_from)}};
+}
+std::optional<ShardInfo> shard_from_json(const json& sh) {
+  if (!sh.is_object()) return std::nullopt;
+  return ShardInfo{num(sh, "index", 1), num(sh, "count", 1), str(sh, "costs_from")};
 }
 
 }  // namespace
@@ -114,12 +129,12 @@ json to_json(const EntryRecord& r) {
           {"params", r.entry.params},
           {"settings", r.entry.settings},
           {"status", to_string(r.status)},
-          {"error", r.error},
+          {"error", r.error ? report::to_json(*r.error) : json(nullptr)},
           {"wall_ns", r.wall.count()},
           {"result", to_json(r.result)},
-          {"bench", r.bench},
-          {"explain", r.explain},
-          {"warnings", r.warnings},
+          {"bench", r.bench ? tct::bench::to_json(*r.bench) : json(nullptr)},
+          {"explain", r.explain ? explain::to_json(*r.explain) : json(nullptr)},
+          {"warnings", report::to_json(r.warnings)},
           {"environment", r.environment}};
 }
 
@@ -128,12 +143,12 @@ EntryRecord record_from_json(const json& j) {
   r.entry = planned_from_json(j);
   const std::string status = str(j, "status", "failed");
   r.status = status == "ok" ? EntryStatus::Ok : status == "mismatch" ? EntryStatus::Mismatch : EntryStatus::Failed;
-  r.error = at(j, "error");
+  r.error = report::error_record_from_json(at(j, "error"));
   r.wall = Nanoseconds(num<double>(j, "wall_ns"));
   r.result = entry_result_from_json(at(j, "result"));
-  r.bench = at(j, "bench");
-  r.explain = at(j, "explain");
-  r.warnings = list(j, "warnings");
+  if (const json& bench = at(j, "bench"); bench.is_object()) r.bench = tct::bench::from_json(bench);
+  if (const json& explained = at(j, "explain"); explained.is_object()) r.explain = explain::from_json(explained);
+  for (const auto& w : list(j, "warnings")) r.warnings.push_back(report::warning_from_json(w));
   r.environment = has(j, "environment") ? j["environment"] : json::object();
   return r;
 }
@@ -147,21 +162,17 @@ json to_json(const SuiteResult& s) {
                     {"settings", p.entry.settings},
                     {"shard", p.shard}});
   for (const auto& e : s.entries) entries.push_back(to_json(e));
-  json shard = nullptr;
-  if (s.shard)
-    shard = {{"index", s.shard->index},
-             {"count", s.shard->count},
-             {"method", s.shard->costs_from.empty() ? "round_robin" : "cost"},
-             {"costs_from", text_or_null(s.shard->costs_from)}};
-  json out = {{"file", s.file},         {"name", s.name},       {"plan", plan},       {"shard", shard},
+  json out = {{"file", s.file},         {"name", s.name},       {"plan", plan},       {"shard", shard_json(s.shard)},
               {"selected", s.selected}, {"listing", s.listing}, {"entries", entries}, {"summary", to_json(s.summary)}};
   if (s.resumed)
     out["resumed"] = {{"from", s.resumed->from}, {"kept", s.resumed->kept}, {"dropped", s.resumed->dropped}};
   if (s.merged_from) {
     out["merged_from"] = json::array();
     for (const auto& m : *s.merged_from)
-      out["merged_from"].push_back(
-          {{"path", m.path}, {"shard", m.shard}, {"created", m.created}, {"entries", m.entries}});
+      out["merged_from"].push_back({{"path", m.path},
+                                    {"shard", shard_json(m.shard)},
+                                    {"created", m.created ? json(*m.created) : json(nullptr)},
+                                    {"entries", m.entries}});
   }
   return out;
 }
@@ -171,8 +182,7 @@ SuiteResult suite_from_json(const json& j) {
   s.file = str(j, "file");
   s.name = str(j, "name");
   for (const auto& p : list(j, "plan")) s.plan.push_back({planned_from_json(p), num(p, "shard", 1)});
-  if (const json& sh = at(j, "shard"); sh.is_object())
-    s.shard = ShardInfo{num(sh, "index", 1), num(sh, "count", 1), str(sh, "costs_from")};
+  s.shard = shard_from_json(at(j, "shard"));
   s.selected = strings(j, "selected");
   s.listing = flag(j, "listing");
   for (const auto& e : list(j, "entries")) s.entries.push_back(record_from_json(e));
@@ -182,7 +192,8 @@ SuiteResult suite_from_json(const json& j) {
   if (has(j, "merged_from")) {
     s.merged_from.emplace();
     for (const auto& m : list(j, "merged_from"))
-      s.merged_from->push_back({str(m, "path"), at(m, "shard"), at(m, "created"), num<std::size_t>(m, "entries")});
+      s.merged_from->push_back(
+          {str(m, "path"), shard_from_json(at(m, "shard")), opt_str(m, "created"), num<std::size_t>(m, "entries")});
   }
   return s;
 }

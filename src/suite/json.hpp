@@ -1,8 +1,8 @@
 #pragma once
 // SuiteResult <-> doc["suite"] (schema/suite.schema.json): the one place the section and its
-// parts are written, and their reader (compare/compare.cpp reads an entry's id, status and
-// error itself). to_json(suite_from_json(section)) gives back a section this
-// version wrote; the readers also take older documents of the same schema (fields added
+// parts are written, and their reader (an entry's bench and explain sections through bench's
+// and explain's own). to_json(suite_from_json(section)) gives back, byte for byte, a section
+// this version wrote; the readers also take older documents of the same schema (fields added
 // since are absent there) and never throw on a missing or mistyped field.
 #include <string_view>
 

@@ -14,9 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "stats/verdict.hpp"
+#include "bench/result.hpp"
 #include "core/units.hpp"
+#include "explain/result.hpp"
+#include "report/error_record.hpp"
+#include "report/warning.hpp"
 #include "stats/log_interval.hpp"
+#include "stats/verdict.hpp"
 #include "suite/file.hpp"
 
 namespace tct::suite {
@@ -63,13 +67,19 @@ enum class EntryStatus { Ok, Failed, Mismatch };
 struct EntryRecord {
   Entry entry;  // id, target, params, settings: as planned
   EntryStatus status = EntryStatus::Ok;
-  // Why it failed, as a document holds an error ({kind, message, hint, stage}) with the exit
-  // code it would have given alone; null when it passed.
-  nlohmann::json error;
+  // Why it failed ({kind, message, hint, stage when it has one}) with the exit code it would
+  // have given alone; none when it passed.
+  std::optional<report::ErrorRecord> error;
   Nanoseconds wall{0};
   EntryResult result;
-  // The entry's own document's sections, kept as written: the suite quotes only `result`.
-  nlohmann::json bench, explain, warnings = nlohmann::json::array(), environment = nlohmann::json::object();
+  // The entry's own document's sections, as `tct bench` and `tct explain` would write them (the
+  // suite quotes only `result`): bench's and explain's results, none where that runner did not
+  // run (or stopped before bench had its configuration), and the document's warnings as written.
+  std::optional<tct::bench::BenchResult> bench;
+  std::optional<explain::ExplainResult> explain;
+  std::vector<report::Warning> warnings;
+  // The agent's record of the interpreter and torch, its raw record kept whole.
+  nlohmann::json environment = nlohmann::json::object();
 };
 
 struct PlannedEntry {
@@ -91,7 +101,8 @@ struct Resumed {
 // One shard document `tct merge` joined.
 struct MergedShard {
   std::string path;
-  nlohmann::json shard, created;  // as the shard's document wrote them
+  std::optional<ShardInfo> shard;      // the shard's own; none: not sharded
+  std::optional<std::string> created;  // when the shard's document was made; none: it does not say
   std::size_t entries = 0;
 };
 

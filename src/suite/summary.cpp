@@ -11,7 +11,7 @@
 
 namespace tct::suite {
 
-EntryResult entry_result(const tct::bench::BenchResult& bench, const json& explain) {
+EntryResult entry_result(const tct::bench::BenchResult& bench, const explain::ExplainResult* explained) {
   EntryResult r;
   if (!bench.rows.empty()) {
     const tct::bench::BenchRow& row = bench.rows[0];
@@ -29,14 +29,16 @@ EntryResult entry_result(const tct::bench::BenchResult& bench, const json& expla
     r.break_even_calls = row.break_even_calls;
     r.graph_breaks = row.graph_breaks;
     if (row.correctness && row.correctness->match) r.check = *row.correctness->match ? "match" : "mismatch";
-    else if (bench.config && bench.config->more.value("check", true) == false) r.check = "not_checked";
+    else if (bench.config && !bench.config->check) r.check = "not_checked";
   }
   // The malloc state of the speedup, and the fastest state when the allocator moved it.
-  using namespace core::json_read;
-  const json& alloc = bench.allocator;
-  r.allocator = str(alloc, "state");
-  if (flag(alloc, "differs") || flag(alloc, "processes_disagree")) r.allocator_best = str(alloc, "best_state");
-  if (!r.graph_breaks) r.graph_breaks = opt_num<int>(explain, "graph_break_count");
+  if (const auto& alloc = bench.allocator) {
+    r.allocator = alloc->state;
+    if (alloc->differs.value_or(false) || alloc->processes_disagree.value_or(false))
+      r.allocator_best = alloc->best_state.value_or("");
+  }
+  // Explain's count, once it finished (a run that stopped after loading the target has none).
+  if (!r.graph_breaks && explained && explained->finished) r.graph_breaks = explained->graph_break_count;
   return r;
 }
 
@@ -51,7 +53,7 @@ SuiteSummary summarize(const std::vector<EntryRecord>& entries) {
       case EntryStatus::Mismatch: ++s.mismatch; break;
       case EntryStatus::Failed: ++s.failed; break;
     }
-    if (e.status != EntryStatus::Ok) ++s.failures_by_kind[core::json_read::str(e.error, "kind", "unknown")];
+    if (e.status != EntryStatus::Ok) ++s.failures_by_kind[e.error ? e.error->kind : "unknown"];
     const EntryResult& r = e.result;
     switch (r.verdict) {
       case tct::stats::SpeedupVerdict::Faster: ++s.faster; break;

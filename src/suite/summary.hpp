@@ -4,17 +4,15 @@
 // the geometric-mean speedup with an interval (slowdowns count as slowdowns: PyTorch's
 // dashboard clips them to 1, which hides them), counts by outcome and by failure kind, and
 // total compile time. Pure functions; unit-tested in tests/unit/test_suite.cpp.
-#include <nlohmann/json.hpp>
-
 #include "bench/result.hpp"
+#include "explain/result.hpp"
 #include "suite/result.hpp"
 
 namespace tct::suite {
 
-using json = nlohmann::json;
-
-// An entry's headline numbers (result.hpp) from its bench result and explain section (or null).
-EntryResult entry_result(const tct::bench::BenchResult& bench, const json& explain_section);
+// An entry's headline numbers (result.hpp) from its bench result and explain's (null when
+// explain did not run).
+EntryResult entry_result(const tct::bench::BenchResult& bench, const explain::ExplainResult* explained);
 
 // The suite's summary over its finished entries. The geometric mean is over entries that
 // passed (status ok).

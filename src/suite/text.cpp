@@ -92,12 +92,11 @@ std::vector<std::string> summary_lines(const SuiteResult& suite) {
 std::vector<std::string> failure_lines(const SuiteResult& suite) {
   std::vector<std::string> out;
   for (const auto& e : suite.entries) {
-    const json& err = e.error;
-    if (!err.is_object()) continue;
-    std::string stage = string_or(err, "stage");
-    std::string hint = string_or(err, "hint");
-    out.push_back(fmt::format("{} [{}{}]: {}{}", e.entry.id, string_or(err, "kind"), stage.empty() ? "" : ", " + stage,
-                              string_or(err, "message"), hint.empty() ? "" : " (" + hint + ")"));
+    if (!e.error) continue;
+    const report::ErrorRecord& err = *e.error;
+    const std::string stage = err.stage.value_or(""), hint = err.hint.value_or("");
+    out.push_back(fmt::format("{} [{}{}]: {}{}", e.entry.id, err.kind, stage.empty() ? "" : ", " + stage, err.message,
+                              hint.empty() ? "" : " (" + hint + ")"));
   }
   return out;
 }
@@ -107,8 +106,8 @@ std::vector<std::string> allocator_lines(const SuiteResult& suite) {
   std::vector<std::string> out;
   for (const auto& e : suite.entries)
     for (const auto& w : e.warnings)
-      if (string_or(w, "code") == "allocator_moves_result")
-        out.push_back(fmt::format("{}: {} ({})", e.entry.id, string_or(w, "message"), string_or(w, "hint")));
+      if (code_of(w) == "allocator_moves_result")
+        out.push_back(fmt::format("{}: {} ({})", e.entry.id, message_of(w), hint_of(w)));
   return out;
 }
 

@@ -156,3 +156,138 @@ TEST(BenchJson, AFailedRowSaysItsFix) {
   EXPECT_NE(out.find("torch.export cannot take this model"), std::string::npos) << out;
   EXPECT_NE(out.find("fix         the model branches on a tensor's value"), std::string::npos) << out;
 }
+
+TEST(BenchJson, TheRunsOwnFiguresAreFieldsOfTheResult) {
+  // What tct writes itself is read into typed fields, not kept as JSON beside them: the
+  // interval's evidence, torch's timers, the memory peaks, the settings, the clock and the
+  // target's process.
+  const json section = load(fixtures() / "bench" / "matrix_raw.json")["bench"];
+  const BenchResult r = from_json(section);
+  ASSERT_FALSE(r.rows.empty());
+  const json& row = section["rows"][0];
+  const BenchRow& typed = r.rows[0];
+
+  ASSERT_TRUE(typed.speedup);
+  const Speedup& sp = *typed.speedup;
+  EXPECT_EQ(sp.confidence, row["speedup"]["confidence"].get<double>());
+  EXPECT_EQ(sp.look_confidence, row["speedup"]["look_confidence"].get<double>());
+  EXPECT_EQ(sp.looks, row["speedup"]["looks"].get<int>());
+  EXPECT_EQ(sp.method, row["speedup"]["method"].get<std::string>());
+  ASSERT_TRUE(sp.per_process);
+  ASSERT_EQ(sp.per_process->size(), row["speedup"]["per_process"].size());
+  const json& first_process = row["speedup"]["per_process"][0];
+  EXPECT_EQ(sp.per_process->at(0).blocks, first_process["blocks"].get<long long>());
+  EXPECT_EQ(sp.per_process->at(0).segment_speedups.size(), first_process["segment_speedups"].size());
+
+  EXPECT_EQ(typed.compile.breakdown.size(), row["compile"]["breakdown"].size());
+  EXPECT_EQ(typed.compile.breakdown.at("gc").count(), row["compile"]["breakdown"]["gc"].get<double>());
+  ASSERT_TRUE(typed.compile.warm_breakdown);
+  EXPECT_EQ(typed.compile.warm_breakdown->size(), row["compile"]["warm_breakdown"].size());
+
+  ASSERT_TRUE(typed.memory && typed.memory->eager_peak && typed.memory->compiled && typed.memory->compiled->peak);
+  EXPECT_EQ(typed.memory->eager_peak->bytes, row["memory"]["eager_peak_bytes"].get<long long>());
+  EXPECT_EQ(typed.memory->compiled->peak->method, row["memory"]["compiled_method"].get<std::string>());
+  ASSERT_TRUE(typed.samples);
+  EXPECT_EQ(typed.samples->calls_per_sample, row["samples"]["calls_per_sample"]["eager"].get<int>());
+
+  ASSERT_TRUE(r.config && r.clock && r.eager && r.eager->memory && r.process);
+  EXPECT_EQ(r.config->backends, section["config"]["backends"].get<std::vector<std::string>>());
+  EXPECT_EQ(r.config->budget_s, section["config"]["budget_s"].get<double>());
+  EXPECT_EQ(r.config->raw, section["config"]["raw"].get<bool>());
+  EXPECT_EQ(r.clock->implementation, section["clock"]["implementation"].get<std::string>());
+  EXPECT_EQ(r.eager->memory->peak_bytes, section["eager"]["memory"]["peak_bytes"].get<long long>());
+  EXPECT_EQ(r.process->device_type, section["device_type"].get<std::string>());
+  EXPECT_EQ(r.process->num_threads, section["num_threads"].get<int>());
+}
+
+TEST(BenchJson, GraphBreakReasonsAndTheAotiRowsTimersRoundTrip) {
+  // No saved run broke a graph or is an aoti row: torch's reasons with their counts, and the
+  // aoti row's two timers as the agent's whole numbers (torch's own timers are floats), read
+  // back byte for byte.
+  BenchRow row;
+  row.backend = row.label = "aoti";
+  row.status = RowStatus::Ok;
+  row.warmup_counters = WarmupCounters{1, 2, {{"call_function print", 3}, {"data dependent branch", 1}}, {}};
+  row.compile.breakdown = {{"torch.export", tct::Nanoseconds(1.5e9)}, {"aoti_compile_and_package", tct::kNotMeasured}};
+  row.aoti = Aoti{tct::Nanoseconds(1.5e9), tct::kNotMeasured, 1234567, tct::Nanoseconds(4.2e7), "cpp", "", ""};
+  const json written = to_json(row);
+  EXPECT_EQ(written["graph_break_reasons"].dump(),
+            R"([{"count":3,"reason":"call_function print"},{"count":1,"reason":"data dependent branch"}])");
+  EXPECT_EQ(written["compile"]["breakdown"].dump(), R"({"aoti_compile_and_package":null,"torch.export":1500000000})");
+  EXPECT_EQ(to_json(row_from_json(written)).dump(), written.dump());
+
+  row.aoti.reset();
+  EXPECT_EQ(to_json(row)["compile"]["breakdown"].dump(),
+            R"({"aoti_compile_and_package":null,"torch.export":1500000000.0})");
+}
+
+TEST(BenchJson, AFieldOfANewerVersionIsReadPast) {
+  // A bench section is written only from a result measured in this process: `tct report`
+  // renders a saved one and `tct merge` copies suite entries whole, so nothing writes back a
+  // section it read, and a field this version does not know is not kept.
+  json row = to_json(BenchRow{});
+  row["from_a_newer_version"] = 1;
+  EXPECT_FALSE(to_json(row_from_json(row)).contains("from_a_newer_version"));
+  json section = to_json(BenchResult{});
+  section["from_a_newer_version"] = 1;
+  EXPECT_FALSE(to_json(from_json(section)).contains("from_a_newer_version"));
+}
+
+// Each row's correctness, in the documents of this version and the older ones, reads back to
+// the same bytes.
+TEST(BenchJson, CorrectnessSectionsRoundTripByteForByte) {
+  auto docs = current_documents();
+  for (const char* older : {"html_bench.json", "html_audit_tiny_ops.json", "html_audit_transformer_block.json"})
+    docs.push_back(fixtures() / older);
+  int seen = 0;
+  for (const auto& p : docs) {
+    const json section = load(p)["bench"];
+    if (!section.contains("rows")) continue;
+    for (const auto& row : section["rows"]) {
+      const json& c = row.value("correctness", json());
+      if (!c.is_object()) continue;
+      EXPECT_EQ(to_json(correctness_from_json(c)).dump(2), c.dump(2)) << p;
+      ++seen;
+    }
+  }
+  EXPECT_GE(seen, 8);
+}
+
+// The live path: the agent's bench.check reply behind mismatch.json's row (a leaf beyond its
+// tolerance, with its float64 reference, and the check's costs) makes that row's correctness,
+// byte for byte.
+TEST(BenchJson, ACheckReplyWritesTheRowsCorrectness) {
+  const json expected = load(fixtures() / "bench" / "mismatch.json")["bench"]["rows"][0]["correctness"];
+  const json& leaf = expected["leaf_results"][0];
+  json fact = {{"path", "out"},
+               {"kind", "tensor"},
+               {"shape_expected", {32}},
+               {"shape_actual", {32}},
+               {"dtype_expected", "float32"},
+               {"dtype_actual", "float32"},
+               {"numel", 32},
+               {"equal", false},
+               {"nan_expected", 0},
+               {"nan_actual", 0},
+               {"nan_mismatch", 0},
+               {"inf_mismatch", 0},
+               {"max_abs_expected", 0.5},
+               {"mean_abs_diff", 1.0}};
+  for (const char* k : {"max_abs_diff", "max_rel_diff", "out_of_tolerance", "worst_index", "expected_at_worst",
+                        "actual_at_worst", "reference"})
+    fact[k] = leaf[k];
+  json same = fact;
+  same.erase("reference");
+  for (const char* k : {"max_abs_diff", "max_rel_diff", "mean_abs_diff"}) same[k] = 0.0;
+  same["out_of_tolerance"] = 0;
+  same["actual_at_worst"] = same["expected_at_worst"];
+  const json reply = {{"eager_vs_eager", {same}},
+                      {"compiled_vs_eager", {fact}},
+                      {"eager_used_rng", false},
+                      {"seed", 0},
+                      {"reference", expected["reference"]},
+                      {"cost_ns", expected["agent_cost_ns"]}};
+  Correctness c = correctness_report(reply);
+  c.check_s = expected["check_s"].get<double>();
+  EXPECT_EQ(to_json(c).dump(2), expected.dump(2));
+}

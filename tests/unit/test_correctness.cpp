@@ -322,12 +322,20 @@ TEST(CorrectnessReport, NamesDifferingParametersAndNotComparedLeaves) {
       {"reference", {{"computed", false}}},
       {"cost_ns", {{"eager_ns", 10}}}};
   auto r = correctness_report(reply);
-  EXPECT_EQ(r["match"], false);
-  EXPECT_EQ(r["differing_parameters"], json::array({"fc.weight"}));
-  EXPECT_EQ(r["mismatches"].size(), 2u);
-  EXPECT_EQ(r["not_compared"], json::array({{{"path", "out.cache.hook"}, {"type", "Hook"}}}));
-  EXPECT_EQ(r["leaves"], 5);
-  EXPECT_EQ(r["seeded"], true);
+  EXPECT_EQ(r.match, false);
+  EXPECT_EQ(r.differing_parameters, std::vector<std::string>{"fc.weight"});
+  EXPECT_EQ(r.mismatches.size(), 2u);
+  ASSERT_TRUE(r.not_compared);
+  ASSERT_EQ(r.not_compared->size(), 1u);
+  EXPECT_EQ((*r.not_compared)[0].path, "out.cache.hook");
+  EXPECT_EQ((*r.not_compared)[0].type, "Hook");
+  EXPECT_EQ(r.leaves, 5);
+  EXPECT_EQ(r.seeded, true);
+  ASSERT_TRUE(r.reference && r.agent_cost);
+  EXPECT_EQ(r.reference->computed, false);
+  EXPECT_FALSE(r.reference->dtype);
+  EXPECT_EQ(r.agent_cost->eager_ns, 10);
+  EXPECT_FALSE(r.agent_cost->reference_ns);
   EXPECT_FALSE(recheck_with_fallback_random(r));
   reply["eager_used_rng"] = true;
   EXPECT_TRUE(recheck_with_fallback_random(correctness_report(reply)));
@@ -339,12 +347,15 @@ TEST(CorrectnessReport, NondeterministicEagerIsSaidAndUsed) {
   json reply = {{"eager_vs_eager", json::array({tensor_fact("out", "float32", 0.4, 1.0)})},
                 {"compiled_vs_eager", json::array({tensor_fact("out", "float32", 0.5, 1.0, 2)})}};
   auto r = correctness_report(reply);
-  EXPECT_EQ(r["nondeterministic"], true);
-  EXPECT_EQ(r["match"], true);
-  EXPECT_EQ(r["basis"], "eager_spread");
-  EXPECT_DOUBLE_EQ(r["eager_max_self_diff"].get<double>(), 0.4);
+  EXPECT_EQ(r.nondeterministic, true);
+  EXPECT_EQ(r.match, true);
+  EXPECT_EQ(r.basis, "eager_spread");
+  ASSERT_TRUE(r.eager_max_self_diff);
+  EXPECT_DOUBLE_EQ(*r.eager_max_self_diff, 0.4);
+  ASSERT_TRUE(r.eager_differing);
+  EXPECT_EQ(r.eager_differing->size(), 1u);
   // A structural self-difference leaves nothing to judge by: inconclusive, not a mismatch.
   reply["eager_vs_eager"].push_back({{"path", "out2"}, {"kind", "structure"}, {"description", "x"}});
   reply["compiled_vs_eager"].push_back({{"path", "out2"}, {"kind", "structure"}, {"description", "x"}});
-  EXPECT_TRUE(correctness_report(reply)["match"].is_null());
+  EXPECT_FALSE(correctness_report(reply).match);
 }

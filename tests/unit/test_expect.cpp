@@ -438,12 +438,21 @@ TEST(ExpectSweep, ParsesValuesLikeParam) {
   auto s = tct::expect::parse_sweep("batch=1, 8,64");
   EXPECT_EQ(s.param, "batch");
   ASSERT_EQ(s.values.size(), 3u);
-  EXPECT_EQ(s.values[1], json(8));
-  auto t = tct::expect::parse_sweep("act=relu,0.5,true,\"x\"");
-  EXPECT_EQ(t.values[0], json("relu"));
-  EXPECT_EQ(t.values[1], json(0.5));
-  EXPECT_EQ(t.values[2], json(true));
-  EXPECT_EQ(t.values[3], json("x"));
+  EXPECT_EQ(s.values[1], tct::expect::SweepValue(8LL));
+  auto t = tct::expect::parse_sweep("act=relu,0.5,true,\"x\",null");
+  EXPECT_EQ(t.values[0], tct::expect::SweepValue("relu"));
+  EXPECT_EQ(t.values[1], tct::expect::SweepValue(0.5));
+  EXPECT_EQ(t.values[2], tct::expect::SweepValue(true));
+  EXPECT_EQ(t.values[3], tct::expect::SweepValue("x"));
+  EXPECT_EQ(t.values[4], tct::expect::SweepValue(nullptr));
+  // Each written back as the literal it was typed as, and shown as a reader reads it.
+  for (const char* literal : {"1", "8", "0.5", "1.0", "true", "null", "\"relu\"", "-3", "1e-05"})
+    EXPECT_EQ(tct::expect::to_json(tct::expect::sweep_value_from_json(json::parse(literal))).dump(),
+              json::parse(literal).dump());
+  EXPECT_EQ(tct::expect::to_text(t.values[0]), "relu");
+  EXPECT_EQ(tct::expect::to_text(t.values[1]), "0.5");
+  EXPECT_EQ(tct::expect::to_text(t.values[4]), "null");
+  EXPECT_THROW(tct::expect::parse_sweep("shape=[64]"), tct::Error);  // one value per point, not a list
   EXPECT_THROW(tct::expect::parse_sweep("batch"), tct::Error);
   EXPECT_THROW(tct::expect::parse_sweep("=1,2"), tct::Error);
   EXPECT_THROW(tct::expect::parse_sweep("batch=1,,2"), tct::Error);
@@ -451,28 +460,38 @@ TEST(ExpectSweep, ParsesValuesLikeParam) {
 }
 
 TEST(ExpectSweep, OneFailingPointDoesNotStopTheOthers) {
-  tct::expect::SweepSpec spec{"batch", {json(1), json(-1), json(64)}};
+  using tct::expect::SweepValue;
+  tct::expect::SweepSpec spec{"batch", {SweepValue(1LL), SweepValue(-1LL), SweepValue(64LL)}};
   int calls = 0;
-  auto points = tct::expect::run_sweep(spec, [&](const json& v) {
+  auto points = tct::expect::run_sweep(spec, [&](const SweepValue& v) {
     ++calls;
-    if (v == json(-1)) throw tct::Error(tct::ExitCode::TargetFailed, "target_raised", "negative batch", "use >0");
+    if (v == SweepValue(-1LL))
+      throw tct::Error(tct::ExitCode::TargetFailed, "target_raised", "negative batch", "use >0");
     tct::expect::SweepPoint p;
     p.analysed = tct::expect::SweepPoint::Analysed{};
-    p.analysed->cls = v == json(1) ? tct::expect::BoundClass::OverheadBound : tct::expect::BoundClass::ComputeBound;
+    p.analysed->cls =
+        v == SweepValue(1LL) ? tct::expect::BoundClass::OverheadBound : tct::expect::BoundClass::ComputeBound;
     return p;
   });
   EXPECT_EQ(calls, 3);
   ASSERT_EQ(points.size(), 3u);
-  EXPECT_TRUE(points[0].error.is_null());
-  EXPECT_EQ(points[1].value, json(-1));
-  EXPECT_EQ(points[1].error["kind"], "target_raised");
-  EXPECT_EQ(points[1].error["exit_code"], 3);
+  EXPECT_FALSE(points[0].error);
+  EXPECT_EQ(points[1].value, SweepValue(-1LL));
+  ASSERT_TRUE(points[1].error);
+  EXPECT_EQ(points[1].error->kind, "target_raised");
+  EXPECT_EQ(points[1].error->exit_code, 3);
+  // As the point's error has always been written: every field, a null stage when it has none.
+  EXPECT_EQ(tct::report::to_json(*points[1].error), (json{{"kind", "target_raised"},
+                                                          {"message", "negative batch"},
+                                                          {"hint", "use >0"},
+                                                          {"stage", nullptr},
+                                                          {"exit_code", 3}}));
   EXPECT_FALSE(points[1].analysed);
-  EXPECT_TRUE(points[2].error.is_null());
+  EXPECT_FALSE(points[2].error);
   auto changes = tct::expect::class_changes(points);
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(changes[0].from_value, json(1));
-  EXPECT_EQ(changes[0].to_value, json(64));
+  EXPECT_EQ(changes[0].from_value, SweepValue(1LL));
+  EXPECT_EQ(changes[0].to_value, SweepValue(64LL));
 }
 
 TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
@@ -492,9 +511,9 @@ TEST(ExpectSweep, WarningsNameThePointThatRaisedThem) {
 }
 
 TEST(ExpectSweep, InterruptPropagates) {
-  tct::expect::SweepSpec spec{"batch", {json(1), json(2)}};
+  tct::expect::SweepSpec spec{"batch", {1LL, 2LL}};
   EXPECT_THROW(tct::expect::run_sweep(spec,
-                                      [](const json&) -> tct::expect::SweepPoint {
+                                      [](const tct::expect::SweepValue&) -> tct::expect::SweepPoint {
                                         throw tct::Error(tct::ExitCode::Interrupted, "interrupted", "ctrl-c");
                                       }),
                tct::Error);

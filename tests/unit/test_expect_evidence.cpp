@@ -40,7 +40,7 @@ Recorded analyse(const std::string& name) {
 
 bool top_op_has_class(const Evidence& e, const std::string& cls) {
   for (const auto& op : e.top_ops)
-    if (op["class"] == cls) return true;
+    if (op.cls == cls) return true;
   return false;
 }
 

@@ -96,6 +96,57 @@ TEST(ExpectJson, FailedSweepPointsKeepWhatTheyHad) {
   EXPECT_FALSE(r.sweep->points[0].benched);
 }
 
+TEST(ExpectJson, SweepValuesErrorsAndInputsReadBackAsWritten) {
+  // Each way a point fails writes its own fields (report/error_record.hpp); each kind of value
+  // is written as the literal it was typed as; a non-tensor input keeps its type and repr.
+  json tensor = {
+      {"path", "args[0]"}, {"shape", {8, 64}}, {"dtype", "float32"}, {"device", "cpu"}, {"requires_grad", false}};
+  json other = {{"path", "kwargs['act']"}, {"type", "str"}, {"value", "'relu'"}};
+  json analysed = {{"class", "memory_bound"},
+                   {"inputs", {tensor, other}},
+                   {"predicted_speedup", {{"low", 1.1}, {"point", 1.4}, {"high", 1.9}}},
+                   {"profile", {{"wall_per_call_ns", 1e5}, {"overhead_fraction", 0.2}, {"ops_per_call", 12.0}}},
+                   {"arithmetic_intensity", 0.5},
+                   {"decided_by", json::array()}};
+  json no_speedup = analysed, row_error = analysed;
+  no_speedup["value"] = 0.5;
+  no_speedup["error"] = {{"kind", "bench"}, {"message", "bench measured no speedup"}};
+  no_speedup["speedup"] = nullptr;
+  row_error["value"] = "relu";
+  row_error["error"] = {{"kind", "compile_failed"}, {"stage", "compile"}, {"message", "boom"}, {"hint", "h"}};
+  row_error["speedup"] = nullptr;
+  json ok = analysed;
+  ok["value"] = true;
+  ok["error"] = nullptr;
+  json s = {{"target", nullptr},
+            {"validation", nullptr},
+            {"class", nullptr},
+            {"sweep",
+             {{"param", "p"},
+              {"values", {0.5, "relu", true, nullptr, 7}},
+              {"class_changes", json::array()},
+              {"points", {no_speedup, row_error, ok}}}}};
+  expect_round_trip(s, "points of every kind");
+  const ExpectResult r = from_json(s);
+  ASSERT_TRUE(r.sweep);
+  const auto& pts = r.sweep->points;
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_EQ(pts[0].value, SweepValue(0.5));
+  ASSERT_TRUE(pts[0].error && pts[1].error);
+  EXPECT_FALSE(pts[0].error->hint);
+  EXPECT_EQ(pts[1].error->stage, "compile");
+  EXPECT_FALSE(pts[1].error->exit_code);
+  EXPECT_FALSE(pts[2].error);
+  ASSERT_TRUE(pts[2].analysed);
+  ASSERT_EQ(pts[2].analysed->inputs.size(), 2u);
+  ASSERT_TRUE(pts[2].analysed->inputs[0].tensor);
+  EXPECT_EQ(pts[2].analysed->inputs[0].tensor->shape, (std::vector<long long>{8, 64}));
+  EXPECT_FALSE(pts[2].analysed->inputs[1].tensor);
+  EXPECT_EQ(pts[2].analysed->inputs[1].value, "'relu'");
+  EXPECT_EQ(r.sweep->values[3], SweepValue(nullptr));
+  EXPECT_EQ(r.sweep->values[4], SweepValue(7LL));
+}
+
 TEST(ExpectJson, ToleratesOddShapes) {
   EXPECT_NO_THROW(from_json(json(nullptr)));
   EXPECT_NO_THROW(

@@ -3,12 +3,14 @@
 #include "bench/json.hpp"
 #include "stats/verdict.hpp"
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "stats/log_interval.hpp"
 #include "errors.hpp"
+#include "fixture_documents.hpp"
 #include "suite/shard.hpp"
 #include "suite/doc.hpp"
 #include "suite/file.hpp"
@@ -304,6 +306,89 @@ TEST(SuiteDoc, TheSectionReadsBackToTheSameValue) {
   EXPECT_EQ(to_json(suite_from_json(merged["suite"])), merged["suite"]);
 }
 
+namespace {
+
+// An entry as `tct suite` writes one, its sections taken from saved bench and explain documents
+// (tests/e2e/fixtures/), its warnings and its error as given.
+json full_entry(const std::string& id, const json& bench_doc, const json& explain_doc, json error) {
+  json e = to_json(record_from_json(entry(id, error.is_null() ? "ok" : "failed", 1.2, 1.1, 1.3)));
+  e["error"] = std::move(error);
+  e["bench"] = bench_doc["bench"];
+  e["explain"] = explain_doc.is_object() ? explain_doc["explain"] : json(nullptr);
+  e["warnings"] = bench_doc.value("warnings", json::array());
+  e["environment"] = bench_doc.value("environment", json::object());
+  return e;
+}
+
+}  // namespace
+
+TEST(SuiteDoc, EntriesWithTheirSectionsReadBackByteForByte) {
+  // The entry's bench and explain read through bench's and explain's own readers, its warnings
+  // through report's, its error kept with the fields it was written with: a resumed or merged
+  // run writes every entry as the run that made it did.
+  const auto benches = tct::testing::fixture_documents("bench");
+  const auto explains = tct::testing::fixture_documents("explain");
+  ASSERT_FALSE(benches.empty());
+  ASSERT_FALSE(explains.empty());
+  const std::vector<json> errors = {
+      nullptr,
+      // A bench outcome: no stage of its own.
+      {{"kind", "output_mismatch"}, {"message", "m"}, {"hint", "h"}, {"exit_code", 1}},
+      // A runner's error with the suite's step before its own stage.
+      {{"kind", "compile_failed"}, {"message", "m"}, {"hint", ""}, {"stage", "bench: compile"}, {"exit_code", 3}},
+      {{"kind", "internal"}, {"stage", "explain"}, {"exit_code", 4}, {"message", "internal error: x"}, {"hint", "h"}},
+  };
+  std::size_t k = 0;
+  for (const auto& b : benches) {
+    const json bench_doc = tct::testing::load_json(b);
+    const json explain_doc = tct::testing::load_json(explains[k % explains.size()]);
+    const json e =
+        full_entry("e" + std::to_string(k), bench_doc, k % 2 ? json(nullptr) : explain_doc, errors[k % errors.size()]);
+    ++k;
+    const EntryRecord r = record_from_json(e);
+    EXPECT_EQ(to_json(r).dump(), e.dump()) << b;
+    EXPECT_EQ(r.bench.has_value(), e["bench"].is_object()) << b;
+    EXPECT_EQ(r.warnings.size(), e["warnings"].size()) << b;
+  }
+  // A failed entry's error as its renderings and the summary read it.
+  const EntryRecord failed = record_from_json(full_entry("f", tct::testing::load_json(benches[0]), nullptr, errors[2]));
+  ASSERT_TRUE(failed.error);
+  EXPECT_EQ(failed.error->stage, "bench: compile");
+  EXPECT_EQ(failed.error->exit_code, 3);
+  EXPECT_EQ(summarize({failed}).failures_by_kind.at("compile_failed"), 1);
+}
+
+TEST(SuiteDoc, MergedShardsKeepEveryEntryAsWritten) {
+  Suite s = four();
+  auto all = ids(s);
+  const json bench_doc = tct::testing::load_json(tct::testing::fixture_documents("bench")[0]);
+  const json explain_doc = tct::testing::load_json(tct::testing::fixture_documents("explain")[0]);
+  auto shard = [&](int index, const std::vector<std::string>& run) {
+    json doc = shard_doc(s, index, 2, {});
+    SuiteResult suite = suite_from_json(doc["suite"]);
+    for (const auto& id : run) record_entry(suite, record_from_json(full_entry(id, bench_doc, explain_doc, nullptr)));
+    doc["suite"] = to_json(suite);
+    return doc;
+  };
+  const json a = shard(1, {all[0], all[2]}), b = shard(2, {all[1], all[3]});
+  const json merged = merge_shards({{"a.json", a}, {"b.json", b}});
+  std::map<std::string, std::string> written;
+  for (const json* d : {&a, &b})
+    for (const auto& e : (*d)["suite"]["entries"]) written[e["id"]] = e.dump();
+  ASSERT_EQ(merged["suite"]["entries"].size(), 4u);
+  for (const auto& e : merged["suite"]["entries"]) EXPECT_EQ(e.dump(), written.at(e["id"])) << e["id"];
+  // Each shard as its document said it, and the merged section reads back to itself.
+  EXPECT_EQ(merged["suite"]["merged_from"][1]["shard"], b["suite"]["shard"]);
+  EXPECT_EQ(merged["suite"]["merged_from"][1]["created"], "2026-01-01T00:00:00Z");
+  EXPECT_EQ(to_json(suite_from_json(merged["suite"])).dump(), merged["suite"].dump());
+  json unsharded = a;
+  unsharded.erase("created");
+  unsharded["suite"]["shard"] = nullptr;
+  const json one = merge_shards({{"u.json", unsharded}, {"b.json", b}});
+  EXPECT_TRUE(one["suite"]["merged_from"][0]["shard"].is_null());
+  EXPECT_TRUE(one["suite"]["merged_from"][0]["created"].is_null());
+}
+
 TEST(SuiteDoc, OutcomeFailedBeforeMismatch) {
   SuiteResult section;
   section.entries = records(json::array({entry("a", "ok", 1, 1, 1), entry("b", "mismatch", 1, 1, 1)}));
@@ -365,6 +450,12 @@ TEST(SuiteSummary, EntryResultFromABenchSection) {
                 .verdict,
             tct::stats::SpeedupVerdict::Slower);
   EXPECT_EQ(entry_result(tct::bench::BenchResult{}, nullptr).verdict, tct::stats::SpeedupVerdict::NotMeasured);
+  // --no-check: the settings say so; an older config without the flag was checked.
+  bench["rows"][0].erase("correctness");
+  bench["config"]["check"] = false;
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench), nullptr).check, "not_checked");
+  bench["config"].erase("check");
+  EXPECT_EQ(entry_result(tct::bench::from_json(bench), nullptr).check, "");
 }
 
 TEST(LogInterval, GeometricMeanAndRatio) {
