@@ -571,7 +571,7 @@ RunResult analyze(const RunInputs& in) {
   r.record_dir = in.record_dir;
   r.trace_dir = in.trace_dir;
   r.cwd = in.cwd;
-  r.trace = in.trace_section;
+  r.trace = in.trace_summary;
   for (const auto& u : in.records.unreadable) r.notes.push_back("skipped a record file: " + u);
   for (const auto& p : in.records.processes) {
     ++r.processes_with_torch;
@@ -594,17 +594,8 @@ RunResult analyze(const RunInputs& in) {
     r.processes.push_back(std::move(pr));
   }
   site_divergence(r);
-  const nlohmann::json no_divergence = nlohmann::json::array();
-  const nlohmann::json& trace_divergence = in.trace_section.is_object() && in.trace_section.contains("divergence")
-                                               ? in.trace_section["divergence"]
-                                               : no_divergence;
-  for (const auto& d : trace_divergence) {
-    Divergence dv;
-    if (d.contains("rank") && d["rank"].is_number_integer()) dv.rank = d["rank"].get<int>();
-    dv.what = d.value("what", "");
-    dv.message = d.value("message", "");
-    r.divergence.push_back(std::move(dv));
-  }
+  if (in.trace_summary)
+    for (const auto& d : in.trace_summary->divergence) r.divergence.push_back({d.rank, d.what, d.message});
   if (!in.eager_runs.empty()) {
     r.compared = true;
     r.repeat = static_cast<int>(in.eager_runs.size());

@@ -17,7 +17,7 @@ struct RunInputs {
   std::string cwd;                                             // where the job ran: paths are shown relative to it
   RecordSet records;                                           // the (first) compiled run
   std::vector<trace::RankSummary> trace_ranks;                 // its TORCH_TRACE, per rank
-  nlohmann::json trace_section;                                // tct trace's section of the same logs
+  std::optional<trace::TraceResult> trace_summary;             // `tct trace` of the same logs
   std::vector<RecordSet> compiled_repeats;                     // --repeat: the other compiled runs
   std::vector<std::vector<trace::RankSummary>> repeat_traces;  // and their TORCH_TRACE, in the same order
   std::optional<int> threads;                                  // --threads N, given to the job and its eager runs

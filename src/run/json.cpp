@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/json_read.hpp"
+#include "trace/json.hpp"
 
 namespace tct::run {
 namespace {
@@ -171,7 +172,7 @@ json to_json(const RunResult& r) {
       {"compare_eager",
        r.compared ? json{{"runs_each", r.repeat}, {"stance", r.stance}, {"eager_exit_statuses", r.eager_exit_statuses}}
                   : json(nullptr)},
-      {"trace", r.trace.is_null() ? json(nullptr) : r.trace}};
+      {"trace", r.trace ? trace::to_json(*r.trace) : json(nullptr)}};
 }
 
 namespace {
@@ -380,7 +381,7 @@ RunResult from_json(const json& section) {
     for (const auto& st : jr::list(cmp, "eager_exit_statuses"))
       if (st.is_number()) r.eager_exit_statuses.push_back(st.get<int>());
   }
-  if (const json& t = jr::at(section, "trace"); !t.is_null()) r.trace = t;
+  if (const json& t = jr::at(section, "trace"); t.is_object()) r.trace = trace::from_json(t);
   return r;
 }
 

@@ -12,9 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "stats/verdict.hpp"
+#include "trace/result.hpp"
 #include "core/units.hpp"
 #include "stats/bootstrap.hpp"
 
@@ -182,7 +181,7 @@ struct RunResult {
   std::vector<int> eager_exit_statuses;
   std::optional<int> threads;  // --threads N (the job and its eager runs)
   Contention contention;
-  nlohmann::json trace;  // the trace section (tct trace's), for the details
+  std::optional<trace::TraceResult> trace;  // `tct trace` of the job's logs, for the details
 };
 
 // A silent fallback with the site and process it happened in.

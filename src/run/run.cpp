@@ -158,7 +158,7 @@ RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
   }
   auto trace = read_trace_dir(in.trace_dir);
   in.trace_ranks = std::move(trace.ranks);
-  in.trace_section = std::move(trace.section);
+  in.trace_summary = std::move(trace.summary);
   return analyze(in);
 }
 

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "trace/json.hpp"
 #include "trace/ranks.hpp"
 #include "trace/summarize.hpp"
 #include "errors.hpp"
@@ -21,7 +20,7 @@ TraceRead read_trace_dir(const std::string& dir) {
   // As `tct trace` reads them; a log cut mid-gzip (a job killed while writing) keeps what
   // was read of it, and the job's report goes on.
   out.ranks = trace::read_rank_logs(files).ranks;
-  out.section = trace::to_json(trace::summarize(dir, out.ranks));
+  out.summary = trace::summarize(dir, out.ranks);
   return out;
 }
 

@@ -3,15 +3,16 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <optional>
 
+#include "trace/result.hpp"
 #include "trace/summary.hpp"
 
 namespace tct::run {
 
 struct TraceRead {
   std::vector<trace::RankSummary> ranks;
-  nlohmann::json section;  // tct trace's section of it, null when the folder holds no log
+  std::optional<trace::TraceResult> summary;  // as `tct trace` reads it; none when the folder holds no log
 };
 
 // An empty or missing folder (torch never compiled anything) is no trace, not an error.
