@@ -288,88 +288,86 @@ std::vector<double> harness_floor(const std::vector<Caller>& processes, int samp
   return all;
 }
 
-}  // namespace
+// How the pairs of blocks are sized.
+struct BlockPlan {
+  int calls_per_sample = 1;  // both sides of a pair alike
+  int samples_per_block = 0;
+  int min_pairs = 1;         // per process and look
+  double chunk_s = 0;        // one process's share of one look
+  double warmup_ns[2] = {};  // eager's, compiled's
+};
 
-void sample_paired(const core::Progress& progress, const std::vector<Caller>& processes, const BenchConfig& cfg,
-                   const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, BenchRow& row) {
-  using Clock = std::chrono::steady_clock;
-  const double compiled_est = row.steady_state ? row.steady_state->estimate.count() : NAN;
+BlockPlan plan_blocks(const BenchConfig& cfg, const SamplerConfig& sc, double clock_res, double eager_est,
+                      double compiled_est) {
+  BlockPlan plan;
   // The same calls per sample on both sides of a pair (so both pay the loop the same way),
   // sized so the faster side's sample lasts >= 1000 clock ticks.
   double faster =
       std::fmin(std::isfinite(eager_est) ? eager_est : INFINITY, std::isfinite(compiled_est) ? compiled_est : INFINITY);
-  const int cps = calls_per_sample(std::isfinite(faster) ? faster : NAN, clock_res, 0.0);
+  plan.calls_per_sample = calls_per_sample(std::isfinite(faster) ? faster : NAN, clock_res, 0.0);
   double slower =
       std::fmax(std::isfinite(eager_est) ? eager_est : 0.0, std::isfinite(compiled_est) ? compiled_est : 0.0);
-  SamplerConfig sc;
-  sc.precision = cfg.precision;
-  sc.processes = static_cast<int>(processes.size());
-  sc.looks = cfg.looks;
-  sc.resamples = 2000;
-  sc.seed = cfg.seed;
-  PairedSampler sampler(sc);
-  const double chunk_s = cfg.budget_s / (sc.processes * sc.looks);
+  plan.chunk_s = cfg.budget_s / (sc.processes * sc.looks);
   // Blocks short enough that a chunk holds several pairs; at least min_blocks pairs over the
   // run, and at least one per chunk (a slow target then overruns a chunk by one pair at most).
-  const int min_pairs = std::max(1, (cfg.min_blocks + sc.processes * sc.looks - 1) / (sc.processes * sc.looks));
-  const int spb = samples_per_block(chunk_s, min_pairs, slower * cps);
-  const double warmup[2] = {block_warmup_ns(eager_est * cps), block_warmup_ns(compiled_est * cps)};
+  plan.min_pairs = std::max(1, (cfg.min_blocks + sc.processes * sc.looks - 1) / (sc.processes * sc.looks));
+  plan.samples_per_block = samples_per_block(plan.chunk_s, plan.min_pairs, slower * plan.calls_per_sample);
+  plan.warmup_ns[0] = block_warmup_ns(eager_est * plan.calls_per_sample);
+  plan.warmup_ns[1] = block_warmup_ns(compiled_est * plan.calls_per_sample);
+  return plan;
+}
 
-  auto floor = harness_floor(processes, spb, cps);
-  std::mt19937_64 order_rng(cfg.seed ^ 0x9e3779b97f4a7c15ULL);
-  int dropped = 0, recompiles = 0, breaks_during = 0, cudagraph_skips = 0;
+// What happened while the pairs were timed, beside their samples.
+struct PairEvents {
+  int dropped = 0, recompiles = 0, graph_breaks = 0, cudagraph_skips = 0;
   double switches = 0, load_max = NAN, busy_s = 0;
-  const auto start = Clock::now();
-  Decision d;
-  do {
-    for (int p = 0; p < sc.processes; ++p) {
-      const auto chunk_start = Clock::now();
-      int pairs = 0;
-      auto spent = [&] { return std::chrono::duration<double>(Clock::now() - chunk_start).count(); };
-      // At least min_pairs per chunk; a chunk of recompiling blocks gives up at 3x its time.
-      while ((pairs < min_pairs || spent() < chunk_s) && spent() < 3 * chunk_s + 1) {
-        const bool eager_first = (order_rng() & 1) != 0;  // random pair order
-        json blocks[2];
-        for (int k = 0; k < 2; ++k) {
-          const bool eager = (k == 0) == eager_first;
-          json params = {{"which", eager ? "eager" : spec.key()},
-                         {"samples", spb},
-                         {"calls_per_sample", cps},
-                         {"warmup_ns", warmup[eager ? 0 : 1]}};
-          if (eager) params.update({{"eager_via", cfg.eager_via}, {"key", spec.key()}});
-          blocks[eager ? 0 : 1] = processes[static_cast<std::size_t>(p)]("bench.time_block", params);
-        }
-        int compiled_here = 0;
-        for (const auto& b : blocks) {
-          compiled_here += b.value("frames_compiled", 0);
-          switches += b.value("involuntary_switches", 0);
-          busy_s += core::number_or_nan(b, "wall_ns") / 1e9;
-          double l = core::number_or_nan(b, "loadavg_1m");
-          if (std::isfinite(l)) load_max = std::isfinite(load_max) ? std::max(load_max, l) : l;
-        }
-        breaks_during += blocks[1].value("graph_breaks", 0);
-        cudagraph_skips += blocks[1].value("cudagraph_skips", 0);
-        if (compiled_here > 0) {  // the pair timed a compile: dropped, and another one runs
-          ++dropped;
-          recompiles += compiled_here;
-          continue;
-        }
-        sampler.add_pair(p, doubles(blocks[0]["samples_ns"]), doubles(blocks[1]["samples_ns"]));
-        ++pairs;
-      }
-    }
-    d = sampler.look();
-    double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    // The phase, where the estimate stands, and the time left (sampling stops earlier once
-    // the interval is as tight as --precision asks).
-    progress(fmt::format("{}: sampling, look {}/{}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left", spec.label(),
-                         d.look, sc.looks, d.interval.speedup.estimate,
-                         std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
-                         std::max(0.0, cfg.budget_s - elapsed)));
-  } while (d.action == Action::Continue);
+};
 
-  const auto& eager = sampler.eager_samples();
-  const auto& compiled = sampler.compiled_samples();
+// One process's chunk of a look: pairs of blocks in random order, each pair that timed a
+// compile dropped (another one runs), at least min_pairs, and a chunk of recompiling blocks
+// given up at 3x its time.
+void time_chunk(const Caller& process, int p, const BlockPlan& plan, const BenchConfig& cfg, const BenchRowSpec& spec,
+                std::mt19937_64& order_rng, PairedSampler& sampler, PairEvents& events) {
+  using Clock = std::chrono::steady_clock;
+  const auto chunk_start = Clock::now();
+  int pairs = 0;
+  auto spent = [&] { return std::chrono::duration<double>(Clock::now() - chunk_start).count(); };
+  while ((pairs < plan.min_pairs || spent() < plan.chunk_s) && spent() < 3 * plan.chunk_s + 1) {
+    const bool eager_first = (order_rng() & 1) != 0;  // random pair order
+    json blocks[2];
+    for (int k = 0; k < 2; ++k) {
+      const bool eager = (k == 0) == eager_first;
+      json params = {{"which", eager ? "eager" : spec.key()},
+                     {"samples", plan.samples_per_block},
+                     {"calls_per_sample", plan.calls_per_sample},
+                     {"warmup_ns", plan.warmup_ns[eager ? 0 : 1]}};
+      if (eager) params.update({{"eager_via", cfg.eager_via}, {"key", spec.key()}});
+      blocks[eager ? 0 : 1] = process("bench.time_block", params);
+    }
+    int compiled_here = 0;
+    for (const auto& b : blocks) {
+      compiled_here += b.value("frames_compiled", 0);
+      events.switches += b.value("involuntary_switches", 0);
+      events.busy_s += core::number_or_nan(b, "wall_ns") / 1e9;
+      double l = core::number_or_nan(b, "loadavg_1m");
+      if (std::isfinite(l)) events.load_max = std::isfinite(events.load_max) ? std::max(events.load_max, l) : l;
+    }
+    events.graph_breaks += blocks[1].value("graph_breaks", 0);
+    events.cudagraph_skips += blocks[1].value("cudagraph_skips", 0);
+    if (compiled_here > 0) {  // the pair timed a compile: dropped, and another one runs
+      ++events.dropped;
+      events.recompiles += compiled_here;
+      continue;
+    }
+    sampler.add_pair(p, doubles(blocks[0]["samples_ns"]), doubles(blocks[1]["samples_ns"]));
+    ++pairs;
+  }
+}
+
+// The interval the last look decided, how it was made, and each process's speedup with each
+// of its segments' (one per look, in time order): how much the speedup moves between
+// processes and over time, the evidence behind the interval.
+Speedup speedup_from_looks(const Decision& d, const SamplerConfig& sc, const PairedSampler& sampler) {
   Speedup sp;
   sp.interval = {d.interval.speedup.estimate, d.interval.speedup.low, d.interval.speedup.high};
   sp.verdict = ::tct::stats::decide(sp.interval.estimate, sp.interval.low, sp.interval.high);
@@ -384,8 +382,6 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
       "paired block log ratios; circular block bootstrap within processes, the spread between "
       "segments (processes and stretches of time) pooled with a prior, as a re-run would see it; "
       "Bonferroni over planned looks";
-  // Each process's speedup, and each of its segments' (one per look, in time order): how
-  // much the speedup moves between processes and over time, the evidence behind the interval.
   auto speedup = [](const std::vector<double>& r) { return r.empty() ? NAN : std::exp(stats::mean(r)); };
   sp.per_process.emplace();
   for (const auto& segments : sampler.segments()) {
@@ -399,26 +395,67 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
     one.speedup = speedup(all);
     sp.per_process->push_back(std::move(one));
   }
-  row.speedup = std::move(sp);
+  return sp;
+}
+
+}  // namespace
+
+// Looks until the interval is as tight as --precision asks or the budget is spent; at each,
+// every process times its chunk of pairs (time_chunk).
+void sample_paired(const core::Progress& progress, const std::vector<Caller>& processes, const BenchConfig& cfg,
+                   const BenchRowSpec& spec, double clock_res, double eager_est, int cpus, BenchRow& row) {
+  using Clock = std::chrono::steady_clock;
+  SamplerConfig sc;
+  sc.precision = cfg.precision;
+  sc.processes = static_cast<int>(processes.size());
+  sc.looks = cfg.looks;
+  sc.resamples = 2000;
+  sc.seed = cfg.seed;
+  PairedSampler sampler(sc);
+  const double compiled_est = row.steady_state ? row.steady_state->estimate.count() : NAN;
+  const BlockPlan plan = plan_blocks(cfg, sc, clock_res, eager_est, compiled_est);
+
+  auto floor = harness_floor(processes, plan.samples_per_block, plan.calls_per_sample);
+  std::mt19937_64 order_rng(cfg.seed ^ 0x9e3779b97f4a7c15ULL);
+  PairEvents events;
+  const auto start = Clock::now();
+  Decision d;
+  do {
+    for (int p = 0; p < sc.processes; ++p)
+      time_chunk(processes[static_cast<std::size_t>(p)], p, plan, cfg, spec, order_rng, sampler, events);
+    d = sampler.look();
+    double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    // The phase, where the estimate stands, and the time left (sampling stops earlier once
+    // the interval is as tight as --precision asks).
+    progress(fmt::format("{}: sampling, look {}/{}, speedup {:.2f}x ±{:.1f}%, at most {:.0f} s left", spec.label(),
+                         d.look, sc.looks, d.interval.speedup.estimate,
+                         std::isfinite(d.relative_half_width) ? d.relative_half_width * 100 : 0.0,
+                         std::max(0.0, cfg.budget_s - elapsed)));
+  } while (d.action == Action::Continue);
+
+  const auto& eager = sampler.eager_samples();
+  const auto& compiled = sampler.compiled_samples();
+  row.speedup = speedup_from_looks(d, sc, sampler);
   row.latency = Latency{stats::summarize(eager), stats::summarize(compiled)};
   row.harness_floor = Nanoseconds(stats::median(floor));
   row.blocks = sampler.pairs();
-  row.blocks_dropped_for_recompile = dropped;
+  row.blocks_dropped_for_recompile = events.dropped;
   row.stop_reason = stop_name(d.action);
-  row.recompiles_during_measurement = recompiles;
-  row.cudagraph_skips = row.cudagraph_skips.value_or(0) + cudagraph_skips;
+  row.recompiles_during_measurement = events.recompiles;
+  row.cudagraph_skips = row.cudagraph_skips.value_or(0) + events.cudagraph_skips;
   Sampling s;
-  s.calls_per_sample = cps;
-  s.samples_per_block = spb;
-  s.block_warmup_eager = Nanoseconds(warmup[0]);
-  s.block_warmup_compiled = Nanoseconds(warmup[1]);
+  s.calls_per_sample = plan.calls_per_sample;
+  s.samples_per_block = plan.samples_per_block;
+  s.block_warmup_eager = Nanoseconds(plan.warmup_ns[0]);
+  s.block_warmup_compiled = Nanoseconds(plan.warmup_ns[1]);
   s.outliers_eager = outliers_of(eager);
   s.outliers_compiled = outliers_of(compiled);
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  s.graph_breaks = breaks_during;
-  s.load = Load{load_max, cpus > 0 ? std::optional<int>(cpus) : std::nullopt, busy_s > 0 ? switches / busy_s : NAN};
+  s.graph_breaks = events.graph_breaks;
+  s.load = Load{events.load_max, cpus > 0 ? std::optional<int>(cpus) : std::nullopt,
+                events.busy_s > 0 ? events.switches / events.busy_s : NAN};
   row.sampling = s;
-  if (cfg.raw) row.samples = BenchRow::RawSamples{eager, compiled, cps};
+  if (cfg.raw) row.samples = BenchRow::RawSamples{eager, compiled, plan.calls_per_sample};
 }
 
 // ---------------------------------------------------------------------- correctness

@@ -8,6 +8,7 @@
 #include "stats/verdict.hpp"
 
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include <fmt/format.h>
@@ -137,8 +138,156 @@ void publish(const core::OnPartial<BenchResult>& on_partial, const BenchConfig& 
 // Errors a row absorbs (the row failed, the others still run); anything else ends the run.
 bool row_failure(const Error& e) { return e.code() == ExitCode::TargetFailed; }
 
+// What the main agent said of its process (bench.env): the timer, the CPUs and torch's threads.
+struct ProcessFacts {
+  double clock_res = NAN;
+  int cpus = 0, threads = 0;
+  std::string device_type = "cpu";
+};
+
+ProcessFacts describe_process(const json& env, BenchResult& result) {
+  ProcessFacts f;
+  const json& clock = env["clock"];
+  f.clock_res = core::number_or_nan(clock, "resolution_ns");
+  if (clock.is_object()) {
+    result.clock = Clock{Nanoseconds(f.clock_res), core::json_read::opt_str(clock, "implementation"), std::nullopt};
+    if (clock.contains("declared_resolution_ns"))
+      result.clock->declared_resolution = Nanoseconds(core::number_or_nan(clock, "declared_resolution_ns"));
+  }
+  f.cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
+  f.threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
+  f.device_type = env.value("device_type", "cpu");
+  result.process = TargetProcess{f.threads > 0 ? std::optional<int>(f.threads) : std::nullopt, f.device_type,
+                                 env.value("set_stance", false)};
+  return f;
+}
+
+// Why the allocator comparison does not run ("" when it does): CPU only (a GPU's memory comes
+// from torch's caching allocator, not malloc), and only when another state exists here.
+std::string allocator_compare_reason(const BenchConfig& cfg, const ProcessFacts& process, const AllocatorSetup& alloc,
+                                     const BenchPlan& plan) {
+  if (!cfg.allocator_compare) return "--no-allocator-compare";
+  if (process.device_type != "cpu") return "not on the CPU: device memory does not come from malloc";
+  if (alloc.others.empty()) return "no other allocator state on this machine";
+  if (!plan.rows.empty() && plan.rows[0].backend == kAotiBackend)
+    return "the first row is aoti: the comparison times torch.compile's warm compiles";
+  return "";
+}
+
+// The row's memory before it runs: eager's side, from the eager baseline's process.
+Memory eager_memory(const EagerBaseline& eager) {
+  const std::optional<MemoryReading>& em = eager.memory;
+  Memory m;
+  m.kind = em && !em->kind.empty() ? em->kind : "rss";
+  m.eager_increase_bytes = em ? em->increase_bytes : std::nullopt;
+  m.eager_peak = MemoryPeak{em ? em->peak_bytes : std::nullopt, em ? em->method : ""};
+  return m;
+}
+
+// What every row's measurement shares.
+struct RowContext {
+  const core::Progress& progress;
+  core::Executor& exec;
+  const BenchConfig& cfg;
+  const core::Env& shared_env;
+  const ProcessFacts& process;
+  double eager_est;
+  std::function<void()> publish;  // the result so far, to the caller
+};
+
+// One row, from its compile to its paired sampling, in the main agent and the row's second
+// process (`peer`, started here unless row 0's already was). A failure the row absorbs is
+// recorded in it (row_failure; the aoti row absorbs torch.export's refusal too: an
+// "unsupported" model is the row's answer, not bad usage); anything else ends the run.
+// Returns whether the row failed with the main agent lost: the next row needs a new one.
+bool measure_row(const RowContext& ctx, const BenchRowSpec& spec, double budget_s, TargetAgent& agent,
+                 std::unique_ptr<FreshAgent>& peer, BenchRow& row) {
+  const BenchConfig& cfg = ctx.cfg;
+  const ProcessFacts& p = ctx.process;
+  const bool aoti = spec.backend == kAotiBackend;
+  std::string stage = "compile";
+  try {
+    if (!peer) {
+      peer = std::make_unique<FreshAgent>(ctx.exec, cfg, spec, ctx.shared_env, cfg.memory);
+      peer->settle();  // before the compile: nothing may overlap the warm-up curve
+    }
+    BenchConfig row_cfg = cfg;
+    row_cfg.budget_s = budget_s;
+    if (aoti) {
+      measure_aoti_row(ctx.progress, agent, *peer, row_cfg, spec, p.clock_res, ctx.eager_est, p.cpus, p.threads, row,
+                       stage);
+    } else {
+      compile_and_warm_up(ctx.progress, agent, cfg, spec, row);
+      ctx.publish();
+      stage = "correctness";
+      check_correctness(ctx.progress, agent, cfg, spec, row);
+      stage = "measurement";
+      prepare_peer(ctx.progress, *peer, cfg, spec, cfg.compile_time, row);
+      ctx.publish();
+      sample_paired(ctx.progress, {agent.caller(), peer->caller()}, row_cfg, spec, p.clock_res, ctx.eager_est, p.cpus,
+                    row);
+    }
+    peer->close();
+    row.status = RowStatus::Ok;
+    return false;
+  } catch (const Error& e) {
+    if (!row_failure(e) && !(aoti && e.code() != ExitCode::Interrupted && e.code() != ExitCode::Internal)) throw;
+    row.status = RowStatus::Failed;
+    row.error = row_error(e, stage);
+    if (aoti) row.error->exit_code = static_cast<int>(ExitCode::TargetFailed);
+    return agent_lost(e);
+  }
+}
+
+// The row's cold and warm compile times, each repeat in a fresh process. Cold: row 0
+// compiled first in the main process with empty caches; other cold compiles get a fresh
+// process with fresh caches each. Warm: the row's second process, and each repeat a fresh
+// process on the caches the main agent filled (`shared_env`).
+void measure_compile_times(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
+                           const BenchRowSpec& spec, bool first_row, const core::Env& shared_env, Compile& comp) {
+  std::vector<double> cold, warm;
+  std::vector<CacheCounters> warm_hits;
+  if (first_row) {
+    cold.push_back(comp.first_call.count());
+    comp.cold_source = "main agent, fresh caches, first compile in the process";
+  } else {
+    comp.cold_source = "fresh process, fresh caches";
+  }
+  warm.push_back(comp.warm.count());
+  if (comp.warm_cache) warm_hits.push_back(*comp.warm_cache);
+  while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
+    progress(
+        fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1, cfg.compile_repeats));
+    CacheDirs own;
+    json c = compile_in_fresh_process(exec, cfg, spec, own.env());
+    cold.push_back(core::number_or_nan(c, "first_call_ns"));
+    if (!first_row && cold.size() == 1) comp.breakdown = compile_timers(c["breakdown"]);
+  }
+  while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
+    progress(
+        fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1, cfg.compile_repeats));
+    json w = compile_in_fresh_process(exec, cfg, spec, shared_env);
+    warm.push_back(core::number_or_nan(w, "first_call_ns"));
+    warm_hits.push_back(cache_counters(w.value("counters", json::object())));
+  }
+  Compile::Repeats rep;
+  rep.cold = spread_of(cold);
+  rep.warm = spread_of(warm);
+  rep.repeats = cfg.compile_repeats;
+  rep.single_measurement = cfg.compile_repeats == 1;
+  // The warm figure is a cache hit only when every warm compile says so.
+  for (const auto& h : warm_hits)
+    if (h.hit) rep.warm_cache_hit = rep.warm_cache_hit.value_or(true) && *h.hit;
+  comp.cold = rep.cold ? rep.cold->median : kNotMeasured;
+  comp.warm = rep.warm ? rep.warm->median : kNotMeasured;
+  comp.repeated = rep;
+}
+
 }  // namespace
 
+// The phases, in order: load the target (and row 0's second process beside it), the eager
+// baseline, each row, the allocator comparison on row 0, the compile times. After each, the
+// result so far goes to on_partial.
 BenchResult run_bench(const core::Progress& progress, core::Executor& exec, const BenchConfig& cfg,
                       const core::OnPartial<BenchResult>& on_partial) {
   BenchPlan plan = plan_rows(cfg.backends, cfg.modes, cfg.dynamic, cfg.fullgraph);
@@ -170,31 +319,14 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
 
   json env = query_env(agent);
   validate_plan(plan, core::json_read::strings(env, "backends"), core::json_read::strings(env, "modes"));
-  const json& clock = env["clock"];
-  const double clock_res = core::number_or_nan(clock, "resolution_ns");
-  if (clock.is_object()) {
-    result.clock = Clock{Nanoseconds(clock_res), core::json_read::opt_str(clock, "implementation"), std::nullopt};
-    if (clock.contains("declared_resolution_ns"))
-      result.clock->declared_resolution = Nanoseconds(core::number_or_nan(clock, "declared_resolution_ns"));
-  }
-  const int cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
-  const int threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
-  const std::string device_type = env.value("device_type", "cpu");
-  result.process = TargetProcess{threads > 0 ? std::optional<int>(threads) : std::nullopt, device_type,
-                                 env.value("set_stance", false)};
-  // The allocator comparison: CPU only (a GPU's memory comes from torch's caching allocator,
-  // not malloc), and only when another state exists here. It takes a share of row 0's budget.
-  std::string compare_reason;
-  if (!cfg.allocator_compare) compare_reason = "--no-allocator-compare";
-  else if (device_type != "cpu") compare_reason = "not on the CPU: device memory does not come from malloc";
-  else if (alloc.others.empty()) compare_reason = "no other allocator state on this machine";
-  else if (!plan.rows.empty() && plan.rows[0].backend == kAotiBackend)
-    compare_reason = "the first row is aoti: the comparison times torch.compile's warm compiles";
+  const ProcessFacts process = describe_process(env, result);
+  // The allocator comparison takes a share of row 0's budget.
+  const std::string compare_reason = allocator_compare_reason(cfg, process, alloc, plan);
   const bool compare = compare_reason.empty();
   const double compare_budget_s = compare ? cfg.budget_s * kCompareShare / static_cast<double>(alloc.others.size()) : 0;
   result.allocator =
       allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
-  for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, clock_res));
+  for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, process.clock_res));
   if (!cfg.check) result.warnings.push_back(report::Warning{report::kind::CheckSkipped{}, ""});
   result.phase = "eager";
   publish(on_partial, cfg, result);
@@ -204,61 +336,29 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
     peer->settle();  // nothing timed may overlap its start-up
   }
   result.eager = eager_baseline(progress, agent, cfg);  // throws: no baseline, no rows
-  const EagerBaseline& eager = *result.eager;
-  const double eager_est = eager.steady.count();
   result.phase = "rows";
   publish(on_partial, cfg, result);
 
+  const RowContext ctx{progress,
+                       exec,
+                       cfg,
+                       shared_env,
+                       process,
+                       result.eager->steady.count(),
+                       [&] { publish(on_partial, cfg, result); }};
   for (std::size_t i = 0; i < plan.rows.size(); ++i) {
-    const auto& spec = plan.rows[i];
     BenchRow& row = result.rows[i];
     row.status = RowStatus::Running;
-    const bool aoti = spec.backend == kAotiBackend;
-    if (cfg.memory && !aoti) {
-      const std::optional<MemoryReading>& em = eager.memory;
-      Memory m;
-      m.kind = em && !em->kind.empty() ? em->kind : "rss";
-      m.eager_increase_bytes = em ? em->increase_bytes : std::nullopt;
-      m.eager_peak = MemoryPeak{em ? em->peak_bytes : std::nullopt, em ? em->method : ""};
-      row.memory = m;
-    }
-    std::string stage = "compile";
-    try {
-      if (!peer) {
-        peer = std::make_unique<FreshAgent>(exec, cfg, spec, shared_env, cfg.memory);
-        peer->settle();  // before the compile: nothing may overlap the warm-up curve
-      }
-      BenchConfig row_cfg = cfg;  // row 0 shares its budget with the allocator comparison
-      if (i == 0 && compare) row_cfg.budget_s = cfg.budget_s * (1 - kCompareShare);
-      if (aoti) {
-        measure_aoti_row(progress, agent, *peer, row_cfg, spec, clock_res, eager_est, cpus, threads, row, stage);
-      } else {
-        compile_and_warm_up(progress, agent, cfg, spec, row);
-        publish(on_partial, cfg, result);
-        stage = "correctness";
-        check_correctness(progress, agent, cfg, spec, row);
-        stage = "measurement";
-        prepare_peer(progress, *peer, cfg, spec, cfg.compile_time, row);
-        publish(on_partial, cfg, result);
-        sample_paired(progress, {agent.caller(), peer->caller()}, row_cfg, spec, clock_res, eager_est, cpus, row);
-      }
-      peer->close();
-      row.status = RowStatus::Ok;
-    } catch (const Error& e) {
-      // The aoti row absorbs torch.export's refusal too (an "unsupported" model is the row's
-      // answer, not bad usage): the other rows still run, and bench exits 3 for it.
-      if (!row_failure(e) && !(aoti && e.code() != ExitCode::Interrupted && e.code() != ExitCode::Internal)) throw;
-      row.status = RowStatus::Failed;
-      row.error = row_error(e, stage);
-      if (aoti) row.error->exit_code = static_cast<int>(ExitCode::TargetFailed);
-      if (agent_lost(e) && i + 1 < plan.rows.size()) agent.restart();
-    }
+    if (cfg.memory && plan.rows[i].backend != kAotiBackend) row.memory = eager_memory(*result.eager);
+    // Row 0 shares its budget with the allocator comparison.
+    const double budget_s = i == 0 && compare ? cfg.budget_s * (1 - kCompareShare) : cfg.budget_s;
+    if (measure_row(ctx, plan.rows[i], budget_s, agent, peer, row) && i + 1 < plan.rows.size()) agent.restart();
     peer.reset();
     derive_break_even(row);
     publish(on_partial, cfg, result);
   }
   agent.close();
-  if (auto w = load_warning(machine_load(result.rows, threads))) result.warnings.push_back(*w);
+  if (auto w = load_warning(machine_load(result.rows, process.threads))) result.warnings.push_back(*w);
 
   const BenchRow* headline = result.rows.empty() ? nullptr : &result.rows[0];
   if (headline && headline->ok()) {
@@ -267,8 +367,8 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
       result.phase = "allocator";
       publish(on_partial, cfg, result);
       // Warm compiles on the caches the main agent filled, as the row's second process.
-      compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, clock_res, eager_est,
-                               cpus, compare_budget_s, *result.allocator);
+      compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, process.clock_res,
+                               ctx.eager_est, process.cpus, compare_budget_s, *result.allocator);
     }
   }
   if (auto w = conclude_allocator(*result.allocator, headline)) result.warnings.push_back(*w);
@@ -277,53 +377,13 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
   if (cfg.compile_time) {
     result.phase = "compile_time";
     for (std::size_t i = 0; i < plan.rows.size(); ++i) {
-      const auto& spec = plan.rows[i];
       BenchRow& row = result.rows[i];
-      if (!row.ok() || spec.backend == kAotiBackend) continue;  // its package compile is timed once
-      Compile& comp = row.compile;
+      if (!row.ok() || plan.rows[i].backend == kAotiBackend) continue;  // its package compile is timed once
       try {
-        // Cold: row 0 compiled first in the main process with empty caches; other cold
-        // compiles get a fresh process with fresh caches each. Warm: the row's second
-        // process, and each repeat a fresh process on the caches the main agent filled.
-        std::vector<double> cold, warm;
-        std::vector<CacheCounters> warm_hits;
-        if (i == 0) {
-          cold.push_back(comp.first_call.count());
-          comp.cold_source = "main agent, fresh caches, first compile in the process";
-        } else {
-          comp.cold_source = "fresh process, fresh caches";
-        }
-        warm.push_back(comp.warm.count());
-        if (comp.warm_cache) warm_hits.push_back(*comp.warm_cache);
-        while (static_cast<int>(cold.size()) < cfg.compile_repeats) {
-          progress(fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1,
-                               cfg.compile_repeats));
-          CacheDirs own;
-          json c = compile_in_fresh_process(exec, cfg, spec, own.env());
-          cold.push_back(core::number_or_nan(c, "first_call_ns"));
-          if (i > 0 && cold.size() == 1) comp.breakdown = compile_timers(c["breakdown"]);
-        }
-        while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
-          progress(fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1,
-                               cfg.compile_repeats));
-          json w = compile_in_fresh_process(exec, cfg, spec, shared_env);
-          warm.push_back(core::number_or_nan(w, "first_call_ns"));
-          warm_hits.push_back(cache_counters(w.value("counters", json::object())));
-        }
-        Compile::Repeats rep;
-        rep.cold = spread_of(cold);
-        rep.warm = spread_of(warm);
-        rep.repeats = cfg.compile_repeats;
-        rep.single_measurement = cfg.compile_repeats == 1;
-        // The warm figure is a cache hit only when every warm compile says so.
-        for (const auto& h : warm_hits)
-          if (h.hit) rep.warm_cache_hit = rep.warm_cache_hit.value_or(true) && *h.hit;
-        comp.cold = rep.cold ? rep.cold->median : kNotMeasured;
-        comp.warm = rep.warm ? rep.warm->median : kNotMeasured;
-        comp.repeated = rep;
+        measure_compile_times(progress, exec, cfg, plan.rows[i], i == 0, shared_env, row.compile);
       } catch (const Error& e) {
         if (!row_failure(e)) throw;
-        comp.error = row_error(e, "compile_time");
+        row.compile.error = row_error(e, "compile_time");
       }
       derive_break_even(row);
       publish(on_partial, cfg, result);
