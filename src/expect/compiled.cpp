@@ -39,19 +39,20 @@ std::optional<CompiledRunSummary> summarize(const CompiledRun& run, const Speedu
   return CompiledRunSummary{run.graphs, run.graph_breaks, run.skipped_frames, run.nothing_compiled(), captured};
 }
 
-json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
+std::optional<Suggestion> fix_first_suggestion(const CompiledRun& run, const std::string& target) {
   std::string how = fmt::format("`tct explain {}` shows where and what to change; then rerun tct expect", target);
   if (run.nothing_compiled()) {
     const explain::SkippedFrame& f = run.skipped_frames.front();
-    return {{"title", fmt::format("Nothing compiles yet: fix what makes Dynamo skip {}", f.function)},
-            {"why", fmt::format("torch.compile skipped {} ({}:{}) and runs it eagerly: {} at line {} ({}), then {}. "
-                                "No gain until it is fixed; the other suggestions assume it is",
-                                f.function, core::base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason,
-                                f.skip_reason)},
-            {"how", how},
-            {"expected_gain", nullptr}};
+    Suggestion s;
+    s.title = fmt::format("Nothing compiles yet: fix what makes Dynamo skip {}", f.function);
+    s.why = fmt::format(
+        "torch.compile skipped {} ({}:{}) and runs it eagerly: {} at line {} ({}), then {}. "
+        "No gain until it is fixed; the other suggestions assume it is",
+        f.function, core::base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason, f.skip_reason);
+    s.how = how;
+    return s;
   }
-  if (!run.known || (run.graph_breaks == 0 && run.skipped_frames.empty())) return nullptr;
+  if (!run.known || (run.graph_breaks == 0 && run.skipped_frames.empty())) return std::nullopt;
   std::string first;
   if (const auto& g = run.top_group)
     first = fmt::format(" (most frequent: {} at {}:{}, {})", to_string(g->kind), core::base_name(g->where.file),
@@ -59,21 +60,21 @@ json fix_first_suggestion(const CompiledRun& run, const std::string& target) {
   std::string skipped = run.skipped_frames.empty()
                             ? ""
                             : fmt::format(", and skipped {} frame(s) (they run eagerly)", run.skipped_frames.size());
-  return {{"title", fmt::format("Fix the {} graph break(s) first", run.graph_breaks)},
-          {"why", fmt::format("the compiled run broke the graph {} time(s){}{}: each break ends a graph, fusion cannot "
-                              "cross it and Python runs between the pieces, so the predicted range reaches down to "
-                              "1.0x while they stay",
-                              run.graph_breaks, first, skipped)},
-          {"how", how},
-          {"expected_gain", nullptr}};
+  Suggestion s;
+  s.title = fmt::format("Fix the {} graph break(s) first", run.graph_breaks);
+  s.why = fmt::format(
+      "the compiled run broke the graph {} time(s){}{}: each break ends a graph, fusion cannot "
+      "cross it and Python runs between the pieces, so the predicted range reaches down to "
+      "1.0x while they stay",
+      run.graph_breaks, first, skipped);
+  s.how = how;
+  return s;
 }
 
-json put_first(const json& first, const json& suggestions) {
-  json out = json::array();
-  if (first.is_object()) out.push_back(first);
-  for (const auto& s : suggestions) out.push_back(s);
-  for (size_t i = 0; i < out.size(); ++i) out[i]["rank"] = static_cast<int>(i + 1);
-  return out;
+std::vector<Suggestion> put_first(const std::optional<Suggestion>& first, std::vector<Suggestion> suggestions) {
+  if (first) suggestions.insert(suggestions.begin(), *first);
+  for (std::size_t i = 0; i < suggestions.size(); ++i) suggestions[i].rank = static_cast<int>(i + 1);
+  return suggestions;
 }
 
 }  // namespace tct::expect

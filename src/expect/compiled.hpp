@@ -45,10 +45,11 @@ Assumes prediction_assumes(const CompiledRun& run);
 std::optional<CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured);
 
 // The suggestion that comes before any other when the run skipped a frame or broke the
-// graph (null when neither), for target (the spec `tct explain` takes).
-json fix_first_suggestion(const CompiledRun& run, const std::string& target);
+// graph (none when neither), for target (the spec `tct explain` takes). It has no
+// expected_gain: nothing else pays until it is done.
+std::optional<Suggestion> fix_first_suggestion(const CompiledRun& run, const std::string& target);
 
-// suggestions with first in front, ranks renumbered 1..n.
-json put_first(const json& first, const json& suggestions);
+// suggestions with first (when there is one) in front, ranks renumbered 1..n.
+std::vector<Suggestion> put_first(const std::optional<Suggestion>& first, std::vector<Suggestion> suggestions);
 
 }  // namespace tct::expect

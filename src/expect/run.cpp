@@ -199,7 +199,7 @@ class ExpectRun {
 
   // The model's suggestions, after the fix of a skipped frame or of graph breaks.
   std::vector<Suggestion> suggestions(const Evidence& ev, const Verdict& v, const SuggestionContext& sc) {
-    return suggestions_from_json(put_first(fix_first_suggestion(compiled_, cfg_.target.target), suggest(ev, v, sc)));
+    return put_first(fix_first_suggestion(compiled_, cfg_.target.target), suggest(ev, v, sc));
   }
 
   // Device identity -> cache lookup -> measure when missing (or asked to).

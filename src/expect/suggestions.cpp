@@ -11,6 +11,7 @@ namespace {
 struct Candidate {
   double gain;  // expected speedup factor if it works
   std::string title, why, how;
+  bool compile_as_is = false;
 };
 
 // Expected speed gain factor from removing `fraction` of the time: Amdahl, 1 / (1 - f).
@@ -24,7 +25,7 @@ std::string batch_param(const json& params) {
   return "";
 }
 
-json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) {
+std::vector<Suggestion> suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) {
   std::vector<Candidate> c;
   const auto& s = v.shares;
   double fixed = s.outside + s.fixed;
@@ -36,7 +37,7 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) 
                  fmt::format("{} elementwise and {} reduction ops per call; {:.0f}% of the time is fixed cost "
                              "and {:.0f}% non-library memory traffic, which fusion removes",
                              e.pointwise_ops, e.reduction_ops, 100 * fixed, 100 * s.memory),
-                 "model = torch.compile(model); then confirm with `tct bench` (or rerun with --validate)"});
+                 "model = torch.compile(model); then confirm with `tct bench` (or rerun with --validate)", true});
   }
   if (gpu && (v.cls == "overhead_bound" || (e.device_busy_fraction && *e.device_busy_fraction < 0.8))) {
     double idle = e.device_busy_fraction ? 1.0 - *e.device_busy_fraction : fixed;
@@ -111,14 +112,10 @@ json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx) 
   }
 
   std::stable_sort(c.begin(), c.end(), [](const Candidate& a, const Candidate& b) { return a.gain > b.gain; });
-  json out = json::array();
+  std::vector<Suggestion> out;
   int rank = 1;
   for (const auto& x : c)
-    out.push_back({{"rank", rank++},
-                   {"title", x.title},
-                   {"why", x.why},
-                   {"how", x.how},
-                   {"expected_gain", std::round(x.gain * 100) / 100}});
+    out.push_back({rank++, x.title, x.why, x.how, std::round(x.gain * 100) / 100, x.compile_as_is});
   return out;
 }
 

@@ -2,11 +2,13 @@
 // What to try next, ranked by expected value, each tied to the evidence that motivates it.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
+#include "expect/result.hpp"
 
 namespace tct::expect {
 
@@ -18,9 +20,9 @@ struct SuggestionContext {
   std::string sweep_param;
 };
 
-// [{rank, title, why, how, expected_gain}], best first. expected_gain is a rough factor
-// (>= 1) the suggestion could bring on top of eager; only its order matters.
-json suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx);
+// Ranked 1..n, best first. expected_gain is a rough factor (>= 1) the suggestion could bring
+// on top of eager, rounded to two decimals as the document writes it; only its order matters.
+std::vector<Suggestion> suggest(const Evidence& e, const Verdict& v, const SuggestionContext& ctx);
 
 // The title of the suggestion to compile the target as it is (Suggestion::compile_as_is): a
 // document records the suggestion by its words, so its title is how one read back is known.

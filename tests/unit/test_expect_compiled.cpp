@@ -51,10 +51,13 @@ TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
   ASSERT_TRUE(summary);
   EXPECT_TRUE(summary->nothing_compiled);
   EXPECT_EQ(summary->if_captured.high, 4.0);
-  json first = fix_first_suggestion(run, "m.py:make");
-  EXPECT_EQ(first["title"], "Nothing compiles yet: fix what makes Dynamo skip forward");
-  EXPECT_NE(first["why"].get<std::string>().find("model.py:11"), std::string::npos);
-  EXPECT_NE(first["how"].get<std::string>().find("tct explain m.py:make"), std::string::npos);
+  std::optional<Suggestion> first = fix_first_suggestion(run, "m.py:make");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->title, "Nothing compiles yet: fix what makes Dynamo skip forward");
+  EXPECT_NE(first->why.find("model.py:11"), std::string::npos);
+  EXPECT_NE(first->how.find("tct explain m.py:make"), std::string::npos);
+  EXPECT_FALSE(first->expected_gain);
+  EXPECT_FALSE(first->compile_as_is);
 }
 
 TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
@@ -65,13 +68,19 @@ TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
   EXPECT_EQ(r.point, 2.2);
   EXPECT_EQ(r.high, 4.0);
   EXPECT_EQ(prediction_assumes(run), tct::expect::Assumes::GraphBreaksStay);
-  json first = fix_first_suggestion(run, "t");
-  EXPECT_EQ(first["title"], "Fix the 2 graph break(s) first");
-  json ranked = put_first(first, json::array({{{"rank", 1}, {"title", "Compile it"}}}));
+  std::optional<Suggestion> first = fix_first_suggestion(run, "t");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->title, "Fix the 2 graph break(s) first");
+  EXPECT_FALSE(first->expected_gain);
+  Suggestion compile_it;
+  compile_it.rank = 1;
+  compile_it.title = "Compile it";
+  std::vector<Suggestion> ranked = put_first(first, {compile_it});
   ASSERT_EQ(ranked.size(), 2u);
-  EXPECT_EQ(ranked[0]["rank"], 1);
-  EXPECT_EQ(ranked[1]["title"], "Compile it");
-  EXPECT_EQ(ranked[1]["rank"], 2);
+  EXPECT_EQ(ranked[0].title, "Fix the 2 graph break(s) first");
+  EXPECT_EQ(ranked[0].rank, 1);
+  EXPECT_EQ(ranked[1].title, "Compile it");
+  EXPECT_EQ(ranked[1].rank, 2);
 }
 
 TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
@@ -81,8 +90,12 @@ TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
     SpeedupRange r = bound_prediction(kModel, run);
     EXPECT_EQ(r.low, 1.4);
     EXPECT_EQ(prediction_assumes(run), tct::expect::Assumes::Captured);
-    EXPECT_TRUE(fix_first_suggestion(run, "t").is_null());
-    EXPECT_EQ(put_first(nullptr, json::array({{{"rank", 1}}})).size(), 1u);
+    EXPECT_FALSE(fix_first_suggestion(run, "t"));
+    Suggestion only;
+    only.rank = 1;
+    std::vector<Suggestion> ranked = put_first(std::nullopt, {only});
+    ASSERT_EQ(ranked.size(), 1u);
+    EXPECT_EQ(ranked[0].rank, 1);
   }
   EXPECT_FALSE(summarize(compiled_run_from_explain_section(nullptr), kModel));
 }
