@@ -129,5 +129,9 @@ def test_report_rerenders_a_saved_document_identically(tmp_path):
     assert r.rc == 0, r
     assert again.read_text() == first.read_text()
     assert json.loads(saved.read_text())["command"] == "explain"
+    # Its .json is the document as saved, byte for byte (report's own exit code not stamped in).
+    copy = tmp_path / "copy.json"
+    assert run_tct("report", saved, "-o", copy, python=None).rc == 0
+    assert copy.read_bytes() == saved.read_bytes()
     r = run_tct("report", tmp_path / "missing.json", python=None)
     assert r.rc == 2 and "cannot read" in r.err
