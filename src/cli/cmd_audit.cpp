@@ -73,7 +73,7 @@ are reported); 4 internal error.)");
     cfg.start_probe_agent = [&ctx] {
       audit::ProbeAgent started;
       started.session = ctx.start_for_probe();
-      started.python_path = ctx.environment()["interpreter"].value("path", "");
+      started.python_path = ctx.outcome.environment["interpreter"].value("path", "");
       return started;
     };
     cfg.bench_config = [this, &ctx] { return bench_config(ctx); };

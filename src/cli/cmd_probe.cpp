@@ -30,7 +30,7 @@ Exit codes: 0 usable (with or without caveats), 1 not usable, 2 bad usage.)");
   int run(RunContext& ctx) override {
     cfg_.use_cache = !no_cache_;
     auto agent = ctx.start_for_probe();
-    cfg_.python_path = ctx.environment()["interpreter"].value("path", "");
+    cfg_.python_path = ctx.outcome.environment["interpreter"].value("path", "");
     const probe::ProbeResult result =
         probe::run_probe(ctx.progress_sink(), *agent, cfg_, checkpoints<probe::ProbeResult>(ctx));
     write_section(ctx, result);

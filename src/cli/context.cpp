@@ -56,8 +56,6 @@ void add_output_options(CLI::App& cmd, CommonOptions& o) {
 RunContext::RunContext(CommonOptions opts, Outcome o)
     : options(std::move(opts)), outcome(std::move(o)), start_(std::chrono::steady_clock::now()) {}
 
-const json& RunContext::environment() const { return outcome.environment; }
-
 void RunContext::set_warnings(const std::string& source, const std::vector<report::Warning>& warnings) {
   auto it =
       std::find_if(warning_lists_.begin(), warning_lists_.end(), [&](const auto& l) { return l.first == source; });

@@ -53,8 +53,6 @@ class RunContext : public core::Executor {
   // The CLI's alone: a command sets each result it has; main renders it and writes the files.
   Outcome outcome;
 
-  // What start_agent recorded of the interpreter and torch (empty before an agent started).
-  const json& environment() const;
   // The warnings a result carries: they replace what `source` gave before, in the place its
   // first list took in the outcome's warnings (a runner decides its list afresh after each
   // phase); an identical warning is said once.

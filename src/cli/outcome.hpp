@@ -33,7 +33,7 @@ struct Outcome {
   std::optional<report::ErrorRecord> error;  // what ended the run
   std::vector<report::Warning> warnings;
   // The interpreter, its placement, Python and torch as the agent's handshake described them:
-  // the agent's record, kept whole (common.schema.json#/$defs/environment).
+  // the agent's record, kept whole (common.schema.json#/$defs/environment); empty before an agent started.
   nlohmann::json environment = nlohmann::json::object();
 
   std::optional<audit::AuditResult> audit;

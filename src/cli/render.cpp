@@ -255,11 +255,6 @@ std::string render_markdown(const Outcome& o) {
   return out;
 }
 
-std::string render_text(const json& doc, bool verbose) { return render_text(from_document(doc), verbose); }
-std::string render_markdown(const json& doc) { return render_markdown(from_document(doc)); }
-std::string headline(const json& doc) { return headline(from_document(doc)); }
-std::string render_html(const json& doc) { return render_html(from_document(doc)); }
-
 void validate_output_paths(const std::vector<std::string>& paths) {
   for (const auto& p : paths) {
     auto ext = extension(p);

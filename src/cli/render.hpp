@@ -27,12 +27,6 @@ std::string render_markdown(const Outcome& outcome);
 std::string headline(const Outcome& outcome);     // fit for a pull-request comment
 std::string render_html(const Outcome& outcome);  // one self-contained file (cli/render_html.cpp)
 
-// A saved document, read back (from_document) and rendered as above.
-std::string render_text(const json& doc, bool verbose = false);
-std::string render_markdown(const json& doc);
-std::string headline(const json& doc);
-std::string render_html(const json& doc);
-
 // The files asked for with --out, each rendered by its extension (.json, .md, .html).
 // Throws tct::Error (usage) for an unknown extension.
 std::vector<std::pair<std::string, std::string>> render_files(const Outcome& outcome,

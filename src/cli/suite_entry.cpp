@@ -81,7 +81,7 @@ suite::EntryRecord run_suite_entry(const suite::Entry& entry, const CommonOption
   ctx.set_warnings("bench", bench.all_warnings);
   if (explained) ctx.set_warnings("explain", explained->warnings);
   record.warnings = ctx.outcome.warnings;  // the run's list (the agent's start may add its own)
-  record.environment = ctx.environment();
+  record.environment = ctx.outcome.environment;
   return record;
 }
 

@@ -192,7 +192,7 @@ TEST(Svg, EmptyChartsDoNotCrash) {
 }
 
 TEST(Html, EveryUserStringIsEscaped) {
-  std::string html = render_html(evil_document());
+  std::string html = render_html(tct::cli::from_document(evil_document()));
   dump("synthetic_evil", html);
   EXPECT_EQ(html.find("<script"), std::string::npos) << "an unescaped <script> reached the page";
   EXPECT_EQ(html.find("javascript:"), html.find("javascript:alert(1)"));
@@ -201,7 +201,7 @@ TEST(Html, EveryUserStringIsEscaped) {
 }
 
 TEST(Html, SelfContainedWithNoScriptAndNoNetwork) {
-  std::string html = render_html(evil_document());
+  std::string html = render_html(tct::cli::from_document(evil_document()));
   EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
   EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
@@ -212,7 +212,7 @@ TEST(Html, SelfContainedWithNoScriptAndNoNetwork) {
 }
 
 TEST(Html, HasTheChartsAndSectionsTheIssueAsksFor) {
-  std::string html = render_html(evil_document());
+  std::string html = render_html(tct::cli::from_document(evil_document()));
   EXPECT_NE(html.find("id=\"summary\""), std::string::npos);
   EXPECT_NE(html.find("Warm-up curve"), std::string::npos);
   EXPECT_NE(html.find("Latency distributions"), std::string::npos);
@@ -231,7 +231,7 @@ TEST(Html, ErrorDocumentWithNoSectionsRenders) {
   doc["exit_code"] = 2;
   doc["environment"] = json::object();
   doc["error"] = {{"kind", "usage"}, {"message", "no builtin " + kEvil}, {"hint", "list them"}};
-  std::string html = render_html(doc);
+  std::string html = render_html(tct::cli::from_document(doc));
   EXPECT_NE(html.find("banner error"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("id=\"environment\""), std::string::npos);
@@ -246,7 +246,7 @@ TEST(Html, ToleratesOddShapes) {
   doc["explain"] = {{"groups", {{{"line", nullptr}, {"hint", "text"}}}}, {"breaks", "x"}};
   doc["expect"] = {{"class", 3}, {"sweep", {{"points", {{{"value", nullptr}, {"speedup", {{"estimate", nullptr}}}}}}}}};
   doc["diff"] = {{"fixed", {1, 2}}, {"unchanged", {{{"after", 3}}}}};
-  EXPECT_NO_THROW(render_html(doc));
+  EXPECT_NO_THROW(render_html(tct::cli::from_document(doc)));
 }
 
 TEST(Html, RealDocumentsFromFixtures) {
@@ -258,7 +258,7 @@ TEST(Html, RealDocumentsFromFixtures) {
     std::ifstream f(entry.path());
     json doc = json::parse(f);
     std::string html;
-    ASSERT_NO_THROW(html = render_html(doc)) << name;
+    ASSERT_NO_THROW(html = render_html(tct::cli::from_document(doc))) << name;
     dump(entry.path().stem().string(), html);
     EXPECT_NE(html.find("</html>"), std::string::npos) << name;
     EXPECT_EQ(html.find("<script"), std::string::npos) << name;

@@ -77,6 +77,7 @@ TEST(ProbeJson, RenderingsPrintTheStoredVerdict) {
     EXPECT_NE(markdown(r, {"/venv/bin/python", "--python"}).find("**torch.compile here: NOT usable**"),
               std::string::npos);
     EXPECT_EQ(html_cards(r).at(0).value, "not usable");
-    EXPECT_EQ(tct::cli::headline(json{{"probe", to_json(r)}}), "torch.compile here: not usable");
+    EXPECT_EQ(tct::cli::headline(tct::cli::from_document(json{{"probe", to_json(r)}})),
+              "torch.compile here: not usable");
   }
 }

@@ -58,11 +58,11 @@ void expect_golden(const std::string& name, const std::string& text) {
 
 TEST(ReportGolden, BenchDefaultReport) {
   const json doc = load("html_bench");
-  const std::string text = tct::cli::render_text(doc);
+  const std::string text = tct::cli::render_text(tct::cli::from_document(doc));
   expect_golden("bench_default", text);
   EXPECT_LE(non_empty_lines(text).size(), 12u) << text;
   // -v keeps every detail the report had before it was layered.
-  const std::string verbose = tct::cli::render_text(doc, true);
+  const std::string verbose = tct::cli::render_text(tct::cli::from_document(doc), true);
   for (const char* section : {"Latency per call", "Compile", "Break-even", "Memory", "Correctness"})
     EXPECT_NE(verbose.find(section), std::string::npos) << section;
   EXPECT_GT(non_empty_lines(verbose).size(), non_empty_lines(text).size());
@@ -71,12 +71,12 @@ TEST(ReportGolden, BenchDefaultReport) {
 TEST(ReportGolden, AuditDefaultReportLeadsWithItsVerdict) {
   for (const char* name : {"html_audit_tiny_ops", "html_audit_transformer_block"}) {
     const json doc = load(name);
-    const std::string text = tct::cli::render_text(doc);
+    const std::string text = tct::cli::render_text(tct::cli::from_document(doc));
     expect_golden(std::string(name).substr(5) + "_default", text);
     auto lines = non_empty_lines(text);
     ASSERT_FALSE(lines.empty());
     EXPECT_EQ(lines[0].rfind("tct audit ", 0), 0u) << lines[0];
-    EXPECT_NE(lines[0].find(tct::cli::headline(doc)), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find(tct::cli::headline(tct::cli::from_document(doc))), std::string::npos) << lines[0];
     std::size_t warning_lines = 0;
     for (const auto& l : lines) warning_lines += l.rfind("warning: ", 0) == 0;
     EXPECT_LE(warning_lines, 4u) << text;
@@ -101,8 +101,8 @@ TEST(ReportGolden, OneVerdictAcrossRenderings) {
     sp["verdict"] = "inconclusive";
     sp["inconclusive"] = true;
     const std::string words(tct::stats::describe(c.verdict));
-    EXPECT_NE(tct::cli::render_text(doc).find(words), std::string::npos) << words;
-    EXPECT_NE(tct::cli::render_markdown(doc).find(words), std::string::npos) << words;
-    EXPECT_NE(tct::cli::render_html(doc).find(words), std::string::npos) << words;
+    EXPECT_NE(tct::cli::render_text(tct::cli::from_document(doc)).find(words), std::string::npos) << words;
+    EXPECT_NE(tct::cli::render_markdown(tct::cli::from_document(doc)).find(words), std::string::npos) << words;
+    EXPECT_NE(tct::cli::render_html(tct::cli::from_document(doc)).find(words), std::string::npos) << words;
   }
 }

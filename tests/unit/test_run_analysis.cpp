@@ -112,7 +112,7 @@ TEST(RunAnalysis, SilentFallbackWithItsGuardAndFix) {
   EXPECT_EQ(s.first_eager_call, 3u);
   // The report says it first.
   nlohmann::json doc = {{"command", "run"}, {"run", to_json(r)}};
-  std::string text = cli::render_text(doc);
+  std::string text = cli::render_text(cli::from_document(doc));
   EXPECT_NE(text.find("SILENT FALLBACK"), std::string::npos) << text;
   EXPECT_LT(text.find("SILENT FALLBACK"), text.find("per call"));
 }
@@ -177,7 +177,7 @@ TEST(RunAnalysis, StalledCallsAreNamedWithTheirFix) {
   ASSERT_TRUE(st);
   EXPECT_GT(st->compiled_ratio, 3.0);
   nlohmann::json doc = {{"command", "run"}, {"run", to_json(r)}};
-  const std::string text = cli::render_text(doc);
+  const std::string text = cli::render_text(cli::from_document(doc));
   EXPECT_NE(text.find("calls stalled"), std::string::npos) << text;
   EXPECT_NE(text.find("--threads 1"), std::string::npos) << text;
   EXPECT_FALSE(stalled(even).processes[0].sites[0].stall);

@@ -93,5 +93,6 @@ TEST(TraceJson, RenderingsPrintTheStoredDivergence) {
   EXPECT_NE(trace::text(t).find("RANKS DIVERGE"), std::string::npos);
   EXPECT_NE(trace::markdown(t).find("- log 1 compiled 9/0 that log 0 did not"), std::string::npos);
   EXPECT_NE(trace::html_section(t).find("Ranks diverge"), std::string::npos);
-  EXPECT_NE(cli::headline(json{{"trace", trace::to_json(t)}}).find("ranks diverge"), std::string::npos);
+  EXPECT_NE(cli::headline(cli::from_document(json{{"trace", trace::to_json(t)}})).find("ranks diverge"),
+            std::string::npos);
 }
