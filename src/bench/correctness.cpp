@@ -6,6 +6,9 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/json_number.hpp"
+#include "core/json_read.hpp"
+
 namespace tct::bench {
 namespace {
 
@@ -424,47 +427,30 @@ std::optional<ElementValue> agent_element(const json& v) {
   return std::nullopt;
 }
 
-std::optional<long long> agent_count(const json& fact, const char* key) {
-  auto it = fact.find(key);
-  return it != fact.end() && it->is_number() ? std::optional<long long>(it->get<long long>()) : std::nullopt;
-}
-
-std::optional<bool> agent_flag(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() ? std::optional<bool>(it->get<bool>()) : std::nullopt;
-}
-
-std::optional<std::string> agent_text(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? std::optional<std::string>(it->get<std::string>()) : std::nullopt;
-}
-
-double agent_number(const json& j, const char* key) { return num_field(j, key).value_or(NAN); }
-
 }  // namespace
 
 LeafMeasured leaf_measured_from_json(const json& fact) {
   LeafMeasured m;
   if (!fact.is_object()) return m;
-  m.max_abs_diff = agent_number(fact, "max_abs_diff");
-  m.max_rel_diff = agent_number(fact, "max_rel_diff");
-  m.out_of_tolerance = agent_count(fact, "out_of_tolerance");
+  m.max_abs_diff = core::number_or_nan(fact, "max_abs_diff");
+  m.max_rel_diff = core::number_or_nan(fact, "max_rel_diff");
+  m.out_of_tolerance = core::json_read::opt_num<long long>(fact, "out_of_tolerance");
   if (auto it = fact.find("worst_index"); it != fact.end()) m.worst_index = agent_index(*it);
   if (auto it = fact.find("expected_at_worst"); it != fact.end()) m.expected_at_worst = agent_element(*it);
   if (auto it = fact.find("actual_at_worst"); it != fact.end()) m.actual_at_worst = agent_element(*it);
   if (auto it = fact.find("reference"); it != fact.end() && it->is_object()) {
     const json& r = *it;
     LeafReference ref;
-    ref.eager_max_error = agent_number(r, "eager_max_error");
-    ref.compiled_max_error = agent_number(r, "compiled_max_error");
-    ref.eager_rms_error = agent_number(r, "eager_rms_error");
-    ref.compiled_rms_error = agent_number(r, "compiled_rms_error");
-    ref.multiplier = agent_number(r, "multiplier");
-    ref.out_of_tolerance = agent_count(r, "out_of_tolerance");
+    ref.eager_max_error = core::number_or_nan(r, "eager_max_error");
+    ref.compiled_max_error = core::number_or_nan(r, "compiled_max_error");
+    ref.eager_rms_error = core::number_or_nan(r, "eager_rms_error");
+    ref.compiled_rms_error = core::number_or_nan(r, "compiled_rms_error");
+    ref.multiplier = core::number_or_nan(r, "multiplier");
+    ref.out_of_tolerance = core::json_read::opt_num<long long>(r, "out_of_tolerance");
     if (auto wi = r.find("worst_index"); wi != r.end()) ref.worst_index = agent_index(*wi);
-    ref.reference_at_worst = agent_number(r, "reference_at_worst");
-    ref.expected_at_worst = agent_number(r, "expected_at_worst");
-    ref.actual_at_worst = agent_number(r, "actual_at_worst");
+    ref.reference_at_worst = core::number_or_nan(r, "reference_at_worst");
+    ref.expected_at_worst = core::number_or_nan(r, "expected_at_worst");
+    ref.actual_at_worst = core::number_or_nan(r, "actual_at_worst");
     m.reference = ref;
   }
   return m;
@@ -472,13 +458,16 @@ LeafMeasured leaf_measured_from_json(const json& fact) {
 
 ReferenceRun reference_run_from_json(const json& reference) {
   if (!reference.is_object()) return {};
-  return {agent_flag(reference, "computed"), agent_text(reference, "dtype"), agent_text(reference, "reason")};
+  return {core::json_read::opt_bool(reference, "computed"), core::json_read::opt_str(reference, "dtype"),
+          core::json_read::opt_str(reference, "reason")};
 }
 
 CheckCosts check_costs_from_json(const json& cost_ns) {
   if (!cost_ns.is_object()) return {};
-  return {agent_count(cost_ns, "eager_ns"), agent_count(cost_ns, "compiled_ns"), agent_count(cost_ns, "compare_ns"),
-          agent_count(cost_ns, "reference_ns")};
+  return {core::json_read::opt_num<long long>(cost_ns, "eager_ns"),
+          core::json_read::opt_num<long long>(cost_ns, "compiled_ns"),
+          core::json_read::opt_num<long long>(cost_ns, "compare_ns"),
+          core::json_read::opt_num<long long>(cost_ns, "reference_ns")};
 }
 
 Correctness correctness_report(const json& reply, const ToleranceOverride& override_tol) {
@@ -497,9 +486,9 @@ Correctness correctness_report(const json& reply, const ToleranceOverride& overr
   out.eager_differing.emplace();
   out.differing_parameters.emplace();
   out.seeded = reply.contains("seed");
-  out.eager_used_rng = agent_flag(reply, "eager_used_rng").value_or(false);
+  out.eager_used_rng = core::json_read::opt_bool(reply, "eager_used_rng").value_or(false);
   out.reference = reference_run_from_json(reply.value("reference", json::object()));
-  out.fallback_random = agent_flag(reply, "fallback_random").value_or(false);
+  out.fallback_random = core::json_read::opt_bool(reply, "fallback_random").value_or(false);
   out.agent_cost = check_costs_from_json(reply.value("cost_ns", json::object()));
   out.mismatches = verdict.mismatches;
   for (const auto& m : verdict.mismatches) {

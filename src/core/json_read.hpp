@@ -2,7 +2,6 @@
 // Readers of a JSON document that never throw: a saved document may be older, written by
 // another version or edited by hand, and an agent's record may come from an older agent. Each
 // result's from_json reads through these (one copy, not one per command).
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,12 +61,4 @@ inline std::vector<double> doubles(const json& j, const char* key) {
     if (v.is_number()) out.push_back(v.get<double>());
   return out;
 }
-// The fields of `j` a struct does not model, kept as written (an empty object for no object).
-inline json rest(const json& j, std::initializer_list<const char*> typed) {
-  if (!j.is_object()) return json::object();
-  json out = j;
-  for (const char* k : typed) out.erase(k);
-  return out;
-}
-
 }  // namespace tct::core::json_read
