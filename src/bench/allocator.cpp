@@ -98,16 +98,6 @@ AllocatorFigures figures_of(const BenchRow& row, std::optional<std::string> dete
   return f;
 }
 
-// The headline row's speedup as bench/allocator_finding.hpp reads it: its interval, and its
-// processes' speedups with their segments'.
-HeadlineSpeedup headline_speedup_of(const BenchRow* headline) {
-  HeadlineSpeedup h;
-  if (!headline || !headline->speedup) return h;
-  h.interval = headline->speedup->interval;
-  if (headline->speedup->per_process) h.per_process = *headline->speedup->per_process;
-  return h;
-}
-
 }  // namespace
 
 void add_headline_state(AllocatorComparison& allocator, const BenchRow& row) {
@@ -181,7 +171,7 @@ std::optional<report::Warning> conclude_allocator(AllocatorComparison& allocator
   };
   std::stable_sort(allocator.states.begin(), allocator.states.end(),
                    [&](const AllocatorStateEntry& a, const AllocatorStateEntry& b) { return rank(a) < rank(b); });
-  const auto f = find_allocator_effect(allocator, headline_speedup_of(headline));
+  const auto f = find_allocator_effect(allocator, headline && headline->speedup ? *headline->speedup : Speedup{});
   allocator.differs = f.differs;
   allocator.processes_disagree = f.processes_disagree;
   allocator.best_state = f.best_state.empty() ? std::nullopt : std::optional<std::string>(f.best_state);

@@ -18,7 +18,7 @@ struct State {
   std::string library;
 };
 
-std::vector<State> measured_states(const AllocatorComparison& allocator, const HeadlineSpeedup& headline) {
+std::vector<State> measured_states(const AllocatorComparison& allocator, const Speedup& headline) {
   std::vector<State> out;
   for (const auto& s : allocator.states) {
     if (s.status != AllocatorStateStatus::Measured && s.status != AllocatorStateStatus::Headline) continue;
@@ -49,9 +49,10 @@ std::vector<State> measured_states(const AllocatorComparison& allocator, const H
 struct Process {
   double speedup, low, high;
 };
-std::vector<Process> process_speedups(const HeadlineSpeedup& headline) {
+std::vector<Process> process_speedups(const Speedup& headline) {
   std::vector<Process> out;
-  for (const auto& p : headline.per_process) {
+  if (!headline.per_process) return out;
+  for (const auto& p : *headline.per_process) {
     const double s = p.speedup;
     if (!(std::isfinite(s) && s > 0)) continue;
     Process proc{s, s, s};
@@ -87,7 +88,7 @@ std::optional<AllocatorStateStatus> parse_allocator_state_status(std::string_vie
   return std::nullopt;
 }
 
-AllocatorFinding find_allocator_effect(const AllocatorComparison& allocator, const HeadlineSpeedup& headline) {
+AllocatorFinding find_allocator_effect(const AllocatorComparison& allocator, const Speedup& headline) {
   AllocatorFinding f;
   const auto states = measured_states(allocator, headline);
   auto head = std::find_if(states.begin(), states.end(), [](const State& s) { return s.headline; });

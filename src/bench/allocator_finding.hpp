@@ -30,18 +30,11 @@ struct AllocatorFinding {
   std::optional<report::Warning> warning;  // when the allocator moves the result
 };
 
-// The headline row's speedup as the finding reads it: its interval across processes, and
-// each process's own with its segments' (its stretches between looks). NaN bounds: the row
-// has no interval.
-struct HeadlineSpeedup {
-  stats::Interval interval;
-  std::vector<ProcessSpeedup> per_process;
-};
-
 // `allocator`: the states with their figures, the headline's own entry among them (status
-// headline; its speedup is `headline`'s, the row's own interval). A state differs when its speedup estimate lies
-// outside the headline's interval and its own interval (when it has one) does not reach the headline's: the comparison
-// samples briefly, and its own noise must not make a finding.
-AllocatorFinding find_allocator_effect(const AllocatorComparison& allocator, const HeadlineSpeedup& headline);
+// headline; its speedup is `headline`'s, the row's own interval across processes, with each
+// process's own speedup and its segments'; NaN bounds: the row has none). A state differs when its speedup estimate
+// lies outside the headline's interval and its own interval (when it has one) does not reach the headline's: the
+// comparison samples briefly, and its own noise must not make a finding.
+AllocatorFinding find_allocator_effect(const AllocatorComparison& allocator, const Speedup& headline);
 
 }  // namespace tct::bench

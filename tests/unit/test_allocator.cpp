@@ -54,11 +54,13 @@ bench::AllocatorComparison comparison(const std::string& headline, std::vector<b
   return a;
 }
 
-bench::HeadlineSpeedup speedup(double est, double lo, double hi, std::vector<double> per_process = {},
-                               double segment_spread = 0.02) {
-  bench::HeadlineSpeedup h;
+bench::Speedup speedup(double est, double lo, double hi, std::vector<double> per_process = {},
+                       double segment_spread = 0.02) {
+  bench::Speedup h;
   h.interval = {est, lo, hi};
-  for (double s : per_process) h.per_process.push_back({0, s, {s * (1 - segment_spread), s, s * (1 + segment_spread)}});
+  h.per_process.emplace();
+  for (double s : per_process)
+    h.per_process->push_back({0, s, {s * (1 - segment_spread), s, s * (1 + segment_spread)}});
   return h;
 }
 
@@ -190,7 +192,7 @@ TEST(AllocatorFinding, ProcessesThatDisagreeAreReported) {
 }
 
 TEST(AllocatorFinding, NothingWithoutAHeadline) {
-  EXPECT_FALSE(bench::find_allocator_effect(bench::AllocatorComparison{}, bench::HeadlineSpeedup{}).warning);
+  EXPECT_FALSE(bench::find_allocator_effect(bench::AllocatorComparison{}, bench::Speedup{}).warning);
   auto a = comparison("system", {state("tcmalloc", "measured", 1, 1, 1, 1, 1)});
   EXPECT_FALSE(bench::find_allocator_effect(a, speedup(1, 1, 1)).warning);
 }
