@@ -455,7 +455,14 @@ TEST(ExpectSweep, ParsesValuesLikeParam) {
   EXPECT_EQ(tct::expect::to_text(t.values[0]), "relu");
   EXPECT_EQ(tct::expect::to_text(t.values[1]), "0.5");
   EXPECT_EQ(tct::expect::to_text(t.values[4]), "null");
-  EXPECT_THROW(tct::expect::parse_sweep("shape=[64]"), tct::Error);  // one value per point, not a list
+  try {  // one value per point, not a list: a usage error that says what a value may be
+    tct::expect::parse_sweep("shape=[64]");
+    ADD_FAILURE() << "a list value was accepted";
+  } catch (const tct::Error& e) {
+    EXPECT_EQ(e.code(), tct::ExitCode::Usage);
+    EXPECT_NE(std::string(e.what()).find("[64] is a list or an object"), std::string::npos) << e.what();
+    EXPECT_NE(e.hint().find("single values"), std::string::npos) << e.hint();
+  }
   EXPECT_THROW(tct::expect::parse_sweep("batch"), tct::Error);
   EXPECT_THROW(tct::expect::parse_sweep("=1,2"), tct::Error);
   EXPECT_THROW(tct::expect::parse_sweep("batch=1,,2"), tct::Error);
