@@ -166,3 +166,13 @@ TEST(FixTable, ARecompileUnderDynamicTrueGetsTorchsHintNotDynamicTrue) {
                 .terms.id,
             "mark_unbacked");
 }
+
+// The ids the commands name exist in the table (fix_entry falls back to the generic entry for an
+// unknown one, which would print the wrong cost without failing).
+TEST(FixTable, EveryIdACommandNamesIsInTheTable) {
+  for (const char* id : {"compile_as_is", "reduce_overhead", "larger_batch", "python_out_of_hot_path", "max_autotune",
+                         "lower_precision", "static_or_dynamic", "little_to_gain", "fix_breaks_first", "allow_rnn",
+                         "freezing", "mark_unbacked", "dynamic_range", "ddp_wrap_order", "fsdp_wrap_order",
+                         "library_logging", "library_code", "stdlib_context_manager"})
+    EXPECT_EQ(fix_entry(id).id, id);
+}
