@@ -22,6 +22,26 @@ For each model, in fresh processes:
 
     .venv/bin/python bench/dynamobench_hf.py [--python PY] [--only A,B] [--tct build/tct]
 
+Measured on a shared, loaded 2-core machine (load 12-16), with the binary of the branch before
+the eager-part counting merged (the first 9 models of a 14-model --only list; the run was
+stopped for time), identical on torch 2.13.0+cpu and 2.15.0+cu132 (transformers 5.24.0):
+
+    model                            breaks tct/torch  graphs tct/torch  skipped tct/torch
+    DistillGPT2 (GPT2LMHeadModel)          4/3              2/2               0/0   DIFFERS
+    BertForMaskedLM                        0/0              1/1               0/0
+    AlbertForMaskedLM                      0/0              1/1               0/0
+    BartForCausalLM                        0/0              1/1               0/0
+    GPT2ForSequenceClassification          0/0              1/2               0/0   DIFFERS
+    T5ForConditionalGeneration             0/0              1/1               0/0
+    DistilBertForQuestionAnswering         0/0              1/1               0/0
+    ElectraForCausalLM                     0/0              1/1               0/0
+    GPTNeoForCausalLM                      0/0              1/1               0/0
+
+GPT-2's extra break is the "cannot resume ... skipping the rest of the function" record torch
+does not count (issue 43); GPT2ForSequenceClassification's second graph torch counts in
+unique_graphs and tct's graph_count does not. Each model took 130-640 s there (tct explain and
+the oracle together).
+
 --python is the interpreter of the models (its torch and transformers): .venv's by default;
 for torch 2.15.0, .venv-torch2.15/bin/python once transformers is installed there too
 (the same pins as requirements-dev.txt's transformers, e.g. PIP_CONSTRAINT=/dev/null
