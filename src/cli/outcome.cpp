@@ -94,4 +94,18 @@ Outcome from_document(const json& doc) {
   return o;
 }
 
+compare::SavedDocument saved_document(const Outcome& o, const std::string& path) {
+  compare::SavedDocument d;
+  d.path = path;
+  d.command = o.command;
+  d.created = o.created;
+  d.torch = core::json_read::str(core::json_read::at(o.environment, "torch"), "version");
+  if (o.bench) d.target = core::json_read::str(o.bench->target, "spec");
+  if (o.audit && d.target.empty()) d.target = o.audit->target;
+  d.bench = o.bench ? &*o.bench : nullptr;
+  d.explain = o.explain ? &*o.explain : nullptr;
+  d.suite = o.suite ? &*o.suite : nullptr;
+  return d;
+}
+
 }  // namespace tct::cli
