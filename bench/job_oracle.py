@@ -88,6 +88,7 @@ def main():
     hows, threads = a.modes.split(","), a.threads.split(",")
     modes = [(h, t) for h in hows for t in threads]
     tct_totals = {label(h, t): [] for h, t in modes}
+    hits = {label(h, t): [0, 0] for h, t in modes}  # tct's runs: the trace's cache hits and misses
     plain_totals = {label(h, t): [] for h, t in modes}
     env = dict(os.environ, **extra_env)
     with tempfile.TemporaryDirectory(prefix="job-oracle-") as tmp:
@@ -104,6 +105,9 @@ def main():
                 for run in m["runs"]:
                     if run["ok"]:
                         tct_totals[m["mode"]].append(run["wall_ns"] / 1e9)
+                        for site in run["sites"]:
+                            hits[m["mode"]][0] += site["cache_hits"]
+                            hits[m["mode"]][1] += site["cache_misses"]
             for i in range(len(modes)):  # tct's own rotation: round r starts at mode r
                 h, t = modes[(i + r) % len(modes)]
                 work = Path(tmp) / f"plain-{r}-{h}-{t}"
@@ -121,7 +125,7 @@ def main():
         bad += not ok
         print(f"{name:<22} {m:7.2f} s [{lo:6.2f}, {hi:6.2f}]     {p:8.2f} s  {'yes' if ok else 'NO'}"
               f"   (tct {', '.join(f'{x:.2f}' for x in tct_totals[name])}; plain "
-              f"{', '.join(f'{x:.2f}' for x in plain_totals[name])})")
+              f"{', '.join(f'{x:.2f}' for x in plain_totals[name])}; cache {hits[name][0]} hit, {hits[name][1]} miss)")
     return 1 if bad else 0
 
 

@@ -119,7 +119,7 @@ class Schedule {
       : o_(o), progress_(progress), partial_(partial) {
     const auto lookup = agent::process_env();
     const std::string exe = agent::current_executable();
-    result_.command = run::job_command(o.job, o.module, o.python, lookup, exe);
+    result_.command = run::job_command(o.job, o.module, o.python, lookup, exe, "job");
     bootstrap_ = run::bootstrap_dir(lookup, exe);
     result_.dir = run::make_run_dir(o.dir, "tct-job");
     pythonpath_ = bootstrap_;

@@ -41,7 +41,7 @@ Contention contention(long switches_before, std::chrono::nanoseconds wall) {
 RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
   const auto lookup = agent::process_env();
   const std::string exe = agent::current_executable();
-  const std::vector<std::string> job = job_command(o.job, o.module, o.python, lookup, exe);
+  const std::vector<std::string> job = job_command(o.job, o.module, o.python, lookup, exe, "run");
   const std::string bootstrap = bootstrap_dir(lookup, exe);
   const std::string dir = make_run_dir(o.dir, "tct-run");
   std::string pythonpath = bootstrap;

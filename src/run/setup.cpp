@@ -30,9 +30,9 @@ std::string make_run_dir(const std::string& asked, const std::string& prefix) {
 
 std::vector<std::string> job_command(std::vector<std::string> job, const std::string& module,
                                      const std::optional<std::string>& python, const agent::EnvLookup& lookup,
-                                     const std::string& exe) {
+                                     const std::string& exe, const std::string& command) {
   if (job.empty() && module.empty())
-    throw usage_error("no command to run", "give it after --: tct run -- python train.py");
+    throw usage_error("no command to run", fmt::format("give it after --: tct {} -- python train.py", command));
   auto interpreter = [&] { return agent::choose_interpreter(python, lookup, exe).path; };
   if (!module.empty()) {
     job.insert(job.begin(), {interpreter(), "-m", module});

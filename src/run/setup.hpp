@@ -11,10 +11,11 @@
 namespace tct::run {
 
 // The command line to start: a .py runs in the chosen Python, -m MODULE as `python -m MODULE`.
-// Throws a usage error when there is nothing to run or the script does not exist.
+// Throws a usage error when there is nothing to run (its hint names tct's `command`) or the
+// script does not exist.
 std::vector<std::string> job_command(std::vector<std::string> job, const std::string& module,
                                      const std::optional<std::string>& python, const agent::EnvLookup& lookup,
-                                     const std::string& exe);
+                                     const std::string& exe, const std::string& command);
 
 // The folder of tct's sitecustomize, checked (internal error when it is missing).
 std::string bootstrap_dir(const agent::EnvLookup& lookup, const std::string& exe);

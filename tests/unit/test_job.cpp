@@ -11,6 +11,7 @@
 #include "job/decide.hpp"
 #include "job/json.hpp"
 #include "job/result.hpp"
+#include "run/records.hpp"
 #include "stats/mean_interval.hpp"
 
 namespace {
@@ -175,6 +176,24 @@ TEST(JobJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(to_json(back), j);
   EXPECT_EQ(back.at_horizon->best, r.at_horizon->best);
   EXPECT_EQ(back.as_run.others[0].verdict, r.as_run.others[0].verdict);
+}
+
+TEST(JobRecords, CallEndsAndCacheArtifactsAreReadFromTheBootstrapsRecord) {
+  const std::string text = R"({"pid": 7, "sites": [{"index": 0, "name": "Model", "durations_ns": [5, 6],
+    "ends_ns": [100, 200]}], "cache_artifacts": {"loaded_bytes": 4096, "load_ns": 1500,
+    "load_error": "RuntimeError: bad bytes"}})";
+  const run::ProcessRecord p = run::parse_record(text);
+  ASSERT_EQ(p.sites.size(), 1u);
+  EXPECT_EQ(p.sites[0].ends_ns, (std::vector<int64_t>{100, 200}));
+  ASSERT_TRUE(p.artifacts);
+  EXPECT_EQ(p.artifacts->loaded_bytes, 4096);
+  EXPECT_EQ(p.artifacts->load_ns, 1500);
+  EXPECT_FALSE(p.artifacts->saved_bytes);
+  EXPECT_EQ(p.artifacts->load_error, "RuntimeError: bad bytes");
+  // A record of tct run (no ends, no artifacts) reads as before.
+  const run::ProcessRecord plain = run::parse_record(R"({"pid": 8, "sites": [{"durations_ns": [1]}]})");
+  EXPECT_TRUE(plain.sites[0].ends_ns.empty());
+  EXPECT_FALSE(plain.artifacts);
 }
 
 }  // namespace
