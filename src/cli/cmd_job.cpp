@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "errors.hpp"
 #include "job/run.hpp"
 
@@ -97,12 +98,8 @@ internal error; 130 interrupted (the report holds the runs so far).)");
     if (calls_ > 0) options_.calls = calls_;
     if (timeout_s_ > 0) options_.timeout = std::chrono::milliseconds(static_cast<long>(timeout_s_ * 1000));
     const job::JobResult result = job::run_modes(
-        options_, [&](const std::string& message) { ctx.progress(message); },
-        [&](const job::JobResult& so_far) {
-          ctx.outcome.job = so_far;
-          ctx.checkpoint();
-        });
-    ctx.outcome.job = result;
+        options_, [&](const std::string& message) { ctx.progress(message); }, checkpoints<job::JobResult>(ctx));
+    write_section(ctx, result);
     bool interrupted = false, any_ok = false;
     for (const auto& m : result.modes)
       for (const auto& r : m.runs) {
