@@ -30,23 +30,29 @@ def plain_seconds(env_extra):
     return time.monotonic() - t0
 
 
+def plain_round(tmp, order, i, plain):
+    """Each mode once, as tct runs it: eager with torch.compile disabled, cold with an empty
+    inductor cache."""
+    for mode in order:
+        extra = {"TORCH_COMPILE_DISABLE": "1"} if mode == "eager" else {
+            "TORCHINDUCTOR_CACHE_DIR": str(tmp / f"plain-cache-{i}")}
+        plain[mode].append(plain_seconds(extra))
+
+
 @pytest.fixture(scope="module")
 def scorer(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("job")
     out, html, md = tmp / "job.json", tmp / "job.html", tmp / "job.md"
+    # The same command timed by a plain loop in fresh processes, one round before tct's two and
+    # one after (the order reversed), so that a shared machine's drift reaches both alike.
+    plain = {"eager": [], "cold": []}
+    plain_round(tmp, ["eager", "cold"], 0, plain)
     r = run_tct("job", "--modes", "eager,cold", "--threads", "default", "--rounds", "2", "--calls", "500",
                 "--dir", tmp / "runs", "-o", out, "-o", html, "-o", md, "--", PYTHON, SCORER,
                 "--requests", REQUESTS, timeout=1800)
     assert r.rc == 0, r
     doc = json.loads(out.read_text())
-    # The same command, timed by a plain loop in fresh processes, the modes alternating as tct's
-    # rounds do: eager with torch.compile disabled, cold with an empty inductor cache.
-    plain = {"eager": [], "cold": []}
-    for i in range(2):
-        for mode in (["eager", "cold"] if i == 0 else ["cold", "eager"]):
-            extra = {"TORCH_COMPILE_DISABLE": "1"} if mode == "eager" else {
-                "TORCHINDUCTOR_CACHE_DIR": str(tmp / f"plain-cache-{i}")}
-            plain[mode].append(plain_seconds(extra))
+    plain_round(tmp, ["cold", "eager"], 1, plain)
     return r, doc, html.read_text(), md.read_text(), plain
 
 
