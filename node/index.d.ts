@@ -475,6 +475,121 @@ export interface StartupSection {
   [key: string]: unknown;
 }
 
+/** tct job: how a run reaches its compiled code. */
+export type JobHow = 'eager' | 'cold' | 'warm' | 'shipped';
+
+/** A duration's mean across a mode's runs with its 95% Student t interval (ns; null: not known). */
+export interface NsInterval { mean_ns: number | null; low_ns: number | null; high_ns: number | null }
+
+export interface JobSiteRun {
+  key: string;
+  name: string;
+  calls: number;
+  /** From the job's launch to the end of the site's first call. */
+  first_output_ns: number | null;
+  steady_ns: number | null;
+  compile_time_ns: number | null;
+  recompiles: number;
+  cache_hits: number;
+  cache_misses: number;
+  cache_bypasses: number;
+}
+
+/** One fresh process of the job. */
+export interface JobRun {
+  /** 1-based; 0 for the run that filled the caches warm and shipped start from. */
+  round: number;
+  ok: boolean;
+  exit_status: number;
+  exit_text: string;
+  timed_out: boolean;
+  interrupted: boolean;
+  wall_ns: number | null;
+  torch_threads: number | null;
+  /** The site called most, whose calls the horizon counts. */
+  anchor: string;
+  anchor_calls: number;
+  loop_per_call_ns: number | null;
+  /** [call number, ns since launch at that call's end], thinned. */
+  curve: Array<[number, number]>;
+  artifacts_load_ns: number | null;
+  artifacts_bytes: number | null;
+  artifacts_error: string | null;
+  output_lines: number;
+  dir: string;
+  sites: JobSiteRun[];
+}
+
+export interface JobSiteSummary {
+  key: string;
+  name: string;
+  calls: number;
+  first_output: NsInterval;
+  steady: NsInterval;
+  compile_time_ns: number | null;
+  cache_hits: number;
+  cache_misses: number;
+  cache_bypasses: number;
+  recompiles: number;
+}
+
+export interface JobModeResult {
+  /** "eager", "warm, 1 thread". */
+  mode: string;
+  how: JobHow;
+  /** null: torch's default. */
+  threads: number | null;
+  error: string | null;
+  total: NsInterval;
+  loop_per_call: NsInterval;
+  at_horizon: NsInterval | null;
+  failed: number;
+  /** May be recommended: every run ok and the output the same as eager's. */
+  eligible: boolean;
+  output: { compared: boolean; same: boolean; differing_lines: number; line: number; eager_line: string; mode_line: string };
+  sites: JobSiteSummary[];
+  runs: JobRun[];
+}
+
+export interface JobDecision {
+  best: string | null;
+  /** The best is faster than every other mode by its interval. */
+  clear: boolean;
+  /** ratio: this mode's total over the best's, paired by round. */
+  others: Array<{ mode: string; ratio: { estimate: number | null; low: number | null; high: number | null }; verdict: SpeedupVerdict }>;
+}
+
+export interface JobSection {
+  command: string[];
+  dir: string;
+  rounds: number;
+  horizon_calls: number | null;
+  anchor: string;
+  anchor_name: string;
+  filling: JobRun | null;
+  modes: JobModeResult[];
+  decision: { as_run: JobDecision; at_horizon: JobDecision | null };
+  /** Where the fastest mode changes with the number of calls. */
+  crossings: Array<{ calls: number; from: string; to: string }>;
+  notes: string[];
+  [key: string]: unknown;
+}
+
+/** tct job: the job run unchanged each way, and which way is best for it. */
+export interface JobDocument extends Document { command: 'job'; job: JobSection }
+
+export interface JobOptions extends RunOptions {
+  /** Comma-separated: eager, cold, warm, shipped (default: all). */
+  modes?: string;
+  /** Comma-separated thread counts, `default` for torch's own (default 'default,1'). */
+  threads?: string;
+  rounds?: number;
+  /** The horizon in calls of the busiest site. */
+  calls?: number;
+  /** Where every run's records, trace, caches and output stay. */
+  dir?: string;
+}
+
 /** tct startup: time to the first output of a fresh process, per start mode. */
 export interface StartupDocument extends Document { command: 'startup'; startup: StartupSection }
 
@@ -619,6 +734,8 @@ export declare function expect(target: string, options?: TargetOptions & { sweep
 export declare function audit(target: string, options?: AuditOptions): Promise<AuditDocument>;
 export declare function diff(before: string, after: string, options?: RunOptions): Promise<DiffDocument>;
 export declare function startup(target: string, options?: StartupOptions): Promise<StartupDocument>;
+/** tct job -- COMMAND...: e.g. job(['python', 'serve.py'], { calls: 3000 }). */
+export declare function job(command: string[], options?: JobOptions): Promise<JobDocument>;
 /** Any command: `run(['probe', '--smoke'])`; --json is appended. */
 export declare function run(argv: string[], options?: RunOptions): Promise<Document>;
 /** Options -> tct flags (exposed for tests and custom commands). */

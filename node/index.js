@@ -154,7 +154,10 @@ function run(argv, options = {}) {
       reject(e);
       return;
     }
-    const args = [...argv.map(String), '--json'];
+    // A job's own words (tct job: everything after '--') come after tct's flags.
+    const words = argv.map(String);
+    const dashes = words.indexOf('--');
+    const args = dashes < 0 ? [...words, '--json'] : [...words.slice(0, dashes), '--json', ...words.slice(dashes)];
     const abortSignal = options.signal;
     if (abortSignal && abortSignal.aborted) {
       reject(new TctAbortError('aborted before tct started', { args, cause: abortSignal.reason }));
@@ -248,6 +251,14 @@ function probe(options = {}) {
   return run(['probe', ...toArgs(options)], options);
 }
 
+/** tct job: the job run unchanged each way, and which way is best for it. */
+function job(command, options = {}) {
+  if (!Array.isArray(command) || command.length === 0) {
+    return Promise.reject(new TypeError("job: command must be a non-empty array such as ['python', 'serve.py']"));
+  }
+  return run(['job', ...toArgs(options), '--', ...command.map(String)], options);
+}
+
 /** tct diff: compare two `tct explain --json` documents (file paths). */
 function diff(before, after, options = {}) {
   return run(['diff', String(before), String(after), ...toArgs(options)], options);
@@ -260,6 +271,7 @@ module.exports = {
   expect: targetCommand('expect'),
   audit: targetCommand('audit'),
   startup: targetCommand('startup'),
+  job,
   diff,
   run,
   toArgs,

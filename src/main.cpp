@@ -35,6 +35,7 @@ constexpr const char* kExamples = R"(Examples:
   tct compare baseline.json current.json --max-regression 5%
   tct run -- python train.py                 a real job: per torch.compile call site, what it gained
   tct startup builtin:tiny_ops               time to the first output: eager, cold, warm, shipped caches, AOTInductor
+  tct job --calls 3000 -- python serve.py    how to run this job: eager, compiled, warm or shipped caches, threads
 
 Exit codes: 0 ok, 1 check failed (not usable, mismatch, gate crossed), 2 bad usage or input,
 3 the target failed (raised, crashed, hung, compile failed), 4 internal error, 130 interrupted.)";
@@ -73,13 +74,14 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_trace_command());
   commands.push_back(cli::make_run_command());
   commands.push_back(cli::make_startup_command());
+  commands.push_back(cli::make_job_command());
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 
-  // tct run's job (its command and its flags) is split off before CLI11 sees it.
+  // tct run's and tct job's job (its command and its flags) is split off before CLI11 sees it.
   auto [own_args, job] = cli::split_run_args(std::vector<std::string>(argv + 1, argv + argc));
   for (auto& c : commands)
-    if (c->report_on_stderr()) c->trailing = job;
+    if (c->takes_job()) c->trailing = job;
   try {
     std::vector<std::string> reversed(own_args.rbegin(), own_args.rend());  // CLI11 parses a reversed vector
     app.name(argv[0]);                                                      // as parse(argc, argv) would

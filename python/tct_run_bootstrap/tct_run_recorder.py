@@ -41,12 +41,19 @@ _force_eager = False
 _lock = threading.Lock()
 # CUDA event pairs kept per site at most (each holds two events until resolved).
 _CUDA_PENDING_CAP = 100000
+# tct job: each call's end time too (perf_counter_ns, CLOCK_MONOTONIC on Linux, the clock tct
+# launched the job on), so that tct knows when each site's first output came and how long the
+# job's loop takes per call between calls, not only inside them.
+_call_ends = os.environ.get("TCT_RUN_CALL_ENDS") == "1"
+# tct job's shipped-cache mode: what torch.compiler.load_cache_artifacts and
+# save_cache_artifacts did in this process (raw facts; empty when not asked).
+_artifacts = {}
 
 
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad")
+                 "outputs_need_grad", "ends")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -65,6 +72,7 @@ class _Site:
         self.device = []                # [call index, device ns] of resolved CUDA event pairs
         self.compile_ids = []           # [call index, compile id] of the compiles its calls started
         self.outputs_need_grad = None   # a compiling call's output needs grad: backward runs outside the call
+        self.ends = array.array("q") if _call_ends else None  # each call's end, perf_counter_ns
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
@@ -72,7 +80,8 @@ class _Site:
                 "site_line": self.site_line, "objects": self.objects, "durations_ns": self.times.tolist(),
                 "compile_calls": list(self.compile_calls), "eager_calls": list(self.eager_calls),
                 "device_ns": list(self.device), "compile_ids": list(self.compile_ids),
-                "outputs_need_grad": self.outputs_need_grad}
+                "outputs_need_grad": self.outputs_need_grad,
+                **({"ends_ns": self.ends.tolist()} if self.ends is not None else {})}
 
     def resolve(self, wait):
         """Device time of the event pairs that completed (all of them when wait). Runs beside
@@ -178,6 +187,7 @@ def _timed(fn, site):
     clock = _clock
     counts = _counts
     eager_calls = site.eager_calls
+    ends = site.ends
     if _cuda_in_use():
         return _timed_cuda(fn, site)
     if _force_eager:  # everything runs eagerly: only durations mean anything
@@ -187,7 +197,10 @@ def _timed(fn, site):
             try:
                 return fn(*args, **kwargs)
             finally:
-                append(clock() - t0)
+                t1 = clock()
+                append(t1 - t0)
+                if ends is not None:
+                    ends.append(t1)
 
         return timed_eager
 
@@ -200,7 +213,10 @@ def _timed(fn, site):
             out = fn(*args, **kwargs)
             return out
         finally:
-            append(clock() - t0)
+            t1 = clock()
+            append(t1 - t0)
+            if ends is not None:
+                ends.append(t1)
             if counts[1] != compiles:
                 _claim(site, compiles, out)
             if counts[0] == graphs:
@@ -227,6 +243,7 @@ def _timed_cuda(fn, site):
     counts = _counts
     eager_calls = site.eager_calls
     pending = site.pending
+    ends = site.ends
     Event = _torch.cuda.Event
     force_eager = _force_eager
 
@@ -241,7 +258,10 @@ def _timed_cuda(fn, site):
             out = fn(*args, **kwargs)
             return out
         finally:
-            append(clock() - t0)
+            t1 = clock()
+            append(t1 - t0)
+            if ends is not None:
+                ends.append(t1)
             end = Event(enable_timing=True)
             end.record()
             if len(pending) < _CUDA_PENDING_CAP:
@@ -387,7 +407,8 @@ def flush(final=False, wait=False):
            "argv": list(sys.argv), "python": sys.version.split()[0], "torch": _torch_version,
            "force_eager": _force_eager, "stance": _stance, "graph_counting": _graph_counting, "final": final,
            "threads": _torch.get_num_threads() if _torch is not None else None, "limits": _dynamo_limits(),
-           "sites": sites, "recompile_limit_hits": list(_limit_hits)}
+           "sites": sites, "recompile_limit_hits": list(_limit_hits),
+           **({"cache_artifacts": dict(_artifacts)} if _artifacts else {})}
     path = os.path.join(_record_dir, f"process-{_pid}.json")
     tmp = path + ".tmp"
     try:
@@ -438,6 +459,9 @@ def _setup_dynamo(torch):
             torch._dynamo.config.disable = True
             _stance = "dynamo_disabled"
         return
+    load = os.environ.get("TCT_RUN_LOAD_ARTIFACTS")
+    if load:
+        _load_artifacts(torch, load)
     try:
         import torch._dynamo
 
@@ -446,6 +470,39 @@ def _setup_dynamo(torch):
         logging.getLogger("torch._dynamo.convert_frame").addHandler(_LimitHandler(logging.WARNING))
     except Exception:
         pass
+
+
+def _load_artifacts(torch, path):
+    """tct job's shipped mode: the cache artifacts a previous run saved, loaded into this
+    process's empty caches before its first compile (what a deployment would do at start)."""
+    t0 = _clock()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        info = torch.compiler.load_cache_artifacts(data)
+        _artifacts["loaded_bytes"] = len(data)
+        _artifacts["loaded"] = {str(k): len(v) for k, v in getattr(info, "artifacts", {}).items()} if info else {}
+    except Exception as e:  # recorded, not raised: the job runs on with empty caches
+        _artifacts["load_error"] = f"{type(e).__name__}: {e}"[:500]
+    _artifacts["load_ns"] = _clock() - t0
+
+
+def _save_artifacts():
+    """At exit, before the records are written: what this process compiled, as the bytes
+    torch.compiler.save_cache_artifacts returns (tct job's run that fills the shipped mode)."""
+    path = os.environ.get("TCT_RUN_SAVE_ARTIFACTS")
+    if not path or os.getpid() != _pid or _torch is None or not _ready or _force_eager:
+        return
+    t0 = _clock()
+    try:
+        saved = _torch.compiler.save_cache_artifacts()
+        data = saved[0] if saved else b""
+        with open(path, "wb") as f:
+            f.write(data)
+        _artifacts["saved_bytes"] = len(data)
+    except Exception as e:
+        _artifacts["save_error"] = f"{type(e).__name__}: {e}"[:500]
+    _artifacts["save_ns"] = _clock() - t0
 
 
 def hook_torch(torch, record_dir):
@@ -475,6 +532,7 @@ def hook_torch(torch, record_dir):
     compile.__wrapped__ = original
     torch.compile = compile
     atexit.register(flush, True, True)
+    atexit.register(_save_artifacts)  # atexit runs in reverse: saved before the records are written
     try:
         if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
             signal.signal(signal.SIGTERM, _on_sigterm)

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from .errors import TctError, TctSpawnError, error_for_exit
 
@@ -108,7 +108,10 @@ def run(command: str, *positional: str, **options: Any) -> dict:
     binary = find_binary()
     if options.get("python") is None and not os.environ.get("TCT_PYTHON") and "python" in allowed_options(command, binary):
         options["python"] = sys.executable
-    argv = [binary, command, *map(str, positional), *to_argv(command, options, binary), "--json"]
+    # A job's own words (tct job: everything after "--") come after tct's flags.
+    words = list(map(str, positional))
+    own, job = (words[:words.index("--")], words[words.index("--"):]) if "--" in words else (words, [])
+    argv = [binary, command, *own, *to_argv(command, options, binary), "--json", *job]
     try:
         proc = subprocess.run(argv, capture_output=True, text=True)
     except OSError as e:
@@ -180,6 +183,14 @@ def audit(target: str, **options: Any) -> dict:
 def startup(target: str, **options: Any) -> dict:
     """`tct startup TARGET`: time to the first output of a fresh process, per start mode."""
     return run("startup", _target(target), **options)
+
+
+def job(command: Sequence[str], **options: Any) -> dict:
+    """`tct job -- COMMAND...`: the job run unchanged each way (eager, compiled with empty, warm or
+    shipped caches, thread counts), and which way is best for it (doc["job"]["decision"])."""
+    if isinstance(command, str) or not command:
+        raise TypeError(f"command must be a non-empty list of words such as ['python', 'serve.py'], not {command!r}")
+    return run("job", "--", *map(str, command), **options)
 
 
 def _target(target: Any) -> str:

@@ -21,8 +21,10 @@ class Command {
   virtual int run(RunContext& ctx) = 0;
   // The terminal report goes to stderr (tct run: stdout belongs to the job it ran).
   virtual bool report_on_stderr() const { return false; }
+  // Takes the job's command line after its own options (tct run, tct job).
+  virtual bool takes_job() const { return report_on_stderr(); }
   CommonOptions common;
-  // tct run: the job's command line, split off before parsing (cli/run_args.hpp).
+  // tct run, tct job: the job's command line, split off before parsing (cli/run_args.hpp).
   std::vector<std::string> trailing;
 };
 
@@ -39,5 +41,6 @@ std::unique_ptr<Command> make_compare_command();
 std::unique_ptr<Command> make_trace_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_startup_command();
+std::unique_ptr<Command> make_job_command();
 
 }  // namespace tct::cli

@@ -6,6 +6,7 @@
 #include "compare/compare.hpp"
 #include "expect/json.hpp"
 #include "explain/json.hpp"
+#include "job/json.hpp"
 #include "probe/json.hpp"
 #include "report/document.hpp"
 #include "report/format.hpp"
@@ -55,6 +56,7 @@ json to_document(const Outcome& o) {
   if (o.trace) doc["trace"] = trace::to_json(*o.trace);
   if (o.run) doc["run"] = run::to_json(*o.run);
   if (o.startup) doc["startup"] = startup::to_json(*o.startup);
+  if (o.job) doc["job"] = job::to_json(*o.job);
   return doc;
 }
 
@@ -91,6 +93,7 @@ Outcome from_document(const json& doc) {
   read_section(doc, "trace", o.trace, trace::from_json);
   read_section(doc, "run", o.run, run::from_json);
   read_section(doc, "startup", o.startup, startup::from_json);
+  read_section(doc, "job", o.job, job::from_json);
   return o;
 }
 

@@ -18,6 +18,7 @@
 #include "expect/result.hpp"
 #include "explain/diff.hpp"
 #include "explain/result.hpp"
+#include "job/result.hpp"
 #include "probe/result.hpp"
 #include "report/error_record.hpp"
 #include "report/warning.hpp"
@@ -48,6 +49,7 @@ struct Outcome {
   std::optional<trace::TraceResult> trace;
   std::optional<run::RunResult> run;
   std::optional<startup::StartupResult> startup;
+  std::optional<job::JobResult> job;
 };
 
 // A run of `command` starting now: this version's schema and version, the time, no result yet.

@@ -16,6 +16,7 @@
 #include "errors.hpp"
 #include "expect/render.hpp"
 #include "explain/render.hpp"
+#include "job/render.hpp"
 #include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/warning.hpp"
@@ -96,6 +97,10 @@ const std::vector<Renderers>& renderers() {
        [](const Outcome& o) { return startup::markdown(*o.startup); },
        [](const Outcome& o) { return startup::html_section(*o.startup); },
        [](const Outcome& o) { return startup::html_cards(*o.startup); }, "Start-up"},
+      {"job", [](const Outcome& o) { return o.job.has_value(); }, [](const Outcome& o) { return job::text(*o.job); },
+       [](const Outcome& o) { return job::brief(*o.job); }, [](const Outcome& o) { return job::markdown(*o.job); },
+       [](const Outcome& o) { return job::html_section(*o.job); },
+       [](const Outcome& o) { return job::html_cards(*o.job); }, "The job, each way"},
   };
   return all;
 }
@@ -177,6 +182,7 @@ std::vector<std::pair<std::string, std::string>> answers(const Outcome& o) {
     out.push_back(
         {"TORCH_TRACE", fmt::format("{} log(s); {}", o.trace->ranks.size(),
                                     o.trace->ranks_diverge() ? "ranks diverge (see details)" : "no rank diverges")});
+  if (o.job) out.push_back({"how to run this job", job::answer(*o.job)});
   if (o.run) out.push_back({"torch.compile in this job", run::answer(*o.run)});
   if (o.startup) out.push_back({"time to the first output", startup::answer(*o.startup)});
   if (o.explain) out.push_back({"graph breaks", explain::answer(*o.explain)});

@@ -67,7 +67,7 @@ std::string render_html(const Outcome& o) {
       "tct " + (o.command.empty() ? std::string("tct") : o.command) + (target.empty() ? "" : ": " + target);
 
   std::vector<Card> cards;
-  for (const char* key : {"suite", "bench", "explain", "expect", "startup", "probe"}) {
+  for (const char* key : {"job", "suite", "bench", "explain", "expect", "startup", "probe"}) {
     const Renderers* r = renderers_of(key);
     if (r->present(o) && r->cards)
       for (auto& c : r->cards(o)) cards.push_back(std::move(c));
@@ -76,7 +76,7 @@ std::string render_html(const Outcome& o) {
   std::string toc;
   if (!o.warnings.empty()) toc += R"(<a href="#warnings">Warnings</a>)";
   for (const char* key :
-       {"run", "suite", "compare", "bench", "explain", "diff", "expect", "trace", "startup", "audit"}) {
+       {"job", "run", "suite", "compare", "bench", "explain", "diff", "expect", "trace", "startup", "audit"}) {
     const Renderers* r = renderers_of(key);
     if (!r->present(o)) continue;
     std::string section = r->html(o);

@@ -5,9 +5,11 @@
 namespace tct::cli {
 
 std::pair<std::vector<std::string>, std::vector<std::string>> split_run_args(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] != "run") return {args, {}};
-  // tct run's options that take a value (cmd_run.cpp and add_output_options).
-  static const std::set<std::string> with_value = {"-m", "--repeat", "--threads", "--dir", "--python", "-o", "--out"};
+  if (args.empty() || (args[0] != "run" && args[0] != "job")) return {args, {}};
+  // tct run's and tct job's options that take a value (cmd_run.cpp, cmd_job.cpp and
+  // add_output_options).
+  static const std::set<std::string> with_value = {"-m",    "--repeat", "--threads", "--dir",   "--python", "-o",
+                                                   "--out", "--modes",  "--rounds",  "--calls", "--timeout"};
   std::vector<std::string> mine = {args[0]}, job;
   size_t i = 1;
   for (; i < args.size(); ++i) {

@@ -1,5 +1,5 @@
 #pragma once
-// `tct run`'s command line, split before CLI11 sees it: tct's own options come first, the
+// `tct run`'s and `tct job`'s command line, split before CLI11 sees it: tct's own options come first, the
 // job is everything from the first word that is not one of them (or after `--`, or after
 // `-m MODULE`), so a job's own flags (`--json`, `-o`, `-v`) never reach tct.
 #include <string>
@@ -8,7 +8,7 @@
 
 namespace tct::cli {
 
-// args: argv without the program name. When args[0] is "run": (tct's part, the job).
+// args: argv without the program name. When args[0] is "run" or "job": (tct's part, the job).
 // Otherwise (args, {}).
 std::pair<std::vector<std::string>, std::vector<std::string>> split_run_args(const std::vector<std::string>& args);
 

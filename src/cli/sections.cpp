@@ -23,4 +23,6 @@ void write_section(RunContext& ctx, const bench::BenchResult& result) {
 
 void write_section(RunContext& ctx, const startup::StartupResult& result) { ctx.outcome.startup = result; }
 
+void write_section(RunContext& ctx, const job::JobResult& result) { ctx.outcome.job = result; }
+
 }  // namespace tct::cli

@@ -8,6 +8,7 @@
 #include "core/progress.hpp"
 #include "expect/result.hpp"
 #include "explain/result.hpp"
+#include "job/result.hpp"
 #include "probe/result.hpp"
 #include "startup/result.hpp"
 
@@ -18,6 +19,7 @@ void write_section(RunContext& ctx, const explain::ExplainResult& result);
 void write_section(RunContext& ctx, const expect::ExpectResult& result);
 void write_section(RunContext& ctx, const bench::BenchResult& result);
 void write_section(RunContext& ctx, const startup::StartupResult& result);
+void write_section(RunContext& ctx, const job::JobResult& result);
 
 // write_section, then the --out files, after each of a runner's phases.
 template <class Result>

@@ -211,6 +211,9 @@ svg.chart .tick{fill:var(--muted)}svg.chart .axis-label{fill:var(--fg);font-size
 svg.chart .row-label{fill:var(--fg);font-size:12px}
 svg.chart .series.eager{color:var(--eager)}svg.chart .series.compiled{color:var(--compiled)}
 svg.chart .series.predicted{color:var(--predicted)}svg.chart .series.measured{color:var(--measured)}
+svg.chart .series.c0{color:#1c7ed6}svg.chart .series.c1{color:#e8590c}svg.chart .series.c2{color:#2f9e44}
+svg.chart .series.c3{color:#ae3ec9}svg.chart .series.c4{color:#c92a2a}svg.chart .series.c5{color:#0c8599}
+svg.chart .series.c6{color:#5c940d}svg.chart .series.c7{color:#862e9c}
 svg.chart .line{fill:none;stroke:currentColor;stroke-width:1.8}
 svg.chart .marker{fill:currentColor}svg.chart .hover{fill:transparent}
 svg.chart .band{fill:currentColor;fill-opacity:.25;stroke:none}

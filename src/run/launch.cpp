@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <optional>
+
+#include <fcntl.h>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -65,9 +68,17 @@ Finished run_command(const Launch& launch, const std::function<void(std::chrono:
   sigaddset(&defaults, SIGPIPE);
   posix_spawnattr_setsigdefault(&attr, &defaults);
 
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  if (!launch.stdout_path.empty())
+    posix_spawn_file_actions_addopen(&files, 1, launch.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (!launch.stderr_path.empty())
+    posix_spawn_file_actions_addopen(&files, 2, launch.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = -1;
-  int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), envp.data());
+  int rc = posix_spawnp(&pid, argv[0], &files, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {
     sigaction(SIGINT, &old_int, nullptr);
@@ -79,17 +90,26 @@ Finished run_command(const Launch& launch, const std::function<void(std::chrono:
   g_child.store(pid);
   int status = 0;
   auto next_tick = start + every;
+  const bool poll = tick || launch.timeout.count() > 0;
+  bool timed_out = false;
+  std::optional<std::chrono::steady_clock::time_point> killed_at;
   while (true) {
-    pid_t r = ::waitpid(pid, &status, tick ? WNOHANG : 0);
+    pid_t r = ::waitpid(pid, &status, poll ? WNOHANG : 0);
     if (r == pid) break;
     if (r < 0 && errno != EINTR) break;
     if (r == 0) {  // still running: poll every 50 ms, tick when due
       ::usleep(50 * 1000);
       const auto now = std::chrono::steady_clock::now();
-      if (now >= next_tick) {
+      if (tick && now >= next_tick) {
         next_tick = now + every;
         tick(now - start);
       }
+      if (launch.timeout.count() > 0 && now - start >= launch.timeout && !killed_at) {
+        timed_out = true;
+        killed_at = now;
+        ::kill(pid, SIGTERM);  // the bootstrap writes its records on SIGTERM
+      }
+      if (killed_at && now - *killed_at >= std::chrono::seconds(5)) ::kill(pid, SIGKILL);
     }
   }
   g_child.store(0);
@@ -100,6 +120,7 @@ Finished run_command(const Launch& launch, const std::function<void(std::chrono:
   out.exit.signaled = WIFSIGNALED(status);
   out.exit.signal = out.exit.signaled ? WTERMSIG(status) : 0;
   out.interrupted = g_signaled.exchange(false);
+  out.timed_out = timed_out;
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   return out;

@@ -15,12 +15,17 @@ namespace tct::run {
 struct Launch {
   std::vector<std::string> argv;                         // argv[0]: a path or a name on PATH
   std::vector<std::pair<std::string, std::string>> env;  // on top of tct's own environment
+  // tct job: the job's stdout and stderr into these files ("": inherited, as tct run keeps them).
+  std::string stdout_path, stderr_path;
+  // Ended (SIGTERM, then SIGKILL 5 s later) once it has run this long; 0: never.
+  std::chrono::milliseconds timeout{0};
 };
 
 struct Finished {
   agent::ExitInfo exit;
   std::chrono::nanoseconds wall{0};
   bool interrupted = false;  // a SIGINT or SIGTERM reached tct while the command ran
+  bool timed_out = false;    // ended by tct after Launch::timeout
 };
 
 // Throws tct::Error (usage, exit 2) when the command cannot be started (not found, not

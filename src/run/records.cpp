@@ -71,6 +71,7 @@ ProcessRecord parse_record(const std::string& text) {
         r.compile_ids.emplace_back(c[0].get<size_t>(), c[1].get<std::string>());
     if (s.contains("outputs_need_grad") && s["outputs_need_grad"].is_boolean())
       r.outputs_need_grad = s["outputs_need_grad"].get<bool>();
+    r.ends_ns = s.value("ends_ns", std::vector<int64_t>{});
     p.sites.push_back(std::move(r));
   }
   for (const auto& h : j.value("recompile_limit_hits", json::array())) {
@@ -84,6 +85,20 @@ ProcessRecord parse_record(const std::string& text) {
     l.message = h.value("message", "");
     l.compile_id = h.value("compile_id", "");
     p.limit_hits.push_back(std::move(l));
+  }
+  if (const auto it = j.find("cache_artifacts"); it != j.end() && it->is_object()) {
+    CacheArtifacts a;
+    auto num = [&](const char* key) -> std::optional<int64_t> {
+      const auto f = it->find(key);
+      return f != it->end() && f->is_number() ? std::optional<int64_t>(f->get<int64_t>()) : std::nullopt;
+    };
+    a.loaded_bytes = num("loaded_bytes");
+    a.load_ns = num("load_ns");
+    a.saved_bytes = num("saved_bytes");
+    a.save_ns = num("save_ns");
+    a.load_error = it->value("load_error", "");
+    a.save_error = it->value("save_error", "");
+    p.artifacts = a;
   }
   return p;
 }

@@ -30,6 +30,9 @@ struct SiteRecord {
   // (those of a nested site's calls excluded): the frames the site owns, whatever their names.
   std::vector<std::pair<size_t, std::string>> compile_ids;
   std::optional<bool> outputs_need_grad;  // a compiling call's output needed grad (training)
+  // tct job (TCT_RUN_CALL_ENDS=1): each call's end on CLOCK_MONOTONIC, the clock tct launched
+  // the job on; empty otherwise.
+  std::vector<int64_t> ends_ns;
 
   // "train.py:44 MLP": one site across processes and runs.
   std::string key() const;
@@ -42,6 +45,12 @@ struct LimitHit {
   std::optional<int> value;
   std::string function, last_reason, message;
   std::string compile_id;  // the compile the limit stopped ("1/8"): its frame
+};
+
+// tct job's shipped mode: what torch.compiler.load_cache_artifacts and save_cache_artifacts did.
+struct CacheArtifacts {
+  std::optional<int64_t> loaded_bytes, load_ns, saved_bytes, save_ns;
+  std::string load_error, save_error;
 };
 
 struct ProcessRecord {
@@ -57,6 +66,7 @@ struct ProcessRecord {
   std::map<std::string, int> limits;  // Dynamo's recompile limits as the job left them
   std::vector<SiteRecord> sites;
   std::vector<LimitHit> limit_hits;
+  std::optional<CacheArtifacts> artifacts;  // none unless tct job asked for a load or a save
 };
 
 struct RecordSet {

@@ -11,28 +11,13 @@
 #include "errors.hpp"
 #include "run/analysis.hpp"
 #include "run/launch.hpp"
+#include "run/setup.hpp"
 #include "run/trace_dir.hpp"
 
 namespace tct::run {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string make_run_dir(const std::string& asked) {
-  if (!asked.empty()) {
-    std::error_code ec;
-    fs::create_directories(asked, ec);
-    if (ec) throw usage_error(fmt::format("cannot create {}: {}", asked, ec.message()));
-    return fs::absolute(asked).string();
-  }
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = fmt::format("{}/tct-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  if (!::mkdtemp(buf.data()))
-    throw Error(ExitCode::Internal, "internal", fmt::format("cannot create a folder under {}", tmp ? tmp : "/tmp"));
-  return buf.data();
-}
 
 // Involuntary context switches of the finished children so far: the job's threads waited
 // for a core that often.
@@ -51,39 +36,14 @@ Contention contention(long switches_before, std::chrono::nanoseconds wall) {
   return c;
 }
 
-// The command line to start: a .py runs in the chosen Python, -m MODULE as `python -m MODULE`.
-std::vector<std::string> job_command(const RunOptions& o, const agent::EnvLookup& lookup, const std::string& exe) {
-  std::vector<std::string> job = o.job;
-  if (job.empty() && o.module.empty())
-    throw usage_error("no command to run", "give it after --: tct run -- python train.py");
-  auto python = [&] { return agent::choose_interpreter(o.python, lookup, exe).path; };
-  if (!o.module.empty()) {
-    job.insert(job.begin(), {python(), "-m", o.module});
-  } else if (job[0].size() > 3 && job[0].substr(job[0].size() - 3) == ".py") {
-    if (!fs::exists(job[0])) throw usage_error(fmt::format("no such script: {}", job[0]));
-    job.insert(job.begin(), python());
-  }
-  return job;
-}
-
-// The folder of tct's sitecustomize, checked: the job's Pythons find it first on PYTHONPATH.
-std::string bootstrap_dir(const agent::EnvLookup& lookup, const std::string& exe) {
-  const std::string bootstrap =
-      (fs::path(agent::locate_agent_dir(std::nullopt, lookup, exe)) / "tct_run_bootstrap").string();
-  if (!fs::is_regular_file(fs::path(bootstrap) / "sitecustomize.py"))
-    throw Error(ExitCode::Internal, "install", fmt::format("tct's run bootstrap is missing ({})", bootstrap),
-                "reinstall tct");
-  return bootstrap;
-}
-
 }  // namespace
 
 RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
   const auto lookup = agent::process_env();
   const std::string exe = agent::current_executable();
-  const std::vector<std::string> job = job_command(o, lookup, exe);
+  const std::vector<std::string> job = job_command(o.job, o.module, o.python, lookup, exe, "run");
   const std::string bootstrap = bootstrap_dir(lookup, exe);
-  const std::string dir = make_run_dir(o.dir);
+  const std::string dir = make_run_dir(o.dir, "tct-run");
   std::string pythonpath = bootstrap;
   if (auto old = lookup("PYTHONPATH"); old && !old->empty()) pythonpath += ":" + *old;
   auto records_of = [&](const std::string& sub) { return (fs::path(dir) / sub / "records").string(); };

@@ -44,7 +44,7 @@ def run_tct(*args, env=None, timeout=600, python=PYTHON, input=None):
     if env:
         full_env.update(env)
     argv = [str(TCT), *map(str, args)]
-    if python and "--python" not in args and len(args) > 0 and args[0] not in ("diff", "report", "run"):
+    if python and "--python" not in args and len(args) > 0 and args[0] not in ("diff", "report", "run", "job"):
         argv += ["--python", python]
     proc = subprocess.run(argv, capture_output=True, text=True, env=full_env, timeout=timeout, input=input)
     return Result(proc)

@@ -1,0 +1,33 @@
+#pragma once
+// The renderings of a JobResult: pure functions of the value, which print its figures and its
+// decision and never decide them. The registry of renderers (cli/render.cpp) calls them.
+#include <string>
+#include <vector>
+
+#include "job/result.hpp"
+#include "report/html_util.hpp"
+
+namespace tct::job {
+
+// The decision in one line: "eager, 1 thread: 27.8 s per 3000 calls of KWS [27.1, 28.6]; ...".
+std::string answer(const JobResult& r);
+
+std::string brief(const JobResult& r);  // the decision, a line per mode, then the evidence
+std::string text(const JobResult& r);   // -v: every run
+std::string markdown(const JobResult& r);
+
+// The HTML report's section (the chart of total time per mode against the number of calls,
+// break-even points marked; the tables) and its summary card.
+std::string html_section(const JobResult& r);
+std::vector<report::html::Card> html_cards(const JobResult& r);
+
+// Shared by the renderings (words.cpp): a total with its interval, "27.8 s [27.1, 28.6]";
+// a comparison with the best, "1.20x as long [1.15, 1.25]: slower"; the horizon's words.
+std::string total_text(const stats::Interval& ns);
+std::string comparison_text(const Comparison& c);
+std::string horizon_text(const JobResult& r);  // "3000 calls of KWS"
+// The best mode of `d` with its total and the runner-up's, compared: at the horizon's calls or
+// as the job ran.
+std::string decision_text(const JobResult& r, const Decision& d, bool horizon);
+
+}  // namespace tct::job
