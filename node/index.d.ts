@@ -448,6 +448,42 @@ export interface StartupSection {
 /** tct startup: time to the first output of a fresh process, per start mode. */
 export interface StartupDocument extends Document { command: 'startup'; startup: StartupSection }
 
+/** tct compare: where a document came from (null: not known). */
+export interface CompareSide {
+  path: string;
+  command: string | null;
+  created: string | null;
+  torch: string | null;
+  target: string | null;
+}
+
+/** tct compare: one entry's change from baseline to current. */
+export interface CompareItem {
+  id: string;
+  change:
+    | 'broken' | 'new_mismatch' | 'regression' | 'still_failing' | 'improvement' | 'fixed'
+    | 'mismatch_fixed' | 'unchanged' | 'no_interval' | 'only_baseline' | 'only_current';
+  gate_failed: boolean;
+  /** current / baseline, its 95% interval; null when either side has no interval. */
+  ratio: { estimate: number; low: number | null; high: number | null; confidence: number } | null;
+  baseline: Record<string, unknown> | null;
+  current: Record<string, unknown> | null;
+}
+
+/** tct compare: a baseline document against a current one, entry by entry. */
+export interface CompareSection {
+  kind: 'suite' | 'bench';
+  baseline: CompareSide;
+  current: CompareSide;
+  max_regression: number;
+  items: CompareItem[];
+  counts: Record<string, number>;
+  passed: boolean;
+  geomean: Record<string, unknown> | null;
+  method: string;
+}
+export interface CompareDocument extends Document { command: 'compare'; compare: CompareSection }
+
 export interface StartupOptions extends TargetOptions {
   /** Comma-separated start modes (default: all). */
   modes?: string;
