@@ -402,7 +402,9 @@ def flush(final=False, wait=False, ended_by=None):
 
 
 # A flush rewrites every call so far (the job's thread waits on the GIL meanwhile): the
-# interval stretches so that flushing takes at most this share of the job's time.
+# interval stretches so that flushing takes at most this share of the job's time. Measured on
+# a loaded 2-core machine: 28 ms for 10^4 calls, 0.26 s for 10^5, 2.5 s for 10^6, so past some
+# 10^4 calls a killed process loses more than a second (an append-only record would not).
 _FLUSH_SHARE = 0.02
 
 
