@@ -304,5 +304,14 @@ std::string page(const json& doc, const std::string& title, const std::string& t
   return out;
 }
 
+std::string eager_parts(const std::vector<core::EagerPart>& parts, const std::string& extra) {
+  if (parts.empty()) return "";
+  std::string out = "<h4 class=\"warn\">Runs eagerly on every call</h4><ul>";
+  for (const auto& p : parts)
+    out += "<li>" + esc(core::describe(p)) + " <small>([" + esc(core::to_string(p.kind)) + "] " + esc(p.reason) +
+           ")</small></li>";
+  return out + "</ul>" + extra;
+}
+
 }  // namespace html
 }  // namespace tct::report
