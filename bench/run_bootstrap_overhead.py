@@ -14,6 +14,9 @@
     python bench/run_bootstrap_overhead.py [--runs 21] [--calls 20000] [--python .venv/bin/python]
         [--bootstrap DIR]   (another copy of python/tct_run_bootstrap, e.g. an older commit's
                              from `git worktree add`, to compare before and after)
+        [--flush]           (the records flushed at the bootstrap's own interval, as in a job,
+                             rather than never: with --calls 200000 each process runs for
+                             seconds, so the periodic flush of every call so far is in the figure)
 """
 import os
 import statistics
@@ -76,10 +79,15 @@ def same_process(python, calls, record_dir):
     return tuple(map(float, p.stdout.split()))
 
 
+FLUSH = False  # --flush: the bootstrap's own flush interval (TCT_RUN_FLUSH_S unset)
+
+
 def env_with(bootstrap, record_dir):
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    env["TCT_RUN_FLUSH_S"] = "0"
+    env.pop("TCT_RUN_FLUSH_S", None)
+    if not FLUSH:
+        env["TCT_RUN_FLUSH_S"] = "0"
     if bootstrap:
         env["PYTHONPATH"] = str(BOOTSTRAP)
         env["TCT_RUN_RECORD_DIR"] = record_dir
@@ -137,14 +145,16 @@ def wrapper_only(python, calls):
 
 
 def main():
-    global BOOTSTRAP
+    global BOOTSTRAP, FLUSH
     ap = parser()
     ap.add_argument("--runs", type=int, default=21, help="interleaved runs each, for startup")
     ap.add_argument("--call-runs", type=int, default=5, help="interleaved processes each, for the per-call cost")
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--bootstrap", default=str(BOOTSTRAP), help="the bootstrap folder to time")
+    ap.add_argument("--flush", action="store_true", help="flush the records at the bootstrap's own interval")
     a = ap.parse_args()
     BOOTSTRAP = a.bootstrap
+    FLUSH = a.flush
     with tempfile.TemporaryDirectory() as rec:
         b, w = startup(a.python, a.runs, rec)
         print(f"startup, no torch (python -c pass, median of {a.runs}): {b * 1e3:.2f} ms without, "

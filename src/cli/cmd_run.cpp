@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "errors.hpp"
 #include "run/json.hpp"
+#include "run/render.hpp"
 #include "run/run.hpp"
 
 namespace tct::cli {
@@ -104,7 +105,8 @@ command that cannot be started; 4 internal error.)");
     ctx.outcome.run = result;
     if (result.exit_status != 0)
       throw Error(static_cast<ExitCode>(result.exit_status), "target_failed",
-                  fmt::format("the command failed ({}){}", result.exit_text,
+                  fmt::format("the command failed ({}){}{}", result.exit_text,
+                              result.first_end ? ": " + run::first_end_text(*result.first_end) : "",
                               result.processes.empty() ? "" : "; the report below holds what was recorded"));
     if (fail_on_fallback_)
       if (const size_t fallbacks = run::silent_fallbacks(result).size())

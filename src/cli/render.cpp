@@ -83,7 +83,7 @@ const std::vector<Renderers>& renderers() {
        [](const Outcome& o) { return compare::markdown(*o.compare); },
        [](const Outcome& o) { return compare::html_section(*o.compare); }, nullptr, "Compare"},
       {"trace", [](const Outcome& o) { return o.trace.has_value(); },
-       [](const Outcome& o) { return trace::text(*o.trace); }, nullptr,
+       [](const Outcome& o) { return trace::text(*o.trace); }, [](const Outcome& o) { return trace::brief(*o.trace); },
        [](const Outcome& o) { return trace::markdown(*o.trace); },
        [](const Outcome& o) { return trace::html_section(*o.trace); }, nullptr, "Trace"},
       {"run", [](const Outcome& o) { return o.run.has_value(); },

@@ -137,8 +137,11 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
     f.fail_reason = c.fail_reason;
     f.fail_type = c.fail_type;
     f.file = c.file;
+    f.finished = c.finished;
+    if (!c.finished) ++out.unfinished;
     if (auto it = c.phase_s.find("entire_frame"); it != c.phase_s.end()) out.compile_time += Ns(it->second * 1e9);
-    if (!c.recompile_reasons.empty() && c.fail_type.empty()) ++out.recompiles;  // a refused compile is no recompile
+    if (c.recompiled()) ++out.recompiles;
+    else if (!c.recompile_reasons.empty()) ++out.refused;
     for (const auto& [k, v] : c.cache) out.cache[k] += v;
     out.compiles.push_back(std::move(f));
   }
@@ -204,8 +207,33 @@ std::string why_of(const core::GuardFailure& g, const core::RecompileFix& fix) {
                      element ? "list (or tuple) of " + kind + "s" : kind);
 }
 
+bool ends_with_path(const std::string& full, const std::string& tail) {
+  return !tail.empty() && full.size() >= tail.size() && full.compare(full.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The guard's file as the job had it. Dynamo shortens the path on the guard's line
+// ("mp/newcomer6/train_ddp.py:23", its tail cut at characters, not at a folder): the full
+// path is the one among the job's files (the site's code, the "File ..." lines torch appends
+// to the same reason) that ends with it. None ends with it: it stays as torch wrote it, marked.
+std::string resolve_guard_file(const std::string& file, const SiteRecord& s, const std::vector<std::string>& reasons,
+                               bool& truncated) {
+  truncated = false;
+  if (file.empty() || file.front() == '/') return file;
+  std::vector<std::string> candidates = {s.code_file, s.site_file};
+  for (const auto& reason : reasons)
+    for (size_t at = reason.find("File \""); at != std::string::npos; at = reason.find("File \"", at + 1)) {
+      const size_t start = at + 6, end = reason.find('"', start);
+      if (end != std::string::npos) candidates.push_back(reason.substr(start, end - start));
+    }
+  for (const auto& c : candidates)
+    if (ends_with_path(c, file)) return c;
+  truncated = true;
+  return file;
+}
+
 // One group per frame and cause (the guard pattern), from each recompile's newest failed guard.
-void group_recompiles(SiteResult& out, const ProcessRecord& p, const std::map<std::string, FrameRole>& roles) {
+void group_recompiles(SiteResult& out, const SiteRecord& s, const ProcessRecord& p,
+                      const std::map<std::string, FrameRole>& roles) {
   std::map<std::pair<std::string, std::string>, size_t> index;  // (frame, pattern) -> group
   for (const auto& c : out.compiles) {
     if (c.recompile_reasons.empty()) continue;
@@ -218,7 +246,7 @@ void group_recompiles(SiteResult& out, const ProcessRecord& p, const std::map<st
       r.frame = role_or_unknown(roles, c.frame);
       r.pattern = g->pattern;
       r.code = g->code;
-      r.code_file = g->file;
+      r.code_file = resolve_guard_file(g->file, s, c.recompile_reasons, r.code_file_truncated);
       r.code_line = g->line;
       r.cause = fix.name;
       r.why = why_of(*g, fix);
@@ -231,7 +259,7 @@ void group_recompiles(SiteResult& out, const ProcessRecord& p, const std::map<st
     RecompileGroup& r = out.recompile_groups[it->second];
     if (!g->value.empty() && std::find(r.values.begin(), r.values.end(), g->value) == r.values.end())
       r.values.push_back(g->value);
-    if (!c.fail_type.empty()) continue;  // a compile the limit refused: not a recompile
+    if (!c.recompiled()) continue;  // a compile the limit refused: not a recompile
     ++r.count;
     if (auto ph = c.phases.find("entire_frame"); ph != c.phases.end()) r.compile_time += ph->second;
   }
@@ -345,7 +373,7 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace:
   out.backward_outside = s.outputs_need_grad.value_or(false);
   if (trace) join_trace(out, s, *trace);
   const auto roles = frame_roles(out, s);
-  group_recompiles(out, p, roles);
+  group_recompiles(out, s, p, roles);
   find_fallbacks(out, s, p, roles);
   return out;
 }
@@ -356,14 +384,15 @@ std::string relative(const std::string& path, const std::string& cwd) {
   return path;
 }
 
-// Ranks whose compile counts for a call site differ from the most common count.
+// Ranks whose compiling calls at a call site differ from the most common count (the
+// bootstrap's count, where the trace cannot compare ranks).
 void site_divergence(RunResult& r) {
   std::map<std::string, std::map<int, size_t>> compiles;  // site key -> rank -> compiles
   std::map<std::string, std::string> label;               // site key -> "step (train.py:25)"
   for (const auto& p : r.processes) {
     if (!p.rank) continue;
     for (const auto& s : p.sites) {
-      compiles[s.key][*p.rank] = std::max(s.compiles.size(), s.compiling_calls);
+      compiles[s.key][*p.rank] = s.compiling_calls;
       label[s.key] = fmt::format("{} ({}:{})", s.name, relative(s.site_file, r.cwd), s.site_line);
     }
   }
@@ -377,9 +406,9 @@ void site_divergence(RunResult& r) {
     for (const auto& [rank, n] : per_rank)
       if (n != common)
         r.divergence.push_back({rank, "site_compiles",
-                                fmt::format("rank {} compiled {} {} time(s), the other ranks {}: it sees other "
-                                            "shapes or values there (its recompiles say which guard)",
-                                            rank, label[key], n, common)});
+                                fmt::format("rank {} compiled during {} call(s) of {}, the other ranks {}: it sees "
+                                            "other shapes or values there (its recompiles say which guard)",
+                                            rank, n, label[key], common)});
   }
 }
 
@@ -415,9 +444,7 @@ std::vector<RunCompile> run_compiles(const RunInputs& in, std::optional<int> ran
         RunCompile c;
         c.run = run;
         c.cache = tmp.cache;
-        int hits = 0, misses = 0;
-        for (const auto& [k, n] : tmp.cache) (k.find("hit") != std::string::npos ? hits : misses) += n;
-        c.cache_state = misses > 0 ? "cold" : hits > 0 ? "warm" : "no cache";
+        c.cache_state = cache_state(tmp.cache);
         c.compile_time = tmp.compile_time;
         Ns compiling{0};
         for (size_t i : rec.compile_calls)
@@ -438,19 +465,19 @@ std::vector<RunCompile> run_compiles(const RunInputs& in, std::optional<int> ran
   return out;
 }
 
-// p90 / median of steady calls above this is a stall, not noise: a thread waiting for a core.
+// p90 / median of steady calls above this is a stall, not noise, whatever the load.
 constexpr double kStallRatio = 3.0;
+// On a machine with more runnable threads than cores, a lower ratio already says the calls
+// move with the load: issue 43's job (load 5 on 2 CPUs, torch's 2 threads) had p90s 2.7 to 2.9
+// times its medians of 69 and 79 ms, and took about 8 ms a call with one thread.
+constexpr double kLoadedStallRatio = 2.0;
 constexpr size_t kStallMinCalls = 10;
 
-std::optional<Stall> stall_of(const SiteResult& s) {
+std::optional<Stall> site_stall(const SiteResult& s, const Contention& c, int processes) {
   auto ratio = [](const CallTimes& t) {
     return t.calls >= kStallMinCalls && t.median.count() > 0 ? t.p90 / t.median : 0.0;
   };
-  Stall st;
-  st.compiled_ratio = ratio(s.eager ? s.eager->compiled : s.steady);
-  st.eager_ratio = s.eager ? ratio(s.eager->eager) : 0.0;
-  if (std::max(st.compiled_ratio, st.eager_ratio) < kStallRatio) return std::nullopt;
-  return st;
+  return stall_of(ratio(s.eager ? s.eager->compiled : s.steady), s.eager ? ratio(s.eager->eager) : 0.0, c, processes);
 }
 
 void compare_eager(RunResult& r, const RunInputs& in) {
@@ -508,6 +535,32 @@ void compare_eager(RunResult& r, const RunInputs& in) {
 }
 
 }  // namespace
+
+std::string cache_state(const std::map<std::string, int>& cache) {
+  auto ends = [](const std::string& k, std::string_view tail) {
+    return k.size() >= tail.size() && k.compare(k.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  int hits = 0, misses = 0, bypasses = 0;
+  for (const auto& [k, n] : cache) {
+    if (ends(k, "_hit")) hits += n;
+    else if (ends(k, "_miss")) misses += n;
+    else if (ends(k, "_bypass")) bypasses += n;
+  }
+  if (hits > 0) return misses > 0 ? "partly warm" : "warm";
+  if (misses > 0) return "cold";
+  return bypasses > 0 ? "bypassed" : "no cache";
+}
+
+std::optional<Stall> stall_of(double compiled_ratio, double eager_ratio, const Contention& c, int processes) {
+  Stall st;
+  st.compiled_ratio = compiled_ratio;
+  st.eager_ratio = eager_ratio;
+  const double threads = static_cast<double>(c.torch_threads.value_or(1)) * std::max(1, processes);
+  st.with_load = c.cpus > 0 && ((std::isfinite(c.load_1m) && c.load_1m > c.cpus) || threads > c.cpus);
+  const double worst = std::max(compiled_ratio, eager_ratio);
+  if (worst < (st.with_load ? kLoadedStallRatio : kStallRatio)) return std::nullopt;
+  return st;
+}
 
 std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device) {
   std::vector<double> out;
@@ -569,6 +622,72 @@ stats::Interval speedup_interval(const std::vector<std::vector<double>>& eager_r
   return iv;
 }
 
+namespace {
+
+// "SIGKILL" for torch's exit code -9; "" for an exit code.
+std::string signal_name(int exitcode) {
+  if (exitcode >= 0) return "";
+  static const std::map<int, const char*> names = {{1, "SIGHUP"},   {2, "SIGINT"},   {4, "SIGILL"},  {6, "SIGABRT"},
+                                                   {7, "SIGBUS"},   {8, "SIGFPE"},   {9, "SIGKILL"}, {11, "SIGSEGV"},
+                                                   {13, "SIGPIPE"}, {15, "SIGTERM"}, {24, "SIGXCPU"}};
+  auto it = names.find(-exitcode);
+  return it != names.end() ? it->second : fmt::format("signal {}", -exitcode);
+}
+
+size_t calls_of(const ProcessRecord& p) {
+  size_t n = 0;
+  for (const auto& s : p.sites) n += s.durations_ns.size();
+  return n;
+}
+
+// The first worker a launcher saw fail, and where it was: its records (calls so far) and its
+// trace (a compile begun and never finished: it died compiling).
+std::optional<FirstEnd> first_end(const RunInputs& in) {
+  if (in.records.failures.empty()) return std::nullopt;
+  const WorkerFailure& w = in.records.failures.front();
+  FirstEnd e;
+  e.pid = w.pid;
+  e.exitcode = w.exitcode;
+  e.signal = signal_name(w.exitcode);
+  const ProcessRecord* rec = nullptr;
+  for (const auto& p : in.records.processes)
+    if (p.pid == w.pid) rec = &p;
+  // Without a record of its own, its rank is its local rank: torchrun on one node numbers them alike.
+  e.rank = rec && rec->rank ? rec->rank : std::optional<int>(w.local_rank);
+  e.records = rec != nullptr && !rec->sites.empty();
+  if (rec) e.calls = calls_of(*rec);
+  const trace::RankSummary* t = nullptr;
+  for (const auto& r : in.trace_ranks)
+    if (r.rank && r.rank == e.rank) t = &r;
+  if (t) {
+    e.trace_compiles = static_cast<int>(t->compiles.size());
+    for (const auto& [id, c] : t->compiles)
+      if (!c.finished && !c.function.empty()) {  // begun (dynamo_start names it), never finished
+        e.moment = "while compiling";
+        e.compiling = fmt::format("{}compile {}", c.function.empty() ? "" : c.function + ", ", id.str());
+      }
+  }
+  if (e.moment.empty())
+    e.moment = e.calls > 0 ? "in its loop" : t || e.records ? "before its first call returned" : "before torch.compile";
+  // The ranks the launcher then stopped: their records say SIGTERM, or the launcher saw them
+  // end of it (a rank held in a collective cannot run its handler before it is killed).
+  std::set<int> stopped;
+  for (const auto& p : in.records.processes)
+    if (p.rank && p.pid != w.pid && p.ended_by == "SIGTERM") stopped.insert(*p.rank);
+  for (size_t k = 1; k < in.records.failures.size(); ++k) {
+    const WorkerFailure& f = in.records.failures[k];
+    if (f.exitcode != -15 || f.pid == w.pid) continue;
+    std::optional<int> rank = f.local_rank;
+    for (const auto& p : in.records.processes)
+      if (p.pid == f.pid && p.rank) rank = p.rank;
+    stopped.insert(*rank);
+  }
+  e.stopped.assign(stopped.begin(), stopped.end());
+  return e;
+}
+
+}  // namespace
+
 RunResult analyze(const RunInputs& in) {
   RunResult r;
   r.command = in.command;
@@ -580,7 +699,9 @@ RunResult analyze(const RunInputs& in) {
   r.trace_dir = in.trace_dir;
   r.cwd = in.cwd;
   r.trace = in.trace_summary;
+  r.first_end = first_end(in);
   for (const auto& u : in.records.unreadable) r.notes.push_back("skipped a record file: " + u);
+  std::set<int> ranks_recorded;
   for (const auto& p : in.records.processes) {
     ++r.processes_with_torch;
     if (r.torch.empty()) r.torch = p.torch;
@@ -589,10 +710,18 @@ RunResult analyze(const RunInputs& in) {
     pr.rank = p.rank;
     pr.pid = p.pid;
     pr.final = p.final;
-    if (!p.final)
+    pr.ended_by = p.ended_by;
+    // The launcher saw the signal that ended it, where its records could not say (SIGKILL, or a
+    // SIGTERM that came while it was already exiting).
+    for (const auto& f : in.records.failures)
+      if (f.pid == p.pid && f.exitcode < 0 && pr.ended_by.empty()) pr.ended_by = signal_name(f.exitcode);
+    pr.running = !p.final && in.live && in.alive.count(p.pid) > 0;
+    if (p.rank) ranks_recorded.insert(*p.rank);
+    const bool first = r.first_end && r.first_end->pid == p.pid;  // said first, with its signal
+    if (!p.final && !pr.running && !first)
       r.notes.push_back(
           fmt::format("process {}{} ended before writing its records at exit: its last calls (up to "
-                      "a few seconds) are missing",
+                      "about a second) are missing",
                       p.pid, p.rank ? fmt::format(" (rank {})", *p.rank) : ""));
     const trace::RankSummary* trace = trace_for(p, in.trace_ranks);
     for (const auto& s : p.sites) pr.sites.push_back(site_result(s, p, trace, r.wall));
@@ -601,9 +730,29 @@ RunResult analyze(const RunInputs& in) {
                      [](const SiteResult& a, const SiteResult& b) { return a.all.total > b.all.total; });
     r.processes.push_back(std::move(pr));
   }
-  site_divergence(r);
-  if (in.trace_summary)
+  // A rank with a trace log but no records (it ended before its first flush): what it compiled.
+  for (const auto& t : in.trace_ranks) {
+    if (!t.rank || ranks_recorded.count(*t.rank) || ranks_recorded.empty()) continue;
+    ProcessResult pr;
+    pr.rank = t.rank;
+    pr.final = false;
+    pr.records_missing = true;
+    if (r.first_end && r.first_end->rank == t.rank) pr.pid = r.first_end->pid;
+    pr.trace_compiles = static_cast<int>(t.compiles.size());
+    for (const auto& [id, c] : t.compiles) pr.trace_recompiles += c.recompiled() ? 1 : 0;
+    r.processes.push_back(std::move(pr));
+  }
+  std::stable_sort(r.processes.begin(), r.processes.end(), [](const ProcessResult& a, const ProcessResult& b) {
+    return a.rank.value_or(-1) < b.rank.value_or(-1);
+  });
+  // Ranks compared by their traces (per frame: what they compiled and recompiled, the one count);
+  // by the bootstrap's compiling calls only where no trace has two ranks.
+  if (in.trace_summary && in.trace_summary->ranks.size() > 1) {
     for (const auto& d : in.trace_summary->divergence) r.divergence.push_back({d.rank, d.what, d.message});
+    for (const auto& d : in.trace_summary->cache_notes) r.notes.push_back(d.message);
+  } else {
+    site_divergence(r);
+  }
   if (!in.eager_runs.empty()) {
     r.compared = true;
     r.repeat = static_cast<int>(in.eager_runs.size());
@@ -615,10 +764,14 @@ RunResult analyze(const RunInputs& in) {
   }
   r.threads = in.threads;
   r.contention = in.contention;
+  // torch's threads where the call sites ran: a launcher (torchrun) imports torch too, with
+  // the machine's default, while it gives each worker OMP_NUM_THREADS=1.
   for (const auto& p : in.records.processes)
-    if (p.threads && !r.contention.torch_threads) r.contention.torch_threads = p.threads;
+    if (p.threads && !p.sites.empty() && !r.contention.torch_threads) r.contention.torch_threads = p.threads;
+  int with_sites = 0;
+  for (const auto& p : r.processes) with_sites += p.sites.empty() ? 0 : 1;
   for (auto& p : r.processes)
-    for (auto& s : p.sites) s.stall = stall_of(s);
+    for (auto& s : p.sites) s.stall = site_stall(s, r.contention, with_sites);
   return r;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The run's facts (bootstrap records, TORCH_TRACE summaries, the command's exit) -> RunResult.
 // Pure: no I/O. Every statistic, join and verdict of `tct run` is made here, once.
+#include <set>
 #include <vector>
 
 #include "trace/summary.hpp"
@@ -24,6 +25,10 @@ struct RunInputs {
   Contention contention;                                       // the machine while the compiled run ran
   std::vector<RecordSet> eager_runs;                           // --compare-eager: the forced-eager runs
   std::vector<int> eager_exit_statuses;
+  // A live report, while the job runs: the pids still running then (a process whose records
+  // are not final is "ended" only when it is not among them).
+  bool live = false;
+  std::set<int64_t> alive;
 };
 
 RunResult analyze(const RunInputs& in);
@@ -36,6 +41,14 @@ std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool d
 
 // Per-call timing summary; NaN-free (zeros) when there is no call.
 CallTimes call_times(const std::vector<double>& ns);
+
+// A run's cache state from the trace's cache records at a site (RunCompile::cache_state):
+// keys end in _hit, _miss or _bypass (fx_graph_cache_hit, aotautograd_cache_bypass...).
+std::string cache_state(const std::map<std::string, int>& cache);
+
+// The stall rule: p90 / median of a site's steady calls (compiled, eager) against the machine's
+// load while they ran.
+std::optional<Stall> stall_of(double compiled_ratio, double eager_ratio, const Contention& c, int processes);
 
 // eager / compiled ratio of medians with a 95% percentile bootstrap: one run each resamples
 // calls within each run; several runs resample runs, then calls within them.

@@ -41,14 +41,29 @@ std::string html_section(const RunResult& r) {
                 {"Exit", esc(r.exit_text)},
                 {"Wall time", html_dur(r.wall)},
                 {"Logs", "<code>" + esc(r.trace_dir) + "</code>"}});
+  if (r.first_end)
+    out += "<p class=\"warn\"><strong>A rank ended first:</strong> " + esc(first_end_text(*r.first_end)) + "</p>";
   for (const auto& f : silent_fallbacks(r)) out += html_fallback(f);
   if (!r.divergence.empty()) {
     out += "<h3 class=\"warn\">Ranks diverge</h3><ul>";
     for (const auto& v : r.divergence) out += "<li>" + esc(v.message) + "</li>";
     out += "</ul>";
   }
+  for (const auto& n : r.notes) out += "<p>Note: " + esc(n) + "</p>";
   for (const auto& p : r.processes) {
     out += "<h3>" + esc(p.rank ? fmt::format("Rank {}", *p.rank) : fmt::format("Process {}", p.pid)) + "</h3>";
+    if (p.records_missing)
+      out += "<p>" +
+             esc(fmt::format("No records of its own (it ended before its first flush); its trace: {} compile(s), {} "
+                             "recompile(s)",
+                             p.trace_compiles, p.trace_recompiles)) +
+             "</p>";
+    else if (!p.complete())
+      out += "<p>" +
+             esc(p.running            ? "Running: its calls up to its last flush"
+                 : p.ended_by.empty() ? "Ended before writing at exit: its last calls are missing"
+                                      : "Ended by " + p.ended_by + ": its calls up to then") +
+             "</p>";
     std::vector<std::vector<std::string>> rows, details;
     std::vector<core::EagerPart> eager;
     for (const auto& s : p.sites) {

@@ -82,6 +82,7 @@ json site(const SiteResult& s) {
                       {"limit", opt(g.limit)},
                       {"code", g.code},
                       {"code_file", g.code_file},
+                      {"code_file_truncated", g.code_file_truncated},
                       {"code_line", g.code_line},
                       {"cause", g.cause},
                       {"why", g.why},
@@ -119,7 +120,8 @@ json site(const SiteResult& s) {
   json stall = nullptr;
   if (s.stall)
     stall = {{"compiled_p90_over_median", num(s.stall->compiled_ratio)},
-             {"eager_p90_over_median", num(s.stall->eager_ratio)}};
+             {"eager_p90_over_median", num(s.stall->eager_ratio)},
+             {"with_load", s.stall->with_load}};
   json out = {{"key", s.key},
               {"kind", s.kind},
               {"name", s.name},
@@ -137,6 +139,8 @@ json site(const SiteResult& s) {
               {"compile_time_ns", ns(s.compile_time)},
               {"compiles", compiles},
               {"recompiles", s.recompiles},
+              {"refused_compiles", s.refused},
+              {"unfinished_compiles", s.unfinished},
               {"graph_breaks", s.graph_breaks},
               {"breaks", breaks},
               {"cache", s.cache},
@@ -158,8 +162,29 @@ json to_json(const RunResult& r) {
   for (const auto& p : r.processes) {
     json sites = json::array();
     for (const auto& s : p.sites) sites.push_back(site(s));
-    processes.push_back({{"rank", opt(p.rank)}, {"pid", p.pid}, {"complete", p.final}, {"sites", sites}});
+    processes.push_back({{"rank", opt(p.rank)},
+                         {"pid", p.pid},
+                         {"complete", p.complete()},
+                         {"records_final", p.final},
+                         {"running", p.running},
+                         {"ended_by", p.ended_by.empty() ? json(nullptr) : json(p.ended_by)},
+                         {"records_missing", p.records_missing},
+                         {"trace_compiles", p.trace_compiles},
+                         {"trace_recompiles", p.trace_recompiles},
+                         {"sites", sites}});
   }
+  json first_end = nullptr;
+  if (const auto& e = r.first_end)
+    first_end = {{"rank", opt(e->rank)},
+                 {"pid", e->pid},
+                 {"exitcode", e->exitcode},
+                 {"signal", e->signal.empty() ? json(nullptr) : json(e->signal)},
+                 {"moment", e->moment},
+                 {"compiling", e->compiling.empty() ? json(nullptr) : json(e->compiling)},
+                 {"calls", e->calls},
+                 {"records", e->records},
+                 {"trace_compiles", e->trace_compiles},
+                 {"stopped", e->stopped}};
   json divergence = json::array();
   for (const auto& d : r.divergence)
     divergence.push_back({{"rank", opt(d.rank)}, {"what", d.what}, {"message", d.message}});
@@ -175,6 +200,7 @@ json to_json(const RunResult& r) {
       {"torch", r.torch},
       {"processes_with_torch", r.processes_with_torch},
       {"processes", processes},
+      {"first_end", first_end},
       {"divergence", divergence},
       {"notes", r.notes},
       {"threads", opt(r.threads)},
@@ -304,6 +330,8 @@ SiteResult site_from(const json& j) {
     s.compiles.push_back(std::move(f));
   }
   s.recompiles = jr::num(j, "recompiles");
+  s.refused = jr::num(j, "refused_compiles");
+  s.unfinished = jr::num(j, "unfinished_compiles");
   s.graph_breaks = jr::num(j, "graph_breaks");
   for (const auto& b : jr::list(j, "breaks"))
     s.breaks.push_back({jr::str(b, "file"), jr::str(b, "kind"), jr::str(b, "reason"), jr::str(b, "fix"),
@@ -319,6 +347,7 @@ SiteResult site_from(const json& j) {
     r.limit = jr::opt_num<int>(g, "limit");
     r.code = jr::str(g, "code");
     r.code_file = jr::str(g, "code_file");
+    r.code_file_truncated = jr::flag(g, "code_file_truncated");
     r.code_line = jr::num(g, "code_line");
     r.cause = jr::str(g, "cause");
     r.why = jr::str(g, "why");
@@ -357,7 +386,8 @@ SiteResult site_from(const json& j) {
     s.runs.push_back(std::move(rc));
   }
   if (const json& st = jr::at(j, "stall"); st.is_object())
-    s.stall = Stall{num_of(st, "compiled_p90_over_median"), num_of(st, "eager_p90_over_median")};
+    s.stall =
+        Stall{num_of(st, "compiled_p90_over_median"), num_of(st, "eager_p90_over_median"), jr::flag(st, "with_load")};
   return s;
 }
 
@@ -379,9 +409,29 @@ RunResult from_json(const json& section) {
     ProcessResult pr;
     pr.rank = jr::opt_num<int>(p, "rank");
     pr.pid = jr::num<int64_t>(p, "pid");
-    pr.final = jr::flag(p, "complete", true);
+    pr.final = jr::flag(p, "records_final", jr::flag(p, "complete", true));
+    pr.running = jr::flag(p, "running");
+    pr.ended_by = jr::str(p, "ended_by");
+    pr.records_missing = jr::flag(p, "records_missing");
+    pr.trace_compiles = jr::num(p, "trace_compiles");
+    pr.trace_recompiles = jr::num(p, "trace_recompiles");
     for (const auto& s : jr::list(p, "sites")) pr.sites.push_back(site_from(s));
     r.processes.push_back(std::move(pr));
+  }
+  if (const json& e = jr::at(section, "first_end"); e.is_object()) {
+    FirstEnd f;
+    f.rank = jr::opt_num<int>(e, "rank");
+    f.pid = jr::num<int64_t>(e, "pid");
+    f.exitcode = jr::num(e, "exitcode");
+    f.signal = jr::str(e, "signal");
+    f.moment = jr::str(e, "moment");
+    f.compiling = jr::str(e, "compiling");
+    f.calls = jr::num<size_t>(e, "calls");
+    f.records = jr::flag(e, "records");
+    f.trace_compiles = jr::num(e, "trace_compiles");
+    for (const auto& k : jr::list(e, "stopped"))
+      if (k.is_number_integer()) f.stopped.push_back(k.get<int>());
+    r.first_end = f;
   }
   for (const auto& d : jr::list(section, "divergence"))
     r.divergence.push_back({jr::opt_num<int>(d, "rank"), jr::str(d, "what"), jr::str(d, "message")});

@@ -43,6 +43,7 @@ ProcessRecord parse_record(const std::string& text) {
   p.force_eager = j.value("force_eager", false);
   p.graph_counting = j.value("graph_counting", false);
   p.final = j.value("final", false);
+  if (j.contains("ended_by") && j["ended_by"].is_string()) p.ended_by = j["ended_by"].get<std::string>();
   p.threads = int_field(j, "threads");
   if (const auto it = j.find("limits"); it != j.end() && it->is_object())
     for (const auto& [k, v] : it->items())
@@ -103,15 +104,47 @@ ProcessRecord parse_record(const std::string& text) {
   return p;
 }
 
+namespace {
+
+// launcher-<pid>.json: {"pid", "failures": [{"pid", "local_rank", "exitcode", "time_s"}]}.
+std::vector<WorkerFailure> parse_launcher(const std::string& text) {
+  json j = json::parse(text);
+  std::vector<WorkerFailure> out;
+  for (const auto& f : j.value("failures", json::array())) {
+    if (!f.is_object()) continue;
+    WorkerFailure w;
+    w.launcher_pid = j.value("pid", int64_t{0});
+    w.pid = f.value("pid", int64_t{0});
+    w.local_rank = f.value("local_rank", 0);
+    w.exitcode = f.value("exitcode", 0);
+    w.time_s = f.value("time_s", 0.0);
+    out.push_back(w);
+  }
+  return out;
+}
+
+}  // namespace
+
 RecordSet read_records(const std::string& dir) {
   RecordSet out;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("process-", 0) != 0 || entry.path().extension() != ".json") continue;
+    if (entry.path().extension() != ".json") continue;
+    const bool launcher = name.rfind("launcher-", 0) == 0;
+    if (!launcher && name.rfind("process-", 0) != 0) continue;
     std::ifstream in(entry.path());
     std::stringstream ss;
     ss << in.rdbuf();
+    if (launcher) {
+      try {
+        auto f = parse_launcher(ss.str());
+        out.failures.insert(out.failures.end(), f.begin(), f.end());
+      } catch (const std::exception& e) {
+        out.unreadable.push_back(fmt::format("{}: {}", entry.path().string(), e.what()));
+      }
+      continue;
+    }
     try {
       ProcessRecord p = parse_record(ss.str());
       p.path = entry.path().string();
@@ -123,6 +156,8 @@ RecordSet read_records(const std::string& dir) {
   std::sort(out.processes.begin(), out.processes.end(), [](const ProcessRecord& a, const ProcessRecord& b) {
     return std::make_pair(a.rank.value_or(-1), a.pid) < std::make_pair(b.rank.value_or(-1), b.pid);
   });
+  std::stable_sort(out.failures.begin(), out.failures.end(),
+                   [](const WorkerFailure& a, const WorkerFailure& b) { return a.time_s < b.time_s; });
   return out;
 }
 

@@ -61,6 +61,7 @@ struct ProcessRecord {
   bool force_eager = false;
   bool graph_counting = false;  // eager_calls can be trusted
   bool final = false;           // written at exit (not only a periodic flush)
+  std::string ended_by;         // the signal it was ending of when it wrote ("SIGTERM"), "" at a normal exit
   std::vector<std::string> argv;
   std::optional<int> threads;         // torch.get_num_threads() in the job
   std::map<std::string, int> limits;  // Dynamo's recompile limits as the job left them
@@ -69,8 +70,17 @@ struct ProcessRecord {
   std::optional<CacheArtifacts> artifacts;  // none unless tct job asked for a load or a save
 };
 
+// A worker a launcher (torchrun's elastic agent) found ended with an error, as it saw it.
+struct WorkerFailure {
+  int64_t launcher_pid = 0, pid = 0;
+  int local_rank = 0;
+  int exitcode = 0;   // torch's: negative for a signal (-9: SIGKILL)
+  double time_s = 0;  // when the launcher saw it (seconds since the epoch)
+};
+
 struct RecordSet {
   std::vector<ProcessRecord> processes;  // sorted by rank, then pid
+  std::vector<WorkerFailure> failures;   // from launcher-*.json, in the order the launchers saw them
   std::vector<std::string> unreadable;   // files skipped: "path: why"
 };
 

@@ -12,5 +12,8 @@ std::string text(const RunResult& r, bool markdown, bool verbose);
 std::string html_section(const RunResult& r);
 // The job in one line: its sites, its silent fallbacks, every verdict counted.
 std::string answer(const RunResult& r);
+// "rank 1 (pid 4242) ended first: it was killed by SIGKILL while compiling (forward, compile 0/0);
+// the launcher then stopped rank(s) 0": the report's first line and tct's error line.
+std::string first_end_text(const FirstEnd& e);
 
 }  // namespace tct::run

@@ -16,6 +16,7 @@
 #include "stats/verdict.hpp"
 #include "trace/result.hpp"
 #include "core/fix_table.hpp"
+#include "trace/summary.hpp"
 #include "core/units.hpp"
 #include "stats/bootstrap.hpp"
 
@@ -37,7 +38,10 @@ struct FrameCompile {
   std::map<std::string, int> cache;
   int graph_breaks = 0;
   bool skipped = false;
+  bool finished = true;  // its compilation_metrics was logged: false when the process ended in it
   std::string fail_type, fail_reason, file;
+
+  bool recompiled() const { return trace::is_recompile(recompile_reasons, fail_type); }
 };
 
 struct SiteBreak {
@@ -83,6 +87,7 @@ struct RecompileGroup {
   std::vector<std::string> values;  // the values the compiled entries were specialized on, in order
   std::string code, code_file;      // the user's line the guard comes from
   int code_line = 0;
+  bool code_file_truncated = false;   // code_file is as torch shortened it: no file of the job ends with it
   int count = 0;                      // recompiles (compiles after the first) with this cause
   std::optional<int> limit;           // the frame's recompile limit in the job
   std::string cause, why, fix, cost;  // cost: fix_terms.cost, kept for older readers
@@ -107,7 +112,10 @@ struct EagerComparison {
 // --repeat the first run is usually cold and the others find its caches.
 struct RunCompile {
   int run = 1;
-  std::string cache_state;  // "cold" (misses), "warm" (hits only), "no cache" (none counted)
+  // From the trace's cache records at the site, never from the run's order (a cache folder
+  // filled before the job makes its first run warm): "cold" (misses, no hit), "warm" (hits, no
+  // miss), "partly warm" (both), "bypassed" (bypasses only), "no cache" (none counted).
+  std::string cache_state;
   std::map<std::string, int> cache;
   Ns compile_time{0};                      // the trace's entire_frame over the site's frames
   Ns compile_cost{0};                      // the compiling calls' time beyond steady compiled calls
@@ -118,6 +126,9 @@ struct RunCompile {
 // a collective), with the machine's load: the figure and the fix.
 struct Stall {
   double compiled_ratio = 0, eager_ratio = 0;  // p90 / median of steady calls
+  // The load explains it: more runnable threads than cores (load, or torch's threads times the
+  // job's processes) while the calls ran; --threads 1 is the thing to try.
+  bool with_load = false;
 };
 
 struct SiteResult {
@@ -134,8 +145,10 @@ struct SiteResult {
   double job_share = 0;                    // all.total / the job's wall time
   // From the trace.
   std::vector<FrameCompile> compiles;
-  Ns compile_time{0};  // entire_frame, summed over compiles
-  int recompiles = 0;
+  Ns compile_time{0};    // entire_frame, summed over compiles
+  int recompiles = 0;    // FrameCompile::recompiled: the one count
+  int refused = 0;       // compiles the recompile limit refused (a failure, no recompile)
+  int unfinished = 0;    // compiles begun and never finished: the process ended in them
   int graph_breaks = 0;  // as torch counts them: not the records of code that runs eagerly instead
   std::vector<SiteBreak> breaks;
   // What of the site's code runs eagerly on every call (trace::eager_parts of its compiles).
@@ -154,8 +167,34 @@ struct SiteResult {
 struct ProcessResult {
   std::optional<int> rank;
   int64_t pid = 0;
-  bool final = true;  // false: the process died before writing at exit
+  bool final = true;     // false: its records are those of its last periodic flush
+  bool running = false;  // a live report: the process was still running
+  // The signal that ended it, from its records (it wrote them in its SIGTERM handler) or its
+  // launcher ("SIGTERM": a launcher stopping its workers; "SIGKILL").
+  std::string ended_by;
+  // No record of its own (it ended before its first flush, or before torch.compile): what its
+  // TORCH_TRACE log says it compiled.
+  bool records_missing = false;
+  int trace_compiles = 0, trace_recompiles = 0;
   std::vector<SiteResult> sites;
+
+  // Its records hold every call it made: written at a normal exit.
+  bool complete() const { return final && ended_by.empty() && !records_missing; }
+};
+
+// The worker that ended first with an error, as its launcher (torchrun) saw it, and where it
+// was then: said before anything else, since every other rank's end follows from it.
+struct FirstEnd {
+  std::optional<int> rank;  // from its records or its trace; else its local rank (one node)
+  int64_t pid = 0;
+  int exitcode = 0;          // torch's: negative for a signal
+  std::string signal;        // "SIGKILL", "" when it exited with a code
+  std::string moment;        // "before torch.compile", "while compiling", "in its loop"
+  std::string compiling;     // while compiling: the function and compile id ("forward, compile 0/1")
+  size_t calls = 0;          // calls it had made (as of its last flush)
+  bool records = false;      // it wrote records (periodic flushes)
+  int trace_compiles = 0;    // compiles its trace log holds
+  std::vector<int> stopped;  // the ranks that then ended by the launcher's SIGTERM
 };
 
 struct Divergence {
@@ -169,7 +208,7 @@ struct Contention {
   double load_1m = NAN;
   unsigned cpus = 0;
   double involuntary_switches_per_s = NAN;
-  std::optional<int> torch_threads;
+  std::optional<int> torch_threads;  // as the processes that ran the call sites had it (not a launcher's)
 };
 
 struct RunResult {
@@ -181,6 +220,7 @@ struct RunResult {
   std::string record_dir, trace_dir, torch, stance, cwd;
   std::vector<ProcessResult> processes;  // those that made at least one compiled object
   int processes_with_torch = 0;
+  std::optional<FirstEnd> first_end;   // a launcher saw a worker fail
   std::vector<Divergence> divergence;  // ranks that compiled differently
   std::vector<std::string> notes;      // things the reader must know (skipped files...)
   bool compared = false;

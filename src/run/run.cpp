@@ -1,5 +1,7 @@
 #include "run/run.hpp"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <sys/resource.h>
@@ -63,6 +65,10 @@ RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
       partial.trace_dir = trace_of("compiled");
       partial.finished.wall = so_far;
       partial.records = read_records(partial.record_dir);
+      partial.live = true;
+      // kill(pid, 0) sends nothing: it says whether the process is still there.
+      for (const auto& p : partial.records.processes)
+        if (p.pid > 0 && (::kill(static_cast<pid_t>(p.pid), 0) == 0 || errno == EPERM)) partial.alive.insert(p.pid);
       RunResult r = analyze(partial);
       r.exit_text = "still running";
       hooks.partial(r);

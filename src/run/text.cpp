@@ -35,7 +35,22 @@ std::string where(const SiteResult& s, const std::string& cwd) {
 }
 
 std::string process_title(const ProcessResult& p) {
+  if (p.rank && p.pid == 0) return fmt::format("rank {}", *p.rank);
   return p.rank ? fmt::format("rank {} (pid {})", *p.rank, p.pid) : fmt::format("process {}", p.pid);
+}
+
+// How a process's records end, after its title.
+std::string process_end(const ProcessResult& p) {
+  if (p.records_missing)
+    return fmt::format(
+        ": no records of its own (it ended before its first flush); its trace: {} compile(s), {} "
+        "recompile(s)",
+        p.trace_compiles, p.trace_recompiles);
+  if (p.running) return " (running: its calls up to its last flush)";
+  const std::string kept = p.final ? "its calls up to then" : "its calls up to its last flush";
+  if (p.ended_by == "SIGTERM") return fmt::format(" (stopped by SIGTERM, as a launcher stops its workers: {})", kept);
+  if (!p.ended_by.empty()) return fmt::format(" (ended by {}: {})", p.ended_by, kept);
+  return p.final ? "" : " (ended before writing at exit: its last calls are missing)";
 }
 
 // A frame of the site in the user's words.
@@ -94,7 +109,10 @@ std::string recompile_group_text(const RecompileGroup& g, const SiteResult& s, b
                                  const std::string& cwd, bool with_fix) {
   const std::string limit = g.limit ? fmt::format(" (limit {})", *g.limit) : "";
   const std::string values = values_text(g.values);
-  const std::string where_code = g.code_line > 0 ? fmt::format(" ({}:{})", rel(g.code_file, cwd), g.code_line) : "";
+  const std::string where_code =
+      g.code_line > 0 ? fmt::format(" ({}:{}{})", g.code_file_truncated ? "..." + g.code_file : rel(g.code_file, cwd),
+                                    g.code_line, g.code_file_truncated ? ", the path as torch truncated it" : "")
+                      : "";
   std::string out = fmt::format(
       fmt::runtime(md ? "{}recompiled {}x{} in {}: `{}` failed{}{}\n" : "{}recompiled {}x{} in {}: {} failed{}{}\n"), b,
       g.count, limit, frame_words(g.frame, s, cwd), g.pattern, values.empty() ? "" : " for values " + values,
@@ -161,9 +179,13 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
   if (!s.compiles.empty()) {
     std::string cache;
     for (const auto& [k, v] : s.cache) cache += fmt::format("{}{} {}", cache.empty() ? "" : ", ", k, v);
-    out += fmt::format("{}compile (trace): {} frame compile(s) taking {}, {} recompile(s), {} graph break(s){}\n", b,
-                       s.compiles.size(), dur(s.compile_time), s.recompiles, s.graph_breaks,
-                       cache.empty() ? "" : "; cache: " + cache);
+    out += fmt::format(
+        "{}compile (trace): {} frame compile(s){} taking {}, {} recompile(s){}, {} graph break(s){}\n", b,
+        s.compiles.size(),
+        s.unfinished > 0 ? fmt::format(" ({} begun and never finished: the process ended in it)", s.unfinished) : "",
+        dur(s.compile_time), s.recompiles,
+        s.refused > 0 ? fmt::format(" (and {} refused at the recompile limit)", s.refused) : "", s.graph_breaks,
+        cache.empty() ? "" : "; cache: " + cache);
     if (verbose || md)
       for (const auto& c : s.compiles) {
         std::string phases;
@@ -200,12 +222,13 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
                                            : "{}recompile (frame {}): guard failed: {}\n"),
                            b, c.compile_id, reason.substr(0, reason.find('\n')));
   if (s.stall)
-    out += fmt::format(
-        "{}warning: calls stalled: p90 {:.0f}x the median compiled{}; {}: rerun with --threads 1 (or on "
-        "a quieter machine)\n",
-        b, s.stall->compiled_ratio,
-        s.stall->eager_ratio > 0 ? fmt::format(", {:.0f}x eager", s.stall->eager_ratio) : "",
-        contention_words(contention));
+    out += fmt::format("{}warning: {}: p90 {:.1f}x the median compiled{}; {}: rerun with --threads 1{}\n", b,
+                       s.stall->with_load ? "calls move with the machine's load" : "calls stalled",
+                       s.stall->compiled_ratio,
+                       s.stall->eager_ratio > 0 ? fmt::format(", {:.1f}x eager", s.stall->eager_ratio) : "",
+                       contention_words(contention),
+                       s.stall->with_load ? " (one intra-op thread per process: none waits for a core)"
+                                          : " (or on a quieter machine)");
   if (s.backward_outside)
     out += fmt::format(
         "{}per-call figures cover the forward alone: the backward runs in loss.backward(), outside the "
@@ -217,12 +240,35 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
 
 }  // namespace
 
+std::string first_end_text(const FirstEnd& e) {
+  const std::string who = e.rank ? fmt::format("rank {} (pid {})", *e.rank, e.pid) : fmt::format("pid {}", e.pid);
+  const std::string how =
+      e.signal.empty() ? fmt::format("exited with code {}", e.exitcode) : fmt::format("was killed by {}", e.signal);
+  std::string moment = e.moment;
+  if (!e.compiling.empty()) moment += " (" + e.compiling + ")";
+  else if (e.moment == "in its loop") moment += fmt::format(", after {} call(s)", e.calls);
+  std::string stopped;
+  for (int k : e.stopped) stopped += (stopped.empty() ? "" : ", ") + std::to_string(k);
+  return fmt::format("{} ended first: it {} {}{}", who, how, moment,
+                     stopped.empty() ? "" : fmt::format("; the launcher then stopped rank(s) {}", stopped));
+}
+
 std::string text(const RunResult& r, bool md, bool verbose) {
   std::string cmd;
   for (const auto& a : r.command) cmd += (cmd.empty() ? "" : " ") + a;
   std::string out = fmt::format(fmt::runtime(md ? "## tct run: `{}`\n\n{}, {}\n" : "\ntct run: {}\n  {}, {}\n"), cmd,
                                 r.exit_text, dur(r.wall));
-  // The loudest news first: call sites that silently run eagerly.
+  // The loudest news first: the worker whose end ended the job, then call sites that silently
+  // run eagerly.
+  if (const auto& e = r.first_end) {
+    const std::string kept =
+        e->records
+            ? fmt::format("its records hold {} call(s), as of its last flush (at most about a second before)", e->calls)
+            : "it wrote no records (it ended before its first flush)";
+    out += fmt::format(fmt::runtime(md ? "\n**A RANK ENDED FIRST: {}.** {}; its trace holds {} compile(s).\n"
+                                       : "\nA RANK ENDED FIRST: {}.\n  {}; its trace holds {} compile(s).\n"),
+                       first_end_text(*e), kept, e->trace_compiles);
+  }
   for (const auto& f : silent_fallbacks(r)) out += "\n" + fallback_text(f, md, r.cwd);
   if (!r.divergence.empty()) {
     out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n"
@@ -234,8 +280,7 @@ std::string text(const RunResult& r, bool md, bool verbose) {
                                      ? "torch was imported, but no torch.compile call site was called"
                                      : "no process of the job imported torch (or it ran Python with -S / -I)");
   for (const auto& p : r.processes) {
-    out += fmt::format(fmt::runtime(md ? "\n### {}\n" : "\n{}{}\n"), process_title(p),
-                       p.final ? "" : " (ended before writing at exit: its last calls are missing)");
+    out += fmt::format(fmt::runtime(md ? "\n### {}{}\n" : "\n{}{}\n"), process_title(p), process_end(p));
     for (const auto& s : p.sites) out += site_text(s, md, verbose, r.cwd, r.contention);
   }
   if (r.compared)

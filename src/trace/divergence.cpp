@@ -1,11 +1,14 @@
-// Where ranks diverge: each rank's shape of compilation (compile ids, graphs, breaks,
-// recompiles, skipped frames) against the most common one, and tlparse's four multi-rank
-// checks (collective schedules, graph execution order, cache hit/miss sequences, tensor
-// metadata). A rank whose collectives differ from its peers' hangs the job.
+// Where ranks diverge: each rank's shape of compilation (frames, graphs, breaks, recompiles
+// per frame, skipped frames) against the most common one, and three of tlparse's multi-rank
+// checks (collective schedules, graph execution order, tensor metadata). A rank whose
+// collectives differ from its peers' hangs the job. tlparse's fourth, the cache hit/miss
+// sequence per graph, is a note: ranks sharing a cache folder race to fill it, which changes
+// how long they compile, not what they run.
 #include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,25 +19,37 @@ namespace tct::trace {
 namespace {
 
 struct Signature {
-  std::set<std::string> compile_ids;
+  // Frames (Dynamo's frame ids) and, per frame, the function and the recompiles
+  // (CompileSummary::recompiled, the one rule) and compiles the recompile limit refused.
+  std::map<std::string, std::string> frames;  // frame -> function ("" when no record names it)
+  std::map<std::string, int> recompiles, refused;
   std::map<std::string, int> graphs;  // compile id -> graphs
   std::set<std::string> breaks;       // "kind file:line"
-  int recompiles = 0;
   int skipped = 0;
   // tlparse's multi-rank checks, per graph (compile id).
-  std::map<std::string, std::vector<std::string>> collectives, tensor_meta, cache;
+  std::map<std::string, std::vector<std::string>> collectives, tensor_meta;
   std::vector<std::string> execution_order;
+  // Not compared for divergence: which rank hit or filled a shared cache changes how long a
+  // rank compiles, not what it runs (its graphs, guards and collectives are compared above).
+  std::map<std::string, std::vector<std::string>> cache;
 
-  bool operator==(const Signature&) const = default;
+  bool operator==(const Signature& o) const {
+    return std::tie(frames, recompiles, refused, graphs, breaks, skipped, collectives, tensor_meta, execution_order) ==
+           std::tie(o.frames, o.recompiles, o.refused, o.graphs, o.breaks, o.skipped, o.collectives, o.tensor_meta,
+                    o.execution_order);
+  }
 };
 
 Signature signature(const RankSummary& r) {
   Signature s;
   std::string root = rank_root(r);
   for (const auto& [id, c] : r.compiles) {
-    s.compile_ids.insert(id.str());
+    const std::string frame = id.frame_str();
+    auto& function = s.frames[frame];
+    if (function.empty()) function = c.function;
+    s.recompiles[frame] += c.recompiled() ? 1 : 0;
+    s.refused[frame] += !c.recompile_reasons.empty() && !c.fail_type.empty() ? 1 : 0;
     s.graphs[id.str()] = c.graphs;
-    if (!c.recompile_reasons.empty()) s.recompiles++;
     if (c.skipped) s.skipped++;
   }
   for (const auto& b : r.breaks)
@@ -44,6 +59,13 @@ Signature signature(const RankSummary& r) {
   for (const auto& e : r.cache_sequence) s.cache[e.id.str()].push_back(r.cache_names[e.name]);
   s.execution_order = r.execution_order;
   return s;
+}
+
+// "frame 0 (forward)", or "frame 0" when no record names its function.
+std::string frame_name(const Signature& s, const std::string& frame) {
+  auto it = s.frames.find(frame);
+  return it == s.frames.end() || it->second.empty() ? "frame " + frame
+                                                    : fmt::format("frame {} ({})", frame, it->second);
 }
 
 std::string join(const std::vector<std::string>& v, size_t max = 5) {
@@ -122,9 +144,16 @@ std::vector<ListDiff> per_graph(const std::map<std::string, std::vector<std::str
 
 }  // namespace
 
-std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
-  std::vector<Divergence> out;
-  if (ranks.size() < 2) return out;
+namespace {
+
+struct Found {
+  std::vector<Divergence> divergence, cache_notes;
+};
+
+Found compare(const std::vector<RankSummary>& ranks) {
+  Found found;
+  auto& out = found.divergence;
+  if (ranks.size() < 2) return found;
   std::vector<Signature> sigs;
   for (const auto& r : ranks) sigs.push_back(signature(r));
   // The reference: the signature most ranks share (ties: the lowest rank).
@@ -139,32 +168,67 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
   std::string others = join(majority, 8);
   // "issue" / "issues": the reference is one rank or several.
   auto verb = [&](const char* one, const char* many) { return majority.size() == 1 ? one : many; };
+  // Cache hits and misses per graph against the most common sequence (ties: the lowest rank),
+  // for the graphs both compiled: ranks sharing one cache folder race to fill it.
+  size_t cache_ref = 0;
+  best = 0;
   for (size_t i = 0; i < sigs.size(); ++i) {
-    if (sigs[i] == sigs[ref]) continue;
+    size_t n = std::count_if(sigs.begin(), sigs.end(), [&](const Signature& x) { return x.cache == sigs[i].cache; });
+    if (n > best) best = n, cache_ref = i;
+  }
+  std::vector<std::string> cache_majority;
+  for (size_t i = 0; i < sigs.size(); ++i)
+    if (sigs[i].cache == sigs[cache_ref].cache) cache_majority.push_back(rank_name(ranks[i].rank, i));
+  for (size_t i = 0; i < sigs.size(); ++i) {
+    std::vector<std::string> graphs;
+    for (const auto& [id, mine, theirs] : per_graph(sigs[i].cache, sigs[cache_ref].cache, true)) graphs.push_back(id);
+    if (graphs.empty()) continue;
+    found.cache_notes.push_back(
+        {ranks[i].rank, ranks[i].files.empty() ? "" : ranks[i].files[0], "cache", graphs.front(), cache_majority,
+         fmt::format("{} hit or filled the caches otherwise than {} in graph(s) {}: ranks sharing a cache folder race "
+                     "to fill it, which changes how long a rank compiles, not what it runs",
+                     rank_name(ranks[i].rank, i), join(cache_majority, 8), join(graphs, 4)),
+         std::nullopt});
+  }
+  for (size_t i = 0; i < sigs.size(); ++i) {
     const Signature& s = sigs[i];
     const Signature& r = sigs[ref];
     std::string who = rank_name(ranks[i].rank, i);
+    if (sigs[i] == sigs[ref]) continue;
     auto add = [&](const char* what, const std::string& message, const std::string& compile_id = "",
                    std::optional<FirstDifference> first = std::nullopt) {
       out.push_back({ranks[i].rank, ranks[i].files.empty() ? "" : ranks[i].files[0], what, compile_id, majority,
                      message, std::move(first)});
     };
-    if (auto extra = minus(s.compile_ids, r.compile_ids); !extra.empty())
-      add("compile_ids", fmt::format("{} compiled {} that {} did not", who, join(extra), others));
-    if (auto missing = minus(r.compile_ids, s.compile_ids); !missing.empty())
-      add("compile_ids", fmt::format("{} did not compile {} ({} did)", who, join(missing), others));
+    // A frame one rank never compiled is said here once; its graphs, recompiles and cache
+    // events are compared only where both ranks compiled it.
+    std::vector<std::string> extra, missing;
+    for (const auto& [frame, fn] : s.frames)
+      if (!r.frames.count(frame)) extra.push_back(frame_name(s, frame));
+    for (const auto& [frame, fn] : r.frames)
+      if (!s.frames.count(frame)) missing.push_back(frame_name(r, frame));
+    if (!extra.empty()) add("compile_ids", fmt::format("{} compiled {} that {} did not", who, join(extra), others));
+    if (!missing.empty()) add("compile_ids", fmt::format("{} did not compile {} ({} did)", who, join(missing), others));
     std::vector<std::string> graph_diff;
     for (const auto& [id, n] : s.graphs)
       if (auto it = r.graphs.find(id); it != r.graphs.end() && it->second != n)
         graph_diff.push_back(fmt::format("{}: {} graph(s), not {}", id, n, it->second));
     if (!graph_diff.empty()) add("graphs", fmt::format("{} captured different graphs: {}", who, join(graph_diff)));
-    if (auto extra = minus(s.breaks, r.breaks); !extra.empty())
-      add("graph_breaks", fmt::format("{} broke the graph where {} did not: {}", who, others, join(extra, 3)));
-    if (auto missing = minus(r.breaks, s.breaks); !missing.empty())
-      add("graph_breaks", fmt::format("{} lacks graph breaks that {} had: {}", who, others, join(missing, 3)));
-    if (s.recompiles != r.recompiles)
-      add("recompiles",
-          fmt::format("{} recompiled {} time(s), {} {} time(s)", who, s.recompiles, others, r.recompiles));
+    if (auto extra_breaks = minus(s.breaks, r.breaks); !extra_breaks.empty())
+      add("graph_breaks", fmt::format("{} broke the graph where {} did not: {}", who, others, join(extra_breaks, 3)));
+    if (auto missing_breaks = minus(r.breaks, s.breaks); !missing_breaks.empty())
+      add("graph_breaks", fmt::format("{} lacks graph breaks that {} had: {}", who, others, join(missing_breaks, 3)));
+    // Recompiles per frame both compiled: other guards failed on this rank (other values,
+    // other shapes), so it runs other graphs, and one that hit its limit runs the frame eagerly.
+    for (const auto& [frame, n] : s.recompiles) {
+      auto theirs = r.recompiles.find(frame);
+      if (theirs == r.recompiles.end()) continue;
+      const int refused = s.refused.at(frame), their_refused = r.refused.at(frame);
+      if (n == theirs->second && refused == their_refused) continue;
+      auto limit = [](int k) { return k > 0 ? fmt::format(" (then the recompile limit refused {} more)", k) : ""; };
+      add("recompiles", fmt::format("{} recompiled {} {} time(s){}, {} {} time(s){}", who, frame_name(s, frame), n,
+                                    limit(refused), others, theirs->second, limit(their_refused)));
+    }
     if (s.skipped != r.skipped)
       add("skipped_frames", fmt::format("{} skipped {} frame(s), {} {}", who, s.skipped, others, r.skipped));
     // A rank that issues other collectives than its peers in a graph waits for a partner
@@ -194,16 +258,6 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
                             s.execution_order.size(), others, r.execution_order.size(), k);
       add("graph_execution_order", msg, at, difference(s.execution_order, r.execution_order, k));
     }
-    // Cache hits and misses per graph: a rank that missed where its peers hit compiles
-    // longer and arrives late at the first collective (tlparse: cache sequence).
-    for (const auto& [id, mine, theirs] : per_graph(s.cache, r.cache, false)) {
-      size_t k = first_difference(mine, theirs);
-      add("cache",
-          fmt::format("{} had other cache hits and misses in graph {} than {}: {}, not {}", who, id, others,
-                      k < mine.size() ? join(mine, 4) : "no cache event",
-                      k < theirs.size() ? join(theirs, 4) : "no cache event"),
-          id, difference(mine, theirs, k));
-    }
     for (const auto& [id, mine, theirs] : per_graph(s.tensor_meta, r.tensor_meta, true)) {
       FirstDifference d = difference(mine, theirs);
       std::string msg = fmt::format("{}'s tensor metadata differs in graph {} from {}'s", who, id, others);
@@ -214,7 +268,13 @@ std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) {
       add("tensor_meta", msg, id, d);
     }
   }
-  return out;
+  return found;
 }
+
+}  // namespace
+
+std::vector<Divergence> divergence(const std::vector<RankSummary>& ranks) { return compare(ranks).divergence; }
+
+std::vector<Divergence> cache_differences(const std::vector<RankSummary>& ranks) { return compare(ranks).cache_notes; }
 
 }  // namespace tct::trace

@@ -23,6 +23,7 @@ std::string html_section(const TraceResult& t) {
       for (const auto& d : t.divergence) out += "<li>" + esc(d.message) + "</li>";
       out += "</ul>";
     }
+    for (const auto& n : t.cache_notes) out += "<p>Note: " + esc(n.message) + "</p>";
   }
   for (size_t i = 0; i < t.ranks.size(); ++i) {
     const Rank& r = t.ranks[i];

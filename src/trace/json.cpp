@@ -89,6 +89,26 @@ Recompile recompile_of(const json& j) {
   return {str(j, "compile_id"),         str(j, "function"), str(j, "file"),        num(j, "line"),
           strings(j, "guard_failures"), kind_of(j),         hint_of(at(j, "hint"))};
 }
+RecompileGroup recompile_group_of(const json& j) {
+  RecompileGroup g;
+  g.frame = str(j, "frame");
+  g.function = str(j, "function");
+  g.file = str(j, "file");
+  g.line = num(j, "line");
+  g.pattern = str(j, "pattern");
+  g.values = strings(j, "values");
+  g.count = num(j, "count");
+  g.refused = num(j, "refused");
+  g.cause = str(j, "cause");
+  g.fix = str(j, "fix");
+  return g;
+}
+json recompile_group_json(const RecompileGroup& g) {
+  return {{"frame", g.frame}, {"function", g.function}, {"file", g.file},
+          {"line", g.line},   {"pattern", g.pattern},   {"values", g.values},
+          {"count", g.count}, {"refused", g.refused},   {"cause", g.cause},
+          {"fix", g.fix}};
+}
 SkippedFrame skipped_of(const json& j) {
   return {str(j, "compile_id"), str(j, "function"), str(j, "file"), num(j, "line"), str(j, "reason")};
 }
@@ -127,6 +147,8 @@ ReadStats read_of(const json& j) {
 }
 
 json rank_json(const Rank& r) {
+  json groups = json::array();
+  for (const auto& g : r.recompile_groups) groups.push_back(recompile_group_json(g));
   json out = {{"rank", opt_json(r.rank)},
               {"files", r.files},
               {"root", r.root},
@@ -138,6 +160,7 @@ json rank_json(const Rank& r) {
               {"compiles", to_json_list(r.compiles)},
               {"graph_breaks", to_json_list(r.graph_breaks)},
               {"recompiles", to_json_list(r.recompiles)},
+              {"recompile_groups", groups},
               {"skipped_frames", to_json_list(r.skipped_frames)},
               {"failures", to_json_list(r.failures)},
               {"restarts", to_json_list(r.restarts)},
@@ -161,6 +184,7 @@ Rank rank_of(const json& j) {
   r.compiles = list_of(j, "compiles", compile_of);
   r.graph_breaks = list_of(j, "graph_breaks", group_of);
   r.recompiles = list_of(j, "recompiles", recompile_of);
+  r.recompile_groups = list_of(j, "recompile_groups", recompile_group_of);
   r.skipped_frames = list_of(j, "skipped_frames", skipped_of);
   r.eager_parts = core::eager_parts_from_json(at(j, "eager_parts"));
   r.failures = list_of(j, "failures", failure_of);
@@ -296,11 +320,12 @@ json to_json(const ReadStats& s) {
 }
 
 json to_json(const TraceResult& t) {
-  json divergence = json::array();
+  json divergence = json::array(), cache_notes = json::array();
   for (const auto& d : t.divergence) divergence.push_back(divergence_json(d));
+  for (const auto& d : t.cache_notes) cache_notes.push_back(divergence_json(d));
   json ranks = json::array();
   for (const auto& r : t.ranks) ranks.push_back(rank_json(r));
-  return {{"path", t.path}, {"ranks", ranks}, {"divergence", divergence}};
+  return {{"path", t.path}, {"ranks", ranks}, {"divergence", divergence}, {"cache_notes", cache_notes}};
 }
 
 TraceResult from_json(const json& section) {
@@ -308,6 +333,7 @@ TraceResult from_json(const json& section) {
   t.path = str(section, "path");
   t.ranks = list_of(section, "ranks", rank_of);
   t.divergence = list_of(section, "divergence", divergence_of);
+  t.cache_notes = list_of(section, "cache_notes", divergence_of);
   return t;
 }
 

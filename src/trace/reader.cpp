@@ -78,6 +78,15 @@ std::string CompileId::without_attempt() const {
   return c.str();
 }
 
+std::string CompileId::frame_str() const {
+  std::string s = str();
+  if (!known()) return s;
+  // "!3/0/1_2 (log 2)" -> "!3/0 (log 2)": the frame compile's number and attempt dropped.
+  const std::string compile = "/" + std::to_string(frame_compile) + (attempt > 0 ? "_" + std::to_string(attempt) : "");
+  const auto at = s.find(compile, autograd >= 0 ? s.find('/') + 1 : 0);
+  return at == std::string::npos ? s : s.erase(at, compile.size());
+}
+
 bool CompileId::operator<(const CompileId& o) const {
   if (log != o.log) return log < o.log;
   if (resets != o.resets) return resets < o.resets;

@@ -33,6 +33,9 @@ struct CompileId {
   std::string str() const;
   // The frame compile without the attempt: restarts of one compile share it.
   std::string without_attempt() const;
+  // The frame alone ("0", "!3/0", with the reset and log suffixes): a frame's first compile
+  // and its recompiles share it.
+  std::string frame_str() const;
   bool operator<(const CompileId& o) const;
   bool operator==(const CompileId& o) const = default;
 };

@@ -9,7 +9,8 @@
 
 namespace tct::trace {
 
-std::string text(const TraceResult& t);      // the terminal report
+std::string text(const TraceResult& t);      // the terminal report with -v: torch's own guard texts
+std::string brief(const TraceResult& t);     // the terminal report: one line per frame and cause
 std::string markdown(const TraceResult& t);  // for a pull-request comment
 std::string html_section(const TraceResult& t);
 

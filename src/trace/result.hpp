@@ -60,6 +60,18 @@ struct BreakGroup {
   Hint hint;                             // the catalog's, for its kind
 };
 
+// A frame's recompiles for one cause (the failed guard with its value left out), said once:
+// "forward (model.py:36) recompiled 7x: self.level == ... failed for values 0..6". Every
+// count is CompileSummary::recompiled's; refused: compiles the recompile limit turned away.
+struct RecompileGroup {
+  std::string frame, function, file;  // Dynamo's frame id; the frame's function and place
+  int line = 0;
+  std::string pattern;              // core::GuardFailure::pattern
+  std::vector<std::string> values;  // the values compiled entries were specialized on, in order
+  int count = 0, refused = 0;
+  std::string cause, fix;  // core::RecompileAdvice's name and fix
+};
+
 struct Recompile {
   std::string compile_id, function, file;
   int line = 0;
@@ -111,7 +123,8 @@ struct Rank {
   uint64_t graph_break_count = 0;  // every break logged (repeats included); the groups add up to it
   std::vector<Compile> compiles;
   std::vector<BreakGroup> graph_breaks;
-  std::vector<Recompile> recompiles;
+  std::vector<Recompile> recompiles;  // CompileSummary::recompiled compiles, each with its guard text
+  std::vector<RecompileGroup> recompile_groups;
   std::vector<SkippedFrame> skipped_frames;
   // What runs eagerly on every call (trace/eager_parts.cpp), file names relative to root.
   std::vector<core::EagerPart> eager_parts;
@@ -151,6 +164,8 @@ struct TraceResult {
   std::string path;  // what was read: a log or a TORCH_TRACE folder
   std::vector<Rank> ranks;
   std::vector<Divergence> divergence;  // empty with one rank, or when all compiled alike
+  // Ranks that hit or filled the caches otherwise in graphs both compiled: a note.
+  std::vector<Divergence> cache_notes;
 
   bool ranks_diverge() const { return !divergence.empty(); }
   // Lines, records and payloads the reader skipped as damaged, over every rank.

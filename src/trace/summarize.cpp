@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "core/graph_breaks.hpp"
+#include "core/recompile_guard.hpp"
 #include "core/user_code.hpp"
 #include "trace/eager_parts.hpp"
 
@@ -54,12 +55,58 @@ std::string without_id_what(const std::string& kind) {
              : "AOTAutograd outside Dynamo (torch.export's lowering, aot_function)";
 }
 
+// One group per frame and cause, from each compile's newest failed guard: a recompile counts
+// (CompileSummary::recompiled), a compile the limit refused is counted apart.
+std::vector<RecompileGroup> group_recompiles(const RankSummary& r, const std::string& root) {
+  std::vector<RecompileGroup> out;
+  std::map<std::pair<std::string, std::string>, size_t> index;  // (frame, pattern) -> group
+  std::map<std::string, const CompileSummary*> named;           // frame -> a compile that names it
+  for (const auto& [id, c] : r.compiles)
+    if (!c.function.empty()) named.try_emplace(id.frame_str(), &c);
+  for (const auto& [id, c] : r.compiles) {
+    if (c.recompile_reasons.empty()) continue;
+    const auto g = core::newest_guard_failure(c.recompile_reasons);
+    if (!g) continue;
+    const std::string frame = id.frame_str();
+    auto [it, fresh] = index.try_emplace({frame, g->pattern}, out.size());
+    if (fresh) {
+      RecompileGroup group;
+      group.frame = frame;
+      if (auto n = named.find(frame); n != named.end()) {
+        group.function = n->second->function;
+        group.file = core::portable_path(n->second->file, root);
+        group.line = n->second->line;
+      }
+      group.pattern = g->pattern;
+      const auto& advice = core::advice_for(core::classify_guard(*g));
+      group.cause = advice.name;
+      group.fix = advice.fix;
+      out.push_back(std::move(group));
+    }
+    RecompileGroup& group = out[it->second];
+    if (!g->value.empty() && std::find(group.values.begin(), group.values.end(), g->value) == group.values.end())
+      group.values.push_back(g->value);
+    ++(c.recompiled() ? group.count : group.refused);
+  }
+  return out;
+}
+
 Rank summarize_rank(const RankSummary& r) {
   Rank out;
   out.rank = r.rank;
   out.files = r.files;
   out.root = rank_root(r);
   auto name = [&](const std::string& file) { return core::portable_path(file, out.root); };
+  // A compile the recompile limit refused has no dynamo_start, so no function: its frame's
+  // other compiles name it.
+  std::map<std::string, std::string> frame_function;
+  for (const auto& [id, c] : r.compiles)
+    if (!c.function.empty()) frame_function.try_emplace(id.frame_str(), c.function);
+  auto function_of = [&](const CompileId& id, const std::string& function) {
+    if (!function.empty()) return function;
+    auto it = frame_function.find(id.frame_str());
+    return it == frame_function.end() ? std::string() : it->second;
+  };
   out.dynamo_resets = r.resets;
   std::map<std::string, double> phase_s;  // summed in seconds, as torch logs them, then made ns once
   for (const auto& [id, c] : r.compiles) {
@@ -90,16 +137,18 @@ Rank summarize_rank(const RankSummary& r) {
     compile.fail_reason = c.fail_reason;
     compile.skipped = c.skipped;
     out.compiles.push_back(std::move(compile));
-    if (!c.recompile_reasons.empty()) {
+    if (c.recompiled()) {
       BreakKind kind = core::classify_recompile(c.recompile_reasons);
       out.recompiles.push_back({id.str(), c.function, name(c.file), c.line, c.recompile_reasons, kind,
                                 core::recompile_hint(c.recompile_reasons)});
     }
     if (c.skipped) out.skipped_frames.push_back({id.str(), c.function, name(c.file), c.line, c.fail_reason});
-    else if (!c.fail_type.empty()) out.failures.push_back({id.str(), c.function, c.fail_type, c.fail_reason});
+    else if (!c.fail_type.empty())
+      out.failures.push_back({id.str(), function_of(id, c.function), c.fail_type, c.fail_reason});
     if (c.attempts > 1 || !c.restart_reasons.empty())
       out.restarts.push_back({id.str(), c.function, c.attempts, c.restart_reasons});
   }
+  out.recompile_groups = group_recompiles(r, out.root);
   out.graph_breaks = group(r.breaks, out.root);
   for (core::EagerPart p : eager_parts(r)) {
     p.file = name(p.file);
@@ -123,6 +172,7 @@ TraceResult summarize(const std::string& path, const std::vector<RankSummary>& r
   out.path = path;
   for (const auto& r : ranks) out.ranks.push_back(summarize_rank(r));
   out.divergence = divergence(ranks);
+  out.cache_notes = cache_differences(ranks);
   return out;
 }
 

@@ -233,6 +233,7 @@ void RankCollector::on_metrics(const Record& r) {
   }
   finished_.insert(whole);
   CompileSummary& c = entry(resolve(raw));
+  c.finished = true;
   if (c.function.empty()) c.function = str_of(r.body, "co_name");
   if (c.file.empty()) c.file = str_of(r.body, "co_filename");
   if (c.line == 0) c.line = static_cast<int>(num_of(r.body, "co_firstlineno").value_or(0));

@@ -46,6 +46,14 @@ struct TraceBreak {
   std::vector<core::Frame> frames;  // its user-code traceback as torch wrote it (every file)
 };
 
+// A recompile: a compile after the frame's first (torch logged why its guards failed) that
+// made code. One the recompile limit refused (torch 2.13 logs it with its recompile reasons
+// and fail_type Unsupported, no dynamo_start) is no recompile: compilation_metrics counts it
+// as a failure. The one rule for every count of recompiles (trace, run, divergence).
+inline bool is_recompile(const std::vector<std::string>& recompile_reasons, const std::string& fail_type) {
+  return !recompile_reasons.empty() && fail_type.empty();
+}
+
 struct CompileSummary {
   CompileId id;
   std::string function, file;  // the compiled frame (user code)
@@ -59,8 +67,13 @@ struct CompileSummary {
   std::map<std::string, int> cache;    // "fx_graph_cache_hit" -> 1
   std::string fail_type, fail_reason;  // fail_reason: headline only
   bool skipped = false;                // dynamo fell back to eager for this frame
+  // Its compilation_metrics was logged: false for a compile that was still running when the
+  // log ended (the process was killed in it, or the log was cut).
+  bool finished = false;
   int breaks = 0;
   int breaks_from_restarts = 0;  // of breaks: known only from restart reasons
+
+  bool recompiled() const { return is_recompile(recompile_reasons, fail_type); }
 };
 
 // A compile with no compile id: AOTAutograd (and inductor) run outside Dynamo, by AOT

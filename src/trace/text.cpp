@@ -29,7 +29,32 @@ std::string spot_list(const std::vector<Spot>& spots, bool with_what = true) {
 
 std::string seconds(Nanoseconds ns) { return fmt::format("{:.2f} s", static_cast<double>(ns.count()) / 1e9); }
 
-std::string rank_text(const Rank& r, size_t i, bool md) {
+// "0, 1, 2, 3, 4, 5, ... (7 values)"
+std::string value_list(const std::vector<std::string>& values) {
+  std::string out;
+  for (size_t k = 0; k < values.size() && k < 6; ++k) out += (k ? ", " : "") + values[k];
+  if (values.size() > 6) out += fmt::format(", ... ({} values)", values.size());
+  return out;
+}
+
+// "recompiled 7x forward (model.py:36): `self.level == ...` failed for values 0, 1, ...".
+std::string group_text(const RecompileGroup& g, bool md) {
+  const std::string where =
+      g.function.empty()
+          ? "frame " + g.frame
+          : fmt::format("{}{}", g.function, g.file.empty() ? "" : fmt::format(" ({}:{})", g.file, g.line));
+  std::string out =
+      fmt::format(fmt::runtime(md ? "\n- recompiled {}x {}: `{}` failed{}" : "  recompiled {}x {}: {} failed{}"),
+                  g.count, where, g.pattern, g.values.empty() ? "" : " for values " + value_list(g.values));
+  if (g.refused > 0)
+    out += fmt::format(
+        "; then the recompile limit refused {} compile(s): the frame runs eagerly when no entry's guards "
+        "pass",
+        g.refused);
+  return out + fmt::format(fmt::runtime(md ? "; fix: {}\n" : "\n      fix: {}\n"), g.fix);
+}
+
+std::string rank_text(const Rank& r, size_t i, bool md, bool verbose) {
   std::string out;
   out += fmt::format(fmt::runtime(md ? "\n### {} (`{}`)\n\n" : "\n{} ({})\n"), r.name(i),
                      r.files.empty() ? "" : r.files[0]);
@@ -68,8 +93,9 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
       if (!u.file.empty())
         out += fmt::format("{}{} from {} at {}:{}\n", md ? "- " : "    ", u.kind, u.function, u.file, u.line);
   }
-  // File names below are relative to the rank's code folder: say which folder that is.
-  if (!r.root.empty()) out += fmt::format(fmt::runtime(md ? "code under `{}`\n" : "  code under {}\n"), r.root);
+  // File names below are relative to the rank's code folder: say which folder that is (none
+  // when they have no folder in common).
+  if (r.root.size() > 1) out += fmt::format(fmt::runtime(md ? "code under `{}`\n" : "  code under {}\n"), r.root);
   if (!r.compile_time.empty()) {
     std::string p;
     for (const auto& [k, v] : r.compile_time) p += (p.empty() ? "" : ", ") + fmt::format("{} {}", k, seconds(v));
@@ -93,17 +119,24 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
       if (md)
         out += fmt::format("| `{}:{}` | {} | {} | {}{} | {} |\n", g.file, g.line, kind, g.count, g.reason, skip,
                            core::fix_with_terms(g.hint.fix, g.hint.terms));
+      else if (!verbose)
+        out += fmt::format("    {}:{}  [{}]  x{}: {}{}\n      fix: {}\n", g.file, g.line, kind, g.count, g.reason, skip,
+                           core::fix_with_terms(g.hint.fix, g.hint.terms));
       else
         out += fmt::format("    {}:{}  [{}]  x{}  in {}\n      reason: {}{}\n      fix:    {}\n", g.file, g.line, kind,
                            g.count, nlohmann::json(g.compile_ids).dump(), g.reason, skip,
                            core::fix_with_terms(g.hint.fix, g.hint.terms));
     }
   }
-  for (const auto& rc : r.recompiles) {
-    out += fmt::format("{}recompile {} of {} at {}:{}  [{}]\n", md ? "\n- " : "  ", rc.compile_id, rc.function, rc.file,
-                       rc.line, core::to_string(rc.kind));
-    for (const auto& g : rc.guard_failures) out += fmt::format("{}guard failed: {}\n", md ? "  - " : "      ", g);
-  }
+  // One line per frame and cause; torch's own guard text of each recompile under -v.
+  for (const auto& g : r.recompile_groups) out += group_text(g, md);
+  if (verbose)
+    for (const auto& rc : r.recompiles) {
+      out += fmt::format("{}recompile {} of {}{}  [{}]\n", md ? "\n- " : "    ", rc.compile_id,
+                         rc.function.empty() ? "?" : rc.function,
+                         rc.file.empty() ? "" : fmt::format(" at {}:{}", rc.file, rc.line), core::to_string(rc.kind));
+      for (const auto& g : rc.guard_failures) out += fmt::format("{}guard failed: {}\n", md ? "  - " : "      ", g);
+    }
   for (const auto& s : r.skipped_frames)
     out += fmt::format("{}SKIPPED {} {} at {}:{} (ran eagerly): {}\n", md ? "\n- " : "  ", s.compile_id, s.function,
                        s.file, s.line, s.reason);
@@ -111,8 +144,9 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
     out += fmt::format("{}runs eagerly: {} ([{}] {})\n", md ? "\n- " : "  ", core::describe(p), core::to_string(p.kind),
                        p.reason);
   for (const auto& f : r.failures)
-    out += fmt::format("{}failure {} in {}: {}: {}\n", md ? "\n- " : "  ", f.compile_id, f.function, f.fail_type,
-                       f.fail_reason);
+    out += fmt::format("{}failure {}{}: {}: {}\n", md ? "\n- " : "  ", f.compile_id,
+                       f.function.empty() ? "" : " in " + f.function, f.fail_type,
+                       verbose ? f.fail_reason : f.fail_reason.substr(0, f.fail_reason.find('\n')));
   for (const auto& f : r.restarts) {
     std::string why;
     for (const auto& x : f.restart_reasons) why += (why.empty() ? "" : "; ") + x;
@@ -131,27 +165,29 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
   return out;
 }
 
-std::string render(const TraceResult& t, bool md) {
+std::string render(const TraceResult& t, bool md, bool verbose) {
   std::string out = md ? fmt::format("**TORCH_TRACE `{}`**: {} log(s)\n", t.path, t.ranks.size())
                        : fmt::format("tct trace {} ({} log(s))\n", t.path, t.ranks.size());
   if (t.ranks.size() > 1) {
     if (!t.ranks_diverge())
       out +=
-          "All ranks compiled alike (same compile ids, graphs, breaks, recompiles, collective schedules, graph "
-          "execution order, cache hits and misses, tensor metadata, as far as the logs record them).\n";
+          "All ranks compiled alike (same frames, graphs, breaks, recompiles, collective schedules, graph "
+          "execution order, tensor metadata, as far as the logs record them).\n";
     else {
       out += md ? "\n**Ranks diverge** (a known cause of collective hangs):\n\n"
                 : "RANKS DIVERGE (a known cause of collective hangs):\n";
       for (const auto& d : t.divergence) out += fmt::format("{}{}\n", md ? "- " : "  - ", d.message);
     }
+    for (const auto& n : t.cache_notes) out += fmt::format("{}note: {}\n", md ? "\n" : "", n.message);
   }
-  for (size_t i = 0; i < t.ranks.size(); ++i) out += rank_text(t.ranks[i], i, md);
+  for (size_t i = 0; i < t.ranks.size(); ++i) out += rank_text(t.ranks[i], i, md, verbose);
   return out;
 }
 
 }  // namespace
 
-std::string text(const TraceResult& t) { return render(t, false); }
-std::string markdown(const TraceResult& t) { return render(t, true) + "\n"; }
+std::string text(const TraceResult& t) { return render(t, false, true); }
+std::string brief(const TraceResult& t) { return render(t, false, false); }
+std::string markdown(const TraceResult& t) { return render(t, true, true) + "\n"; }
 
 }  // namespace tct::trace

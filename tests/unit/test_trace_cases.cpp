@@ -17,6 +17,7 @@
 #include "trace/summary.hpp"
 #include "trace/md5.hpp"
 #include "trace/reader.hpp"
+#include "trace/render.hpp"
 
 namespace {
 
@@ -358,8 +359,9 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   ASSERT_EQ(coll.size(), 1u);
   EXPECT_EQ(coll[0].rank, 2);
   EXPECT_EQ(coll[0].compile_id, "0/0");
+  // Rank 4 differs only in its cache hits: it runs what ranks 0 and 1 run.
   EXPECT_EQ(coll[0].message.rfind("rank 2 issues 4 collective(s) in graph 0/0 where rank 0, "
-                                  "rank 1 issue 6",
+                                  "rank 1, rank 4 issue 6",
                                   0),
             0u);
   ASSERT_TRUE(coll[0].first_difference);
@@ -370,19 +372,26 @@ TEST(TraceCases, MultiRankChecksNameRankAndGraph) {
   ASSERT_EQ(order.size(), 1u);
   EXPECT_EQ(order[0].rank, 3);
   EXPECT_EQ(order[0].message,
-            "rank 3 ran its compiled graphs in another order than rank 0, rank 1: call #1 ran "
+            "rank 3 ran its compiled graphs in another order than rank 0, rank 1, rank 4: call #1 ran "
             "graph 1/0, not 0/0");
-  auto cache = find("cache");
+  // Which rank hit or filled a shared cache is a note, not divergence.
+  EXPECT_TRUE(find("cache").empty());
+  std::vector<trace::Divergence> cache = trace::cache_differences(ranks);
   ASSERT_EQ(cache.size(), 1u);
   EXPECT_EQ(cache[0].rank, 4);
   EXPECT_EQ(cache[0].compile_id, "0/0");
+  EXPECT_EQ(
+      cache[0].message.rfind("rank 4 hit or filled the caches otherwise than rank 0, rank 1, rank 2, rank 3, rank "
+                             "5 in graph(s) 0/0",
+                             0),
+      0u);
   auto meta = find("tensor_meta");
   ASSERT_EQ(meta.size(), 1u);
   EXPECT_EQ(meta[0].rank, 5);
   EXPECT_NE(meta[0].message.find("shape [6, 8]"), std::string::npos);
   // Estimated runtimes are estimates: rank 2's schedule differs, its tensor metadata not.
   for (const auto& x : d) EXPECT_NE(x.what, "compile_ids");
-  EXPECT_EQ(d.size(), 4u);
+  EXPECT_EQ(d.size(), 3u);
 }
 
 // The same number of collectives in another order hangs as surely: the sequence is
@@ -411,6 +420,50 @@ TEST(TraceCases, CollectiveSequenceNotOnlyItsCount) {
   EXPECT_EQ(d[0].message,
             "rank 1 issues other collectives in graph 0/0 than rank 0, rank 2: #2 is reduce_scatter_tensor, "
             "not all_gather_into_tensor (a rank whose collectives differ hangs the job)");
+}
+
+// One count of recompiles everywhere: torch 2.13 logs a compile the recompile limit refused with
+// its recompile reason and fail_type Unsupported, and no dynamo_start (so no function).
+// compilation_metrics counts it as a failure: the rank's recompiles, its group and the
+// divergence all say 1 recompile, the refused compile apart, and the failure names the frame.
+TEST(TraceCases, ARefusedCompileIsNoRecompile) {
+  auto guard = [](int entry) {
+    return fmt::format(
+        R"x(, "recompile_reason": "0/{}: self.level == {}  # h = h * self.level  # mp/job/model.py:5 in f")x", entry,
+        entry);
+  };
+  const std::string refused = R"x(, "fail_type": "Unsupported", "fail_reason": "hit recompile_limit (2)")x";
+  std::string gated =
+      kStr + start(0, 0) + metrics(0, 0) + start(0, 1) + metrics(0, 1, guard(0)) + metrics(0, 2, guard(1) + refused);
+  std::vector<trace::RankSummary> ranks = {read(kStr + start(0, 0) + metrics(0, 0)).summary, read(gated).summary};
+  ranks[0].rank = 0;
+  ranks[1].rank = 1;
+  trace::TraceResult t = trace::summarize("/t", ranks);
+  const trace::Rank& r1 = t.ranks[1];
+  EXPECT_EQ(r1.recompiles.size(), 1u);
+  ASSERT_EQ(r1.recompile_groups.size(), 1u);
+  EXPECT_EQ(r1.recompile_groups[0].count, 1);
+  EXPECT_EQ(r1.recompile_groups[0].refused, 1);
+  EXPECT_EQ(r1.recompile_groups[0].values, (std::vector<std::string>{"0", "1"}));
+  ASSERT_EQ(r1.failures.size(), 1u);
+  EXPECT_EQ(r1.failures[0].function, "f");
+  ASSERT_EQ(t.divergence.size(), 1u);
+  EXPECT_EQ(t.divergence[0].message,
+            "rank 1 recompiled frame 0 (f) 1 time(s) (then the recompile limit refused 1 more), rank 0 0 time(s)");
+  // The brief report: one line per frame and cause, no empty field, torch's guard text only with -v.
+  const std::string brief = trace::brief(t);
+  EXPECT_NE(brief.find("recompiled 1x f (model.py:3): self.level == ... failed for values 0, 1; then the recompile "
+                       "limit refused 1 compile(s)"),
+            std::string::npos)
+      << brief;
+  EXPECT_EQ(brief.find("guard failed"), std::string::npos) << brief;
+  EXPECT_EQ(brief.find(" in :"), std::string::npos) << brief;
+  EXPECT_EQ(brief.find("of  at"), std::string::npos) << brief;
+  EXPECT_NE(trace::text(t).find("guard failed: 0/0: self.level == 0"), std::string::npos);
+  // Read back from the document, the same counts.
+  trace::TraceResult back = trace::from_json(trace::to_json(t));
+  EXPECT_EQ(back.ranks[1].recompile_groups[0].count, 1);
+  EXPECT_EQ(trace::brief(back), brief);
 }
 
 }  // namespace

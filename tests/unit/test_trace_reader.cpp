@@ -185,7 +185,7 @@ TEST(TraceSummary, DivergenceNamesTheOddRank) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].rank, 1);
   EXPECT_EQ(d[0].what, "compile_ids");
-  EXPECT_EQ(d[0].message, "rank 1 compiled 4/0 that rank 0, rank 2 did not");
+  EXPECT_EQ(d[0].message, "rank 1 compiled frame 4 that rank 0, rank 2 did not");
 }
 
 // A corrupted log can put invalid UTF-8 into a break's reason: the document is still
