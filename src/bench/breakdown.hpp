@@ -96,7 +96,7 @@ struct FixTrial {
   std::string not_tried;    // why not ("" when tried)
   stats::Interval speedup;  // default / fix per call: above 1 the fix is faster
   stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;
-  MedianNs saves_ns;  // per call: default median - fix median, bounds from the speedup's interval
+  MedianNs saves_ns;  // per call: the row's compiled median less it over the speedup (each end of its interval)
   int pairs = 0;      // block pairs, in bench's paired order
 };
 // What each fix gives up (a fixed text per fix; "" for an unknown one).

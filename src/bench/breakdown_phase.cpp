@@ -58,8 +58,9 @@ std::vector<FrameChain> chain_of(const json& r) {
 
 // One fix A/B: blocks of the default and of the fix in pairs, each pair's order random
 // (seeded, as bench's pairs), the interval from bench's sampler over one process.
+// `base_ns`: the compiled call's per-call median that a saving is taken from.
 FixTrial try_fix(const Caller& agent, const BenchRowSpec& spec, std::string_view fix, const std::string& fix_key,
-                 double clock_res, double call_ns) {
+                 double clock_res, double call_ns, double base_ns) {
   FixTrial t;
   t.fix = std::string(fix);
   SamplerConfig sc;
@@ -69,7 +70,6 @@ FixTrial try_fix(const Caller& agent, const BenchRowSpec& spec, std::string_view
   // Samples of ~2 ms (at least 1000 clock ticks): 5 per block.
   const int cps = calls_per_sample(call_ns, clock_res, 2e6);
   std::mt19937_64 order(stats::kDefaultBootstrapSeed);
-  std::vector<double> def_ns, fix_ns;
   for (int p = 0; p < kFixPairs; ++p) {
     const bool default_first = (order() & 1) != 0;
     json blocks[2];
@@ -86,8 +86,6 @@ FixTrial try_fix(const Caller& agent, const BenchRowSpec& spec, std::string_view
     auto a = doubles(blocks[0], "samples_ns"), b = doubles(blocks[1], "samples_ns");
     if (a.empty() || b.empty()) continue;
     sampler.add_pair(0, a, b);
-    def_ns.insert(def_ns.end(), a.begin(), a.end());
-    fix_ns.insert(fix_ns.end(), b.begin(), b.end());
     ++t.pairs;
   }
   if (t.pairs < 2) {
@@ -97,15 +95,18 @@ FixTrial try_fix(const Caller& agent, const BenchRowSpec& spec, std::string_view
   const Decision d = sampler.look();
   t.speedup = d.interval.speedup;
   t.verdict = stats::decide(t.speedup);
-  // Saved per call: the default's median less the fix's, at each end of the speedup interval.
-  const double base = stats::median(def_ns);
-  auto saved = [&](double speedup) { return std::isfinite(speedup) && speedup > 0 ? base - base / speedup : NAN; };
+  // Saved per call: the compiled call's median less it over the speedup, at each end of the
+  // interval. The base is the row's timed median (its interleaved blocks), not these blocks':
+  // their ratio is paired and cancels a busy machine's drift, their level does not.
+  auto saved = [&](double speedup) {
+    return std::isfinite(speedup) && speedup > 0 ? base_ns - base_ns / speedup : NAN;
+  };
   t.saves_ns = {saved(t.speedup.estimate), saved(t.speedup.low), saved(t.speedup.high)};
   return t;
 }
 
 std::vector<FixTrial> try_fixes(const core::Progress& progress, const Caller& agent, const BenchRowSpec& spec,
-                                double clock_res, double call_ns) {
+                                double clock_res, double call_ns, double base_ns) {
   json filters = json::array();
   for (auto f : kGuardFilterFixes) filters.push_back(std::string(f));
   const json avail = agent("breakdown.fix_available", {{"filters", filters}});
@@ -119,7 +120,7 @@ std::vector<FixTrial> try_fixes(const core::Progress& progress, const Caller& ag
   };
   progress(fmt::format("{}: trying {}", spec.label(), kStanceFix));
   if (core::json_read::flag(has, std::string(kStanceFix).c_str()))
-    out.push_back(try_fix(agent, spec, kStanceFix, spec.key(), clock_res, call_ns));
+    out.push_back(try_fix(agent, spec, kStanceFix, spec.key(), clock_res, call_ns, base_ns));
   else not_tried(kStanceFix, "this torch's set_stance has no skip_guard_eval_unsafe");
   for (auto fix : kGuardFilterFixes) {
     const std::string name(fix);
@@ -134,7 +135,7 @@ std::vector<FixTrial> try_fixes(const core::Progress& progress, const Caller& ag
       not_tried(fix, "compiling with it failed: " + core::json_read::str(prep, "error"));
       continue;
     }
-    out.push_back(try_fix(agent, spec, fix, key, clock_res, call_ns));
+    out.push_back(try_fix(agent, spec, fix, key, clock_res, call_ns, base_ns));
   }
   return out;
 }
@@ -150,7 +151,8 @@ void measure_breakdown(const core::Progress& progress, const Caller& agent, cons
             {{"key", spec.key()}, {"calls", kBreakdownCalls}, {"max_ns", std::max(0.5e9, cfg.budget_s * 0.05e9)}});
   CallBreakdown b = breakdown_of(sample_of(sample));
   b.frames = chain_of(agent("breakdown.chain", {{"key", spec.key()}, {"checks", 2000}}));
-  if (b.material()) b.fixes = try_fixes(progress, agent, spec, clock_resolution_ns, b.bare_ns.median);
+  const double base_ns = row.latency ? row.latency->compiled_ns.median : b.bare_ns.median;
+  if (b.material()) b.fixes = try_fixes(progress, agent, spec, clock_resolution_ns, b.bare_ns.median, base_ns);
   row.breakdown = std::move(b);
 }
 
