@@ -297,6 +297,26 @@ export interface SkippedFrame {
   [key: string]: unknown;
 }
 
+/** A part of the user's code that runs eagerly on every call although it is under torch.compile
+ *  (common.schema.json#/$defs/eager_part), from the compiled run's TORCH_TRACE records. */
+export interface EagerPart {
+  /** rest_of_frame: a break Dynamo cannot resume from (the frame compiles up to it; torch counts
+   *  no graph break); skipped_frame: the whole frame; compiler_disable: a torch.compiler.disable'd
+   *  call; recompile_limit: a frame over its recompile limit. */
+  cause: 'rest_of_frame' | 'skipped_frame' | 'compiler_disable' | 'recompile_limit';
+  function: string;
+  file: string;
+  frame_line?: number;
+  /** The first line that runs eagerly. */
+  from_line: number;
+  kind?: string;
+  reason?: string;
+  compile_id?: string;
+  records?: number;
+  /** "forward (kws.py) from line 37 to its end runs eagerly on every call" */
+  says: string;
+}
+
 export interface ExplainSection {
   target: Json;
   graph_count: number;
@@ -309,6 +329,8 @@ export interface ExplainSection {
   counts_from?: 'compiled_run' | 'explain';
   /** One per frame; graph_break_count does not count the breaks that caused them. */
   skipped_frames?: SkippedFrame[];
+  /** What runs eagerly on every call (the rest of a frame, skipped frames, disabled calls, recompile limits). */
+  eager_parts?: EagerPart[];
   breaks: GraphBreak[];
   /** Their counts add up to graph_break_count. */
   groups: BreakGroup[];
@@ -352,12 +374,16 @@ export interface ExpectSection {
    *  nothing compiles, reaches down to 1.0 while graph breaks stay. */
   predicted_speedup?: {
     low: number | null; high: number | null; point?: number | null;
-    assumes?: 'captured' | 'graph_breaks_stay' | 'nothing_compiled';
+    assumes?: 'captured' | 'graph_breaks_stay' | 'nothing_compiled' | 'eager_part_stays';
   } | null;
   /** The compiled run's counts, its skipped frames, and the model's range once captured whole. */
   compiled_run?: {
     graph_count: number; graph_break_count: number; skipped_frames: Json[]; nothing_compiled: boolean;
     if_captured: { low: number | null; point: number | null; high: number | null };
+    /** What runs eagerly on every call; the range counts it at 1.0x, weighted by compiled_share. */
+    eager_parts?: EagerPart[];
+    /** The share of an eager call inside the captured graphs (fastest of interleaved pairs); null: not measured. */
+    compiled_share?: { covered: number | null; pairs: number } | null;
   } | null;
   suggestions?: ExpectSuggestion[];
   sweep?: {
@@ -492,6 +518,42 @@ export interface StartupSection {
 
 /** tct startup: time to the first output of a fresh process, per start mode. */
 export interface StartupDocument extends Document { command: 'startup'; startup: StartupSection }
+
+/** tct compare: where a document came from (null: not known). */
+export interface CompareSide {
+  path: string;
+  command: string | null;
+  created: string | null;
+  torch: string | null;
+  target: string | null;
+}
+
+/** tct compare: one entry's change from baseline to current. */
+export interface CompareItem {
+  id: string;
+  change:
+    | 'broken' | 'new_mismatch' | 'regression' | 'still_failing' | 'improvement' | 'fixed'
+    | 'mismatch_fixed' | 'unchanged' | 'no_interval' | 'only_baseline' | 'only_current';
+  gate_failed: boolean;
+  /** current / baseline, its 95% interval; null when either side has no interval. */
+  ratio: { estimate: number; low: number | null; high: number | null; confidence: number } | null;
+  baseline: Record<string, unknown> | null;
+  current: Record<string, unknown> | null;
+}
+
+/** tct compare: a baseline document against a current one, entry by entry. */
+export interface CompareSection {
+  kind: 'suite' | 'bench';
+  baseline: CompareSide;
+  current: CompareSide;
+  max_regression: number;
+  items: CompareItem[];
+  counts: Record<string, number>;
+  passed: boolean;
+  geomean: Record<string, unknown> | null;
+  method: string;
+}
+export interface CompareDocument extends Document { command: 'compare'; compare: CompareSection }
 
 export interface StartupOptions extends TargetOptions {
   /** Comma-separated start modes (default: all). */

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Every file a comment names exists, and this fails on each one that does not (file:line).
-# Comments are read in src/, python/, scripts/ and tests/unit/: C++'s `//`, Python's and the
-# shell's `#`, and Python's docstrings. A path is a word with a `/` in it (`bench/run.cpp`,
+# Every file a comment or a doc names exists, and this fails on each one that does not
+# (file:line). Comments are read in src/, python/, scripts/ and tests/unit/: C++'s `//`, Python's
+# and the shell's `#`, and Python's docstrings; docs/*.md is read whole, and in its layout blocks
+# (a line that starts with a folder, `src/bench/   tct bench ...`, and the indented lines under
+# it) a bare file name is that folder's file; a block tagged with a language (```bash) is an
+# example to run, not a reference, and is skipped. A path is a word with a `/` in it (`bench/run.cpp`,
 # `src/bench/json.hpp`, `tct_agent/ops/bench.py`, `tests/e2e/golden/`); it exists when it names a file
 # or folder relative to the commenting file's folder or a folder above it up to the
 # repository's root, relative to src/ or python/ (where the namespaces start), or among
@@ -18,7 +21,7 @@ for d in .venv/lib/python3*/site-packages; do [ -d "$d" ] && site="$d"; done
 # Every candidate as file:line:path, read from the comments in one pass per language.
 candidates() {
   local pick='
-    function pick(text,   exts, re, p) {
+    function pick(text, folder,   exts, re, p) {
       gsub(/[a-z]+:\/\/[^ )>"]*/, "", text)   # URLs
       gsub(/"[^"]*"/, "", text)                # quoted examples
       exts = "(cpp|hpp|h|py|sh|md|json|toml|txt|js|mjs|cjs|ts|html|css|yml|yaml|cmake|cfg)"
@@ -29,6 +32,7 @@ candidates() {
         sub(/^[^A-Za-z0-9_.]/, "", p); sub(/[^A-Za-z0-9_\/]$/, "", p)
         if (p ~ /\.\.\.|^\.+$/ || p ~ /^[A-Z]/) continue
         if (p ~ /\// && p !~ /^[^\/]+\/$/) print FILENAME ":" FNR ":" p
+        else if (folder != "" && p ~ /^[A-Za-z0-9_-]+\.(cpp|hpp|h|sh|py)$/) print FILENAME ":" FNR ":" folder p
         else if (p ~ /^[A-Za-z0-9_-]+\.(cpp|hpp|h|sh)$/) print FILENAME ":" FNR ":" p
       }
     }'
@@ -48,6 +52,14 @@ candidates() {
   find scripts -type f \( -name '*.sh' -o -name '*.py' \) -print0 |
     xargs -0 awk "$pick"'
       { if (match($0, /(^|[ \t])#/)) pick(substr($0, RSTART)) }'
+  find docs -type f -name '*.md' -print0 |
+    xargs -0 awk "$pick"'
+      FNR == 1 { code = 0; folder = "" }
+      /^```/ { example = !code && length($0) > 3; code = !code; folder = ""; next }
+      code && example { next }
+      { if (!code || $0 !~ /^[ \t]/) folder = ""
+        if (code && match($0, /^[a-z_]+(\/[A-Za-z0-9_.-]+)*\/ /)) folder = substr($0, 1, RLENGTH - 1)
+        pick($0, folder) }'
 }
 
 # Does path $1, named in a comment of file $2, exist?

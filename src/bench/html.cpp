@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_read.hpp"
 #include "bench/allocator_rows.hpp"
 #include "bench/aoti_render.hpp"
 #include "bench/breakdown_render.hpp"
@@ -31,12 +32,12 @@ using html::verdict_bar_class;
 using html::verdict_tone;
 namespace svg = report::svg;
 using core::number_or_nan;
+using core::json_read::text;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
 using report::format_ratio;
 using report::json_text;
-using report::text_or;
 
 std::string row_label(const BenchRow& r) {
   if (!r.label.empty()) return r.label;
@@ -364,10 +365,10 @@ std::string mismatches(const std::vector<BenchRow>& rows) {
 std::string target_line(const json& t) {
   if (t.is_string()) return "<p>Target <code>" + esc(t.get<std::string>()) + "</code></p>";
   if (!t.is_object()) return "";
-  std::string s = fmt::format("<p>Target <code>{}</code>", esc(text_or(t, "spec")));
+  std::string s = fmt::format("<p>Target <code>{}</code>", esc(text(t, "spec")));
   std::vector<std::string> bits;
   for (const char* k : {"kind", "fn_name", "device", "dtype", "mode"})
-    if (!text_or(t, k).empty()) bits.push_back(text_or(t, k));
+    if (!text(t, k).empty()) bits.push_back(text(t, k));
   if (!bits.empty()) {
     std::string joined;
     for (const auto& b : bits) joined += (joined.empty() ? "" : ", ") + b;

@@ -1,7 +1,7 @@
 #pragma once
 // BenchResult <-> doc["bench"] (schema/bench.schema.json): the one place the section is
-// written, and its reader (compare/compare.cpp and expect's measured_as_is read a few
-// fields of it themselves). to_json(from_json(section)) gives back, byte for byte, a section this
+// written, and its reader (compare and suite read saved rows through it; expect takes the typed
+// BenchResult). to_json(from_json(section)) gives back, byte for byte, a section this
 // version wrote; from_json also reads older documents of the same schema (fields added since
 // are absent there, see result.hpp) and never throws on a missing or mistyped field.
 #include <optional>

@@ -117,9 +117,10 @@ std::optional<CompileSpread> spread_of(const std::vector<double>& xs) {
                        static_cast<int>(ok.size())};
 }
 
-// The result so far, to the caller: each finished row's flags and warnings are decided from
-// its fields (bench/analysis.cpp) and the run's warnings listed afresh (all_warnings).
-void publish(const core::OnPartial<BenchResult>& on_partial, const BenchConfig& cfg, BenchResult& result) {
+// Each finished row's flags and warnings, decided from its fields (bench/analysis.cpp), and the
+// run's warnings listed afresh (all_warnings): done before every hand-over, since a row's flags
+// change as its phases fill it.
+void decide_flags(const BenchConfig& cfg, BenchResult& result) {
   std::vector<report::Warning> warnings;
   RowWarningInput in{cfg.precision, cfg.check};
   in.busy_machine = machine_load(result.rows, 0).busy();
@@ -134,7 +135,6 @@ void publish(const core::OnPartial<BenchResult>& on_partial, const BenchConfig& 
   }
   for (const auto& w : result.warnings) warnings.push_back(w);
   result.all_warnings = std::move(warnings);
-  if (on_partial) on_partial(result);
 }
 
 // Errors a row absorbs (the row failed, the others still run); anything else ends the run.
@@ -194,7 +194,7 @@ struct RowContext {
   const core::Env& shared_env;
   const ProcessFacts& process;
   double eager_est;
-  std::function<void()> publish;  // the result so far, to the caller
+  std::function<void()> hand_over;  // the result so far, to the caller
 };
 
 // One row, from its compile to its paired sampling, in the main agent and the row's second
@@ -220,12 +220,12 @@ bool measure_row(const RowContext& ctx, const BenchRowSpec& spec, double budget_
                        stage);
     } else {
       compile_and_warm_up(ctx.progress, agent, cfg, spec, row);
-      ctx.publish();
+      ctx.hand_over();
       stage = "correctness";
       check_correctness(ctx.progress, agent, cfg, spec, row);
       stage = "measurement";
       prepare_peer(ctx.progress, *peer, cfg, spec, cfg.compile_time, row);
-      ctx.publish();
+      ctx.hand_over();
       sample_paired(ctx.progress, {agent.caller(), peer->caller()}, row_cfg, spec, p.clock_res, ctx.eager_est, p.cpus,
                     row);
       stage = "breakdown";
@@ -320,6 +320,11 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
   if (!cfg.trace_dir.empty()) main_env.emplace_back("TORCH_TRACE", cfg.trace_dir);
   TargetAgent agent(progress, exec, cfg, main_env);
   result.target = agent.described();
+  // The result so far, to the caller, its flags decided first.
+  const auto hand_over = [&] {
+    decide_flags(cfg, result);
+    if (on_partial) on_partial(result);
+  };
 
   json env = query_env(agent);
   validate_plan(plan, core::json_read::strings(env, "backends"), core::json_read::strings(env, "modes"));
@@ -333,7 +338,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
   for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, process.clock_res));
   if (!cfg.check) result.warnings.push_back(report::Warning{report::kind::CheckSkipped{}, ""});
   result.phase = "eager";
-  publish(on_partial, cfg, result);
+  hand_over();
 
   if (peer) {
     progress(fmt::format("loading {} in a second process", cfg.target.target));
@@ -341,15 +346,9 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
   }
   result.eager = eager_baseline(progress, agent, cfg);  // throws: no baseline, no rows
   result.phase = "rows";
-  publish(on_partial, cfg, result);
+  hand_over();
 
-  const RowContext ctx{progress,
-                       exec,
-                       cfg,
-                       shared_env,
-                       process,
-                       result.eager->steady.count(),
-                       [&] { publish(on_partial, cfg, result); }};
+  const RowContext ctx{progress, exec, cfg, shared_env, process, result.eager->steady.count(), hand_over};
   for (std::size_t i = 0; i < plan.rows.size(); ++i) {
     BenchRow& row = result.rows[i];
     row.status = RowStatus::Running;
@@ -359,7 +358,7 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
     if (measure_row(ctx, plan.rows[i], budget_s, agent, peer, row) && i + 1 < plan.rows.size()) agent.restart();
     peer.reset();
     derive_break_even(row);
-    publish(on_partial, cfg, result);
+    hand_over();
   }
   agent.close();
   if (auto w = load_warning(machine_load(result.rows, process.threads))) result.warnings.push_back(*w);
@@ -369,14 +368,14 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
     add_headline_state(*result.allocator, *headline);
     if (compare) {
       result.phase = "allocator";
-      publish(on_partial, cfg, result);
+      hand_over();
       // Warm compiles on the caches the main agent filled, as the row's second process.
       compare_allocator_states(progress, exec, cfg, plan.rows[0], alloc, cache_env, *headline, process.clock_res,
                                ctx.eager_est, process.cpus, compare_budget_s, *result.allocator);
     }
   }
   if (auto w = conclude_allocator(*result.allocator, headline)) result.warnings.push_back(*w);
-  publish(on_partial, cfg, result);
+  hand_over();
 
   if (cfg.compile_time) {
     result.phase = "compile_time";
@@ -390,11 +389,11 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
         row.compile.error = row_error(e, "compile_time");
       }
       derive_break_even(row);
-      publish(on_partial, cfg, result);
+      hand_over();
     }
   }
   result.phase = "done";
-  publish(on_partial, cfg, result);
+  hand_over();
   return result;
 }
 

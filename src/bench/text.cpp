@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_read.hpp"
 #include "bench/allocator_rows.hpp"
 #include "bench/aoti_render.hpp"
 #include "bench/breakdown_render.hpp"
@@ -21,13 +22,13 @@
 namespace tct::bench {
 namespace {
 
+using core::json_read::text;
 using nlohmann::json;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
 using report::format_ratio;
 using report::Table;
-using report::text_or;
 
 double bytes(const std::optional<long long>& b) { return b ? static_cast<double>(*b) : NAN; }
 
@@ -142,12 +143,12 @@ std::string harness_cell(const BenchRow& row) {
 
 std::string header(const BenchResult& b) {
   const json& t = b.target;
-  std::string what = text_or(t, "spec", "?");
+  std::string what = text(t, "spec", "?");
   std::vector<std::string> parts;
-  if (!text_or(t, "fn_name").empty()) parts.push_back(text_or(t, "kind", "") + " " + text_or(t, "fn_name"));
-  if (!text_or(t, "device").empty()) parts.push_back(text_or(t, "device"));
-  if (!text_or(t, "dtype").empty()) parts.push_back(text_or(t, "dtype"));
-  if (!text_or(t, "mode").empty()) parts.push_back(text_or(t, "mode"));
+  if (!text(t, "fn_name").empty()) parts.push_back(text(t, "kind", "") + " " + text(t, "fn_name"));
+  if (!text(t, "device").empty()) parts.push_back(text(t, "device"));
+  if (!text(t, "dtype").empty()) parts.push_back(text(t, "dtype"));
+  if (!text(t, "mode").empty()) parts.push_back(text(t, "mode"));
   std::string extra;
   for (const auto& p : parts) extra += (extra.empty() ? "" : ", ") + p;
   return fmt::format("{}{}", what, extra.empty() ? "" : " (" + extra + ")");

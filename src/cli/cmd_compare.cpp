@@ -10,6 +10,7 @@
 #include "compare/compare.hpp"
 #include "cli/command.hpp"
 #include "core/fraction.hpp"
+#include "cli/outcome.hpp"
 #include "cli/read_json_file.hpp"
 #include "errors.hpp"
 
@@ -70,9 +71,11 @@ not a tct document, or the two are of different kinds.)");
   int run(RunContext& ctx) override {
     double max = parse_max_regression(max_regression_);
     const char* hint = "write it with tct bench, audit or suite (--json > FILE or -o FILE.json)";
-    json baseline = read_json_file(baseline_, hint);
-    json current = read_json_file(current_, hint);
-    const compare::CompareResult result = compare::compare_documents(baseline, baseline_, current, current_, max);
+    // Through the reader `tct report` uses: compare works on the typed results a saved document holds.
+    const Outcome baseline = from_document(read_json_file(baseline_, hint));
+    const Outcome current = from_document(read_json_file(current_, hint));
+    const compare::CompareResult result =
+        compare::compare_documents(saved_document(baseline, baseline_), saved_document(current, current_), max);
     ctx.outcome.compare = result;
     if (!result.passed) throw gate_failure(result);
     return 0;

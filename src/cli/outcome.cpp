@@ -1,3 +1,4 @@
+#include "core/json_read.hpp"
 #include "cli/outcome.hpp"
 
 #include "audit/json.hpp"
@@ -70,15 +71,15 @@ void read_section(const json& doc, const char* key, std::optional<Result>& into,
 
 Outcome from_document(const json& doc) {
   Outcome o;
-  o.schema = report::text_or(doc, "schema");
-  o.command = report::text_or(doc, "command");
-  o.tct_version = report::text_or(doc, "tct_version");
-  o.created = report::text_or(doc, "created");
-  if (const json& code = report::member(doc, "exit_code"); code.is_number_integer()) o.exit_code = code.get<int>();
-  o.error = report::error_record_from_json(report::member(doc, "error"));
-  for (const json& w : report::member(doc, "warnings"))
+  o.schema = core::json_read::text(doc, "schema");
+  o.command = core::json_read::text(doc, "command");
+  o.tct_version = core::json_read::text(doc, "tct_version");
+  o.created = core::json_read::text(doc, "created");
+  if (const json& code = core::json_read::at(doc, "exit_code"); code.is_number_integer()) o.exit_code = code.get<int>();
+  o.error = report::error_record_from_json(core::json_read::at(doc, "error"));
+  for (const json& w : core::json_read::at(doc, "warnings"))
     if (w.is_object()) o.warnings.push_back(report::warning_from_json(w));
-  if (const json& env = report::member(doc, "environment"); env.is_object()) o.environment = env;
+  if (const json& env = core::json_read::at(doc, "environment"); env.is_object()) o.environment = env;
   read_section(doc, "audit", o.audit, audit::from_json);
   read_section(doc, "probe", o.probe, probe::from_json);
   read_section(doc, "bench", o.bench, [](const json& s) { return bench::from_json(s); });
@@ -91,6 +92,20 @@ Outcome from_document(const json& doc) {
   read_section(doc, "run", o.run, run::from_json);
   read_section(doc, "startup", o.startup, startup::from_json);
   return o;
+}
+
+compare::SavedDocument saved_document(const Outcome& o, const std::string& path) {
+  compare::SavedDocument d;
+  d.path = path;
+  d.command = o.command;
+  d.created = o.created;
+  d.torch = core::json_read::str(core::json_read::at(o.environment, "torch"), "version");
+  if (o.bench) d.target = core::json_read::str(o.bench->target, "spec");
+  if (o.audit && d.target.empty()) d.target = o.audit->target;
+  d.bench = o.bench ? &*o.bench : nullptr;
+  d.explain = o.explain ? &*o.explain : nullptr;
+  d.suite = o.suite ? &*o.suite : nullptr;
+  return d;
 }
 
 }  // namespace tct::cli

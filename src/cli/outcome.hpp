@@ -12,6 +12,7 @@
 
 #include "audit/result.hpp"
 #include "bench/result.hpp"
+#include "compare/compare.hpp"
 #include "compare/result.hpp"
 #include "errors.hpp"
 #include "expect/result.hpp"
@@ -58,5 +59,8 @@ report::ErrorRecord run_error(const Error& error);
 nlohmann::json to_document(const Outcome& outcome);
 // A saved document's results; a section this version does not know is left out.
 Outcome from_document(const nlohmann::json& doc);
+// What `tct compare` reads of a saved document read by from_document (`path` names it in the
+// comparison): pointers into `outcome`, which must outlive the value.
+compare::SavedDocument saved_document(const Outcome& outcome, const std::string& path);
 
 }  // namespace tct::cli

@@ -11,6 +11,7 @@
 #include "audit/render.hpp"
 #include "bench/render.hpp"
 #include "cli/renderers.hpp"
+#include "core/json_read.hpp"
 #include "compare/render.hpp"
 #include "errors.hpp"
 #include "expect/render.hpp"
@@ -25,14 +26,13 @@
 
 namespace tct::cli {
 
-using report::member;
 using report::html::Card;
 
 namespace {
 
 probe::Interpreter interpreter_of(const Outcome& o) {
-  const json& interp = member(o.environment, "interpreter");
-  return {report::text_or(interp, "path", "?"), report::text_or(interp, "chosen_by", "?")};
+  const json& interp = core::json_read::at(o.environment, "interpreter");
+  return {core::json_read::text(interp, "path", "?"), core::json_read::text(interp, "chosen_by", "?")};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // probe's facts; report/html.cpp draws the page around them.
 #include <fmt/format.h>
 
+#include "core/json_read.hpp"
 #include "cli/render.hpp"
 #include "cli/renderers.hpp"
 #include "probe/render.hpp"
@@ -13,7 +14,7 @@ namespace tct::cli {
 namespace {
 
 using namespace report::html;
-using report::text_or;
+using core::json_read::text;
 
 // The target's name from the first section that loaded one (the agent's description).
 std::string target_name(const Outcome& o) {
@@ -22,7 +23,7 @@ std::string target_name(const Outcome& o) {
   for (const json* t : targets) {
     if (!t) continue;
     if (t->is_string()) return t->get<std::string>();
-    if (t->is_object() && t->contains("spec")) return text_or(*t, "spec");
+    if (t->is_object() && t->contains("spec")) return text(*t, "spec");
   }
   return o.audit ? o.audit->target : "";
 }
@@ -38,15 +39,15 @@ std::string environment_section(const Outcome& o) {
   if (!interp.empty())
     items.push_back(
         {"Python", fmt::format("{} <span class=\"loc\">{}</span> <span class=\"muted\">(chosen by {})</span>",
-                               esc(text_or(py, "version", "?")), esc(report::short_path(text_or(interp, "path"))),
-                               esc(text_or(interp, "chosen_by")))});
+                               esc(text(py, "version", "?")), esc(report::short_path(text(interp, "path"))),
+                               esc(text(interp, "chosen_by")))});
   if (p.facts) {
     for (auto& item : probe::html_facts(p)) items.push_back(std::move(item));
   } else if (env.contains("torch")) {
-    items.push_back({"torch", env["torch"].is_object() ? esc(text_or(env["torch"], "version")) : "not installed"});
+    items.push_back({"torch", env["torch"].is_object() ? esc(text(env["torch"], "version")) : "not installed"});
   }
   for (auto& item : probe::html_environment_variables(p)) items.push_back(std::move(item));
-  if (!text_or(env, "agent_version").empty()) items.push_back({"Agent", esc(text_or(env, "agent_version"))});
+  if (!text(env, "agent_version").empty()) items.push_back({"Agent", esc(text(env, "agent_version"))});
   // Anything else the environment holds (added by newer commands) is shown as it is.
   for (auto& [k, v] : env.items())
     if (k != "interpreter" && k != "python" && k != "torch" && k != "agent_version") items.push_back({k, generic(v)});

@@ -6,12 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "bench/json.hpp"
 #include "core/json_number.hpp"
 #include "errors.hpp"
-#include "explain/json.hpp"
-#include "report/error_record.hpp"
-#include "suite/json.hpp"
 #include "suite/summary.hpp"
 
 namespace tct::compare {
@@ -19,16 +15,14 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string string_or_empty(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
-
 // A suite entry's result object (suite::entry_result's shape) as an Entry.
 Entry entry(const std::string& id, EntryStatus status, const suite::EntryResult& result,
-            const std::optional<report::ErrorRecord>& error) {
+            const std::string& error_kind) {
   Entry e;
   static_cast<suite::EntryResult&>(e) = result;
   e.id = id;
   e.status = status;
-  if (error) e.error_kind = error->kind;
+  e.error_kind = error_kind;
   return e;
 }
 
@@ -42,29 +36,13 @@ EntryStatus status_of(suite::EntryStatus s) {
 }
 
 // A bench row's status as a suite entry's: ok, failed, mismatch, or not_run (pending/running).
-EntryStatus row_status(const json& row, const suite::EntryResult& result) {
-  std::string s = row.value("status", "");
-  if (s == "failed") return EntryStatus::Failed;
-  if (s != "ok") return EntryStatus::NotRun;
+EntryStatus row_status(const tct::bench::BenchRow& row, const suite::EntryResult& result) {
+  if (row.failed()) return EntryStatus::Failed;
+  if (!row.ok()) return EntryStatus::NotRun;
   return result.check == "mismatch" ? EntryStatus::Mismatch : EntryStatus::Ok;
 }
 
-Side side(const json& doc, const std::string& path) {
-  const json& env = doc.value("environment", json::object());
-  Side s;
-  s.path = path;
-  s.command = string_or_empty(doc.value("command", json()));
-  s.created = string_or_empty(doc.value("created", json()));
-  if (env.contains("torch") && env["torch"].is_object())
-    s.torch = string_or_empty(env["torch"].value("version", json()));
-  for (const char* section : {"bench", "audit"})
-    if (doc.contains(section) && doc[section].is_object() && doc[section].contains("target")) {
-      const json& t = doc[section]["target"];
-      s.target = string_or_empty(t.is_object() ? t.value("spec", json()) : t);
-      break;
-    }
-  return s;
-}
+Side side(const SavedDocument& doc) { return {doc.path, doc.command, doc.created, doc.torch, doc.target}; }
 
 bool passed(EntryStatus s) { return s == EntryStatus::Ok || s == EntryStatus::Mismatch; }
 
@@ -102,46 +80,42 @@ Item item(const std::string& id, const Entry* b, const Entry* c, double max_regr
 
 }  // namespace
 
-std::vector<Entry> comparable_entries(const json& doc, const std::string& path, std::string& kind) {
+std::vector<Entry> comparable_entries(const SavedDocument& doc, std::string& kind) {
   std::vector<Entry> out;
-  if (doc.is_object() && doc.contains("suite") && doc["suite"].is_object()) {
+  if (doc.suite) {
     kind = "suite";
-    // Through the section's reader: what compare reads is what the suite wrote.
-    for (const suite::EntryRecord& e : suite::suite_from_json(doc["suite"]).entries)
-      out.push_back(entry(e.entry.id, status_of(e.status), e.result, e.error));
+    for (const suite::EntryRecord& e : doc.suite->entries)
+      out.push_back(entry(e.entry.id, status_of(e.status), e.result, e.error ? e.error->kind : ""));
     return out;
   }
-  if (doc.is_object() && doc.contains("bench") && doc["bench"].is_object()) {
+  if (doc.bench) {
     kind = "bench";
-    const json& bench = doc["bench"];
-    const json& explain_section = doc.value("explain", json());
-    std::optional<explain::ExplainResult> explained;
-    if (explain_section.is_object()) explained = explain::from_json(explain_section);
-    for (const auto& row : bench.value("rows", json::array())) {
-      json single = {{"rows", json::array({row})}, {"config", bench.value("config", json::object())}};
-      const suite::EntryResult result =
-          suite::entry_result(tct::bench::from_json(single), explained ? &*explained : nullptr);
-      out.push_back(entry(row.value("label", ""), row_status(row, result), result,
-                          report::error_record_from_json(row.value("error", json()))));
+    for (const tct::bench::BenchRow& row : doc.bench->rows) {
+      // Each row's headline numbers as a suite entry's: the result with this row alone (the
+      // allocator states belong to the headline row's measurement, not to a compared row).
+      tct::bench::BenchResult single = *doc.bench;
+      single.rows = {row};
+      single.allocator.reset();
+      const suite::EntryResult result = suite::entry_result(single, doc.explain);
+      out.push_back(entry(row.label, row_status(row, result), result, row.error ? row.error->kind : ""));
     }
     return out;
   }
-  throw usage_error(fmt::format("{} has no bench rows or suite entries to compare", path),
+  throw usage_error(fmt::format("{} has no bench rows or suite entries to compare", doc.path),
                     "compare documents written by tct bench, tct audit or tct suite (--json or -o FILE.json)");
 }
 
-CompareResult compare_documents(const json& baseline, const std::string& baseline_path, const json& current,
-                                const std::string& current_path, double max_regression) {
+CompareResult compare_documents(const SavedDocument& baseline, const SavedDocument& current, double max_regression) {
   CompareResult out;
   std::string cur_kind;
-  const std::vector<Entry> base = comparable_entries(baseline, baseline_path, out.kind);
-  const std::vector<Entry> cur = comparable_entries(current, current_path, cur_kind);
+  const std::vector<Entry> base = comparable_entries(baseline, out.kind);
+  const std::vector<Entry> cur = comparable_entries(current, cur_kind);
   if (out.kind != cur_kind)
     throw usage_error(
-        fmt::format("{} is a {} document and {} a {} document", baseline_path, out.kind, current_path, cur_kind),
+        fmt::format("{} is a {} document and {} a {} document", baseline.path, out.kind, current.path, cur_kind),
         "compare a suite with a suite, or a bench/audit with a bench/audit");
-  out.baseline = side(baseline, baseline_path);
-  out.current = side(current, current_path);
+  out.baseline = side(baseline);
+  out.current = side(current);
   out.max_regression = max_regression;
 
   std::map<std::string, const Entry*> cur_by_id;
@@ -162,8 +136,8 @@ CompareResult compare_documents(const json& baseline, const std::string& baselin
   });
   out.passed = std::none_of(out.items.begin(), out.items.end(), [](const Item& i) { return i.gate_failed; });
   if (out.kind == "suite") {
-    auto geomean = [](const json& doc, stats::Interval& g, std::optional<int>& n) {
-      const suite::SuiteSummary s = suite::summary_from_json(doc["suite"].value("summary", json::object()));
+    auto geomean = [](const SavedDocument& doc, stats::Interval& g, std::optional<int>& n) {
+      const suite::SuiteSummary& s = doc.suite->summary;
       g = s.geomean ? s.geomean->interval : stats::Interval{};
       if (s.geomean) n = s.geomean->n;
     };

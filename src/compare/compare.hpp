@@ -13,18 +13,30 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/result.hpp"
 #include "compare/result.hpp"
+#include "explain/result.hpp"
+#include "suite/result.hpp"
 
 namespace tct::compare {
+
+// A saved document as compare reads it: the typed results `tct report`'s reader gives
+// (cli::from_document), and where the document came from. Pointers into the caller's results.
+struct SavedDocument {
+  std::string path, command, created, torch;  // empty: not known
+  std::string target;                         // the bench's or audit's target spec
+  const bench::BenchResult* bench = nullptr;  // a bench's or an audit's rows
+  const explain::ExplainResult* explain = nullptr;
+  const suite::SuiteResult* suite = nullptr;
+};
 
 // The entries a document offers: a suite's entries by their ids; a bench's (or audit's) rows
 // by their label (backend, mode, dynamic, fullgraph). `kind` is set to "suite" or "bench".
 // Throws tct::Error (usage) for a document with neither.
-std::vector<Entry> comparable_entries(const nlohmann::json& doc, const std::string& path, std::string& kind);
+std::vector<Entry> comparable_entries(const SavedDocument& doc, std::string& kind);
 
 // Throws tct::Error (usage) when the two documents are not of the same kind.
-CompareResult compare_documents(const nlohmann::json& baseline, const std::string& baseline_path,
-                                const nlohmann::json& current, const std::string& current_path, double max_regression);
+CompareResult compare_documents(const SavedDocument& baseline, const SavedDocument& current, double max_regression);
 
 // The section a document holds (json.cpp): made from the result, and read back for `tct report`.
 nlohmann::json to_json(const CompareResult& result);

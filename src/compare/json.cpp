@@ -4,6 +4,7 @@
 
 #include "compare/compare.hpp"
 #include "core/json_number.hpp"
+#include "core/json_read.hpp"
 #include "suite/json.hpp"
 
 namespace tct::compare {
@@ -13,11 +14,17 @@ using json = nlohmann::json;
 
 constexpr std::string_view kStatus[] = {"ok", "failed", "mismatch", "not_run"};  // EntryStatus's order
 
+using core::json_read::str;
+
 json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-std::string string_of(const json& o, const char* key) {
-  const json& v = o.is_object() ? o.value(key, json()) : json();
-  return v.is_string() ? v.get<std::string>() : std::string();
+
+json geomean_json(const stats::Interval& g, const std::optional<int>& n) {
+  json out = interval_json(g);
+  if (out.is_object() && n) out["n"] = *n;
+  return out;
 }
+
+}  // namespace
 
 json interval_json(const stats::Interval& i) {
   if (!std::isfinite(i.estimate)) return nullptr;
@@ -42,53 +49,28 @@ json entry_json(const std::optional<Entry>& e) {
 std::optional<Entry> entry_from(const json& o) {
   if (!o.is_object()) return std::nullopt;
   Entry e;
-  e.id = string_of(o, "id");
-  const std::string status = string_of(o, "status");
+  e.id = str(o, "id");
+  const std::string status = str(o, "status");
   e.status = EntryStatus::Failed;
   for (int k = 0; k < 4; ++k)
     if (kStatus[k] == status) e.status = static_cast<EntryStatus>(k);
   // The headline numbers' keys are a suite entry result's: its one reader.
   static_cast<suite::EntryResult&>(e) = suite::entry_result_from_json(o);
-  e.error_kind = string_of(o, "error_kind");
+  e.error_kind = str(o, "error_kind");
   return e;
 }
-
-json side_json(const Side& s) {
-  return {{"path", s.path},
-          {"command", null_if_empty(s.command)},
-          {"created", null_if_empty(s.created)},
-          {"torch", null_if_empty(s.torch)},
-          {"target", null_if_empty(s.target)}};
-}
-Side side_from(const json& o) {
-  return {string_of(o, "path"), string_of(o, "command"), string_of(o, "created"), string_of(o, "torch"),
-          string_of(o, "target")};
-}
-
-json geomean_json(const stats::Interval& g, const std::optional<int>& n) {
-  json out = interval_json(g);
-  if (out.is_object() && n) out["n"] = *n;
-  return out;
-}
-
-}  // namespace
 
 json to_json(const CompareResult& r) {
   json items = json::array();
   json counts = json::object();
   for (const auto& i : r.items) {
-    items.push_back({{"id", i.id},
-                     {"change", to_string(i.change)},
-                     {"gate_failed", i.gate_failed},
-                     {"ratio", interval_json(i.ratio)},
-                     {"baseline", entry_json(i.baseline)},
-                     {"current", entry_json(i.current)}});
+    items.push_back(core::fields::write(i));
     const std::string c(to_string(i.change));
     counts[c] = counts.value(c, 0) + 1;
   }
   return {{"kind", r.kind},
-          {"baseline", side_json(r.baseline)},
-          {"current", side_json(r.current)},
+          {"baseline", core::fields::write(r.baseline)},
+          {"current", core::fields::write(r.current)},
           {"max_regression", r.max_regression},
           {"items", items},
           {"counts", counts},
@@ -104,20 +86,11 @@ json to_json(const CompareResult& r) {
 CompareResult compare_from_json(const json& s) {
   CompareResult r;
   if (!s.is_object()) return r;
-  r.kind = string_of(s, "kind");
-  r.baseline = side_from(s.value("baseline", json()));
-  r.current = side_from(s.value("current", json()));
+  r.kind = str(s, "kind");
+  core::fields::read(core::json_read::at(s, "baseline"), r.baseline);
+  core::fields::read(core::json_read::at(s, "current"), r.current);
   r.max_regression = core::number_or_nan(s, "max_regression");
-  for (const auto& o : s.value("items", json::array())) {
-    Item i;
-    i.id = string_of(o, "id");
-    i.change = parse_change(string_of(o, "change")).value_or(Change::NoInterval);
-    i.gate_failed = o.value("gate_failed", false);
-    i.ratio = interval_from(o.value("ratio", json()));
-    i.baseline = entry_from(o.value("baseline", json()));
-    i.current = entry_from(o.value("current", json()));
-    r.items.push_back(std::move(i));
-  }
+  core::fields::decode(core::json_read::at(s, "items"), r.items);
   r.passed = s.value("passed", false);
   if (const json& g = s.value("geomean", json()); g.is_object()) {
     CompareResult::Geomean out;

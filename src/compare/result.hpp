@@ -9,6 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "core/fields.hpp"
 #include "stats/log_interval.hpp"
 #include "stats/verdict.hpp"
 #include "suite/result.hpp"
@@ -48,6 +51,11 @@ inline constexpr Change kChanges[] = {Change::Broken,        Change::NewMismatch
                                       Change::MismatchFixed, Change::Unchanged,   Change::NoInterval,
                                       Change::OnlyBaseline,  Change::OnlyCurrent};
 
+// The JSON values, in Change's order (to_string and the field lists read them).
+inline constexpr std::string_view kChangeNames[] = {"broken",      "new_mismatch",  "regression",     "still_failing",
+                                                    "improvement", "fixed",         "mismatch_fixed", "unchanged",
+                                                    "no_interval", "only_baseline", "only_current"};
+constexpr const auto& names(const Change*) { return kChangeNames; }
 std::string_view to_string(Change c);  // the JSON value: "new_mismatch"
 std::optional<Change> parse_change(std::string_view s);
 std::string_view describe(Change c);  // what a reader is told: "OUTPUTS NOW DIFFER"
@@ -64,6 +72,31 @@ struct Item {
 struct Side {
   std::string path, command, created, torch, target;
 };
+
+// The JSON of the parts that are not plain fields (json.cpp): an interval with its confidence,
+// null without an estimate; an entry as a suite entry's result with its id and status.
+nlohmann::json interval_json(const stats::Interval& i);
+stats::Interval interval_from(const nlohmann::json& o);
+nlohmann::json entry_json(const std::optional<Entry>& e);
+std::optional<Entry> entry_from(const nlohmann::json& o);
+
+// The field lists (core/fields.hpp): each is the one declaration of its JSON object.
+constexpr auto json_fields(const Item*) {
+  using core::fields::field;
+  return std::tuple{field("id", &Item::id),
+                    field("change", &Item::change),
+                    field("gate_failed", &Item::gate_failed),
+                    field("ratio", &Item::ratio, interval_json, interval_from),
+                    field("baseline", &Item::baseline, entry_json, entry_from),
+                    field("current", &Item::current, entry_json, entry_from)};
+}
+constexpr auto json_fields(const Side*) {
+  using core::fields::Empty;
+  using core::fields::field;
+  return std::tuple{field("path", &Side::path), field("command", &Side::command, Empty::Null),
+                    field("created", &Side::created, Empty::Null), field("torch", &Side::torch, Empty::Null),
+                    field("target", &Side::target, Empty::Null)};
+}
 
 struct CompareResult {
   std::string kind;  // "suite" or "bench" (an audit compares as a bench)

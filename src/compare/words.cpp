@@ -8,23 +8,23 @@
 namespace tct::compare {
 namespace {
 
-// Each change once: its JSON value and what a reader is told.
+// What a reader is told of each change (its JSON value is kChangeNames', result.hpp).
 struct Words {
   Change change;
-  std::string_view json, reader;
+  std::string_view reader;
 };
 constexpr Words kWords[] = {
-    {Change::Broken, "broken", "BROKEN (passed, now fails)"},
-    {Change::NewMismatch, "new_mismatch", "OUTPUTS NOW DIFFER"},
-    {Change::Regression, "regression", "REGRESSION"},
-    {Change::StillFailing, "still_failing", "still failing"},
-    {Change::Improvement, "improvement", "improvement"},
-    {Change::Fixed, "fixed", "fixed (failed, now passes)"},
-    {Change::MismatchFixed, "mismatch_fixed", "outputs match again"},
-    {Change::Unchanged, "unchanged", "no change (within noise)"},
-    {Change::NoInterval, "no_interval", "not judged (no interval)"},
-    {Change::OnlyBaseline, "only_baseline", "only in baseline"},
-    {Change::OnlyCurrent, "only_current", "only in current"},
+    {Change::Broken, "BROKEN (passed, now fails)"},
+    {Change::NewMismatch, "OUTPUTS NOW DIFFER"},
+    {Change::Regression, "REGRESSION"},
+    {Change::StillFailing, "still failing"},
+    {Change::Improvement, "improvement"},
+    {Change::Fixed, "fixed (failed, now passes)"},
+    {Change::MismatchFixed, "outputs match again"},
+    {Change::Unchanged, "no change (within noise)"},
+    {Change::NoInterval, "not judged (no interval)"},
+    {Change::OnlyBaseline, "only in baseline"},
+    {Change::OnlyCurrent, "only in current"},
 };
 
 const Words& words_of(Change c) {
@@ -35,11 +35,11 @@ const Words& words_of(Change c) {
 
 }  // namespace
 
-std::string_view to_string(Change c) { return words_of(c).json; }
+std::string_view to_string(Change c) { return kChangeNames[static_cast<std::size_t>(c)]; }
 std::string_view describe(Change c) { return words_of(c).reader; }
 std::optional<Change> parse_change(std::string_view s) {
-  for (const auto& w : kWords)
-    if (w.json == s) return w.change;
+  for (std::size_t k = 0; k < std::size(kChangeNames); ++k)
+    if (kChangeNames[k] == s) return static_cast<Change>(k);
   return std::nullopt;
 }
 

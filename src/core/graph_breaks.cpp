@@ -12,10 +12,25 @@ std::string trim_text(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+// torch's own sentence, from symbolic_convert.py (the same words in 2.13.0 and 2.14.1).
+constexpr const char* kRestSkipped =
+    "Encountered graph break that we cannot resume from. Compiling up to the previous resumable state, then "
+    "skipping the rest of the function.";
+
+}  // namespace
+
+bool skips_rest_of_frame(const std::string& reason) {
+  // The sentence's two halves, each distinctive: a reflowed or shortened log keeps one of them.
+  return reason.find("graph break that we cannot resume from") != std::string::npos ||
+         reason.find("then skipping the rest of the function") != std::string::npos;
+}
+
 bool skips_frame(const std::string& reason) {
   for (const char* marker : {"falling back to eager", "Skipping frame", "Skipping the frame"})
     if (reason.find(marker) != std::string::npos) return true;
-  return false;
+  return skips_rest_of_frame(reason);
 }
 
 SkipSplit split_skip(const std::string& reason) {
@@ -34,6 +49,10 @@ SkipSplit split_skip(const std::string& reason) {
   out.cause = trim_text(out.cause);
   if (out.cause.empty()) out.cause = trim_text(reason);
   out.skipped = skips_frame(reason);
+  out.rest_only = skips_rest_of_frame(reason);
+  // The break after "Graph break encountered:" is the cause; torch's sentence before it is why
+  // the rest of the function runs eagerly, and the user reads it there.
+  if (out.rest_only && out.skip_reason.empty()) out.skip_reason = kRestSkipped;
   return out;
 }
 

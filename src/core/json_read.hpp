@@ -1,7 +1,8 @@
 #pragma once
 // Readers of a JSON document that never throw: a saved document may be older, written by
 // another version or edited by hand, and an agent's record may come from an older agent. Each
-// result's from_json reads through these (one copy, not one per command).
+// result's from_json and every renderer that shows a raw record read through these: the one
+// JSON reading vocabulary of the project.
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ template <class Int = int>
 Int num(const json& j, const char* key, Int fallback = 0) {
   const json& v = at(j, key);
   return v.is_number() ? v.template get<Int>() : fallback;
+}
+// j[key] as text: a string as it is, any other value as compact JSON; `fallback` when it is
+// missing or null (a field a report shows whatever its type).
+inline std::string text(const json& j, const char* key, const std::string& fallback = "") {
+  const json& v = at(j, key);
+  if (v.is_null()) return fallback;
+  return v.is_string() ? v.get<std::string>() : v.dump();
 }
 inline bool has(const json& j, const char* key) { return j.is_object() && j.contains(key); }
 // j[key] as a T when it is a number (a string, a boolean), else none.

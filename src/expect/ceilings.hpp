@@ -1,6 +1,6 @@
 #pragma once
 // The ceilings cache: one JSON file per user, entries keyed by what changes the ceilings
-// (device name, dtype, torch version, threads). Pure functions here; cmd_expect.cpp reads
+// (device name, dtype, torch version, threads). Pure functions here; expect/run.cpp reads
 // and writes the file (I/O at the edges).
 #include <optional>
 #include <string>

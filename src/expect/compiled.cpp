@@ -17,12 +17,30 @@ CompiledRun compiled_run_of(const explain::ExplainResult& e) {
   run.graph_breaks = e.graph_break_count;
   run.skipped_frames = e.skipped_frames;
   if (!e.groups.empty()) run.top_group = e.groups.front();
+  run.eager_parts = e.eager_parts;
+  if (e.logged) run.graph_share = e.logged->graph_share;
   return run;
+}
+
+double CompiledRun::compiled_share() const { return graph_share ? graph_share->covered : NAN; }
+
+double amdahl_speedup(double compiled_share, double speedup) {
+  if (!std::isfinite(compiled_share) || !std::isfinite(speedup) || speedup <= 0) return NAN;
+  return 1.0 / ((1.0 - compiled_share) + compiled_share / speedup);
 }
 
 SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run) {
   if (run.nothing_compiled()) return {1.0, 1.0, 1.0};
   SpeedupRange out = captured;
+  if (run.eager_in_part()) {
+    if (const double share = run.compiled_share(); std::isfinite(share)) {
+      out.low = amdahl_speedup(share, captured.low);
+      out.point = amdahl_speedup(share, captured.point);
+      out.high = amdahl_speedup(share, captured.high);
+    } else if (std::isfinite(out.low)) {
+      out.low = std::min(out.low, 1.0);  // the eager part's share unknown: it may be all of the call
+    }
+  }
   if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty()) && std::isfinite(out.low))
     out.low = std::min(out.low, 1.0);
   return out;
@@ -30,13 +48,15 @@ SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& r
 
 Assumes prediction_assumes(const CompiledRun& run) {
   if (run.nothing_compiled()) return Assumes::NothingCompiled;
+  if (run.eager_in_part()) return Assumes::EagerPartStays;
   if (run.known && (run.graph_breaks > 0 || !run.skipped_frames.empty())) return Assumes::GraphBreaksStay;
   return Assumes::Captured;
 }
 
 std::optional<CompiledRunSummary> summarize(const CompiledRun& run, const SpeedupRange& captured) {
   if (!run.known) return std::nullopt;
-  return CompiledRunSummary{run.graphs, run.graph_breaks, run.skipped_frames, run.nothing_compiled(), captured};
+  return CompiledRunSummary{run.graphs, run.graph_breaks, run.skipped_frames, run.nothing_compiled(),
+                            captured,   run.eager_parts,  run.graph_share};
 }
 
 std::optional<Suggestion> fix_first_suggestion(const CompiledRun& run, const std::string& target) {
@@ -49,6 +69,15 @@ std::optional<Suggestion> fix_first_suggestion(const CompiledRun& run, const std
         "torch.compile skipped {} ({}:{}) and runs it eagerly: {} at line {} ({}), then {}. "
         "No gain until it is fixed; the other suggestions assume it is",
         f.function, core::base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason, f.skip_reason);
+    s.how = how;
+    return s;
+  }
+  if (run.eager_in_part() && run.graph_breaks == 0 && run.skipped_frames.empty()) {
+    const core::EagerPart& p = run.eager_parts.front();
+    Suggestion s;
+    s.title = fmt::format("Make {} compile: it runs eagerly on every call", p.function);
+    s.why = fmt::format("{}, after the [{}] break at line {} ({}); the predicted range counts that part at 1.0x",
+                        core::describe(p), to_string(p.kind), p.from_line, p.reason);
     s.how = how;
     return s;
   }

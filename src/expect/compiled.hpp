@@ -24,17 +24,30 @@ struct CompiledRun {
   int graphs = 0;
   int graph_breaks = 0;
   std::vector<explain::SkippedFrame> skipped_frames;
-  std::optional<explain::BreakGroup> top_group;  // the most frequent break group
+  std::optional<explain::BreakGroup> top_group;    // the most frequent break group
+  std::vector<core::EagerPart> eager_parts;        // what runs eagerly on every call (explain's)
+  std::optional<explain::GraphShare> graph_share;  // of an eager call, inside the captured graphs
   bool nothing_compiled() const { return known && graphs == 0 && !skipped_frames.empty(); }
+  // Some of the code runs eagerly on every call while the rest compiles.
+  bool eager_in_part() const { return known && !nothing_compiled() && !eager_parts.empty(); }
+  // The share of an eager call the graphs cover, when it was measured (NaN when not).
+  double compiled_share() const;
 };
+
+// Amdahl's law over one call: the compiled share of an eager call sped up by `speedup`, the
+// rest (code that runs eagerly, Python between graphs) at 1.0x: 1 / ((1 - share) + share /
+// speedup). NaN in, NaN out.
+double amdahl_speedup(double compiled_share, double speedup);
 
 // From explain's result (explain::run_explain's, or the audit's section read back); unknown
 // when its counts are not from the compiled run.
 CompiledRun compiled_run_of(const explain::ExplainResult& explain);
 
 // The range the model predicts for a fully captured function, as the run bounds it:
-// nothing compiled -> exactly 1.0x; graph breaks -> the low end down to 1.0x (the breaks
-// may eat the gain); else as it is.
+// nothing compiled -> exactly 1.0x; code that runs eagerly on every call -> the range applies
+// to the compiled share of the call only (amdahl_speedup of each end; without a measured share
+// the low end down to 1.0x); graph breaks -> the low end down to 1.0x (the breaks may eat the
+// gain); else as it is.
 SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run);
 
 // What the predicted range assumes of the run.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_read.hpp"
 #include "core/json_number.hpp"
 #include "expect/json.hpp"
 #include "expect/render.hpp"
@@ -25,13 +26,13 @@ using html::obj_at;
 using html::table;
 namespace svg = report::svg;
 using core::number_or_null;
+using core::json_read::text;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
 using report::format_percent;
 using report::format_ratio;
 using report::json_text;
-using report::text_or;
 
 std::string class_words(BoundClass c) { return label(c); }
 

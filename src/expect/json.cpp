@@ -122,6 +122,7 @@ Prediction prediction_of(const json& j, const std::optional<Machine>& machine) {
   std::string assumes = str(j, "assumes", "captured");
   p.assumes = assumes == "nothing_compiled"    ? Assumes::NothingCompiled
               : assumes == "graph_breaks_stay" ? Assumes::GraphBreaksStay
+              : assumes == "eager_part_stays"  ? Assumes::EagerPartStays
                                                : Assumes::Captured;
   return p;
 }
@@ -130,11 +131,17 @@ json compiled_run_json(const std::optional<CompiledRunSummary>& run) {
   if (!run) return nullptr;
   json skipped = json::array();
   for (const auto& f : run->skipped_frames) skipped.push_back(explain::to_json(f));
-  return {{"graph_count", run->graph_count},
-          {"graph_break_count", run->graph_break_count},
-          {"skipped_frames", skipped},
-          {"nothing_compiled", run->nothing_compiled},
-          {"if_captured", range_json(run->if_captured)}};
+  json out = {{"graph_count", run->graph_count},
+              {"graph_break_count", run->graph_break_count},
+              {"skipped_frames", skipped},
+              {"nothing_compiled", run->nothing_compiled},
+              {"if_captured", range_json(run->if_captured)}};
+  // Written when there is one: a document without code that runs eagerly reads as before the fields.
+  if (!run->eager_parts.empty()) out["eager_parts"] = core::to_json(run->eager_parts);
+  if (run->graph_share)
+    out["compiled_share"] = {{"covered", number_or_null(run->graph_share->covered)},
+                             {"pairs", run->graph_share->pairs}};
+  return out;
 }
 
 std::optional<CompiledRunSummary> compiled_run_summary_of(const json& j) {
@@ -145,6 +152,9 @@ std::optional<CompiledRunSummary> compiled_run_summary_of(const json& j) {
   for (const auto& f : list(j, "skipped_frames")) run.skipped_frames.push_back(explain::skipped_frame_from_json(f));
   run.nothing_compiled = flag(j, "nothing_compiled");
   run.if_captured = range_of(at(j, "if_captured"));
+  run.eager_parts = core::eager_parts_from_json(at(j, "eager_parts"));
+  if (const json& s = at(j, "compiled_share"); s.is_object())
+    run.graph_share = explain::GraphShare{integer(s, "pairs"), number_or_nan(s, "covered"), NAN, NAN};
   return run;
 }
 

@@ -38,6 +38,7 @@ std::string_view to_string(Assumes a) {
     case Assumes::Captured: return "captured";
     case Assumes::GraphBreaksStay: return "graph_breaks_stay";
     case Assumes::NothingCompiled: return "nothing_compiled";
+    case Assumes::EagerPartStays: return "eager_part_stays";
   }
   return "captured";
 }

@@ -41,8 +41,9 @@ struct IntervalModel {
 };
 
 // What the range assumes of the compiled run (compiled.hpp): the function captured whole,
-// its graph breaks staying, or nothing compiled (a skipped frame: exactly 1.0x).
-enum class Assumes { Captured, GraphBreaksStay, NothingCompiled };
+// its graph breaks staying, nothing compiled (a skipped frame: exactly 1.0x), or part of the
+// code running eagerly on every call (the range is for the compiled share, Amdahl).
+enum class Assumes { Captured, GraphBreaksStay, NothingCompiled, EagerPartStays };
 std::string_view to_string(Assumes a);
 
 struct Prediction {
@@ -85,6 +86,8 @@ struct CompiledRunSummary {
   std::vector<explain::SkippedFrame> skipped_frames;
   bool nothing_compiled = false;
   SpeedupRange if_captured;
+  std::vector<core::EagerPart> eager_parts;        // what runs eagerly on every call
+  std::optional<explain::GraphShare> graph_share;  // the compiled share of an eager call, when measured
 };
 
 struct Suggestion {

@@ -34,9 +34,12 @@ std::vector<Suggestion> suggest(const Evidence& e, const Verdict& v, const Sugge
 
   if (std::isfinite(mid) && mid > kGainBand) {
     c.push_back({mid, std::string(kCompileAsIsTitle),
-                 fmt::format("{} elementwise and {} reduction ops per call; {:.0f}% of the time is fixed cost "
-                             "and {:.0f}% non-library memory traffic, which fusion removes",
-                             e.pointwise_ops, e.reduction_ops, 100 * fixed, 100 * s.memory),
+                 // No op count here: the evidence's "ops per call" is the one (the profiler's
+                 // top-level ops); the dispatcher's aten-level counts are another thing and
+                 // read as a contradiction beside it.
+                 fmt::format("{:.0f}% of the time is fixed cost and {:.0f}% non-library memory traffic, which "
+                             "fusion removes",
+                             100 * fixed, 100 * s.memory),
                  "model = torch.compile(model); then confirm with `tct bench` (or rerun with --validate)", true});
   }
   if (gpu && (v.cls == "overhead_bound" || (e.device_busy_fraction && *e.device_busy_fraction < 0.8))) {

@@ -189,6 +189,20 @@ std::string compiled_note(const Analysis& a) {
         "nothing compiles: Dynamo skips {} and runs it eagerly, so no gain until that is fixed "
         "(`tct explain`); {} once it is captured",
         run.skipped_frames.empty() ? "the function" : run.skipped_frames[0].function, captured);
+  if (a.predicted.assumes == Assumes::EagerPartStays && !run.eager_parts.empty()) {
+    const std::string eager =
+        core::describe(run.eager_parts[0]) +
+        (run.eager_parts.size() > 1 ? fmt::format(" (and {} more)", run.eager_parts.size() - 1) : "");
+    if (run.graph_share && std::isfinite(run.graph_share->covered))
+      return fmt::format(
+          "applies to the compiled {} of an eager call (time inside the captured graphs, fastest of {} interleaved "
+          "pairs); the rest runs eagerly at 1.0x: {}; {} once the function is captured whole",
+          format_percent(run.graph_share->covered), run.graph_share->pairs, eager, captured);
+    return fmt::format(
+        "{}; its share of the call was not measured, so the range reaches down to 1.0x; {} once the function is "
+        "captured whole",
+        eager, captured);
+  }
   return fmt::format(
       "assumes the {} graph break(s) of the compiled run stay (the gain can fall to nothing); {} "
       "once the function is captured whole",

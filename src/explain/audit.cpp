@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "explain/json.hpp"
+#include "trace/eager_parts.hpp"
 
 namespace tct::explain {
 
@@ -188,10 +189,12 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
   m.ran = true;
   m.calls = int_or(logged, "calls", 0);
   m.error = str_or(logged, "error");
-  // The trace keeps a break's text and traceback once per place: a repeat borrows them.
-  std::map<std::tuple<int, std::string, int>, const TraceBreak*> first;
+  m.graph_share = explain::graph_share_of(logged.value("share_pairs", json()));
+  // The trace keeps a record's text and traceback once per place and text: a repeat borrows
+  // them from the first record it repeats (a record with its own words has its own).
+  std::map<std::tuple<int, std::string, int, size_t>, const TraceBreak*> first;
   for (const auto& tb : trace.breaks) {
-    auto key = std::make_tuple(static_cast<int>(tb.kind), tb.file, tb.line);
+    auto key = std::make_tuple(static_cast<int>(tb.kind), tb.file, tb.line, tb.text_hash);
     const TraceBreak& full = *first.try_emplace(key, &tb).first->second;
     RunBreak lb;
     std::vector<Frame> frames;
@@ -199,6 +202,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
       if (is_user_file(f.file, dirs)) frames.push_back(f);
     lb.brk = make_break(full.reason_full, std::move(frames), registry);
     lb.frame_skipped = tb.frame_skipped;
+    lb.rest_only = tb.rest_only;
     lb.skip_reason = full.skip_reason;
     lb.file = tb.file;
     lb.line = tb.line;
@@ -232,7 +236,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
       f.qualname = q != names.end() ? q->second : c.function;
       std::string key = id.str();
       for (const auto& b : m.breaks)
-        if (b.frame_skipped && compile_key(b.compile_id) == key) {
+        if (b.frame_skipped && !b.rest_only && compile_key(b.compile_id) == key) {
           f.cause = b;
           f.cause_known = true;
           break;
@@ -408,6 +412,7 @@ explain::CompiledRun compiled_run(const LoggedModel& lg) {
   out.frames_ok = lg.frames_ok;
   out.warnings = lg.warnings;
   if (!lg.error.empty()) out.error = lg.error;
+  out.graph_share = lg.graph_share;
   return out;
 }
 
@@ -462,6 +467,7 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
   r.graph_break_count = from_run ? lg.graph_breaks : std::max(0, ex.graph_break_count);
   r.op_count = ex.op_count;
   for (const auto& f : lg.skipped) r.skipped_frames.push_back(skipped_entry(f));
+  if (trace && lg.ran) r.eager_parts = trace::eager_parts(*trace);
   r.explain_view = explain::ExplainView{
       ex.graph_count, ex.graph_break_count < 0 ? std::nullopt : std::optional<int>(ex.graph_break_count),
       ex.graph_break_count < 0, ex.op_count};
@@ -503,11 +509,13 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
   r.disagreements = compare_views(ex, lg);
   bool logged_only = std::any_of(r.groups.begin(), r.groups.end(), [](const auto& g) { return !g.seen_by_explain; });
   r.verdict = explain::decide(r.skipped_frames.size(), r.graph_break_count, ex.graph_break_count, ex.breaks.size(),
-                              logged_only);
+                              logged_only, r.rest_of_frame_parts() > 0);
   if (max_graph_breaks)
     // A skipped frame fails any limit: nothing of it was compiled, and breaks after the
-    // skip point are not visible until it is fixed.
-    r.gate = explain::Gate{*max_graph_breaks, r.skipped_frames.empty() && r.graph_break_count <= *max_graph_breaks};
+    // skip point are not visible until it is fixed. So does a frame whose rest runs eagerly
+    // after a break Dynamo could not resume from: torch counts no break there.
+    r.gate = explain::Gate{*max_graph_breaks, r.skipped_frames.empty() && r.rest_of_frame_parts() == 0 &&
+                                                  r.graph_break_count <= *max_graph_breaks};
   return r;
 }
 

@@ -48,7 +48,8 @@ ExplainModel parse_explain(const json& facts, const json& registry = json::objec
 
 struct RunBreak {
   Break brk;                   // classified from the break's own text (the cause, not the skip)
-  bool frame_skipped = false;  // dynamo gave up on the whole frame: it runs eagerly
+  bool frame_skipped = false;  // not a graph break as torch counts them: some code runs eagerly
+  bool rest_only = false;      // of those: the frame compiled up to the break, its rest runs eagerly
   std::string skip_reason;
   std::string file;  // where torch says the break is ("Graph break in user code at F:L")
   int line = 0;
@@ -87,6 +88,7 @@ struct LoggedModel {
   std::vector<std::string> warnings;  // other WARNING records from dynamo
   std::string error;                  // the compiled run raised (empty: it did not)
   int calls = 0;
+  std::optional<explain::GraphShare> graph_share;  // the agent's share_pairs, read
 };
 
 // The compiled run: its breaks, recompiles, frames and graphs from its trace; logged: the

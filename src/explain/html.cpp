@@ -120,6 +120,10 @@ std::string html_section(const ExplainResult& r) {
     items.push_back({"Logged run", esc(s)});
   }
   out += report::html::facts(items);
+  std::vector<core::EagerPart> eager;
+  for (const auto& p : r.eager_parts)
+    if (p.cause != core::EagerCause::SkippedFrame) eager.push_back(p);
+  out += report::html::eager_parts(eager);
   if (!skipped.empty())
     out +=
         "<h3 class=\"bad\">Frames torch.compile skipped (they run eagerly)</h3><p>Fix the break that made Dynamo "

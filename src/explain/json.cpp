@@ -1,5 +1,6 @@
 #include "explain/json.hpp"
 
+#include "core/json_number.hpp"
 #include "core/json_read.hpp"
 
 #include <algorithm>
@@ -11,6 +12,8 @@ using json = nlohmann::json;
 
 // Readers that never throw (core/json_read.hpp).
 using namespace core::json_read;
+using core::number_or_nan;
+using core::number_or_null;
 
 BreakKind kind_of(const json& j, const char* key = "kind") {
   return core::break_kind_from_string(str(j, key, "other")).value_or(BreakKind::Other);
@@ -125,15 +128,22 @@ json logged_json(const CompiledRun& lg, std::size_t frames_skipped) {
                       {"user_code", b.user_code},
                       {"frames", frames_json(b.frames)}});
   for (const auto& r : lg.recompiles) recompiles.push_back(to_json(r));
-  return {{"backend", lg.backend},
-          {"calls", lg.calls},
-          {"graph_breaks", breaks},
-          {"recompiles", recompiles},
-          {"frames_total", lg.frames_total},
-          {"frames_ok", lg.frames_ok},
-          {"frames_skipped", frames_skipped},
-          {"warnings", lg.warnings},
-          {"error", lg.error ? json(*lg.error) : json(nullptr)}};
+  json out = {{"backend", lg.backend},
+              {"calls", lg.calls},
+              {"graph_breaks", breaks},
+              {"recompiles", recompiles},
+              {"frames_total", lg.frames_total},
+              {"frames_ok", lg.frames_ok},
+              {"frames_skipped", frames_skipped},
+              {"warnings", lg.warnings},
+              {"error", lg.error ? json(*lg.error) : json(nullptr)}};
+  // Written when timed: a document of an earlier version reads back byte for byte.
+  if (lg.graph_share)
+    out["graph_share"] = {{"pairs", lg.graph_share->pairs},
+                          {"covered", number_or_null(lg.graph_share->covered)},
+                          {"eager_fastest_ns", number_or_null(lg.graph_share->eager_fastest_ns)},
+                          {"in_graph_fastest_ns", number_or_null(lg.graph_share->in_graph_fastest_ns)}};
+  return out;
 }
 CompiledRun logged_of(const json& j) {
   CompiledRun lg;
@@ -152,6 +162,9 @@ CompiledRun logged_of(const json& j) {
   const json& error = at(j, "error");
   if (error.is_string()) lg.error = error.get<std::string>();
   else if (error.is_object()) lg.error = str(error, "message", error.dump());  // the schema allows an object
+  if (const json& g = at(j, "graph_share"); g.is_object())
+    lg.graph_share = GraphShare{num(g, "pairs"), number_or_nan(g, "covered"), number_or_nan(g, "eager_fastest_ns"),
+                                number_or_nan(g, "in_graph_fastest_ns")};
   return lg;
 }
 
@@ -187,6 +200,8 @@ json to_json(const ExplainResult& r) {
   json skipped = json::array();
   for (const auto& f : r.skipped_frames) skipped.push_back(skipped_json(f));
   s["skipped_frames"] = skipped;
+  // Written when there is one: a document without code that runs eagerly reads as before the field.
+  if (!r.eager_parts.empty()) s["eager_parts"] = core::to_json(r.eager_parts);
   if (r.explain_view) {
     const ExplainView& v = *r.explain_view;
     s["explain_view"] = {{"graph_count", v.graph_count},
@@ -250,6 +265,7 @@ ExplainResult from_json(const json& s) {
   r.guard_count = opt_num(s, "guard_count");
   for (const auto& f : list(s, "skipped_frames")) r.skipped_frames.push_back(skipped_of(f));
   r.unnamed_skip = breaks < 0 && r.skipped_frames.empty();
+  r.eager_parts = core::eager_parts_from_json(at(s, "eager_parts"));
   if (const json& v = at(s, "explain_view"); v.is_object())
     r.explain_view = ExplainView{num(v, "graph_count"), opt_num(v, "graph_break_count"), flag(v, "frame_skipped"),
                                  num(v, "op_count")};

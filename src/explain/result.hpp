@@ -4,6 +4,7 @@
 // verdict are fields, made once where the facts are (explain/audit.cpp; json.cpp infers the
 // verdict of an older document that lacks it) and never recomputed by a renderer. explain/json.cpp is the one place
 // this becomes doc["explain"] (schema/explain.schema.json) and is read back from a saved document.
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/eager_part.hpp"
 #include "core/hint_catalog.hpp"
 #include "core/user_code.hpp"
 #include "report/warning.hpp"
@@ -32,9 +34,11 @@ std::optional<Verdict> parse_verdict(std::string_view s);
 // The one rule. skipped_frames: frames the compiled run skipped; graph_breaks: the headline
 // count; explain_breaks / explain_listed: torch._dynamo.explain's own count and list (a
 // break it saw keeps the target from being one graph even when the run did not count it);
-// logged_only: a group seen only in the compiled run.
+// logged_only: a group seen only in the compiled run; runs_eagerly: some of the code runs
+// eagerly on every call (eager_parts: a break Dynamo could not resume from is no counted
+// break, and still not one graph).
 Verdict decide(std::size_t skipped_frames, int graph_breaks, int explain_breaks, std::size_t explain_listed,
-               bool logged_only);
+               bool logged_only, bool runs_eagerly = false);
 
 // Where the headline counts come from: the logged compiled run, or torch._dynamo.explain
 // alone (--no-logged, or the run raised).
@@ -137,6 +141,22 @@ struct Recompile {
   Hint hint;
 };
 
+// The share of an eager call the captured graphs cover, timed in the logged run (each graph
+// of the eager backend timed; the agent's share_pairs: an eager call, then a compiled one,
+// interleaved): the fastest time inside the compiled call's graphs over the fastest eager
+// call, at most 1. Lower envelopes, as expect's shares are (evidence.cpp): a call another
+// process preempted only gains time, and on a loaded machine a per-pair ratio swings from
+// 0.01 to above 1 (a GRU keyword spotter, load 13 on 2 cores). What is left runs eagerly or
+// is Python between graphs; tct expect weighs it at 1.0x.
+struct GraphShare {
+  int pairs = 0;
+  double covered = NAN;  // of an eager call: inside captured graphs
+  double eager_fastest_ns = NAN, in_graph_fastest_ns = NAN;
+};
+// The share from the agent's raw pairs ({eager_ns, compiled_ns, in_graph_ns}); none with fewer
+// than 3 pairs.
+std::optional<GraphShare> graph_share_of(const nlohmann::json& pairs);
+
 // The logged compiled run (backend=eager). Its count of skipped frames is
 // ExplainResult::skipped_frames: one list, one count.
 struct CompiledRun {
@@ -146,7 +166,8 @@ struct CompiledRun {
   std::vector<Recompile> recompiles;
   int frames_total = 0, frames_ok = 0;
   std::vector<std::string> warnings;
-  std::optional<std::string> error;  // the run raised
+  std::optional<std::string> error;       // the run raised
+  std::optional<GraphShare> graph_share;  // none when not timed (an older document, the run raised)
 };
 
 struct Disagreement {
@@ -157,7 +178,7 @@ struct Disagreement {
 // --max-graph-breaks N. Its counts are the result's own (graph_break_count, skipped_frames).
 struct Gate {
   int max_graph_breaks = 0;
-  bool passed = true;  // at most N breaks and no skipped frame
+  bool passed = true;  // at most N breaks, no skipped frame and no frame whose rest runs eagerly
 };
 
 struct ExplainResult {
@@ -174,6 +195,10 @@ struct ExplainResult {
   int op_count = 0;
   std::optional<int> guard_count;
   std::vector<SkippedFrame> skipped_frames;
+  // What runs eagerly on every call, from the compiled run's trace (trace::eager_parts, the one
+  // rule): the rest of a frame after a break Dynamo cannot resume from, skipped frames,
+  // torch.compiler.disable'd calls, frames over their recompile limit.
+  std::vector<core::EagerPart> eager_parts;
   std::optional<ExplainView> explain_view;  // none in documents older than the field
   std::vector<GraphOps> ops_per_graph;
   std::vector<ExplainBreak> breaks;   // explain's list
@@ -193,6 +218,8 @@ struct ExplainResult {
   bool capturable() const { return verdict == Verdict::Capturable; }
   // Frames dynamo skipped: the list, or the one an older document's -1 stood for.
   int frames_skipped() const { return static_cast<int>(skipped_frames.size()) + (unnamed_skip ? 1 : 0); }
+  // Frames compiled only up to a break Dynamo could not resume from (their rest runs eagerly).
+  int rest_of_frame_parts() const;
 };
 
 // 1 when the gate failed (more breaks than the limit, or a skipped frame), else 0.

@@ -57,6 +57,14 @@ std::string kinds_line(const ExplainResult& r) {
   return kinds;
 }
 
+// The parts that run eagerly besides the skipped frames (which have their own lines).
+std::vector<core::EagerPart> eager_besides_skips(const ExplainResult& r) {
+  std::vector<core::EagerPart> out;
+  for (const auto& p : r.eager_parts)
+    if (p.cause != core::EagerCause::SkippedFrame) out.push_back(p);
+  return out;
+}
+
 }  // namespace
 
 std::string summary(const ExplainResult& r) {
@@ -82,15 +90,18 @@ std::string summary(const ExplainResult& r) {
       s += graphs == 0 ? "no graph captured (no tensor operations traced)"
                        : "capturable as one graph (fullgraph=True would work)";
     else s += "not capturable as one graph";
+    if (const auto eager = eager_besides_skips(r); !eager.empty())
+      s += ": " + core::describe(eager[0]) + (eager.size() > 1 ? fmt::format(" (and {} more)", eager.size() - 1) : "");
   }
   if (std::string aside = explain_aside(r); !aside.empty()) s += " (" + aside + ")";
   return s;
 }
 
 std::string answer(const ExplainResult& r) {
-  const std::size_t skipped = r.skipped_frames.size();
-  return fmt::format("{} in {} graph(s){}", r.graph_break_count, r.graph_count,
-                     skipped ? fmt::format(", {} frame(s) skipped (run eagerly)", skipped) : "");
+  const std::size_t skipped = r.skipped_frames.size(), eager = eager_besides_skips(r).size();
+  return fmt::format("{} in {} graph(s){}{}", r.graph_break_count, r.graph_count,
+                     skipped ? fmt::format(", {} frame(s) skipped (run eagerly)", skipped) : "",
+                     eager ? fmt::format(", {} part(s) run eagerly", eager) : "");
 }
 
 std::string text(const ExplainResult& r) {
@@ -143,6 +154,15 @@ std::string text(const ExplainResult& r) {
     out += "  fix that break first; breaks after it appear only then (rerun tct explain).\n";
   }
 
+  for (const auto& p : eager_besides_skips(r)) {
+    out += fmt::format("\nRUNS EAGERLY: {}.\n  caused by: the [{}] break at {}:{}: {}\n", core::describe(p),
+                       core::to_string(p.kind), base_name(p.file), p.from_line, p.reason);
+    if (p.cause == core::EagerCause::RestOfFrame)
+      out +=
+          "  why:    Dynamo cannot resume after this break: it compiles up to the last line before it and skips the "
+          "rest of the function (torch counts no graph break for it)\n";
+  }
+
   if (r.logged) {
     const CompiledRun& lg = *r.logged;
     // The same fields as the headline: the run's own list of records is not counted here.
@@ -169,7 +189,9 @@ std::string text(const ExplainResult& r) {
   if (r.gate)
     out += fmt::format("\nGate --max-graph-breaks {}: {}{}\n", r.gate->max_graph_breaks,
                        r.gate->passed ? "passed" : "FAILED",
-                       !r.skipped_frames.empty() ? " (a frame dynamo skipped fails any limit)" : "");
+                       !r.skipped_frames.empty()     ? " (a frame dynamo skipped fails any limit)"
+                       : r.rest_of_frame_parts() > 0 ? " (a frame whose rest runs eagerly fails any limit)"
+                                                     : "");
   return out;
 }
 
@@ -203,6 +225,13 @@ std::string markdown(const ExplainResult& r) {
                          markdown_cell(f.skip_reason), core::to_string(f.kind), markdown_cell(base_name(f.break_file)),
                          f.break_line, markdown_cell(f.reason),
                          !f.hint.fix.empty() ? ". Fix: " + markdown_cell(f.hint.fix) : "");
+  }
+  if (const auto eager = eager_besides_skips(r); !eager.empty()) {
+    out += "\n**Runs eagerly on every call:**\n\n";
+    for (const auto& p : eager)
+      out +=
+          fmt::format("- {} (the [{}] break at `{}:{}`: {})\n", markdown_cell(core::describe(p)),
+                      core::to_string(p.kind), markdown_cell(base_name(p.file)), p.from_line, markdown_cell(p.reason));
   }
   if (!r.disagreements.empty()) {
     out += "\nThe logged compiled run differs from explain:\n\n";

@@ -78,27 +78,6 @@ std::string json_text(const nlohmann::json& v) {
   return v.dump();
 }
 
-std::string text_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
-  if (!j.is_object()) return fallback;
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  return json_text(*it);
-}
-
-const nlohmann::json& member(const nlohmann::json& obj, const char* key) {
-  static const nlohmann::json null;
-  return obj.is_object() && obj.contains(key) ? obj[key] : null;
-}
-
-std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
-  return j[key].get<std::string>();
-}
-
-int int_or_zero(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<int>() : 0;
-}
-
 size_t display_width(const std::string& text) {
   // Characters, not bytes: UTF-8 continuation bytes (10xxxxxx) start no character.
   return static_cast<size_t>(

@@ -30,14 +30,6 @@ std::string format_change_interval(const stats::Interval& ratio);
 std::string short_path(const std::string& path);
 // A JSON value as text: strings as they are, null as "", anything else as compact JSON.
 std::string json_text(const nlohmann::json& value);
-// A field as json_text, or `fallback` when it is missing or null.
-std::string text_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
-// obj[key], or null when obj is no object or has no such key: reads a document without throwing.
-const nlohmann::json& member(const nlohmann::json& obj, const char* key);
-// A JSON string field, or `fallback` when it is missing or not a string.
-std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
-// A JSON integer field, or 0 when it is missing or not a number.
-int int_or_zero(const nlohmann::json& obj, const char* key);
 // A JSON number, or NaN when the field is null or missing (JSON has no NaN).
 using core::number_or_nan;
 

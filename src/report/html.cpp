@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_read.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "report/svg.hpp"
@@ -158,6 +159,7 @@ std::string generic(const json& v, int depth) {
 namespace {
 
 using namespace html;
+using core::json_read::text;
 
 constexpr const char* kCss = R"css(
 :root{--fg:#1d2330;--muted:#5f6b7a;--line:#d8dee6;--bg:#fff;--panel:#f6f8fa;--good:#1a7f37;--bad:#c62828;--warn:#9a6700;
@@ -248,8 +250,8 @@ std::string warnings_section(const json& doc) {
   if (ws.empty()) return "";
   std::string out = R"(<section id="warnings"><h2>Warnings</h2><ul class="warnings">)";
   for (const auto& w : ws) {
-    out += fmt::format(R"(<li><span class="code">{}</span> {})", esc(text_or(w, "code")), esc(text_or(w, "message")));
-    std::string hint = text_or(w, "hint");
+    out += fmt::format(R"(<li><span class="code">{}</span> {})", esc(text(w, "code")), esc(text(w, "message")));
+    std::string hint = text(w, "hint");
     if (!hint.empty()) out += fmt::format(R"( <span class="muted">({})</span>)", esc(hint));
     out += "</li>";
   }
@@ -260,10 +262,9 @@ std::string error_banner(const json& doc) {
   if (!doc.contains("error") || !doc["error"].is_object()) return "";
   const json& e = doc["error"];
   std::string out = fmt::format(R"(<div class="banner error" role="alert"><strong>Error ({})</strong>: {})",
-                                esc(text_or(e, "kind")), esc(text_or(e, "message")));
-  if (!text_or(e, "stage").empty())
-    out += fmt::format(" <span class=\"muted\">[stage: {}]</span>", esc(text_or(e, "stage")));
-  if (!text_or(e, "hint").empty()) out += "<br>" + esc(text_or(e, "hint"));
+                                esc(text(e, "kind")), esc(text(e, "message")));
+  if (!text(e, "stage").empty()) out += fmt::format(" <span class=\"muted\">[stage: {}]</span>", esc(text(e, "stage")));
+  if (!text(e, "hint").empty()) out += "<br>" + esc(text(e, "hint"));
   out += "<br><span class=\"muted\">What is below was measured before the failure.</span>";
   return out + "</div>";
 }
@@ -281,7 +282,7 @@ std::string raw_json(const json& doc) {
 
 std::string page(const json& doc, const std::string& title, const std::string& toc, const std::string& body) {
   const json& env = obj_at(doc, "environment");
-  std::string torch = env.contains("torch") && env["torch"].is_object() ? text_or(env["torch"], "version") : "";
+  std::string torch = env.contains("torch") && env["torch"].is_object() ? text(env["torch"], "version") : "";
   std::string out;
   out += "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
@@ -301,6 +302,15 @@ std::string page(const json& doc, const std::string& title, const std::string& t
          ". Durations are per call; intervals are 95% bootstrap confidence intervals.</p></footer>";
   out += "\n</main></body></html>\n";
   return out;
+}
+
+std::string eager_parts(const std::vector<core::EagerPart>& parts, const std::string& extra) {
+  if (parts.empty()) return "";
+  std::string out = "<h4 class=\"warn\">Runs eagerly on every call</h4><ul>";
+  for (const auto& p : parts)
+    out += "<li>" + esc(core::describe(p)) + " <small>([" + esc(core::to_string(p.kind)) + "] " + esc(p.reason) +
+           ")</small></li>";
+  return out + "</ul>" + extra;
 }
 
 }  // namespace html

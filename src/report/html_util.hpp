@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/eager_part.hpp"
 #include "stats/verdict.hpp"
 #include "report/svg.hpp"
 
@@ -38,6 +39,11 @@ std::string facts(const std::vector<std::pair<std::string, std::string>>& items)
 // A generic rendering of a JSON value (for sections whose shape this renderer does not know
 // in detail): nested definition lists, escaped.
 std::string generic(const json& value, int depth = 0);
+
+// The parts of the user's code that run eagerly on every call (core::EagerPart), each its
+// sentence and the break that caused it, under one heading; "" without parts. extra: a note
+// after the list (already-escaped HTML), e.g. that their share of the call was not measured.
+std::string eager_parts(const std::vector<core::EagerPart>& parts, const std::string& extra = {});
 
 // The speedup chart of bench rows and of suite entries: one bar per row with its 95%
 // interval against the 1x line; a log axis when the bars span more than 8x, else zoomed to

@@ -10,6 +10,7 @@
 
 #include "core/hint_catalog.hpp"
 #include "core/recompile_guard.hpp"
+#include "trace/eager_parts.hpp"
 #include "stats/break_even.hpp"
 #include "stats/summary.hpp"
 
@@ -138,13 +139,24 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
     f.file = c.file;
     if (auto it = c.phase_s.find("entire_frame"); it != c.phase_s.end()) out.compile_time += Ns(it->second * 1e9);
     if (!c.recompile_reasons.empty() && c.fail_type.empty()) ++out.recompiles;  // a refused compile is no recompile
-    out.graph_breaks += c.breaks;
     for (const auto& [k, v] : c.cache) out.cache[k] += v;
     out.compiles.push_back(std::move(f));
   }
   std::map<std::tuple<std::string, int, std::string>, size_t> where;  // (file, line, kind) -> breaks index
+  std::set<std::string> compile_ids_of_site;                          // with attempts: "0/0_1" is 0/0's second attempt
+  for (const auto& [id, c] : rank.compiles) {
+    if (!ids.count(id.str())) continue;
+    trace::CompileId attempt = id;
+    for (int a = 0; a < c.attempts; ++a, ++attempt.attempt) compile_ids_of_site.insert(attempt.str());
+  }
+  for (const auto& p : trace::eager_parts(rank))
+    if (compile_ids_of_site.count(p.compile_id)) out.eager_parts.push_back(p);
   for (const auto& b : rank.breaks) {
-    if (!ids.count(b.compile_id)) continue;
+    if (!compile_ids_of_site.count(b.compile_id)) continue;
+    // A record of code that runs eagerly (the rest of a frame, a skipped frame) is no graph
+    // break as torch counts them: it is in eager_parts.
+    if (b.frame_skipped) continue;
+    ++out.graph_breaks;
     auto key = std::make_tuple(b.file, b.line, std::string(core::to_string(b.kind)));
     auto [it, fresh] = where.try_emplace(key, out.breaks.size());
     if (fresh) {

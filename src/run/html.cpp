@@ -50,7 +50,10 @@ std::string html_section(const RunResult& r) {
   for (const auto& p : r.processes) {
     out += "<h3>" + esc(p.rank ? fmt::format("Rank {}", *p.rank) : fmt::format("Process {}", p.pid)) + "</h3>";
     std::vector<std::vector<std::string>> rows, details;
+    std::vector<core::EagerPart> eager;
     for (const auto& s : p.sites) {
+      for (const auto& e : s.eager_parts)
+        if (e.cause != core::EagerCause::RecompileLimit) eager.push_back(e);  // said first, as a silent fallback
       const std::string vs = s.eager
                                  ? fmt::format("{} [{}, {}] {}", format_ratio(s.eager->speedup.estimate),
                                                format_ratio(s.eager->speedup.low), format_ratio(s.eager->speedup.high),
@@ -71,6 +74,7 @@ std::string html_section(const RunResult& r) {
                   "Recompiles", "vs eager"},
                  rows, "sites");
     if (!details.empty()) out += table({"Call site", "What", "Where / guard", "Fix"}, details, "details");
+    out += report::html::eager_parts(eager, "<p>Their share of the call's time is not measured here.</p>");
   }
   return out + "</section>";
 }

@@ -109,32 +109,35 @@ json site(const SiteResult& s) {
   if (s.stall)
     stall = {{"compiled_p90_over_median", num(s.stall->compiled_ratio)},
              {"eager_p90_over_median", num(s.stall->eager_ratio)}};
-  return {{"key", s.key},
-          {"kind", s.kind},
-          {"name", s.name},
-          {"site", {{"file", s.site_file}, {"line", s.site_line}}},
-          {"code", {{"function", s.code_name}, {"file", s.code_file}, {"line", s.code_line}}},
-          {"calls", s.calls},
-          {"compiling_calls", s.compiling_calls},
-          {"eager_calls", s.eager_known ? json(s.eager_calls) : json(nullptr)},
-          {"first_eager_call", opt(s.first_eager_call)},
-          {"all_calls", times(s.all)},
-          {"steady_calls", times(s.steady)},
-          {"device_steady_calls", s.device_steady ? times(*s.device_steady) : json(nullptr)},
-          {"compiling_calls_ns", ns(s.compiling_time)},
-          {"job_share", num(s.job_share)},
-          {"compile_time_ns", ns(s.compile_time)},
-          {"compiles", compiles},
-          {"recompiles", s.recompiles},
-          {"graph_breaks", s.graph_breaks},
-          {"breaks", breaks},
-          {"cache", s.cache},
-          {"recompile_groups", groups},
-          {"fallbacks", fallbacks},
-          {"backward_outside", s.backward_outside},
-          {"eager", eager},
-          {"compiled_runs", runs},
-          {"stall", stall}};
+  json out = {{"key", s.key},
+              {"kind", s.kind},
+              {"name", s.name},
+              {"site", {{"file", s.site_file}, {"line", s.site_line}}},
+              {"code", {{"function", s.code_name}, {"file", s.code_file}, {"line", s.code_line}}},
+              {"calls", s.calls},
+              {"compiling_calls", s.compiling_calls},
+              {"eager_calls", s.eager_known ? json(s.eager_calls) : json(nullptr)},
+              {"first_eager_call", opt(s.first_eager_call)},
+              {"all_calls", times(s.all)},
+              {"steady_calls", times(s.steady)},
+              {"device_steady_calls", s.device_steady ? times(*s.device_steady) : json(nullptr)},
+              {"compiling_calls_ns", ns(s.compiling_time)},
+              {"job_share", num(s.job_share)},
+              {"compile_time_ns", ns(s.compile_time)},
+              {"compiles", compiles},
+              {"recompiles", s.recompiles},
+              {"graph_breaks", s.graph_breaks},
+              {"breaks", breaks},
+              {"cache", s.cache},
+              {"recompile_groups", groups},
+              {"fallbacks", fallbacks},
+              {"backward_outside", s.backward_outside},
+              {"eager", eager},
+              {"compiled_runs", runs},
+              {"stall", stall}};
+  // Written when there is one: a site without code that runs eagerly reads as before the field.
+  if (!s.eager_parts.empty()) out["eager_parts"] = core::to_json(s.eager_parts);
+  return out;
 }
 
 }  // namespace
@@ -293,6 +296,7 @@ SiteResult site_from(const json& j) {
   for (const auto& b : jr::list(j, "breaks"))
     s.breaks.push_back({jr::str(b, "file"), jr::str(b, "kind"), jr::str(b, "reason"), jr::str(b, "fix"),
                         jr::num(b, "line"), jr::num(b, "count")});
+  s.eager_parts = core::eager_parts_from_json(jr::at(j, "eager_parts"));
   s.cache = counts_of(jr::at(j, "cache"));
   for (const auto& g : jr::list(j, "recompile_groups")) {
     RecompileGroup r;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/eager_part.hpp"
 #include "stats/verdict.hpp"
 #include "trace/result.hpp"
 #include "core/units.hpp"
@@ -131,8 +132,10 @@ struct SiteResult {
   std::vector<FrameCompile> compiles;
   Ns compile_time{0};  // entire_frame, summed over compiles
   int recompiles = 0;
-  int graph_breaks = 0;
+  int graph_breaks = 0;  // as torch counts them: not the records of code that runs eagerly instead
   std::vector<SiteBreak> breaks;
+  // What of the site's code runs eagerly on every call (trace::eager_parts of its compiles).
+  std::vector<core::EagerPart> eager_parts;
   std::map<std::string, int> cache;
   std::vector<RecompileGroup> recompile_groups;
   std::vector<Fallback> fallbacks;  // the site's own frame first

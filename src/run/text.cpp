@@ -177,6 +177,14 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
                             br.count, br.reason, br.fix)
               : fmt::format("{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n", b, rel(br.file, cwd), br.line,
                             br.kind, br.count, br.reason, b, br.fix);
+  for (const auto& p : s.eager_parts)
+    if (p.cause != core::EagerCause::RecompileLimit)  // said first, as a silent fallback
+      out +=
+          fmt::format(fmt::runtime(md ? "{}**runs eagerly**: {} (after the [{}] break: {}); its share of the call's "
+                                        "time: not measured\n"
+                                      : "{}RUNS EAGERLY: {} (after the [{}] break: {}); its share of the call's time: "
+                                        "not measured\n"),
+                      b, core::describe(p), core::to_string(p.kind), p.reason);
   std::set<std::string> explained;  // a cause's why and fix once, however many frames it touched
   for (const auto& g : s.recompile_groups)
     out += recompile_group_text(g, s, md, b, cwd, explained.insert(g.fix).second);
@@ -249,6 +257,10 @@ std::string answer(const RunResult& r) {
   std::string out = fmt::format("{} call site(s) in {} process(es)", sites, r.processes.size());
   if (const size_t fallbacks = silent_fallbacks(r).size())
     out += fmt::format(", {} SILENT FALLBACK(S) to eager", fallbacks);
+  size_t eager_parts = 0;
+  for (const auto& p : r.processes)
+    for (const auto& s : p.sites) eager_parts += s.eager_parts.size();
+  if (eager_parts) out += fmt::format(", {} part(s) of the code run eagerly on every call", eager_parts);
   for (const auto& [v, n] : verdicts)
     out += fmt::format(", {} {}", n,
                        v == stats::SpeedupVerdict::Faster ? "faster than eager" : std::string(stats::to_string(v)));

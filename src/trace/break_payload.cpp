@@ -1,11 +1,14 @@
 // A dynamo_graph_break_reason payload read into a break: torch's two shapes of it
 // (symbolic_convert.py's log_graph_break, convert_frame.py's "cannot properly resume").
+#include <functional>
 #include <string>
 
 #include "core/graph_breaks.hpp"
 #include "trace/summary.hpp"
 
 namespace tct::trace {
+
+size_t break_text_hash(const TraceBreak& b) { return std::hash<std::string>{}(b.reason_full + '\n' + b.skip_reason); }
 
 TraceBreak parse_break_payload(std::string_view payload) {
   // Markers from torch/_dynamo/symbolic_convert.py (log_graph_break) and convert_frame.py.
@@ -38,6 +41,7 @@ TraceBreak parse_break_payload(std::string_view payload) {
     b.frame_skipped = true;
     size_t l2 = text.find('\n');
     b.skip_reason = l2 == std::string::npos ? "" : text.substr(l2 + 1, text.find('\n', l2 + 1) - l2 - 1);
+    b.text_hash = break_text_hash(b);
     return b;
   }
   size_t a = text.find(at);
@@ -60,8 +64,10 @@ TraceBreak parse_break_payload(std::string_view payload) {
   b.reason = core::reason_headline(split.cause);
   b.kind = core::classify_reason(split.cause);
   b.frame_skipped = split.skipped;
+  b.rest_only = split.rest_only;
   b.skip_reason = split.skip_reason;
   b.frames = frames_after(user_tb);
+  b.text_hash = break_text_hash(b);
   return b;
 }
 

@@ -47,6 +47,7 @@ std::string html_section(const TraceResult& t) {
     if (!r.recompiles.empty()) out += "<h4>Recompiles</h4>" + generic(to_json_list(r.recompiles));
     if (!r.skipped_frames.empty())
       out += "<h4>Skipped frames (ran eagerly)</h4>" + generic(to_json_list(r.skipped_frames));
+    out += report::html::eager_parts(r.eager_parts);
     if (!r.compiles_without_id.empty())
       out += "<h4>Compiles without a compile id</h4>" + generic(to_json_list(r.compiles_without_id));
     if (!r.failures.empty()) out += "<h4>Failures and restarts</h4>" + generic(to_json_list(r.failures));

@@ -77,6 +77,7 @@ BreakGroup group_of(const json& j) {
   g.count = num(j, "count");
   g.reason = str(j, "reason");
   g.frame_skipped = flag(j, "frame_skipped");
+  g.rest_only = flag(j, "rest_only");
   g.skip_reason = str(j, "skip_reason");
   g.compile_ids = strings(j, "compile_ids");
   g.from_restart = flag(j, "from_restart");
@@ -126,24 +127,27 @@ ReadStats read_of(const json& j) {
 }
 
 json rank_json(const Rank& r) {
-  return {{"rank", opt_json(r.rank)},
-          {"files", r.files},
-          {"root", r.root},
-          {"compile_count", r.compiles.size()},
-          {"dynamo_resets", r.dynamo_resets},
-          {"compiles_without_id", to_json_list(r.compiles_without_id)},
-          {"graph_count", r.graph_count},
-          {"graph_break_count", r.graph_break_count},
-          {"compiles", to_json_list(r.compiles)},
-          {"graph_breaks", to_json_list(r.graph_breaks)},
-          {"recompiles", to_json_list(r.recompiles)},
-          {"skipped_frames", to_json_list(r.skipped_frames)},
-          {"failures", to_json_list(r.failures)},
-          {"restarts", to_json_list(r.restarts)},
-          {"cache", r.cache},
-          {"compile_time_ns", phases_json(r.compile_time)},
-          {"record_kinds", r.record_kinds},
-          {"read", to_json(r.read)}};
+  json out = {{"rank", opt_json(r.rank)},
+              {"files", r.files},
+              {"root", r.root},
+              {"compile_count", r.compiles.size()},
+              {"dynamo_resets", r.dynamo_resets},
+              {"compiles_without_id", to_json_list(r.compiles_without_id)},
+              {"graph_count", r.graph_count},
+              {"graph_break_count", r.graph_break_count},
+              {"compiles", to_json_list(r.compiles)},
+              {"graph_breaks", to_json_list(r.graph_breaks)},
+              {"recompiles", to_json_list(r.recompiles)},
+              {"skipped_frames", to_json_list(r.skipped_frames)},
+              {"failures", to_json_list(r.failures)},
+              {"restarts", to_json_list(r.restarts)},
+              {"cache", r.cache},
+              {"compile_time_ns", phases_json(r.compile_time)},
+              {"record_kinds", r.record_kinds},
+              {"read", to_json(r.read)}};
+  // Written when there is one: a log without code that runs eagerly reads as before the field.
+  if (!r.eager_parts.empty()) out["eager_parts"] = core::to_json(r.eager_parts);
+  return out;
 }
 Rank rank_of(const json& j) {
   Rank r;
@@ -158,6 +162,7 @@ Rank rank_of(const json& j) {
   r.graph_breaks = list_of(j, "graph_breaks", group_of);
   r.recompiles = list_of(j, "recompiles", recompile_of);
   r.skipped_frames = list_of(j, "skipped_frames", skipped_of);
+  r.eager_parts = core::eager_parts_from_json(at(j, "eager_parts"));
   r.failures = list_of(j, "failures", failure_of);
   r.restarts = list_of(j, "restarts", restart_of);
   r.cache = counts<uint64_t>(j, "cache");
@@ -221,17 +226,19 @@ json to_json(const Compile& c) {
 }
 
 json to_json(const BreakGroup& g) {
-  return {{"kind", core::to_string(g.kind)},
-          {"label", core::kind_label(g.kind)},
-          {"file", g.file},
-          {"line", g.line},
-          {"count", g.count},
-          {"reason", g.reason},
-          {"frame_skipped", g.frame_skipped},
-          {"skip_reason", g.skip_reason},
-          {"compile_ids", g.compile_ids},
-          {"from_restart", g.from_restart},
-          {"hint", core::to_json(g.hint)}};
+  json out = {{"kind", core::to_string(g.kind)},
+              {"label", core::kind_label(g.kind)},
+              {"file", g.file},
+              {"line", g.line},
+              {"count", g.count},
+              {"reason", g.reason},
+              {"frame_skipped", g.frame_skipped},
+              {"skip_reason", g.skip_reason},
+              {"compile_ids", g.compile_ids},
+              {"from_restart", g.from_restart},
+              {"hint", core::to_json(g.hint)}};
+  if (g.rest_only) out["rest_only"] = true;  // written when true: older sections read back byte for byte
+  return out;
 }
 
 json to_json(const Restart& r) {

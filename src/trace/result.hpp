@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/eager_part.hpp"
 #include "core/hint_catalog.hpp"
 #include "trace/reader.hpp"
 
@@ -52,6 +53,7 @@ struct BreakGroup {
   int count = 0;
   std::string reason;  // the first break's headline
   bool frame_skipped = false;
+  bool rest_only = false;  // of frame_skipped: the frame compiled up to the break, its rest runs eagerly
   std::string skip_reason;
   std::vector<std::string> compile_ids;  // the first 20
   bool from_restart = false;             // every break of it was known only from restart reasons
@@ -111,6 +113,8 @@ struct Rank {
   std::vector<BreakGroup> graph_breaks;
   std::vector<Recompile> recompiles;
   std::vector<SkippedFrame> skipped_frames;
+  // What runs eagerly on every call (trace/eager_parts.cpp), file names relative to root.
+  std::vector<core::EagerPart> eager_parts;
   std::vector<Failure> failures;
   std::vector<Restart> restarts;
   std::map<std::string, uint64_t> cache;            // hits, misses and bypasses by name

@@ -6,6 +6,7 @@
 
 #include "core/graph_breaks.hpp"
 #include "core/user_code.hpp"
+#include "trace/eager_parts.hpp"
 
 namespace tct::trace {
 namespace {
@@ -36,6 +37,7 @@ std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks, const std::
     BreakGroup& g = out[it->second];
     g.count++;
     g.frame_skipped = g.frame_skipped || b.frame_skipped;
+    g.rest_only = g.rest_only || b.rest_only;
     g.from_restart = g.from_restart && b.from_restart;
     if (g.compile_ids.size() < 20 &&
         std::find(g.compile_ids.begin(), g.compile_ids.end(), b.compile_id) == g.compile_ids.end())
@@ -99,6 +101,10 @@ Rank summarize_rank(const RankSummary& r) {
       out.restarts.push_back({id.str(), c.function, c.attempts, c.restart_reasons});
   }
   out.graph_breaks = group(r.breaks, out.root);
+  for (core::EagerPart p : eager_parts(r)) {
+    p.file = name(p.file);
+    out.eager_parts.push_back(std::move(p));
+  }
   out.graph_break_count = r.breaks.size();
   for (const auto& [p, s] : phase_s) out.compile_time[p] = to_ns(s);
   for (const auto& u : r.unframed)

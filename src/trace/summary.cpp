@@ -277,15 +277,20 @@ void RankCollector::on_metrics(const Record& r) {
     b.from_restart = true;
     core::SkipSplit split = core::split_skip(reason);
     b.frame_skipped = split.skipped;
-    b.duplicate = !break_places_.emplace(static_cast<int>(b.kind), b.file, b.line).second;
-    if (!b.duplicate) {
-      b.reason_full = split.cause;
+    b.rest_only = split.rest_only;
+    b.reason_full = split.cause;
+    b.skip_reason = split.skip_reason;
+    b.text_hash = break_text_hash(b);
+    b.duplicate = !break_places_.emplace(static_cast<int>(b.kind), b.file, b.line, b.text_hash).second;
+    if (b.duplicate) {
+      std::string().swap(b.reason_full);
+      std::string().swap(b.skip_reason);
+    } else {
       b.reason = core::reason_headline(split.cause);
-      b.skip_reason = split.skip_reason;
     }
     c.breaks++;
     c.breaks_from_restarts++;
-    c.skipped = c.skipped || b.frame_skipped;
+    c.skipped = c.skipped || (b.frame_skipped && !b.rest_only);
     out_.breaks.push_back(std::move(b));
   }
 }
@@ -311,7 +316,7 @@ void RankCollector::on_artifact(const Record& r, CompileId id, std::string_view 
   if (name == "dynamo_graph_break_reason") {
     TraceBreak b = parse_break_payload(payload);
     b.compile_id = id.str();
-    b.duplicate = !break_places_.emplace(static_cast<int>(b.kind), b.file, b.line).second;
+    b.duplicate = !break_places_.emplace(static_cast<int>(b.kind), b.file, b.line, b.text_hash).second;
     if (b.duplicate) {  // released, not cleared: clear() would keep the buffers
       std::string().swap(b.reason);
       std::string().swap(b.reason_full);
@@ -321,7 +326,8 @@ void RankCollector::on_artifact(const Record& r, CompileId id, std::string_view 
     if (id.known()) {
       CompileSummary& c = entry(id);
       c.breaks++;
-      c.skipped = c.skipped || b.frame_skipped;
+      // A frame compiled up to an unresumable break is not a skipped frame: its first part compiles.
+      c.skipped = c.skipped || (b.frame_skipped && !b.rest_only);
     }
     out_.breaks.push_back(std::move(b));
   } else if (name == "recompile_reasons" && id.known()) {

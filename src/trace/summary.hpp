@@ -27,12 +27,16 @@ struct TraceBreak {
   core::BreakKind kind = core::BreakKind::Other;
   std::string file, reason;  // reason: the headline
   int line = 0;
-  bool frame_skipped = false;
+  bool frame_skipped = false;  // not a graph break as torch counts them (core::skips_frame)
+  bool rest_only = false;      // of those: the frame compiled up to the break, the rest runs eagerly
   std::string compile_id;
-  // The same kind at the same place was logged before in this log. Only the first break
-  // at a place keeps its reason and traceback (a repeat reads them there): a long job
-  // logs one break thousands of times, and memory must not grow with the log.
+  // The same record (kind, place and text) was logged before in this log. Only the first
+  // keeps its reason and traceback (a repeat reads them there): a long job logs one break
+  // thousands of times, and memory must not grow with the log. A record at the same place
+  // with other words (the rest-of-the-function record after the break it follows) is not a
+  // repeat: it keeps its own text.
   bool duplicate = false;
+  size_t text_hash = 0;  // of reason_full and skip_reason, kept by repeats too: what a repeat repeats
   // Older torch (2.6 and before) logs some breaks only as the reason dynamo restarted a
   // frame's analysis (compilation_metrics' restart_reasons): no payload, no place of its
   // own; file and line are then the compiled frame's.
@@ -120,8 +124,8 @@ class RankCollector : public Sink {
   // Compiles begun (dynamo_start, per attempt) and finished (compilation_metrics) since
   // the last reset: a compile id begun again, or begun after it finished, is a reset.
   std::set<CompileId> started_, finished_;
-  std::vector<std::string> strings_;                          // the "str" table: interned file names
-  std::set<std::tuple<int, std::string, int>> break_places_;  // (kind, file, line) seen
+  std::vector<std::string> strings_;                                  // the "str" table: interned file names
+  std::set<std::tuple<int, std::string, int, size_t>> break_places_;  // (kind, file, line, text_hash) seen
 };
 
 // A dynamo_graph_break_reason payload -> break (kind, place, reason, frames): "Graph break
@@ -129,6 +133,8 @@ class RankCollector : public Sink {
 // traceback>", or convert_frame.py's "Graph break: torch.compile cannot properly resume
 // ...\nThe graph break occurred in the following user code:\n<frames>..." (a skip).
 TraceBreak parse_break_payload(std::string_view payload);
+// The hash a repeat is known by: of the break's own text and its skip reason.
+size_t break_text_hash(const TraceBreak& b);
 
 // The folder a rank's own code lives in (compiled frames and breaks): file names in
 // summaries and in the cross-rank comparison are relative to it (portable_path).

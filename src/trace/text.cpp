@@ -35,9 +35,11 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
                      r.files.empty() ? "" : r.files[0]);
   out += fmt::format(
       "{}{} compile(s), {} graph(s), {} graph break(s), {} recompile(s), {} skipped frame(s), {} "
-      "failure(s)\n",
+      "failure(s){}\n",
       md ? "" : "  ", r.compiles.size(), r.graph_count, r.graph_break_count, r.recompiles.size(),
-      r.skipped_frames.size(), r.failures.size());
+      r.skipped_frames.size(), r.failures.size(),
+      r.eager_parts.empty() ? ""
+                            : fmt::format(", {} part(s) of the code run eagerly on every call", r.eager_parts.size()));
   if (r.dynamo_resets > 0) {
     std::vector<std::string> after;
     for (const auto& c : r.compiles)
@@ -82,7 +84,9 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
     out += md ? "\n| Where | Kind | Count | Reason | Fix |\n| --- | --- | --- | --- | --- |\n"
               : "  graph breaks (most frequent first):\n";
     for (const auto& g : r.graph_breaks) {
-      std::string skip = g.frame_skipped ? fmt::format(" (frame skipped: {})", g.skip_reason) : "";
+      std::string skip = g.rest_only       ? fmt::format(" (not a graph break as torch counts them: {})", g.skip_reason)
+                         : g.frame_skipped ? fmt::format(" (frame skipped: {})", g.skip_reason)
+                                           : "";
       if (g.from_restart)
         skip += " (logged only as a restart reason, as torch 2.6 and older do: the place is the compiled frame's)";
       const std::string kind = core::to_string(g.kind);
@@ -102,6 +106,9 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
   for (const auto& s : r.skipped_frames)
     out += fmt::format("{}SKIPPED {} {} at {}:{} (ran eagerly): {}\n", md ? "\n- " : "  ", s.compile_id, s.function,
                        s.file, s.line, s.reason);
+  for (const auto& p : r.eager_parts)
+    out += fmt::format("{}runs eagerly: {} ([{}] {})\n", md ? "\n- " : "  ", core::describe(p), core::to_string(p.kind),
+                       p.reason);
   for (const auto& f : r.failures)
     out += fmt::format("{}failure {} in {}: {}: {}\n", md ? "\n- " : "  ", f.compile_id, f.function, f.fail_type,
                        f.fail_reason);

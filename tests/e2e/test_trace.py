@@ -184,7 +184,7 @@ def check_expected(case_dir, trace):
         assert divergence == expected["divergence"]
 
 
-@pytest.mark.parametrize("case", ["reset", "aoti", "multirank", "old_restart_breaks"])
+@pytest.mark.parametrize("case", ["reset", "aoti", "multirank", "old_restart_breaks", "unresumable"])
 def test_fixture_logs_read_as_expected(case):
     check_expected(TRACES / case, read_trace(TRACES / case)["trace"])
 

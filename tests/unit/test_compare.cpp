@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/outcome.hpp"
 #include "compare/compare.hpp"
 #include "errors.hpp"
 
@@ -36,6 +37,13 @@ json bench_doc(double est, double lo, double hi, bool match = true) {
   return {{"command", "bench"}, {"bench", {{"target", {{"spec", "builtin:mlp"}}}, {"rows", json::array({row})}}}};
 }
 
+// Two documents compared as `tct compare` reads them: through `tct report`'s reader.
+compare::CompareResult compare_docs(const json& base, const std::string& bp, const json& cur, const std::string& cp,
+                                    double max) {
+  const cli::Outcome b = cli::from_document(base), c = cli::from_document(cur);
+  return compare::compare_documents(cli::saved_document(b, bp), cli::saved_document(c, cp), max);
+}
+
 // An item as its JSON (compare::to_json, the section a document holds): the assertions read
 // what a user's document says.
 json item(const json& cmp, const std::string& id) {
@@ -46,7 +54,7 @@ json item(const json& cmp, const std::string& id) {
 }
 
 json compare_json(const json& base, const std::string& bp, const json& cur, const std::string& cp, double max) {
-  return compare::to_json(compare::compare_documents(base, bp, cur, cp, max));
+  return compare::to_json(compare_docs(base, bp, cur, cp, max));
 }
 
 }  // namespace
@@ -73,7 +81,7 @@ TEST(Compare, OnlyIntervalsMakeARegression) {
   EXPECT_FALSE(cmp["passed"].get<bool>());
   EXPECT_EQ(cmp["items"][0]["id"], "tight");  // regressions first
   // A 20% drop known to within a few percent does not cross a 50% gate.
-  EXPECT_TRUE(compare::compare_documents(base, "b.json", cur, "c.json", 0.5).passed);
+  EXPECT_TRUE(compare_docs(base, "b.json", cur, "c.json", 0.5).passed);
   EXPECT_TRUE(item(compare_json(base, "b", cur, "c", 0.05), "tight")["gate_failed"].get<bool>());
 }
 
@@ -111,8 +119,8 @@ TEST(Compare, BenchRowsMatchByLabelAndAuditsCompareWithBench) {
 
 TEST(Compare, RefusesDocumentsOfDifferentKinds) {
   json s = suite_doc({suite_entry("a", "ok", 1, 1, 1)});
-  EXPECT_THROW(compare::compare_documents(s, "s.json", bench_doc(1, 1, 1), "b.json", 0), Error);
-  EXPECT_THROW(compare::compare_documents(json{{"command", "probe"}}, "p.json", s, "s.json", 0), Error);
+  EXPECT_THROW(compare_docs(s, "s.json", bench_doc(1, 1, 1), "b.json", 0), Error);
+  EXPECT_THROW(compare_docs(json{{"command", "probe"}}, "p.json", s, "s.json", 0), Error);
 }
 
 TEST(Compare, TheSectionReadsBackAsTheSameResult) {

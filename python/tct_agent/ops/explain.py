@@ -11,6 +11,10 @@ Two views, both gathered here and compared in C++ (src/explain/audit.cpp):
            generation) with torch's structured trace (TORCH_TRACE format) written to the
            trace_dir tct gives; tct reads that file with its own trace reader
            (src/trace/), the one source of the run's breaks, recompiles and graphs.
+           Each captured graph is timed (the eager backend, wrapped), and after the
+           logged calls a few interleaved pairs of eager and compiled calls give the
+           time inside graphs beside an eager call's (share_pairs): from it C++ reads
+           the share of a call that runs eagerly (tct expect weighs it at 1.0x).
 
 Facts only: which kind of break a reason is, which frames are the user's, the
 graph-break registry id a reason names, grouping, hints, the verdict and the comparison
@@ -28,6 +32,7 @@ import logging
 import os
 import re
 import sys
+import time
 from typing import Any
 
 from ..errors import TctError
@@ -223,15 +228,71 @@ def _writes_trace() -> bool:
         return False
 
 
-def logged_view(loaded, calls: int, trace_dir: str) -> dict:
+# Pairs of calls timed after the logged run (an eager call, then a compiled one), and the most
+# seconds they may take: the share of an eager call the captured graphs cover (tct expect's
+# Amdahl weighting of code that runs eagerly) is a median of per-pair ratios.
+_SHARE_PAIRS = 15
+_SHARE_SECONDS = 2.0
+
+
+class _GraphClock:
+    """The eager backend, each captured graph timed: what torch.compile(backend="eager") runs,
+    with the wall time spent inside graphs added up (synchronized on an accelerator, so that
+    the time is the graphs' work, not their launches)."""
+
+    def __init__(self, device) -> None:
+        from .. import timing
+        self.sync = timing.synchronizer(device)
+        self.in_graph_ns = 0
+
+    def __call__(self, gm, example_inputs):
+        forward = gm.forward
+
+        def timed(*args):
+            self.sync()
+            t0 = time.perf_counter_ns()
+            try:
+                return forward(*args)
+            finally:
+                self.sync()
+                self.in_graph_ns += time.perf_counter_ns() - t0
+        return timed
+
+
+def graph_share_pairs(loaded, compiled, clock: _GraphClock) -> dict:
+    """Interleaved pairs after the compiled run's warm calls: an eager call's wall, a compiled
+    call's wall and the time inside its graphs. Raw timings only: the share is C++'s."""
+    eager_ns, compiled_ns, in_graph_ns = [], [], []
+    started = time.perf_counter()
+    while len(eager_ns) < _SHARE_PAIRS and time.perf_counter() - started < _SHARE_SECONDS:
+        with _grad_mode(loaded):
+            clock.sync()
+            t0 = time.perf_counter_ns()
+            loaded.fn(*loaded.args, **loaded.kwargs)
+            clock.sync()
+            t1 = time.perf_counter_ns()
+            before = clock.in_graph_ns
+            compiled(*loaded.args, **loaded.kwargs)
+            clock.sync()
+            t2 = time.perf_counter_ns()
+        eager_ns.append(t1 - t0)
+        compiled_ns.append(t2 - t1)
+        in_graph_ns.append(clock.in_graph_ns - before)
+    return {"eager_ns": eager_ns, "compiled_ns": compiled_ns, "in_graph_ns": in_graph_ns}
+
+
+def logged_view(loaded, calls: int, trace_dir: str, share_pairs: bool = True) -> dict:
     """Run torch.compile(backend="eager") on the target, writing torch's structured trace
-    to trace_dir; returns the trace file's path, the run's error and dynamo's warnings."""
+    to trace_dir; returns the trace file's path, the run's error and dynamo's warnings, and
+    (share_pairs) timed pairs of eager and compiled calls after it (graph_share_pairs)."""
     import torch
     from torch._logging import _internal
     capture = _Capture()
     touched: list[tuple[logging.Logger, list]] = []
     set_logs = getattr(getattr(torch, "_logging", None), "set_logs", None)
     error = None
+    clock = _GraphClock(getattr(loaded, "device", None))
+    compiled = None
     handler, path = _trace_handler(trace_dir)
     try:
         # torch writes the trace record of a break that skips a frame from convert_frame.py
@@ -252,7 +313,7 @@ def logged_view(loaded, calls: int, trace_dir: str) -> dict:
             lg.addHandler(capture)
             touched.append((lg, old))
         torch._dynamo.reset()
-        compiled = torch.compile(loaded.fn, backend="eager")
+        compiled = torch.compile(loaded.fn, backend=clock)
         for i in range(max(1, calls)):
             progress(f"compiled run {i + 1}/{calls} with torch's trace")
             with _grad_mode(loaded):
@@ -273,12 +334,22 @@ def logged_view(loaded, calls: int, trace_dir: str) -> dict:
                 set_logs()
             except Exception:
                 pass
+    pairs = None
+    if share_pairs and error is None and compiled is not None:
+        progress("timing eager and compiled calls in pairs (the share of a call the graphs cover)")
+        try:
+            pairs = graph_share_pairs(loaded, compiled, clock)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # the calls ran above: a failure here only loses the share
+            pairs = {"error": _first_line(exc)}
     names = code_names()
     torch._dynamo.reset()
     # The trace has no record of dynamo's warnings (e.g. a recompile limit reached): those
     # come from the captured log, and nothing else does.
     warnings = [m.strip()[:4000] for _, level, m in capture.records if level in ("WARNING", "ERROR", "CRITICAL")]
-    return {"trace_file": path, "calls": calls, "error": error, "warnings": warnings, "code_names": names}
+    return {"trace_file": path, "calls": calls, "error": error, "warnings": warnings, "code_names": names,
+            "share_pairs": pairs}
 
 
 def code_names() -> list[dict]:
