@@ -252,7 +252,11 @@ export interface BenchDocument extends Document { command: 'bench'; bench: Bench
 // ----------------------------------------------------------------------------- explain
 
 export interface Frame { file: string; line: number | null; function: string; source?: string | null }
-export interface Hint { text: string; fix?: string | null; url?: string | null }
+/** What a printed fix costs and when it is no fix (tct's fix table, each with its source); untried:
+ *  its cost on your inputs is unknown and could be large, and tct has not tried it. The `run`
+ *  document carries the same object as `fix_terms` beside each break's, fallback's and recompile's fix. */
+export interface FixTerms { id: string; cost: string; not_when: string; source: string; untried: boolean }
+export interface Hint { text: string; fix?: string | null; url?: string | null; terms?: FixTerms }
 
 export interface GraphBreak {
   reason: string;
@@ -358,7 +362,7 @@ export interface DiffDocument extends Document { command: 'diff'; diff: DiffSect
 
 // ----------------------------------------------------------------------------- expect
 
-export interface ExpectSuggestion { rank: number; title: string; why: string; how: string }
+export interface ExpectSuggestion { rank: number; title: string; why: string; how: string; terms?: FixTerms }
 
 export interface ExpectSection {
   target: Json;

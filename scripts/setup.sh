@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # All set-up on a fresh Debian machine, idempotent: Debian packages, the project venv with
-# torch==2.13.0 (CPU build), a second venv with torch==2.14.1 for an e2e subset, the C++ build,
-# the Node.js wrapper's dependencies.
+# torch==2.13.0 (CPU build), two more venvs with torch==2.14.1 and torch==2.15.0 for an e2e
+# subset, the C++ build, the Node.js wrapper's dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +28,7 @@ if ((${#need[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# 2 and 2b run beside the C++ build (3): unpacking wheels leaves the compiler most of the two
+# 2, 2b and 2c run beside the C++ build (3): unpacking wheels leaves the compiler most of the two
 # cores, and a fresh machine's set-up is shorter by the installs' time. Each logs to a file,
 # shown when it is done.
 # 2. The venv. torch is pinned: an unpinned torch would download a multi-GB CUDA build.
@@ -59,12 +59,30 @@ install_venv_torch2_14() {
   fi
 }
 
+# 2c. A third venv, for the same subset on torch 2.15.0 (the CUDA build; the release pip installs
+# today), every package pinned (requirements-torch2.15.txt). A pip constraints file may cap torch
+# below 2.15 on a machine (pip's config: `constraint = ...`): PIP_CONSTRAINT=/dev/null replaces
+# it for this one install only (pip 23.2's environment variable wins over its config files), and
+# the pins keep torch from floating. TCT_SKIP_TORCH2_15=1 skips it (scripts/test.sh then skips
+# the subset on it).
+install_venv_torch2_15() {
+  if [ "${TCT_SKIP_TORCH2_15:-0}" != 1 ] &&
+     ! .venv-torch2.15/bin/python -c 'import importlib.metadata as m; assert m.version("torch") == "2.15.0"' 2>/dev/null; then
+    say "creating .venv-torch2.15 (torch==2.15.0, the CUDA build; every package pinned)"
+    [ -x .venv-torch2.15/bin/python ] || python3 -m venv .venv-torch2.15
+    PIP_CONSTRAINT=/dev/null .venv-torch2.15/bin/pip install -q --disable-pip-version-check --only-binary=:all: \
+      -r requirements-torch2.15.txt
+  fi
+}
+
 LOGS="$(mktemp -d "${TMPDIR:-/tmp}/tct-setup.XXXXXX")"
 trap 'rm -rf "$LOGS"' EXIT
 install_venv > "$LOGS/venv.log" 2>&1 &
 venv_pid=$!
 install_venv_torch2_14 > "$LOGS/venv-torch2.14.log" 2>&1 &
 venv2_pid=$!
+install_venv_torch2_15 > "$LOGS/venv-torch2.15.log" 2>&1 &
+venv3_pid=$!
 
 # 3. The C++ build.
 say "building tct"
@@ -72,7 +90,7 @@ source scripts/build_env.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
 
-for job in "$venv_pid:venv" "$venv2_pid:venv-torch2.14"; do
+for job in "$venv_pid:venv" "$venv2_pid:venv-torch2.14" "$venv3_pid:venv-torch2.15"; do
   failed=0
   wait "${job%%:*}" || failed=1
   cat "$LOGS/${job#*:}.log" >&2

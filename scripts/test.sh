@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test, after set-up: C++ unit tests, agent tests, end-to-end tests of the real
-# binary, an e2e subset on torch 2.14.1, the wheel and npm installs (scripts/test_install.sh),
+# binary, an e2e subset on torch 2.14.1 and on 2.15.0, the wheel and npm installs (scripts/test_install.sh),
 # the Node.js wrapper's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,14 +33,19 @@ WORKERS=()
 # loadgroup: tests that share a module-scoped fixture stay on one worker (tests/e2e/conftest.py).
 [ "${TCT_TEST_WORKERS:-2}" = 0 ] || WORKERS=(-n "${TCT_TEST_WORKERS:-2}" --dist loadgroup)
 .venv/bin/python -m pytest -q "${WORKERS[@]}" --durations=15 tests/agent tests/e2e "$@" || status=1
-if [ -x .venv-torch2.14/bin/python ]; then
-  # pytest stays in .venv; the target interpreter is torch 2.14.1's (tests/e2e/tct_run.py reads it).
-  phase "end-to-end subset on torch 2.14.1 (tests/e2e/torch_subset.txt)"
-  mapfile -t subset < <(grep -v -e '^#' -e '^$' tests/e2e/torch_subset.txt)
-  TCT_TEST_PYTHON="$ROOT/.venv-torch2.14/bin/python" .venv/bin/python -m pytest -q "${WORKERS[@]}" "${subset[@]}" || status=1
-else
-  echo "== end-to-end subset on torch 2.14.1: SKIPPED (.venv-torch2.14 missing; TCT_SKIP_TORCH2_14=1?)"
-fi
+# The same subset on each other torch (tests/e2e/torch_subset.txt); pytest stays in .venv, the
+# target interpreter is the other venv's (tests/e2e/tct_run.py reads TCT_TEST_PYTHON).
+mapfile -t subset < <(grep -v -e '^#' -e '^$' tests/e2e/torch_subset.txt)
+for version in 2.14.1 2.15.0; do
+  minor="${version%.*}"
+  venv=".venv-torch$minor"
+  if [ -x "$venv/bin/python" ]; then
+    phase "end-to-end subset on torch $version (tests/e2e/torch_subset.txt)"
+    TCT_TEST_PYTHON="$ROOT/$venv/bin/python" .venv/bin/python -m pytest -q "${WORKERS[@]}" "${subset[@]}" || status=1
+  else
+    echo "== end-to-end subset on torch $version: SKIPPED ($venv missing; TCT_SKIP_TORCH${minor/./_}=1?)"
+  fi
+done
 # Its GPU half where a GPU is visible; here (no GPU) the CPU half and a list of what it skipped.
 phase "scripts/gpu_check.sh"
 scripts/gpu_check.sh --python "$ROOT/.venv/bin/python" --budget 2 || status=1

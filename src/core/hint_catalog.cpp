@@ -7,6 +7,9 @@
 #include <cctype>
 #include <regex>
 
+#include "core/fix_table.hpp"
+#include "core/recompile_guard.hpp"
+
 namespace tct::core {
 namespace {
 
@@ -241,79 +244,130 @@ std::string installed_package(const std::string& file) {
   return "";
 }
 
-std::string fix_at(BreakKind kind, const std::string& file) {
-  const std::string package = installed_package(file);
-  if (package.empty() || package == "torch") return catalog_hint(kind).fix;
-  if (kind == BreakKind::PrintLogging)
-    return fmt::format(
-        "the call is in {0}'s own code, which you do not edit: before compiling, add the logger method to "
-        "torch._dynamo.config.ignore_logging_functions (e.g. logging.Logger.warning: skipped while compiled) or "
-        "reorderable_logging_functions (run after the graph), or quiet {0}'s logging (its set_verbosity / "
-        "logging.getLogger(\"{0}\").setLevel(logging.ERROR))",
-        package);
-  return fmt::format(
-      "the break is in {}'s own code, which you do not edit: {} (a newer {} may avoid it; "
-      "torch._dynamo.disable around the call keeps the rest compiled)",
-      package, catalog_hint(kind).fix, package);
+std::string stdlib_module(const std::string& file) {
+  // "/usr/lib/python3.11/contextlib.py", ".../lib/python3.11/threading.py": a file directly in
+  // the interpreter's lib folder (site-packages and dist-packages are below it, not in it).
+  const auto at = file.find("/lib/python3");
+  if (at == std::string::npos) return "";
+  const auto folder_end = file.find('/', at + 5);
+  if (folder_end == std::string::npos || file.find('/', folder_end + 1) != std::string::npos) return "";
+  std::string name = file.substr(folder_end + 1);
+  if (name.size() < 4 || name.substr(name.size() - 3) != ".py") return "";
+  return name.substr(0, name.size() - 3);
+}
+
+namespace {
+
+Hint with_entry(std::string text, std::string url, const FixEntry& e) {
+  return {std::move(text), std::string(e.fix), std::move(url), terms_of(e)};
+}
+
+// The distributed wrapper whose forward the break is under, from the traceback's files:
+// torch/nn/parallel/distributed.py (DDP), torch/distributed/fsdp/ (FSDP and fully_shard) and
+// torch/distributed/_composable/fsdp/ (fully_shard before 2.6).
+std::string wrapper_of(const BreakSite& site) {
+  auto in = [&](std::string_view part) {
+    if (site.file.find(part) != std::string::npos) return true;
+    return std::any_of(site.stack_files.begin(), site.stack_files.end(),
+                       [&](const std::string& f) { return f.find(part) != std::string::npos; });
+  };
+  if (in("torch/nn/parallel/distributed.py")) return "ddp_wrap_order";
+  if (in("torch/distributed/fsdp/") || in("torch/distributed/_composable/fsdp/")) return "fsdp_wrap_order";
+  return "";
+}
+
+// "the library's" / "the library" in a library entry's words -> the package's name.
+void name_the_library(std::string& fix, const std::string& package) {
+  for (const std::string_view generic : {std::string_view("the library's"), std::string_view("the library")}) {
+    size_t at = 0;
+    while ((at = fix.find(generic, at)) != std::string::npos) {
+      const std::string by = generic.back() == 's' ? package + "'s" : package;
+      fix.replace(at, generic.size(), by);
+      at += by.size();
+    }
+  }
+  if (auto at = fix.find("getLogger(name)"); at != std::string::npos)
+    fix.replace(at, 15, "getLogger(\"" + package + "\")");
+}
+
+}  // namespace
+
+Hint break_fix(const BreakSite& site) {
+  const Hint& catalog = catalog_hint(site.kind);
+  if (const std::string wrapper = wrapper_of(site); !wrapper.empty())
+    return with_entry(catalog.text, catalog.url, fix_entry(wrapper));
+  const std::string package = installed_package(site.file);
+  if (!package.empty() && package != "torch") {
+    Hint h = with_entry(catalog.text, catalog.url,
+                        fix_entry(site.kind == BreakKind::PrintLogging ? "library_logging" : "library_code"));
+    name_the_library(h.fix, package);
+    return h;
+  }
+  if (!stdlib_module(site.file).empty() && site.kind != BreakKind::PrintLogging)
+    return with_entry(catalog.text, catalog.url, fix_entry("stdlib_context_manager"));
+  if (site.kind != BreakKind::Other) return catalog;
+  for (const auto& hint : site.torch_hints) {
+    if (hint.empty() || is_generic_torch_hint(hint)) continue;
+    if (auto e = fix_for_torch_hint(hint)) return with_entry(catalog.text, catalog.url, *e);
+    // A hint the table does not know: torch's words, its cost unknown.
+    Hint h = catalog;
+    h.fix = hint;
+    h.terms = {"torch_hint", "not known: torch's own hint, passed on as torch wrote it", "",
+               "torch's graph-break message", true};
+    return h;
+  }
+  return catalog;
+}
+
+BreakSite break_site(BreakKind kind, const std::string& file, const std::vector<Frame>& frames,
+                     std::string_view reason) {
+  BreakSite site;
+  site.kind = kind;
+  site.file = file;
+  for (const auto& f : frames) site.stack_files.push_back(f.file);
+  site.torch_hints = split_reason(reason).hints;
+  return site;
 }
 
 const Hint& catalog_hint(BreakKind k) {
-  static const Hint print_logging{
+  // Why each kind breaks the graph (the catalog's own words) and its fix from the fix table,
+  // with the fix's cost and conditions.
+  auto make = [](const char* text, std::string_view fix_id, std::string url) {
+    return with_entry(text, std::move(url), fix_entry(fix_id));
+  };
+  static const Hint print_logging = make(
       "print() and logging calls cannot be put in a graph: Dynamo ends the graph, runs the call in Python, "
       "then starts a new graph",
-      "move the print/logging out of the compiled function (log its returned values instead), guard it with "
-      "`if not torch.compiler.is_compiling():`, or add the function to "
-      "torch._dynamo.config.reorderable_logging_functions so Dynamo runs it after the graph",
-      kTroubleshooting};
-  static const Hint item_scalar{
+      "move_print", kTroubleshooting);
+  static const Hint item_scalar = make(
       ".item() (also float(t), int(t), .tolist()) turns a tensor into a Python number, which a graph does not "
       "hold by default",
-      "keep the value a tensor (torch.where, masking) or set torch._dynamo.config.capture_scalar_outputs = True",
-      kTroubleshooting};
-  static const Hint dynamic_shape_op{
+      "keep_scalar_a_tensor", kTroubleshooting);
+  static const Hint dynamic_shape_op = make(
       "an operator whose output shape depends on the input's values (torch.nonzero, unique, masked_select, "
       "boolean-mask indexing) has no shape Dynamo can trace ahead of the data",
-      "set torch._dynamo.config.capture_dynamic_output_shape_ops = True, or keep shapes fixed: a mask with "
-      "torch.where / multiplication instead of indexing by nonzero (in a mixture of experts: compute every expert "
-      "on every token and weight by the routing mask, or sort tokens by expert outside the compiled region)",
-      "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html"};
-  static const Hint control_flow{
+      "capture_dynamic_output_shape_ops", "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html");
+  static const Hint control_flow = make(
       "a Python if/while on a tensor's value: which branch runs depends on the data, so one graph cannot hold both",
-      "write the branch as torch.where(cond, a, b) or torch.cond(pred, true_fn, false_fn, operands), or decide "
-      "outside the compiled function and pass the decision in",
-      "https://docs.pytorch.org/docs/stable/cond.html"};
-  static const Hint numpy{
-      "a NumPy call torch cannot translate (or .numpy() on a tensor) runs in Python, outside the graph",
-      "use the torch equivalent (torch.* ops on tensors), or keep the NumPy code out of the compiled region; "
-      "NumPy functions that torch._numpy supports are traced when torch._dynamo.config.trace_numpy is True",
-      kTroubleshooting};
-  static const Hint builtin{
-      "a builtin, C-extension or skipped function Dynamo cannot trace ends the graph",
-      "replace it with torch ops, move it out of the compiled region, or register it as a custom op "
-      "(torch.library.custom_op) so it stays in the graph as one opaque node",
-      "https://docs.pytorch.org/docs/stable/torch.compiler_faq.html"};
-  static const Hint generator{
-      "a generator (yield) in traced code cannot always be traced, so Dynamo breaks the graph",
-      "return a list or tuple instead of yielding, or consume the generator outside the compiled region",
-      kTroubleshooting};
-  static const Hint explicit_break{"the code calls torch._dynamo.graph_break() on purpose",
-                                   "remove the torch._dynamo.graph_break() call if the reason for it is gone",
-                                   kTroubleshooting};
-  static const Hint non_tensor{
+      "torch_cond", "https://docs.pytorch.org/docs/stable/cond.html");
+  static const Hint numpy =
+      make("a NumPy call torch cannot translate (or .numpy() on a tensor) runs in Python, outside the graph",
+           "torch_for_numpy", kTroubleshooting);
+  static const Hint builtin = make("a builtin, C-extension or skipped function Dynamo cannot trace ends the graph",
+                                   "custom_op", "https://docs.pytorch.org/docs/stable/torch.compiler_faq.html");
+  static const Hint generator =
+      make("a generator (yield) in traced code cannot always be traced, so Dynamo breaks the graph", "no_generator",
+           kTroubleshooting);
+  static const Hint explicit_break =
+      make("the code calls torch._dynamo.graph_break() on purpose", "remove_graph_break", kTroubleshooting);
+  static const Hint non_tensor = make(
       "a non-tensor value (a Python object, string or changing number) cannot be traced, or is treated as a "
       "constant so each new value recompiles",
-      "pass tensors (or numbers that do not change) into the compiled function, build Python objects outside it, "
-      "and pass changing sizes as tensors or mark them dynamic",
-      kTroubleshooting};
-  static const Hint dynamic_shape{
-      "inputs changed shape, so code specialised to the old shape was compiled again",
-      "call torch._dynamo.mark_dynamic(tensor, dim) on the varying dimension before the first call, or "
-      "torch.compile(..., dynamic=True); or pad inputs to a few fixed sizes",
-      "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html"};
-  static const Hint other{
-      "Dynamo could not trace this code",
-      "read the reason; move the code out of the compiled region or wrap it with torch.compiler.disable",
-      kTroubleshooting};
+      "pass_tensors", kTroubleshooting);
+  static const Hint dynamic_shape =
+      make("inputs changed shape, so code specialised to the old shape was compiled again", "mark_dynamic",
+           "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html");
+  static const Hint other = make("Dynamo could not trace this code", "move_out_or_disable", kTroubleshooting);
   switch (k) {
     case BreakKind::PrintLogging: return print_logging;
     case BreakKind::ItemScalar: return item_scalar;
@@ -359,20 +413,48 @@ ReasonParts split_reason(std::string_view reason) {
   return p;
 }
 
-Hint hint_for(BreakKind kind, const json& registry) {
-  Hint h = catalog_hint(kind);
+Hint hint_for(const BreakSite& site, const json& registry) {
+  BreakSite with_hints = site;
+  if (with_hints.torch_hints.empty() && registry.is_object())
+    for (const auto& h : registry.value("hints", json::array()))
+      if (h.is_string()) with_hints.torch_hints.push_back(h.get<std::string>());
+  Hint h = break_fix(with_hints);
   if (!registry.is_object()) return h;
   std::string expl = registry.value("explanation", "");
   if (!expl.empty()) h.text = expl;
   std::string url = registry.value("url", "");
   if (!url.empty()) h.url = url;
-  if (kind == BreakKind::Other) {
-    auto hints = registry.value("hints", json::array());
-    if (!hints.empty() && hints[0].is_string()) h.fix = hints[0].get<std::string>();
-  }
   return h;
 }
 
-json to_json(const Hint& h) { return {{"text", h.text}, {"fix", h.fix}, {"url", h.url}}; }
+Hint hint_for(BreakKind kind, const json& registry) {
+  BreakSite site;
+  site.kind = kind;
+  return hint_for(site, registry);
+}
+
+Hint recompile_hint(const std::vector<std::string>& guard_failures) {
+  const auto g = newest_guard_failure(guard_failures);
+  if (!g) return catalog_hint(classify_recompile(guard_failures));
+  const RecompileFix f = recompile_fix(*g);
+  Hint h = catalog_hint(classify_recompile(guard_failures));
+  h.text = f.why;
+  h.fix = f.fix;
+  h.terms = f.terms;
+  return h;
+}
+
+Hint hint_from_json(const json& j) {
+  auto str = [&](const char* k) {
+    return j.is_object() && j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
+  };
+  return {str("text"), str("fix"), str("url"), fix_terms_from_json(j.is_object() ? j.value("terms", json()) : json())};
+}
+
+json to_json(const Hint& h) {
+  json out = {{"text", h.text}, {"fix", h.fix}, {"url", h.url}};
+  if (!h.terms.id.empty()) out["terms"] = to_json(h.terms);  // a document from before terms has none
+  return out;
+}
 
 }  // namespace tct::core

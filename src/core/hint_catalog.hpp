@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/fix_table.hpp"
+#include "core/user_code.hpp"
+
 namespace tct::core {
 
 enum class BreakKind {
@@ -56,6 +59,7 @@ struct Hint {
   std::string text;  // why this breaks the graph
   std::string fix;   // what to change
   std::string url;   // where to read more
+  FixTerms terms;    // what the fix costs and when it is no fix (core/fix_table.hpp)
 };
 
 const Hint& catalog_hint(BreakKind kind);
@@ -63,9 +67,29 @@ const Hint& catalog_hint(BreakKind kind);
 // The installed package a file belongs to ("transformers" for ".../site-packages/transformers/
 // modeling_utils.py"), "" for the user's own code.
 std::string installed_package(const std::string& file);
-// The fix for a break at file: the catalog's, or, inside an installed package the user cannot
-// edit, the handles they do have (Dynamo's logging config, the library's own verbosity).
-std::string fix_at(BreakKind kind, const std::string& file);
+// The standard-library module a file is ("contextlib" for "/usr/lib/python3.11/contextlib.py"),
+// "" for any other file.
+std::string stdlib_module(const std::string& file);
+
+// What the one choice of a break's fix reads: its kind, where it broke, the files of its
+// traceback (a distributed wrapper above it: DDP's forward calling the user's module) and torch's
+// own hint lines.
+struct BreakSite {
+  BreakKind kind = BreakKind::Other;
+  std::string file;                      // the innermost frame's file: where it broke
+  std::vector<std::string> stack_files;  // every frame's file, outermost first
+  std::vector<std::string> torch_hints;  // torch's "Hint:" lines, as torch wrote them
+};
+// A break's site from its reason text (the Hint lines) and its traceback's files.
+BreakSite break_site(BreakKind kind, const std::string& file, const std::vector<Frame>& frames,
+                     std::string_view reason);
+
+// The one choice of a break's fix, for explain, run, trace and expect alike: inside DDP or FSDP
+// their wrap order; inside another installed package or the standard library, the handles the
+// user has (logging settings, where the call is entered); else the catalog's fix for the kind;
+// for a kind the catalog has no fix of its own for, torch's first specific hint (with its cost
+// from core/fix_table.hpp, or passed on as untried). Text and link from the catalog.
+Hint break_fix(const BreakSite& site);
 
 // The parts of a registry-era reason torch wrote for this break: the first line (gb_type),
 // "Explanation:" and "Hint:" lines, and the documentation link.
@@ -77,11 +101,17 @@ struct ReasonParts {
 };
 ReasonParts split_reason(std::string_view reason);
 
-// The hint shown for one break: registry explanation and link first when present, the
-// catalog's fix always (for Other with registry hints, torch's first hint).
+// The hint shown for one break: registry explanation and link first when present, the fix
+// from break_fix (site.torch_hints empty: the registry's hints stand in).
 // `registry` is the break's {"id","type","explanation","hints","url"} object or null.
+Hint hint_for(const BreakSite& site, const nlohmann::json& registry);
 Hint hint_for(BreakKind kind, const nlohmann::json& registry);
 
+// A recompile's why and fix, from its newest failed guard (core::recompile_fix, the choice `tct
+// run` makes too), as a hint: explain and trace print it.
+Hint recompile_hint(const std::vector<std::string>& guard_failures);
+
 nlohmann::json to_json(const Hint& hint);
+Hint hint_from_json(const nlohmann::json& j);
 
 }  // namespace tct::core

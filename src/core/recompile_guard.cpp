@@ -14,9 +14,15 @@ std::string strip_blanks(std::string_view s) {
 
 bool mentions(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
-// "tests/serve.py:23 in forward (_dynamo/utils.py:4231 in run_node)" -> file, line.
+// "tests/serve.py:23 in forward (_dynamo/utils.py:4231 in run_node)" -> file, line; a note of
+// torch's in the parentheses ("user code shown is first use of this value...") -> torch_note.
 void parse_location(std::string_view where, GuardFailure& g) {
   std::string w = strip_blanks(where);
+  if (auto open = w.find(" ("); open != std::string::npos) {
+    std::string note = w.substr(open + 2);
+    if (!note.empty() && note.back() == ')') note.pop_back();
+    if (note.find(".py:") == std::string::npos) g.torch_note = note;  // torch's frame is no note
+  }
   if (auto in = w.find(" in "); in != std::string::npos) w.resize(in);
   if (auto colon = w.rfind(':'); colon != std::string::npos) {
     try {
@@ -133,41 +139,86 @@ RecompileCause classify_guard(const GuardFailure& g) {
 }
 
 const RecompileAdvice& advice_for(RecompileCause c) {
+  // torch's recompilation guide: the source of each cause's fix and cost below, unless named.
+  static constexpr std::string_view guide =
+      "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/programming_model.recompilation.html";
   static const RecompileAdvice table[] = {
       {RecompileCause::PythonValue, "python_value",
        "a Python number, string or list passed in is specialized by value: each new value compiles again",
        "pass the values as a tensor (e.g. torch.tensor(values)) and index or mask with it, so a new value is data, "
        "not a new guard",
-       "one compile for all values instead of one per value"},
+       "one compile for all values instead of one per value", "the value picks code paths (a string, a flag)", guide,
+       false},
       {RecompileCause::ModuleAttribute, "module_attribute",
        "a number held on an nn.Module (an attribute the code changes) is specialized by value",
        "keep it in a tensor (self.register_buffer) or set torch._dynamo.config.allow_unspec_int_on_nn_module = True",
-       "one compile instead of one per value"},
+       "one compile instead of one per value; with the setting the number becomes a symbolic int, and a branch on it "
+       "guards again",
+       "the number picks code paths (if self.step % 20 == 0: the branch guards on it either way)",
+       "torch/_dynamo/config.py (allow_unspec_int_on_nn_module)", false},
       {RecompileCause::Size, "size", "an input's shape changed: code specialized to the old shape compiles again",
        "torch._dynamo.mark_dynamic(x, dim) on the varying dimension before the first call, or "
        "torch.compile(..., dynamic=True); or pad inputs to a few fixed sizes",
-       "one dynamic-shape compile instead of one per shape; its kernels can be a little slower"},
+       "one dynamic-shape compile instead of one per shape; its kernels can be a little slower",
+       "the dimension is already dynamic (its guard is a range such as `2 <= x.size()[0]`)",
+       "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html", false},
       {RecompileCause::Stride, "stride", "an input's memory layout (strides) changed",
-       "make the input contiguous (x.contiguous()) before the call", "a copy per call where it was not contiguous"},
+       "make the input contiguous (x.contiguous()) before the call", "a copy per call where it was not contiguous",
+       "the layout is what a later op needs (channels_last): then keep that layout for every call", guide, false},
       {RecompileCause::Dtype, "dtype", "an input's dtype changed", "cast inputs to one dtype before the call",
-       "a cast per call"},
+       "a cast per call", "the dtypes differ on purpose (mixed precision per call): compile once per dtype", guide,
+       false},
       {RecompileCause::Device, "device", "an input moved to another device", "keep inputs on one device",
-       "a copy where they were elsewhere"},
+       "a copy where they were elsewhere", "the job runs on several devices on purpose: one compile each", guide,
+       false},
       {RecompileCause::GradMode, "grad_mode", "grad mode or requires_grad changed between calls",
        "call it under one grad mode, or compile one object for training and one for torch.no_grad() inference",
-       "one compile per mode, made once"},
+       "one compile per mode, made once", "", guide, false},
       {RecompileCause::Identity, "identity", "a new object each call (a lambda, module or list made anew)",
-       "create the object once and reuse it", "nothing: the same object"},
+       "create the object once and reuse it", "nothing: the same object", "", guide, false},
       {RecompileCause::Type, "type", "an argument changed type between calls", "pass the same type every call",
-       "nothing"},
+       "nothing", "", guide, false},
       {RecompileCause::Other, "other", "a guard failed",
        "read the guard (tct run -v) and torch's recompilation guide: https://docs.pytorch.org/docs/main/user_guide/"
        "torch_compiler/compile/programming_model.recompilation.html",
-       ""},
+       "not known until the guard is read", "", guide, false},
   };
   for (const auto& a : table)
     if (a.cause == c) return a;
   return table[std::size(table) - 1];
+}
+
+bool is_dynamic_size_guard(const GuardFailure& g) {
+  const std::string& s = g.guard;
+  if (!mentions(s, ".size()") || mentions(s, "mismatch")) return false;
+  return mentions(s, " <= ") || mentions(s, " >= ") || mentions(s, " < ") || mentions(s, " > ");
+}
+
+RecompileFix recompile_fix(const GuardFailure& g) {
+  RecompileFix out;
+  out.cause = classify_guard(g);
+  const RecompileAdvice& a = advice_for(out.cause);
+  out.name = a.name;
+  out.why = a.why;
+  out.fix = a.fix;
+  out.terms = {std::string(a.name), std::string(a.cost), std::string(a.not_when), std::string(a.source), a.untried};
+  const std::string_view kind = value_kind(g.value);
+  if (out.cause == RecompileCause::PythonValue && (kind == "str" || kind == "bool")) {
+    out.fix =
+        "keep it to a few fixed values, or make the choice outside the compiled function and pass in what it "
+        "selects";
+    out.terms.cost = "one compile per value kept";
+    out.terms.not_when = "";
+    return out;
+  }
+  if (out.cause == RecompileCause::Size && is_dynamic_size_guard(g)) {
+    out.why = "the dimension is already dynamic, and the new size left the range its compiled code holds for";
+    // torch's own hint in its note (symbolic_shapes.py's 0/1 specialization), else the range.
+    const FixEntry& e = fix_entry(mentions(g.torch_note, "mark_unbacked") ? "mark_unbacked" : "dynamic_range");
+    out.fix = std::string(e.fix) + "; dynamic=True is no fix: it is already in effect";
+    out.terms = terms_of(e);
+  }
+  return out;
 }
 
 std::string_view value_kind(std::string_view v) {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/fix_table.hpp"
+
 namespace tct::core {
 
 struct GuardFailure {
@@ -18,6 +20,10 @@ struct GuardFailure {
   std::string code;          // the user's line the guard comes from: logits[:, t] = float("-inf")
   std::string file;          // where that line is (as Dynamo wrote it: often relative)
   int line = 0;
+  // torch's own note after the place, in parentheses: "user code shown is first use of this
+  // value--the guard itself is not due user code but due to 0/1 specialization in the
+  // framework; to avoid specialization try torch._dynamo.decorators.mark_unbacked(tensor, dim)"
+  std::string torch_note;
 };
 
 // Every "N/K: guard ..." of one recompile reason text (one or several lines, torch's
@@ -44,11 +50,30 @@ struct RecompileAdvice {
   std::string_view name;  // "python_value", ...: the JSON value
   std::string_view why;   // "a Python list of ints is specialized by value"
   std::string_view fix;
-  std::string_view cost;  // what the fix costs or saves
+  std::string_view cost;      // what the fix costs or saves
+  std::string_view not_when;  // when it is no fix
+  std::string_view source;    // where the cost is written
+  bool untried = false;       // its cost on the user's inputs is unknown and could be large
 };
 
 RecompileCause classify_guard(const GuardFailure& g);
 const RecompileAdvice& advice_for(RecompileCause c);
+
+// A guard on a size that is already symbolic ("2 <= x.size()[0]", "x.size()[0] <= 15"): the
+// dimension is dynamic already (dynamic=True, mark_dynamic, automatic dynamic), and the new
+// size left the range the entry was compiled for.
+bool is_dynamic_size_guard(const GuardFailure& g);
+
+// The one choice of a recompile's cause, why and fix, for run, trace and explain alike: the
+// cause's entry, except a string or flag (a tensor is no fix for a value that picks code paths)
+// and a size that is already dynamic (dynamic=True is no fix: torch's own hint when its note
+// gives one, mark_unbacked for the 0/1 specialization, else the range).
+struct RecompileFix {
+  RecompileCause cause = RecompileCause::Other;
+  std::string name, why, fix;
+  FixTerms terms;  // id: the cause's name, or "mark_unbacked" / "dynamic_range"
+};
+RecompileFix recompile_fix(const GuardFailure& g);
 // A value's Python kind from its text: "an int", "a float", "a str", "a bool", or "a value".
 std::string_view value_kind(std::string_view value);
 

@@ -70,6 +70,7 @@ std::optional<Suggestion> fix_first_suggestion(const CompiledRun& run, const std
         "No gain until it is fixed; the other suggestions assume it is",
         f.function, core::base_name(f.file), f.line, to_string(f.kind), f.break_line, f.reason, f.skip_reason);
     s.how = how;
+    s.terms = core::terms_of(core::fix_entry("fix_breaks_first"));
     return s;
   }
   if (run.eager_in_part() && run.graph_breaks == 0 && run.skipped_frames.empty()) {
@@ -79,6 +80,7 @@ std::optional<Suggestion> fix_first_suggestion(const CompiledRun& run, const std
     s.why = fmt::format("{}, after the [{}] break at line {} ({}); the predicted range counts that part at 1.0x",
                         core::describe(p), to_string(p.kind), p.from_line, p.reason);
     s.how = how;
+    s.terms = core::terms_of(core::fix_entry("fix_breaks_first"));
     return s;
   }
   if (!run.known || (run.graph_breaks == 0 && run.skipped_frames.empty())) return std::nullopt;
@@ -97,6 +99,7 @@ std::optional<Suggestion> fix_first_suggestion(const CompiledRun& run, const std
       "1.0x while they stay",
       run.graph_breaks, first, skipped);
   s.how = how;
+  s.terms = core::terms_of(core::fix_entry("fix_breaks_first"));
   return s;
 }
 

@@ -228,7 +228,11 @@ std::string html_section(const ExpectResult& r, const std::optional<MeasuredAsIs
     for (const auto& s : a.suggestions)
       if (!answered_by(s, as_is))  // the measured note above says what became of it
         out += "<li><strong>" + esc(s.title) + "</strong><br>" + esc(s.why) +
-               (s.how.empty() ? "" : "<br><code class=\"src\">" + esc(s.how) + "</code>") + "</li>";
+               (s.how.empty() ? "" : "<br><code class=\"src\">" + esc(s.how) + "</code>") +
+               (core::fix_words(s.terms).empty()
+                    ? ""
+                    : "<br><span class=\"muted\">" + esc(core::fix_words(s.terms)) + "</span>") +
+               "</li>";
     out += "</ol>";
   }
   if (r.sweep) {

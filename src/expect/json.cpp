@@ -209,12 +209,15 @@ json top_ops_json(const std::vector<TopOp>& ops) {
 
 json suggestions_json(const std::vector<Suggestion>& suggestions) {
   json out = json::array();
-  for (const auto& s : suggestions)
-    out.push_back({{"rank", s.rank},
-                   {"title", s.title},
-                   {"why", s.why},
-                   {"how", s.how},
-                   {"expected_gain", s.expected_gain ? json(*s.expected_gain) : json(nullptr)}});
+  for (const auto& s : suggestions) {
+    json one = {{"rank", s.rank},
+                {"title", s.title},
+                {"why", s.why},
+                {"how", s.how},
+                {"expected_gain", s.expected_gain ? json(*s.expected_gain) : json(nullptr)}};
+    if (!s.terms.id.empty()) one["terms"] = core::to_json(s.terms);  // a document from before terms has none
+    out.push_back(std::move(one));
+  }
   return out;
 }
 
@@ -470,7 +473,7 @@ std::vector<Suggestion> suggestions_from_json(const json& suggestions) {
   for (const auto& s : suggestions) {
     const json& gain = at(s, "expected_gain");
     const std::string title = str(s, "title");
-    out.push_back({integer(s, "rank"), title, str(s, "why"), str(s, "how"),
+    out.push_back({integer(s, "rank"), title, str(s, "why"), str(s, "how"), core::fix_terms_from_json(at(s, "terms")),
                    gain.is_number() ? std::optional<double>(gain.get<double>()) : std::nullopt,
                    title == kCompileAsIsTitle});
   }

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/result.hpp"
+#include "core/fix_table.hpp"
 #include "core/units.hpp"
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
@@ -93,6 +94,7 @@ struct CompiledRunSummary {
 struct Suggestion {
   int rank = 0;
   std::string title, why, how;
+  core::FixTerms terms;                 // what it costs and when it is no fix (core/fix_table.cpp)
   std::optional<double> expected_gain;  // none for the fix that must come first
   // "Compile it" as it is: what bench measures, so a measured speedup in the same document
   // (an audit's) answers it (answered_by below).

@@ -245,7 +245,8 @@ std::string text(const ExpectResult& r) {
   if (!a.suggestions.empty()) {
     out += "  what to try, best first:\n";
     for (const auto& s : a.suggestions)
-      out += fmt::format("    {}. {}\n       why: {}\n       how: {}\n", s.rank, s.title, s.why, s.how);
+      out += fmt::format("    {}. {}\n       why: {}\n       how: {}\n", s.rank, s.title, s.why,
+                         core::fix_with_terms(s.how, s.terms));
     out += "\n";
   }
   out += sweep_text(r);
@@ -262,7 +263,7 @@ std::string brief(const ExpectResult& r) {
     out += fmt::format("    - {}\n", a.decided_by[i].meaning);
   for (std::size_t i = 0; i < a.suggestions.size() && i < 3; ++i) {
     const Suggestion& s = a.suggestions[i];
-    out += fmt::format("  {}. {}: {}\n", s.rank, s.title, s.how);
+    out += fmt::format("  {}. {}: {}\n", s.rank, s.title, core::fix_with_terms(s.how, s.terms));
   }
   out += sweep_text(r);
   if (r.validation) out += "  validation: " + r.validation->summary + "\n";
@@ -286,7 +287,7 @@ std::string markdown(const ExpectResult& r) {
   if (!a.suggestions.empty()) {
     out += "#### What to try\n\n";
     for (const auto& s : a.suggestions)
-      out += fmt::format("{}. **{}**: {}. *How:* {}\n", s.rank, s.title, s.why, s.how);
+      out += fmt::format("{}. **{}**: {}. *How:* {}\n", s.rank, s.title, s.why, core::fix_with_terms(s.how, s.terms));
     out += "\n";
   }
   if (r.sweep) {

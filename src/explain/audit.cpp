@@ -42,6 +42,15 @@ std::vector<Frame> parse_frames(const json& frames, const CodeDirs& dirs) {
   return out;
 }
 
+// Every frame of a break's stack, a library's too.
+std::vector<Frame> all_frames(const json& frames) {
+  std::vector<Frame> out;
+  if (!frames.is_array()) return out;
+  for (const auto& f : frames)
+    if (f.is_object()) out.push_back({str_or(f, "file"), int_or(f, "line", 0), str_or(f, "function", "?"), ""});
+  return out;
+}
+
 // {id, type, explanation, hints, url} for a break: the reason's own explanation and hints
 // (specific: they name the function and argument types) first, the registry entry's
 // templates ("{fn.__name__}") only where the reason has none. id: the reason's own (the
@@ -70,20 +79,27 @@ json registry_for(const std::string& reason, const json& registry) {
 }
 
 // A break classified from its own text: for a skipped frame that is the break that started
-// it (the print), not the loop message that followed.
-Break make_break(const std::string& reason, std::vector<Frame> frames, const json& registry) {
+// it (the print), not the loop message that followed. frames: the user's; stack: every frame
+// torch gave (a library's too: the fix of a break inside DDP or transformers reads them).
+Break make_break(const std::string& reason, std::vector<Frame> frames, const json& registry,
+                 const std::vector<Frame>& stack = {}, const std::string& file = "") {
   Break b;
   b.reason = reason;
   b.kind = core::classify_reason(reason);
   b.registry = registry_for(reason, registry);
   b.frames = std::move(frames);
-  b.hint = hint_for(b.kind, b.registry);
+  const std::string at = !file.empty()       ? file
+                         : !stack.empty()    ? stack.back().file
+                         : !b.frames.empty() ? b.frames.back().file
+                                             : std::string();
+  b.hint = hint_for(core::break_site(b.kind, at, stack, reason), b.registry);
   return b;
 }
 
 // One of explain's break_reasons (the agent's raw facts).
 Break explain_break(const json& raw, const json& registry, const CodeDirs& dirs) {
-  return make_break(str_or(raw, "reason"), parse_frames(raw.value("frames", json::array()), dirs), registry);
+  const json& frames = raw.value("frames", json::array());
+  return make_break(str_or(raw, "reason"), parse_frames(frames, dirs), registry, all_frames(frames));
 }
 
 // "Dynamo produced 4 graphs with 3 graph break and 6 ops" (torch 2.0's explanation).
@@ -200,7 +216,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
     std::vector<Frame> frames;
     for (const auto& f : full.frames)
       if (is_user_file(f.file, dirs)) frames.push_back(f);
-    lb.brk = make_break(full.reason_full, std::move(frames), registry);
+    lb.brk = make_break(full.reason_full, std::move(frames), registry, full.frames, tb.file);
     lb.frame_skipped = tb.frame_skipped;
     lb.rest_only = tb.rest_only;
     lb.skip_reason = full.skip_reason;
@@ -407,7 +423,7 @@ explain::CompiledRun compiled_run(const LoggedModel& lg) {
     out.graph_breaks.push_back({b.file, b.line, b.brk.kind, core::reason_headline(b.brk.reason), b.brk.reason,
                                 b.frame_skipped, b.skip_reason, b.duplicate, b.user_file, b.brk.frames});
   for (const auto& r : lg.recompiles)
-    out.recompiles.push_back({r.function, r.file, r.line, r.kind, r.guard_failures, catalog_hint(r.kind)});
+    out.recompiles.push_back({r.function, r.file, r.line, r.kind, r.guard_failures, recompile_hint(r.guard_failures)});
   out.frames_total = lg.frames_total;
   out.frames_ok = lg.frames_ok;
   out.warnings = lg.warnings;

@@ -92,10 +92,7 @@ DiffBreak brief_of(const json& j) {
   b.count = j.value("count", json()).is_number() ? j["count"].get<int>() : 1;
   b.reason = j.value("reason", json()).is_string() ? j["reason"].get<std::string>() : "";
   const json& h = j.value("hint", json());
-  if (h.is_object())
-    b.hint = {h.value("text", json()).is_string() ? h["text"].get<std::string>() : "",
-              h.value("fix", json()).is_string() ? h["fix"].get<std::string>() : "",
-              h.value("url", json()).is_string() ? h["url"].get<std::string>() : ""};
+  if (h.is_object()) b.hint = core::hint_from_json(h);
   return b;
 }
 

@@ -25,7 +25,7 @@ std::string location(const Frame& f) {
 
 std::string hint_html(const Hint& h) {
   std::string out;
-  if (!h.fix.empty()) out += "<strong>Fix:</strong> " + esc(h.fix);
+  if (!h.fix.empty()) out += "<strong>Fix:</strong> " + esc(core::fix_with_terms(h.fix, h.terms));
   if (!h.text.empty())
     out += (out.empty() ? "" : "<br>") + std::string("<span class=\"muted\">") + esc(h.text) + "</span>";
   if (!h.url.empty()) out += (out.empty() ? "" : "<br>") + link(h.url, "documentation");

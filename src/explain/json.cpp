@@ -20,7 +20,7 @@ BreakKind kind_of(const json& j, const char* key = "kind") {
 }
 
 json hint_json(const Hint& h) { return core::to_json(h); }
-Hint hint_of(const json& j) { return {str(j, "text"), str(j, "fix"), str(j, "url")}; }
+Hint hint_of(const json& j) { return core::hint_from_json(j); }
 
 json frames_json(const std::vector<Frame>& frames) {
   json out = json::array();

@@ -137,6 +137,8 @@ std::string text(const ExplainResult& r) {
       out += fmt::format("     reason: {}\n", g.reason);
       out += fmt::format("     why:    {}\n", g.hint.text);
       out += fmt::format("     fix:    {}\n", g.hint.fix);
+      if (const auto words = core::fix_words(g.hint.terms); !words.empty())
+        out += fmt::format("             {}\n", words);
       if (!g.hint.url.empty())
         out += fmt::format("     docs:   {}{}\n", g.hint.url, g.registry_id.empty() ? "" : " (" + g.registry_id + ")");
       if (g.seen_by_logged && !g.seen_by_explain) out += "     (seen only in the logged compiled run)\n";
@@ -150,7 +152,7 @@ std::string text(const ExplainResult& r) {
         "by:  the [{}] break at {}:{}: {}\n",
         f.qualname, f.file, f.line, f.skip_reason, core::to_string(f.kind), base_name(f.break_file), f.break_line,
         f.reason);
-    if (!f.hint.fix.empty()) out += fmt::format("  fix:    {}\n", f.hint.fix);
+    if (!f.hint.fix.empty()) out += fmt::format("  fix:    {}\n", core::fix_with_terms(f.hint.fix, f.hint.terms));
     out += "  fix that break first; breaks after it appear only then (rerun tct explain).\n";
   }
 
@@ -183,7 +185,7 @@ std::string text(const ExplainResult& r) {
     for (const auto& rc : lg.recompiles) {
       out += fmt::format("  recompile of {} at {}:{}  [{}]\n", rc.function, rc.file, rc.line, core::to_string(rc.kind));
       for (const auto& g : rc.guard_failures) out += fmt::format("       guard failed: {}\n", g);
-      out += fmt::format("     fix:    {}\n", rc.hint.fix);
+      out += fmt::format("     fix:    {}\n", core::fix_with_terms(rc.hint.fix, rc.hint.terms));
     }
   }
   if (r.gate)
@@ -205,7 +207,7 @@ std::string markdown(const ExplainResult& r) {
     out += "| # | Location | Code | Kind | Count | Fix |\n| --- | --- | --- | --- | --- | --- |\n";
     int i = 0;
     for (const auto& g : r.groups) {
-      std::string fix = markdown_cell(g.hint.fix);
+      std::string fix = markdown_cell(core::fix_with_terms(g.hint.fix, g.hint.terms));
       if (!g.hint.url.empty()) fix += fmt::format(" ([docs]({}))", g.hint.url);
       out += fmt::format("| {} | `{}:{}` in `{}` | `{}` | {} | {} | {} |\n", ++i,
                          markdown_cell(base_name(g.where.file)), g.where.line, markdown_cell(g.where.function),
@@ -221,10 +223,10 @@ std::string markdown(const ExplainResult& r) {
   if (!r.skipped_frames.empty()) {
     out += fmt::format("\n**Frames torch.compile skipped ({}; they run eagerly):**\n\n", r.skipped_frames.size());
     for (const auto& f : r.skipped_frames)
-      out += fmt::format("- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", markdown_cell(f.title),
-                         markdown_cell(f.skip_reason), core::to_string(f.kind), markdown_cell(base_name(f.break_file)),
-                         f.break_line, markdown_cell(f.reason),
-                         !f.hint.fix.empty() ? ". Fix: " + markdown_cell(f.hint.fix) : "");
+      out += fmt::format(
+          "- `{}`: {}, after the [{}] break at `{}:{}` ({}){}\n", markdown_cell(f.title), markdown_cell(f.skip_reason),
+          core::to_string(f.kind), markdown_cell(base_name(f.break_file)), f.break_line, markdown_cell(f.reason),
+          !f.hint.fix.empty() ? ". Fix: " + markdown_cell(core::fix_with_terms(f.hint.fix, f.hint.terms)) : "");
   }
   if (const auto eager = eager_besides_skips(r); !eager.empty()) {
     out += "\n**Runs eagerly on every call:**\n\n";

@@ -6,6 +6,7 @@
 #include "core/json_read.hpp"
 #include "probe/json.hpp"
 #include "probe/render.hpp"
+#include "probe/verdict.hpp"
 #include "report/format.hpp"
 
 namespace tct::probe {
@@ -19,10 +20,9 @@ std::string or_unknown(const std::optional<int>& n) { return n ? std::to_string(
 // The terminal shouts the one verdict that stops everything.
 std::string verdict_words(Verdict v) { return v == Verdict::NotUsable ? "NOT usable" : std::string(describe(v)); }
 
-// "torch >= 2.6, tested on 2.13.0 and 2.14.1 (this release is tested)".
+// "torch >= 2.6, tested on 2.13.0, 2.14.1 and 2.15.0 (this release is tested)".
 std::string support_words(const TorchSupport& st) {
-  std::string tested;
-  for (const auto& v : st.tested) tested += (tested.empty() ? "" : " and ") + v;
+  const std::string tested = tested_words(st.tested);
   const char* which = st.status == SupportStatus::Tested    ? "this release is tested"
                       : st.status == SupportStatus::InRange ? "this release is in range, not tested"
                       : st.status == SupportStatus::Older   ? "this release is OLDER than supported"

@@ -36,7 +36,8 @@ const SupportedTorch& supported_torch() {
   // for bench's eager-through-the-compiled-function mode; dynamo's explain, counters and
   // TORCH_TRACE records in their present shape). Releases between 2.6 and 2.12 are claimed,
   // not tested: the README says so, and so does this list.
-  static const SupportedTorch s{{2, 6, 0}, {"2.13.0", "2.14.1"}};
+  // 2.15.0 is the release pip installs today (the third test venv, .venv-torch2.15).
+  static const SupportedTorch s{{2, 6, 0}, {"2.13.0", "2.14.1", "2.15.0"}};
   return s;
 }
 
@@ -56,13 +57,16 @@ SupportStatus support_status(const Version& v) {
   return SupportStatus::InRange;
 }
 
-std::string tested_list() {
-  std::string out;
-  for (const auto& t : supported_torch().tested) out += (out.empty() ? "" : " and ") + t;
-  return out;
-}
+std::string tested_list() { return tested_words(supported_torch().tested); }
 
 }  // namespace
+
+std::string tested_words(const std::vector<std::string>& releases) {
+  std::string out;
+  for (size_t i = 0; i < releases.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == releases.size() ? " and " : ", ") + releases[i];
+  return out;
+}
 
 TorchSupport torch_support(const std::string& version) {
   const auto& s = supported_torch();

@@ -16,14 +16,16 @@ Version parse_version(const std::string& text);
 bool at_least(const Version& v, int major, int minor);
 
 // The torch releases tct supports, and those its own tests run on: scripts/test.sh runs every
-// test on 2.13.0 (CPU build) and an e2e subset on 2.14.1 (CUDA build, on a machine without a
-// GPU). Below `min` tct's agent is known to miss facts (see the .cpp); above the newest tested
+// test on 2.13.0 (CPU build) and an e2e subset on 2.14.1 and 2.15.0 (CUDA builds, on a machine
+// without a GPU). Below `min` tct's agent is known to miss facts (see the .cpp); above the newest tested
 // minor release torch's internals may have moved. Outside the range probe warns, never blocks.
 struct SupportedTorch {
   Version min;                      // oldest release tct claims to support
   std::vector<std::string> tested;  // releases the test suite runs on, oldest first
 };
 const SupportedTorch& supported_torch();
+// "2.13.0, 2.14.1 and 2.15.0": the one wording of a list of releases.
+std::string tested_words(const std::vector<std::string>& releases);
 // Where a torch version stands: min "2.6", the tested releases, and its status.
 TorchSupport torch_support(const std::string& version);
 

@@ -165,7 +165,9 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
       sb.line = b.line;
       sb.kind = std::get<2>(key);
       sb.reason = b.reason;
-      sb.fix = core::fix_at(b.kind, b.file);
+      const core::Hint h = core::break_fix(core::break_site(b.kind, b.file, b.frames, b.reason_full));
+      sb.fix = h.fix;
+      sb.fix_terms = h.terms;
       out.breaks.push_back(std::move(sb));
     }
     SiteBreak& sb = out.breaks[it->second];
@@ -194,22 +196,12 @@ FrameRole role_or_unknown(const std::map<std::string, FrameRole>& roles, const s
 }
 
 // "a Python list of ints is specialized by value", from the guard's source and value.
-std::string why_of(const core::GuardFailure& g, core::RecompileCause cause) {
-  const auto& advice = core::advice_for(cause);
-  if (cause != core::RecompileCause::PythonValue || g.value.empty()) return std::string(advice.why);
+std::string why_of(const core::GuardFailure& g, const core::RecompileFix& fix) {
+  if (fix.cause != core::RecompileCause::PythonValue || g.value.empty()) return fix.why;
   const std::string kind(core::value_kind(g.value));
   const bool element = g.pattern.find('[') != std::string::npos;
   return fmt::format("a Python {} is specialized by value: each new value compiles again",
                      element ? "list (or tuple) of " + kind + "s" : kind);
-}
-
-// A string or bool picks code paths: a tensor is no fix for it.
-std::string fix_of(const core::GuardFailure& g, core::RecompileCause cause) {
-  const std::string_view kind = core::value_kind(g.value);
-  if (cause == core::RecompileCause::PythonValue && (kind == "str" || kind == "bool"))
-    return "keep it to a few fixed values, or make the choice outside the compiled function and pass in what it "
-           "selects";
-  return std::string(core::advice_for(cause).fix);
 }
 
 // One group per frame and cause (the guard pattern), from each recompile's newest failed guard.
@@ -221,18 +213,18 @@ void group_recompiles(SiteResult& out, const ProcessRecord& p, const std::map<st
     if (!g) continue;
     auto [it, fresh] = index.try_emplace({c.frame, g->pattern}, out.recompile_groups.size());
     if (fresh) {
-      const auto cause = core::classify_guard(*g);
-      const auto& advice = core::advice_for(cause);
+      const core::RecompileFix fix = core::recompile_fix(*g);
       RecompileGroup r;
       r.frame = role_or_unknown(roles, c.frame);
       r.pattern = g->pattern;
       r.code = g->code;
       r.code_file = g->file;
       r.code_line = g->line;
-      r.cause = advice.name;
-      r.why = why_of(*g, cause);
-      r.fix = fix_of(*g, cause);
-      r.cost = advice.cost;
+      r.cause = fix.name;
+      r.why = why_of(*g, fix);
+      r.fix = fix.fix;
+      r.cost = fix.terms.cost;
+      r.fix_terms = fix.terms;
       if (auto l = p.limits.find("recompile_limit"); l != p.limits.end()) r.limit = l->second;
       out.recompile_groups.push_back(std::move(r));
     }
@@ -276,10 +268,11 @@ void find_fallbacks(SiteResult& out, const SiteRecord& s, const ProcessRecord& p
     f.limit_value = h.value;
     if (!f.at_call) f.at_call = h.call;
     if (auto g = core::newest_guard_failure({h.last_reason}); g && f.guard.empty()) {
-      const auto cause = core::classify_guard(*g);
+      const core::RecompileFix fix = core::recompile_fix(*g);
       f.guard = g->pattern;
-      f.kind = core::advice_for(cause).name;
-      f.fix = core::advice_for(cause).fix;
+      f.kind = fix.name;
+      f.fix = fix.fix;
+      f.fix_terms = fix.terms;
     }
   }
   // The trace's failure records: a compile the limit refused, or one Dynamo gave up on.
@@ -302,9 +295,12 @@ void find_fallbacks(SiteResult& out, const SiteRecord& s, const ProcessRecord& p
         f.guard = g.pattern;
         f.kind = g.cause;
         f.fix = g.fix;
+        f.fix_terms = g.fix_terms;
       }
-    if (f.fix.empty() && f.cause == "compile_failed")
+    if (f.fix.empty() && f.cause == "compile_failed") {
       f.fix = "run `tct explain` on the function, or read the failure with `tct trace` on the logs";
+      f.fix_terms = {"read_the_failure", "nothing: it reads what happened", "", "", false};
+    }
     const size_t from = f.at_call.value_or(0);
     f.calls_after = s.durations_ns.size() > from ? s.durations_ns.size() - from : 0;
     if (f.frame.role == "site" && p.graph_counting) {

@@ -26,7 +26,7 @@ std::string html_fallback(const SiteFallback& at_site) {
       "that kept failing: <code>{}</code>. Fix: {}</p>",
       esc(s.name), esc(report::short_path(s.site_file)), s.site_line, esc(f.frame.function), esc(f.cause),
       f.calls_after, f.eager_after ? fmt::format(", {} of them wholly eager", *f.eager_after) : "", esc(f.guard),
-      esc(f.fix));
+      esc(core::fix_with_terms(f.fix, f.fix_terms)));
 }
 
 }  // namespace
@@ -65,10 +65,12 @@ std::string html_section(const RunResult& r) {
                       std::to_string(s.recompiles), esc(vs)});
       for (const auto& b : s.breaks)
         details.push_back({esc(s.name), "graph break",
-                           esc(short_path(b.file) + ":" + std::to_string(b.line) + " " + b.reason), esc(b.fix)});
+                           esc(short_path(b.file) + ":" + std::to_string(b.line) + " " + b.reason),
+                           esc(core::fix_with_terms(b.fix, b.fix_terms))});
       for (const auto& g : s.recompile_groups)
         details.push_back({esc(s.name), esc(fmt::format("recompiled {}x ({})", g.count, g.frame.function)),
-                           "<code>" + esc(g.pattern) + "</code> " + esc(g.why), esc(g.fix)});
+                           "<code>" + esc(g.pattern) + "</code> " + esc(g.why),
+                           esc(core::fix_with_terms(g.fix, g.fix_terms))});
     }
     out += table({"Call site", "Where", "Calls", "Median/call", "p90/call", "Share of job", "Compile time", "Breaks",
                   "Recompiles", "vs eager"},

@@ -10,6 +10,11 @@ namespace {
 
 using json = nlohmann::json;
 
+// A fix's terms beside it; none in a document from before they were written (it reads back so).
+void with_terms(json& entry, const core::FixTerms& t) {
+  if (!t.id.empty()) entry["fix_terms"] = core::to_json(t);
+}
+
 json ns(Ns d) { return std::isfinite(d.count()) ? json(static_cast<int64_t>(std::llround(d.count()))) : json(nullptr); }
 json num(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 template <class T>
@@ -45,15 +50,17 @@ json site(const SiteResult& s) {
                         {"fail_reason", c.fail_reason.empty() ? json(nullptr) : json(c.fail_reason)}});
   }
   json breaks = json::array();
-  for (const auto& b : s.breaks)
+  for (const auto& b : s.breaks) {
     breaks.push_back({{"file", b.file},
                       {"line", b.line},
                       {"kind", b.kind},
                       {"reason", b.reason},
                       {"fix", b.fix},
                       {"count", b.count}});
+    with_terms(breaks.back(), b.fix_terms);
+  }
   json fallbacks = json::array();
-  for (const auto& f : s.fallbacks)
+  for (const auto& f : s.fallbacks) {
     fallbacks.push_back({{"frame", frame(f.frame)},
                          {"cause", f.cause},
                          {"limit_value", opt(f.limit_value)},
@@ -64,8 +71,10 @@ json site(const SiteResult& s) {
                          {"fix", f.fix},
                          {"calls_after", f.calls_after},
                          {"eager_calls_after", opt(f.eager_after)}});
+    with_terms(fallbacks.back(), f.fix_terms);
+  }
   json groups = json::array();
-  for (const auto& g : s.recompile_groups)
+  for (const auto& g : s.recompile_groups) {
     groups.push_back({{"frame", frame(g.frame)},
                       {"guard", g.pattern},
                       {"values", g.values},
@@ -79,6 +88,8 @@ json site(const SiteResult& s) {
                       {"fix", g.fix},
                       {"cost", g.cost},
                       {"compile_time_ns", ns(g.compile_time)}});
+    with_terms(groups.back(), g.fix_terms);
+  }
   json eager = nullptr;
   if (s.eager) {
     const EagerComparison& e = *s.eager;
@@ -229,6 +240,7 @@ Fallback fallback_from(const json& j) {
   f.reason = jr::str(j, "reason");
   f.kind = jr::str(j, "kind");
   f.fix = jr::str(j, "fix");
+  f.fix_terms = core::fix_terms_from_json(jr::at(j, "fix_terms"));
   f.calls_after = jr::num<size_t>(j, "calls_after");
   f.eager_after = jr::opt_num<size_t>(j, "eager_calls_after");
   return f;
@@ -295,7 +307,7 @@ SiteResult site_from(const json& j) {
   s.graph_breaks = jr::num(j, "graph_breaks");
   for (const auto& b : jr::list(j, "breaks"))
     s.breaks.push_back({jr::str(b, "file"), jr::str(b, "kind"), jr::str(b, "reason"), jr::str(b, "fix"),
-                        jr::num(b, "line"), jr::num(b, "count")});
+                        jr::num(b, "line"), jr::num(b, "count"), core::fix_terms_from_json(jr::at(b, "fix_terms"))});
   s.eager_parts = core::eager_parts_from_json(jr::at(j, "eager_parts"));
   s.cache = counts_of(jr::at(j, "cache"));
   for (const auto& g : jr::list(j, "recompile_groups")) {
@@ -312,6 +324,8 @@ SiteResult site_from(const json& j) {
     r.why = jr::str(g, "why");
     r.fix = jr::str(g, "fix");
     r.cost = jr::str(g, "cost");
+    r.fix_terms = core::fix_terms_from_json(jr::at(g, "fix_terms"));
+    if (r.fix_terms.cost.empty()) r.fix_terms.cost = r.cost;  // a document from before fix_terms
     r.compile_time = ns_of(g, "compile_time_ns");
     s.recompile_groups.push_back(std::move(r));
   }

@@ -15,6 +15,7 @@
 #include "core/eager_part.hpp"
 #include "stats/verdict.hpp"
 #include "trace/result.hpp"
+#include "core/fix_table.hpp"
 #include "core/units.hpp"
 #include "stats/bootstrap.hpp"
 
@@ -43,6 +44,7 @@ struct SiteBreak {
   std::string file, kind, reason, fix;
   int line = 0;
   int count = 0;
+  core::FixTerms fix_terms;  // the fix's cost and conditions (core::break_fix, as explain's)
 };
 
 // What a frame of the site is to the user: the compiled function itself, the code after one of
@@ -66,6 +68,7 @@ struct Fallback {
   std::string guard;              // the guard that kept failing, parsed from torch's text
   std::string reason;             // torch's own reason (headline), from the trace
   std::string kind, fix;          // the recompile cause's name and fix
+  core::FixTerms fix_terms;       // that fix's cost and conditions
   size_t calls_after = 0;         // calls from the hit on
   // Of those, the calls that ran no compiled graph at all: known for the site's own frame only
   // (a frame after a break leaves the frames before it compiled).
@@ -80,10 +83,11 @@ struct RecompileGroup {
   std::vector<std::string> values;  // the values the compiled entries were specialized on, in order
   std::string code, code_file;      // the user's line the guard comes from
   int code_line = 0;
-  int count = 0;             // recompiles (compiles after the first) with this cause
-  std::optional<int> limit;  // the frame's recompile limit in the job
-  std::string cause, why, fix, cost;
-  Ns compile_time{0};  // what those recompiles cost (entire_frame)
+  int count = 0;                      // recompiles (compiles after the first) with this cause
+  std::optional<int> limit;           // the frame's recompile limit in the job
+  std::string cause, why, fix, cost;  // cost: fix_terms.cost, kept for older readers
+  core::FixTerms fix_terms;           // the fix's cost and conditions (core::recompile_fix)
+  Ns compile_time{0};                 // what those recompiles cost (entire_frame)
 };
 
 struct EagerComparison {

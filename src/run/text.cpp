@@ -71,7 +71,8 @@ std::string fallback_text(const SiteFallback& at_site, bool md, const std::strin
     out += fmt::format(fmt::runtime(md ? "- guard that kept failing: `{}`\n" : "  guard that kept failing: {}\n"),
                        f.guard);
   else if (!f.reason.empty()) out += fmt::format(fmt::runtime(md ? "- torch: {}\n" : "  torch: {}\n"), f.reason);
-  if (!f.fix.empty()) out += fmt::format(fmt::runtime(md ? "- fix: {}\n" : "  fix: {}\n"), f.fix);
+  if (!f.fix.empty())
+    out += fmt::format(fmt::runtime(md ? "- fix: {}\n" : "  fix: {}\n"), core::fix_with_terms(f.fix, f.fix_terms));
   return out;
 }
 
@@ -98,7 +99,7 @@ std::string recompile_group_text(const RecompileGroup& g, const SiteResult& s, b
       fmt::runtime(md ? "{}recompiled {}x{} in {}: `{}` failed{}{}\n" : "{}recompiled {}x{} in {}: {} failed{}{}\n"), b,
       g.count, limit, frame_words(g.frame, s, cwd), g.pattern, values.empty() ? "" : " for values " + values,
       where_code);
-  if (with_fix) out += fmt::format("{}  {}; fix: {}{}\n", b, g.why, g.fix, g.cost.empty() ? "" : " (" + g.cost + ")");
+  if (with_fix) out += fmt::format("{}  {}; fix: {}\n", b, g.why, core::fix_with_terms(g.fix, g.fix_terms));
   return out;
 }
 
@@ -172,11 +173,15 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
   } else {
     out += fmt::format("{}compile (trace): no compile of this site's frames in the TORCH_TRACE logs\n", b);
   }
-  for (const auto& br : s.breaks)
+  std::set<std::string> explained;  // a fix once, however many breaks or frames it answers
+  for (const auto& br : s.breaks) {
+    const std::string fix =
+        explained.insert(br.fix).second ? core::fix_with_terms(br.fix, br.fix_terms) : std::string("the same as above");
     out += md ? fmt::format("{}graph break at `{}:{}` ({}, x{}): {}; fix: {}\n", b, rel(br.file, cwd), br.line, br.kind,
-                            br.count, br.reason, br.fix)
+                            br.count, br.reason, fix)
               : fmt::format("{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n", b, rel(br.file, cwd), br.line,
-                            br.kind, br.count, br.reason, b, br.fix);
+                            br.kind, br.count, br.reason, b, fix);
+  }
   for (const auto& p : s.eager_parts)
     if (p.cause != core::EagerCause::RecompileLimit)  // said first, as a silent fallback
       out +=
@@ -185,7 +190,6 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
                                       : "{}RUNS EAGERLY: {} (after the [{}] break: {}); its share of the call's time: "
                                         "not measured\n"),
                       b, core::describe(p), core::to_string(p.kind), p.reason);
-  std::set<std::string> explained;  // a cause's why and fix once, however many frames it touched
   for (const auto& g : s.recompile_groups)
     out += recompile_group_text(g, s, md, b, cwd, explained.insert(g.fix).second);
   // torch's own text: -v only, its first line (the stack trace it appends is in the JSON).

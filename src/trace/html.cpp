@@ -42,7 +42,7 @@ std::string html_section(const TraceResult& t) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& g : r.graph_breaks)
       rows.push_back({esc(g.file + ":" + std::to_string(g.line)), esc(core::to_string(g.kind)), std::to_string(g.count),
-                      esc(g.reason), esc(g.hint.fix)});
+                      esc(g.reason), esc(core::fix_with_terms(g.hint.fix, g.hint.terms))});
     if (!rows.empty()) out += report::html::table({"Where", "Kind", "Count", "Reason", "Fix"}, rows, "breaks");
     if (!r.recompiles.empty()) out += "<h4>Recompiles</h4>" + generic(to_json_list(r.recompiles));
     if (!r.skipped_frames.empty())

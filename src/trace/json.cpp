@@ -31,7 +31,7 @@ json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : js
 json opt_json(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
 
 BreakKind kind_of(const json& j) { return core::break_kind_from_string(str(j, "kind")).value_or(BreakKind::Other); }
-Hint hint_of(const json& j) { return {str(j, "text"), str(j, "fix"), str(j, "url")}; }
+Hint hint_of(const json& j) { return core::hint_from_json(j); }
 
 json phases_json(const std::map<std::string, Nanoseconds>& phases) {
   json out = json::object();

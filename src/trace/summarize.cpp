@@ -30,7 +30,7 @@ std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks, const std::
       g.reason = b.reason;
       g.skip_reason = b.skip_reason.empty() ? "" : core::reason_headline(b.skip_reason);
       g.from_restart = true;
-      g.hint = core::catalog_hint(b.kind);
+      g.hint = core::break_fix(core::break_site(b.kind, b.file, b.frames, b.reason_full));
       it = at.emplace(key, out.size()).first;
       out.push_back(std::move(g));
     }
@@ -92,8 +92,8 @@ Rank summarize_rank(const RankSummary& r) {
     out.compiles.push_back(std::move(compile));
     if (!c.recompile_reasons.empty()) {
       BreakKind kind = core::classify_recompile(c.recompile_reasons);
-      out.recompiles.push_back(
-          {id.str(), c.function, name(c.file), c.line, c.recompile_reasons, kind, core::catalog_hint(kind)});
+      out.recompiles.push_back({id.str(), c.function, name(c.file), c.line, c.recompile_reasons, kind,
+                                core::recompile_hint(c.recompile_reasons)});
     }
     if (c.skipped) out.skipped_frames.push_back({id.str(), c.function, name(c.file), c.line, c.fail_reason});
     else if (!c.fail_type.empty()) out.failures.push_back({id.str(), c.function, c.fail_type, c.fail_reason});

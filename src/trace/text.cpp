@@ -92,10 +92,11 @@ std::string rank_text(const Rank& r, size_t i, bool md) {
       const std::string kind = core::to_string(g.kind);
       if (md)
         out += fmt::format("| `{}:{}` | {} | {} | {}{} | {} |\n", g.file, g.line, kind, g.count, g.reason, skip,
-                           g.hint.fix);
+                           core::fix_with_terms(g.hint.fix, g.hint.terms));
       else
         out += fmt::format("    {}:{}  [{}]  x{}  in {}\n      reason: {}{}\n      fix:    {}\n", g.file, g.line, kind,
-                           g.count, nlohmann::json(g.compile_ids).dump(), g.reason, skip, g.hint.fix);
+                           g.count, nlohmann::json(g.compile_ids).dump(), g.reason, skip,
+                           core::fix_with_terms(g.hint.fix, g.hint.terms));
     }
   }
   for (const auto& rc : r.recompiles) {

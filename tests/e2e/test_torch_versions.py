@@ -1,7 +1,8 @@
 """tct on more than one torch: the range probe states (and warns outside of), and what a CUDA
 build says on a machine without a GPU. Every test here runs on whichever interpreter the
-session targets (TCT_TEST_PYTHON: .venv's torch 2.13.0 CPU build, or .venv-torch2.14's 2.14.1
-CUDA build, for which scripts/test.sh runs the subset in tests/e2e/torch_subset.txt), except two
+session targets (TCT_TEST_PYTHON: .venv's torch 2.13.0 CPU build, or the 2.14.1 and 2.15.0 CUDA
+builds of .venv-torch2.14 and .venv-torch2.15, for which scripts/test.sh runs the subset in
+tests/e2e/torch_subset.txt), except two
 written for the subset alone: the CUDA build's own test and a compact suite."""
 import json
 import subprocess
@@ -23,10 +24,10 @@ def test_probe_states_the_supported_range_and_that_this_torch_is_tested():
     r = run_tct("probe", "--json", "--quiet")
     assert r.rc == 0, r
     p = r.json()["probe"]
-    assert p["supported_torch"] == {"min": "2.6", "tested": ["2.13.0", "2.14.1"], "status": "tested"}
+    assert p["supported_torch"] == {"min": "2.6", "tested": ["2.13.0", "2.14.1", "2.15.0"], "status": "tested"}
     assert not {x["code"] for x in p["reasons"]} & {"torch_unsupported", "torch_untested"}
     text = run_tct("probe", "--quiet")
-    assert "tct supports  torch >= 2.6, tested on 2.13.0 and 2.14.1 (this release is tested)" in text.out, text
+    assert "tct supports  torch >= 2.6, tested on 2.13.0, 2.14.1 and 2.15.0 (this release is tested)" in text.out, text
 
 
 def test_a_torch_newer_than_any_tested_is_a_caveat_not_a_blocker():
@@ -39,8 +40,9 @@ def test_a_torch_newer_than_any_tested_is_a_caveat_not_a_blocker():
     assert p["verdict"] == "usable_with_caveats"
     (caveat,) = [x for x in p["reasons"] if x["code"] == "torch_untested"]
     assert caveat["severity"] == "caveat"
-    assert caveat["message"].startswith("torch 2.16.0 is newer than any release tct was tested on (2.13.0 and 2.14.1)")
-    assert "use torch 2.14.1" in caveat["fix"]
+    assert caveat["message"].startswith(
+        "torch 2.16.0 is newer than any release tct was tested on (2.13.0, 2.14.1 and 2.15.0)")
+    assert "use torch 2.15.0" in caveat["fix"]
 
 
 # The project's own interpreter: the whole suite runs on it, so a test written for the subset
@@ -48,7 +50,7 @@ def test_a_torch_newer_than_any_tested_is_a_caveat_not_a_blocker():
 PROJECT_PYTHON = PYTHON == str(ROOT / ".venv" / "bin" / "python")
 
 
-@pytest.mark.skipif(PROJECT_PYTHON, reason="the subset runs it on torch 2.14.1's CUDA build (scripts/test.sh)")
+@pytest.mark.skipif(PROJECT_PYTHON, reason="the subset runs it on the CUDA builds of 2.14.1 and 2.15.0 (scripts/test.sh)")
 def test_a_cuda_build_without_a_gpu_says_so_and_why():
     python = PYTHON
     version, cuda, available = torch_facts(python)

@@ -139,11 +139,15 @@ TEST(ProbeSupportedTorch, TestedInRangeOlderNewer) {
   EXPECT_EQ(torch_support("2.6.0").status, SupportStatus::InRange);
   EXPECT_EQ(torch_support("2.11.0+cu128").status, SupportStatus::InRange);
   EXPECT_EQ(torch_support("2.5.1").status, SupportStatus::Older);
-  EXPECT_EQ(torch_support("2.15.0.dev20260101").status, SupportStatus::Newer);
+  EXPECT_EQ(torch_support("2.15.0+cu132").status, SupportStatus::Tested);
+  EXPECT_EQ(torch_support("2.15.1").status, SupportStatus::InRange);
+  EXPECT_EQ(torch_support("2.16.0.dev20260101").status, SupportStatus::Newer);
   EXPECT_EQ(torch_support("3.0.0").status, SupportStatus::Newer);
   auto s = torch_support("2.13.0");
   EXPECT_EQ(s.min, "2.6");
-  EXPECT_EQ(s.tested, (std::vector<std::string>{"2.13.0", "2.14.1"}));
+  EXPECT_EQ(s.tested, (std::vector<std::string>{"2.13.0", "2.14.1", "2.15.0"}));
+  EXPECT_EQ(tested_words(s.tested), "2.13.0, 2.14.1 and 2.15.0");
+  EXPECT_EQ(tested_words({"2.13.0", "2.14.1"}), "2.13.0 and 2.14.1");
 }
 
 TEST(ProbeSupportedTorch, OutsideTheRangeIsACaveatInsideIsSilent) {
@@ -152,11 +156,12 @@ TEST(ProbeSupportedTorch, OutsideTheRangeIsACaveatInsideIsSilent) {
   auto v = decide_probe(in);
   EXPECT_EQ(v.verdict, Verdict::UsableWithCaveats);
   ASSERT_TRUE(has(v, "torch_unsupported", "caveat"));
-  EXPECT_NE(v.reasons[0].message.find("tested on 2.13.0 and 2.14.1"), std::string::npos) << v.reasons[0].message;
+  EXPECT_NE(v.reasons[0].message.find("tested on 2.13.0, 2.14.1 and 2.15.0"), std::string::npos)
+      << v.reasons[0].message;
   EXPECT_NE(v.reasons[0].fix.find("'torch>=2.6'"), std::string::npos);
-  in.torch_hello = {{"version", "2.15.0"}};
+  in.torch_hello = {{"version", "2.16.0"}};
   EXPECT_TRUE(has(decide_probe(in), "torch_untested", "caveat"));
-  for (const char* ok : {"2.6.0", "2.11.0", "2.14.1"}) {
+  for (const char* ok : {"2.6.0", "2.11.0", "2.14.1", "2.15.0"}) {
     in.torch_hello = {{"version", ok}};
     EXPECT_EQ(decide_probe(in).verdict, Verdict::Usable) << ok;
   }
