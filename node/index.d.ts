@@ -121,6 +121,50 @@ export interface Speedup extends Interval {
   processes?: number;
 }
 
+/** A median per call with its 95% interval (ns). */
+export interface MedianNs {
+  median_ns: number | null;
+  low_ns: number | null;
+  high_ns: number | null;
+}
+
+/** Where a compiled call's time goes (bench rows; absent with --no-breakdown). */
+export interface CallBreakdown {
+  calls: number;
+  bare: MedianNs;
+  profiled: MedianNs;
+  sampling_cost_ns?: number | null;
+  parts: Partial<Record<"lookup" | "wrappers" | "graphs" | "eager" | "dynamo" | "outside", MedianNs>>;
+  graph_events?: boolean;
+  overhead_share?: number | null;
+  material?: boolean;
+  frames: {
+    name: string;
+    file?: string;
+    line?: number;
+    entry_frame?: boolean;
+    hit_position?: number | null;
+    lookup_guards_ns?: number | null;
+    entries: {
+      compile_id?: string;
+      guard_count?: number | null;
+      guard_latency_us?: number | null;
+      passes?: boolean | null;
+      check_ns?: number | null;
+    }[];
+  }[];
+  fixes: {
+    fix: string;
+    code: string;
+    gives_up: string;
+    not_tried?: string;
+    speedup?: { estimate: number | null; low: number | null; high: number | null };
+    verdict?: "faster" | "slower" | "no_clear_difference" | "inconclusive" | "not_measured";
+    saves?: MedianNs;
+    pairs?: number;
+  }[];
+}
+
 export interface BenchRow {
   backend: string;
   mode: string;
@@ -134,6 +178,7 @@ export interface BenchRow {
   steady_state?: { found: boolean; start_index: number | null; level_ns: number | null } | null;
   compile?: { cold_ns: number | null; warm_ns: number | null; first_call_ns: number | null; breakdown?: Json } | null;
   break_even_calls?: number | null;
+  breakdown?: CallBreakdown;
   correctness?: {
     checked: boolean;
     match: boolean | null;
@@ -691,6 +736,8 @@ export interface BenchOptions extends TargetOptions {
   allocator?: AllocatorState;
   /** --no-allocator-compare: skip timing the other states. */
   noAllocatorCompare?: boolean;
+  /** --no-breakdown: skip taking a compiled call apart (profiled window, cache chain, fixes). */
+  noBreakdown?: boolean;
 }
 
 export declare const ExitCode: Readonly<{

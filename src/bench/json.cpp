@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "bench/analysis.hpp"
+#include "bench/breakdown_json.hpp"
 #include "core/json_number.hpp"
 #include "core/json_read.hpp"
 #include "report/warning.hpp"
@@ -575,6 +576,7 @@ json settings_json(const Settings& s) {
   out["eager_via"] = s.eager_via;
   if (s.allocator) out["allocator"] = *s.allocator;
   if (s.allocator_compare) out["allocator_compare"] = *s.allocator_compare;
+  if (s.breakdown) out["breakdown"] = *s.breakdown;
   out["train"] = s.train;
   out["params"] = s.params;
   out["device"] = optional_json(s.device);
@@ -605,6 +607,7 @@ Settings settings_from_json(const json& j) {
   s.eager_via = str(j, "eager_via");
   s.allocator = opt_str(j, "allocator");
   s.allocator_compare = opt_bool(j, "allocator_compare");
+  s.breakdown = opt_bool(j, "breakdown");
   s.train = flag(j, "train");
   if (const json& p = at(j, "params"); p.is_object()) s.params = p;
   s.device = opt_str(j, "device");
@@ -672,6 +675,7 @@ json to_json(const BenchRow& r) {
   out["harness_floor_ns"] = duration_or_null(r.harness_floor);
   out["blocks_dropped_for_recompile"] = r.blocks_dropped_for_recompile;
   out["correctness"] = r.correctness ? correctness_json(*r.correctness) : json(nullptr);
+  if (r.breakdown) out["breakdown"] = to_json(*r.breakdown);
   out["memory"] = r.memory ? memory_json(*r.memory) : json(nullptr);
   out["recompiles_during_measurement"] = optional_json(r.recompiles_during_measurement);
   out["graph_breaks"] = optional_json(r.graph_breaks);
@@ -728,6 +732,7 @@ BenchRow row_from_json(const json& j) {
   r.harness_floor = duration_or_nan(j, "harness_floor_ns");
   r.blocks_dropped_for_recompile = opt_int(j, "blocks_dropped_for_recompile").value_or(0);
   if (const json& c = at(j, "correctness"); c.is_object()) r.correctness = correctness_of(c);
+  if (const json& b = at(j, "breakdown"); b.is_object()) r.breakdown = breakdown_from_json(b);
   if (const json& m = at(j, "memory"); m.is_object()) r.memory = memory_of(m);
   r.recompiles_during_measurement = opt_int(j, "recompiles_during_measurement");
   r.graph_breaks = opt_int(j, "graph_breaks");

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/allocator_comparison.hpp"
+#include "bench/breakdown.hpp"
 #include "bench/correctness.hpp"
 #include "core/units.hpp"
 #include "report/warning.hpp"
@@ -268,6 +269,7 @@ struct BenchRow {
   Nanoseconds harness_floor = kNotMeasured;  // the empty callable through the same timing loop, per call
   int blocks_dropped_for_recompile = 0;
   std::optional<Correctness> correctness;
+  std::optional<CallBreakdown> breakdown;  // where a compiled call's time goes (bench/breakdown.hpp)
   std::optional<Memory> memory;
   std::optional<int> recompiles_during_measurement;
   std::optional<int> graph_breaks;                // in the warm-up calls
@@ -332,6 +334,7 @@ struct Settings {
   std::string eager_via;
   std::optional<std::string> allocator;
   std::optional<bool> allocator_compare;
+  std::optional<bool> breakdown;
   bool train = false;
   // The target's --param values as the user gave them, handed to the agent whole
   // (core::TargetOptions::params): tct reads none of them.

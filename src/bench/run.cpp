@@ -17,6 +17,7 @@
 #include "bench/allocator.hpp"
 #include "bench/aoti_row.hpp"
 #include "bench/analysis.hpp"
+#include "bench/breakdown_phase.hpp"
 #include "bench/phases.hpp"
 #include "bench/plan.hpp"
 #include "bench/sampling.hpp"
@@ -50,6 +51,7 @@ Settings settings_of(const BenchConfig& cfg, const BenchPlan& plan) {
   s.eager_via = cfg.eager_via;
   s.allocator = cfg.allocator;
   s.allocator_compare = cfg.allocator_compare;
+  s.breakdown = cfg.breakdown;
   s.train = cfg.target.train;
   s.params = cfg.target.params;
   s.device = cfg.target.device;
@@ -226,6 +228,8 @@ bool measure_row(const RowContext& ctx, const BenchRowSpec& spec, double budget_
       ctx.hand_over();
       sample_paired(ctx.progress, {agent.caller(), peer->caller()}, row_cfg, spec, p.clock_res, ctx.eager_est, p.cpus,
                     row);
+      stage = "breakdown";
+      if (cfg.breakdown) measure_breakdown(ctx.progress, agent.caller(), row_cfg, spec, p.clock_res, row);
     }
     peer->close();
     row.status = RowStatus::Ok;

@@ -69,6 +69,7 @@ struct BenchConfig {
   // measures the other states, "system" included, and the finding says when they differ.
   std::string allocator = "settled";
   bool allocator_compare = true;  // --no-allocator-compare turns the comparison off
+  bool breakdown = true;          // --no-breakdown: no profiled window, cache chain or fix trials
   // --backend aoti: tools/aoti_runner's sources and the cache folder its builds are kept in
   // (core/aoti_runner.hpp); empty: the package is timed from Python.
   std::string aoti_runner_source;

@@ -12,6 +12,7 @@
 #include "core/json_read.hpp"
 #include "bench/allocator_rows.hpp"
 #include "bench/aoti_render.hpp"
+#include "bench/breakdown_render.hpp"
 #include "bench/json.hpp"
 #include "bench/render.hpp"
 #include "bench/words.hpp"
@@ -292,6 +293,7 @@ std::string brief_row(const BenchRow& row, const std::string& allocator) {
   if (row.latency) lines.push_back({"break-even", break_even_words(row)});
   if (auto m = brief_memory(row); !m.empty()) lines.push_back({"memory", m});
   if (row.ok()) lines.push_back({"outputs", correctness_words(row)});
+  if (row.breakdown && row.breakdown->material()) lines.push_back({"overhead", breakdown_line(*row.breakdown)});
   for (const auto& [k, v] : lines) out += fmt::format("  {:<11} {}\n", k, v);
   return out;
 }
@@ -320,6 +322,11 @@ std::string text(const BenchResult& b) {
   out += pairs_text("Memory (" + mem_kind + ", above the post-load baseline)", r.memory);
   out += pairs_text("Correctness", r.correctness);
   out += pairs_text("Measurement", r.harness);
+  for (const auto& row : b.rows) {
+    if (!row.breakdown) continue;
+    out += "Where a compiled call's time goes (" + label_of(row) + ")\n";
+    for (const auto& line : breakdown_lines(*row.breakdown)) out += "  " + line + "\n";
+  }
   out += interval_note(b);
   if (b.clock) out += fmt::format("clock resolution {}\n", format_duration(b.clock->resolution));
   for (const auto& n : notes(b)) out += "note: " + n + "\n";
@@ -344,6 +351,12 @@ std::string markdown(const BenchResult& b) {
   out += pairs_md("Memory", r.memory);
   out += pairs_md("Correctness", r.correctness);
   out += pairs_md("Measurement", r.harness);
+  for (const auto& row : b.rows) {
+    if (!row.breakdown) continue;
+    out += "\n**Where a compiled call's time goes** (" + label_of(row) + ")\n\n```\n";
+    for (const auto& line : breakdown_lines(*row.breakdown)) out += line + "\n";
+    out += "```\n";
+  }
   if (auto n = interval_note(b); !n.empty()) out += "\n_" + n.substr(0, n.size() - 1) + "_\n";
   for (const auto& n : notes(b)) out += "\n_note: " + n + "_\n";
   return out;

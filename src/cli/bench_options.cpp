@@ -86,6 +86,10 @@ void BenchOptions::add_to(CLI::App& cmd) {
       "--no-allocator-compare", [this] { base.allocator_compare = false; },
       "Skip timing the other allocator states (a share of the first row's --budget, plus their "
       "processes' start-up)");
+  cmd.add_flag_callback(
+      "--no-breakdown", [this] { base.breakdown = false; },
+      "Skip taking a compiled call apart (a window of calls under torch's profiler after the timed ones, the "
+      "cache chain, and where overhead is material each guard fix A/B against the default)");
   cmd.add_option(
          "--aoti-package-dir", base.aoti_package_dir,
          "--backend aoti: keep the package (DIR/model.pt2), its inputs and the C++ runner's first outputs in DIR")

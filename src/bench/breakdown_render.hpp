@@ -1,0 +1,15 @@
+#pragma once
+// The breakdown's lines for the verbose terminal report and Markdown (bench/text.cpp) and
+// HTML (bench/html.cpp): formatting of CallBreakdown's fields, no decision.
+#include <string>
+#include <vector>
+
+#include "bench/breakdown.hpp"
+
+namespace tct::bench {
+
+// One line each: the window (bare and profiled call, what sampling costs), each part with its
+// interval and share, each frame's cache chain, each fix tried or not.
+std::vector<std::string> breakdown_lines(const CallBreakdown& b);
+
+}  // namespace tct::bench

@@ -1,0 +1,107 @@
+"""`tct bench`'s call breakdown end to end (bench/breakdown.*, python/tct_agent/ops/breakdown.py):
+the real binary on an overhead-bound model of its own (tests/e2e/fixtures/overhead_targets.py),
+checked against torch's profiler in a plain script in a fresh process, and against itself at
+1 and 8 cache entries."""
+import statistics
+import subprocess
+
+import pytest
+
+from tct_run import FIXTURES, PYTHON, run_tct
+
+T = str(FIXTURES / "overhead_targets.py") + ":cycling"
+ARGS = ["--backend", "aot_eager", "--dynamic", "false", "--budget", "2", "--warmup", "12", "--eager-warmup", "3",
+        "--no-compile-time", "--no-allocator-compare", "--no-check", "--json"]
+
+# A plain script: the same model compiled the same way, cycled through its entries, then 300
+# calls under torch.profiler.profile (the public API); the median of torch's own lookup event.
+PLAIN = """
+import sys, statistics, torch
+sys.path.insert(0, {folder!r})
+from overhead_targets import cycling
+model, (x,) = cycling(entries={entries})
+c = torch.compile(model, backend="aot_eager", dynamic=False)
+with torch.no_grad():
+    for _ in range(3 * {entries} + 20):
+        c(x)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as p:
+        for _ in range(300):
+            c(x)
+print(statistics.median(e.cpu_time_total * 1e3 for e in p.events() if e.name == "TorchDynamo Cache Lookup"))
+"""
+
+
+def plain_lookup_ns(entries):
+    code = PLAIN.format(folder=str(FIXTURES), entries=entries)
+    out = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, timeout=600, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def runs():
+    out = {}
+    for entries in (1, 8):
+        r = run_tct("bench", T, "--param", f"entries={entries}", *ARGS)
+        assert r.rc == 0, r
+        (row,) = r.json()["bench"]["rows"]
+        out[entries] = (row["breakdown"], r)
+    return out
+
+
+def entry_frame(b):
+    (frame,) = [f for f in b["frames"] if f["entry_frame"]]
+    return frame
+
+
+def test_parts_add_up_to_the_profiled_call_within_its_interval(runs):
+    for entries, (b, _) in runs.items():
+        total = sum(p["median_ns"] for p in b["parts"].values())
+        prof = b["profiled"]
+        assert prof["low_ns"] <= total <= prof["high_ns"], (entries, total, prof)
+        # The profiler's own cost is what the window says it is: profiled less bare.
+        assert b["sampling_cost_ns"] == pytest.approx(prof["median_ns"] - b["bare"]["median_ns"])
+
+
+def test_lookup_agrees_with_torch_profiler_in_a_plain_script(runs):
+    for entries in (1, 8):
+        b, _ = runs[entries]
+        plain = plain_lookup_ns(entries)
+        assert b["parts"]["lookup"]["median_ns"] == pytest.approx(plain, rel=0.20), (entries, plain, b["parts"])
+
+
+def test_hit_position_and_lookup_grow_with_the_entries(runs):
+    one, eight = entry_frame(runs[1][0]), entry_frame(runs[8][0])
+    assert len(one["entries"]) == 1 and one["hit_position"] == 1
+    # torch moves a hit to the front, so cycling through 8 values needs the last one each call.
+    assert len(eight["entries"]) == 8 and eight["hit_position"] == 8
+    # Guard counts are torch's (compilation_metrics) for every entry.
+    assert all(e["guard_count"] and e["guard_count"] > 0 for e in eight["entries"])
+    assert eight["lookup_guards_ns"] > 2 * one["lookup_guards_ns"]
+    assert runs[8][0]["parts"]["lookup"]["median_ns"] > 2 * runs[1][0]["parts"]["lookup"]["median_ns"]
+
+
+def test_fixes_measured_with_verdicts(runs):
+    b, r = runs[8]
+    assert b["material"], b
+    tried = {f["fix"]: f for f in b["fixes"] if "not_tried" not in f}
+    stance = tried["skip_guard_eval_unsafe"]
+    # A gain whose interval excludes 1, and what it gives up beside it.
+    assert stance["verdict"] == "faster" and stance["speedup"]["low"] > 1, stance
+    assert stance["saves"]["median_ns"] > 0 and stance["gives_up"]
+    # Globals: the model reads none that matter, so skipping their guards changes nothing measurable.
+    globals_fix = tried["skip_guard_on_globals_unsafe"]
+    assert globals_fix["verdict"] == "no_clear_difference", globals_fix
+    assert globals_fix["speedup"]["low"] <= 1 <= globals_fix["speedup"]["high"]
+
+
+def test_brief_and_verbose_reports(runs, tmp_path):
+    _, r = runs[8]
+    doc = tmp_path / "b.json"
+    doc.write_text(r.out)
+    brief = run_tct("report", doc)
+    assert brief.rc == 0, brief
+    (line,) = [l for l in brief.out.splitlines() if l.strip().startswith("overhead")]
+    assert "cache entries, hit at position 8" in line and "saves" in line
+    verbose = run_tct("report", doc, "-v")
+    assert "Where a compiled call's time goes" in verbose.out
+    assert "fix skip_guard_on_globals_unsafe" in verbose.out
