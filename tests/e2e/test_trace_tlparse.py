@@ -147,8 +147,13 @@ def tlparse_findings(out):
 def tct_findings(trace):
     d = trace["divergence"]
     ranks = lambda what: {x["rank"] for x in d if x["what"] == what}
-    return {"compile_ids": bool(ranks("compile_ids")), "collective_schedule": ranks("collective_schedule"),
-            "cache": ranks("cache"), "tensor_meta": ranks("tensor_meta"),
+    # tlparse's "Diverging Compilation IDs" is tct's two findings of it: a rank compiled other
+    # frames (compile_ids), or recompiled one another number of times (recompiles). A rank that
+    # hit or filled a shared cache otherwise is a note in tct (cache_notes), not a divergence:
+    # it changes how long the rank compiles, not what it runs.
+    return {"compile_ids": bool(ranks("compile_ids") | ranks("recompiles")),
+            "collective_schedule": ranks("collective_schedule"),
+            "cache": {x["rank"] for x in trace.get("cache_notes", [])}, "tensor_meta": ranks("tensor_meta"),
             "graph_execution_order": bool(ranks("graph_execution_order"))}
 
 
