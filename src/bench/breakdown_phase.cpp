@@ -81,6 +81,12 @@ FixTrial try_fix(const Caller& agent, const BenchRowSpec& spec, std::string_view
                      {"warmup_ns", block_warmup_ns(call_ns * cps)}};
       if (!is_default && fix == kStanceFix) params["fix"] = std::string(fix);
       blocks[is_default ? 0 : 1] = agent("breakdown.fix_block", params);
+      // Under skip_guard_eval_unsafe a call that would recompile raises: the fix does not hold
+      // for these inputs, which is its answer (the default's blocks never carry an error).
+      if (const std::string error = core::json_read::str(blocks[is_default ? 0 : 1], "error"); !error.empty()) {
+        t.not_tried = "it failed on these inputs: " + error;
+        return t;
+      }
     }
     if (blocks[0].value("frames_compiled", 0) + blocks[1].value("frames_compiled", 0) > 0) continue;
     auto a = doubles(blocks[0], "samples_ns"), b = doubles(blocks[1], "samples_ns");
