@@ -10,27 +10,11 @@ torch's `TorchDynamo Cache Lookup` events, and each fix's A/B.
     python bench/breakdown_figures.py [--entries 1 8] [--budget 2] [--tct build/tct] [--python .venv/bin/python]
 """
 import json
-import statistics
 import subprocess
 
 from tool_paths import ROOT, parser
 
 TARGET = ROOT / "tests" / "e2e" / "fixtures" / "overhead_targets.py"
-
-PLAIN = """
-import sys, statistics, torch
-sys.path.insert(0, {folder!r})
-from overhead_targets import cycling
-model, (x,) = cycling(entries={entries})
-c = torch.compile(model, backend="aot_eager", dynamic=False)
-with torch.no_grad():
-    for _ in range(3 * {entries} + 20):
-        c(x)
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as p:
-        for _ in range(300):
-            c(x)
-print(statistics.median(e.cpu_time_total * 1e3 for e in p.events() if e.name == "TorchDynamo Cache Lookup"))
-"""
 
 
 def us(ns):
@@ -62,7 +46,7 @@ def main():
                 print(f"   chain: {len(f['entries'])} entries, hit at {f['hit_position']}, "
                       f"guard checks to the hit {us(f['lookup_guards_ns'])}, guard counts "
                       f"{[e['guard_count'] for e in f['entries']]}")
-        plain = float(subprocess.run([args.python, "-c", PLAIN.format(folder=str(TARGET.parent), entries=entries)],
+        plain = float(subprocess.run([args.python, str(TARGET), str(entries)],
                                      capture_output=True, text=True, check=True).stdout.split()[-1])
         lookup = b["parts"]["lookup"]["median_ns"]
         print(f"   lookup: tct {us(lookup)}, plain script's profiler {us(plain)} ({100 * (lookup / plain - 1):+.0f}%)")
