@@ -319,6 +319,8 @@ export interface EagerPart {
   records?: number;
   /** "forward (kws.py) from line 37 to its end runs eagerly on every call" */
   says: string;
+  /** The fix of the break that caused it, where no other line carries it (a rest of frame, a skipped frame). */
+  hint?: Hint;
 }
 
 export interface ExplainSection {

@@ -53,10 +53,12 @@ std::string describe(const EagerPart& p) {
 }
 
 nlohmann::json to_json(const EagerPart& p) {
-  return {{"cause", to_string(p.cause)}, {"function", p.function},     {"file", p.file},
-          {"frame_line", p.frame_line},  {"from_line", p.from_line},   {"kind", to_string(p.kind)},
-          {"reason", p.reason},          {"compile_id", p.compile_id}, {"records", p.records},
-          {"says", describe(p)}};
+  nlohmann::json out = {{"cause", to_string(p.cause)}, {"function", p.function},     {"file", p.file},
+                        {"frame_line", p.frame_line},  {"from_line", p.from_line},   {"kind", to_string(p.kind)},
+                        {"reason", p.reason},          {"compile_id", p.compile_id}, {"records", p.records},
+                        {"says", describe(p)}};
+  if (!p.hint.fix.empty()) out["hint"] = to_json(p.hint);  // a document from before fixes has none
+  return out;
 }
 
 EagerPart eager_part_from_json(const nlohmann::json& j) {
@@ -71,6 +73,7 @@ EagerPart eager_part_from_json(const nlohmann::json& j) {
   p.reason = jr::str(j, "reason");
   p.compile_id = jr::str(j, "compile_id");
   p.records = jr::num(j, "records", 1);
+  if (const auto& h = jr::at(j, "hint"); h.is_object()) p.hint = hint_from_json(h);
   return p;
 }
 

@@ -38,6 +38,11 @@ struct EagerPart {
   std::string reason;                 // that break's headline, or torch's reason
   std::string compile_id;             // the compile that logged it
   int records = 1;                    // records of it in the log (repeats of one part are one part)
+  // The fix of that break (core::break_fix, the one choice every command shares) where no other
+  // line carries it: a rest of frame and a skipped frame are no graph break as torch counts them,
+  // so this is where their fix is said. Empty for a torch.compiler.disable'd call (its break's
+  // own line has the fix) and for a frame over its recompile limit (its recompile's fix).
+  Hint hint;
 };
 
 // The sentence every rendering prints. rest_of_frame: "forward (kws.py) from line 37 to its

@@ -494,6 +494,14 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
         {b.reason, b.kind,
          b.registry.is_object() ? std::optional<explain::Registry>(registry_entry(b.registry)) : std::nullopt, b.frames,
          b.hint});
+  // explain's view of a break Dynamo cannot resume from names no reason of torch's
+  // ("step_unsupported"): it takes the fix the trace's own record of that break gives, so one
+  // break has one fix (the LSTM's allow_rnn, with its cost).
+  for (auto& b : r.breaks)
+    for (const auto& p : r.eager_parts)
+      if (!p.hint.fix.empty() && !b.frames.empty() && b.frames.back().file == p.file &&
+          b.frames.back().line == p.from_line)
+        b.hint = p.hint;
 
   std::map<BreakKind, int> by_kind;
   for (const auto& g : groups) {

@@ -163,6 +163,10 @@ std::string text(const ExplainResult& r) {
       out +=
           "  why:    Dynamo cannot resume after this break: it compiles up to the last line before it and skips the "
           "rest of the function (torch counts no graph break for it)\n";
+    if (!p.hint.fix.empty()) {
+      out += fmt::format("  fix:    {}\n", p.hint.fix);
+      if (const auto words = core::fix_words(p.hint.terms); !words.empty()) out += fmt::format("          {}\n", words);
+    }
   }
 
   if (r.logged) {
@@ -231,9 +235,10 @@ std::string markdown(const ExplainResult& r) {
   if (const auto eager = eager_besides_skips(r); !eager.empty()) {
     out += "\n**Runs eagerly on every call:**\n\n";
     for (const auto& p : eager)
-      out +=
-          fmt::format("- {} (the [{}] break at `{}:{}`: {})\n", markdown_cell(core::describe(p)),
-                      core::to_string(p.kind), markdown_cell(base_name(p.file)), p.from_line, markdown_cell(p.reason));
+      out += fmt::format(
+          "- {} (the [{}] break at `{}:{}`: {}){}\n", markdown_cell(core::describe(p)), core::to_string(p.kind),
+          markdown_cell(base_name(p.file)), p.from_line, markdown_cell(p.reason),
+          p.hint.fix.empty() ? "" : ". Fix: " + markdown_cell(core::fix_with_terms(p.hint.fix, p.hint.terms)));
   }
   if (!r.disagreements.empty()) {
     out += "\nThe logged compiled run differs from explain:\n\n";

@@ -312,7 +312,8 @@ std::string eager_parts(const std::vector<core::EagerPart>& parts, const std::st
   std::string out = "<h4 class=\"warn\">Runs eagerly on every call</h4><ul>";
   for (const auto& p : parts)
     out += "<li>" + esc(core::describe(p)) + " <small>([" + esc(core::to_string(p.kind)) + "] " + esc(p.reason) +
-           ")</small></li>";
+           ")</small>" + (p.hint.fix.empty() ? "" : "<br>fix: " + esc(core::fix_with_terms(p.hint.fix, p.hint.terms))) +
+           "</li>";
   return out + "</ul>" + extra;
 }
 

@@ -211,7 +211,11 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
                                         "time: not measured\n"
                                       : "{}RUNS EAGERLY: {} (after the [{}] break: {}); its share of the call's time: "
                                         "not measured\n"),
-                      b, core::describe(p), core::to_string(p.kind), p.reason);
+                      b, core::describe(p), core::to_string(p.kind), p.reason) +
+          (p.hint.fix.empty() || !explained.insert(p.hint.fix).second
+               ? std::string()
+               : fmt::format(fmt::runtime(md ? "{}fix: {}\n" : "{}  fix: {}\n"), b,
+                             core::fix_with_terms(p.hint.fix, p.hint.terms)));
   for (const auto& g : s.recompile_groups)
     out += recompile_group_text(g, s, md, b, cwd, explained.insert(g.fix).second);
   // torch's own text: -v only, its first line (the stack trace it appends is in the JSON).

@@ -54,6 +54,12 @@ bool over_recompile_limit(const std::string& text) {
          text.find("cache_size_limit") != std::string::npos;
 }
 
+// The break's one fix, as run and trace give it for a counted break: its kind, where it broke,
+// its traceback's files and torch's own hint lines (the LSTM's allow_rnn, with its cost).
+core::Hint fix_of(const TraceBreak& b) {
+  return core::break_fix(core::break_site(b.kind, b.file, b.frames, b.reason_full));
+}
+
 }  // namespace
 
 std::vector<EagerPart> eager_parts(const RankSummary& rank) {
@@ -84,6 +90,7 @@ std::vector<EagerPart> eager_parts(const RankSummary& rank) {
       p.file = c->second->file;
       p.frame_line = c->second->line;
       p.from_line = line_in(b, *c->second);
+      p.hint = fix_of(b);
     } else if (!b.frame_skipped && disabled_call(b.reason_full)) {
       p.cause = EagerCause::CompilerDisable;
       std::string name = disabled_name(b.reason_full);
@@ -112,6 +119,7 @@ std::vector<EagerPart> eager_parts(const RankSummary& rank) {
           if (bc != compiles.end() && bc->second == &c) {
             p.kind = b.kind;
             p.reason = b.reason;
+            p.hint = fix_of(b);
             break;
           }
         }

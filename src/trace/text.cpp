@@ -142,7 +142,10 @@ std::string rank_text(const Rank& r, size_t i, bool md, bool verbose) {
                        s.file, s.line, s.reason);
   for (const auto& p : r.eager_parts)
     out += fmt::format("{}runs eagerly: {} ([{}] {})\n", md ? "\n- " : "  ", core::describe(p), core::to_string(p.kind),
-                       p.reason);
+                       p.reason) +
+           (p.hint.fix.empty()
+                ? std::string()
+                : fmt::format("{}fix: {}\n", md ? "  " : "    ", core::fix_with_terms(p.hint.fix, p.hint.terms)));
   for (const auto& f : r.failures)
     out += fmt::format("{}failure {}{}: {}: {}\n", md ? "\n- " : "  ", f.compile_id,
                        f.function.empty() ? "" : " in " + f.function, f.fail_type,
