@@ -389,7 +389,7 @@ export interface ExpectSection {
     /** What runs eagerly on every call; the range counts it at 1.0x, weighted by compiled_share. */
     eager_parts?: EagerPart[];
     /** The share of an eager call inside the captured graphs (fastest of interleaved pairs); null: not measured. */
-    compiled_share?: { covered: number | null; pairs: number } | null;
+    compiled_share?: { covered: number | null; pairs: number; dynamo_overhead?: number } | null;
   } | null;
   suggestions?: ExpectSuggestion[];
   sweep?: {

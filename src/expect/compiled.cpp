@@ -24,9 +24,9 @@ CompiledRun compiled_run_of(const explain::ExplainResult& e) {
 
 double CompiledRun::compiled_share() const { return graph_share ? graph_share->covered : NAN; }
 
-double amdahl_speedup(double compiled_share, double speedup) {
+double amdahl_speedup(double compiled_share, double speedup, double overhead) {
   if (!std::isfinite(compiled_share) || !std::isfinite(speedup) || speedup <= 0) return NAN;
-  return 1.0 / ((1.0 - compiled_share) + compiled_share / speedup);
+  return 1.0 / ((1.0 - compiled_share) + compiled_share / speedup + (std::isfinite(overhead) ? overhead : 0.0));
 }
 
 SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run) {
@@ -34,9 +34,10 @@ SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& r
   SpeedupRange out = captured;
   if (run.eager_in_part()) {
     if (const double share = run.compiled_share(); std::isfinite(share)) {
-      out.low = amdahl_speedup(share, captured.low);
-      out.point = amdahl_speedup(share, captured.point);
-      out.high = amdahl_speedup(share, captured.high);
+      const double overhead = run.graph_share->overhead;
+      out.low = amdahl_speedup(share, captured.low, overhead);
+      out.point = amdahl_speedup(share, captured.point, overhead);
+      out.high = amdahl_speedup(share, captured.high, overhead);
     } else if (std::isfinite(out.low)) {
       out.low = std::min(out.low, 1.0);  // the eager part's share unknown: it may be all of the call
     }

@@ -35,9 +35,10 @@ struct CompiledRun {
 };
 
 // Amdahl's law over one call: the compiled share of an eager call sped up by `speedup`, the
-// rest (code that runs eagerly, Python between graphs) at 1.0x: 1 / ((1 - share) + share /
-// speedup). NaN in, NaN out.
-double amdahl_speedup(double compiled_share, double speedup);
+// rest (code that runs eagerly, Python between graphs) at 1.0x, plus what Dynamo adds around
+// the graphs (`overhead`, a share of the eager call; 0 when not measured):
+// 1 / ((1 - share) + share / speedup + overhead). NaN in, NaN out.
+double amdahl_speedup(double compiled_share, double speedup, double overhead = 0);
 
 // From explain's result (explain::run_explain's, or the audit's section read back); unknown
 // when its counts are not from the compiled run.
@@ -45,7 +46,8 @@ CompiledRun compiled_run_of(const explain::ExplainResult& explain);
 
 // The range the model predicts for a fully captured function, as the run bounds it:
 // nothing compiled -> exactly 1.0x; code that runs eagerly on every call -> the range applies
-// to the compiled share of the call only (amdahl_speedup of each end; without a measured share
+// to the compiled share of the call only, with Dynamo's measured overhead per call (amdahl_speedup
+// of each end; without a measured share
 // the low end down to 1.0x); graph breaks -> the low end down to 1.0x (the breaks may eat the
 // gain); else as it is.
 SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run);

@@ -141,6 +141,8 @@ json compiled_run_json(const std::optional<CompiledRunSummary>& run) {
   if (run->graph_share)
     out["compiled_share"] = {{"covered", number_or_null(run->graph_share->covered)},
                              {"pairs", run->graph_share->pairs}};
+  if (run->graph_share && std::isfinite(run->graph_share->overhead))  // an older document has none
+    out["compiled_share"]["dynamo_overhead"] = run->graph_share->overhead;
   return out;
 }
 
@@ -154,7 +156,8 @@ std::optional<CompiledRunSummary> compiled_run_summary_of(const json& j) {
   run.if_captured = range_of(at(j, "if_captured"));
   run.eager_parts = core::eager_parts_from_json(at(j, "eager_parts"));
   if (const json& s = at(j, "compiled_share"); s.is_object())
-    run.graph_share = explain::GraphShare{integer(s, "pairs"), number_or_nan(s, "covered"), NAN, NAN};
+    run.graph_share = explain::GraphShare{integer(s, "pairs"), number_or_nan(s, "covered"), NAN, NAN,
+                                          number_or_nan(s, "dynamo_overhead")};
   return run;
 }
 

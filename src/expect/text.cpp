@@ -196,8 +196,13 @@ std::string compiled_note(const Analysis& a) {
     if (run.graph_share && std::isfinite(run.graph_share->covered))
       return fmt::format(
           "applies to the compiled {} of an eager call (time inside the captured graphs, fastest of {} interleaved "
-          "pairs); the rest runs eagerly at 1.0x: {}; {} once the function is captured whole",
-          format_percent(run.graph_share->covered), run.graph_share->pairs, eager, captured);
+          "pairs); the rest runs eagerly at 1.0x: {}{}; {} once the function is captured whole",
+          format_percent(run.graph_share->covered), run.graph_share->pairs, eager,
+          std::isfinite(run.graph_share->overhead)
+              ? fmt::format("; Dynamo adds {} of an eager call around the graphs, counted",
+                            format_percent(run.graph_share->overhead))
+              : std::string(),
+          captured);
     return fmt::format(
         "{}; its share of the call was not measured, so the range reaches down to 1.0x; {} once the function is "
         "captured whole",

@@ -143,6 +143,8 @@ json logged_json(const CompiledRun& lg, std::size_t frames_skipped) {
                           {"covered", number_or_null(lg.graph_share->covered)},
                           {"eager_fastest_ns", number_or_null(lg.graph_share->eager_fastest_ns)},
                           {"in_graph_fastest_ns", number_or_null(lg.graph_share->in_graph_fastest_ns)}};
+  if (lg.graph_share && std::isfinite(lg.graph_share->overhead))  // an older document has none
+    out["graph_share"]["overhead"] = lg.graph_share->overhead;
   return out;
 }
 CompiledRun logged_of(const json& j) {
@@ -164,7 +166,7 @@ CompiledRun logged_of(const json& j) {
   else if (error.is_object()) lg.error = str(error, "message", error.dump());  // the schema allows an object
   if (const json& g = at(j, "graph_share"); g.is_object())
     lg.graph_share = GraphShare{num(g, "pairs"), number_or_nan(g, "covered"), number_or_nan(g, "eager_fastest_ns"),
-                                number_or_nan(g, "in_graph_fastest_ns")};
+                                number_or_nan(g, "in_graph_fastest_ns"), number_or_nan(g, "overhead")};
   return lg;
 }
 

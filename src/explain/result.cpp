@@ -38,7 +38,8 @@ int ExplainResult::rest_of_frame_parts() const {
 
 std::optional<GraphShare> graph_share_of(const nlohmann::json& pairs) {
   namespace jr = core::json_read;
-  const std::vector<double> eager = jr::doubles(pairs, "eager_ns"), in_graph = jr::doubles(pairs, "in_graph_ns");
+  const std::vector<double> eager = jr::doubles(pairs, "eager_ns"), in_graph = jr::doubles(pairs, "in_graph_ns"),
+                            compiled = jr::doubles(pairs, "compiled_ns");
   const std::size_t n = std::min(eager.size(), in_graph.size());
   // Three pairs at least: one pair's ratio is one preemption away from any value.
   if (n < 3) return std::nullopt;
@@ -48,6 +49,10 @@ std::optional<GraphShare> graph_share_of(const nlohmann::json& pairs) {
   s.in_graph_fastest_ns = *std::min_element(in_graph.begin(), in_graph.begin() + static_cast<long>(n));
   if (!(s.eager_fastest_ns > 0)) return std::nullopt;
   s.covered = std::clamp(s.in_graph_fastest_ns / s.eager_fastest_ns, 0.0, 1.0);
+  if (compiled.size() >= n) {
+    const double fastest = *std::min_element(compiled.begin(), compiled.begin() + static_cast<long>(n));
+    s.overhead = std::max(0.0, fastest - s.eager_fastest_ns) / s.eager_fastest_ns;
+  }
   return s;
 }
 

@@ -152,6 +152,10 @@ struct GraphShare {
   int pairs = 0;
   double covered = NAN;  // of an eager call: inside captured graphs
   double eager_fastest_ns = NAN, in_graph_fastest_ns = NAN;
+  // Of an eager call: what Dynamo adds around the graphs (its cache lookup and guards, the
+  // wrappers, the calls between graphs): the fastest compiled call less the fastest eager call,
+  // where the eager backend runs the same ops; 0 at least. NaN when not timed (older documents).
+  double overhead = NAN;
 };
 // The share from the agent's raw pairs ({eager_ns, compiled_ns, in_graph_ns}); none with fewer
 // than 3 pairs.

@@ -125,6 +125,12 @@ TEST(EagerParts, CountsAndLinesAsTorchsRecords) {
   const core::EagerPart back = core::eager_part_from_json(core::to_json(p));
   EXPECT_EQ(core::describe(back), core::describe(p));
   EXPECT_EQ(back.kind, p.kind);
+  // Its fix is the break's one fix, from torch's own hint in the record: allow_rnn, with its cost.
+  EXPECT_EQ(p.hint.terms.id, "allow_rnn");
+  EXPECT_TRUE(p.hint.terms.untried);
+  EXPECT_NE(p.hint.terms.cost.find("sequence length"), std::string::npos);
+  EXPECT_EQ(back.hint.fix, p.hint.fix);
+  EXPECT_EQ(back.hint.terms.id, p.hint.terms.id);
 }
 
 // A repeat at one place keeps its own text when its text differs (the rest-of-function record
@@ -154,7 +160,14 @@ TEST(EagerParts, GraphShareFromPairs) {
       {{"eager_ns", {1000, 900, 2000, 1000}}, {"in_graph_ns", {200, 300, 400, 180}}, {"compiled_ns", {1, 1, 1, 1}}});
   ASSERT_TRUE(share.has_value());
   EXPECT_EQ(share->pairs, 4);
-  EXPECT_DOUBLE_EQ(share->covered, 0.2);  // the fastest graph time 180 over the fastest eager call 900
+  EXPECT_DOUBLE_EQ(share->covered, 0.2);   // the fastest graph time 180 over the fastest eager call 900
+  EXPECT_DOUBLE_EQ(share->overhead, 0.0);  // a compiled call faster than eager adds nothing
+  // Dynamo's own share: the fastest compiled call 990 less the fastest eager call 900, of 900.
+  EXPECT_DOUBLE_EQ(
+      explain::graph_share_of(
+          {{"eager_ns", {1000, 900, 950}}, {"in_graph_ns", {200, 200, 200}}, {"compiled_ns", {1100, 990, 1200}}})
+          ->overhead,
+      0.1);
   // A preempted compiled call cannot push the share above the whole call.
   EXPECT_DOUBLE_EQ(explain::graph_share_of({{"eager_ns", {10, 10, 10}}, {"in_graph_ns", {50, 60, 70}}})->covered, 1.0);
   EXPECT_FALSE(explain::graph_share_of({{"eager_ns", {1000, 1000}}, {"in_graph_ns", {1, 1}}}).has_value());

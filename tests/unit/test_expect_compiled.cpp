@@ -99,3 +99,22 @@ TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
   }
   EXPECT_FALSE(summarize(compiled_run_from_explain_section(nullptr), kModel));
 }
+
+// Code that runs eagerly on every call: the range applies to the compiled share only (Amdahl),
+// and Dynamo's measured overhead around the graphs is counted, so a small compiled share
+// predicts a loss, as a partly compiled GRU measures.
+TEST(ExpectCompiled, EagerPartCountsTheCompiledShareAndDynamosOverhead) {
+  CompiledRun run;
+  run.known = true;
+  run.graphs = 1;
+  run.eager_parts.push_back(tct::core::EagerPart{});
+  run.graph_share = tct::explain::GraphShare{15, 0.1, 1000, 100, 0.1};
+  const SpeedupRange r = bound_prediction(kModel, run);
+  EXPECT_DOUBLE_EQ(r.low, 1.0 / (0.9 + 0.1 / 1.4 + 0.1));
+  EXPECT_DOUBLE_EQ(r.high, 1.0 / (0.9 + 0.1 / 4.0 + 0.1));
+  EXPECT_LT(r.high, 1.0);
+  EXPECT_EQ(prediction_assumes(run), Assumes::EagerPartStays);
+  // Not measured (an older document): no overhead term.
+  run.graph_share->overhead = NAN;
+  EXPECT_DOUBLE_EQ(bound_prediction(kModel, run).high, 1.0 / (0.9 + 0.1 / 4.0));
+}

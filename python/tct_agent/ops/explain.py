@@ -375,8 +375,11 @@ def code_dirs() -> dict:
 def op_run(params: dict, session) -> dict:
     loaded = session.loaded_target()
     import torch
-    progress("running torch._dynamo.explain")
-    facts = {"torch_version": torch.__version__, "explain": explain_view(loaded), "code_dirs": code_dirs()}
+    facts = {"torch_version": torch.__version__}
+    # The logged compiled run goes first: its calls are the target's first, as the user's first
+    # compiled calls are (a model that changes its own state on its first call, as transformers'
+    # padding warning does, recompiles on its second call only then; torch's counters in a fresh
+    # process count that recompile).
     if params.get("logged", True) and not _writes_trace():
         # Older torch has no structured trace: tct's only source of the compiled run.
         facts["logged"] = None
@@ -390,6 +393,9 @@ def op_run(params: dict, session) -> dict:
         facts["logged"] = logged_view(loaded, int(params.get("logged_calls", 2)), trace_dir)
     else:
         facts["logged"] = None
+    progress("running torch._dynamo.explain")
+    facts["explain"] = explain_view(loaded)
+    facts["code_dirs"] = code_dirs()
     # Registry entries come from explain.registry: tct reads the ids from the reasons.
     facts["registry_available"] = bool(_registry())
     return facts
