@@ -599,7 +599,7 @@ void fix_trials(RunResult& r, const RunInputs& in) {
         "given a DistributedDataParallel and breaks inside it)");
   for (const auto& run : r.fix_runs)
     if (run.exit_status != 0 || unmeasured.count(run.fix))
-      r.notes.push_back(fmt::format("--try-fixes: the run with {} {}: {}", run.fix, run.exit_text,
+      r.notes.push_back(fmt::format("--try-fixes: the run with the fix {} ended ({}): {}", run.fix, run.exit_text,
                                     unmeasured.count(run.fix) ? "a site it was to measure made no call there"
                                                               : "its figures are those of the calls it made"));
 }

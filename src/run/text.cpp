@@ -211,7 +211,8 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
               : fmt::format("{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n", b, rel(br.file, cwd), br.line,
                             br.kind, br.count, br.reason, b, fix);
     if (const FixTrial* t = first ? trial_of(s, br.fix_terms.id) : nullptr)
-      out += fmt::format(fmt::runtime(md ? "{}  **measured**: {}\n" : "  {}measured: {}\n"), b, trial_text(*t));
+      out += fmt::format(fmt::runtime(md ? "{}- **measured**: {}\n" : "  {}measured: {}\n"), md ? "  " : b,
+                         trial_text(*t));
   }
   for (const auto& p : s.eager_parts)
     if (p.cause != core::EagerCause::RecompileLimit)  // said first, as a silent fallback

@@ -326,6 +326,32 @@ TEST(RunTryFixes, TheRunWithTheFixIsMeasuredAgainstTheJobAsWritten) {
   EXPECT_EQ(run::html_section(back), run::html_section(r));
 }
 
+// A run with the fix that failed before its first call measures nothing: the fix stays untried,
+// still names the flag, and a note says why; asked where nothing can be tried, a note says so.
+TEST(RunTryFixes, AFailedRunWithTheFixLeavesItUntriedWithANote) {
+  RunInputs in = inputs_with({ddp_process(1, 0, 400000, 1)});
+  in.trace_ranks = {ddp_trace(0, 3)};
+  in.try_fixes = true;
+  RunInputs::FixRun run;
+  run.fix = "ddp_wrap_order";
+  run.finished.exit.exited = true;
+  run.finished.exit.code = 1;
+  in.fix_runs.push_back(run);
+  const RunResult r = analyze(in);
+  const SiteResult& s = r.processes[0].sites[0];
+  EXPECT_TRUE(s.trials.empty());
+  EXPECT_TRUE(s.breaks[0].fix_terms.untried);
+  EXPECT_EQ(s.breaks[0].fix_terms.measured_by, "tct run --try-fixes");
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("the run with the fix ddp_wrap_order ended (exit code 1)"), std::string::npos)
+      << r.notes[0];
+  RunInputs nothing = inputs_with({ddp_process(1, 0, 400000, 1)});
+  nothing.try_fixes = true;
+  const RunResult n = analyze(nothing);
+  ASSERT_EQ(n.notes.size(), 1u);
+  EXPECT_NE(n.notes[0].find("no break here has a fix tct can try"), std::string::npos) << n.notes[0];
+}
+
 // The verdict is the one rule's: an interval that holds 1 is no gain, however the medians differ.
 TEST(RunTryFixes, AnIntervalHoldingOneIsNoVerdictForTheFix) {
   std::vector<double> before, after;
