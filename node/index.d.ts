@@ -255,7 +255,15 @@ export interface Frame { file: string; line: number | null; function: string; so
 /** What a printed fix costs and when it is no fix (tct's fix table, each with its source); untried:
  *  its cost on your inputs is unknown and could be large, and tct has not tried it. The `run`
  *  document carries the same object as `fix_terms` beside each break's, fallback's and recompile's fix. */
-export interface FixTerms { id: string; cost: string; not_when: string; source: string; untried: boolean }
+export interface FixTerms {
+  id: string;
+  cost: string;
+  not_when: string;
+  source: string;
+  untried: boolean;
+  /** While untried, where tct can measure it on your job: the command that does ("tct run --try-fixes"). */
+  measured_by?: string;
+}
 export interface Hint { text: string; fix?: string | null; url?: string | null; terms?: FixTerms }
 
 export interface GraphBreak {

@@ -10,6 +10,10 @@ TCT_RUN_FLUSH_S seconds (1), so a killed process loses at most about a second of
 In a launcher (torchrun), the workers it saw fail, as torch's elastic agent saw them (pid,
 exit code or signal), go to launcher-<pid>.json: the rank that ended first, and of what.
 
+With TCT_RUN_TRY_FIX=ddp_wrap_order (tct run --try-fixes), a DistributedDataParallel given to
+torch.compile has its inner module compiled instead, and is returned uncompiled: the run that
+measures the wrap order DDP's documentation recommends.
+
 Raw facts only: tct computes every statistic. Calls are timed on the host with
 perf_counter_ns and no synchronize is added to the user's loop. Where CUDA is in use when
 torch.compile is called, each call also records a pair of CUDA events on the current stream;
@@ -56,7 +60,7 @@ _artifacts = {}
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad", "ends")
+                 "outputs_need_grad", "ends", "wrapper")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -76,6 +80,7 @@ class _Site:
         self.compile_ids = []           # [call index, compile id] of the compiles its calls started
         self.outputs_need_grad = None   # a compiling call's output needs grad: backward runs outside the call
         self.ends = array.array("q") if _call_ends else None  # each call's end, perf_counter_ns
+        self.wrapper = None             # "ddp": torch.compile was given a DistributedDataParallel
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
@@ -83,7 +88,7 @@ class _Site:
                 "site_line": self.site_line, "objects": self.objects, "durations_ns": self.times.tolist(),
                 "compile_calls": list(self.compile_calls), "eager_calls": list(self.eager_calls),
                 "device_ns": list(self.device), "compile_ids": list(self.compile_ids),
-                "outputs_need_grad": self.outputs_need_grad,
+                "outputs_need_grad": self.outputs_need_grad, "wrapper": self.wrapper,
                 **({"ends_ns": self.ends.tolist()} if self.ends is not None else {})}
 
     def resolve(self, wait):
@@ -144,8 +149,41 @@ def _site_for(model, torch, where):
         site = _sites.get(key)
         if site is None:
             site = _sites[key] = _Site(len(_sites), kind, name, code, where[0], where[1])
+            if _is_ddp(model, torch):
+                site.wrapper = "ddp"
         site.objects += 1
     return site
+
+
+def _is_ddp(model, torch):
+    ddp = getattr(getattr(getattr(torch, "nn", None), "parallel", None), "DistributedDataParallel", None)
+    return ddp is not None and isinstance(model, ddp)
+
+
+# The fix tct run --try-fixes asked this run to apply (TCT_RUN_TRY_FIX): "ddp_wrap_order" compiles
+# the module inside a DistributedDataParallel given to torch.compile, instead of DDP's own forward.
+_try_fix = ""
+_passthrough = [False]  # torch.compile called by the fix itself: no site of its own
+
+
+def _compile_inside_ddp(ddp, args, kwargs, torch, where):
+    """torch.compile(DDP(model)) run as DDP(torch.compile(model)): the inner module compiled in
+    place (nn.Module.compile, so DDP keeps the same module, parameters and state_dict keys), the
+    DDP object returned uncompiled. Its calls are timed at the same site as the job's own order
+    (the DDP object's forward, DDP's code included), so the two runs compare call for call."""
+    site = _site_for(ddp, torch, where)
+    inner = ddp.module
+    _passthrough[0] = True
+    try:
+        if hasattr(inner, "compile"):
+            inner.compile(*args, **kwargs)
+        else:  # torch before nn.Module.compile (2.2): the compiled module in DDP's place
+            ddp.module = torch.compile(inner, *args, **kwargs)
+    finally:
+        _passthrough[0] = False
+    if "forward" not in ddp.__dict__:
+        ddp.forward = _timed(ddp.forward, site)
+    return ddp
 
 
 def _claim(site, first, out):
@@ -408,7 +446,7 @@ def flush(final=False, wait=False, ended_by=None):
     doc = {"version": 1, "pid": _pid, "ppid": os.getppid(), "rank": os.environ.get("RANK"),
            "local_rank": os.environ.get("LOCAL_RANK"), "world_size": os.environ.get("WORLD_SIZE"),
            "argv": list(sys.argv), "python": sys.version.split()[0], "torch": _torch_version,
-           "force_eager": _force_eager, "stance": _stance, "graph_counting": _graph_counting, "final": final,
+           "force_eager": _force_eager, "try_fix": _try_fix or None, "stance": _stance, "graph_counting": _graph_counting, "final": final,
            "threads": _torch.get_num_threads() if _torch is not None else None, "limits": _dynamo_limits(),
             "sites": sites, "recompile_limit_hits": list(_limit_hits), "ended_by": ended_by,
             **({"cache_artifacts": dict(_artifacts)} if _artifacts else {})}
@@ -581,21 +619,26 @@ def _watch_launcher():
 
 
 def hook_torch(torch, record_dir):
-    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch
+    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch, _try_fix
     _torch = torch
     _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
     _record_dir = record_dir
     _torch_version = str(getattr(torch, "__version__", ""))
     _force_eager = os.environ.get("TCT_RUN_FORCE_EAGER") == "1"
+    _try_fix = "" if _force_eager else os.environ.get("TCT_RUN_TRY_FIX", "")
     threads = os.environ.get("TCT_RUN_THREADS")
     if threads:  # tct run --threads N: intra-op threads, as OMP_NUM_THREADS (also set) would
         torch.set_num_threads(int(threads))
     original = torch.compile
 
     def compile_at(where, model, args, kwargs):
+        if _try_fix == "ddp_wrap_order" and _is_ddp(model, torch):
+            return _compile_inside_ddp(model, args, kwargs, torch, where)
         return _wrap_result(original(model, *args, **kwargs), model, torch, where)
 
     def compile(model=None, *args, **kwargs):
+        if _passthrough[0]:
+            return original(model, *args, **kwargs)
         where = _caller()
         if not _ready:
             _setup_dynamo(torch)

@@ -2,9 +2,9 @@
 // runs the user's real job unchanged, with TORCH_TRACE pointed at a fresh folder and tct's
 // bootstrap (python/tct_run_bootstrap) first on PYTHONPATH, then reports per torch.compile
 // call site what compile cost and gained in that job. --compare-eager runs it again with
-// every call site forced eager. The job's stdin, stdout, stderr and exit status are its own;
-// the text report goes to stderr, after the job. The job's run is run::run_job
-// (src/run/run.hpp); this file is flags and exit codes.
+// every call site forced eager; --try-fixes again with each fix tct can apply. The job's stdin, stdout, stderr and exit
+// status are its own; the text report goes to stderr, after the job. The job's run is run::run_job (src/run/run.hpp);
+// this file is flags and exit codes.
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
@@ -34,6 +34,10 @@ class RunCommand : public Command {
                     "covers run-to-run variation)")
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
+    cmd->add_flag("--try-fixes", try_fixes_,
+                  "Where a break's fix is one tct can apply, run the job once more with it and report each way's "
+                  "graph breaks and per-call time: today the wrap order for breaks inside DDP's own code "
+                  "(torch.compile(DDP(model)) run as DDP(torch.compile(model))). Off by default: the job runs twice");
     cmd->add_flag("--fail-on-fallback", fail_on_fallback_,
                   "Exit 1 when a call site silently fell back to eager (a frame hit a recompile limit or "
                   "failed to compile) and the job itself succeeded: a gate for CI");
@@ -58,6 +62,7 @@ Examples:
   tct run train.py --epochs 1                the same (a .py runs in the chosen Python)
   tct run -m mypkg.serve --port 8000
   tct run --compare-eager -- python train.py is compile worth it in this job, per call site?
+  tct run --try-fixes -- torchrun --nproc-per-node 2 train.py   breaks inside DDP: the wrap order, measured
   tct run -o run.html -- torchrun --nproc-per-node 2 train.py   per rank, ranks that diverge
 Use run for a real job as it runs; use bench for a controlled A/B of one function.
 Recompiles driven by values (a Python int, str or list that changes per call) show only
@@ -90,6 +95,7 @@ command that cannot be started; 4 internal error.)");
     options.dir = dir_;
     options.compare_eager = compare_eager_;
     options.repeat = repeat_;
+    options.try_fixes = try_fixes_;
     options.threads = threads_;
     // -o files are rewritten as the job runs, so a long job can be watched and a killed tct
     // still leaves a report.
@@ -118,7 +124,7 @@ command that cannot be started; 4 internal error.)");
 
  private:
   std::string module_, dir_;
-  bool compare_eager_ = false, fail_on_fallback_ = false;
+  bool compare_eager_ = false, fail_on_fallback_ = false, try_fixes_ = false;
   int repeat_ = 1;
   std::optional<int> threads_;
 };

@@ -216,7 +216,10 @@ std::string fix_words(const FixTerms& t) {
   if (t.id.empty() && t.cost.empty()) return "";
   std::string out = "costs: " + (t.cost.empty() ? std::string("not known") : t.cost);
   if (!t.not_when.empty()) out += "; no fix when " + t.not_when;
-  if (t.untried) out += "; tct has not tried it on your inputs";
+  if (t.untried) {
+    out += "; tct has not tried it on your inputs";
+    if (!t.measured_by.empty()) out += " (" + t.measured_by + " measures it)";
+  }
   return out;
 }
 
@@ -226,7 +229,10 @@ std::string fix_with_terms(const std::string& fix, const FixTerms& t) {
 }
 
 nlohmann::json to_json(const FixTerms& t) {
-  return {{"id", t.id}, {"cost", t.cost}, {"not_when", t.not_when}, {"source", t.source}, {"untried", t.untried}};
+  nlohmann::json j = {
+      {"id", t.id}, {"cost", t.cost}, {"not_when", t.not_when}, {"source", t.source}, {"untried", t.untried}};
+  if (!t.measured_by.empty()) j["measured_by"] = t.measured_by;  // only where a command can measure it
+  return j;
 }
 
 FixTerms fix_terms_from_json(const nlohmann::json& j) {
@@ -238,6 +244,7 @@ FixTerms fix_terms_from_json(const nlohmann::json& j) {
   t.not_when = str("not_when");
   t.source = str("source");
   t.untried = j.contains("untried") && j["untried"].is_boolean() && j["untried"].get<bool>();
+  t.measured_by = str("measured_by");
   return t;
 }
 

@@ -28,9 +28,13 @@ struct FixEntry {
 struct FixTerms {
   std::string id, cost, not_when, source;
   bool untried = false;
+  // Where tct measures it on the user's job, while untried ("tct run --try-fixes"); "" elsewhere.
+  // Set by the command that knows the fix can be tried there (run/analysis.cpp), not the table.
+  std::string measured_by;
 };
 FixTerms terms_of(const FixEntry& e);
-// "costs: ...; no fix when ...; tct has not tried it on your inputs": the one wording of a fix's
+// "costs: ...; no fix when ...; tct has not tried it on your inputs (tct run --try-fixes measures
+// it)": the one wording of a fix's
 // terms, which every rendering prints beside the fix ("" for a document written before terms).
 std::string fix_words(const FixTerms& t);
 // "FIX (costs: ...)": a fix with its terms on one line (the fix alone where fix_words is "").

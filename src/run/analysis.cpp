@@ -352,6 +352,7 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace:
   out.code_name = s.code_name;
   out.code_file = s.code_file;
   out.code_line = s.code_line;
+  out.wrapper = s.wrapper;
   out.calls = s.durations_ns.size();
   out.compiling_calls = s.compile_calls.size();
   out.eager_known = p.graph_counting;
@@ -534,7 +535,103 @@ void compare_eager(RunResult& r, const RunInputs& in) {
     }
 }
 
+// The fixes --try-fixes can measure at one site (can_try's rule over the fixes it knows).
+std::vector<std::string> fixes_to_try_at(const SiteResult& s) {
+  std::vector<std::string> out;
+  for (const std::string_view fix : {std::string_view("ddp_wrap_order")})
+    if (can_try(s, fix)) out.emplace_back(fix);
+  return out;
+}
+
+const SiteRecord* site_record(const ProcessRecord& p, const std::string& key) {
+  for (const auto& s : p.sites)
+    if (s.key() == key) return &s;
+  return nullptr;
+}
+
+// The site in a run made with a fix: the process of the same rank (its pid is another), or for a
+// job without ranks the first process that has the site.
+std::pair<const ProcessRecord*, const SiteRecord*> site_in_run(const RecordSet& set, std::optional<int> rank,
+                                                               const std::string& key) {
+  for (const auto& p : set.processes)
+    if (p.rank == rank)
+      if (const SiteRecord* s = site_record(p, key)) return {&p, s};
+  return {nullptr, nullptr};
+}
+
+// --try-fixes: each site's fixes measured against the runs made with them; a fix measured is no
+// longer untried, one tct could measure and did not says the flag that would.
+void fix_trials(RunResult& r, const RunInputs& in) {
+  r.try_fixes = in.try_fixes;
+  for (const auto& run : in.fix_runs)
+    r.fix_runs.push_back({run.fix, shell_status(run.finished.exit), run.finished.exit.describe()});
+  std::set<std::string> unmeasured;  // fixes run whose site the run did not reach
+  for (auto& p : r.processes)
+    for (auto& s : p.sites)
+      for (const std::string& fix : fixes_to_try_at(s)) {
+        const RunInputs::FixRun* run = nullptr;
+        for (const auto& f : in.fix_runs)
+          if (f.fix == fix) run = &f;
+        const SiteRecord* before = nullptr;
+        for (const auto& rec : in.records.processes)
+          if (rec.pid == p.pid && !before) before = site_record(rec, s.key);
+        const auto [after_process, after] =
+            run ? site_in_run(run->records, p.rank, s.key) : std::pair<const ProcessRecord*, const SiteRecord*>{};
+        if (!before || !after) {
+          if (run) unmeasured.insert(fix);
+          for (auto& b : s.breaks)
+            if (b.fix_terms.id == fix) b.fix_terms.measured_by = std::string(kTryFixes);
+          continue;
+        }
+        SiteResult with_fix;
+        if (const auto* t = trace_for(*after_process, run->trace_ranks)) join_trace(with_fix, *after, *t);
+        s.trials.push_back(fix_trial(fix, s.graph_breaks, with_fix.graph_breaks, thin(steady_durations(*before, false)),
+                                     thin(steady_durations(*after, false))));
+        for (auto& b : s.breaks)
+          if (b.fix_terms.id == fix) {
+            b.fix_terms.untried = false;
+            b.fix_terms.measured_by.clear();
+          }
+      }
+  if (in.try_fixes && in.fix_runs.empty() && !r.processes.empty())
+    r.notes.push_back(
+        "--try-fixes: no break here has a fix tct can try (it tries the DDP wrap order where torch.compile is "
+        "given a DistributedDataParallel and breaks inside it)");
+  for (const auto& run : r.fix_runs)
+    if (run.exit_status != 0 || unmeasured.count(run.fix))
+      r.notes.push_back(fmt::format("--try-fixes: the run with the fix {} ended ({}): {}", run.fix, run.exit_text,
+                                    unmeasured.count(run.fix) ? "a site it was to measure made no call there"
+                                                              : "its figures are those of the calls it made"));
+}
+
 }  // namespace
+
+bool can_try(const SiteResult& s, std::string_view fix) {
+  if (fix != "ddp_wrap_order" || s.wrapper != "ddp") return false;
+  return std::any_of(s.breaks.begin(), s.breaks.end(), [&](const SiteBreak& b) { return b.fix_terms.id == fix; });
+}
+
+std::vector<std::string> fixes_to_try(const RunResult& r) {
+  std::vector<std::string> out;
+  for (const auto& p : r.processes)
+    for (const auto& s : p.sites)
+      for (const std::string& fix : fixes_to_try_at(s))
+        if (std::find(out.begin(), out.end(), fix) == out.end()) out.push_back(fix);
+  return out;
+}
+
+FixTrial fix_trial(std::string fix, int breaks_before, int breaks_after, const std::vector<double>& before,
+                   const std::vector<double>& after) {
+  FixTrial t;
+  t.fix = std::move(fix);
+  t.breaks_before = breaks_before;
+  t.breaks_after = breaks_after;
+  t.before = call_times(before);
+  t.after = call_times(after);
+  if (!before.empty() && !after.empty()) t.speedup = speedup_interval({before}, {after});
+  t.verdict = stats::decide(t.speedup);
+  return t;
+}
 
 std::string cache_state(const std::map<std::string, int>& cache) {
   auto ends = [](const std::string& k, std::string_view tail) {
@@ -762,6 +859,7 @@ RunResult analyze(const RunInputs& in) {
         if (!p.stance.empty() && r.stance.empty()) r.stance = p.stance;
     compare_eager(r, in);
   }
+  fix_trials(r, in);
   r.threads = in.threads;
   r.contention = in.contention;
   // torch's threads where the call sites ran: a launcher (torchrun) imports torch too, with

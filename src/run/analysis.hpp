@@ -2,6 +2,8 @@
 // The run's facts (bootstrap records, TORCH_TRACE summaries, the command's exit) -> RunResult.
 // Pure: no I/O. Every statistic, join and verdict of `tct run` is made here, once.
 #include <set>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "trace/summary.hpp"
@@ -25,6 +27,15 @@ struct RunInputs {
   Contention contention;                                       // the machine while the compiled run ran
   std::vector<RecordSet> eager_runs;                           // --compare-eager: the forced-eager runs
   std::vector<int> eager_exit_statuses;
+  // --try-fixes: asked, and the runs made with a fix applied (the same command, once each).
+  bool try_fixes = false;
+  struct FixRun {
+    std::string fix;  // what the bootstrap applied (TCT_RUN_TRY_FIX): "ddp_wrap_order"
+    Finished finished;
+    RecordSet records;
+    std::vector<trace::RankSummary> trace_ranks;
+  };
+  std::vector<FixRun> fix_runs;
   // A live report, while the job runs: the pids still running then (a process whose records
   // are not final is "ended" only when it is not among them).
   bool live = false;
@@ -32,6 +43,21 @@ struct RunInputs {
 };
 
 RunResult analyze(const RunInputs& in);
+
+// What --try-fixes names in the report: the command that measures a fix tct can try.
+inline constexpr std::string_view kTryFixes = "tct run --try-fixes";
+
+// Whether --try-fixes can measure `fix` at a site: "ddp_wrap_order" where torch.compile was given
+// a DistributedDataParallel (the bootstrap then compiles the module inside it instead) and a break
+// of the site has that fix (core::break_fix: a break inside DDP's own code).
+bool can_try(const SiteResult& s, std::string_view fix);
+// The fixes --try-fixes measures for this result, each once, in the order first met: what one
+// more run of the job applies (none: no run).
+std::vector<std::string> fixes_to_try(const RunResult& r);
+// A trial's figures from each way's steady calls (one run each way) and its verdict by the one
+// rule (stats::decide on before / after: above 1, the fix is faster).
+FixTrial fix_trial(std::string fix, int breaks_before, int breaks_after, const std::vector<double>& before,
+                   const std::vector<double>& after);
 
 // Steady calls: the calls with no compile in them, less the one right after each compile
 // (it pays lazy work: the backward's compile, allocator warm-up). Eager runs: all but the

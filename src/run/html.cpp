@@ -1,6 +1,7 @@
 // tct run's section of the HTML report: silent fallbacks first, then per process (rank) a
 // table of call sites (calls, per-call time, share of the job, compile time, breaks,
 // recompiles, eager comparison), the breaks and recompiles with their fix, and divergence.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -78,10 +79,17 @@ std::string html_section(const RunResult& r) {
                       std::to_string(s.calls), esc(html_dur(s.steady.median)), esc(html_dur(s.steady.p90)),
                       esc(format_percent(s.job_share)), esc(html_dur(s.compile_time)), std::to_string(s.graph_breaks),
                       std::to_string(s.recompiles), esc(vs)});
-      for (const auto& b : s.breaks)
-        details.push_back({esc(s.name), "graph break",
-                           esc(short_path(b.file) + ":" + std::to_string(b.line) + " " + b.reason),
-                           esc(core::fix_with_terms(b.fix, b.fix_terms))});
+      std::vector<std::string> measured;  // a trial beside its fix's first break, once
+      for (const auto& b : s.breaks) {
+        std::string fix = esc(core::fix_with_terms(b.fix, b.fix_terms));
+        for (const auto& t : s.trials)
+          if (t.fix == b.fix_terms.id && std::find(measured.begin(), measured.end(), t.fix) == measured.end()) {
+            measured.push_back(t.fix);
+            fix += "<br><strong>Measured:</strong> " + esc(trial_text(t));
+          }
+        details.push_back(
+            {esc(s.name), "graph break", esc(short_path(b.file) + ":" + std::to_string(b.line) + " " + b.reason), fix});
+      }
       for (const auto& g : s.recompile_groups)
         details.push_back({esc(s.name), esc(fmt::format("recompiled {}x ({})", g.count, g.frame.function)),
                            "<code>" + esc(g.pattern) + "</code> " + esc(g.why),

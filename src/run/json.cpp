@@ -117,6 +117,19 @@ json site(const SiteResult& s) {
                     {"compile_time_ns", ns(c.compile_time)},
                     {"compile_cost_ns", ns(c.compile_cost)},
                     {"break_even_calls", c.break_even_calls ? json(std::ceil(*c.break_even_calls)) : json(nullptr)}});
+  json trials = json::array();
+  for (const auto& t : s.trials)
+    trials.push_back({{"fix", t.fix},
+                      {"graph_breaks_before", t.breaks_before},
+                      {"graph_breaks_after", t.breaks_after},
+                      {"before", times(t.before)},
+                      {"after", times(t.after)},
+                      {"speedup",
+                       {{"estimate", num(t.speedup.estimate)},
+                        {"low", num(t.speedup.low)},
+                        {"high", num(t.speedup.high)},
+                        {"confidence", 0.95}}},
+                      {"verdict", std::string(stats::to_string(t.verdict))}});
   json stall = nullptr;
   if (s.stall)
     stall = {{"compiled_p90_over_median", num(s.stall->compiled_ratio)},
@@ -149,6 +162,8 @@ json site(const SiteResult& s) {
               {"backward_outside", s.backward_outside},
               {"eager", eager},
               {"compiled_runs", runs},
+              {"wrapper", s.wrapper.empty() ? json(nullptr) : json(s.wrapper)},
+              {"fix_trials", trials},
               {"stall", stall}};
   // Written when there is one: a site without code that runs eagerly reads as before the field.
   if (!s.eager_parts.empty()) out["eager_parts"] = core::to_json(s.eager_parts);
@@ -185,6 +200,9 @@ json to_json(const RunResult& r) {
                  {"records", e->records},
                  {"trace_compiles", e->trace_compiles},
                  {"stopped", e->stopped}};
+  json fix_runs = json::array();
+  for (const auto& f : r.fix_runs)
+    fix_runs.push_back({{"fix", f.fix}, {"exit_status", f.exit_status}, {"exit", f.exit_text}});
   json divergence = json::array();
   for (const auto& d : r.divergence)
     divergence.push_back({{"rank", opt(d.rank)}, {"what", d.what}, {"message", d.message}});
@@ -212,6 +230,7 @@ json to_json(const RunResult& r) {
       {"compare_eager",
        r.compared ? json{{"runs_each", r.repeat}, {"stance", r.stance}, {"eager_exit_statuses", r.eager_exit_statuses}}
                   : json(nullptr)},
+      {"try_fixes", r.try_fixes ? json{{"runs", fix_runs}} : json(nullptr)},
       {"trace", r.trace ? trace::to_json(*r.trace) : json(nullptr)}};
 }
 
@@ -385,6 +404,19 @@ SiteResult site_from(const json& j) {
     rc.break_even_calls = break_even_of(c);
     s.runs.push_back(std::move(rc));
   }
+  s.wrapper = jr::str(j, "wrapper");
+  for (const auto& t : jr::list(j, "fix_trials")) {
+    FixTrial f;
+    f.fix = jr::str(t, "fix");
+    f.breaks_before = jr::num(t, "graph_breaks_before");
+    f.breaks_after = jr::num(t, "graph_breaks_after");
+    f.before = times_from(jr::at(t, "before"));
+    f.after = times_from(jr::at(t, "after"));
+    const json& sp = jr::at(t, "speedup");
+    f.speedup = {num_of(sp, "estimate"), num_of(sp, "low"), num_of(sp, "high")};
+    f.verdict = stats::decide(f.speedup);  // decided again from the interval, by the one rule
+    s.trials.push_back(std::move(f));
+  }
   if (const json& st = jr::at(j, "stall"); st.is_object())
     s.stall =
         Stall{num_of(st, "compiled_p90_over_median"), num_of(st, "eager_p90_over_median"), jr::flag(st, "with_load")};
@@ -448,6 +480,11 @@ RunResult from_json(const json& section) {
     r.stance = jr::str(cmp, "stance");
     for (const auto& st : jr::list(cmp, "eager_exit_statuses"))
       if (st.is_number()) r.eager_exit_statuses.push_back(st.get<int>());
+  }
+  if (const json& t = jr::at(section, "try_fixes"); t.is_object()) {
+    r.try_fixes = true;
+    for (const auto& f : jr::list(t, "runs"))
+      r.fix_runs.push_back({jr::str(f, "fix"), jr::num(f, "exit_status"), jr::str(f, "exit")});
   }
   if (const json& t = jr::at(section, "trace"); t.is_object()) r.trace = trace::from_json(t);
   return r;

@@ -41,6 +41,7 @@ ProcessRecord parse_record(const std::string& text) {
   p.python = j.value("python", "");
   p.stance = j.value("stance", "");
   p.force_eager = j.value("force_eager", false);
+  if (j.contains("try_fix") && j["try_fix"].is_string()) p.try_fix = j["try_fix"].get<std::string>();
   p.graph_counting = j.value("graph_counting", false);
   p.final = j.value("final", false);
   if (j.contains("ended_by") && j["ended_by"].is_string()) p.ended_by = j["ended_by"].get<std::string>();
@@ -73,6 +74,7 @@ ProcessRecord parse_record(const std::string& text) {
     if (s.contains("outputs_need_grad") && s["outputs_need_grad"].is_boolean())
       r.outputs_need_grad = s["outputs_need_grad"].get<bool>();
     r.ends_ns = s.value("ends_ns", std::vector<int64_t>{});
+    if (s.contains("wrapper") && s["wrapper"].is_string()) r.wrapper = s["wrapper"].get<std::string>();
     p.sites.push_back(std::move(r));
   }
   for (const auto& h : j.value("recompile_limit_hits", json::array())) {

@@ -33,6 +33,7 @@ struct SiteRecord {
   // tct job (TCT_RUN_CALL_ENDS=1): each call's end on CLOCK_MONOTONIC, the clock tct launched
   // the job on; empty otherwise.
   std::vector<int64_t> ends_ns;
+  std::string wrapper;  // "ddp": torch.compile was given a DistributedDataParallel
 
   // "train.py:44 MLP": one site across processes and runs.
   std::string key() const;
@@ -59,6 +60,7 @@ struct ProcessRecord {
   std::optional<int> rank, local_rank, world_size;
   std::string torch, python, stance;
   bool force_eager = false;
+  std::string try_fix;          // the fix --try-fixes had this run apply ("ddp_wrap_order"), "" for the job as written
   bool graph_counting = false;  // eager_calls can be trusted
   bool final = false;           // written at exit (not only a periodic flush)
   std::string ended_by;         // the signal it was ending of when it wrote ("SIGTERM"), "" at a normal exit

@@ -108,6 +108,19 @@ struct EagerComparison {
   std::string clock = "host";  // "cuda_events" when both runs timed the site's calls on the device
 };
 
+// A fix tct tried at a site (--try-fixes): the job run once more with the fix applied by the
+// bootstrap, against the job as written. One run each way: the interval covers call-to-call
+// variation within each run, not run-to-run.
+struct FixTrial {
+  std::string fix;  // the fix's id in core/fix_table.cpp ("ddp_wrap_order")
+  // Graph breaks at the site as torch counts them (SiteResult::graph_breaks' rule), each way.
+  int breaks_before = 0, breaks_after = 0;
+  CallTimes before, after;    // steady calls: the job as written, and with the fix
+  stats::Interval speedup{};  // before / after per-call median, 95% bootstrap: above 1, the fix is faster
+  // The one speedup verdict rule (stats::decide), on that interval.
+  stats::SpeedupVerdict verdict = stats::SpeedupVerdict::NotMeasured;
+};
+
 // What a compiled run of the job paid to compile at a site, with its cache state: with
 // --repeat the first run is usually cold and the others find its caches.
 struct RunCompile {
@@ -133,6 +146,7 @@ struct Stall {
 
 struct SiteResult {
   std::string key, kind, name, site_file, code_name, code_file;
+  std::string wrapper;  // "ddp": torch.compile was given a DistributedDataParallel (its forward is the site's code)
   int site_line = 0, code_line = 0;
   size_t calls = 0;
   size_t compiling_calls = 0;              // calls during which Dynamo compiled (first + recompiles)
@@ -161,6 +175,7 @@ struct SiteResult {
   bool backward_outside = false;
   std::optional<EagerComparison> eager;
   std::vector<RunCompile> runs;  // --compare-eager: each compiled run's compile, cold and warm
+  std::vector<FixTrial> trials;  // --try-fixes: each fix measured here (its breaks' fix_terms then say tried)
   std::optional<Stall> stall;
 };
 
@@ -226,6 +241,14 @@ struct RunResult {
   bool compared = false;
   int repeat = 1;
   std::vector<int> eager_exit_statuses;
+  // --try-fixes: the runs made with a fix applied (none when no site had a fix tct can try).
+  struct FixRun {
+    std::string fix;  // the fix's id: what the bootstrap applied in that run
+    int exit_status = 0;
+    std::string exit_text;
+  };
+  bool try_fixes = false;  // asked for
+  std::vector<FixRun> fix_runs;
   std::optional<int> threads;  // --threads N (the job and its eager runs)
   Contention contention;
   std::optional<trace::TraceResult> trace;  // `tct trace` of the job's logs, for the details

@@ -76,7 +76,7 @@ RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
       // A half-written record or an unwritable file: the final report will say.
     }
   };
-  auto one_run = [&](const std::string& sub, bool eager) {
+  auto one_run = [&](const std::string& sub, bool eager, const std::string& fix = "") {
     fs::create_directories(records_of(sub));
     fs::create_directories(trace_of(sub));
     Launch l;
@@ -84,7 +84,8 @@ RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
     l.env = {{"PYTHONPATH", pythonpath},
              {"TCT_RUN_RECORD_DIR", records_of(sub)},
              {"TORCH_TRACE", trace_of(sub)},
-             {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"}};
+             {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"},
+             {"TCT_RUN_TRY_FIX", fix}};
     if (o.threads)
       for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "TCT_RUN_THREADS"})
         l.env.push_back({var, std::to_string(*o.threads)});
@@ -125,6 +126,24 @@ RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
   auto trace = read_trace_dir(in.trace_dir);
   in.trace_ranks = std::move(trace.ranks);
   in.trace_summary = std::move(trace.summary);
+  in.try_fixes = o.try_fixes;
+  if (o.try_fixes && !failed && !in.finished.interrupted) {
+    // The fixes this job's breaks call for that tct can apply: one more run of the job each.
+    const std::vector<std::string> fixes = fixes_to_try(analyze(in));
+    for (const auto& fix : fixes) {
+      const std::string sub = "fix-" + fix;
+      progress(fmt::format("run with the fix {} (--try-fixes)", fix));
+      RunInputs::FixRun f;
+      f.fix = fix;
+      f.finished = one_run(sub, false, fix);
+      f.records = read_records(records_of(sub));
+      f.trace_ranks = read_trace_dir(trace_of(sub)).ranks;
+      const bool interrupted = f.finished.interrupted;
+      in.fix_runs.push_back(std::move(f));
+      if (interrupted) break;
+    }
+    if (!fixes.empty() && hooks.end_progress) hooks.end_progress();
+  }
   return analyze(in);
 }
 

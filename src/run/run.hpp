@@ -2,7 +2,8 @@
 // `tct run` as a function: the job resolved (a script in the chosen Python, -m MODULE), run
 // unchanged with TORCH_TRACE pointed at a fresh folder and tct's bootstrap first on
 // PYTHONPATH, then (--compare-eager) again with every call site forced eager, each run's
-// records and trace read back -> a RunResult (analysis.cpp makes every figure and verdict).
+// records and trace read back (--try-fixes: again with each fix tct can apply) -> a RunResult
+// (analysis.cpp makes every figure and verdict).
 // The runner prints, writes reports and exits nowhere: progress and the result so far
 // leave through RunHooks; cli/cmd_run.cpp turns the result into exit codes.
 #include <functional>
@@ -20,7 +21,10 @@ struct RunOptions {
   std::optional<std::string> python;  // --python: the interpreter for a .py job and -m (none: the usual choice)
   std::string dir;                    // --dir: where logs and records stay ("" = a new folder under $TMPDIR)
   bool compare_eager = false;
-  int repeat = 1;              // with compare_eager: runs each way
+  int repeat = 1;  // with compare_eager: runs each way
+  // Run the job once more with each fix tct can apply that its breaks call for (the DDP wrap
+  // order: run/analysis.hpp's fixes_to_try), and measure it against the job as written.
+  bool try_fixes = false;
   std::optional<int> threads;  // --threads N in the job and its eager runs
   bool watch = false;          // report the result so far every 10 s while the compiled run runs
 };

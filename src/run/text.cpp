@@ -161,6 +161,13 @@ std::string eager_text(const SiteResult& s, const EagerComparison& e, const std:
   return out + fmt::format("{}compile cost {}: {}\n", b, dur(e.compile_cost), pay);
 }
 
+// The trial of a fix, if the site has one.
+const FixTrial* trial_of(const SiteResult& s, const std::string& fix) {
+  for (const auto& t : s.trials)
+    if (t.fix == fix) return &t;
+  return nullptr;
+}
+
 std::string site_text(const SiteResult& s, bool md, bool verbose, const std::string& cwd,
                       const Contention& contention) {
   const std::string b = md ? "- " : "    ";
@@ -197,12 +204,15 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
   }
   std::set<std::string> explained;  // a fix once, however many breaks or frames it answers
   for (const auto& br : s.breaks) {
-    const std::string fix =
-        explained.insert(br.fix).second ? core::fix_with_terms(br.fix, br.fix_terms) : std::string("the same as above");
+    const bool first = explained.insert(br.fix).second;
+    const std::string fix = first ? core::fix_with_terms(br.fix, br.fix_terms) : std::string("the same as above");
     out += md ? fmt::format("{}graph break at `{}:{}` ({}, x{}): {}; fix: {}\n", b, rel(br.file, cwd), br.line, br.kind,
                             br.count, br.reason, fix)
               : fmt::format("{}graph break at {}:{} ({}, x{}): {}\n  {}fix: {}\n", b, rel(br.file, cwd), br.line,
                             br.kind, br.count, br.reason, b, fix);
+    if (const FixTrial* t = first ? trial_of(s, br.fix_terms.id) : nullptr)
+      out += fmt::format(fmt::runtime(md ? "{}- **measured**: {}\n" : "  {}measured: {}\n"), md ? "  " : b,
+                         trial_text(*t));
   }
   for (const auto& p : s.eager_parts)
     if (p.cause != core::EagerCause::RecompileLimit)  // said first, as a silent fallback
@@ -243,6 +253,25 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
 }
 
 }  // namespace
+
+std::string trial_text(const FixTrial& t) {
+  std::string verdict;
+  switch (t.verdict) {
+    case stats::SpeedupVerdict::Faster: verdict = "faster with the fix"; break;
+    case stats::SpeedupVerdict::Slower: verdict = "slower with the fix"; break;
+    case stats::SpeedupVerdict::NoClearDifference: verdict = "no clear difference"; break;
+    case stats::SpeedupVerdict::Inconclusive: verdict = stats::interval_note(t.verdict, t.speedup); break;
+    case stats::SpeedupVerdict::NotMeasured: verdict = "per call not measured (no steady calls one way)"; break;
+  }
+  const std::string wide =
+      t.verdict == stats::SpeedupVerdict::Inconclusive ? "" : stats::interval_note(t.verdict, t.speedup);
+  return fmt::format(
+      "graph breaks {} -> {}, per call {} -> {} (steady median), {} {}{} (95% interval; one run each "
+      "way, {} and {} steady calls)",
+      t.breaks_before, t.breaks_after, dur(t.before.median), dur(t.after.median),
+      report::format_speedup_interval(t.speedup), verdict, wide.empty() ? "" : " " + wide, t.before.calls,
+      t.after.calls);
+}
 
 std::string first_end_text(const FirstEnd& e) {
   const std::string who = e.rank ? fmt::format("rank {} (pid {})", *e.rank, e.pid) : fmt::format("pid {}", e.pid);
@@ -287,6 +316,12 @@ std::string text(const RunResult& r, bool md, bool verbose) {
     out += fmt::format(fmt::runtime(md ? "\n### {}{}\n" : "\n{}{}\n"), process_title(p), process_end(p));
     for (const auto& s : p.sites) out += site_text(s, md, verbose, r.cwd, r.contention);
   }
+  for (const auto& f : r.fix_runs)
+    out += fmt::format("\nrun with the fix {} (--try-fixes): {}, the same command{}\n", f.fix, f.exit_text,
+                       f.fix == "ddp_wrap_order"
+                           ? "; torch.compile given a DistributedDataParallel compiled the module inside "
+                             "it instead (module.compile()) and returned DDP uncompiled"
+                           : "");
   if (r.compared)
     out += fmt::format("\neager runs: {} ({}), each call site bypassed (calls go straight to the uncompiled code){}\n",
                        r.repeat, r.stance, r.threads ? fmt::format("; --threads {} in every run", *r.threads) : "");

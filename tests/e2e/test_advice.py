@@ -96,5 +96,7 @@ def test_breaks_inside_ddp_get_the_wrap_order_not_move_the_print(tmp_path):
         assert b["fix_terms"]["id"] == "ddp_wrap_order", b
         assert "DDP(torch.compile(model))" in b["fix"] and "optimize_ddp" in b["fix"]
         assert b["fix_terms"]["untried"] is True  # tct did not run it the other way
+        assert b["fix_terms"]["measured_by"] == "tct run --try-fixes"  # the flag that would
     assert "move the print/logging out" not in r.err and "register it as a custom op" not in r.err
     assert "DDP(torch.compile(model))" in r.err
+    assert "tct has not tried it on your inputs (tct run --try-fixes measures it)" in r.err

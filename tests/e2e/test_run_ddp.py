@@ -2,11 +2,13 @@
 gloo, a gated MLP compiled inside DDP), each fact against an independent reference: the
 recompiles of each rank against torch's own compilation_metrics written by that rank, the
 rank that died and how against what the job did to itself (it SIGKILLs its own rank 1), the
-calls another rank kept against the steps it printed. aot_eager keeps compiles short; the
+calls another rank kept against the steps it printed, the wrap order --try-fixes measures against
+the graph breaks torch itself counted in each run. aot_eager keeps compiles short; the
 shared-cache run uses inductor, whose caches are what it is about."""
 import json
 import re
 import socket
+import statistics
 
 import pytest
 
@@ -25,11 +27,11 @@ def free_port():
         return s.getsockname()[1]
 
 
-def run_job(tmp_path, mode, ok=(0,), **env):
+def run_job(tmp_path, mode, ok=(0,), flags=(), **env):
     out = tmp_path / "run.json"
     env = {"GATE_MODE": mode, "GATE_METRICS_DIR": str(tmp_path), "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache"),
            **{k: str(v) for k, v in env.items()}}
-    r = run_tct("run", "-o", out, "--dir", tmp_path / "run", "--", TORCHRUN, "--nproc-per-node", "2",
+    r = run_tct("run", *flags, "-o", out, "--dir", tmp_path / "run", "--", TORCHRUN, "--nproc-per-node", "2",
                 "--master-port", free_port(), JOB, env=env, timeout=420)
     assert r.rc in ok, r
     doc = json.loads(out.read_text())
@@ -84,6 +86,55 @@ def test_same_code_on_a_shared_cold_cache_does_not_diverge(tmp_path):
     caches = [t["cache"] for t in run["trace"]["ranks"]]
     assert all(caches), caches  # inductor's caches were used
     assert all(torch_recompiles(tmp_path, rank) == 0 for rank in (0, 1))
+
+
+def verdict_of(interval):
+    """The project's rule (stats/verdict.hpp), written again here as the oracle of the verdict."""
+    if interval["low"] > 1:
+        return "faster"
+    if interval["high"] < 1:
+        return "slower"
+    return "no_clear_difference" if interval["high"] / interval["low"] <= 1.5 else "inconclusive"
+
+
+def test_breaks_inside_ddp_come_with_the_wrap_order_measured(tmp_path):
+    """torch.compile(DDP(model)) breaks inside DDP's own forward; --try-fixes runs the job once more
+    with the module compiled inside DDP and puts both ways beside the fix. The oracle of each way's
+    breaks is torch's own counter (counters["graph_break"]) as each rank printed it in each run; the
+    type torch.compile returned there says which wrap order ran; the job's own timing of its calls
+    holds the per-call medians."""
+    r, run = run_job(tmp_path, "same", flags=("--try-fixes",), GATE_WRAP="outside", GATE_STEPS=12)
+    assert run["try_fixes"]["runs"] == [{"fix": "ddp_wrap_order", "exit_status": 0, "exit": "exit code 0"}]
+    procs = by_rank(run)
+    for rank in (0, 1):
+        as_written, with_fix = [json.loads(line) for line in (tmp_path / f"runs-{rank}.jsonl").read_text().splitlines()]
+        assert as_written["compiled_type"] == "OptimizedModule" and with_fix["compiled_type"] == "DistributedDataParallel"
+        assert as_written["graph_breaks"] > 0 and with_fix["graph_breaks"] == 0, (as_written, with_fix)
+        (site,) = procs[rank]["sites"]
+        assert site["wrapper"] == "ddp" and site["graph_breaks"] == as_written["graph_breaks"]
+        (trial,) = site["fix_trials"]
+        assert trial["fix"] == "ddp_wrap_order"
+        assert (trial["graph_breaks_before"], trial["graph_breaks_after"]) == (as_written["graph_breaks"], 0)
+        # The same calls the job timed around tct's timing, less the compiling call and the one after.
+        # 12 calls, 10 steady: only the first compiled, so the steady calls are the 3rd on. The job
+        # timed each of them around tct's timing of the same call: its median is an upper bound.
+        assert trial["before"] == site["steady_calls"] and trial["after"]["calls"] == 10
+        for times, job in ((trial["before"], as_written), (trial["after"], with_fix)):
+            assert len(job["call_ns"]) == 12
+            own = statistics.median(job["call_ns"][2:])
+            assert 0.7 * own <= times["median_ns"] <= own + 1, (times, job)
+        sp = trial["speedup"]
+        assert sp["estimate"] == pytest.approx(trial["before"]["median_ns"] / trial["after"]["median_ns"], rel=1e-3)
+        assert sp["low"] <= sp["high"] and trial["verdict"] == verdict_of(sp)
+        # The breaks inside DDP carry the fix, measured: no longer untried.
+        for b in site["breaks"]:
+            assert b["fix_terms"]["id"] == "ddp_wrap_order" and b["fix_terms"]["untried"] is False, b
+    # The text: each rank's figures once, beside the fix they measure.
+    assert r.err.count("measured: graph breaks ") == 2, r.err
+    for rank in (0, 1):
+        trial = procs[rank]["sites"][0]["fix_trials"][0]
+        assert f"measured: graph breaks {trial['graph_breaks_before']} -> 0, per call " in r.err
+    assert "has not tried it" not in r.err
 
 
 def steps_printed(err, rank):

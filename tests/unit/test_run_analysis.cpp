@@ -215,6 +215,158 @@ TEST(RunAnalysis, EachCompiledRunHasItsCompileAndBreakEven) {
   EXPECT_NEAR(*s.runs[1].break_even_calls, (10000 - 101) / 100.0, 5);
 }
 
+// --try-fixes' choice and its figures. A DDP object compiled from outside breaks inside DDP's
+// own forward (issue 45: the logger call at distributed.py:1757): the wrap order is the fix tct
+// can try there, and nowhere else: not at a site whose compiled object is no DDP, nor at a DDP
+// site without such a break.
+ProcessRecord ddp_process(int64_t pid, int rank, int64_t steady_ns, int compiles) {
+  ProcessRecord p;
+  p.pid = pid;
+  p.rank = rank;
+  p.final = true;
+  std::vector<int64_t> ns = {100000000};
+  for (int i = 0; i < 40; ++i) ns.push_back(steady_ns + i % 5);
+  SiteRecord s = site(ns, {0});
+  s.name = "DistributedDataParallel";
+  s.wrapper = "ddp";
+  for (int f = 0; f < compiles; ++f) s.compile_ids.push_back({0, std::to_string(f) + "/0"});
+  p.sites.push_back(s);
+  return p;
+}
+
+// A trace with `breaks` breaks inside DDP's forward, in frame 0's compile.
+trace::RankSummary ddp_trace(int rank, int breaks) {
+  trace::RankSummary t;
+  t.rank = rank;
+  trace::CompileSummary c;
+  c.function = "forward";
+  c.file = "/v/site-packages/torch/nn/parallel/distributed.py";
+  c.finished = true;
+  trace::CompileId id;
+  id.frame = 0;
+  id.frame_compile = 0;
+  t.compiles[id] = c;
+  for (int i = 0; i < breaks; ++i) {
+    trace::TraceBreak b;
+    b.kind = core::BreakKind::PrintLogging;
+    b.file = "/v/site-packages/torch/nn/parallel/distributed.py";
+    b.line = 1757 + i;
+    b.reason = "Unsupported method call";
+    b.compile_id = "0/0";
+    b.frames = {{"/job/train.py", 40, "main", ""}, {b.file, b.line, "forward", ""}};
+    t.breaks.push_back(b);
+  }
+  return t;
+}
+
+TEST(RunTryFixes, TheWrapOrderIsTriedWhereDdpItselfBreaks) {
+  RunInputs in = inputs_with({ddp_process(1, 0, 400000, 1)});
+  in.trace_ranks = {ddp_trace(0, 3)};
+  RunResult r = analyze(in);
+  ASSERT_EQ(r.processes[0].sites[0].graph_breaks, 3);
+  EXPECT_TRUE(can_try(r.processes[0].sites[0], "ddp_wrap_order"));
+  EXPECT_EQ(fixes_to_try(r), std::vector<std::string>{"ddp_wrap_order"});
+  // Without --try-fixes: untried, and the words say which flag measures it.
+  const SiteBreak& b = r.processes[0].sites[0].breaks[0];
+  EXPECT_EQ(b.fix_terms.id, "ddp_wrap_order");
+  EXPECT_TRUE(b.fix_terms.untried);
+  EXPECT_EQ(b.fix_terms.measured_by, "tct run --try-fixes");
+  EXPECT_NE(core::fix_words(b.fix_terms).find("(tct run --try-fixes measures it)"), std::string::npos);
+  // Not a DDP object: the same breaks, nothing tct can try (the flag is not named).
+  RunInputs plain = in;
+  plain.records.processes[0].sites[0].wrapper.clear();
+  RunResult p = analyze(plain);
+  EXPECT_FALSE(can_try(p.processes[0].sites[0], "ddp_wrap_order"));
+  EXPECT_TRUE(fixes_to_try(p).empty());
+  EXPECT_EQ(p.processes[0].sites[0].breaks[0].fix_terms.measured_by, "");
+  // A DDP object without a break: nothing to try.
+  RunInputs clean = in;
+  clean.trace_ranks = {ddp_trace(0, 0)};
+  EXPECT_TRUE(fixes_to_try(analyze(clean)).empty());
+}
+
+TEST(RunTryFixes, TheRunWithTheFixIsMeasuredAgainstTheJobAsWritten) {
+  RunInputs in = inputs_with({ddp_process(1, 0, 400000, 1)});
+  in.trace_ranks = {ddp_trace(0, 3)};
+  in.try_fixes = true;
+  RunInputs::FixRun run;
+  run.fix = "ddp_wrap_order";
+  run.finished.exit.exited = true;
+  run.records.processes = {ddp_process(2, 0, 300000, 1)};  // another pid, the same rank
+  run.trace_ranks = {ddp_trace(0, 0)};
+  in.fix_runs.push_back(run);
+  const RunResult r = analyze(in);
+  const SiteResult& s = r.processes[0].sites[0];
+  ASSERT_EQ(s.trials.size(), 1u);
+  const FixTrial& t = s.trials[0];
+  EXPECT_EQ(t.fix, "ddp_wrap_order");
+  EXPECT_EQ(t.breaks_before, 3);
+  EXPECT_EQ(t.breaks_after, 0);
+  EXPECT_EQ(t.before.calls, 39u);  // the compiling call and the one after it left out
+  EXPECT_NEAR(t.before.median.count(), 400002, 1);
+  EXPECT_NEAR(t.after.median.count(), 300002, 1);
+  EXPECT_NEAR(t.speedup.estimate, 400002.0 / 300002.0, 1e-6);
+  EXPECT_EQ(t.verdict, stats::SpeedupVerdict::Faster);
+  for (const auto& b : s.breaks) {
+    EXPECT_FALSE(b.fix_terms.untried);  // measured
+    EXPECT_EQ(b.fix_terms.measured_by, "");
+  }
+  ASSERT_EQ(r.fix_runs.size(), 1u);
+  EXPECT_EQ(r.fix_runs[0].exit_status, 0);
+  // The text says it once, beside the fix; a saved document renders the same.
+  const std::string text = run::text(r, false, false);
+  const std::string line = "measured: graph breaks 3 -> 0, per call 400 us -> 300 us (steady median), 1.33x [";
+  EXPECT_NE(text.find(line), std::string::npos) << text;
+  EXPECT_EQ(text.find(line), text.rfind(line)) << text;
+  EXPECT_NE(text.find("faster with the fix"), std::string::npos) << text;
+  EXPECT_EQ(text.find("has not tried"), std::string::npos) << text;
+  const RunResult back = from_json(to_json(r));
+  EXPECT_EQ(to_json(back), to_json(r));
+  EXPECT_EQ(run::text(back, false, true), run::text(r, false, true));
+  EXPECT_EQ(run::html_section(back), run::html_section(r));
+}
+
+// A run with the fix that failed before its first call measures nothing: the fix stays untried,
+// still names the flag, and a note says why; asked where nothing can be tried, a note says so.
+TEST(RunTryFixes, AFailedRunWithTheFixLeavesItUntriedWithANote) {
+  RunInputs in = inputs_with({ddp_process(1, 0, 400000, 1)});
+  in.trace_ranks = {ddp_trace(0, 3)};
+  in.try_fixes = true;
+  RunInputs::FixRun run;
+  run.fix = "ddp_wrap_order";
+  run.finished.exit.exited = true;
+  run.finished.exit.code = 1;
+  in.fix_runs.push_back(run);
+  const RunResult r = analyze(in);
+  const SiteResult& s = r.processes[0].sites[0];
+  EXPECT_TRUE(s.trials.empty());
+  EXPECT_TRUE(s.breaks[0].fix_terms.untried);
+  EXPECT_EQ(s.breaks[0].fix_terms.measured_by, "tct run --try-fixes");
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("the run with the fix ddp_wrap_order ended (exit code 1)"), std::string::npos)
+      << r.notes[0];
+  RunInputs nothing = inputs_with({ddp_process(1, 0, 400000, 1)});
+  nothing.try_fixes = true;
+  const RunResult n = analyze(nothing);
+  ASSERT_EQ(n.notes.size(), 1u);
+  EXPECT_NE(n.notes[0].find("no break here has a fix tct can try"), std::string::npos) << n.notes[0];
+}
+
+// The verdict is the one rule's: an interval that holds 1 is no gain, however the medians differ.
+TEST(RunTryFixes, AnIntervalHoldingOneIsNoVerdictForTheFix) {
+  std::vector<double> before, after;
+  for (int i = 0; i < 30; ++i) {
+    before.push_back(100 + (i * 37) % 60);
+    after.push_back(100 + (i * 53) % 60);
+  }
+  const FixTrial t = fix_trial("ddp_wrap_order", 2, 0, before, after);
+  EXPECT_LE(t.speedup.low, 1.0);
+  EXPECT_GE(t.speedup.high, 1.0);
+  EXPECT_EQ(t.verdict, stats::decide(t.speedup));
+  EXPECT_NE(t.verdict, stats::SpeedupVerdict::Faster);
+  EXPECT_EQ(fix_trial("ddp_wrap_order", 2, 0, before, {}).verdict, stats::SpeedupVerdict::NotMeasured);
+}
+
 // A saved document reads back into the result it was written from: every field the renderers
 // use, the verdict typed (decided again from the interval), and the count --fail-on-fallback
 // gates on and the headline says is the same one list.

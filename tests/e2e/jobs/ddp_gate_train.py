@@ -8,9 +8,14 @@ GATE_MODE picks what the ranks do:
   kill_compile rank 1 SIGKILLs itself inside its first compile (a backend that kills)
   kill_loop    rank 1 SIGKILLs itself after GATE_KILL_AT calls of its loop (1.5 s after the last)
 GATE_BACKEND: the backend of every rank (aot_eager; inductor to exercise its caches).
+GATE_WRAP: inside (DDP(torch.compile(model)), the default) or outside (torch.compile(DDP(model)):
+Dynamo traces DDP's own forward and breaks in it).
 
 Each rank writes torch's own compilation_metrics (the oracle of the tests) to
-GATE_METRICS_DIR/metrics-<rank>.json at the end, and prints its step number as it goes.
+GATE_METRICS_DIR/metrics-<rank>.json at the end, and prints its step number as it goes. It
+also appends one line per run to GATE_METRICS_DIR/runs-<rank>.jsonl: torch's own graph-break
+count (torch._dynamo.utils.counters), the type torch.compile returned (which wrap order ran)
+and its own timing of each call of the model, in order.
 """
 import json
 import os
@@ -53,14 +58,21 @@ def main():
     torch.manual_seed(rank)
     model = GatedMLP(rank)
     backend = killing_backend if (MODE == "kill_compile" and rank == 1) else os.environ.get("GATE_BACKEND", "aot_eager")
-    ddp = DDP(torch.compile(model, backend=backend))
+    if os.environ.get("GATE_WRAP", "inside") == "outside":
+        ddp = torch.compile(DDP(model), backend=backend)
+    else:
+        ddp = DDP(torch.compile(model, backend=backend))
+    calls_ns = []
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
     x, y = torch.randn(6, 12), torch.randint(0, 3, (6,))
     for step in range(STEPS):
         if MODE == "kill_loop" and rank == 1 and step == KILL_AT:
             time.sleep(1.5)  # past the recorder's flush interval: its calls so far are written
             os.kill(os.getpid(), signal.SIGKILL)
-        loss = nn.functional.cross_entropy(ddp(x), y)
+        t0 = time.perf_counter_ns()
+        pred = ddp(x)
+        calls_ns.append(time.perf_counter_ns() - t0)
+        loss = nn.functional.cross_entropy(pred, y)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -74,6 +86,12 @@ def main():
                  "recompile_reason": m.recompile_reason} for m in get_compilation_metrics()]
         with open(os.path.join(out, f"metrics-{rank}.json"), "w") as f:
             json.dump(rows, f)
+        from torch._dynamo.utils import counters
+
+        with open(os.path.join(out, f"runs-{rank}.jsonl"), "a") as f:
+            f.write(json.dumps({"graph_breaks": sum(counters["graph_break"].values()),
+                                "compiled_type": type(ddp).__name__,
+                                "call_ns": calls_ns}) + "\n")
     dist.destroy_process_group()
 
 
