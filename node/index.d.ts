@@ -9,6 +9,7 @@ export interface DocError {
   message: string;
   hint: string;
   stage?: string;
+  exit_code?: number | null;
 }
 
 export interface Warning {
@@ -119,6 +120,13 @@ export interface Speedup extends Interval {
   verdict?: SpeedupVerdict;
   inconclusive?: boolean;
   processes?: number;
+  between_segment_sd?: number | null;
+  look_confidence?: number | null;
+  looks?: number | null;
+  method?: string | null;
+  per_process?: ProcessSpeedup[];
+  segments?: number | null;
+  within_sd?: number | null;
 }
 
 /** A median per call with its 95% interval (ns). */
@@ -165,6 +173,268 @@ export interface CallBreakdown {
   }[];
 }
 
+export interface BenchConfig {
+  allocator?: AllocatorState;
+  allocator_compare?: boolean | null;
+  atol?: number | null;
+  backends?: string[];
+  breakdown?: boolean;
+  budget_s?: number | null;
+  check?: boolean | null;
+  compile_repeats?: number | null;
+  compile_time?: boolean | null;
+  device?: string | null;
+  dtype?: string | null;
+  dynamic?: string[];
+  eager_via?: 'original' | 'stance';
+  eager_warmup_calls?: number | null;
+  fullgraph?: boolean[];
+  looks?: number | null;
+  memory?: boolean | null;
+  min_blocks?: number | null;
+  modes?: string[];
+  notes?: string[];
+  params?: { [key: string]: Json };
+  precision?: number | null;
+  raw?: boolean | null;
+  rtol?: number | null;
+  train?: boolean | null;
+  warmup_calls?: number | null;
+}
+
+export interface BenchClock {
+  declared_resolution_ns?: number | null;
+  implementation?: string | null;
+  resolution_ns?: number | null;
+}
+
+export interface BenchEager {
+  first_call_ns?: number | null;
+  memory?: BenchMemoryReading | null;
+  steady_ns?: number | null;
+  warmup_ns?: (number | null)[];
+}
+
+export interface BenchMemoryReading {
+  baseline_bytes?: number | null;
+  increase_bytes?: number | null;
+  kind?: string | null;
+  method?: string | null;
+  peak_bytes?: number | null;
+}
+
+export interface DetectedAllocator {
+  kind?: 'glibc' | 'tcmalloc' | 'jemalloc' | 'unknown';
+  ld_preload?: string | null;
+  library?: string | null;
+  settled?: boolean | null;
+}
+
+export interface AllocatorComparePlan {
+  budget_s?: number | null;
+  enabled?: boolean | null;
+  row?: string | null;
+  skipped_reason?: string | null;
+}
+
+export interface AllocatorSpeedup {
+  confidence?: number | null;
+  estimate?: number | null;
+  high?: number | null;
+  low?: number | null;
+}
+
+export interface ProcessSpeedup {
+  blocks?: number | null;
+  segment_speedups?: (number | null)[];
+  speedup?: number | null;
+}
+
+export interface BenchLatency {
+  compiled?: Summary;
+  eager?: Summary;
+}
+
+export interface BenchSteadyState {
+  estimate_ns?: number | null;
+  found?: boolean | null;
+  level_ns?: number | null;
+  reason?: string | null;
+  start_index?: number | null;
+}
+
+export interface BenchCompile {
+  breakdown?: Record<string, number | null>;
+  cold?: CompileSpread | null;
+  cold_ns?: number | null;
+  cold_source?: string | null;
+  error?: DocError;
+  first_call_ns?: number | null;
+  repeats?: number | null;
+  single_measurement?: boolean | null;
+  warm?: CompileSpread | null;
+  warm_breakdown?: Record<string, number | null>;
+  warm_cache?: CacheCounters;
+  warm_cache_hit?: boolean | null;
+  warm_ns?: number | null;
+}
+
+export interface CompileSpread {
+  max_ns?: number | null;
+  median_ns?: number | null;
+  min_ns?: number | null;
+  n?: number | null;
+  samples_ns?: (number | null)[];
+}
+
+export interface CacheCounters {
+  autograd_cache_hit?: number | null;
+  autograd_cache_miss?: number | null;
+  fxgraph_cache_hit?: number | null;
+  fxgraph_cache_miss?: number | null;
+  hit?: boolean | null;
+}
+
+export interface BreakEven {
+  cold?: CallRange | null;
+  verdict?: 'breaks_even' | 'no_reliable_gain' | 'inconclusive';
+  warm?: CallRange | null;
+}
+
+export interface CallRange {
+  estimate?: number | null;
+  high?: number | null;
+  low?: number | null;
+}
+
+export interface BenchMemory {
+  compile_peak_increase_bytes?: number | null;
+  compiled_increase_bytes?: number | null;
+  compiled_method?: string | null;
+  compiled_peak_bytes?: number | null;
+  compiler_kept_bytes?: number | null;
+  eager_increase_bytes?: number | null;
+  eager_method?: string | null;
+  eager_peak_bytes?: number | null;
+  kind?: string | null;
+}
+
+export interface Correctness {
+  agent_cost_ns?: CheckCosts;
+  basis?: string | null;
+  check_s?: number | null;
+  checked?: boolean;
+  differing_parameters?: string[];
+  eager_differing?: Mismatch[];
+  eager_max_self_diff?: number | null;
+  eager_used_rng?: boolean | null;
+  fallback_random?: boolean | null;
+  leaf_results?: LeafCheck[];
+  leaves?: number | null;
+  match?: boolean | null;
+  mismatches?: Mismatch[];
+  nondeterministic?: boolean | null;
+  not_compared?: NotCompared[];
+  reference?: ReferenceRun;
+  seeded?: boolean | null;
+}
+
+export interface Mismatch {
+  path?: string | null;
+  reason?: string | null;
+}
+
+export interface NotCompared {
+  path?: string | null;
+  type?: string | null;
+}
+
+export interface LeafCheck {
+  actual_at_worst?: number | [number | null, number | null] | null;
+  atol?: number | null;
+  basis?: string | null;
+  dtype?: string | null;
+  expected_at_worst?: number | [number | null, number | null] | null;
+  fraction_out_of_tolerance?: number | null;
+  match?: boolean | null;
+  max_abs_diff?: number | null;
+  max_rel_diff?: number | null;
+  numel?: number | null;
+  out_of_tolerance?: number | null;
+  path?: string | null;
+  reference?: LeafReference;
+  rtol?: number | null;
+  worst_index?: number[] | null;
+}
+
+export interface LeafReference {
+  actual_at_worst?: number | null;
+  compiled_max_error?: number | null;
+  compiled_rms_error?: number | null;
+  eager_max_error?: number | null;
+  eager_rms_error?: number | null;
+  expected_at_worst?: number | null;
+  multiplier?: number | null;
+  out_of_tolerance?: number | null;
+  reference_at_worst?: number | null;
+  worst_index?: number[] | null;
+}
+
+export interface ReferenceRun {
+  computed?: boolean | null;
+  dtype?: string | null;
+  reason?: string | null;
+}
+
+export interface CheckCosts {
+  compare_ns?: number | null;
+  compiled_ns?: number | null;
+  eager_ns?: number | null;
+  reference_ns?: number | null;
+}
+
+export interface RowFlag {
+  applies_to?: string | null;
+  code?: string | null;
+  text?: string | null;
+}
+
+export interface GraphBreakReason {
+  count?: number | null;
+  reason?: string | null;
+}
+
+export interface OutlierCount {
+  count?: number | null;
+  fraction?: number | null;
+  high?: number | null;
+  low?: number | null;
+  relative_fallback?: boolean | null;
+}
+
+export interface MachineLoad {
+  cpus?: number | null;
+  involuntary_switches_per_s?: number | null;
+  loadavg_1m_max?: number | null;
+}
+
+export interface RawSamples {
+  calls_per_sample?: { eager: number; compiled: number };
+  compiled?: (number | null)[];
+  eager?: (number | null)[];
+}
+
+export interface AotiFacts {
+  export_ns?: number | null;
+  load_ns?: number | null;
+  package_bytes?: number | null;
+  package_compile_ns?: number | null;
+  package_ns?: number | null;
+  package_path?: string | null;
+  runner_note?: string | null;
+  timed_from?: 'cpp' | 'python' | null;
+}
+
 export interface BenchRow {
   backend: string;
   mode: string;
@@ -173,39 +443,40 @@ export interface BenchRow {
   status: string;
   error: DocError | null;
   speedup?: Speedup | null;
-  latency?: { eager: Summary; compiled: Summary } | null;
+  latency?: BenchLatency | null;
   warmup_curve_ns?: number[];
-  steady_state?: { found: boolean; start_index: number | null; level_ns: number | null } | null;
-  compile?: { cold_ns: number | null; warm_ns: number | null; first_call_ns: number | null; breakdown?: Json } | null;
+  steady_state?: BenchSteadyState | null;
+  compile?: BenchCompile | null;
   break_even_calls?: number | null;
   breakdown?: CallBreakdown;
-  correctness?: {
-    checked: boolean;
-    match: boolean | null;
-    basis?: "tolerance" | "float64_reference" | "eager_spread";
-    mismatches?: { path: string; reason: string }[];
-    differing_parameters?: string[];
-    leaves?: number;
-    leaf_results?: Json[];
-    not_compared?: { path: string; type: string }[];
-    nondeterministic?: boolean | null;
-    check_s?: number;
-  } | null;
-  memory?: { kind: string; eager_peak_bytes: number | null; compiled_peak_bytes: number | null } | null;
+  correctness?: Correctness | null;
+  memory?: BenchMemory | null;
   recompiles_during_measurement?: number | null;
   graph_breaks?: number | null;
-  samples?: { eager: number[]; compiled: number[] };
+  samples?: RawSamples;
   /** The aoti row only (`--backend aoti`): the package, its load time and who timed its calls. */
-  aoti?: {
-    export_ns: number | null;
-    package_ns: number | null;
-    package_compile_ns: number | null;
-    package_bytes: number | null;
-    load_ns: number | null;
-    timed_from: 'cpp' | 'python' | null;
-    runner_note: string | null;
-    package_path: string | null;
-  };
+  aoti?: AotiFacts;
+  block_warmup_ns?: { eager: number | null; compiled: number | null };
+  blocks?: number;
+  blocks_dropped_for_recompile?: number;
+  break_even?: BreakEven | null;
+  break_even_calls_warm?: number | null;
+  calls_per_sample?: { eager: number; compiled: number };
+  clock_resolution_ns?: number | null;
+  cudagraph_skips?: number | null;
+  flags?: RowFlag[];
+  frames_compiled_in_warmup?: number | null;
+  graph_break_reasons?: GraphBreakReason[];
+  graph_breaks_during_measurement?: number | null;
+  graphs?: number | null;
+  harness_floor_ns?: number | null;
+  label?: string;
+  load?: MachineLoad;
+  outliers?: { eager: OutlierCount; compiled: OutlierCount };
+  samples_per_block?: number | null;
+  sampling_s?: number | null;
+  skip_reasons?: string[];
+  stop_reason?: string | null;
   [key: string]: unknown;
 }
 
@@ -220,7 +491,10 @@ export interface AllocatorStateFigures {
   detected?: string | null;
   eager_ns?: number | null;
   compiled_ns?: number | null;
-  speedup?: { estimate: number | null; low: number | null; high: number | null } | null;
+  speedup?: AllocatorSpeedup | null;
+  blocks?: number;
+  description?: string | null;
+  sampling_s?: number | null;
   [key: string]: unknown;
 }
 
@@ -229,21 +503,30 @@ export interface AllocatorSection {
   state: AllocatorState;
   library: string | null;
   settled: boolean;
-  detected: { kind: 'glibc' | 'tcmalloc' | 'jemalloc' | 'unknown'; library: string | null; [key: string]: unknown };
-  compare: { enabled: boolean; skipped_reason: string | null; budget_s: number | null; row: string | null };
+  detected: DetectedAllocator;
+  compare: AllocatorComparePlan;
   states: AllocatorStateFigures[];
   differs: boolean | null;
   best_state: AllocatorState | null;
+  description?: string | null;
+  ld_preload?: string | null;
+  processes_disagree?: boolean | null;
   [key: string]: unknown;
 }
 
 export interface BenchSection {
   target: Json;
-  config: Record<string, Json>;
-  eager: Record<string, Json>;
+  config: BenchConfig;
+  eager: BenchEager | null;
   rows: BenchRow[];
   /** Absent in documents from a tct without --allocator. */
   allocator?: AllocatorSection;
+  clock?: BenchClock | null;
+  device_type?: string | null;
+  num_threads?: number | null;
+  phase?: string;
+  set_stance_available?: boolean | null;
+  warnings?: Warning[];
   [key: string]: unknown;
 }
 
