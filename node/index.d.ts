@@ -645,38 +645,196 @@ export interface DiffDocument extends Document { command: 'diff'; diff: DiffSect
 
 // ----------------------------------------------------------------------------- expect
 
-export interface ExpectSuggestion { rank: number; title: string; why: string; how: string; terms?: FixTerms }
+export interface ExpectReason {
+  meaning?: string;
+  metric?: string;
+  threshold?: Json;
+  value?: number | null;
+}
+
+export interface ExpectRoofline {
+  achieved_flops?: number | null;
+  attainable_flops?: number | null;
+  fraction?: number | null;
+  roofline_time_ns?: number | null;
+}
+
+export interface ExpectTimeShares {
+  conv?: number | null;
+  fixed_cost?: number | null;
+  kept_arithmetic?: number | null;
+  library?: number | null;
+  memory_traffic?: number | null;
+  other_compute?: number | null;
+  outside_ops?: number | null;
+}
+
+export interface ExpectProfile {
+  conv_fraction?: number | null;
+  device_busy_fraction?: number | null;
+  estimator?: 'lower_envelope' | 'median';
+  events_truncated?: boolean;
+  fused_kernel_fraction?: number | null;
+  in_op_fraction?: number | null;
+  in_op_fraction_p10?: number | null;
+  in_op_fraction_p90?: number | null;
+  in_op_per_call_ns?: number | null;
+  kept_arithmetic_fraction?: number | null;
+  kernel_launches?: number | null;
+  library_fraction?: number | null;
+  library_ops_per_call?: number;
+  op_time_distribution?: { n: number; min_ns: number | null; p50_ns: number | null; p90_ns: number | null; p99_ns: number | null; max_ns: number | null; mean_ns: number | null };
+  ops_per_call?: number | null;
+  overhead_fraction?: number | null;
+  overhead_fraction_halves?: [number, number] | null;
+  pointwise_ops_per_call?: number;
+  profiled_wall_per_call_ns?: number | null;
+  reduction_ops_per_call?: number;
+  top_ops?: ExpectTopOp[];
+  wall_per_call_ns?: number | null;
+}
+
+export interface ExpectTopOp {
+  class?: string;
+  count_per_call?: number | null;
+  name?: string;
+  ns_per_call?: number | null;
+  self_ns_per_call?: number | null;
+}
+
+export interface ExpectCompiledRun {
+  compiled_share?: { covered: number | null; pairs: number };
+  eager_parts?: EagerPart[];
+  graph_break_count?: number;
+  graph_count?: number;
+  if_captured?: ExpectRange;
+  nothing_compiled?: boolean;
+  skipped_frames?: SkippedFrame[];
+}
+
+export interface ExpectSweep {
+  class_changes?: ExpectClassChange[];
+  param?: string;
+  points?: ExpectSweepPoint[];
+  values?: Json[];
+}
+
+export interface ExpectClassChange {
+  from_class?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  from_value?: Json;
+  to_class?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  to_value?: Json;
+}
+
+export interface ExpectSweepPoint {
+  arithmetic_intensity?: number | null;
+  borderline_with?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  class?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  decided_by?: ExpectReason[];
+  error?: DocError | null;
+  inputs?: Json[];
+  predicted_speedup?: ExpectRange;
+  profile?: { wall_per_call_ns: number | null; overhead_fraction: number | null; ops_per_call: number | null };
+  speedup?: ExpectMeasured | null;
+  validation?: ExpectValidation | null;
+  value?: Json;
+}
+
+export interface ExpectRange {
+  high?: number | null;
+  low?: number | null;
+  point?: number | null;
+}
+
+export interface ExpectValidation {
+  class?: string;
+  compile_worth_it?: 'yes' | 'no' | 'unclear';
+  direction_right?: boolean;
+  measured?: ExpectMeasured;
+  predicted?: ExpectRange;
+  summary?: string;
+  verdict?: 'inside' | 'above' | 'below';
+}
+
+export interface ExpectMeasured {
+  estimate?: number | null;
+  high?: number | null;
+  low?: number | null;
+}
+
+export interface ExpectPrediction {
+  assumes?: 'captured' | 'graph_breaks_stay' | 'nothing_compiled' | 'eager_part_stays';
+  compiled_call_ns?: number | null;
+  compiled_call_source?: 'profile' | 'ceilings';
+  high?: number | null;
+  interval?: ExpectIntervalModel;
+  low?: number | null;
+  op_floor_ns?: number | null;
+  point?: number | null;
+  shifts?: ExpectShift[] | null;
+  terms?: ExpectTerm[];
+}
+
+export interface ExpectTerm {
+  compiled_share?: number | null;
+  keep?: number | null;
+  share?: number | null;
+  term?: string;
+}
+
+export interface ExpectShift {
+  effect?: string;
+  factor?: string;
+  value?: number | null;
+}
+
+export interface ExpectIntervalModel {
+  calibration?: { fitted_on: string; calibration_cases: number; validation_cases: number; validation_inside: number };
+  generated_share?: number | null;
+  log_bias?: number | null;
+  log_sigma?: number | null;
+  z?: number | null;
+}
+
+export interface ExpectSuggestion {
+  rank: number;
+  title: string;
+  why: string;
+  how: string;
+  terms?: FixTerms;
+  expected_gain?: number | null;
+}
 
 export interface ExpectSection {
   target: Json;
   class: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown' | null;
   /** The class a re-run may give instead: the fixed-cost share is near the overhead-bound threshold. */
   borderline_with?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | null;
-  decided_by?: Array<{ metric: string; value: number | null; threshold?: Json; meaning?: string }>;
+  decided_by?: ExpectReason[];
   flops_per_call?: number | null;
   bytes_per_call?: number | null;
   arithmetic_intensity?: number | null;
-  validation?: { predicted: { low: number | null; high: number | null }; measured: Interval; direction_right: boolean; [key: string]: unknown } | null;
+  validation?: ExpectValidation | null;
   /** assumes: what torch.compile really captured (the compiled run): the range is exactly 1.0 when
    *  nothing compiles, reaches down to 1.0 while graph breaks stay. */
-  predicted_speedup?: {
-    low: number | null; high: number | null; point?: number | null;
-    assumes?: 'captured' | 'graph_breaks_stay' | 'nothing_compiled' | 'eager_part_stays';
-  } | null;
+  predicted_speedup?: ExpectPrediction;
   /** The compiled run's counts, its skipped frames, and the model's range once captured whole. */
-  compiled_run?: {
-    graph_count: number; graph_break_count: number; skipped_frames: Json[]; nothing_compiled: boolean;
-    if_captured: { low: number | null; point: number | null; high: number | null };
-    /** What runs eagerly on every call; the range counts it at 1.0x, weighted by compiled_share. */
-    eager_parts?: EagerPart[];
-    /** The share of an eager call inside the captured graphs (fastest of interleaved pairs); null: not measured. */
-    compiled_share?: { covered: number | null; pairs: number } | null;
-  } | null;
+  compiled_run?: ExpectCompiledRun | null;
   suggestions?: ExpectSuggestion[];
-  sweep?: {
-    param: string;
-    points: Array<{ value: Json; class?: string; predicted_speedup?: Json; speedup?: Interval | null; error?: Json }>;
-  } | null;
+  sweep?: ExpectSweep | null;
+  boundary_bytes_per_call?: number | null;
+  ceilings?: { [key: string]: Json };
+  ceilings_cache?: { path: string | null; key: string; hit: boolean; written?: boolean };
+  ceilings_measurement?: Json;
+  device?: Json;
+  element_ops_per_call?: number | null;
+  flops_error?: string;
+  fused_kernel_bytes_per_call?: number | null;
+  module_calls?: number | null;
+  outside_tensors?: number | null;
+  profile?: ExpectProfile;
+  roofline?: ExpectRoofline;
+  time_shares?: ExpectTimeShares;
   [key: string]: unknown;
 }
 

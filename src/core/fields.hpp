@@ -3,11 +3,11 @@
 // argument-dependent lookup beside the struct, and its JSON writer and reader come from that
 // list with the document's conventions:
 //   - a double that is NaN or infinite is null, and null reads back as NaN (JSON has no NaN);
-//   - a Nanoseconds is a number of ns, its key ends in _ns (a test holds every list to it);
+//   - a Nanoseconds is a number of ns (whole for an integer duration), its key ends in _ns;
 //   - an empty std::optional is null; a vector is an array; a described struct an object;
 //   - an enum with a `names(E*)` table is its name;
-//   - a string written as null when empty where the field says Empty::Null; an optional left out
-//     when empty where it says Empty::Absent (there a null reads back as the value's own null:
+//   - a string written as null when empty where the field says Empty::Null; an optional (a string,
+//     a list) left out when empty where it says Empty::Absent (there a null reads back as the value's own null:
 //     NaN for a number);
 //   - a map from string is an object;
 //   - reading never throws: a missing or mistyped field keeps the member's initializer, and a
@@ -19,7 +19,7 @@
 // there), `group(name, fields...)` gathers some of the struct's own fields under one key, and
 // `custom<T>(name, writer[, reader])` spells a key from the whole struct (a figure derived from
 // others, a reader that decides again); its writer returns a discarded json to leave the key out,
-// and its reader is called with the key's value, null when missing.
+// and its reader is called with the key's value, a discarded json when missing.
 //
 // Why a field table of the project's own: nlohmann's NLOHMANN_DEFINE_TYPE_* macros throw on a
 // missing field (the _WITH_DEFAULT variant still throws on a mistyped one), spell NaN as null
@@ -27,7 +27,9 @@
 // Boost.Describe with Boost.JSON would bring a second JSON library beside nlohmann's. The list
 // is also what a test reads to hold schema/ and node/index.d.ts to the declarations
 // (tests/unit/test_fields.cpp).
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <concepts>
 #include <map>
 #include <optional>
@@ -46,7 +48,7 @@ namespace tct::core::fields {
 using json = nlohmann::json;
 
 // How an empty string is written: as "" (Keep) or as null (Null: "not known"); Absent: an
-// empty optional is left out of the object.
+// empty optional, string or list is left out of the object.
 enum class Empty { Keep, Null, Absent };
 
 template <class T, class M>
@@ -143,6 +145,7 @@ template <std::integral I>
 requires(!std::same_as<I, bool>) json encode(I i, Empty) { return i; }
 inline json encode(double x, Empty) { return std::isfinite(x) ? json(x) : json(nullptr); }
 inline json encode(Nanoseconds d, Empty e) { return encode(d.count(), e); }
+inline json encode(std::chrono::duration<std::int64_t, std::nano> d, Empty) { return d.count(); }  // whole ns
 template <Named E>
 json encode(E value, Empty) {
   return std::string(names(static_cast<const E*>(nullptr))[static_cast<std::size_t>(value)]);
@@ -188,6 +191,9 @@ inline void decode(const json& j, Nanoseconds& out) {
   double ns = out.count();
   decode(j, ns);
   out = Nanoseconds(ns);
+}
+inline void decode(const json& j, std::chrono::duration<std::int64_t, std::nano>& out) {
+  if (j.is_number()) out = std::chrono::duration<std::int64_t, std::nano>(j.get<std::int64_t>());
 }
 template <Named E>
 void decode(const json& j, E& out) {
@@ -262,8 +268,14 @@ void decode_field(const json& j, T& out, const CustomField<T, M>& f) {
 // Each entry puts its keys into `out` and takes them back from `j` (an object).
 template <class T, class M>
 void put(json& out, const T& value, const Field<T, M>& f) {
-  if constexpr (is_optional<M>)
-    if (f.empty == Empty::Absent && !(value.*(f.member))) return;
+  if (f.empty == Empty::Absent) {
+    const M& m = value.*(f.member);
+    if constexpr (is_optional<M>) {
+      if (!m) return;
+    } else if constexpr (requires { m.empty(); }) {
+      if (m.empty()) return;  // a string or a list: left out when empty
+    }
+  }
   out[f.name] = encode_field(value, f);
 }
 template <class T, class M>
@@ -285,8 +297,8 @@ void put(json& out, const T& value, const Whole<T>& f) {
 }
 template <class T>
 void take(const json& j, T& out, const Whole<T>& f) {
-  static const json null;
-  if (f.read) f.read(j.contains(f.name) ? j[f.name] : null, out);
+  static const json missing(json::value_t::discarded);
+  if (f.read) f.read(j.contains(f.name) ? j[f.name] : missing, out);
 }
 template <class T, class... F>
 void put(json& out, const T& value, const Group<F...>& g) {

@@ -12,6 +12,7 @@
 
 #include "bench/json_fields.hpp"
 #include "compare/compare.hpp"
+#include "expect/json_fields.hpp"
 #include "core/fields.hpp"
 
 using namespace tct;
@@ -218,4 +219,27 @@ TEST(Fields, EveryDeclaredTypeIsItsSchemaAndItsInterface) {
   holds<Load>(b, (row + "load"), "MachineLoad");
   holds<BenchRow::RawSamples>(b, (row + "samples"), "RawSamples");
   holds<Aoti>(b, (row + "aoti"), "AotiFacts");
+}
+
+TEST(Fields, EveryExpectTypeIsItsSchemaAndItsInterface) {
+  using namespace expect;
+  const char* e = "expect.schema.json";
+  holds<ExpectResult>(e, "", "ExpectSection");
+  holds<Reason>(e, "/properties/decided_by/items", "ExpectReason");
+  holds<Suggestion>(e, "/properties/suggestions/items", "ExpectSuggestion");
+  holds<Roofline>(e, "/properties/roofline", "ExpectRoofline");
+  holds<TimeShares>(e, "/properties/time_shares", "ExpectTimeShares");
+  holds<ProfileSummary>(e, "/properties/profile", "ExpectProfile");
+  holds<TopOp>(e, "/properties/profile/properties/top_ops/items", "ExpectTopOp");
+  holds<CompiledRunSummary>(e, "/properties/compiled_run", "ExpectCompiledRun");
+  holds<Sweep>(e, "/properties/sweep", "ExpectSweep");
+  holds<ClassChange>(e, "/properties/sweep/oneOf/1/properties/class_changes/items", "ExpectClassChange");
+  holds<SweepPoint>(e, "/$defs/point", "ExpectSweepPoint");
+  holds<SpeedupRange>(e, "/$defs/range", "ExpectRange");
+  holds<Validation>(e, "/$defs/validation", "ExpectValidation");
+  holds<MeasuredSpeedup>(e, "/$defs/validation/properties/measured", "ExpectMeasured");
+  holds<Prediction>(e, "/$defs/prediction", "ExpectPrediction");
+  holds<Term>(e, "/$defs/prediction/properties/terms/items", "ExpectTerm");
+  holds<Shift>(e, "/$defs/prediction/properties/shifts/items", "ExpectShift");
+  holds<IntervalModel>(e, "/$defs/prediction/properties/interval", "ExpectIntervalModel");
 }
