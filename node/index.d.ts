@@ -1125,6 +1125,177 @@ export interface StartupOptions extends TargetOptions {
   deployEnv?: string | string[];
 }
 
+// ----------------------------------------------------------------------------- trace
+
+/** One compile of a frame, read from TORCH_TRACE (durations in ns). */
+export interface TraceCompile {
+  compile_id: string;
+  torch_compile_id: string;
+  dynamo_resets: number;
+  log: number;
+  function: string;
+  file: string;
+  line: number;
+  graphs: number;
+  graph_breaks: number;
+  graph_breaks_from_restarts: number;
+  op_count: number | null;
+  guard_count: number | null;
+  attempts: number;
+  phase_ns: Record<string, number>;
+  cache: Record<string, number>;
+  recompile_reasons: string[];
+  restart_reasons: string[];
+  fail_type: string | null;
+  fail_reason: string | null;
+  skipped: boolean;
+}
+
+export interface TraceBreakGroup {
+  kind: string;
+  label: string;
+  file: string;
+  line: number;
+  count: number;
+  reason: string;
+  frame_skipped: boolean;
+  /** Written when true: the frame compiled up to the break, its rest runs eagerly. */
+  rest_only?: boolean;
+  skip_reason: string;
+  compile_ids: string[];
+  from_restart: boolean;
+  hint: Hint;
+}
+
+export interface TraceRecompile {
+  compile_id: string;
+  function: string;
+  file: string;
+  line: number;
+  guard_failures: string[];
+  kind: string;
+  hint: Hint;
+}
+
+export interface TraceRecompileGroup {
+  frame: string;
+  function: string;
+  file: string;
+  line: number;
+  pattern: string;
+  values: string[];
+  count: number;
+  refused: number;
+  cause: string;
+  fix: string;
+}
+
+export interface TraceSkippedFrame {
+  compile_id: string;
+  function: string;
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface TraceFailure {
+  compile_id: string;
+  function: string;
+  fail_type: string;
+  fail_reason: string;
+}
+
+export interface TraceRestart {
+  compile_id: string;
+  function: string;
+  attempts: number;
+  restart_reasons: string[];
+}
+
+export interface TraceCompileWithoutId {
+  kind: 'aot_inductor' | 'aot_autograd' | string;
+  what: string;
+  graph: string;
+  function: string;
+  file: string;
+  line: number;
+  log_line: number;
+}
+
+/** A place in a log: the file, its 1-based line, the record and what was wrong there. */
+export interface TraceSpot {
+  log: string;
+  line: number;
+  record: string | null;
+  what: string;
+}
+
+export interface TraceReadStats {
+  bytes: number;
+  lines: number;
+  records: number;
+  garbled: number;
+  stray_lines: number;
+  truncated: number;
+  bad_payloads: number;
+  edited_payloads: number;
+  verified_payloads: number;
+  damaged: number;
+  oversized_payloads: number;
+  damaged_at: TraceSpot[];
+  edited_at: TraceSpot[];
+}
+
+export interface TraceRank {
+  rank: number | null;
+  files: string[];
+  root: string;
+  compile_count: number;
+  dynamo_resets: number;
+  compiles_without_id: TraceCompileWithoutId[];
+  graph_count: number;
+  graph_break_count: number;
+  compiles: TraceCompile[];
+  graph_breaks: TraceBreakGroup[];
+  recompiles: TraceRecompile[];
+  recompile_groups: TraceRecompileGroup[];
+  skipped_frames: TraceSkippedFrame[];
+  /** Written when there is one. */
+  eager_parts?: EagerPart[];
+  failures: TraceFailure[];
+  restarts: TraceRestart[];
+  cache: Record<string, number>;
+  compile_time_ns: Record<string, number>;
+  record_kinds: Record<string, number>;
+  read: TraceReadStats;
+}
+
+export interface TraceFirstDifference {
+  position: number;
+  op: string | null;
+  reference_op: string | null;
+}
+
+/** A rank that compiled unlike the others (or a cache note: a shared cache's race). */
+export interface TraceDivergence {
+  rank: number | null;
+  log: string;
+  what: string;
+  compile_id: string | null;
+  compared_with: string[];
+  first_difference: TraceFirstDifference | null;
+  message: string;
+}
+
+export interface TraceSection {
+  path: string;
+  ranks: TraceRank[];
+  divergence: TraceDivergence[];
+  cache_notes: TraceDivergence[];
+}
+
+export interface TraceDocument extends Document { command: 'trace'; trace: TraceSection }
+
 // ----------------------------------------------------------------------------- wrapper
 
 export interface RunOptions {

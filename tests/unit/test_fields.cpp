@@ -13,6 +13,7 @@
 #include "bench/json_fields.hpp"
 #include "compare/compare.hpp"
 #include "expect/json_fields.hpp"
+#include "trace/json_fields.hpp"
 #include "core/fields.hpp"
 
 using namespace tct;
@@ -242,4 +243,25 @@ TEST(Fields, EveryExpectTypeIsItsSchemaAndItsInterface) {
   holds<Term>(e, "/$defs/prediction/properties/terms/items", "ExpectTerm");
   holds<Shift>(e, "/$defs/prediction/properties/shifts/items", "ExpectShift");
   holds<IntervalModel>(e, "/$defs/prediction/properties/interval", "ExpectIntervalModel");
+}
+
+TEST(Fields, EveryTraceTypeIsItsSchemaAndItsInterface) {
+  using namespace trace;
+  const char* t = "trace.schema.json";
+  const std::string rank = "/$defs/rank/properties/";
+  holds<TraceResult>(t, "", "TraceSection");
+  holds<Divergence>(t, "/properties/divergence/items", "TraceDivergence");
+  holds<Divergence>(t, "/properties/cache_notes/items", "TraceDivergence");
+  holds<FirstDifference>(t, "/properties/divergence/items/properties/first_difference", "TraceFirstDifference");
+  holds<Rank>(t, "/$defs/rank", "TraceRank");
+  holds<Compile>(t, rank + "compiles/items", "TraceCompile");
+  holds<BreakGroup>(t, rank + "graph_breaks/items", "TraceBreakGroup");
+  holds<Recompile>(t, rank + "recompiles/items", "TraceRecompile");
+  holds<RecompileGroup>(t, rank + "recompile_groups/items", "TraceRecompileGroup");
+  holds<SkippedFrame>(t, rank + "skipped_frames/items", "TraceSkippedFrame");
+  holds<Failure>(t, rank + "failures/items", "TraceFailure");
+  holds<Restart>(t, rank + "restarts/items", "TraceRestart");
+  holds<CompileWithoutId>(t, rank + "compiles_without_id/items", "TraceCompileWithoutId");
+  holds<ReadStats>(t, rank + "read", "TraceReadStats");
+  holds<Spot>(t, rank + "read/properties/damaged_at/items", "TraceSpot");
 }
