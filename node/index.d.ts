@@ -1019,6 +1019,25 @@ export interface JobSiteSummary {
   recompiles: number;
 }
 
+/** The mode's output against an eager run's: the first line that differs ("" for a missing line). */
+export interface JobOutputCheck {
+  compared: boolean;
+  same: boolean;
+  differing_lines: number;
+  line: number;
+  eager_line: string;
+  mode_line: string;
+}
+export interface JobComparison {
+  mode: string;
+  ratio: { estimate: number | null; low: number | null; high: number | null };
+  verdict: SpeedupVerdict;
+}
+export interface JobCrossing {
+  calls: number;
+  from: string;
+  to: string;
+}
 export interface JobModeResult {
   /** "eager", "warm, 1 thread". */
   mode: string;
@@ -1032,7 +1051,7 @@ export interface JobModeResult {
   failed: number;
   /** May be recommended: every run ok and the output the same as eager's. */
   eligible: boolean;
-  output: { compared: boolean; same: boolean; differing_lines: number; line: number; eager_line: string; mode_line: string };
+  output: JobOutputCheck;
   sites: JobSiteSummary[];
   runs: JobRun[];
 }
@@ -1042,7 +1061,7 @@ export interface JobDecision {
   /** The best is faster than every other mode by its interval. */
   clear: boolean;
   /** ratio: this mode's total over the best's, paired by round. */
-  others: Array<{ mode: string; ratio: { estimate: number | null; low: number | null; high: number | null }; verdict: SpeedupVerdict }>;
+  others: JobComparison[];
 }
 
 export interface JobSection {
@@ -1056,7 +1075,7 @@ export interface JobSection {
   modes: JobModeResult[];
   decision: { as_run: JobDecision; at_horizon: JobDecision | null };
   /** Where the fastest mode changes with the number of calls. */
-  crossings: Array<{ calls: number; from: string; to: string }>;
+  crossings: JobCrossing[];
   notes: string[];
   [key: string]: unknown;
 }

@@ -13,6 +13,7 @@
 #include "bench/json_fields.hpp"
 #include "compare/compare.hpp"
 #include "expect/json_fields.hpp"
+#include "job/json_fields.hpp"
 #include "trace/json_fields.hpp"
 #include "core/fields.hpp"
 
@@ -264,4 +265,18 @@ TEST(Fields, EveryTraceTypeIsItsSchemaAndItsInterface) {
   holds<CompileWithoutId>(t, rank + "compiles_without_id/items", "TraceCompileWithoutId");
   holds<ReadStats>(t, rank + "read", "TraceReadStats");
   holds<Spot>(t, rank + "read/properties/damaged_at/items", "TraceSpot");
+}
+
+TEST(Fields, EveryJobTypeIsItsSchemaAndItsInterface) {
+  using namespace job;
+  const char* j = "job.schema.json";
+  holds<JobResult>(j, "", "JobSection");
+  holds<Crossing>(j, "/properties/crossings/items", "JobCrossing");
+  holds<SiteRun>(j, "/$defs/site_run", "JobSiteRun");
+  holds<RunFigures>(j, "/$defs/run", "JobRun");
+  holds<ModeResult>(j, "/$defs/mode", "JobModeResult");
+  holds<OutputCheck>(j, "/$defs/mode/properties/output", "JobOutputCheck");
+  holds<SiteSummary>(j, "/$defs/mode/properties/sites/items", "JobSiteSummary");
+  holds<Decision>(j, "/$defs/decision", "JobDecision");
+  holds<Comparison>(j, "/$defs/decision/properties/others/items", "JobComparison");
 }
