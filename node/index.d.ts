@@ -914,12 +914,30 @@ export interface CacheLookup {
   changed: string[];
 }
 
+/** torch's own counters of a start's cache lookups. */
+export interface StartCounters {
+  fxgraph_cache_hit: number;
+  fxgraph_cache_miss: number;
+  fxgraph_cache_bypass: number;
+  autograd_cache_hit: number;
+  autograd_cache_miss: number;
+  autograd_cache_bypass: number;
+}
+
+/** aoti-cpp: its outputs against eager's. */
+export interface StartOutputCheck {
+  shape_equal: boolean;
+  max_abs_diff: number | null;
+  max_abs_expected: number | null;
+  match: boolean;
+}
+
 export interface StartRecord {
   first_output_ns: number | null;
   phases: StartPhases;
   cache: CacheLookup[];
   /** torch's own counters of the same lookups. */
-  torch_counters: Record<string, number> | null;
+  torch_counters: StartCounters | null;
   trace_read: boolean;
   steady_ns: number[];
 }
@@ -943,8 +961,24 @@ export interface StartModeResult {
   shipped_bytes: number | null;
   package_compile_ns: number | null;
   cache: CacheLookup[];
+  output_check?: StartOutputCheck | null;
   starts: StartRecord[];
   [key: string]: unknown;
+}
+
+export interface StartVerdict {
+  fastest: StartMode | null;
+  tied: StartMode[];
+  fastest_compiled: StartMode | null;
+  compiled_tied: StartMode[];
+}
+export interface StartCacheFinding extends CacheLookup {
+  mode: StartMode;
+}
+export interface StartCompileFinding {
+  mode: StartMode;
+  cpp_compiler_ns: number | null;
+  first_output_ns: number | null;
 }
 
 export interface StartupSection {
@@ -953,11 +987,11 @@ export interface StartupSection {
   backend: string;
   deploy_env: string[];
   modes: StartModeResult[];
-  verdict: { fastest: StartMode | null; tied: StartMode[]; fastest_compiled: StartMode | null; compiled_tied: StartMode[] };
+  verdict: StartVerdict;
   /** Lookups of warm or shipped starts that did not hit. */
-  cache_findings: Array<CacheLookup & { mode: StartMode }>;
+  cache_findings: StartCacheFinding[];
   /** Warm or shipped modes that hit every cache yet spent a tenth or more in the C++ compiler. */
-  still_compiled: Array<{ mode: StartMode; cpp_compiler_ns: number | null; first_output_ns: number | null }>;
+  still_compiled: StartCompileFinding[];
   [key: string]: unknown;
 }
 

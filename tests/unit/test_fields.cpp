@@ -14,6 +14,7 @@
 #include "compare/compare.hpp"
 #include "expect/json_fields.hpp"
 #include "job/json_fields.hpp"
+#include "startup/json_fields.hpp"
 #include "trace/json_fields.hpp"
 #include "core/fields.hpp"
 
@@ -279,4 +280,18 @@ TEST(Fields, EveryJobTypeIsItsSchemaAndItsInterface) {
   holds<SiteSummary>(j, "/$defs/mode/properties/sites/items", "JobSiteSummary");
   holds<Decision>(j, "/$defs/decision", "JobDecision");
   holds<Comparison>(j, "/$defs/decision/properties/others/items", "JobComparison");
+}
+
+TEST(Fields, EveryStartupTypeIsItsSchemaAndItsInterface) {
+  using namespace startup;
+  const char* s = "startup.schema.json";
+  holds<StartupResult>(s, "", "StartupSection");
+  holds<Verdict>(s, "/properties/verdict", "StartVerdict");
+  holds<CompileFinding>(s, "/properties/still_compiled/items", "StartCompileFinding");
+  holds<CacheFinding>(s, "/properties/cache_findings/items", "StartCacheFinding");
+  holds<CacheLookup>(s, "/$defs/lookup", "CacheLookup");
+  holds<CacheCounters>(s, "/$defs/counters", "StartCounters");
+  holds<Start>(s, "/$defs/start", "StartRecord");
+  holds<ModeResult>(s, "/$defs/mode", "StartModeResult");
+  holds<OutputCheck>(s, "/$defs/mode/properties/output_check", "StartOutputCheck");
 }
