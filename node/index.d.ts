@@ -1178,6 +1178,107 @@ export interface StartupOptions extends TargetOptions {
   deployEnv?: string | string[];
 }
 
+// ----------------------------------------------------------------------------- suite
+
+/** An entry's headline numbers (the bench row's speedup and verdict, compile, break-even, graph breaks). */
+export interface SuiteEntryResult {
+  speedup: { estimate: number; low: number | null; high: number | null } | null;
+  verdict: SpeedupVerdict;
+  compile_ns: number | null;
+  compile_source: 'cold' | 'first_call' | null;
+  break_even_calls: number | null;
+  graph_breaks: number | null;
+  check: 'match' | 'mismatch' | 'not_checked' | null;
+  allocator: string | null;
+  allocator_best: string | null;
+}
+
+export interface SuiteEntry {
+  id: string;
+  target: string;
+  params: { [key: string]: Json };
+  settings: { [key: string]: Json };
+  status: 'ok' | 'failed' | 'mismatch';
+  error: DocError | null;
+  wall_ns: number;
+  result: SuiteEntryResult;
+  bench: BenchSection | null;
+  explain: ExplainSection | null;
+  warnings: Warning[];
+  environment: { [key: string]: Json };
+}
+
+export interface SuitePlannedEntry {
+  id: string;
+  target: string;
+  params: { [key: string]: Json };
+  settings: { [key: string]: Json };
+  shard: number;
+}
+
+export interface SuiteShard {
+  index: number;
+  count: number;
+  method: 'round_robin' | 'cost';
+  costs_from: string | null;
+}
+
+export interface SuiteResumed {
+  from: string;
+  kept: number;
+  dropped: number;
+}
+
+export interface SuiteMergedShard {
+  path: string;
+  shard?: SuiteShard | null;
+  created?: string | null;
+  entries: number;
+}
+
+export interface SuiteGeomean {
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  confidence: number;
+  n: number;
+  verdict: SpeedupVerdict;
+  method: string;
+}
+
+export interface SuiteSummary {
+  entries: number;
+  ok: number;
+  failed: number;
+  mismatch: number;
+  failures_by_kind: Record<string, number>;
+  faster: number;
+  slower: number;
+  inconclusive: number;
+  not_measured: number;
+  /** Absent in documents from before that verdict existed. */
+  no_clear_difference?: number;
+  geomean_speedup: SuiteGeomean | null;
+  compile_ns_total: number;
+  wall_ns_total: number;
+}
+
+export interface SuiteSection {
+  file: string;
+  name: string;
+  plan: SuitePlannedEntry[];
+  shard: SuiteShard | null;
+  selected: string[];
+  listing: boolean;
+  entries: SuiteEntry[];
+  summary: SuiteSummary;
+  resumed?: SuiteResumed;
+  /** Only in a merged document. */
+  merged_from?: SuiteMergedShard[];
+}
+
+export interface SuiteDocument extends Document { command: 'suite'; suite: SuiteSection }
+
 // ----------------------------------------------------------------------------- trace
 
 /** One compile of a frame, read from TORCH_TRACE (durations in ns). */

@@ -15,6 +15,7 @@
 #include "expect/json_fields.hpp"
 #include "job/json_fields.hpp"
 #include "startup/json_fields.hpp"
+#include "suite/json_fields.hpp"
 #include "trace/json_fields.hpp"
 #include "core/fields.hpp"
 
@@ -294,4 +295,18 @@ TEST(Fields, EveryStartupTypeIsItsSchemaAndItsInterface) {
   holds<Start>(s, "/$defs/start", "StartRecord");
   holds<ModeResult>(s, "/$defs/mode", "StartModeResult");
   holds<OutputCheck>(s, "/$defs/mode/properties/output_check", "StartOutputCheck");
+}
+
+TEST(Fields, EverySuiteTypeIsItsSchemaAndItsInterface) {
+  using namespace suite;
+  const char* s = "suite.schema.json";
+  holds<SuiteResult>(s, "", "SuiteSection");
+  holds<PlannedEntry>(s, "/properties/plan/items", "SuitePlannedEntry");
+  holds<ShardInfo>(s, "/properties/shard", "SuiteShard");
+  holds<Resumed>(s, "/properties/resumed", "SuiteResumed");
+  holds<MergedShard>(s, "/properties/merged_from/items", "SuiteMergedShard");
+  holds<SuiteSummary>(s, "/properties/summary", "SuiteSummary");
+  holds<GeomeanSpeedup>(s, "/properties/summary/properties/geomean_speedup", "SuiteGeomean");
+  holds<EntryResult>(s, "/$defs/result", "SuiteEntryResult");
+  holds<EntryRecord>(s, "/$defs/entry", "SuiteEntry");
 }
