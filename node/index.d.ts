@@ -9,6 +9,7 @@ export interface DocError {
   message: string;
   hint: string;
   stage?: string;
+  exit_code?: number | null;
 }
 
 export interface Warning {
@@ -119,6 +120,13 @@ export interface Speedup extends Interval {
   verdict?: SpeedupVerdict;
   inconclusive?: boolean;
   processes?: number;
+  between_segment_sd?: number | null;
+  look_confidence?: number | null;
+  looks?: number | null;
+  method?: string | null;
+  per_process?: ProcessSpeedup[];
+  segments?: number | null;
+  within_sd?: number | null;
 }
 
 /** A median per call with its 95% interval (ns). */
@@ -165,6 +173,268 @@ export interface CallBreakdown {
   }[];
 }
 
+export interface BenchConfig {
+  allocator?: AllocatorState;
+  allocator_compare?: boolean | null;
+  atol?: number | null;
+  backends?: string[];
+  breakdown?: boolean;
+  budget_s?: number | null;
+  check?: boolean | null;
+  compile_repeats?: number | null;
+  compile_time?: boolean | null;
+  device?: string | null;
+  dtype?: string | null;
+  dynamic?: string[];
+  eager_via?: 'original' | 'stance';
+  eager_warmup_calls?: number | null;
+  fullgraph?: boolean[];
+  looks?: number | null;
+  memory?: boolean | null;
+  min_blocks?: number | null;
+  modes?: string[];
+  notes?: string[];
+  params?: { [key: string]: Json };
+  precision?: number | null;
+  raw?: boolean | null;
+  rtol?: number | null;
+  train?: boolean | null;
+  warmup_calls?: number | null;
+}
+
+export interface BenchClock {
+  declared_resolution_ns?: number | null;
+  implementation?: string | null;
+  resolution_ns?: number | null;
+}
+
+export interface BenchEager {
+  first_call_ns?: number | null;
+  memory?: BenchMemoryReading | null;
+  steady_ns?: number | null;
+  warmup_ns?: (number | null)[];
+}
+
+export interface BenchMemoryReading {
+  baseline_bytes?: number | null;
+  increase_bytes?: number | null;
+  kind?: string | null;
+  method?: string | null;
+  peak_bytes?: number | null;
+}
+
+export interface DetectedAllocator {
+  kind?: 'glibc' | 'tcmalloc' | 'jemalloc' | 'unknown';
+  ld_preload?: string | null;
+  library?: string | null;
+  settled?: boolean | null;
+}
+
+export interface AllocatorComparePlan {
+  budget_s?: number | null;
+  enabled?: boolean | null;
+  row?: string | null;
+  skipped_reason?: string | null;
+}
+
+export interface AllocatorSpeedup {
+  confidence?: number | null;
+  estimate?: number | null;
+  high?: number | null;
+  low?: number | null;
+}
+
+export interface ProcessSpeedup {
+  blocks?: number | null;
+  segment_speedups?: (number | null)[];
+  speedup?: number | null;
+}
+
+export interface BenchLatency {
+  compiled?: Summary;
+  eager?: Summary;
+}
+
+export interface BenchSteadyState {
+  estimate_ns?: number | null;
+  found?: boolean | null;
+  level_ns?: number | null;
+  reason?: string | null;
+  start_index?: number | null;
+}
+
+export interface BenchCompile {
+  breakdown?: Record<string, number | null>;
+  cold?: CompileSpread | null;
+  cold_ns?: number | null;
+  cold_source?: string | null;
+  error?: DocError;
+  first_call_ns?: number | null;
+  repeats?: number | null;
+  single_measurement?: boolean | null;
+  warm?: CompileSpread | null;
+  warm_breakdown?: Record<string, number | null>;
+  warm_cache?: CacheCounters;
+  warm_cache_hit?: boolean | null;
+  warm_ns?: number | null;
+}
+
+export interface CompileSpread {
+  max_ns?: number | null;
+  median_ns?: number | null;
+  min_ns?: number | null;
+  n?: number | null;
+  samples_ns?: (number | null)[];
+}
+
+export interface CacheCounters {
+  autograd_cache_hit?: number | null;
+  autograd_cache_miss?: number | null;
+  fxgraph_cache_hit?: number | null;
+  fxgraph_cache_miss?: number | null;
+  hit?: boolean | null;
+}
+
+export interface BreakEven {
+  cold?: CallRange | null;
+  verdict?: 'breaks_even' | 'no_reliable_gain' | 'inconclusive';
+  warm?: CallRange | null;
+}
+
+export interface CallRange {
+  estimate?: number | null;
+  high?: number | null;
+  low?: number | null;
+}
+
+export interface BenchMemory {
+  compile_peak_increase_bytes?: number | null;
+  compiled_increase_bytes?: number | null;
+  compiled_method?: string | null;
+  compiled_peak_bytes?: number | null;
+  compiler_kept_bytes?: number | null;
+  eager_increase_bytes?: number | null;
+  eager_method?: string | null;
+  eager_peak_bytes?: number | null;
+  kind?: string | null;
+}
+
+export interface Correctness {
+  agent_cost_ns?: CheckCosts;
+  basis?: string | null;
+  check_s?: number | null;
+  checked?: boolean;
+  differing_parameters?: string[];
+  eager_differing?: Mismatch[];
+  eager_max_self_diff?: number | null;
+  eager_used_rng?: boolean | null;
+  fallback_random?: boolean | null;
+  leaf_results?: LeafCheck[];
+  leaves?: number | null;
+  match?: boolean | null;
+  mismatches?: Mismatch[];
+  nondeterministic?: boolean | null;
+  not_compared?: NotCompared[];
+  reference?: ReferenceRun;
+  seeded?: boolean | null;
+}
+
+export interface Mismatch {
+  path?: string | null;
+  reason?: string | null;
+}
+
+export interface NotCompared {
+  path?: string | null;
+  type?: string | null;
+}
+
+export interface LeafCheck {
+  actual_at_worst?: number | [number | null, number | null] | null;
+  atol?: number | null;
+  basis?: string | null;
+  dtype?: string | null;
+  expected_at_worst?: number | [number | null, number | null] | null;
+  fraction_out_of_tolerance?: number | null;
+  match?: boolean | null;
+  max_abs_diff?: number | null;
+  max_rel_diff?: number | null;
+  numel?: number | null;
+  out_of_tolerance?: number | null;
+  path?: string | null;
+  reference?: LeafReference;
+  rtol?: number | null;
+  worst_index?: number[] | null;
+}
+
+export interface LeafReference {
+  actual_at_worst?: number | null;
+  compiled_max_error?: number | null;
+  compiled_rms_error?: number | null;
+  eager_max_error?: number | null;
+  eager_rms_error?: number | null;
+  expected_at_worst?: number | null;
+  multiplier?: number | null;
+  out_of_tolerance?: number | null;
+  reference_at_worst?: number | null;
+  worst_index?: number[] | null;
+}
+
+export interface ReferenceRun {
+  computed?: boolean | null;
+  dtype?: string | null;
+  reason?: string | null;
+}
+
+export interface CheckCosts {
+  compare_ns?: number | null;
+  compiled_ns?: number | null;
+  eager_ns?: number | null;
+  reference_ns?: number | null;
+}
+
+export interface RowFlag {
+  applies_to?: string | null;
+  code?: string | null;
+  text?: string | null;
+}
+
+export interface GraphBreakReason {
+  count?: number | null;
+  reason?: string | null;
+}
+
+export interface OutlierCount {
+  count?: number | null;
+  fraction?: number | null;
+  high?: number | null;
+  low?: number | null;
+  relative_fallback?: boolean | null;
+}
+
+export interface MachineLoad {
+  cpus?: number | null;
+  involuntary_switches_per_s?: number | null;
+  loadavg_1m_max?: number | null;
+}
+
+export interface RawSamples {
+  calls_per_sample?: { eager: number; compiled: number };
+  compiled?: (number | null)[];
+  eager?: (number | null)[];
+}
+
+export interface AotiFacts {
+  export_ns?: number | null;
+  load_ns?: number | null;
+  package_bytes?: number | null;
+  package_compile_ns?: number | null;
+  package_ns?: number | null;
+  package_path?: string | null;
+  runner_note?: string | null;
+  timed_from?: 'cpp' | 'python' | null;
+}
+
 export interface BenchRow {
   backend: string;
   mode: string;
@@ -173,39 +443,40 @@ export interface BenchRow {
   status: string;
   error: DocError | null;
   speedup?: Speedup | null;
-  latency?: { eager: Summary; compiled: Summary } | null;
+  latency?: BenchLatency | null;
   warmup_curve_ns?: number[];
-  steady_state?: { found: boolean; start_index: number | null; level_ns: number | null } | null;
-  compile?: { cold_ns: number | null; warm_ns: number | null; first_call_ns: number | null; breakdown?: Json } | null;
+  steady_state?: BenchSteadyState | null;
+  compile?: BenchCompile | null;
   break_even_calls?: number | null;
   breakdown?: CallBreakdown;
-  correctness?: {
-    checked: boolean;
-    match: boolean | null;
-    basis?: "tolerance" | "float64_reference" | "eager_spread";
-    mismatches?: { path: string; reason: string }[];
-    differing_parameters?: string[];
-    leaves?: number;
-    leaf_results?: Json[];
-    not_compared?: { path: string; type: string }[];
-    nondeterministic?: boolean | null;
-    check_s?: number;
-  } | null;
-  memory?: { kind: string; eager_peak_bytes: number | null; compiled_peak_bytes: number | null } | null;
+  correctness?: Correctness | null;
+  memory?: BenchMemory | null;
   recompiles_during_measurement?: number | null;
   graph_breaks?: number | null;
-  samples?: { eager: number[]; compiled: number[] };
+  samples?: RawSamples;
   /** The aoti row only (`--backend aoti`): the package, its load time and who timed its calls. */
-  aoti?: {
-    export_ns: number | null;
-    package_ns: number | null;
-    package_compile_ns: number | null;
-    package_bytes: number | null;
-    load_ns: number | null;
-    timed_from: 'cpp' | 'python' | null;
-    runner_note: string | null;
-    package_path: string | null;
-  };
+  aoti?: AotiFacts;
+  block_warmup_ns?: { eager: number | null; compiled: number | null };
+  blocks?: number;
+  blocks_dropped_for_recompile?: number;
+  break_even?: BreakEven | null;
+  break_even_calls_warm?: number | null;
+  calls_per_sample?: { eager: number; compiled: number };
+  clock_resolution_ns?: number | null;
+  cudagraph_skips?: number | null;
+  flags?: RowFlag[];
+  frames_compiled_in_warmup?: number | null;
+  graph_break_reasons?: GraphBreakReason[];
+  graph_breaks_during_measurement?: number | null;
+  graphs?: number | null;
+  harness_floor_ns?: number | null;
+  label?: string;
+  load?: MachineLoad;
+  outliers?: { eager: OutlierCount; compiled: OutlierCount };
+  samples_per_block?: number | null;
+  sampling_s?: number | null;
+  skip_reasons?: string[];
+  stop_reason?: string | null;
   [key: string]: unknown;
 }
 
@@ -220,7 +491,10 @@ export interface AllocatorStateFigures {
   detected?: string | null;
   eager_ns?: number | null;
   compiled_ns?: number | null;
-  speedup?: { estimate: number | null; low: number | null; high: number | null } | null;
+  speedup?: AllocatorSpeedup | null;
+  blocks?: number;
+  description?: string | null;
+  sampling_s?: number | null;
   [key: string]: unknown;
 }
 
@@ -229,21 +503,30 @@ export interface AllocatorSection {
   state: AllocatorState;
   library: string | null;
   settled: boolean;
-  detected: { kind: 'glibc' | 'tcmalloc' | 'jemalloc' | 'unknown'; library: string | null; [key: string]: unknown };
-  compare: { enabled: boolean; skipped_reason: string | null; budget_s: number | null; row: string | null };
+  detected: DetectedAllocator;
+  compare: AllocatorComparePlan;
   states: AllocatorStateFigures[];
   differs: boolean | null;
   best_state: AllocatorState | null;
+  description?: string | null;
+  ld_preload?: string | null;
+  processes_disagree?: boolean | null;
   [key: string]: unknown;
 }
 
 export interface BenchSection {
   target: Json;
-  config: Record<string, Json>;
-  eager: Record<string, Json>;
+  config: BenchConfig;
+  eager: BenchEager | null;
   rows: BenchRow[];
   /** Absent in documents from a tct without --allocator. */
   allocator?: AllocatorSection;
+  clock?: BenchClock | null;
+  device_type?: string | null;
+  num_threads?: number | null;
+  phase?: string;
+  set_stance_available?: boolean | null;
+  warnings?: Warning[];
   [key: string]: unknown;
 }
 
@@ -372,38 +655,196 @@ export interface DiffDocument extends Document { command: 'diff'; diff: DiffSect
 
 // ----------------------------------------------------------------------------- expect
 
-export interface ExpectSuggestion { rank: number; title: string; why: string; how: string; terms?: FixTerms }
+export interface ExpectReason {
+  meaning?: string;
+  metric?: string;
+  threshold?: Json;
+  value?: number | null;
+}
+
+export interface ExpectRoofline {
+  achieved_flops?: number | null;
+  attainable_flops?: number | null;
+  fraction?: number | null;
+  roofline_time_ns?: number | null;
+}
+
+export interface ExpectTimeShares {
+  conv?: number | null;
+  fixed_cost?: number | null;
+  kept_arithmetic?: number | null;
+  library?: number | null;
+  memory_traffic?: number | null;
+  other_compute?: number | null;
+  outside_ops?: number | null;
+}
+
+export interface ExpectProfile {
+  conv_fraction?: number | null;
+  device_busy_fraction?: number | null;
+  estimator?: 'lower_envelope' | 'median';
+  events_truncated?: boolean;
+  fused_kernel_fraction?: number | null;
+  in_op_fraction?: number | null;
+  in_op_fraction_p10?: number | null;
+  in_op_fraction_p90?: number | null;
+  in_op_per_call_ns?: number | null;
+  kept_arithmetic_fraction?: number | null;
+  kernel_launches?: number | null;
+  library_fraction?: number | null;
+  library_ops_per_call?: number;
+  op_time_distribution?: { n: number; min_ns: number | null; p50_ns: number | null; p90_ns: number | null; p99_ns: number | null; max_ns: number | null; mean_ns: number | null };
+  ops_per_call?: number | null;
+  overhead_fraction?: number | null;
+  overhead_fraction_halves?: [number, number] | null;
+  pointwise_ops_per_call?: number;
+  profiled_wall_per_call_ns?: number | null;
+  reduction_ops_per_call?: number;
+  top_ops?: ExpectTopOp[];
+  wall_per_call_ns?: number | null;
+}
+
+export interface ExpectTopOp {
+  class?: string;
+  count_per_call?: number | null;
+  name?: string;
+  ns_per_call?: number | null;
+  self_ns_per_call?: number | null;
+}
+
+export interface ExpectCompiledRun {
+  compiled_share?: { covered: number | null; pairs: number; dynamo_overhead?: number } | null;
+  eager_parts?: EagerPart[];
+  graph_break_count?: number;
+  graph_count?: number;
+  if_captured?: ExpectRange;
+  nothing_compiled?: boolean;
+  skipped_frames?: SkippedFrame[];
+}
+
+export interface ExpectSweep {
+  class_changes?: ExpectClassChange[];
+  param?: string;
+  points?: ExpectSweepPoint[];
+  values?: Json[];
+}
+
+export interface ExpectClassChange {
+  from_class?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  from_value?: Json;
+  to_class?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  to_value?: Json;
+}
+
+export interface ExpectSweepPoint {
+  arithmetic_intensity?: number | null;
+  borderline_with?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  class?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown';
+  decided_by?: ExpectReason[];
+  error?: DocError | null;
+  inputs?: Json[];
+  predicted_speedup?: ExpectRange;
+  profile?: { wall_per_call_ns: number | null; overhead_fraction: number | null; ops_per_call: number | null };
+  speedup?: ExpectMeasured | null;
+  validation?: ExpectValidation | null;
+  value?: Json;
+}
+
+export interface ExpectRange {
+  high?: number | null;
+  low?: number | null;
+  point?: number | null;
+}
+
+export interface ExpectValidation {
+  class?: string;
+  compile_worth_it?: 'yes' | 'no' | 'unclear';
+  direction_right?: boolean;
+  measured?: ExpectMeasured;
+  predicted?: ExpectRange;
+  summary?: string;
+  verdict?: 'inside' | 'above' | 'below';
+}
+
+export interface ExpectMeasured {
+  estimate?: number | null;
+  high?: number | null;
+  low?: number | null;
+}
+
+export interface ExpectPrediction {
+  assumes?: 'captured' | 'graph_breaks_stay' | 'nothing_compiled' | 'eager_part_stays';
+  compiled_call_ns?: number | null;
+  compiled_call_source?: 'profile' | 'ceilings';
+  high?: number | null;
+  interval?: ExpectIntervalModel;
+  low?: number | null;
+  op_floor_ns?: number | null;
+  point?: number | null;
+  shifts?: ExpectShift[] | null;
+  terms?: ExpectTerm[];
+}
+
+export interface ExpectTerm {
+  compiled_share?: number | null;
+  keep?: number | null;
+  share?: number | null;
+  term?: string;
+}
+
+export interface ExpectShift {
+  effect?: string;
+  factor?: string;
+  value?: number | null;
+}
+
+export interface ExpectIntervalModel {
+  calibration?: { fitted_on: string; calibration_cases: number; validation_cases: number; validation_inside: number };
+  generated_share?: number | null;
+  log_bias?: number | null;
+  log_sigma?: number | null;
+  z?: number | null;
+}
+
+export interface ExpectSuggestion {
+  rank: number;
+  title: string;
+  why: string;
+  how: string;
+  terms?: FixTerms;
+  expected_gain?: number | null;
+}
 
 export interface ExpectSection {
   target: Json;
   class: 'overhead_bound' | 'memory_bound' | 'compute_bound' | 'unknown' | null;
   /** The class a re-run may give instead: the fixed-cost share is near the overhead-bound threshold. */
   borderline_with?: 'overhead_bound' | 'memory_bound' | 'compute_bound' | null;
-  decided_by?: Array<{ metric: string; value: number | null; threshold?: Json; meaning?: string }>;
+  decided_by?: ExpectReason[];
   flops_per_call?: number | null;
   bytes_per_call?: number | null;
   arithmetic_intensity?: number | null;
-  validation?: { predicted: { low: number | null; high: number | null }; measured: Interval; direction_right: boolean; [key: string]: unknown } | null;
+  validation?: ExpectValidation | null;
   /** assumes: what torch.compile really captured (the compiled run): the range is exactly 1.0 when
    *  nothing compiles, reaches down to 1.0 while graph breaks stay. */
-  predicted_speedup?: {
-    low: number | null; high: number | null; point?: number | null;
-    assumes?: 'captured' | 'graph_breaks_stay' | 'nothing_compiled' | 'eager_part_stays';
-  } | null;
+  predicted_speedup?: ExpectPrediction;
   /** The compiled run's counts, its skipped frames, and the model's range once captured whole. */
-  compiled_run?: {
-    graph_count: number; graph_break_count: number; skipped_frames: Json[]; nothing_compiled: boolean;
-    if_captured: { low: number | null; point: number | null; high: number | null };
-    /** What runs eagerly on every call; the range counts it at 1.0x, weighted by compiled_share. */
-    eager_parts?: EagerPart[];
-    /** The share of an eager call inside the captured graphs (fastest of interleaved pairs); null: not measured. */
-    compiled_share?: { covered: number | null; pairs: number; dynamo_overhead?: number } | null;
-  } | null;
+  compiled_run?: ExpectCompiledRun | null;
   suggestions?: ExpectSuggestion[];
-  sweep?: {
-    param: string;
-    points: Array<{ value: Json; class?: string; predicted_speedup?: Json; speedup?: Interval | null; error?: Json }>;
-  } | null;
+  sweep?: ExpectSweep | null;
+  boundary_bytes_per_call?: number | null;
+  ceilings?: { [key: string]: Json };
+  ceilings_cache?: { path: string | null; key: string; hit: boolean; written?: boolean };
+  ceilings_measurement?: Json;
+  device?: Json;
+  element_ops_per_call?: number | null;
+  flops_error?: string;
+  fused_kernel_bytes_per_call?: number | null;
+  module_calls?: number | null;
+  outside_tensors?: number | null;
+  profile?: ExpectProfile;
+  roofline?: ExpectRoofline;
+  time_shares?: ExpectTimeShares;
   [key: string]: unknown;
 }
 
@@ -483,12 +924,30 @@ export interface CacheLookup {
   changed: string[];
 }
 
+/** torch's own counters of a start's cache lookups. */
+export interface StartCounters {
+  fxgraph_cache_hit: number;
+  fxgraph_cache_miss: number;
+  fxgraph_cache_bypass: number;
+  autograd_cache_hit: number;
+  autograd_cache_miss: number;
+  autograd_cache_bypass: number;
+}
+
+/** aoti-cpp: its outputs against eager's. */
+export interface StartOutputCheck {
+  shape_equal: boolean;
+  max_abs_diff: number | null;
+  max_abs_expected: number | null;
+  match: boolean;
+}
+
 export interface StartRecord {
   first_output_ns: number | null;
   phases: StartPhases;
   cache: CacheLookup[];
   /** torch's own counters of the same lookups. */
-  torch_counters: Record<string, number> | null;
+  torch_counters: StartCounters | null;
   trace_read: boolean;
   steady_ns: number[];
 }
@@ -512,8 +971,24 @@ export interface StartModeResult {
   shipped_bytes: number | null;
   package_compile_ns: number | null;
   cache: CacheLookup[];
+  output_check?: StartOutputCheck | null;
   starts: StartRecord[];
   [key: string]: unknown;
+}
+
+export interface StartVerdict {
+  fastest: StartMode | null;
+  tied: StartMode[];
+  fastest_compiled: StartMode | null;
+  compiled_tied: StartMode[];
+}
+export interface StartCacheFinding extends CacheLookup {
+  mode: StartMode;
+}
+export interface StartCompileFinding {
+  mode: StartMode;
+  cpp_compiler_ns: number | null;
+  first_output_ns: number | null;
 }
 
 export interface StartupSection {
@@ -522,11 +997,11 @@ export interface StartupSection {
   backend: string;
   deploy_env: string[];
   modes: StartModeResult[];
-  verdict: { fastest: StartMode | null; tied: StartMode[]; fastest_compiled: StartMode | null; compiled_tied: StartMode[] };
+  verdict: StartVerdict;
   /** Lookups of warm or shipped starts that did not hit. */
-  cache_findings: Array<CacheLookup & { mode: StartMode }>;
+  cache_findings: StartCacheFinding[];
   /** Warm or shipped modes that hit every cache yet spent a tenth or more in the C++ compiler. */
-  still_compiled: Array<{ mode: StartMode; cpp_compiler_ns: number | null; first_output_ns: number | null }>;
+  still_compiled: StartCompileFinding[];
   [key: string]: unknown;
 }
 
@@ -588,6 +1063,25 @@ export interface JobSiteSummary {
   recompiles: number;
 }
 
+/** The mode's output against an eager run's: the first line that differs ("" for a missing line). */
+export interface JobOutputCheck {
+  compared: boolean;
+  same: boolean;
+  differing_lines: number;
+  line: number;
+  eager_line: string;
+  mode_line: string;
+}
+export interface JobComparison {
+  mode: string;
+  ratio: { estimate: number | null; low: number | null; high: number | null };
+  verdict: SpeedupVerdict;
+}
+export interface JobCrossing {
+  calls: number;
+  from: string;
+  to: string;
+}
 export interface JobModeResult {
   /** "eager", "warm, 1 thread". */
   mode: string;
@@ -601,7 +1095,7 @@ export interface JobModeResult {
   failed: number;
   /** May be recommended: every run ok and the output the same as eager's. */
   eligible: boolean;
-  output: { compared: boolean; same: boolean; differing_lines: number; line: number; eager_line: string; mode_line: string };
+  output: JobOutputCheck;
   sites: JobSiteSummary[];
   runs: JobRun[];
 }
@@ -611,7 +1105,7 @@ export interface JobDecision {
   /** The best is faster than every other mode by its interval. */
   clear: boolean;
   /** ratio: this mode's total over the best's, paired by round. */
-  others: Array<{ mode: string; ratio: { estimate: number | null; low: number | null; high: number | null }; verdict: SpeedupVerdict }>;
+  others: JobComparison[];
 }
 
 export interface JobSection {
@@ -625,7 +1119,7 @@ export interface JobSection {
   modes: JobModeResult[];
   decision: { as_run: JobDecision; at_horizon: JobDecision | null };
   /** Where the fastest mode changes with the number of calls. */
-  crossings: Array<{ calls: number; from: string; to: string }>;
+  crossings: JobCrossing[];
   notes: string[];
   [key: string]: unknown;
 }
@@ -693,6 +1187,278 @@ export interface StartupOptions extends TargetOptions {
   /** NAME=VALUE set in the warm and shipped starts only. */
   deployEnv?: string | string[];
 }
+
+// ----------------------------------------------------------------------------- suite
+
+/** An entry's headline numbers (the bench row's speedup and verdict, compile, break-even, graph breaks). */
+export interface SuiteEntryResult {
+  speedup: { estimate: number; low: number | null; high: number | null } | null;
+  verdict: SpeedupVerdict;
+  compile_ns: number | null;
+  compile_source: 'cold' | 'first_call' | null;
+  break_even_calls: number | null;
+  graph_breaks: number | null;
+  check: 'match' | 'mismatch' | 'not_checked' | null;
+  allocator: string | null;
+  allocator_best: string | null;
+}
+
+export interface SuiteEntry {
+  id: string;
+  target: string;
+  params: { [key: string]: Json };
+  settings: { [key: string]: Json };
+  status: 'ok' | 'failed' | 'mismatch';
+  error: DocError | null;
+  wall_ns: number;
+  result: SuiteEntryResult;
+  bench: BenchSection | null;
+  explain: ExplainSection | null;
+  warnings: Warning[];
+  environment: { [key: string]: Json };
+}
+
+export interface SuitePlannedEntry {
+  id: string;
+  target: string;
+  params: { [key: string]: Json };
+  settings: { [key: string]: Json };
+  shard: number;
+}
+
+export interface SuiteShard {
+  index: number;
+  count: number;
+  method: 'round_robin' | 'cost';
+  costs_from: string | null;
+}
+
+export interface SuiteResumed {
+  from: string;
+  kept: number;
+  dropped: number;
+}
+
+export interface SuiteMergedShard {
+  path: string;
+  shard?: SuiteShard | null;
+  created?: string | null;
+  entries: number;
+}
+
+export interface SuiteGeomean {
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  confidence: number;
+  n: number;
+  verdict: SpeedupVerdict;
+  method: string;
+}
+
+export interface SuiteSummary {
+  entries: number;
+  ok: number;
+  failed: number;
+  mismatch: number;
+  failures_by_kind: Record<string, number>;
+  faster: number;
+  slower: number;
+  inconclusive: number;
+  not_measured: number;
+  /** Absent in documents from before that verdict existed. */
+  no_clear_difference?: number;
+  geomean_speedup: SuiteGeomean | null;
+  compile_ns_total: number;
+  wall_ns_total: number;
+}
+
+export interface SuiteSection {
+  file: string;
+  name: string;
+  plan: SuitePlannedEntry[];
+  shard: SuiteShard | null;
+  selected: string[];
+  listing: boolean;
+  entries: SuiteEntry[];
+  summary: SuiteSummary;
+  resumed?: SuiteResumed;
+  /** Only in a merged document. */
+  merged_from?: SuiteMergedShard[];
+}
+
+export interface SuiteDocument extends Document { command: 'suite'; suite: SuiteSection }
+
+// ----------------------------------------------------------------------------- trace
+
+/** One compile of a frame, read from TORCH_TRACE (durations in ns). */
+export interface TraceCompile {
+  compile_id: string;
+  torch_compile_id: string;
+  dynamo_resets: number;
+  log: number;
+  function: string;
+  file: string;
+  line: number;
+  graphs: number;
+  graph_breaks: number;
+  graph_breaks_from_restarts: number;
+  op_count: number | null;
+  guard_count: number | null;
+  attempts: number;
+  phase_ns: Record<string, number>;
+  cache: Record<string, number>;
+  recompile_reasons: string[];
+  restart_reasons: string[];
+  fail_type: string | null;
+  fail_reason: string | null;
+  skipped: boolean;
+}
+
+export interface TraceBreakGroup {
+  kind: string;
+  label: string;
+  file: string;
+  line: number;
+  count: number;
+  reason: string;
+  frame_skipped: boolean;
+  /** Written when true: the frame compiled up to the break, its rest runs eagerly. */
+  rest_only?: boolean;
+  skip_reason: string;
+  compile_ids: string[];
+  from_restart: boolean;
+  hint: Hint;
+}
+
+export interface TraceRecompile {
+  compile_id: string;
+  function: string;
+  file: string;
+  line: number;
+  guard_failures: string[];
+  kind: string;
+  hint: Hint;
+}
+
+export interface TraceRecompileGroup {
+  frame: string;
+  function: string;
+  file: string;
+  line: number;
+  pattern: string;
+  values: string[];
+  count: number;
+  refused: number;
+  cause: string;
+  fix: string;
+}
+
+export interface TraceSkippedFrame {
+  compile_id: string;
+  function: string;
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface TraceFailure {
+  compile_id: string;
+  function: string;
+  fail_type: string;
+  fail_reason: string;
+}
+
+export interface TraceRestart {
+  compile_id: string;
+  function: string;
+  attempts: number;
+  restart_reasons: string[];
+}
+
+export interface TraceCompileWithoutId {
+  kind: 'aot_inductor' | 'aot_autograd' | string;
+  what: string;
+  graph: string;
+  function: string;
+  file: string;
+  line: number;
+  log_line: number;
+}
+
+/** A place in a log: the file, its 1-based line, the record and what was wrong there. */
+export interface TraceSpot {
+  log: string;
+  line: number;
+  record: string | null;
+  what: string;
+}
+
+export interface TraceReadStats {
+  bytes: number;
+  lines: number;
+  records: number;
+  garbled: number;
+  stray_lines: number;
+  truncated: number;
+  bad_payloads: number;
+  edited_payloads: number;
+  verified_payloads: number;
+  damaged: number;
+  oversized_payloads: number;
+  damaged_at: TraceSpot[];
+  edited_at: TraceSpot[];
+}
+
+export interface TraceRank {
+  rank: number | null;
+  files: string[];
+  root: string;
+  compile_count: number;
+  dynamo_resets: number;
+  compiles_without_id: TraceCompileWithoutId[];
+  graph_count: number;
+  graph_break_count: number;
+  compiles: TraceCompile[];
+  graph_breaks: TraceBreakGroup[];
+  recompiles: TraceRecompile[];
+  recompile_groups: TraceRecompileGroup[];
+  skipped_frames: TraceSkippedFrame[];
+  /** Written when there is one. */
+  eager_parts?: EagerPart[];
+  failures: TraceFailure[];
+  restarts: TraceRestart[];
+  cache: Record<string, number>;
+  compile_time_ns: Record<string, number>;
+  record_kinds: Record<string, number>;
+  read: TraceReadStats;
+}
+
+export interface TraceFirstDifference {
+  position: number;
+  op: string | null;
+  reference_op: string | null;
+}
+
+/** A rank that compiled unlike the others (or a cache note: a shared cache's race). */
+export interface TraceDivergence {
+  rank: number | null;
+  log: string;
+  what: string;
+  compile_id: string | null;
+  compared_with: string[];
+  first_difference: TraceFirstDifference | null;
+  message: string;
+}
+
+export interface TraceSection {
+  path: string;
+  ranks: TraceRank[];
+  divergence: TraceDivergence[];
+  cache_notes: TraceDivergence[];
+}
+
+export interface TraceDocument extends Document { command: 'trace'; trace: TraceSection }
 
 // ----------------------------------------------------------------------------- wrapper
 

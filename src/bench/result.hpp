@@ -251,7 +251,7 @@ struct Aoti {
 
 struct BenchRow {
   // The configuration.
-  std::string backend, mode, dynamic;
+  std::string backend, mode = "default", dynamic = "auto";
   bool fullgraph = false;
   std::string label;  // "inductor max-autotune dynamic=true"
 
