@@ -470,9 +470,9 @@ CheckCosts check_costs_from_json(const json& cost_ns) {
           core::json_read::opt_num<long long>(cost_ns, "reference_ns")};
 }
 
-Correctness correctness_report(const json& reply, const ToleranceOverride& override_tol) {
-  const json self_facts = reply.value("eager_vs_eager", json::array());
-  const json facts = reply.value("compiled_vs_eager", json::array());
+Correctness correctness_report(const reply::Check& reply, const ToleranceOverride& override_tol) {
+  const json& self_facts = reply.eager_vs_eager;
+  const json& facts = reply.compiled_vs_eager;
   auto self = eager_self_difference(self_facts);
   auto verdict = judge_outputs(facts, override_tol, self.nondeterministic ? self_facts : json::array());
   Correctness out;
@@ -485,11 +485,12 @@ Correctness correctness_report(const json& reply, const ToleranceOverride& overr
   out.nondeterministic = self.nondeterministic;
   out.eager_differing.emplace();
   out.differing_parameters.emplace();
-  out.seeded = reply.contains("seed");
-  out.eager_used_rng = core::json_read::opt_bool(reply, "eager_used_rng").value_or(false);
-  out.reference = reference_run_from_json(reply.value("reference", json::object()));
-  out.fallback_random = core::json_read::opt_bool(reply, "fallback_random").value_or(false);
-  out.agent_cost = check_costs_from_json(reply.value("cost_ns", json::object()));
+  out.seeded = reply.seed.has_value();
+  out.eager_used_rng = reply.eager_used_rng;
+  out.reference = {reply.reference.computed, reply.reference.dtype, reply.reference.reason};
+  out.fallback_random = reply.fallback_random;
+  const reply::Costs& cost = reply.cost_ns;
+  out.agent_cost = {cost.eager_ns, cost.compiled_ns, cost.compare_ns, cost.reference_ns};
   out.mismatches = verdict.mismatches;
   for (const auto& m : verdict.mismatches) {
     if (auto p = parameter_of(m.path)) {

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/reply.hpp"
+
 namespace tct::bench {
 
 // An element passes when  |compiled - eager| <= atol + rtol * |eager|  (see correctness.cpp
@@ -183,7 +185,7 @@ CheckCosts check_costs_from_json(const nlohmann::json& cost_ns);
 // match, basis, mismatches, differing_parameters, leaves, leaf_results, not_compared,
 // nondeterministic, eager_differing, eager_max_self_diff, seeded, eager_used_rng, reference,
 // fallback_random, agent_cost_ns. check_s is the caller's to set.
-Correctness correctness_report(const nlohmann::json& reply, const ToleranceOverride& override_tol = {});
+Correctness correctness_report(const reply::Check& reply, const ToleranceOverride& override_tol = {});
 
 // Whether a failed check deserves a second look with inductor's fallback_random: the
 // target drew random numbers and compiled differs (inductor's own generator draws other

@@ -85,6 +85,8 @@ template <std::integral I>
 requires(!std::same_as<I, bool>) json encode(I i, Empty) { return i; }
 inline json encode(double x, Empty) { return std::isfinite(x) ? json(x) : json(nullptr); }
 inline json encode(Nanoseconds d, Empty e) { return encode(d.count(), e); }
+// A member kept as the JSON it is: a part of an agent's reply passed on as written.
+inline json encode(const json& j, Empty) { return j; }
 template <Named E>
 json encode(E value, Empty) {
   return std::string(names(static_cast<const E*>(nullptr))[static_cast<std::size_t>(value)]);
@@ -124,6 +126,7 @@ inline void decode(const json& j, Nanoseconds& out) {
   decode(j, ns);
   out = Nanoseconds(ns);
 }
+inline void decode(const json& j, json& out) { out = j; }
 template <Named E>
 void decode(const json& j, E& out) {
   if (!j.is_string()) return;

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Counts the string-key reads of agent replies outside their decoders, per file, and fails when
+# the count grows. An agent reply is read once, into its declared struct, where it arrives
+# (src/bench/reply.hpp and the other src/*/reply.hpp, decoded by core/fields.hpp); code past that
+# point reads members. The count's goal is 0; MAX below is what is still left (the replies still
+# read as JSON are named beside it) and may only go down.
+#
+# What is counted, in every .cpp and .hpp under src/, after `//` comments are blanked, a string
+# literal key being one like "times_ns" (a C identifier: a search text such as " (" is no key):
+#   x["key"]                     a subscript by a literal key, unless it is assigned to (a request
+#                                being built); `x["a"]["b"] = ...` still counts "a"
+#   .at("key") .value("key" .contains("key") .find("key") .count("key")
+#                                (.find and .count not on a line that compares with npos: those
+#                                are std::string searches)
+#   f(x, "key") for the key readers of core/json_read.hpp (str, num, text, has, opt_num, opt_str,
+#                                opt_bool, flag, list, strings, doubles, at), core/json_number.hpp
+#                                (number_or_nan, duration_or_nan) and a file's own (opt_long,
+#                                num_field, str_field, count_field)
+# Not counted: the files below that are decoders, or read JSON that no agent wrote (a saved
+# document, TORCH_TRACE records, a suite's TOML, tct's own cache file). A line that reads JSON
+# that is not an agent reply in a counted file says so with `// not a reply: WHY`.
+# Read line by line, not parsed: a key built at run time is not seen.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The replies still read by key, and where (the rest of issue 47's item 2):
+#   target.load (kept as JSON in each result's `target`, a document field: bench/text.cpp,
+#     bench/html.cpp, explain/text.cpp, expect/text.cpp, expect/run.cpp)
+#   bench.check's per-leaf difference facts (bench/correctness.cpp: the rule that also tells a
+#     malformed fact)
+#   explain.run, explain.registry (explain/run.cpp, audit.cpp, audit.hpp, warnings.cpp)
+#   expect.profile, expect.flops, expect.ceilings, expect.device_info (expect/evidence.cpp,
+#     ceilings.cpp, timings.cpp, ops.cpp, run.cpp)
+#   probe, probe.smoke (probe/run.cpp, text.cpp, verdict.cpp, compiler.cpp)
+#   startup.first_output and the C++ runner's start line (startup/start.cpp, run.cpp)
+#   the bootstrap's records of `tct run` (run/records.cpp, run/analysis.cpp)
+MAX=${TCT_AGENT_READS_MAX:-0}
+[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=284
+
+python3 - "$MAX" <<'EOF'
+import re
+import subprocess
+import sys
+
+limit = int(sys.argv[1])
+# Decoders: each reply's declaration and reader, the protocol's envelope and handshake
+# (agent::Hello) and its error object (tct::Error).
+DECODERS = re.compile(r"^src/(.*/reply\.(hpp|cpp)|agent/agent\.cpp|agent/agent_error\.cpp)$")
+# JSON no agent wrote: a command's section of a saved document (json.cpp, json.hpp and the parts
+# they call), the document and its renderers' records (cli/, report/, compare/, explain/diff),
+# TORCH_TRACE records (trace/, startup/trace_facts.cpp), suite files (suite/), probe's cache file
+# (probe/cache.cpp, written by tct), and text searches named like a reader (core/hint_catalog.cpp,
+# core/recompile_guard.cpp, core/graph_breaks.cpp: has(text, "numpy")).
+NOT_REPLIES = re.compile(
+    r"^src/(.*/json\.(cpp|hpp)|bench/breakdown_json\.cpp|core/eager_part\.cpp|core/fix_table\.cpp"
+    r"|explain/result\.cpp|cli/.*|report/.*|compare/.*|explain/diff\.(cpp|hpp)|trace/.*|startup/trace_facts\.cpp"
+    r"|suite/.*|probe/cache\.cpp|core/hint_catalog\.cpp|core/recompile_guard\.cpp|core/graph_breaks\.(cpp|hpp))$")
+KEY = r'"[A-Za-z_][A-Za-z0-9_]*"'
+SUBSCRIPT = re.compile(r"\[\s*" + KEY + r"\s*\](?!\s*=[^=])")
+METHOD = re.compile(r"\.(?:at|value|contains)\(\s*" + KEY)
+SEARCH = re.compile(r"\.(?:find|count)\(\s*" + KEY)
+READER = re.compile(r"\b(?:str|num|text|has|opt_num|opt_str|opt_bool|flag|list|strings|doubles|at|number_or_nan"
+                    r"|duration_or_nan|opt_long|num_field|str_field|count_field)(?:<[^<>()]*>)?"
+                    r"\([^(),]*(?:\([^()]*\))?[^(),]*,\s*" + KEY)
+
+files = subprocess.run(["git", "ls-files", "src"], capture_output=True, text=True, check=True).stdout.split()
+counts = {}
+for path in files:
+    if not path.endswith((".cpp", ".hpp")) or DECODERS.match(path) or NOT_REPLIES.match(path):
+        continue
+    n = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if "// not a reply:" in line:
+                continue
+            code = re.sub(r"//.*", "", line)
+            n += len(SUBSCRIPT.findall(code)) + len(METHOD.findall(code)) + len(READER.findall(code))
+            if "npos" not in code:
+                n += len(SEARCH.findall(code))
+    if n:
+        counts[path] = n
+
+folders = {}
+for path, n in counts.items():
+    folders[path.split("/")[1]] = folders.get(path.split("/")[1], 0) + n
+total = sum(counts.values())
+for path in sorted(counts):
+    print(f"  {counts[path]:4d}  {path}")
+print("  by folder: " + ", ".join(f"{k} {v}" for k, v in sorted(folders.items())))
+print(f"string-key reads of agent replies outside their decoders: {total} (at most {limit})")
+if total > limit:
+    print("check_agent_reads: a reply read by key: decode it where it arrives (src/*/reply.hpp) and read "
+          "its members", file=sys.stderr)
+    sys.exit(1)
+EOF
