@@ -87,6 +87,7 @@ class ServedPackage {
 // A process of the paired sampling: eager blocks in an agent, the package's in a runner.
 Caller paired(Caller eager, ServedPackage& runner) {
   return [eager = std::move(eager), &runner](const std::string& op, const json& p) {
+    // not a reply: the request's own params
     if (op == "bench.time_block" && p.value("which", "") != "eager") return runner.call("time_block", p);
     return eager(op, p);
   };

@@ -200,7 +200,7 @@ class Runner {
   fs::path runner_out(int r) const { return fs::path(root_.path()) / fmt::format("aoti-cpp-out-{}", r); }
 
   // One start of tct-aoti: launch to the first output, its marks on the same clock.
-  json run_cpp_start(int r, Nanoseconds& launch, Nanoseconds& replied) {
+  reply::FirstOutput run_cpp_start(int r, Nanoseconds& launch, Nanoseconds& replied) {
     fs::create_directories(runner_out(r));
     launch = now();
     agent::ChildProcess child(
@@ -220,9 +220,11 @@ class Runner {
       throw Error(ExitCode::TargetFailed, "target_failed",
                   fmt::format("tct-aoti failed ({})", why.empty() ? exit.describe() : why));
     }
+    auto first = core::fields::read_as<reply::FirstOutput>(reply);
     // Its entry point stands where an agent's first line does.
-    reply["marks_ns"]["op_start"] = reply["marks_ns"].value("main", json());
-    return reply;
+    const auto main = first.marks_ns.find("main");  // not a reply: a decoded map of marks by name
+    first.marks_ns["op_start"] = main == first.marks_ns.end() ? NAN : main->second;
+    return first;
   }
 
   void run_start(ModeResult& m, int r) {
@@ -270,7 +272,7 @@ class Runner {
       m.error = "the cold start saved no cache artifacts (torch.compiler.save_cache_artifacts returned none)";
       return;
     }
-    json reply;
+    reply::FirstOutput reply;
     Nanoseconds launch{}, replied{};
     try {
       if (m.mode == Mode::AotiCpp) {
@@ -279,7 +281,7 @@ class Runner {
         launch = now();
         auto session = exec_.spawn(env);
         const long id = session->send("startup.first_output", params);
-        reply = session->receive(id, "startup.first_output");
+        reply = core::fields::read_as<reply::FirstOutput>(session->receive(id, "startup.first_output"));
         replied = now();
         session->close();
       }
@@ -292,8 +294,7 @@ class Runner {
     Start s = make_start(reply, launch, replied, trace);
     if (m.mode == Mode::Cold) {
       cold_lookups_[r] = trace.lookups;
-      const json& saved = core::json_read::at(reply, "saved_artifacts");
-      if (saved.is_object()) artifact_bytes_[r] = core::json_read::num<double>(saved, "bytes");
+      if (reply.saved_artifacts) artifact_bytes_[r] = reply.saved_artifacts->bytes;
     }
     if (m.mode == Mode::Warm || m.mode == Mode::Shipped) explain_misses(s.lookups, trace.lookups, cold_lookups_[r]);
     if (m.mode == Mode::Warm) m.shipped_bytes = folder_bytes(f.cache);

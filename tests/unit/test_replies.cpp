@@ -64,6 +64,8 @@ std::map<std::string, Names> declared() {
       {"startup.libtorch", names<c::Libtorch>()},
       {"startup.package", names<c::Package>()},
       {"startup.compare", names<s::Compare>()},
+      {"startup.first_output", names<s::FirstOutput>()},
+      {"startup.first_output saved_artifacts", names<s::SavedArtifacts>()},
   };
 }
 

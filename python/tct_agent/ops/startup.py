@@ -158,8 +158,9 @@ def op_first_output(params, session) -> dict:
     out["steady_ns"] = _steady(call, params, device)
     out["counters"] = _cache_counters()
     if params.get("save_artifacts"):
-        out["saved_artifacts"] = _save_artifacts(params["save_artifacts"])
-    return out
+        out["saved_artifacts"] = reply("startup.first_output saved_artifacts",
+                                       _save_artifacts(params["save_artifacts"]))
+    return reply("startup.first_output", out)
 
 
 def op_package(params, session) -> dict:
