@@ -28,15 +28,13 @@ cd "$(dirname "$0")/.."
 # The replies still read by key, and where (the rest of issue 47's item 2):
 #   target.load (kept as JSON in each result's `target`, a document field: bench/text.cpp,
 #     bench/html.cpp, explain/text.cpp, expect/text.cpp, expect/run.cpp)
-#   bench.check's per-leaf difference facts (bench/correctness.cpp: the rule that also tells a
-#     malformed fact)
 #   explain.run, explain.registry (explain/run.cpp, audit.cpp, audit.hpp, warnings.cpp)
 #   expect.profile, expect.flops, expect.ceilings, expect.device_info (expect/evidence.cpp,
 #     ceilings.cpp, timings.cpp, ops.cpp, run.cpp)
 #   the handshake's torch and python objects (probe/run.cpp, probe/text.cpp)
 #   the bootstrap's records of `tct run` (run/records.cpp, run/analysis.cpp)
 MAX=${TCT_AGENT_READS_MAX:-0}
-[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=317
+[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=240
 
 python3 - "$MAX" <<'EOF'
 import re
@@ -48,12 +46,12 @@ limit = int(sys.argv[1])
 # (agent::Hello) and its error object (tct::Error).
 DECODERS = re.compile(r"^src/(.*/reply\.(hpp|cpp)|agent/agent\.cpp|agent/agent_error\.cpp)$")
 # JSON no agent wrote: a command's section of a saved document (json.cpp, json.hpp and the parts
-# they call), the document and its renderers' records (cli/, report/, compare/, explain/diff),
-# TORCH_TRACE records (trace/, startup/trace_facts.cpp), suite files (suite/), probe's cache file
+# they call: bench/breakdown_json.cpp, bench/correctness_json.cpp, ...), the document and its
+# renderers' records (cli/, report/, compare/, explain/diff), TORCH_TRACE records (trace/, startup/trace_facts.cpp), suite files (suite/), probe's cache file
 # (probe/cache.cpp, written by tct), and text searches named like a reader (core/hint_catalog.cpp,
 # core/recompile_guard.cpp, core/graph_breaks.cpp: has(text, "numpy")).
 NOT_REPLIES = re.compile(
-    r"^src/(.*/json\.(cpp|hpp)|bench/breakdown_json\.cpp|core/eager_part\.cpp|core/fix_table\.cpp"
+    r"^src/(.*/json\.(cpp|hpp)|bench/breakdown_json\.cpp|bench/correctness_json\.cpp|core/eager_part\.cpp|core/fix_table\.cpp"
     r"|explain/result\.cpp|cli/.*|report/.*|compare/.*|explain/diff\.(cpp|hpp)|trace/.*|startup/trace_facts\.cpp"
     r"|suite/.*|probe/cache\.cpp|core/hint_catalog\.cpp|core/recompile_guard\.cpp|core/graph_breaks\.(cpp|hpp))$")
 KEY = r'"[A-Za-z_][A-Za-z0-9_]*"'

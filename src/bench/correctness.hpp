@@ -122,6 +122,8 @@ struct CorrectnessVerdict {
 // spread + atol + rtol x max |eager|), the only leaves not judged element by element.
 CorrectnessVerdict judge_outputs(const nlohmann::json& facts, const ToleranceOverride& override_tol = {},
                                  const nlohmann::json& eager_self = nlohmann::json::array());
+CorrectnessVerdict judge_outputs(const reply::LeafFacts& facts, const ToleranceOverride& override_tol,
+                                 const reply::LeafFacts& eager_self);
 
 struct NondeterminismCheck {
   bool nondeterministic = false;
@@ -133,6 +135,7 @@ struct NondeterminismCheck {
 // eager differs from itself: any leaf whose values differ by more than `atol` (default 0:
 // bitwise, NaN equal to NaN), or whose structure, shape, dtype or non-tensor value differs.
 NondeterminismCheck eager_self_difference(const nlohmann::json& facts, double atol = 0.0);
+NondeterminismCheck eager_self_difference(const reply::LeafFacts& facts, double atol = 0.0);
 
 // The float64 reference run of a check, as the agent reports it: whether it ran, in which
 // dtype, and why not.

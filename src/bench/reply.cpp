@@ -23,6 +23,23 @@ Timers timers_from(const json& j) { return number_map_from(j, false); }
 json marks_json(const std::map<std::string, double>& m) { return number_map_json(m); }
 std::map<std::string, double> marks_from(const json& j) { return number_map_from(j, true); }
 
+std::optional<LeafFacts> leaf_facts_from(const json& j) {
+  if (!j.is_array()) return std::nullopt;
+  LeafFacts out;
+  for (const auto& item : j) {
+    LeafFact f = core::fields::read_as<LeafFact>(item);
+    f.object = item.is_object();
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+json leaf_facts_json(const std::optional<LeafFacts>& facts) {
+  if (!facts) return nullptr;
+  json out = json::array();
+  for (const auto& f : *facts) out.push_back(f.object ? core::fields::write(f) : json("?"));
+  return out;
+}
+
 json flags_json(const Flags& f) {
   json out = json::object();
   for (const auto& [name, v] : f) out[name] = v;

@@ -321,8 +321,92 @@ constexpr auto json_fields(const Costs*) {
   return std::tuple{field("eager_ns", &Costs::eager_ns), field("compiled_ns", &Costs::compiled_ns),
                     field("compare_ns", &Costs::compare_ns), field("reference_ns", &Costs::reference_ns)};
 }
+// One leaf's difference facts (python/tct_agent/compare.py difference_facts): which fields a
+// leaf has depends on its kind (tensor, scalar, other, structure, not_compared); a field that may
+// be absent where its absence means something is optional, and `object` is false for an
+// element that is no object at all (a malformed fact, judged so).
+struct LeafReferenceFacts {
+  std::optional<double> eager_max_error, compiled_max_error, eager_rms_error, compiled_rms_error, multiplier;
+  std::optional<double> out_of_tolerance;
+  std::optional<json> worst_index;
+  std::optional<double> reference_at_worst, expected_at_worst, actual_at_worst;
+};
+constexpr auto json_fields(const LeafReferenceFacts*) {
+  using core::fields::field;
+  using R = LeafReferenceFacts;
+  return std::tuple{field("eager_max_error", &R::eager_max_error),
+                    field("compiled_max_error", &R::compiled_max_error),
+                    field("eager_rms_error", &R::eager_rms_error),
+                    field("compiled_rms_error", &R::compiled_rms_error),
+                    field("multiplier", &R::multiplier),
+                    field("out_of_tolerance", &R::out_of_tolerance),
+                    field("worst_index", &R::worst_index),
+                    field("reference_at_worst", &R::reference_at_worst),
+                    field("expected_at_worst", &R::expected_at_worst),
+                    field("actual_at_worst", &R::actual_at_worst)};
+}
+struct LeafFact {
+  bool object = true;
+  std::string path, kind, dtype_expected, dtype_actual;
+  std::optional<json> shape_expected, shape_actual;
+  std::optional<std::string> error;
+  long long numel = 0, nan_expected = 0, nan_actual = 0, inf_mismatch = 0;
+  std::optional<long long> nan_mismatch;
+  std::optional<double> max_abs_diff, max_rel_diff, max_abs_expected, out_of_tolerance;
+  std::optional<json> worst_index, expected_at_worst, actual_at_worst;
+  std::optional<LeafReferenceFacts> reference;
+  json equal;  // a boolean, or malformed
+  std::string description, type, repr_expected, repr_actual;
+  // Written for a reader of the agent's facts, not read by tct.
+  json device_expected, device_actual, tolerance, value_expected, value_actual;
+  std::optional<double> mean_abs_diff;
+  std::string type_expected, type_actual;
+};
+constexpr auto json_fields(const LeafFact*) {
+  using core::fields::field;
+  using L = LeafFact;
+  return std::tuple{field("path", &L::path),
+                    field("kind", &L::kind),
+                    field("dtype_expected", &L::dtype_expected),
+                    field("dtype_actual", &L::dtype_actual),
+                    field("shape_expected", &L::shape_expected),
+                    field("shape_actual", &L::shape_actual),
+                    field("error", &L::error),
+                    field("numel", &L::numel),
+                    field("nan_expected", &L::nan_expected),
+                    field("nan_actual", &L::nan_actual),
+                    field("inf_mismatch", &L::inf_mismatch),
+                    field("nan_mismatch", &L::nan_mismatch),
+                    field("max_abs_diff", &L::max_abs_diff),
+                    field("max_rel_diff", &L::max_rel_diff),
+                    field("max_abs_expected", &L::max_abs_expected),
+                    field("out_of_tolerance", &L::out_of_tolerance),
+                    field("worst_index", &L::worst_index),
+                    field("expected_at_worst", &L::expected_at_worst),
+                    field("actual_at_worst", &L::actual_at_worst),
+                    field("reference", &L::reference),
+                    field("equal", &L::equal),
+                    field("description", &L::description),
+                    field("type", &L::type),
+                    field("repr_expected", &L::repr_expected),
+                    field("repr_actual", &L::repr_actual),
+                    field("device_expected", &L::device_expected),
+                    field("device_actual", &L::device_actual),
+                    field("tolerance", &L::tolerance),
+                    field("value_expected", &L::value_expected),
+                    field("value_actual", &L::value_actual),
+                    field("mean_abs_diff", &L::mean_abs_diff),
+                    field("type_expected", &L::type_expected),
+                    field("type_actual", &L::type_actual)};
+}
+using LeafFacts = std::vector<LeafFact>;
+// A check's facts: each element read as a LeafFact (one that is no object marked so); null when
+// the value is no array (judge_outputs refuses it).
+std::optional<LeafFacts> leaf_facts_from(const json& j);
+json leaf_facts_json(const std::optional<LeafFacts>& facts);
+
 struct Check {
-  json eager_vs_eager = json::array(), compiled_vs_eager = json::array();
+  std::optional<LeafFacts> eager_vs_eager = LeafFacts{}, compiled_vs_eager = LeafFacts{};
   bool eager_used_rng = false;
   std::optional<long long> seed;  // none: the check ran unseeded
   Reference reference;
@@ -331,8 +415,8 @@ struct Check {
 };
 constexpr auto json_fields(const Check*) {
   using core::fields::field;
-  return std::tuple{field("eager_vs_eager", &Check::eager_vs_eager),
-                    field("compiled_vs_eager", &Check::compiled_vs_eager),
+  return std::tuple{field("eager_vs_eager", &Check::eager_vs_eager, leaf_facts_json, leaf_facts_from),
+                    field("compiled_vs_eager", &Check::compiled_vs_eager, leaf_facts_json, leaf_facts_from),
                     field("eager_used_rng", &Check::eager_used_rng),
                     field("seed", &Check::seed),
                     field("reference", &Check::reference),

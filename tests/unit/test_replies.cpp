@@ -51,6 +51,8 @@ std::map<std::string, Names> declared() {
       {"bench.time_block", names<b::TimeBlock>()},
       {"bench.aoti_load", names<b::AotiLoad>()},
       {"bench.check", names<b::Check>()},
+      {"bench.check compiled_vs_eager", names<b::LeafFact>()},
+      {"bench.check compiled_vs_eager reference", names<b::LeafReferenceFacts>()},
       {"bench.check reference", names<b::Reference>()},
       {"bench.check cost_ns", names<b::Costs>()},
       {"breakdown.sample", names<b::Sample>()},
