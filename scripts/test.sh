@@ -22,6 +22,8 @@ phase "comments: every file a comment names exists (scripts/check_comments.sh)"
 scripts/check_comments.sh || status=1
 phase "unity names: no file-local name in two .cpp files of a namespace (scripts/check_unity_names.sh)"
 scripts/check_unity_names.sh || status=1
+phase "agent replies: read into their structs where they arrive, no key read past that (scripts/check_agent_reads.sh)"
+scripts/check_agent_reads.sh || status=1
 phase "format: the C++ as .clang-format says (scripts/check_format.sh)"
 scripts/check_format.sh || status=1
 phase "C++ unit tests"

@@ -54,6 +54,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
+from .replies import reply
 from .target import dtype_name
 
 # How deep attribute-walking goes into objects that are not pytree nodes, and how many
@@ -372,7 +373,7 @@ def _tensor_fact(path: str, expected, actual, tolerances, reference) -> dict:
         if reference is not None and _is_array(reference) and e.is_floating_point():
             ref = _reference_facts(e, a, _to_cpu_tensor(reference), tol)
             if ref is not None:
-                fact["reference"] = ref
+                fact["reference"] = reply("bench.check compiled_vs_eager reference", ref)
     except Exception as exc:  # noqa: BLE001 - an exotic dtype must not fail the whole op
         fact.update(_NULL_DIFFS)
         fact["equal"] = False
@@ -510,7 +511,8 @@ def difference_facts(expected: Any, actual: Any, tolerances: dict | None = None,
     ctx = {"out": [], "tolerances": tolerances}
     _walk(root, snapshot(expected), snapshot(actual), ctx,
           snapshot(reference) if reference is not None else None)
-    return ctx["out"]
+    # Each leaf's fields as bench.check's list names them (eager_vs_eager's leaves are alike).
+    return [reply("bench.check compiled_vs_eager", f) for f in ctx["out"]]
 
 
 def out_of_tolerance(facts: list[dict]) -> bool:

@@ -48,24 +48,22 @@ AllocatorSetup resolve_allocator(const BenchConfig& cfg) { return resolve_alloca
 
 core::Env state_env(AllocatorState s, const std::string& library) { return core::allocator_env(s, library); }
 
-DetectedAllocator detected_allocator(const json& facts) {
-  using namespace core::json_read;
+DetectedAllocator detected_allocator(const std::optional<reply::Allocator>& facts) {
   DetectedAllocator d;
-  if (!facts.is_object()) return d;
-  const json& mapped = at(facts, "mapped");
-  if (mapped.is_array() && !mapped.empty() && mapped[0].is_object()) {
-    d.kind = str(mapped[0], "kind", "unknown");
-    d.library = opt_str(mapped[0], "path");
+  if (!facts) return d;
+  if (!facts->mapped.empty()) {
+    d.kind = facts->mapped[0].kind;
+    d.library = facts->mapped[0].path;
   } else {
-    d.kind = flag(facts, "maps_readable") ? "glibc" : "unknown";
+    d.kind = facts->maps_readable ? "glibc" : "unknown";
   }
-  d.settled = opt_bool(facts, "settled");
-  d.ld_preload = opt_str(facts, "ld_preload");
+  d.settled = facts->settled;
+  d.ld_preload = facts->ld_preload;
   return d;
 }
 
-AllocatorComparison allocator_section(const AllocatorSetup& setup, const json& facts, bool compare,
-                                      const std::string& compare_reason, double compare_budget_s) {
+AllocatorComparison allocator_section(const AllocatorSetup& setup, const std::optional<reply::Allocator>& facts,
+                                      bool compare, const std::string& compare_reason, double compare_budget_s) {
   AllocatorComparison a;
   a.state = core::to_string(setup.state);
   a.description = core::describe(setup.state);
@@ -151,7 +149,10 @@ void compare_allocator_states(const core::Progress& progress, core::Executor& ex
       r.steady_state = row.steady_state;
       prepare_peer(progress, *p.agent, sc, spec, false, r);
       sample_paired(progress, {p.agent->caller()}, sc, spec, clock_res, eager_est, cpus, r);
-      entry.figures = figures_of(r, detected_allocator(p.agent->call("bench.allocator", json::object())).kind);
+      entry.figures = figures_of(
+          r,
+          detected_allocator(core::fields::read_as<reply::Allocator>(p.agent->call("bench.allocator", json::object())))
+              .kind);
       if (r.recompiles_during_measurement.value_or(0) > 0) entry.reason = "recompiled during measurement";
       p.agent->close();
     } catch (const Error& e) {

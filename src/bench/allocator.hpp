@@ -16,6 +16,7 @@
 #include "bench/allocator_comparison.hpp"
 #include "core/allocator.hpp"
 #include "bench/plan.hpp"
+#include "bench/reply.hpp"
 #include "bench/result.hpp"
 #include "bench/run.hpp"
 #include "core/executor.hpp"
@@ -48,12 +49,12 @@ core::Env state_env(core::AllocatorState s, const std::string& library);
 
 // "tcmalloc", "jemalloc" or "glibc" (no allocator library mapped), "unknown" (maps unreadable),
 // with its library, from the agent's raw allocator facts (the bench.allocator reply).
-DetectedAllocator detected_allocator(const json& facts);
+DetectedAllocator detected_allocator(const std::optional<reply::Allocator>& facts);
 
 // The section before the comparison: the headline state, what the agent detected, and the
 // compare plan. `compare_reason`: why the comparison does not run ("" when it does).
-AllocatorComparison allocator_section(const AllocatorSetup& setup, const json& facts, bool compare,
-                                      const std::string& compare_reason, double compare_budget_s);
+AllocatorComparison allocator_section(const AllocatorSetup& setup, const std::optional<reply::Allocator>& facts,
+                                      bool compare, const std::string& compare_reason, double compare_budget_s);
 
 // After the first row is measured: the headline's own entry in states (its medians and speedup).
 void add_headline_state(AllocatorComparison& allocator, const BenchRow& row);

@@ -59,23 +59,22 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
   return std::max(min_samples, static_cast<int>(n));
 }
 
-CacheCounters cache_counters(const json& counters) {
-  auto count = [&](const char* k) { return counters.is_object() ? counters.value(k, 0) : 0; };
+CacheCounters cache_counters(const reply::Counters& counters) {
   CacheCounters c;
-  c.fxgraph_cache_hit = count("fxgraph_cache_hit");
-  c.fxgraph_cache_miss = count("fxgraph_cache_miss");
-  c.autograd_cache_hit = count("autograd_cache_hit");
-  c.autograd_cache_miss = count("autograd_cache_miss");
+  c.fxgraph_cache_hit = counters.fxgraph_cache_hit;
+  c.fxgraph_cache_miss = counters.fxgraph_cache_miss;
+  c.autograd_cache_hit = counters.autograd_cache_hit;
+  c.autograd_cache_miss = counters.autograd_cache_miss;
   if (c.fxgraph_cache_hit + c.fxgraph_cache_miss + c.autograd_cache_hit + c.autograd_cache_miss > 0)
     c.hit = c.fxgraph_cache_miss == 0 && c.autograd_cache_miss == 0;
   return c;
 }
 
-CompileTimers compile_timers(const json& times_ns) {
+CompileTimers compile_timers(const json& times_ns) { return compile_timers(reply::timers_from(times_ns)); }
+
+CompileTimers compile_timers(const reply::Timers& times_ns) {
   CompileTimers out;
-  if (!times_ns.is_object()) return out;
-  for (const auto& [name, v] : times_ns.items())
-    if (v.is_number() || v.is_null()) out[name] = Nanoseconds(v.is_number() ? v.get<double>() : NAN);
+  for (const auto& [name, ns] : times_ns) out[name] = Nanoseconds(ns);
   return out;
 }
 

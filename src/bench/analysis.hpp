@@ -53,10 +53,12 @@ int samples_per_block(double budget_s, int min_blocks, double sample_ns, int min
 // bench counters): inductor's FX graph cache and AOTAutograd's cache. The four counts and
 // hit: none when no lookup was counted (backends that use neither cache, such as
 // aot_eager), true when every lookup hit, false otherwise.
-CacheCounters cache_counters(const json& counters);
+CacheCounters cache_counters(const reply::Counters& counters);
 
 // torch's compile timers from the agent's {name: ns} (compile_times_ns), or a document's
 // breakdown: numbers as they are, null as NaN; anything else is skipped.
+CompileTimers compile_timers(const reply::Timers& times_ns);
+// A document's timers (bench/json.cpp): the same, from the section's object.
 CompileTimers compile_timers(const json& times_ns);
 
 // How busy the machine was while the rows sampled (their sampling.load: load average, CPUs,

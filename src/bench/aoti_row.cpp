@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "agent/child_process.hpp"
+#include "bench/reply.hpp"
 #include "core/aoti_runner.hpp"
+#include "core/reply.hpp"
 #include "core/json_number.hpp"
 #include "core/json_read.hpp"
 #include "core/temp_dir.hpp"
@@ -26,7 +28,7 @@ class ServedPackage {
   ServedPackage(const std::string& runner, const fs::path& package, const fs::path& inputs, const fs::path& out,
                 int threads)
       : child_(spec(runner, package, inputs, out, threads)) {
-    first_ = read("load");
+    first_ = core::fields::read_as<reply::RunnerFirst>(read("load"));
   }
   ServedPackage(const ServedPackage&) = delete;
   ServedPackage& operator=(const ServedPackage&) = delete;
@@ -53,9 +55,12 @@ class ServedPackage {
     if (threads > 0) env.emplace_back("TCT_THREADS", std::to_string(threads));  // the agent's torch threads
     return {{runner, "--serve", package.string(), inputs.string(), out.string()}, env, false};
   }
-  Nanoseconds gap(const char* from, const char* to) const {
-    const json& m = core::json_read::at(first_, "marks_ns");
-    return Nanoseconds(core::number_or_nan(m, to) - core::number_or_nan(m, from));
+  Nanoseconds gap(const std::string& from, const std::string& to) const {
+    const auto mark = [&](const std::string& name) {
+      const auto it = first_.marks_ns.find(name);
+      return it == first_.marks_ns.end() ? NAN : it->second;
+    };
+    return Nanoseconds(mark(to) - mark(from));
   }
   [[noreturn]] void fail(const std::string& what) {
     const std::string why = child_.last_stderr_line();
@@ -69,19 +74,20 @@ class ServedPackage {
     if (r == agent::ChildProcess::Read::Interrupted) throw Error(ExitCode::Interrupted, "interrupted", "interrupted");
     json reply = json::parse(line, nullptr, false);
     if (r != agent::ChildProcess::Read::Line || !reply.is_object()) fail(what);
-    if (reply.contains("error"))
+    if (const auto failed = core::fields::read_as<reply::RunnerError>(reply); failed.error)
       throw Error(ExitCode::TargetFailed, "compile_failed",
-                  fmt::format("tct-aoti: {}", reply["error"].is_string() ? reply["error"].get<std::string>() : "?"),
+                  fmt::format("tct-aoti: {}", failed.error->is_string() ? failed.error->get<std::string>() : "?"),
                   "rerun with --verbose");
     return reply;
   }
   agent::ChildProcess child_;
-  json first_;
+  reply::RunnerFirst first_;
 };
 
 // A process of the paired sampling: eager blocks in an agent, the package's in a runner.
 Caller paired(Caller eager, ServedPackage& runner) {
   return [eager = std::move(eager), &runner](const std::string& op, const json& p) {
+    // not a reply: the request's own params
     if (op == "bench.time_block" && p.value("which", "") != "eager") return runner.call("time_block", p);
     return eager(op, p);
   };
@@ -104,11 +110,11 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
   if (!cfg.aoti_package_dir.empty()) facts.package_path = package.string();
   stage = "torch.export";
   progress(fmt::format("{}: torch.export and aoti_compile_and_package (next: loading the package)", spec.label()));
-  const json made =
-      agent.call("startup.package", {{"use_loaded", true}, {"package", package.string()}, {"inputs", inputs.string()}});
-  facts.export_time = Nanoseconds(core::number_or_nan(made, "export_ns"));
-  facts.package_time = Nanoseconds(core::number_or_nan(made, "package_ns"));
-  facts.package_bytes = core::json_read::opt_num<long long>(made, "package_bytes");
+  const auto made = core::fields::read_as<core::reply::Package>(agent.call(
+      "startup.package", {{"use_loaded", true}, {"package", package.string()}, {"inputs", inputs.string()}}));
+  facts.export_time = Nanoseconds(made.export_ns);
+  facts.package_time = Nanoseconds(made.package_ns);
+  facts.package_bytes = made.package_bytes;
   row.compile.cold = facts.package_compile();
   row.compile.cold_source = "torch.export + aoti_compile_and_package, once (a build-time cost)";
   row.compile.breakdown = {{"torch.export", facts.export_time}, {"aoti_compile_and_package", facts.package_time}};
@@ -116,10 +122,12 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
 
   stage = "load_package";
   std::string why_not;
-  const core::RunnerBuild build = cfg.aoti_runner_source.empty()
-                                      ? core::RunnerBuild{"", "tct was not told where the runner's sources are", false}
-                                      : core::ensure_aoti_runner(agent.call("startup.libtorch", json::object()),
-                                                                 cfg.aoti_runner_source, cfg.aoti_cache_root, progress);
+  const core::RunnerBuild build =
+      cfg.aoti_runner_source.empty()
+          ? core::RunnerBuild{"", "tct was not told where the runner's sources are", false}
+          : core::ensure_aoti_runner(
+                core::fields::read_as<core::reply::Libtorch>(agent.call("startup.libtorch", json::object())),
+                cfg.aoti_runner_source, cfg.aoti_cache_root, progress);
   std::unique_ptr<ServedPackage> runners[2];
   std::vector<Caller> processes;
   if (!build.path.empty()) {
@@ -127,10 +135,10 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
     runners[0] = std::make_unique<ServedPackage>(build.path, package, inputs, dir / "out-0", threads);
     facts.load = runners[0]->load();
     facts.timed_from = "cpp";
-    json curve =
-        runners[0]->call("first_calls", {{"n", std::max(0, cfg.warmup_calls - 1)}, {"max_ns", cfg.budget_s * 0.5e9}});
+    const auto curve = core::fields::read_as<reply::RunnerFirstCalls>(
+        runners[0]->call("first_calls", {{"n", std::max(0, cfg.warmup_calls - 1)}, {"max_ns", cfg.budget_s * 0.5e9}}));
     std::vector<double> times{runners[0]->first_call().count()};
-    for (const auto& t : curve["times_ns"]) times.push_back(t.get<double>());
+    times.insert(times.end(), curve.times_ns.begin(), curve.times_ns.end());
     set_warmup_curve(std::move(times), row);
     row.aoti = facts;
     stage = "correctness";
@@ -142,15 +150,14 @@ void measure_aoti_row(const core::Progress& progress, TargetAgent& agent, FreshA
     facts.timed_from = "python";
     facts.runner_note = build.skipped;
     progress(fmt::format("{}: loading the package with aoti_load_package ({})", spec.label(), build.skipped));
-    const json loaded = agent.call("bench.aoti_load", {{"key", spec.key()}, {"package", package.string()}});
-    facts.load = Nanoseconds(core::number_or_nan(loaded, "load_ns"));
+    const auto loaded = core::fields::read_as<reply::AotiLoad>(
+        agent.call("bench.aoti_load", {{"key", spec.key()}, {"package", package.string()}}));
+    facts.load = Nanoseconds(loaded.load_ns);
     row.aoti = facts;
-    const json r = agent.call(
+    auto r = core::fields::read_as<reply::FirstCalls>(agent.call(
         "bench.first_calls",
-        {{"key", spec.key()}, {"backend", spec.backend}, {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}});
-    std::vector<double> times;
-    for (const auto& t : r["times_ns"]) times.push_back(t.get<double>());
-    set_warmup_curve(std::move(times), row);
+        {{"key", spec.key()}, {"backend", spec.backend}, {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}}));
+    set_warmup_curve(std::move(r.times_ns), row);
     stage = "correctness";
     check_correctness(progress, agent, cfg, spec, row);
     stage = "measurement";

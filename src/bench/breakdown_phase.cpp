@@ -7,49 +7,39 @@
 #include <fmt/format.h>
 
 #include "bench/breakdown.hpp"
+#include "bench/reply.hpp"
 #include "bench/sampling.hpp"
-#include "core/json_number.hpp"
-#include "core/json_read.hpp"
 
 namespace tct::bench {
 namespace {
 
-using core::json_read::doubles;
+using core::fields::read_as;
 
-BreakdownSample sample_of(const json& r) {
+BreakdownSample sample_of(const reply::Sample& r) {
   BreakdownSample s;
-  s.bare_ns = doubles(r, "bare_ns");
-  s.profiled_wall_ns = doubles(r, "profiled_wall_ns");
-  s.names = core::json_read::strings(r, "names");
-  for (const auto& c : core::json_read::list(r, "calls")) {
+  s.bare_ns = r.bare_ns;
+  s.profiled_wall_ns = r.profiled_wall_ns;
+  s.names = r.names;
+  for (const auto& c : r.calls) {
     SampledCall call;
-    call.ns = core::number_or_nan(c, "ns");
-    for (const auto& e : core::json_read::list(c, "events"))
-      if (e.is_array() && e.size() == 3)
-        call.events.push_back({e[0].get<int>(), e[1].get<double>(), e[2].get<double>()});
+    call.ns = c.ns;
+    for (const auto& e : c.events)
+      if (e.size() == 3) call.events.push_back({static_cast<int>(e[0]), e[1], e[2]});
     s.calls.push_back(std::move(call));
   }
   return s;
 }
 
-std::vector<FrameChain> chain_of(const json& r) {
-  using namespace core::json_read;
+std::vector<FrameChain> chain_of(const reply::Chain& r) {
   std::vector<FrameChain> frames;
-  for (const auto& f : list(r, "frames")) {
+  for (const auto& f : r.frames) {
     FrameChain fc;
-    fc.name = str(f, "name");
-    fc.file = str(f, "file");
-    fc.line = opt_num<int>(f, "line").value_or(0);
-    fc.entry_frame = flag(f, "entry_frame");
-    for (const auto& e : list(f, "entries")) {
-      CacheEntryFacts ce;
-      ce.compile_id = str(e, "compile_id");
-      ce.guard_count = opt_num<int>(e, "guard_count");
-      ce.guard_latency_us = opt_num<double>(e, "guard_latency_us");
-      ce.passes = opt_bool(e, "passes");
-      ce.check_ns = opt_num<double>(e, "check_ns");
-      fc.entries.push_back(ce);
-    }
+    fc.name = f.name;
+    fc.file = f.file;
+    fc.line = f.line;
+    fc.entry_frame = f.entry_frame;
+    for (const auto& e : f.entries)
+      fc.entries.push_back({e.compile_id, e.guard_count, e.guard_latency_us, e.passes, e.check_ns});
     derive_chain(fc);
     frames.push_back(std::move(fc));
   }
@@ -72,7 +62,7 @@ FixTrial try_fix(const Caller& agent, const BenchRowSpec& spec, std::string_view
   std::mt19937_64 order(stats::kDefaultBootstrapSeed);
   for (int p = 0; p < kFixPairs; ++p) {
     const bool default_first = (order() & 1) != 0;
-    json blocks[2];
+    reply::FixBlock blocks[2];
     for (int k = 0; k < 2; ++k) {
       const bool is_default = (k == 0) == default_first;
       json params = {{"which", is_default ? spec.key() : fix_key},
@@ -80,16 +70,16 @@ FixTrial try_fix(const Caller& agent, const BenchRowSpec& spec, std::string_view
                      {"calls_per_sample", cps},
                      {"warmup_ns", block_warmup_ns(call_ns * cps)}};
       if (!is_default && fix == kStanceFix) params["fix"] = std::string(fix);
-      blocks[is_default ? 0 : 1] = agent("breakdown.fix_block", params);
+      blocks[is_default ? 0 : 1] = reply::fix_block_from(agent("breakdown.fix_block", params));
       // Under skip_guard_eval_unsafe a call that would recompile raises: the fix does not hold
       // for these inputs, which is its answer (the default's blocks never carry an error).
-      if (const std::string error = core::json_read::str(blocks[is_default ? 0 : 1], "error"); !error.empty()) {
+      if (const std::string& error = blocks[is_default ? 0 : 1].failed.error; !error.empty()) {
         t.not_tried = "it failed on these inputs: " + error;
         return t;
       }
     }
-    if (blocks[0].value("frames_compiled", 0) + blocks[1].value("frames_compiled", 0) > 0) continue;
-    auto a = doubles(blocks[0], "samples_ns"), b = doubles(blocks[1], "samples_ns");
+    if (blocks[0].block.frames_compiled + blocks[1].block.frames_compiled > 0) continue;
+    const auto &a = blocks[0].block.samples_ns, &b = blocks[1].block.samples_ns;
     if (a.empty() || b.empty()) continue;
     sampler.add_pair(0, a, b);
     ++t.pairs;
@@ -115,8 +105,11 @@ std::vector<FixTrial> try_fixes(const core::Progress& progress, const Caller& ag
                                 double clock_res, double call_ns, double base_ns) {
   json filters = json::array();
   for (auto f : kGuardFilterFixes) filters.push_back(std::string(f));
-  const json avail = agent("breakdown.fix_available", {{"filters", filters}});
-  const json& has = core::json_read::at(avail, "available");
+  const auto avail = read_as<reply::FixAvailable>(agent("breakdown.fix_available", {{"filters", filters}}));
+  const auto has = [&](const std::string& fix) {
+    const auto it = avail.available.find(fix);
+    return it != avail.available.end() && it->second;
+  };
   std::vector<FixTrial> out;
   auto not_tried = [&](std::string_view fix, std::string why) {
     FixTrial t;
@@ -125,20 +118,21 @@ std::vector<FixTrial> try_fixes(const core::Progress& progress, const Caller& ag
     out.push_back(t);
   };
   progress(fmt::format("{}: trying {}", spec.label(), kStanceFix));
-  if (core::json_read::flag(has, std::string(kStanceFix).c_str()))
+  if (has(std::string(kStanceFix)))
     out.push_back(try_fix(agent, spec, kStanceFix, spec.key(), clock_res, call_ns, base_ns));
   else not_tried(kStanceFix, "this torch's set_stance has no skip_guard_eval_unsafe");
   for (auto fix : kGuardFilterFixes) {
     const std::string name(fix);
-    if (!core::json_read::flag(has, name.c_str())) {
+    if (!has(name)) {
       not_tried(fix, "this torch has no torch.compiler." + name + " or no isolate_recompiles");
       continue;
     }
     progress(fmt::format("{}: trying {}", spec.label(), name));
     const std::string key = spec.key() + ":" + name;
-    const json prep = agent("breakdown.fix_prepare", {{"key", spec.key()}, {"fix", name}, {"into", key}});
-    if (!core::json_read::flag(prep, "ok")) {
-      not_tried(fix, "compiling with it failed: " + core::json_read::str(prep, "error"));
+    const auto prep =
+        read_as<reply::FixPrepare>(agent("breakdown.fix_prepare", {{"key", spec.key()}, {"fix", name}, {"into", key}}));
+    if (!prep.ok) {
+      not_tried(fix, "compiling with it failed: " + prep.error);
       continue;
     }
     out.push_back(try_fix(agent, spec, fix, key, clock_res, call_ns, base_ns));
@@ -155,8 +149,8 @@ void measure_breakdown(const core::Progress& progress, const Caller& agent, cons
   const json sample =
       agent("breakdown.sample",
             {{"key", spec.key()}, {"calls", kBreakdownCalls}, {"max_ns", std::max(0.5e9, cfg.budget_s * 0.05e9)}});
-  CallBreakdown b = breakdown_of(sample_of(sample));
-  b.frames = chain_of(agent("breakdown.chain", {{"key", spec.key()}, {"checks", 2000}}));
+  CallBreakdown b = breakdown_of(sample_of(read_as<reply::Sample>(sample)));
+  b.frames = chain_of(read_as<reply::Chain>(agent("breakdown.chain", {{"key", spec.key()}, {"checks", 2000}})));
   const double base_ns = row.latency ? row.latency->compiled_ns.median : b.bare_ns.median;
   if (b.material()) b.fixes = try_fixes(progress, agent, spec, clock_resolution_ns, b.bare_ns.median, base_ns);
   row.breakdown = std::move(b);

@@ -6,9 +6,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "core/json_number.hpp"
-#include "core/json_read.hpp"
-
 namespace tct::bench {
 namespace {
 
@@ -82,54 +79,38 @@ std::string join(const std::vector<std::string>& parts) {
   return out;
 }
 
-std::string str_field(const json& fact, const char* key) {
-  auto it = fact.find(key);
-  return (it != fact.end() && it->is_string()) ? it->get<std::string>() : std::string{};
-}
-
-std::optional<double> num_field(const json& fact, const char* key) {
-  auto it = fact.find(key);
-  if (it == fact.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
-}
-
-long long count_field(const json& fact, const char* key) {
-  auto it = fact.find(key);
-  return (it != fact.end() && it->is_number()) ? it->get<long long>() : 0;
-}
+using reply::LeafFact;
+using reply::LeafFacts;
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 // Checks shared by the verdict and the nondeterminism test: everything but the numeric
 // tolerance. Returns the reasons found.
-std::vector<std::string> structural_reasons(const json& fact) {
+std::vector<std::string> structural_reasons(const LeafFact& fact) {
   std::vector<std::string> reasons;
-  if (fact.contains("shape_expected") && fact.contains("shape_actual") &&
-      fact["shape_expected"] != fact["shape_actual"]) {
-    reasons.push_back("shape " + shape_str(fact["shape_actual"]) + ", expected " + shape_str(fact["shape_expected"]));
+  if (fact.shape_expected && fact.shape_actual && *fact.shape_expected != *fact.shape_actual) {
+    reasons.push_back("shape " + shape_str(*fact.shape_actual) + ", expected " + shape_str(*fact.shape_expected));
   }
-  const auto dte = str_field(fact, "dtype_expected");
-  const auto dta = str_field(fact, "dtype_actual");
+  const auto& dte = fact.dtype_expected;
+  const auto& dta = fact.dtype_actual;
   if (dte != dta) reasons.push_back("dtype " + dta + ", expected " + dte);
-  if (auto err = str_field(fact, "error"); !err.empty()) reasons.push_back("could not compare: " + err);
-  const long long nan_e = count_field(fact, "nan_expected");
-  const long long nan_a = count_field(fact, "nan_actual");
-  long long nan_mis = count_field(fact, "nan_mismatch");
-  if (!fact.contains("nan_mismatch") && nan_e != nan_a) nan_mis = std::llabs(nan_a - nan_e);
+  if (fact.error && !fact.error->empty()) reasons.push_back("could not compare: " + *fact.error);
+  const long long nan_e = fact.nan_expected;
+  const long long nan_a = fact.nan_actual;
+  long long nan_mis = fact.nan_mismatch.value_or(0);
+  if (!fact.nan_mismatch && nan_e != nan_a) nan_mis = std::llabs(nan_a - nan_e);
   if (nan_mis > 0) {
     if (nan_e == 0) reasons.push_back(std::to_string(nan_a) + " NaN where expected has none");
     else
       reasons.push_back(std::to_string(nan_mis) + " NaN position(s) differ (" + std::to_string(nan_a) +
                         " NaN, expected " + std::to_string(nan_e) + ")");
   }
-  if (long long inf = count_field(fact, "inf_mismatch"); inf > 0)
-    reasons.push_back(std::to_string(inf) + " inf value(s) differ");
+  if (long long inf = fact.inf_mismatch; inf > 0) reasons.push_back(std::to_string(inf) + " inf value(s) differ");
   return reasons;
 }
 
-bool shapes_differ(const json& fact) {
-  return fact.contains("shape_expected") && fact.contains("shape_actual") &&
-         fact["shape_expected"] != fact["shape_actual"];
+bool shapes_differ(const LeafFact& fact) {
+  return fact.shape_expected && fact.shape_actual && *fact.shape_expected != *fact.shape_actual;
 }
 
 // Values at the worst element: 7 significant digits (float32's), so that 2 and 2.001 read
@@ -147,20 +128,20 @@ std::string value_str(const json& v) {
 }
 
 // "at [1]: expected 2, got 2.001" (the element first: it is what a reader looks for).
-std::string worst_prefix(const json& fact) {
-  auto idx = fact.find("worst_index");
-  auto e = fact.find("expected_at_worst");
-  auto a = fact.find("actual_at_worst");
-  if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null()) return {};
+std::string worst_prefix(const LeafFact& fact) {
+  const auto& idx = fact.worst_index;
+  const auto& e = fact.expected_at_worst;
+  const auto& a = fact.actual_at_worst;
+  if (!idx || !e || !a) return {};
   std::string at = idx->is_array() && !idx->empty() ? "at " + shape_str(*idx) + ": " : "";
   return at + "expected " + value_str(*e) + ", got " + value_str(*a) + "; ";
 }
 
-std::string worst_suffix(const json& fact) {
-  auto idx = fact.find("worst_index");
-  auto e = fact.find("expected_at_worst");
-  auto a = fact.find("actual_at_worst");
-  if (idx == fact.end() || e == fact.end() || a == fact.end() || e->is_null() || a->is_null()) return {};
+std::string worst_suffix(const LeafFact& fact) {
+  const auto& idx = fact.worst_index;
+  const auto& e = fact.expected_at_worst;
+  const auto& a = fact.actual_at_worst;
+  if (!idx || !e || !a) return {};
   std::string at = idx->is_array() && !idx->empty() ? " at " + shape_str(*idx) : "";
   return at + " (expected " + value_str(*e) + ", got " + value_str(*a) + ")";
 }
@@ -187,12 +168,12 @@ struct LeafJudgement {
   std::string basis;  // exact, tolerance, float64_reference, eager_spread
 };
 
-LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over, std::optional<double> eager_spread) {
+LeafJudgement judge_numeric(const LeafFact& fact, const ToleranceOverride& over, std::optional<double> eager_spread) {
   LeafJudgement j;
   j.reasons = structural_reasons(fact);
-  if (shapes_differ(fact) || fact.contains("error")) return j;
-  const auto dtype = str_field(fact, "dtype_expected");
-  const auto diff = num_field(fact, "max_abs_diff");
+  if (shapes_differ(fact) || fact.error) return j;
+  const auto& dtype = fact.dtype_expected;
+  const auto diff = fact.max_abs_diff;
   if (!diff) {
     // null diff with no NaN/inf explanation is malformed; with one, the NaN/inf reason
     // already says it.
@@ -210,7 +191,7 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over, std
   if (eager_spread) {
     // Eager moves under identical seeds: compiled is held to eager's own spread.
     j.basis = "eager_spread";
-    const double scale = num_field(fact, "max_abs_expected").value_or(0.0);
+    const double scale = fact.max_abs_expected.value_or(0.0);
     const double allowed = allowed_difference(tol, scale, *eager_spread);
     if (*diff > allowed)
       j.reasons.push_back("max abs diff " + g3(*diff) + " > " + g3(allowed) + " allowed by " + "eager's own spread " +
@@ -218,7 +199,7 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over, std
                           worst_suffix(fact));
     return j;
   }
-  auto out = num_field(fact, "out_of_tolerance");
+  auto out = fact.out_of_tolerance;
   if (!out) {
     j.reasons.push_back("malformed fact: no out_of_tolerance");
     return j;
@@ -226,63 +207,62 @@ LeafJudgement judge_numeric(const json& fact, const ToleranceOverride& over, std
   j.basis = "tolerance";
   if (*out <= 0) return j;
   const long long n_out = static_cast<long long>(*out);
-  const long long numel = count_field(fact, "numel");
+  const long long numel = fact.numel;
   std::string why = worst_prefix(fact) + std::to_string(n_out) + " of " + std::to_string(numel) + " elements (" +
                     percent(n_out, numel) + ") beyond atol " + g3(tol.atol) + " + rtol " + g3(tol.rtol) +
                     " x |expected| (" + dtype + ")";
-  auto ref = fact.find("reference");
-  if (ref != fact.end() && ref->is_object()) {
-    auto ref_out = num_field(*ref, "out_of_tolerance");
+  if (const auto& ref = fact.reference) {
+    auto ref_out = ref->out_of_tolerance;
     if (ref_out && *ref_out <= 0) {
       j.basis = "float64_reference";
       return j;
     }
-    why += "; against float64 compiled errs by up to " + g3(num_field(*ref, "compiled_max_error").value_or(NAN)) +
-           ", eager by " + g3(num_field(*ref, "eager_max_error").value_or(NAN));
+    why += "; against float64 compiled errs by up to " + g3(ref->compiled_max_error.value_or(NAN)) + ", eager by " +
+           g3(ref->eager_max_error.value_or(NAN));
   }
   j.reasons.push_back(why);
   return j;
 }
 
 // One fact -> the reasons it fails (empty: it passes).
-std::vector<std::string> judge_fact(const json& fact, const ToleranceOverride& over) {
-  if (!fact.is_object()) return {"malformed fact: not an object"};
-  const auto kind = str_field(fact, "kind");
+std::vector<std::string> judge_fact(const LeafFact& fact, const ToleranceOverride& over) {
+  if (!fact.object) return {"malformed fact: not an object"};
+  const auto& kind = fact.kind;
   if (kind == "structure") {
-    auto d = str_field(fact, "description");
+    const auto& d = fact.description;
     return {"structure differs: " + (d.empty() ? std::string("different containers") : d)};
   }
   if (kind == "not_compared") return {};
   if (kind == "other") {
-    auto it = fact.find("equal");
-    if (it == fact.end() || !it->is_boolean()) return {"malformed fact: no 'equal'"};
-    if (it->get<bool>()) return {};
-    return {"value " + str_field(fact, "repr_actual") + ", expected " + str_field(fact, "repr_expected")};
+    if (!fact.equal.is_boolean()) return {"malformed fact: no 'equal'"};
+    if (fact.equal.get<bool>()) return {};
+    return {"value " + fact.repr_actual + ", expected " + fact.repr_expected};
   }
   if (kind != "tensor" && kind != "scalar") return {"malformed fact: unknown kind '" + kind + "'"};
   return judge_numeric(fact, over, std::nullopt).reasons;
 }
 
-LeafCheck leaf_check(const json& fact, const LeafJudgement& j, const ToleranceOverride& over) {
+LeafMeasured measured_of(const LeafFact& fact);
+
+LeafCheck leaf_check(const LeafFact& fact, const LeafJudgement& j, const ToleranceOverride& over) {
   LeafCheck leaf;
-  leaf.path = str_field(fact, "path");
-  leaf.dtype = str_field(fact, "dtype_expected");
+  leaf.path = fact.path;
+  leaf.dtype = fact.dtype_expected;
   leaf.tolerance = tolerance_for(leaf.dtype, over);
-  leaf.numel = count_field(fact, "numel");
+  leaf.numel = fact.numel;
   leaf.match = j.reasons.empty();
   leaf.basis = j.basis;
-  if (auto o = num_field(fact, "out_of_tolerance"); o && leaf.numel > 0)
+  if (auto o = fact.out_of_tolerance; o && leaf.numel > 0)
     leaf.fraction_out_of_tolerance = *o / static_cast<double>(leaf.numel);
-  leaf.measured = leaf_measured_from_json(fact);
+  leaf.measured = measured_of(fact);
   return leaf;
 }
 
-std::map<std::string, double> spreads(const json& eager_self) {
+std::map<std::string, double> spreads(const LeafFacts& eager_self) {
   std::map<std::string, double> out;
-  if (!eager_self.is_array()) return out;
   for (const auto& f : eager_self) {
-    if (!f.is_object()) continue;
-    if (auto d = num_field(f, "max_abs_diff"); d && *d > 0.0) out[str_field(f, "path")] = *d;
+    if (!f.object) continue;
+    if (auto d = f.max_abs_diff; d && *d > 0.0) out[f.path] = *d;
   }
   return out;
 }
@@ -359,14 +339,25 @@ json tolerance_table(const ToleranceOverride& over) {
   return table;
 }
 
+// The facts of a JSON array (a test's, a vector's): the agent's own arrive as reply::Check.
+LeafFacts facts_of(const json& facts) {
+  auto out = reply::leaf_facts_from(facts);
+  if (!out) throw std::invalid_argument("correctness facts must be a JSON array");
+  return *out;
+}
+
 CorrectnessVerdict judge_outputs(const json& facts, const ToleranceOverride& override_tol, const json& eager_self) {
-  if (!facts.is_array()) throw std::invalid_argument("correctness facts must be a JSON array");
+  return judge_outputs(facts_of(facts), override_tol, eager_self.is_array() ? facts_of(eager_self) : LeafFacts{});
+}
+
+CorrectnessVerdict judge_outputs(const LeafFacts& facts, const ToleranceOverride& override_tol,
+                                 const LeafFacts& eager_self) {
   const auto spread = spreads(eager_self);
   CorrectnessVerdict verdict;
   for (const auto& fact : facts) {
     ++verdict.leaves;
-    std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
-    const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
+    std::string path = fact.object ? fact.path : std::string{};
+    const auto kind = fact.object ? fact.kind : std::string{};
     std::vector<std::string> reasons;
     if (kind == "tensor" || kind == "scalar") {
       auto s = spread.find(path);
@@ -376,7 +367,7 @@ CorrectnessVerdict judge_outputs(const json& facts, const ToleranceOverride& ove
       if (reasons.empty() && basis_rank(j.basis) > basis_rank(verdict.basis)) verdict.basis = j.basis;
     } else {
       reasons = judge_fact(fact, override_tol);
-      if (kind == "not_compared") verdict.not_compared.push_back({path, str_field(fact, "type")});
+      if (kind == "not_compared") verdict.not_compared.push_back({path, fact.type});
     }
     if (reasons.empty()) continue;
     verdict.match = false;
@@ -386,14 +377,17 @@ CorrectnessVerdict judge_outputs(const json& facts, const ToleranceOverride& ove
 }
 
 NondeterminismCheck eager_self_difference(const json& facts, double atol) {
-  if (!facts.is_array()) throw std::invalid_argument("correctness facts must be a JSON array");
+  return eager_self_difference(facts_of(facts), atol);
+}
+
+NondeterminismCheck eager_self_difference(const LeafFacts& facts, double atol) {
   NondeterminismCheck check;
   for (const auto& fact : facts) {
     std::vector<std::string> reasons;
-    const auto kind = fact.is_object() ? str_field(fact, "kind") : std::string{};
+    const auto kind = fact.object ? fact.kind : std::string{};
     if (kind == "tensor" || kind == "scalar") {
       reasons = structural_reasons(fact);
-      if (auto d = num_field(fact, "max_abs_diff")) {
+      if (auto d = fact.max_abs_diff) {
         check.max_abs_diff = std::max(check.max_abs_diff, *d);
         if (*d > atol) reasons.push_back("eager differs from itself by up to " + g3(*d) + worst_suffix(fact));
       }
@@ -403,7 +397,7 @@ NondeterminismCheck eager_self_difference(const json& facts, double atol) {
     }
     if (reasons.empty()) continue;
     check.nondeterministic = true;
-    std::string path = fact.is_object() ? str_field(fact, "path") : std::string{};
+    std::string path = fact.object ? fact.path : std::string{};
     check.differing.push_back({path.empty() ? "?" : path, join(reasons)});
   }
   return check;
@@ -429,52 +423,43 @@ std::optional<ElementValue> agent_element(const json& v) {
 
 }  // namespace
 
-LeafMeasured leaf_measured_from_json(const json& fact) {
+namespace {
+
+LeafMeasured measured_of(const LeafFact& fact) {
   LeafMeasured m;
-  if (!fact.is_object()) return m;
-  m.max_abs_diff = core::number_or_nan(fact, "max_abs_diff");
-  m.max_rel_diff = core::number_or_nan(fact, "max_rel_diff");
-  m.out_of_tolerance = core::json_read::opt_num<long long>(fact, "out_of_tolerance");
-  if (auto it = fact.find("worst_index"); it != fact.end()) m.worst_index = agent_index(*it);
-  if (auto it = fact.find("expected_at_worst"); it != fact.end()) m.expected_at_worst = agent_element(*it);
-  if (auto it = fact.find("actual_at_worst"); it != fact.end()) m.actual_at_worst = agent_element(*it);
-  if (auto it = fact.find("reference"); it != fact.end() && it->is_object()) {
-    const json& r = *it;
+  if (!fact.object) return m;
+  m.max_abs_diff = fact.max_abs_diff.value_or(NAN);
+  m.max_rel_diff = fact.max_rel_diff.value_or(NAN);
+  if (fact.out_of_tolerance) m.out_of_tolerance = static_cast<long long>(*fact.out_of_tolerance);
+  if (fact.worst_index) m.worst_index = agent_index(*fact.worst_index);
+  if (fact.expected_at_worst) m.expected_at_worst = agent_element(*fact.expected_at_worst);
+  if (fact.actual_at_worst) m.actual_at_worst = agent_element(*fact.actual_at_worst);
+  if (const auto& r = fact.reference) {
     LeafReference ref;
-    ref.eager_max_error = core::number_or_nan(r, "eager_max_error");
-    ref.compiled_max_error = core::number_or_nan(r, "compiled_max_error");
-    ref.eager_rms_error = core::number_or_nan(r, "eager_rms_error");
-    ref.compiled_rms_error = core::number_or_nan(r, "compiled_rms_error");
-    ref.multiplier = core::number_or_nan(r, "multiplier");
-    ref.out_of_tolerance = core::json_read::opt_num<long long>(r, "out_of_tolerance");
-    if (auto wi = r.find("worst_index"); wi != r.end()) ref.worst_index = agent_index(*wi);
-    ref.reference_at_worst = core::number_or_nan(r, "reference_at_worst");
-    ref.expected_at_worst = core::number_or_nan(r, "expected_at_worst");
-    ref.actual_at_worst = core::number_or_nan(r, "actual_at_worst");
+    ref.eager_max_error = r->eager_max_error.value_or(NAN);
+    ref.compiled_max_error = r->compiled_max_error.value_or(NAN);
+    ref.eager_rms_error = r->eager_rms_error.value_or(NAN);
+    ref.compiled_rms_error = r->compiled_rms_error.value_or(NAN);
+    ref.multiplier = r->multiplier.value_or(NAN);
+    if (r->out_of_tolerance) ref.out_of_tolerance = static_cast<long long>(*r->out_of_tolerance);
+    if (r->worst_index) ref.worst_index = agent_index(*r->worst_index);
+    ref.reference_at_worst = r->reference_at_worst.value_or(NAN);
+    ref.expected_at_worst = r->expected_at_worst.value_or(NAN);
+    ref.actual_at_worst = r->actual_at_worst.value_or(NAN);
     m.reference = ref;
   }
   return m;
 }
 
-ReferenceRun reference_run_from_json(const json& reference) {
-  if (!reference.is_object()) return {};
-  return {core::json_read::opt_bool(reference, "computed"), core::json_read::opt_str(reference, "dtype"),
-          core::json_read::opt_str(reference, "reason")};
-}
+}  // namespace
 
-CheckCosts check_costs_from_json(const json& cost_ns) {
-  if (!cost_ns.is_object()) return {};
-  return {core::json_read::opt_num<long long>(cost_ns, "eager_ns"),
-          core::json_read::opt_num<long long>(cost_ns, "compiled_ns"),
-          core::json_read::opt_num<long long>(cost_ns, "compare_ns"),
-          core::json_read::opt_num<long long>(cost_ns, "reference_ns")};
-}
-
-Correctness correctness_report(const json& reply, const ToleranceOverride& override_tol) {
-  const json self_facts = reply.value("eager_vs_eager", json::array());
-  const json facts = reply.value("compiled_vs_eager", json::array());
+Correctness correctness_report(const reply::Check& reply, const ToleranceOverride& override_tol) {
+  if (!reply.eager_vs_eager || !reply.compiled_vs_eager)
+    throw std::invalid_argument("correctness facts must be a JSON array");
+  const LeafFacts& self_facts = *reply.eager_vs_eager;
+  const LeafFacts& facts = *reply.compiled_vs_eager;
   auto self = eager_self_difference(self_facts);
-  auto verdict = judge_outputs(facts, override_tol, self.nondeterministic ? self_facts : json::array());
+  auto verdict = judge_outputs(facts, override_tol, self.nondeterministic ? self_facts : LeafFacts{});
   Correctness out;
   out.checked = true;
   out.match = verdict.match;
@@ -485,11 +470,12 @@ Correctness correctness_report(const json& reply, const ToleranceOverride& overr
   out.nondeterministic = self.nondeterministic;
   out.eager_differing.emplace();
   out.differing_parameters.emplace();
-  out.seeded = reply.contains("seed");
-  out.eager_used_rng = core::json_read::opt_bool(reply, "eager_used_rng").value_or(false);
-  out.reference = reference_run_from_json(reply.value("reference", json::object()));
-  out.fallback_random = core::json_read::opt_bool(reply, "fallback_random").value_or(false);
-  out.agent_cost = check_costs_from_json(reply.value("cost_ns", json::object()));
+  out.seeded = reply.seed.has_value();
+  out.eager_used_rng = reply.eager_used_rng;
+  out.reference = {reply.reference.computed, reply.reference.dtype, reply.reference.reason};
+  out.fallback_random = reply.fallback_random;
+  const reply::Costs& cost = reply.cost_ns;
+  out.agent_cost = {cost.eager_ns, cost.compiled_ns, cost.compare_ns, cost.reference_ns};
   out.mismatches = verdict.mismatches;
   for (const auto& m : verdict.mismatches) {
     if (auto p = parameter_of(m.path)) {
@@ -503,9 +489,7 @@ Correctness correctness_report(const json& reply, const ToleranceOverride& overr
     // A structural or non-numeric self-difference leaves no spread to judge by.
     bool numeric_only = true;
     for (const auto& f : self_facts)
-      if (f.is_object() && str_field(f, "kind") != "tensor" && str_field(f, "kind") != "scalar" &&
-          !judge_fact(f, {}).empty())
-        numeric_only = false;
+      if (f.object && f.kind != "tensor" && f.kind != "scalar" && !judge_fact(f, {}).empty()) numeric_only = false;
     if (!numeric_only && !verdict.match) out.match = std::nullopt;
   }
   return out;

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/reply.hpp"
+
 namespace tct::bench {
 
 // An element passes when  |compiled - eager| <= atol + rtol * |eager|  (see correctness.cpp
@@ -120,6 +122,8 @@ struct CorrectnessVerdict {
 // spread + atol + rtol x max |eager|), the only leaves not judged element by element.
 CorrectnessVerdict judge_outputs(const nlohmann::json& facts, const ToleranceOverride& override_tol = {},
                                  const nlohmann::json& eager_self = nlohmann::json::array());
+CorrectnessVerdict judge_outputs(const reply::LeafFacts& facts, const ToleranceOverride& override_tol,
+                                 const reply::LeafFacts& eager_self);
 
 struct NondeterminismCheck {
   bool nondeterministic = false;
@@ -131,6 +135,7 @@ struct NondeterminismCheck {
 // eager differs from itself: any leaf whose values differ by more than `atol` (default 0:
 // bitwise, NaN equal to NaN), or whose structure, shape, dtype or non-tensor value differs.
 NondeterminismCheck eager_self_difference(const nlohmann::json& facts, double atol = 0.0);
+NondeterminismCheck eager_self_difference(const reply::LeafFacts& facts, double atol = 0.0);
 
 // The float64 reference run of a check, as the agent reports it: whether it ran, in which
 // dtype, and why not.
@@ -183,7 +188,7 @@ CheckCosts check_costs_from_json(const nlohmann::json& cost_ns);
 // match, basis, mismatches, differing_parameters, leaves, leaf_results, not_compared,
 // nondeterministic, eager_differing, eager_max_self_diff, seeded, eager_used_rng, reference,
 // fallback_random, agent_cost_ns. check_s is the caller's to set.
-Correctness correctness_report(const nlohmann::json& reply, const ToleranceOverride& override_tol = {});
+Correctness correctness_report(const reply::Check& reply, const ToleranceOverride& override_tol = {});
 
 // Whether a failed check deserves a second look with inductor's fallback_random: the
 // target drew random numbers and compiled differs (inductor's own generator draws other

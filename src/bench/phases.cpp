@@ -34,14 +34,12 @@ using ::tct::bench::Speedup;
 using ::tct::bench::SteadyState;
 using ::tct::bench::WarmupCounters;
 
+using core::fields::read_as;
+
 namespace {
 
-std::vector<double> doubles(const json& arr) {
-  std::vector<double> out;
-  if (!arr.is_array()) return out;
-  out.reserve(arr.size());
-  for (const auto& v : arr) out.push_back(v.is_number() ? v.get<double>() : NAN);
-  return out;
+MemoryReading memory_reading(const reply::Memory& m) {
+  return {m.kind, m.peak_bytes, m.baseline_bytes, m.increase_bytes, m.method};
 }
 
 json compile_params(const BenchRowSpec& spec) {
@@ -150,12 +148,10 @@ json FreshAgent::call(const std::string& op, const json& params) {
   return agent_->call(op, params);
 }
 
-json FreshAgent::first_call() {
-  json r = call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}});
-  auto t = doubles(r["times_ns"]);
-  return {{"first_call_ns", t.empty() ? json(nullptr) : num(t[0])},
-          {"breakdown", r.value("compile_times_ns", json::object())},
-          {"counters", r.value("counters", json::object())}};
+FirstCompile FreshAgent::first_call() {
+  auto r = read_as<reply::FirstCalls>(
+      call("bench.first_calls", {{"key", spec_.key()}, {"backend", spec_.backend}, {"n", 1}}));
+  return {r.times_ns.empty() ? NAN : r.times_ns[0], std::move(r.compile_times_ns), std::move(r.counters)};
 }
 
 void FreshAgent::close() {
@@ -163,15 +159,15 @@ void FreshAgent::close() {
   agent_.reset();
 }
 
-json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const core::Env& env) {
+FirstCompile compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+                                      const core::Env& env) {
   FreshAgent fresh(exec, cfg, spec, env);
-  json r = fresh.first_call();
+  FirstCompile r = fresh.first_call();
   fresh.close();
   return r;
 }
 
-json query_env(TargetAgent& agent) { return agent.call("bench.env", json::object()); }
+reply::Env query_env(TargetAgent& agent) { return read_as<reply::Env>(agent.call("bench.env", json::object())); }
 
 // ------------------------------------------------------------------------- eager
 
@@ -180,19 +176,19 @@ EagerBaseline eager_baseline(const core::Progress& progress, TargetAgent& agent,
   // Warm-up may not eat the sampling budget: a slow target stops after half of it.
   // With memory on, the agent also reports eager's peak above the memory held before the
   // first call (the post-load baseline: this process has done nothing else yet).
-  json r = agent.call("bench.eager_warmup",
-                      {{"n", cfg.eager_warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}, {"memory", cfg.memory}});
+  auto r = read_as<reply::EagerWarmup>(agent.call(
+      "bench.eager_warmup", {{"n", cfg.eager_warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}, {"memory", cfg.memory}}));
   EagerBaseline out;
-  out.warmup_ns = doubles(r["times_ns"]);
+  out.warmup_ns = std::move(r.times_ns);
   const auto& times = out.warmup_ns;
   out.first_call = Nanoseconds(times.empty() ? NAN : times[0]);
   out.steady = Nanoseconds(times.size() > 1 ? stats::median(std::span(times).subspan(times.size() / 2))
                                             : (times.empty() ? NAN : times[0]));
   if (cfg.memory)
-    out.memory = memory_reading_from_json(
-        r.contains("memory") && r["memory"].is_object()
-            ? r["memory"]
-            : agent.call("bench.memory", {{"which", "eager"}, {"calls", 3}}));  // no resettable peak
+    out.memory =
+        memory_reading(r.memory ? *r.memory
+                                : read_as<reply::Memory>(agent.call(
+                                      "bench.memory", {{"which", "eager"}, {"calls", 3}})));  // no resettable peak
   return out;
 }
 
@@ -212,25 +208,23 @@ void compile_and_warm_up(const core::Progress& progress, TargetAgent& agent, con
                          const BenchRowSpec& spec, BenchRow& row) {
   progress(fmt::format("{}: compiling (next: warm-up curve)", spec.label()));
   agent.call("bench.compile", compile_params(spec));
-  json r = agent.call(
+  auto r = read_as<reply::FirstCalls>(agent.call(
       "bench.first_calls",
-      {{"key", spec.key()}, {"backend", spec.backend}, {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}});
-  set_warmup_curve(doubles(r["times_ns"]), row);
-  row.compile.breakdown = compile_timers(r.value("compile_times_ns", json::object()));
-  const json& counters = r.value("counters", json::object());
-  row.graph_breaks = counters.value("graph_breaks", 0);
+      {{"key", spec.key()}, {"backend", spec.backend}, {"n", cfg.warmup_calls}, {"max_ns", cfg.budget_s * 0.5e9}}));
+  set_warmup_curve(std::move(r.times_ns), row);
+  row.compile.breakdown = compile_timers(r.compile_times_ns);
+  const reply::Counters& counters = r.counters;
+  row.graph_breaks = counters.graph_breaks;
   WarmupCounters wc;
-  wc.graphs = counters.value("unique_graphs", 0);
-  wc.frames = counters.value("frames_total", 0);
-  for (const auto& b : counters.value("graph_break_reasons", json::array()))
-    if (b.is_object()) wc.graph_break_reasons.push_back({b.value("reason", ""), b.value("count", 0LL)});
+  wc.graphs = counters.unique_graphs;
+  wc.frames = counters.frames_total;
+  for (const auto& b : counters.graph_break_reasons) wc.graph_break_reasons.push_back({b.reason, b.count});
   // The agent sends every counters["unimplemented"] reason as torch wrote it; which of them
   // skipped a frame is decided here, by the rule explain and trace use (core::skips_frame).
-  for (const auto& reason : counters.value("unimplemented_reasons", json::array()))
-    if (reason.is_string() && core::skips_frame(reason.get<std::string>()))
-      wc.skip_reasons.push_back(reason.get<std::string>());
+  for (const auto& reason : counters.unimplemented_reasons)
+    if (core::skips_frame(reason)) wc.skip_reasons.push_back(reason);
   row.warmup_counters = std::move(wc);
-  row.cudagraph_skips = counters.value("cudagraph_skips", 0);
+  row.cudagraph_skips = counters.cudagraph_skips;
 }
 
 // ------------------------------------------------------------------ second process
@@ -239,11 +233,11 @@ void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchC
                   bool warm_compile, BenchRow& row) {
   progress(fmt::format("{}: {} (next: timing)", spec.label(),
                        warm_compile ? "warm compile in a fresh process" : "compiling in a second process"));
-  json first = peer.first_call();
+  const FirstCompile first = peer.first_call();
   if (warm_compile) {
-    row.compile.warm = Nanoseconds(core::number_or_nan(first, "first_call_ns"));
-    row.compile.warm_breakdown = compile_timers(first["breakdown"]);
-    row.compile.warm_cache = cache_counters(first["counters"]);
+    row.compile.warm = Nanoseconds(first.first_call_ns);
+    row.compile.warm_breakdown = compile_timers(first.breakdown);
+    row.compile.warm_cache = cache_counters(first.counters);
   }
   // Past the warm-up curve's steady start (and CUDA graphs' warm-up and recording calls,
   // which reduce-overhead makes on the first calls) before anything is timed or weighed.
@@ -255,18 +249,19 @@ void prepare_peer(const core::Progress& progress, FreshAgent& peer, const BenchC
   peer.call("bench.first_calls", warm_up);
   if (cfg.memory) {
     // This process never ran eager: its memory is the compiled model's and the compiler's.
-    json compile = peer.call("bench.memory_peak", {{"over", "compile and the first compiled calls"}});
+    const reply::MemoryPeak compile =
+        reply::memory_peak_from(peer.call("bench.memory_peak", {{"over", "compile and the first compiled calls"}}));
     peer.call("bench.memory_mark", json::object());
     peer.call("bench.first_calls", {{"key", spec.key()}, {"backend", spec.backend}, {"n", 3}});
-    json steady = peer.call("bench.memory_peak", {{"over", "3 steady compiled calls"}});
+    const reply::MemoryPeak steady =
+        reply::memory_peak_from(peer.call("bench.memory_peak", {{"over", "3 steady compiled calls"}}));
     if (!row.memory) row.memory.emplace();
     Memory& m = *row.memory;
-    const double kept = core::number_or_nan(compile, "current_bytes") - core::number_or_nan(compile, "baseline_bytes");
-    using core::json_read::opt_num;
-    m.compiled =
-        Memory::Compiled{opt_num<long long>(steady, "increase_bytes"), opt_num<long long>(compile, "increase_bytes"),
-                         std::isfinite(kept) ? std::max(0.0, kept) : NAN,
-                         MemoryPeak{opt_num<long long>(steady, "peak_bytes"), steady.value("method", "")}};
+    const auto bytes = [](const std::optional<long long>& b) { return b ? static_cast<double>(*b) : NAN; };
+    const double kept = bytes(compile.now.current_bytes) - bytes(compile.reading.baseline_bytes);
+    m.compiled = Memory::Compiled{steady.reading.increase_bytes, compile.reading.increase_bytes,
+                                  std::isfinite(kept) ? std::max(0.0, kept) : NAN,
+                                  MemoryPeak{steady.reading.peak_bytes, steady.reading.method}};
   }
   peer.call("bench.eager_warmup", {{"n", 3}, {"max_ns", cfg.budget_s * 0.25e9}});
 }
@@ -280,9 +275,11 @@ namespace {
 std::vector<double> harness_floor(const std::vector<Caller>& processes, int samples, int cps) {
   std::vector<double> all;
   for (const auto& call : processes) {
-    json f = call("bench.time_block",
-                  {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps}, {"warmup_ns", kBlockWarmupNs}});
-    auto xs = doubles(f["samples_ns"]);
+    const auto xs =
+        read_as<reply::TimeBlock>(
+            call("bench.time_block",
+                 {{"which", "floor"}, {"samples", samples}, {"calls_per_sample", cps}, {"warmup_ns", kBlockWarmupNs}}))
+            .samples_ns;
     all.insert(all.end(), xs.begin(), xs.end());
   }
   return all;
@@ -334,7 +331,7 @@ void time_chunk(const Caller& process, int p, const BlockPlan& plan, const Bench
   auto spent = [&] { return std::chrono::duration<double>(Clock::now() - chunk_start).count(); };
   while ((pairs < plan.min_pairs || spent() < plan.chunk_s) && spent() < 3 * plan.chunk_s + 1) {
     const bool eager_first = (order_rng() & 1) != 0;  // random pair order
-    json blocks[2];
+    reply::TimeBlock blocks[2];
     for (int k = 0; k < 2; ++k) {
       const bool eager = (k == 0) == eager_first;
       json params = {{"which", eager ? "eager" : spec.key()},
@@ -342,24 +339,24 @@ void time_chunk(const Caller& process, int p, const BlockPlan& plan, const Bench
                      {"calls_per_sample", plan.calls_per_sample},
                      {"warmup_ns", plan.warmup_ns[eager ? 0 : 1]}};
       if (eager) params.update({{"eager_via", cfg.eager_via}, {"key", spec.key()}});
-      blocks[eager ? 0 : 1] = process("bench.time_block", params);
+      blocks[eager ? 0 : 1] = read_as<reply::TimeBlock>(process("bench.time_block", params));
     }
     int compiled_here = 0;
     for (const auto& b : blocks) {
-      compiled_here += b.value("frames_compiled", 0);
-      events.switches += b.value("involuntary_switches", 0);
-      events.busy_s += core::number_or_nan(b, "wall_ns") / 1e9;
-      double l = core::number_or_nan(b, "loadavg_1m");
+      compiled_here += b.frames_compiled;
+      events.switches += b.involuntary_switches;
+      events.busy_s += b.wall_ns / 1e9;
+      const double l = b.loadavg_1m;
       if (std::isfinite(l)) events.load_max = std::isfinite(events.load_max) ? std::max(events.load_max, l) : l;
     }
-    events.graph_breaks += blocks[1].value("graph_breaks", 0);
-    events.cudagraph_skips += blocks[1].value("cudagraph_skips", 0);
+    events.graph_breaks += blocks[1].graph_breaks;
+    events.cudagraph_skips += blocks[1].cudagraph_skips;
     if (compiled_here > 0) {  // the pair timed a compile: dropped, and another one runs
       ++events.dropped;
       events.recompiles += compiled_here;
       continue;
     }
-    sampler.add_pair(p, doubles(blocks[0]["samples_ns"]), doubles(blocks[1]["samples_ns"]));
+    sampler.add_pair(p, blocks[0].samples_ns, blocks[1].samples_ns);
     ++pairs;
   }
 }
@@ -471,7 +468,7 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
   const ToleranceOverride tol{cfg.rtol, cfg.atol};
   json params = {{"key", spec.key()}, {"tolerances", tolerance_table(tol)}, {"reference", true}};
   if (!outputs.empty()) params["outputs"] = outputs;
-  Correctness report = correctness_report(agent.call("bench.check", params), tol);
+  Correctness report = correctness_report(read_as<reply::Check>(agent.call("bench.check", params)), tol);
   if (outputs.empty() && recheck_with_fallback_random(report)) {
     // Inductor draws its own random numbers: compare again with a copy compiled with
     // fallback_random, whose random ops draw eager's.
@@ -480,8 +477,8 @@ void check_correctness(const core::Progress& progress, TargetAgent& agent, const
                     "with inductor's fallback_random",
                     spec.label()));
     params["fallback_random"] = true;
-    json again = agent.call("bench.check", params);
-    if (again.value("fallback_random", false)) report = correctness_report(again, tol);
+    const auto again = read_as<reply::Check>(agent.call("bench.check", params));
+    if (again.fallback_random) report = correctness_report(again, tol);
   }
   report.check_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   row.correctness = std::move(report);

@@ -2,6 +2,7 @@
 // The phases of `bench` that talk to the agent, one function each. They fill the typed
 // fields of a row (bench/result.hpp) and leave statistics to analysis.hpp and sampling.hpp.
 // Orchestrated by bench/run.cpp; each throws tct::Error when the agent reports a failure.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/plan.hpp"
+#include "bench/reply.hpp"
 #include "bench/result.hpp"
 #include "bench/run.hpp"
 #include "core/executor.hpp"
@@ -61,6 +63,13 @@ class TargetAgent {
   json described_;
 };
 
+// A process's first compiled call (the compile) as bench.first_calls with n=1 gave it.
+struct FirstCompile {
+  double first_call_ns = NAN;
+  reply::Timers breakdown;
+  reply::Counters counters;
+};
+
 // A fresh agent process, started early: spawning it queues target.load, (with
 // `mark_memory`) bench.memory_mark, and bench.compile at once without waiting, so the
 // interpreter start, the torch import and the target load overlap whatever the caller does
@@ -76,8 +85,8 @@ class FreshAgent {
   // Waits until the queued requests are done, so the process is idle (blocked on its next
   // request) from then on. Never throws; a failure is kept for the next request.
   void settle();
-  // settle(), then the first compiled call: {first_call_ns, breakdown, counters}.
-  json first_call();
+  // settle(), then the first compiled call.
+  FirstCompile first_call();
   json call(const std::string& op, const json& params);
   Caller caller() {
     return [this](const std::string& op, const json& p) { return call(op, p); };
@@ -97,8 +106,8 @@ class FreshAgent {
 // interpreter's teardown (seconds of CPU with torch loaded), then reaps it.
 void close_quickly(core::Session& agent);
 
-// {clock, backends, modes, set_stance, device, cpus, ...} from bench.env.
-json query_env(TargetAgent& agent);
+// The clock, backends, modes, set_stance, device, CPUs, ... from bench.env.
+reply::Env query_env(TargetAgent& agent);
 
 // Eager warm-up calls and eager memory (peak above the post-load baseline, in a process
 // that has compiled nothing).
@@ -133,8 +142,8 @@ void sample_paired(const core::Progress& progress, const std::vector<Caller>& pr
 void check_correctness(const core::Progress& progress, TargetAgent& agent, const BenchConfig& cfg,
                        const BenchRowSpec& spec, BenchRow& row, const std::string& outputs = "");
 
-// A compile in a fresh process that exits afterwards: {first_call_ns, breakdown, counters}.
-json compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
-                              const core::Env& env);
+// A compile in a fresh process that exits afterwards.
+FirstCompile compile_in_fresh_process(core::Executor& exec, const BenchConfig& cfg, const BenchRowSpec& spec,
+                                      const core::Env& env);
 
 }  // namespace tct::bench

@@ -147,20 +147,19 @@ struct ProcessFacts {
   std::string device_type = "cpu";
 };
 
-ProcessFacts describe_process(const json& env, BenchResult& result) {
+ProcessFacts describe_process(const reply::Env& env, BenchResult& result) {
   ProcessFacts f;
-  const json& clock = env["clock"];
-  f.clock_res = core::number_or_nan(clock, "resolution_ns");
-  if (clock.is_object()) {
-    result.clock = Clock{Nanoseconds(f.clock_res), core::json_read::opt_str(clock, "implementation"), std::nullopt};
-    if (clock.contains("declared_resolution_ns"))
-      result.clock->declared_resolution = Nanoseconds(core::number_or_nan(clock, "declared_resolution_ns"));
+  if (env.clock) {
+    f.clock_res = env.clock->resolution_ns;
+    result.clock = Clock{Nanoseconds(f.clock_res), env.clock->implementation, std::nullopt};
+    if (env.clock->declared_resolution_ns)
+      result.clock->declared_resolution = Nanoseconds(*env.clock->declared_resolution_ns);
   }
-  f.cpus = env.value("cpus", json()).is_number() ? env["cpus"].get<int>() : 0;
-  f.threads = env.value("num_threads", json()).is_number() ? env["num_threads"].get<int>() : 0;
-  f.device_type = env.value("device_type", "cpu");
-  result.process = TargetProcess{f.threads > 0 ? std::optional<int>(f.threads) : std::nullopt, f.device_type,
-                                 env.value("set_stance", false)};
+  f.cpus = env.cpus;
+  f.threads = env.num_threads;
+  f.device_type = env.device_type;
+  result.process =
+      TargetProcess{f.threads > 0 ? std::optional<int>(f.threads) : std::nullopt, f.device_type, env.set_stance};
   return f;
 }
 
@@ -263,16 +262,16 @@ void measure_compile_times(const core::Progress& progress, core::Executor& exec,
     progress(
         fmt::format("{}: cold compile {}/{} in a fresh process", spec.label(), cold.size() + 1, cfg.compile_repeats));
     CacheDirs own;
-    json c = compile_in_fresh_process(exec, cfg, spec, own.env());
-    cold.push_back(core::number_or_nan(c, "first_call_ns"));
-    if (!first_row && cold.size() == 1) comp.breakdown = compile_timers(c["breakdown"]);
+    const FirstCompile c = compile_in_fresh_process(exec, cfg, spec, own.env());
+    cold.push_back(c.first_call_ns);
+    if (!first_row && cold.size() == 1) comp.breakdown = compile_timers(c.breakdown);
   }
   while (static_cast<int>(warm.size()) < cfg.compile_repeats) {
     progress(
         fmt::format("{}: warm compile {}/{} in a fresh process", spec.label(), warm.size() + 1, cfg.compile_repeats));
-    json w = compile_in_fresh_process(exec, cfg, spec, shared_env);
-    warm.push_back(core::number_or_nan(w, "first_call_ns"));
-    warm_hits.push_back(cache_counters(w.value("counters", json::object())));
+    const FirstCompile w = compile_in_fresh_process(exec, cfg, spec, shared_env);
+    warm.push_back(w.first_call_ns);
+    warm_hits.push_back(cache_counters(w.counters));
   }
   Compile::Repeats rep;
   rep.cold = spread_of(cold);
@@ -326,15 +325,14 @@ BenchResult run_bench(const core::Progress& progress, core::Executor& exec, cons
     if (on_partial) on_partial(result);
   };
 
-  json env = query_env(agent);
-  validate_plan(plan, core::json_read::strings(env, "backends"), core::json_read::strings(env, "modes"));
+  const reply::Env env = query_env(agent);
+  validate_plan(plan, env.backends, env.modes);
   const ProcessFacts process = describe_process(env, result);
   // The allocator comparison takes a share of row 0's budget.
   const std::string compare_reason = allocator_compare_reason(cfg, process, alloc, plan);
   const bool compare = compare_reason.empty();
   const double compare_budget_s = compare ? cfg.budget_s * kCompareShare / static_cast<double>(alloc.others.size()) : 0;
-  result.allocator =
-      allocator_section(alloc, env.value("allocator", json()), compare, compare_reason, compare_budget_s);
+  result.allocator = allocator_section(alloc, env.allocator, compare, compare_reason, compare_budget_s);
   for (const auto& spec : plan.rows) result.rows.push_back(new_row(spec, process.clock_res));
   if (!cfg.check) result.warnings.push_back(report::Warning{report::kind::CheckSkipped{}, ""});
   result.phase = "eager";

@@ -69,22 +69,21 @@ std::string default_cache_root(const char* xdg_cache_home, const char* home) {
   return "";
 }
 
-std::string runner_folder(const json& libtorch, const std::string& cache_root) {
-  std::string version = json_read::str(libtorch, "version");
+std::string runner_folder(const reply::Libtorch& libtorch, const std::string& cache_root) {
+  std::string version = libtorch.version;
   for (char& c : version)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
   // The libtorch path too: two venvs with one torch version are two builds to link against
   // (FNV-1a: the same name from every build of tct).
   uint64_t where = 1469598103934665603ull;
-  for (unsigned char c : json_read::str(libtorch, "cmake_prefix_path")) where = (where ^ c) * 1099511628211ull;
+  for (unsigned char c : libtorch.cmake_prefix_path) where = (where ^ c) * 1099511628211ull;
   return (fs::path(cache_root) / "aoti-runner" /
-          fmt::format("torch-{}-abi{}-{:08x}", version, json_read::flag(libtorch, "cxx11_abi") ? 1 : 0,
-                      where & 0xffffffffu))
+          fmt::format("torch-{}-abi{}-{:08x}", version, libtorch.cxx11_abi ? 1 : 0, where & 0xffffffffu))
       .string();
 }
 
-RunnerBuild ensure_aoti_runner(const json& libtorch, const std::string& source, const std::string& cache_root,
-                               const std::function<void(const std::string&)>& progress) {
+RunnerBuild ensure_aoti_runner(const reply::Libtorch& libtorch, const std::string& source,
+                               const std::string& cache_root, const std::function<void(const std::string&)>& progress) {
   RunnerBuild out;
   if (cache_root.empty()) {
     out.skipped = "no cache folder for the C++ runner ($XDG_CACHE_HOME and $HOME are unset)";
@@ -98,8 +97,8 @@ RunnerBuild ensure_aoti_runner(const json& libtorch, const std::string& source, 
     out.path = exe.string();
     return out;
   }
-  const std::string prefix = json_read::str(libtorch, "cmake_prefix_path");
-  if (!json_read::flag(libtorch, "loader_header")) {
+  const std::string& prefix = libtorch.cmake_prefix_path;
+  if (!libtorch.loader_header) {
     out.skipped =
         "this torch ships no C++ AOTInductor loader header (torch/csrc/inductor/aoti_package/model_package_loader.h)";
   } else if (prefix.empty() || !fs::exists(fs::path(prefix) / "Torch" / "TorchConfig.cmake")) {

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/reply.hpp"
+
 namespace tct::core {
 
 struct RunnerBuild {
@@ -20,11 +22,11 @@ struct RunnerBuild {
 // `libtorch`: the agent's facts ({version, cmake_prefix_path, cxx11_abi, loader_header,
 // include_dir}); `source`: the folder holding tools/aoti_runner's CMakeLists.txt; `cache_root`:
 // $XDG_CACHE_HOME/tct (or ~/.cache/tct). `progress` is told before a build starts.
-RunnerBuild ensure_aoti_runner(const nlohmann::json& libtorch, const std::string& source, const std::string& cache_root,
-                               const std::function<void(const std::string&)>& progress);
+RunnerBuild ensure_aoti_runner(const reply::Libtorch& libtorch, const std::string& source,
+                               const std::string& cache_root, const std::function<void(const std::string&)>& progress);
 
 // The folder a runner for these facts is kept in (a name per torch version, ABI and libtorch path).
-std::string runner_folder(const nlohmann::json& libtorch, const std::string& cache_root);
+std::string runner_folder(const reply::Libtorch& libtorch, const std::string& cache_root);
 
 // Where tools/aoti_runner's sources are, beside the agent's folder (python/ in a checkout,
 // <prefix>/share/tct/ installed).

@@ -191,9 +191,10 @@ Decision decide(const ProbeResult& in, const std::string& python_path) {
     if (auto it = env.find(name); it != env.end() && truthy(it->second))
       add(blocker, "compile_disabled", fmt::format("{}={} turns torch.compile into a no-op", name, it->second),
           fmt::format("unset {}", name));
-  if (env.count("TORCH_LOGS"))
+  if (env.count("TORCH_LOGS"))  // not a reply: tct's own environment
     add(info, "torch_logs", "TORCH_LOGS is set: compiles log heavily and run slower",
         "unset TORCH_LOGS when timing compiles");
+  // not a reply: tct's own environment
   if (auto it = env.find("TORCHINDUCTOR_FORCE_DISABLE_CACHES"); it != env.end() && truthy(it->second))
     add(info, "caches_disabled", "inductor caches are disabled: every compile is cold",
         "unset TORCHINDUCTOR_FORCE_DISABLE_CACHES for warm compiles");

@@ -9,12 +9,14 @@
 
 #include "agent/child_process.hpp"
 #include "core/json_read.hpp"
+#include "core/reply.hpp"
 #include "core/temp_dir.hpp"
 #include "errors.hpp"
 #include "core/aoti_runner.hpp"
 #include "startup/json.hpp"
 #include "startup/start.hpp"
 #include "startup/summary.hpp"
+#include "startup/reply.hpp"
 #include "startup/trace_facts.hpp"
 
 namespace tct::startup {
@@ -84,8 +86,9 @@ class Runner {
     {
       auto first = exec_.start({});
       if (auto* cpp = mode(Mode::AotiCpp)) {
-        const core::RunnerBuild b = core::ensure_aoti_runner(first->call("startup.libtorch", json::object()),
-                                                             cfg_.runner_source, cfg_.cache_root, progress_);
+        const core::RunnerBuild b = core::ensure_aoti_runner(
+            core::fields::read_as<core::reply::Libtorch>(first->call("startup.libtorch", json::object())),
+            cfg_.runner_source, cfg_.cache_root, progress_);
         runner_ = b.path;
         cpp->skipped = b.skipped;
       }
@@ -155,11 +158,10 @@ class Runner {
       p["package"] = (package_dir() / "model.pt2").string();
       p["inputs"] = (package_dir() / "inputs").string();
       p["reference"] = (package_dir() / "reference").string();
-      const json reply = session->call("startup.package", p);
+      const auto reply = core::fields::read_as<core::reply::Package>(session->call("startup.package", p));
       session->close();
-      compile = Nanoseconds(core::json_read::num<double>(reply, "export_ns") +
-                            core::json_read::num<double>(reply, "package_ns"));
-      bytes = core::json_read::num<double>(reply, "package_bytes");
+      compile = Nanoseconds(reply.export_ns + reply.package_ns);
+      bytes = static_cast<double>(reply.package_bytes.value_or(0));
     } catch (const Error& e) {
       if (e.code() == ExitCode::Interrupted) throw;
       skipped = e.hint().empty() ? e.what() : fmt::format("{}; {}", e.what(), e.hint());
@@ -178,13 +180,14 @@ class Runner {
     progress_("checking the C++ runner's outputs against eager");
     try {
       auto session = exec_.start({});
-      const json facts = session->call("startup.compare", {{"expected", (package_dir() / "reference").string()},
-                                                           {"actual", runner_out(0).string()}});
+      const auto facts = core::fields::read_as<reply::Compare>(
+          session->call("startup.compare",
+                        {{"expected", (package_dir() / "reference").string()}, {"actual", runner_out(0).string()}}));
       session->close();
       OutputCheck c;
-      c.shape_equal = core::json_read::flag(facts, "shape_equal") && core::json_read::flag(facts, "count_equal");
-      c.max_abs_diff = core::json_read::num<double>(facts, "max_abs_diff", NAN);
-      c.max_abs_expected = core::json_read::num<double>(facts, "max_abs_expected", NAN);
+      c.shape_equal = facts.shape_equal && facts.count_equal;
+      c.max_abs_diff = facts.max_abs_diff;
+      c.max_abs_expected = facts.max_abs_expected;
       c.match =
           c.shape_equal && std::isfinite(c.max_abs_diff) && c.max_abs_diff <= 1e-4 * std::max(1.0, c.max_abs_expected);
       m.check = c;
@@ -197,7 +200,7 @@ class Runner {
   fs::path runner_out(int r) const { return fs::path(root_.path()) / fmt::format("aoti-cpp-out-{}", r); }
 
   // One start of tct-aoti: launch to the first output, its marks on the same clock.
-  json run_cpp_start(int r, Nanoseconds& launch, Nanoseconds& replied) {
+  reply::FirstOutput run_cpp_start(int r, Nanoseconds& launch, Nanoseconds& replied) {
     fs::create_directories(runner_out(r));
     launch = now();
     agent::ChildProcess child(
@@ -217,9 +220,11 @@ class Runner {
       throw Error(ExitCode::TargetFailed, "target_failed",
                   fmt::format("tct-aoti failed ({})", why.empty() ? exit.describe() : why));
     }
+    auto first = core::fields::read_as<reply::FirstOutput>(reply);
     // Its entry point stands where an agent's first line does.
-    reply["marks_ns"]["op_start"] = reply["marks_ns"].value("main", json());
-    return reply;
+    const auto main = first.marks_ns.find("main");  // not a reply: a decoded map of marks by name
+    first.marks_ns["op_start"] = main == first.marks_ns.end() ? NAN : main->second;
+    return first;
   }
 
   void run_start(ModeResult& m, int r) {
@@ -267,7 +272,7 @@ class Runner {
       m.error = "the cold start saved no cache artifacts (torch.compiler.save_cache_artifacts returned none)";
       return;
     }
-    json reply;
+    reply::FirstOutput reply;
     Nanoseconds launch{}, replied{};
     try {
       if (m.mode == Mode::AotiCpp) {
@@ -276,7 +281,7 @@ class Runner {
         launch = now();
         auto session = exec_.spawn(env);
         const long id = session->send("startup.first_output", params);
-        reply = session->receive(id, "startup.first_output");
+        reply = core::fields::read_as<reply::FirstOutput>(session->receive(id, "startup.first_output"));
         replied = now();
         session->close();
       }
@@ -289,8 +294,7 @@ class Runner {
     Start s = make_start(reply, launch, replied, trace);
     if (m.mode == Mode::Cold) {
       cold_lookups_[r] = trace.lookups;
-      const json& saved = core::json_read::at(reply, "saved_artifacts");
-      if (saved.is_object()) artifact_bytes_[r] = core::json_read::num<double>(saved, "bytes");
+      if (reply.saved_artifacts) artifact_bytes_[r] = reply.saved_artifacts->bytes;
     }
     if (m.mode == Mode::Warm || m.mode == Mode::Shipped) explain_misses(s.lookups, trace.lookups, cold_lookups_[r]);
     if (m.mode == Mode::Warm) m.shipped_bytes = folder_bytes(f.cache);

@@ -3,24 +3,24 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/json_read.hpp"
 #include "startup/json.hpp"
 
 namespace tct::startup {
 namespace {
 
-using json = nlohmann::json;
-using namespace core::json_read;
-
-std::optional<double> mark(const json& marks, const char* name) { return opt_num<double>(marks, name); }
+// A mark by name; none when it is missing or null.
+std::optional<double> mark(const reply::Marks& marks, const std::string& name) {
+  const auto it = marks.find(name);
+  return it != marks.end() && !std::isnan(it->second) ? std::optional<double>(it->second) : std::nullopt;
+}
 
 }  // namespace
 
-Start make_start(const json& reply, Nanoseconds launch, Nanoseconds replied, const TraceFacts& trace) {
+Start make_start(const reply::FirstOutput& reply, Nanoseconds launch, Nanoseconds replied, const TraceFacts& trace) {
   Start s;
-  const json& marks = at(reply, "marks_ns");
-  s.steady_ns = doubles(reply, "steady_ns");
-  if (const json& c = at(reply, "counters"); c.is_object() && !c.empty()) s.counters = counters_from_json(c);
+  const reply::Marks& marks = reply.marks_ns;
+  s.steady_ns = reply.steady_ns;
+  if (reply.counters.is_object() && !reply.counters.empty()) s.counters = counters_from_json(reply.counters);
   s.trace_read = trace.read;
   for (const auto& l : trace.lookups) s.lookups.push_back(l.lookup);
 

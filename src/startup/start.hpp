@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "startup/reply.hpp"
 #include "startup/result.hpp"
 #include "startup/trace_facts.hpp"
 
@@ -14,6 +15,6 @@ namespace tct::startup {
 // `reply`: the agent's startup.first_output result; `launch` and `replied`: tct's clock
 // just before it spawned the process and when the reply came. A mark outside [launch,
 // replied] (another clock) leaves only the total, from the reply.
-Start make_start(const nlohmann::json& reply, Nanoseconds launch, Nanoseconds replied, const TraceFacts& trace);
+Start make_start(const reply::FirstOutput& reply, Nanoseconds launch, Nanoseconds replied, const TraceFacts& trace);
 
 }  // namespace tct::startup

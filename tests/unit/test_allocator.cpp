@@ -123,16 +123,24 @@ TEST(Allocator, ResolveRefusesAMissingLibraryAndSkipsAbsentStates) {
   EXPECT_EQ(setup.others.size(), 3u);
 }
 
+// The agent's allocator facts as bench decodes them where they arrive (bench/reply.hpp).
+static std::optional<bench::reply::Allocator> facts(const json& j) {
+  std::optional<bench::reply::Allocator> out;
+  core::fields::decode(j, out);
+  return out;
+}
+static bench::DetectedAllocator detected(const json& j) { return bench::detected_allocator(facts(j)); }
+
 TEST(Allocator, DetectedFromTheAgentsFacts) {
   json tc = {{"mapped", {{{"kind", "tcmalloc"}, {"path", kTc}}}}, {"maps_readable", true}, {"settled", false}};
-  EXPECT_EQ(bench::detected_allocator(tc).kind, "tcmalloc");
-  EXPECT_EQ(bench::detected_allocator(tc).library, kTc);
-  EXPECT_EQ(bench::detected_allocator(tc).settled, false);
+  EXPECT_EQ(detected(tc).kind, "tcmalloc");
+  EXPECT_EQ(detected(tc).library, kTc);
+  EXPECT_EQ(detected(tc).settled, false);
   json glibc = {{"mapped", json::array()}, {"maps_readable", true}, {"settled", true}};
-  EXPECT_EQ(bench::detected_allocator(glibc).kind, "glibc");
-  EXPECT_FALSE(bench::detected_allocator(glibc).library);
-  EXPECT_EQ(bench::detected_allocator(json()).kind, "unknown");
-  EXPECT_EQ(bench::detected_allocator({{"mapped", json::array()}, {"maps_readable", false}}).kind, "unknown");
+  EXPECT_EQ(detected(glibc).kind, "glibc");
+  EXPECT_FALSE(detected(glibc).library);
+  EXPECT_EQ(detected(json()).kind, "unknown");
+  EXPECT_EQ(detected(json{{"mapped", json::array()}, {"maps_readable", false}}).kind, "unknown");
 }
 
 // The resnet18 figures: the headline (system) at 0.38x, the others at 0.60-0.68x.
@@ -259,8 +267,8 @@ TEST(AllocatorJson, SkippedAndFailedStatesRoundTrip) {
   bench::BenchConfig cfg;
   cfg.allocator = "system";
   const auto setup = bench::resolve_allocator(cfg, only({kTc}));
-  auto a = bench::allocator_section(setup, {{"mapped", json::array()}, {"maps_readable", true}, {"settled", false}},
-                                    true, "", 0.25);
+  auto a = bench::allocator_section(
+      setup, facts({{"mapped", json::array()}, {"maps_readable", true}, {"settled", false}}), true, "", 0.25);
   a.states.push_back({"tcmalloc", core::describe(AllocatorState::Tcmalloc), bench::AllocatorStateStatus::Failed, kTc,
                       "the agent died", bench::AllocatorFigures{}});
   const json written = bench::to_json(a);
@@ -303,8 +311,9 @@ TEST(AllocatorJson, HeadlineEntryAndConclusion) {
   bench::BenchConfig cfg;
   cfg.allocator = "settled";
   const auto setup = bench::resolve_allocator(cfg, only({kTc}));
-  auto a = bench::allocator_section(setup, {{"mapped", json::array()}, {"maps_readable", true}, {"settled", true}},
-                                    false, "--no-allocator-compare", 0);
+  auto a =
+      bench::allocator_section(setup, facts({{"mapped", json::array()}, {"maps_readable", true}, {"settled", true}}),
+                               false, "--no-allocator-compare", 0);
   bench::BenchRow row;
   row.label = "inductor";
   row.latency = bench::Latency{};

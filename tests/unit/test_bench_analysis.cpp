@@ -225,9 +225,21 @@ TEST(TargetOptions, LoadParams) {
 
 TEST(BenchAnalysis, CacheHitFromTorchCounters) {
   using tct::bench::cache_counters;
-  EXPECT_FALSE(cache_counters(json::object()).hit.has_value());  // aot_eager: no cache looked up
-  EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"autograd_cache_hit", 1}}).hit, true);
-  EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}}).hit, false);
-  EXPECT_EQ(cache_counters({{"autograd_cache_miss", 1}}).hit, false);
-  EXPECT_EQ(cache_counters({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}}).fxgraph_cache_miss, 1);
+  EXPECT_FALSE(cache_counters(tct::core::fields::read_as<tct::bench::reply::Counters>(json(json::object())))
+                   .hit.has_value());  // aot_eager: no cache looked up
+  EXPECT_EQ(cache_counters(tct::core::fields::read_as<tct::bench::reply::Counters>(
+                               json({{"fxgraph_cache_hit", 2}, {"autograd_cache_hit", 1}})))
+                .hit,
+            true);
+  EXPECT_EQ(cache_counters(tct::core::fields::read_as<tct::bench::reply::Counters>(
+                               json({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}})))
+                .hit,
+            false);
+  EXPECT_EQ(
+      cache_counters(tct::core::fields::read_as<tct::bench::reply::Counters>(json({{"autograd_cache_miss", 1}}))).hit,
+      false);
+  EXPECT_EQ(cache_counters(tct::core::fields::read_as<tct::bench::reply::Counters>(
+                               json({{"fxgraph_cache_hit", 2}, {"fxgraph_cache_miss", 1}})))
+                .fxgraph_cache_miss,
+            1);
 }

@@ -287,7 +287,7 @@ TEST(BenchJson, ACheckReplyWritesTheRowsCorrectness) {
                       {"seed", 0},
                       {"reference", expected["reference"]},
                       {"cost_ns", expected["agent_cost_ns"]}};
-  Correctness c = correctness_report(reply);
+  Correctness c = correctness_report(tct::core::fields::read_as<tct::bench::reply::Check>(reply));
   c.check_s = expected["check_s"].get<double>();
   EXPECT_EQ(to_json(c).dump(2), expected.dump(2));
 }

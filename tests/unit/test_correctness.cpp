@@ -321,7 +321,7 @@ TEST(CorrectnessReport, NamesDifferingParametersAndNotComparedLeaves) {
       {"eager_used_rng", false},
       {"reference", {{"computed", false}}},
       {"cost_ns", {{"eager_ns", 10}}}};
-  auto r = correctness_report(reply);
+  auto r = correctness_report(tct::core::fields::read_as<tct::bench::reply::Check>(reply));
   EXPECT_EQ(r.match, false);
   EXPECT_EQ(r.differing_parameters, std::vector<std::string>{"fc.weight"});
   EXPECT_EQ(r.mismatches.size(), 2u);
@@ -338,15 +338,17 @@ TEST(CorrectnessReport, NamesDifferingParametersAndNotComparedLeaves) {
   EXPECT_FALSE(r.agent_cost->reference_ns);
   EXPECT_FALSE(recheck_with_fallback_random(r));
   reply["eager_used_rng"] = true;
-  EXPECT_TRUE(recheck_with_fallback_random(correctness_report(reply)));
+  EXPECT_TRUE(
+      recheck_with_fallback_random(correctness_report(tct::core::fields::read_as<tct::bench::reply::Check>(reply))));
   reply["fallback_random"] = true;
-  EXPECT_FALSE(recheck_with_fallback_random(correctness_report(reply)));
+  EXPECT_FALSE(
+      recheck_with_fallback_random(correctness_report(tct::core::fields::read_as<tct::bench::reply::Check>(reply))));
 }
 
 TEST(CorrectnessReport, NondeterministicEagerIsSaidAndUsed) {
   json reply = {{"eager_vs_eager", json::array({tensor_fact("out", "float32", 0.4, 1.0)})},
                 {"compiled_vs_eager", json::array({tensor_fact("out", "float32", 0.5, 1.0, 2)})}};
-  auto r = correctness_report(reply);
+  auto r = correctness_report(tct::core::fields::read_as<tct::bench::reply::Check>(reply));
   EXPECT_EQ(r.nondeterministic, true);
   EXPECT_EQ(r.match, true);
   EXPECT_EQ(r.basis, "eager_spread");
@@ -357,5 +359,5 @@ TEST(CorrectnessReport, NondeterministicEagerIsSaidAndUsed) {
   // A structural self-difference leaves nothing to judge by: inconclusive, not a mismatch.
   reply["eager_vs_eager"].push_back({{"path", "out2"}, {"kind", "structure"}, {"description", "x"}});
   reply["compiled_vs_eager"].push_back({{"path", "out2"}, {"kind", "structure"}, {"description", "x"}});
-  EXPECT_FALSE(correctness_report(reply).match);
+  EXPECT_FALSE(correctness_report(tct::core::fields::read_as<tct::bench::reply::Check>(reply)).match);
 }

@@ -137,7 +137,8 @@ TEST(StartupStart, MarksBecomePhasesThatAddUpAndTheTraceSplitsTheFirstCall) {
   trace.read = true;
   trace.phases = {{Phase::Dynamo, Nanoseconds(1000)}, {Phase::CppCompiler, Nanoseconds(3000)}};
   trace.compiling = Nanoseconds(4000);
-  const Start s = make_start(reply, Nanoseconds(1000), Nanoseconds(9500), trace);
+  const Start s = make_start(tct::core::fields::read_as<tct::startup::reply::FirstOutput>(reply), Nanoseconds(1000),
+                             Nanoseconds(9500), trace);
   EXPECT_EQ(s.first_output.count(), 8000);
   EXPECT_EQ(s.phases.at(Phase::Interpreter).count(), 100);
   EXPECT_EQ(s.phases.at(Phase::ImportTorch).count(), 1900);
@@ -153,7 +154,8 @@ TEST(StartupStart, MarksBecomePhasesThatAddUpAndTheTraceSplitsTheFirstCall) {
 
 TEST(StartupStart, AMarkOnAnotherClockLeavesOnlyTheReplysTotal) {
   const json reply = {{"marks_ns", {{"op_start", 5}, {"first_output", 7}}}};
-  const Start s = make_start(reply, Nanoseconds(1000), Nanoseconds(4000), TraceFacts{});
+  const Start s = make_start(tct::core::fields::read_as<tct::startup::reply::FirstOutput>(reply), Nanoseconds(1000),
+                             Nanoseconds(4000), TraceFacts{});
   EXPECT_EQ(s.first_output.count(), 3000);
   EXPECT_TRUE(s.phases.empty());
 }

@@ -30,6 +30,7 @@ from .. import timing
 from ..errors import TctError
 from ..protocol import progress
 from ..output_check import run_check
+from ..replies import reply
 
 _SCRATCH = "bench"
 
@@ -69,8 +70,8 @@ def op_env(params, session) -> dict:
         modes = ["default", "max-autotune", "max-autotune-no-cudagraphs", "reduce-overhead"]
     if "default" not in modes:
         modes.append("default")
-    return {
-        "clock": timing.clock_resolution_ns(),
+    return reply("bench.env", {
+        "clock": reply("bench.env clock", timing.clock_resolution_ns()),
         "backends": backends,
         "modes": modes,
         "set_stance": hasattr(getattr(torch, "compiler", None), "set_stance"),
@@ -80,8 +81,8 @@ def op_env(params, session) -> dict:
         "num_threads": torch.get_num_threads(),
         "cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "pid": os.getpid(),
-        "allocator": timing.allocator_facts(),
-    }
+        "allocator": _allocator_facts(),
+    })
 
 
 def _dynamo_counters() -> dict:
@@ -89,13 +90,14 @@ def _dynamo_counters() -> dict:
     breaks = counters.get("graph_break", {})
     frames = counters.get("frames", {})
     stats = counters.get("stats", {})
-    return {
+    return reply("bench.first_calls counters", {
         "frames_total": int(frames.get("total", 0)),
         "frames_ok": int(frames.get("ok", 0)),
         "unique_graphs": int(stats.get("unique_graphs", 0)),
         "calls_captured": int(stats.get("calls_captured", 0)),
         "graph_breaks": int(sum(breaks.values())),
-        "graph_break_reasons": [{"reason": str(k)[:500], "count": int(v)} for k, v in breaks.items()],
+        "graph_break_reasons": [reply("bench.first_calls counters graph_break_reasons",
+                                      {"reason": str(k)[:500], "count": int(v)}) for k, v in breaks.items()],
         "recompiles": int(sum(counters.get("recompiles", {}).values())) if "recompiles" in counters else None,
         # torch's text of every break it could not handle, as written: which skipped a frame
         # (Dynamo ran it eagerly) tct decides (src/core/graph_breaks.cpp, skips_frame).
@@ -107,7 +109,7 @@ def _dynamo_counters() -> dict:
         "autograd_cache_hit": int(counters.get("aot_autograd", {}).get("autograd_cache_hit", 0)),
         "autograd_cache_miss": int(counters.get("aot_autograd", {}).get("autograd_cache_miss", 0)),
         "cudagraph_skips": int(counters.get("inductor", {}).get("cudagraph_skips", 0)),
-    }
+    })
 
 
 def _compile_times_ns() -> dict:
@@ -162,8 +164,8 @@ def op_eager_warmup(params, session) -> dict:
                        cause=exc) from exc
     out = {"times_ns": times}
     if peak is not None:
-        out["memory"] = peak.stop(f"over the first {len(times)} eager calls")
-    return out
+        out["memory"] = _reading(peak.stop(f"over the first {len(times)} eager calls"))
+    return reply("bench.eager_warmup", out)
 
 
 # ------------------------------------------------------------------------- compile
@@ -255,7 +257,8 @@ def op_first_calls(params, session) -> dict:
         raise TctError("compile_failed", f"{type(exc).__name__}: {_first_line(exc)}",
                        "try another --backend or --mode, or run `tct explain` on the target",
                        stage=stage, cause=exc) from exc
-    return {"times_ns": times, "counters": _dynamo_counters(), "compile_times_ns": _compile_times_ns()}
+    return reply("bench.first_calls",
+                 {"times_ns": times, "counters": _dynamo_counters(), "compile_times_ns": _compile_times_ns()})
 
 
 # -------------------------------------------------------------------------- timing
@@ -328,13 +331,14 @@ def op_time_block(params, session) -> dict:
                        cause=exc) from exc
     wall = timing.perf_counter_ns() - t0
     after = _dynamo_counters()
-    return {"samples_ns": times,
+    return reply("bench.time_block", {
+            "samples_ns": times,
             "wall_ns": float(wall),
             "involuntary_switches": _involuntary_switches() - switches,
             "loadavg_1m": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
             "frames_compiled": after["frames_total"] - before["frames_total"],
             "graph_breaks": after["graph_breaks"] - before["graph_breaks"],
-            "cudagraph_skips": after["cudagraph_skips"] - before["cudagraph_skips"]}
+            "cudagraph_skips": after["cudagraph_skips"] - before["cudagraph_skips"]})
 
 
 # --------------------------------------------------------------------- correctness
@@ -371,7 +375,7 @@ def op_aoti_load(params, session) -> dict:
     t0 = timing.perf_counter_ns()
     runner = load_package(params["package"])
     session.compiled[params["key"]] = runner
-    return {"load_ns": timing.perf_counter_ns() - t0}
+    return reply("bench.aoti_load", {"load_ns": timing.perf_counter_ns() - t0})
 
 
 class _SavedOutputs:
@@ -422,7 +426,9 @@ def op_check(params, session) -> dict:
                        f"{type(exc).__name__}: {_first_line(exc)}", stage="check", cause=exc) from exc
     out["fallback_random"] = fallback and not params.get("outputs") and \
         compiled is not _compiled(session, params["key"])
-    return out
+    out["reference"] = reply("bench.check reference", out["reference"])
+    out["cost_ns"] = reply("bench.check cost_ns", out["cost_ns"])
+    return reply("bench.check", out)
 
 
 # -------------------------------------------------------------------------- memory
@@ -499,6 +505,10 @@ class _PeakMemory:
 
 
 def op_memory(params, session) -> dict:
+    return _reading(_memory(params, session))
+
+
+def _memory(params, session) -> dict:
     """Peak memory while running `which` (eager or a compiled key) `calls` times: the CUDA
     caching allocator's peak on CUDA, the process peak RSS elsewhere."""
     import torch
@@ -563,7 +573,17 @@ _MARK = "memory_mark"
 def op_allocator(params, session) -> dict:
     """The allocator facts of this process (timing.allocator_facts): which allocator library is
     mapped, LD_PRELOAD, whether the settling block ran. tct names the state."""
-    return timing.allocator_facts()
+    return _allocator_facts()
+
+
+def _allocator_facts() -> dict:
+    facts = reply("bench.allocator", timing.allocator_facts())
+    facts["mapped"] = [reply("bench.allocator mapped", m) for m in facts["mapped"]]
+    return facts
+
+
+def _reading(out):
+    return None if out is None else reply("bench.memory", out)
 
 
 def op_memory_mark(params, session) -> dict:
@@ -583,10 +603,11 @@ def op_memory_peak(params, session) -> dict:
         raise TctError("internal", "bench.memory_peak without bench.memory_mark", "tct and its agent disagree")
     out = peak.stop(str(params.get("over", "since the mark")))
     if out is None:
-        return {"kind": "cuda" if peak.cuda else "rss", "peak_bytes": None, "increase_bytes": None,
-                "current_bytes": None, "method": "unavailable (no resettable peak)"}
+        return reply("bench.memory_peak", {"kind": "cuda" if peak.cuda else "rss", "peak_bytes": None,
+                                           "increase_bytes": None, "current_bytes": None,
+                                           "method": "unavailable (no resettable peak)"})
     out["current_bytes"] = peak.current()
-    return out
+    return reply("bench.memory_peak", out)
 
 
 # ---------------------------------------------------------------------------- exit

@@ -30,6 +30,7 @@ import inspect
 
 from .. import timing
 from ..errors import TctError
+from ..replies import reply
 from .bench import _block_call, _compiled, _first_line, op_time_block
 
 # The event that brackets each profiled call, so that every other event falls in one call.
@@ -86,7 +87,7 @@ def _events_per_call(result, calls: int) -> tuple[list[str], list[dict]]:
                 idx = names.setdefault(e.name(), len(names))
                 rows.append([idx, e.start_ns() - start, e.duration_ns()])
             k += 1
-        out.append({"ns": mark.duration_ns(), "events": rows})
+        out.append(reply("breakdown.sample calls", {"ns": mark.duration_ns(), "events": rows}))
     return list(names), out
 
 
@@ -124,8 +125,8 @@ def op_sample(params, session) -> dict:
     finally:
         dynamo_config.record_runtime_overhead = saved_overhead
     names, per_call = _events_per_call(result, len(walls))
-    return {"bare_ns": bare, "profiled_wall_ns": walls, "names": names, "calls": per_call,
-            "torch_version": torch.__version__}
+    return reply("breakdown.sample", {"bare_ns": bare, "profiled_wall_ns": walls, "names": names,
+                                      "calls": per_call, "torch_version": torch.__version__})
 
 
 # ------------------------------------------------------------------------ cache chain
@@ -219,10 +220,11 @@ def _chain(loaded, checks: int) -> dict:
                     row.update(passes=passed, check_ns=ns)
                 except Exception as exc:  # noqa: BLE001 - a guard that cannot run here is a fact
                     row["check_error"] = _first_line(exc)
-            rows.append(row)
-        frames.append({"name": code.co_name, "file": code.co_filename, "line": code.co_firstlineno,
-                       "entry_frame": code is entry_code, "checked": is_entry, "entries": rows})
-    return {"frames": frames, "checks": checks}
+            rows.append(reply("breakdown.chain frames entries", row))
+        frames.append(reply("breakdown.chain frames", {
+            "name": code.co_name, "file": code.co_filename, "line": code.co_firstlineno,
+            "entry_frame": code is entry_code, "checked": is_entry, "entries": rows}))
+    return reply("breakdown.chain", {"frames": frames, "checks": checks})
 
 
 # ------------------------------------------------------------------------------ fixes
@@ -245,7 +247,7 @@ def op_fix_available(params, session) -> dict:
     isolate = "isolate_recompiles" in inspect.signature(torch.compile).parameters
     for name in params.get("filters", []):
         out[name] = isolate and callable(getattr(compiler, name, None))
-    return {"available": out, "isolate_recompiles": isolate}
+    return reply("breakdown.fix_available", {"available": out, "isolate_recompiles": isolate})
 
 
 def op_fix_prepare(params, session) -> dict:
@@ -270,8 +272,8 @@ def op_fix_prepare(params, session) -> dict:
         if isinstance(exc, KeyboardInterrupt):
             raise
         session.compiled.pop(params["into"], None)
-        return {"ok": False, "error": f"{type(exc).__name__}: {_first_line(exc)}"}
-    return {"ok": True}
+        return reply("breakdown.fix_prepare", {"ok": False, "error": f"{type(exc).__name__}: {_first_line(exc)}"})
+    return reply("breakdown.fix_prepare", {"ok": True})
 
 
 def _warm_until_settled(loaded, obj, quiet: int = 16, most: int = 400) -> None:
@@ -292,9 +294,9 @@ def op_fix_block(params, session) -> dict:
     import torch
     fix = params.get("fix")
     if fix not in _STANCE_FIXES:
-        return op_time_block(params, session)
+        return reply("breakdown.fix_block", op_time_block(params, session))
     try:
         with torch.compiler.set_stance("default", skip_guard_eval_unsafe=True):
-            return op_time_block(params, session)
+            return reply("breakdown.fix_block", op_time_block(params, session))
     except Exception as exc:  # noqa: BLE001 - a fix that fails on these inputs is a fact, not the bench's failure
-        return {"error": f"{type(exc).__name__}: {exc}"[:300]}
+        return reply("breakdown.fix_block", {"error": f"{type(exc).__name__}: {exc}"[:300]})

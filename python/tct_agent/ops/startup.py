@@ -31,6 +31,7 @@ import time
 
 from .. import timing
 from ..errors import TctError
+from ..replies import reply
 from ..target import load_target
 from .target import _apply_threads
 
@@ -157,8 +158,9 @@ def op_first_output(params, session) -> dict:
     out["steady_ns"] = _steady(call, params, device)
     out["counters"] = _cache_counters()
     if params.get("save_artifacts"):
-        out["saved_artifacts"] = _save_artifacts(params["save_artifacts"])
-    return out
+        out["saved_artifacts"] = reply("startup.first_output saved_artifacts",
+                                       _save_artifacts(params["save_artifacts"]))
+    return reply("startup.first_output", out)
 
 
 def op_package(params, session) -> dict:
@@ -194,8 +196,8 @@ def op_package(params, session) -> dict:
         import torch.utils._pytree as pytree
         write_tensors(params["reference"], [t for t in pytree.tree_leaves(loaded.call())
                                             if isinstance(t, torch.Tensor)])
-    return {"package_bytes": os.path.getsize(path), "export_ns": t1 - t0, "package_ns": t2 - t1,
-            "inputs": inputs}
+    return reply("startup.package", {"package_bytes": os.path.getsize(path), "export_ns": t1 - t0,
+                                     "package_ns": t2 - t1, "inputs": inputs})
 
 
 def op_libtorch(params, session) -> dict:
@@ -204,8 +206,9 @@ def op_libtorch(params, session) -> dict:
     import torch.utils
     include = os.path.join(os.path.dirname(torch.__file__), "include")
     header = os.path.join(include, "torch", "csrc", "inductor", "aoti_package", "model_package_loader.h")
-    return {"version": torch.__version__, "cmake_prefix_path": torch.utils.cmake_prefix_path,
-            "cxx11_abi": bool(torch._C._GLIBCXX_USE_CXX11_ABI), "loader_header": os.path.exists(header)}
+    return reply("startup.libtorch", {"version": torch.__version__, "cmake_prefix_path": torch.utils.cmake_prefix_path,
+                                      "cxx11_abi": bool(torch._C._GLIBCXX_USE_CXX11_ABI),
+                                      "loader_header": os.path.exists(header)})
 
 
 def op_compare(params, session) -> dict:
@@ -221,7 +224,7 @@ def op_compare(params, session) -> dict:
         if e.numel():
             out["max_abs_diff"] = max(out["max_abs_diff"], float((e.double() - a.double()).abs().max()))
             out["max_abs_expected"] = max(out["max_abs_expected"], float(e.double().abs().max()))
-    return out
+    return reply("startup.compare", out)
 
 
 class _Wrapped:
