@@ -24,7 +24,9 @@ struct Section {
   // The brief opens with the headline of what every section found: the registry's headline(),
   // found through the Outcome's namespace.
   template <class Outcome>
-  static std::string brief(const Result& r, const Outcome& o) { return audit::brief(r, headline(o)); }
+  static std::string brief(const Result& r, const Outcome& o) {
+    return audit::brief(r, headline(o));
+  }
   static std::string markdown(const Result& r) { return audit::markdown(r); }
   static std::string html(const Result& r) { return audit::html_section(r); }
 };

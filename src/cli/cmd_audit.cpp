@@ -31,9 +31,7 @@ using Clock = std::chrono::steady_clock;
 
 class AuditCommand : public Command {
  public:
-  const char* examples() const override {
-    return "  tct audit builtin:transformer_block -o report.html\n";
-  }
+  const char* examples() const override { return "  tct audit builtin:transformer_block -o report.html\n"; }
 
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("audit",

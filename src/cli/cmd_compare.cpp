@@ -44,9 +44,7 @@ Error gate_failure(const compare::CompareResult& cmp) {
 
 class CompareCommand : public Command {
  public:
-  const char* examples() const override {
-    return "  tct compare baseline.json current.json --max-regression 5%\n";
-  }
+  const char* examples() const override { return "  tct compare baseline.json current.json --max-regression 5%\n"; }
 
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("compare",

@@ -19,9 +19,7 @@ namespace {
 
 class ExpectCommand : public Command {
  public:
-  const char* examples() const override {
-    return "  tct expect builtin:tiny_ops --sweep batch=1,8,64\n";
-  }
+  const char* examples() const override { return "  tct expect builtin:tiny_ops --sweep batch=1,8,64\n"; }
 
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("expect",

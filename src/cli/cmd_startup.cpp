@@ -21,7 +21,8 @@ namespace {
 class StartupCommand : public Command {
  public:
   const char* examples() const override {
-    return "  tct startup builtin:tiny_ops               time to the first output: eager, cold, warm, shipped caches, AOTInductor\n";
+    return "  tct startup builtin:tiny_ops               time to the first output: eager, cold, warm, shipped caches, "
+           "AOTInductor\n";
   }
 
   CLI::App* define(CLI::App& app) override {

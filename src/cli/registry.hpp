@@ -22,9 +22,9 @@ namespace tct::cli {
 
 // The document's sections, in the order the terminal and Markdown reports show them (an audit
 // shows its steps' sections in the order they ran).
-using Sections = SectionList<audit::Section, probe::Section, bench::Section, explain::Section, explain::DiffSection,
-                             expect::Section, suite::Section, compare::Section, trace::Section, run::Section,
-                             startup::Section, job::Section>;
+using Sections =
+    SectionList<audit::Section, probe::Section, bench::Section, explain::Section, explain::DiffSection, expect::Section,
+                suite::Section, compare::Section, trace::Section, run::Section, startup::Section, job::Section>;
 
 // The descriptor whose Result is R.
 template <class R>
@@ -50,9 +50,9 @@ std::unique_ptr<Command> make_job_command();
 
 using CommandFactory = std::unique_ptr<Command> (*)();
 inline constexpr CommandFactory kCommands[] = {
-    make_probe_command,   make_bench_command, make_explain_command, make_diff_command, make_expect_command,
-    make_audit_command,   make_report_command, make_suite_command,  make_merge_command, make_compare_command,
-    make_trace_command,   make_run_command,   make_startup_command, make_job_command,
+    make_probe_command, make_bench_command,  make_explain_command, make_diff_command,  make_expect_command,
+    make_audit_command, make_report_command, make_suite_command,   make_merge_command, make_compare_command,
+    make_trace_command, make_run_command,    make_startup_command, make_job_command,
 };
 
 }  // namespace tct::cli

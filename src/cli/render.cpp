@@ -21,16 +21,18 @@ namespace {
 
 // A descriptor's rendering `name` called with the result, or with the result and the outcome
 // when it takes both (cli/section_list.hpp); has_<name><S>: whether the descriptor has one.
-#define TCT_SECTION_MEMBER(name)                                                                          \
-  template <class S>                                                                                      \
-  constexpr bool has_##name = requires(const typename S::Result& r) { S::name(r); } ||                   \
-                              requires(const typename S::Result& r, const Outcome& o) { S::name(r, o); }; \
-  template <class S>                                                                                      \
-  auto call_##name(const Outcome& o) {                                                                    \
-    const auto& r = *o.get<typename S::Result>();                                                         \
-    if constexpr (requires { S::name(r, o); }) return S::name(r, o);                                      \
-    else return S::name(r);                                                                               \
+// clang-format off
+#define TCT_SECTION_MEMBER(name)                                                                       \
+  template <class S, class R = typename S::Result>                                                     \
+  constexpr bool has_##name = requires(const R& r) { S::name(r); } ||                                  \
+                              requires(const R& r, const Outcome& o) { S::name(r, o); };               \
+  template <class S>                                                                                   \
+  auto call_##name(const Outcome& o) {                                                                 \
+    const auto& r = *o.get<typename S::Result>();                                                      \
+    if constexpr (requires { S::name(r, o); }) return S::name(r, o);                                   \
+    else return S::name(r);                                                                            \
   }
+// clang-format on
 TCT_SECTION_MEMBER(text)
 TCT_SECTION_MEMBER(brief)
 TCT_SECTION_MEMBER(markdown)
@@ -51,12 +53,9 @@ Renderers renderers_of_section() {
   r.markdown = [](const Outcome& o) -> std::string { return call_markdown<S>(o); };
   if constexpr (has_brief<S>) r.brief = [](const Outcome& o) -> std::string { return call_brief<S>(o); };
   if constexpr (has_html<S>) r.html = [](const Outcome& o) -> std::string { return call_html<S>(o); };
-  if constexpr (has_cards<S>)
-    r.cards = [](const Outcome& o) -> std::vector<Card> { return call_cards<S>(o); };
+  if constexpr (has_cards<S>) r.cards = [](const Outcome& o) -> std::vector<Card> { return call_cards<S>(o); };
   if constexpr (has_answers<S>)
-    r.answers = [](const Outcome& o) -> std::vector<std::pair<std::string, std::string>> {
-      return call_answers<S>(o);
-    };
+    r.answers = [](const Outcome& o) -> std::vector<std::pair<std::string, std::string>> { return call_answers<S>(o); };
   return r;
 }
 
@@ -74,7 +73,8 @@ const std::vector<Renderers>& renderers() {
 std::vector<const Renderers*> renderers_by(int Renderers::*rank) {
   std::vector<const Renderers*> out;
   for (const auto& r : renderers()) out.push_back(&r);
-  std::stable_sort(out.begin(), out.end(), [rank](const Renderers* a, const Renderers* b) { return a->*rank < b->*rank; });
+  std::stable_sort(out.begin(), out.end(),
+                   [rank](const Renderers* a, const Renderers* b) { return a->*rank < b->*rank; });
   return out;
 }
 

@@ -43,8 +43,8 @@ struct Section {
     std::string cls(expect::to_string(r.analysis->cls));
     for (auto& c : cls) c = c == '_' ? ' ' : c;
     const SpeedupRange& p = r.analysis->predicted.range;
-    return {{"expected", fmt::format("{}, {} to {} predicted", cls, report::format_ratio(p.low),
-                                     report::format_ratio(p.high))}};
+    return {{"expected",
+             fmt::format("{}, {} to {} predicted", cls, report::format_ratio(p.low), report::format_ratio(p.high))}};
   }
 };
 

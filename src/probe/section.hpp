@@ -33,9 +33,13 @@ struct Section {
     return {core::json_read::text(interp, "path", "?"), core::json_read::text(interp, "chosen_by", "?")};
   }
   template <class Outcome>
-  static std::string text(const Result& r, const Outcome& o) { return probe::text(r, interpreter(o)); }
+  static std::string text(const Result& r, const Outcome& o) {
+    return probe::text(r, interpreter(o));
+  }
   template <class Outcome>
-  static std::string markdown(const Result& r, const Outcome& o) { return probe::markdown(r, interpreter(o)); }
+  static std::string markdown(const Result& r, const Outcome& o) {
+    return probe::markdown(r, interpreter(o));
+  }
   static std::vector<report::html::Card> cards(const Result& r) { return probe::html_cards(r); }
   static std::vector<std::pair<std::string, std::string>> answers(const Result& r) {
     if (!r.verdict) return {};

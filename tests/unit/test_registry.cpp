@@ -52,8 +52,8 @@ TEST(Registry, CommandsAreTheSchemasCommands) {
 
 TEST(Registry, SectionsAreTheSchemasSections) {
   const json schema = json::parse(read_source("schema/tct.schema.json"));
-  const std::set<std::string> envelope = {"schema", "command", "tct_version", "created",
-                                          "exit_code", "error", "warnings", "environment"};
+  const std::set<std::string> envelope = {"schema",    "command", "tct_version", "created",
+                                          "exit_code", "error",   "warnings",    "environment"};
   std::set<std::string> sections;
   for (const auto& [key, _] : schema["properties"].items())
     if (!envelope.count(key)) sections.insert(key);
