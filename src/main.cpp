@@ -22,21 +22,7 @@
 
 namespace {
 
-constexpr const char* kExamples = R"(Examples:
-  tct probe --smoke                          can torch.compile run here?
-  tct bench builtin:mlp                      eager vs compiled, with a confidence interval
-  tct bench model.py:make_model --param batch=64 --mode max-autotune
-  tct explain model.py:make_model            graph breaks, where, and what to change
-  tct diff before.json after.json            did the change remove breaks?
-  tct expect builtin:tiny_ops --sweep batch=1,8,64
-  tct audit builtin:transformer_block -o report.html
-  tct report audit.json -o audit.html           re-render a saved JSON document
-  tct suite zoo.toml --shard 1/2 -o s1.json     many models; shard, merge, compare
-  tct compare baseline.json current.json --max-regression 5%
-  tct run -- python train.py                 a real job: per torch.compile call site, what it gained
-  tct startup builtin:tiny_ops               time to the first output: eager, cold, warm, shipped caches, AOTInductor
-  tct job --calls 3000 -- python serve.py    how to run this job: eager, compiled, warm or shipped caches, threads
-
+constexpr const char* kExitCodes = R"(
 Exit codes: 0 ok, 1 check failed (not usable, mismatch, gate crossed), 2 bad usage or input,
 3 the target failed (raised, crashed, hung, compile failed), 4 internal error, 130 interrupted.)";
 
@@ -57,24 +43,16 @@ int main(int argc, char** argv) {
   using namespace tct;
   CLI::App app{fmt::format("tct {}: measure whether torch.compile makes PyTorch code faster, and why", kVersion)};
   app.set_version_flag("-V,--version", std::string(kVersion));
-  app.footer(kExamples);
   app.require_subcommand(1);
 
+  // The registry's commands (cli/registry.hpp), and their examples for `tct --help`.
   std::vector<std::unique_ptr<cli::Command>> commands;
-  commands.push_back(cli::make_probe_command());
-  commands.push_back(cli::make_bench_command());
-  commands.push_back(cli::make_explain_command());
-  commands.push_back(cli::make_diff_command());
-  commands.push_back(cli::make_expect_command());
-  commands.push_back(cli::make_audit_command());
-  commands.push_back(cli::make_report_command());
-  commands.push_back(cli::make_suite_command());
-  commands.push_back(cli::make_merge_command());
-  commands.push_back(cli::make_compare_command());
-  commands.push_back(cli::make_trace_command());
-  commands.push_back(cli::make_run_command());
-  commands.push_back(cli::make_startup_command());
-  commands.push_back(cli::make_job_command());
+  std::string examples = "Examples:\n";
+  for (cli::CommandFactory make : cli::kCommands) {
+    commands.push_back(make());
+    examples += commands.back()->examples();
+  }
+  app.footer(examples + kExitCodes);
   std::vector<CLI::App*> subs;
   for (auto& c : commands) subs.push_back(c->define(app));
 

@@ -31,6 +31,8 @@ using Clock = std::chrono::steady_clock;
 
 class AuditCommand : public Command {
  public:
+  const char* examples() const override { return "  tct audit builtin:transformer_block -o report.html\n"; }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("audit",
                                    "Everything at once: probe, graph breaks, expectation and benchmark "
@@ -80,7 +82,7 @@ are reported); 4 internal error.)");
 
     audit::AuditResult empty;
     empty.target = cfg.target.target;
-    ctx.outcome.audit = empty;
+    write_section(ctx, empty);
     std::size_t steps_seen = 0;
     const audit::AuditRun run = audit::run_audit(ctx.progress_sink(), ctx, cfg, [&](const audit::AuditResult& so_far) {
       for (; steps_seen < so_far.steps.size(); ++steps_seen) warn_if_failed(ctx, so_far.steps[steps_seen]);
@@ -111,7 +113,7 @@ are reported); 4 internal error.)");
     if (result.explain) write_section(ctx, *result.explain);
     if (result.expect) write_section(ctx, *result.expect);
     if (result.bench) write_section(ctx, *result.bench);
-    ctx.outcome.audit = result;
+    write_section(ctx, result);
   }
 
   static void warn_if_failed(RunContext& ctx, const audit::Step& step) {

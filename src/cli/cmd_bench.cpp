@@ -20,6 +20,11 @@ namespace {
 
 class BenchCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct bench builtin:mlp                      eager vs compiled, with a confidence interval\n"
+           "  tct bench model.py:make_model --param batch=64 --mode max-autotune\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("bench",
                                    "Eager vs torch.compile: speedup with a confidence interval, "

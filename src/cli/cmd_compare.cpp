@@ -9,6 +9,7 @@
 
 #include "compare/compare.hpp"
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "core/fraction.hpp"
 #include "cli/outcome.hpp"
 #include "cli/read_json_file.hpp"
@@ -43,6 +44,8 @@ Error gate_failure(const compare::CompareResult& cmp) {
 
 class CompareCommand : public Command {
  public:
+  const char* examples() const override { return "  tct compare baseline.json current.json --max-regression 5%\n"; }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("compare",
                                    "Baseline against current (bench, audit or suite documents): "
@@ -76,7 +79,7 @@ not a tct document, or the two are of different kinds.)");
     const Outcome current = from_document(read_json_file(current_, hint));
     const compare::CompareResult result =
         compare::compare_documents(saved_document(baseline, baseline_), saved_document(current, current_), max);
-    ctx.outcome.compare = result;
+    write_section(ctx, result);
     if (!result.passed) throw gate_failure(result);
     return 0;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "cli/read_json_file.hpp"
 #include "errors.hpp"
 #include "explain/diff.hpp"
@@ -23,6 +24,10 @@ explain::ExplainResult read_audit(const std::string& path) {
 
 class DiffCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct diff before.json after.json            did the change remove breaks?\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("diff",
                                    "Compare two 'tct explain --json' audits: graph breaks fixed, added and "
@@ -43,7 +48,7 @@ missing or not a tct explain audit.)");
 
   int run(RunContext& ctx) override {
     const explain::DiffResult d = explain::diff(read_audit(before_), read_audit(after_), before_, after_);
-    ctx.outcome.diff = d;
+    write_section(ctx, d);
     if (!d.breaks_increased) return 0;
     if (d.frames_skipped.delta() > 0)  // the breaks may even go down: the skipped frame hides its own
       throw check_failed("breaks_increased",

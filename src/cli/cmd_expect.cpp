@@ -19,6 +19,8 @@ namespace {
 
 class ExpectCommand : public Command {
  public:
+  const char* examples() const override { return "  tct expect builtin:tiny_ops --sweep batch=1,8,64\n"; }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("expect",
                                    "Should torch.compile help? Overhead, memory or compute bound, a "

@@ -19,6 +19,10 @@ namespace {
 
 class ExplainCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct explain model.py:make_model            graph breaks, where, and what to change\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("explain",
                                    "Graph breaks: how many, why, where in your code, and what to "

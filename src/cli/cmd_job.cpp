@@ -18,6 +18,11 @@ namespace {
 
 class JobCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct job --calls 3000 -- python serve.py    how to run this job: eager, compiled, warm or shipped caches, "
+           "threads\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand(
         "job",

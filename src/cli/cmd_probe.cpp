@@ -8,6 +8,10 @@ namespace {
 
 class ProbeCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct probe --smoke                          can torch.compile run here?\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("probe",
                                    "Can torch.compile run here? torch, backends, devices, "

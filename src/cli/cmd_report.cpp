@@ -14,6 +14,10 @@ namespace {
 
 class ReportCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct report audit.json -o audit.html           re-render a saved JSON document\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("report",
                                    "Re-render a saved JSON document as text, Markdown (--markdown) or "

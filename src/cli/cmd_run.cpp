@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "errors.hpp"
 #include "run/json.hpp"
 #include "run/render.hpp"
@@ -19,6 +20,10 @@ namespace {
 
 class RunCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct run -- python train.py                 a real job: per torch.compile call site, what it gained\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand(
         "run",
@@ -104,11 +109,11 @@ command that cannot be started; 4 internal error.)");
     hooks.progress = [&](const std::string& message) { ctx.progress(message); };
     hooks.end_progress = [&] { ctx.end_progress(); };
     hooks.partial = [&](const run::RunResult& so_far) {
-      ctx.outcome.run = so_far;
+      write_section(ctx, so_far);
       ctx.checkpoint();
     };
     const run::RunResult result = run::run_job(options, hooks);
-    ctx.outcome.run = result;
+    write_section(ctx, result);
     if (result.exit_status != 0)
       throw Error(static_cast<ExitCode>(result.exit_status), "target_failed",
                   fmt::format("the command failed ({}){}{}", result.exit_text,

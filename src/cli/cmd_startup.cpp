@@ -20,6 +20,11 @@ namespace {
 
 class StartupCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct startup builtin:tiny_ops               time to the first output: eager, cold, warm, shipped caches, "
+           "AOTInductor\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("startup",
                                    "Time to the first output of a fresh process: eager, torch.compile "

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "cli/read_json_file.hpp"
 #include "cli/suite_entry.hpp"
 #include "errors.hpp"
@@ -39,6 +40,10 @@ const std::string* json_output(const CommonOptions& options) {
 
 class SuiteCommand : public Command {
  public:
+  const char* examples() const override {
+    return "  tct suite zoo.toml --shard 1/2 -o s1.json     many models; shard, merge, compare\n";
+  }
+
   CLI::App* define(CLI::App& app) override {
     auto* cmd = app.add_subcommand("suite",
                                    "Bench many targets and settings from a TOML file, each entry in its "
@@ -94,7 +99,7 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
     suite::SuiteResult result = suite::plan_suite(s, file_, shard, assignment, costs_.value_or(""));
     result.listing = list_;
     if (resume_ && !list_) resume(ctx, result);
-    ctx.outcome.suite = result;
+    write_section(ctx, result);
     ctx.checkpoint();  // the plan is in the files before the first entry starts
     if (list_) return 0;
 
@@ -108,7 +113,7 @@ usage or suite file; 3 an entry failed (raised, hung, crashed, compile failed); 
       if (ctx.outcome.environment.empty() && record.environment.contains("python"))
         ctx.outcome.environment = record.environment;
       suite::record_entry(result, std::move(record));
-      ctx.outcome.suite = result;
+      write_section(ctx, result);
       ctx.checkpoint();
     }
     if (auto err = suite::suite_outcome(result)) throw *err;

@@ -10,6 +10,7 @@
 #include "trace/ranks.hpp"
 #include "trace/summarize.hpp"
 #include "cli/command.hpp"
+#include "cli/sections.hpp"
 #include "errors.hpp"
 #include "report/warning.hpp"
 #include "trace/source.hpp"
@@ -55,7 +56,7 @@ it, an unreadable gzip stream, or with --strict a damaged log or an edited paylo
         throw usage_error(fmt::format("{} is not a TORCH_TRACE log (no record in {} bytes)", path, s.bytes),
                           "give the file TORCH_TRACE=DIR wrote (dedicated_log_torch_trace_*.log)");
     const trace::TraceResult result = trace::summarize(path_, logs.ranks);
-    ctx.outcome.trace = result;
+    write_section(ctx, result);
     if (const uint64_t damaged = result.damaged(); damaged > 0) {
       report::Warning skipped{report::kind::TraceDamaged{damaged, trace::describe(result.damaged_at().front())}, ""};
       if (strict_)

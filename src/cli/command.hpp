@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/context.hpp"
+#include "cli/registry.hpp"  // the factories, make_<command>_command()
 
 namespace tct::cli {
 
@@ -23,24 +24,12 @@ class Command {
   virtual bool report_on_stderr() const { return false; }
   // Takes the job's command line after its own options (tct run, tct job).
   virtual bool takes_job() const { return report_on_stderr(); }
+  // Its lines of `tct --help`'s examples ("  tct probe --smoke    can torch.compile run here?\n"),
+  // listed in the registry's order (cli/registry.hpp); "" for none.
+  virtual const char* examples() const { return ""; }
   CommonOptions common;
   // tct run, tct job: the job's command line, split off before parsing (cli/run_args.hpp).
   std::vector<std::string> trailing;
 };
-
-std::unique_ptr<Command> make_probe_command();
-std::unique_ptr<Command> make_bench_command();
-std::unique_ptr<Command> make_explain_command();
-std::unique_ptr<Command> make_diff_command();
-std::unique_ptr<Command> make_expect_command();
-std::unique_ptr<Command> make_audit_command();
-std::unique_ptr<Command> make_report_command();
-std::unique_ptr<Command> make_suite_command();
-std::unique_ptr<Command> make_merge_command();
-std::unique_ptr<Command> make_compare_command();
-std::unique_ptr<Command> make_trace_command();
-std::unique_ptr<Command> make_run_command();
-std::unique_ptr<Command> make_startup_command();
-std::unique_ptr<Command> make_job_command();
 
 }  // namespace tct::cli

@@ -10,22 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "audit/result.hpp"
-#include "bench/result.hpp"
+#include "cli/registry.hpp"
 #include "compare/compare.hpp"
-#include "compare/result.hpp"
 #include "errors.hpp"
-#include "expect/result.hpp"
-#include "explain/diff.hpp"
-#include "explain/result.hpp"
-#include "job/result.hpp"
-#include "probe/result.hpp"
 #include "report/error_record.hpp"
 #include "report/warning.hpp"
-#include "run/result.hpp"
-#include "startup/result.hpp"
-#include "suite/result.hpp"
-#include "trace/result.hpp"
 
 namespace tct::cli {
 
@@ -38,18 +27,16 @@ struct Outcome {
   // the agent's record, kept whole (common.schema.json#/$defs/environment); empty before an agent started.
   nlohmann::json environment = nlohmann::json::object();
 
-  std::optional<audit::AuditResult> audit;
-  std::optional<probe::ProbeResult> probe;
-  std::optional<bench::BenchResult> bench;
-  std::optional<explain::ExplainResult> explain;
-  std::optional<explain::DiffResult> diff;
-  std::optional<expect::ExpectResult> expect;
-  std::optional<suite::SuiteResult> suite;
-  std::optional<compare::CompareResult> compare;
-  std::optional<trace::TraceResult> trace;
-  std::optional<run::RunResult> run;
-  std::optional<startup::StartupResult> startup;
-  std::optional<job::JobResult> job;
+  // Each section of the registry (cli/registry.hpp), when the run has it: get<bench::BenchResult>().
+  Sections::Slots sections;
+  template <class Result>
+  std::optional<Result>& get() {
+    return std::get<std::optional<Result>>(sections);
+  }
+  template <class Result>
+  const std::optional<Result>& get() const {
+    return std::get<std::optional<Result>>(sections);
+  }
 };
 
 // A run of `command` starting now: this version's schema and version, the time, no result yet.

@@ -8,22 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "audit/render.hpp"
-#include "bench/render.hpp"
 #include "cli/renderers.hpp"
-#include "core/json_read.hpp"
-#include "compare/render.hpp"
 #include "errors.hpp"
-#include "expect/render.hpp"
-#include "explain/render.hpp"
-#include "job/render.hpp"
-#include "probe/render.hpp"
 #include "report/format.hpp"
 #include "report/warning.hpp"
-#include "run/render.hpp"
-#include "startup/render.hpp"
-#include "suite/render.hpp"
-#include "trace/render.hpp"
 
 namespace tct::cli {
 
@@ -31,78 +19,63 @@ using report::html::Card;
 
 namespace {
 
-probe::Interpreter interpreter_of(const Outcome& o) {
-  const json& interp = core::json_read::at(o.environment, "interpreter");
-  return {core::json_read::text(interp, "path", "?"), core::json_read::text(interp, "chosen_by", "?")};
+// A descriptor's rendering `name` called with the result, or with the result and the outcome
+// when it takes both (cli/section_list.hpp); has_<name><S>: whether the descriptor has one.
+// clang-format off
+#define TCT_SECTION_MEMBER(name)                                                                       \
+  template <class S, class R = typename S::Result>                                                     \
+  constexpr bool has_##name = requires(const R& r) { S::name(r); } ||                                  \
+                              requires(const R& r, const Outcome& o) { S::name(r, o); };               \
+  template <class S>                                                                                   \
+  auto call_##name(const Outcome& o) {                                                                 \
+    const auto& r = *o.get<typename S::Result>();                                                      \
+    if constexpr (requires { S::name(r, o); }) return S::name(r, o);                                   \
+    else return S::name(r);                                                                            \
+  }
+// clang-format on
+TCT_SECTION_MEMBER(text)
+TCT_SECTION_MEMBER(brief)
+TCT_SECTION_MEMBER(markdown)
+TCT_SECTION_MEMBER(html)
+TCT_SECTION_MEMBER(cards)
+TCT_SECTION_MEMBER(answers)
+#undef TCT_SECTION_MEMBER
+
+template <class S>
+Renderers renderers_of_section() {
+  Renderers r{};
+  r.key = S::key;
+  r.page = S::page;
+  r.answer = S::answer;
+  r.toc = S::toc;
+  r.present = [](const Outcome& o) { return o.get<typename S::Result>().has_value(); };
+  r.text = [](const Outcome& o) -> std::string { return call_text<S>(o); };
+  r.markdown = [](const Outcome& o) -> std::string { return call_markdown<S>(o); };
+  if constexpr (has_brief<S>) r.brief = [](const Outcome& o) -> std::string { return call_brief<S>(o); };
+  if constexpr (has_html<S>) r.html = [](const Outcome& o) -> std::string { return call_html<S>(o); };
+  if constexpr (has_cards<S>) r.cards = [](const Outcome& o) -> std::vector<Card> { return call_cards<S>(o); };
+  if constexpr (has_answers<S>)
+    r.answers = [](const Outcome& o) -> std::vector<std::pair<std::string, std::string>> { return call_answers<S>(o); };
+  return r;
 }
 
 }  // namespace
 
 const std::vector<Renderers>& renderers() {
-  static const std::vector<Renderers> all = {
-      // The audit's brief opens with the headline of what every section found.
-      {"audit", [](const Outcome& o) { return o.audit.has_value(); },
-       [](const Outcome& o) { return audit::text(*o.audit); },
-       [](const Outcome& o) { return audit::brief(*o.audit, headline(o)); },
-       [](const Outcome& o) { return audit::markdown(*o.audit); },
-       [](const Outcome& o) { return audit::html_section(*o.audit); }, nullptr, "Audit"},
-      {"probe", [](const Outcome& o) { return o.probe.has_value(); },
-       [](const Outcome& o) { return probe::text(*o.probe, interpreter_of(o)); }, nullptr,
-       [](const Outcome& o) { return probe::markdown(*o.probe, interpreter_of(o)); }, nullptr,
-       [](const Outcome& o) { return probe::html_cards(*o.probe); }, nullptr},
-      {"bench", [](const Outcome& o) { return o.bench.has_value(); },
-       [](const Outcome& o) { return bench::text(*o.bench); }, [](const Outcome& o) { return bench::brief(*o.bench); },
-       [](const Outcome& o) { return bench::markdown(*o.bench); },
-       [](const Outcome& o) { return bench::html_section(*o.bench); },
-       [](const Outcome& o) { return bench::html_cards(*o.bench); }, "Speed"},
-      {"explain", [](const Outcome& o) { return o.explain.has_value(); },
-       [](const Outcome& o) { return explain::text(*o.explain); }, nullptr,
-       [](const Outcome& o) { return explain::markdown(*o.explain); },
-       [](const Outcome& o) { return explain::html_section(*o.explain); },
-       [](const Outcome& o) { return explain::html_cards(*o.explain); }, "Graph breaks"},
-      {"diff", [](const Outcome& o) { return o.diff.has_value(); },
-       [](const Outcome& o) { return explain::text(*o.diff); }, nullptr,
-       [](const Outcome& o) { return explain::markdown(*o.diff); },
-       [](const Outcome& o) { return explain::html_section(*o.diff); }, nullptr, "Diff"},
-      {"expect", [](const Outcome& o) { return o.expect.has_value(); },
-       [](const Outcome& o) { return expect::text(*o.expect); },
-       [](const Outcome& o) { return expect::brief(*o.expect); },
-       [](const Outcome& o) { return expect::markdown(*o.expect); },
-       // The HTML shows the prediction beside bench's measured speedup, when the run has one.
-       [](const Outcome& o) {
-         return expect::html_section(*o.expect, expect::measured_as_is(o.bench ? &*o.bench : nullptr));
-       },
-       [](const Outcome& o) { return expect::html_cards(*o.expect); }, "Expectation"},
-      {"suite", [](const Outcome& o) { return o.suite.has_value(); },
-       [](const Outcome& o) { return suite::text(*o.suite); }, nullptr,
-       [](const Outcome& o) { return suite::markdown(*o.suite); },
-       [](const Outcome& o) { return suite::html_section(*o.suite); },
-       [](const Outcome& o) { return suite::html_cards(*o.suite); }, "Suite"},
-      {"compare", [](const Outcome& o) { return o.compare.has_value(); },
-       [](const Outcome& o) { return compare::text(*o.compare); }, nullptr,
-       [](const Outcome& o) { return compare::markdown(*o.compare); },
-       [](const Outcome& o) { return compare::html_section(*o.compare); }, nullptr, "Compare"},
-      {"trace", [](const Outcome& o) { return o.trace.has_value(); },
-       [](const Outcome& o) { return trace::text(*o.trace); }, [](const Outcome& o) { return trace::brief(*o.trace); },
-       [](const Outcome& o) { return trace::markdown(*o.trace); },
-       [](const Outcome& o) { return trace::html_section(*o.trace); }, nullptr, "Trace"},
-      {"run", [](const Outcome& o) { return o.run.has_value(); },
-       [](const Outcome& o) { return run::text(*o.run, false, true); },
-       [](const Outcome& o) { return run::text(*o.run, false, false); },
-       [](const Outcome& o) { return run::text(*o.run, true, true); },
-       [](const Outcome& o) { return run::html_section(*o.run); }, nullptr, "Call sites"},
-      {"startup", [](const Outcome& o) { return o.startup.has_value(); },
-       [](const Outcome& o) { return startup::text(*o.startup); },
-       [](const Outcome& o) { return startup::brief(*o.startup); },
-       [](const Outcome& o) { return startup::markdown(*o.startup); },
-       [](const Outcome& o) { return startup::html_section(*o.startup); },
-       [](const Outcome& o) { return startup::html_cards(*o.startup); }, "Start-up"},
-      {"job", [](const Outcome& o) { return o.job.has_value(); }, [](const Outcome& o) { return job::text(*o.job); },
-       [](const Outcome& o) { return job::brief(*o.job); }, [](const Outcome& o) { return job::markdown(*o.job); },
-       [](const Outcome& o) { return job::html_section(*o.job); },
-       [](const Outcome& o) { return job::html_cards(*o.job); }, "The job, each way"},
-  };
+  static const std::vector<Renderers> all = [] {
+    std::vector<Renderers> out;
+    Sections::each([&]<class S>(std::type_identity<S>) { out.push_back(renderers_of_section<S>()); });
+    return out;
+  }();
   return all;
+}
+
+std::vector<const Renderers*> renderers_by(int Renderers::*rank) {
+  std::vector<const Renderers*> out;
+  for (const auto& r : renderers()) out.push_back(&r);
+  std::stable_sort(out.begin(), out.end(),
+                   [rank](const Renderers* a, const Renderers* b) { return a->*rank < b->*rank; });
+  return out;
 }
 
 const Renderers* renderers_of(const std::string& key) {
@@ -129,9 +102,9 @@ std::string sections(const Outcome& o, Style style) {
     const Renderers* r = renderers_of(key);
     if (r && std::find(order.begin(), order.end(), r) == order.end()) order.push_back(r);
   };
-  add("audit");
-  if (o.audit)
-    for (const auto& step : o.audit->steps) add(step.name);
+  add(audit::Section::key);
+  if (const auto& audit = o.get<audit::AuditResult>())
+    for (const auto& step : audit->steps) add(step.name);
   for (const auto& r : renderers()) add(r.key);
   std::string out;
   for (const Renderers* r : order) {
@@ -148,54 +121,14 @@ std::string sections(const Outcome& o, Style style) {
   return out;
 }
 
-// What the outcome answers, most decisive first: a measured speedup, then graph breaks,
-// then the expected class, then whether torch.compile runs here. Each is (question, answer).
+// What the outcome answers, most decisive first (each section's `answer` place): a measured
+// speedup, then graph breaks, then the expected class, then whether torch.compile runs here.
+// Each is (question, answer).
 std::vector<std::pair<std::string, std::string>> answers(const Outcome& o) {
-  using report::format_speedup_interval;
   std::vector<std::pair<std::string, std::string>> out;
-  if (o.bench)
-    for (const auto& r : o.bench->rows) {
-      const std::string label = "speedup, " + (r.label.empty() ? "compiled" : r.label);
-      if (!r.ok() || !r.speedup) {
-        out.push_back({label, "failed: " + (r.error ? r.error->message : "see details")});
-        continue;
-      }
-      out.push_back({label, fmt::format("{}, {}", format_speedup_interval(r.speedup->interval),
-                                        stats::describe(r.speedup->verdict))});
-    }
-  if (o.suite && !o.suite->listing) {
-    const suite::SuiteSummary& s = o.suite->summary;
-    out.push_back(
-        {"geometric-mean speedup", s.geomean ? fmt::format("{} over {} passing entries",
-                                                           format_speedup_interval(s.geomean->interval), s.geomean->n)
-                                             : "n/a: no entry passed with a measured speedup"});
-  }
-  if (o.compare) {
-    const compare::CompareResult& cmp = *o.compare;
-    using compare::Change;
-    out.push_back({"compared with the baseline",
-                   fmt::format("{}: {} regressed, {} improved, {} newly failing", cmp.passed ? "pass" : "FAIL",
-                               cmp.count(Change::Regression), cmp.count(Change::Improvement),
-                               cmp.count(Change::Broken) + cmp.count(Change::NewMismatch))});
-  }
-  if (o.trace)
-    out.push_back(
-        {"TORCH_TRACE", fmt::format("{} log(s); {}", o.trace->ranks.size(),
-                                    o.trace->ranks_diverge() ? "ranks diverge (see details)" : "no rank diverges")});
-  if (o.job) out.push_back({"how to run this job", job::answer(*o.job)});
-  if (o.run) out.push_back({"torch.compile in this job", run::answer(*o.run)});
-  if (o.startup) out.push_back({"time to the first output", startup::answer(*o.startup)});
-  if (o.explain) out.push_back({"graph breaks", explain::answer(*o.explain)});
-  if (o.diff) out.push_back({"graph breaks", explain::answer(*o.diff)});
-  if (o.expect && o.expect->analysis) {
-    std::string cls(expect::to_string(o.expect->analysis->cls));
-    for (auto& c : cls) c = c == '_' ? ' ' : c;
-    const expect::SpeedupRange& p = o.expect->analysis->predicted.range;
-    out.push_back({"expected", fmt::format("{}, {} to {} predicted", cls, report::format_ratio(p.low),
-                                           report::format_ratio(p.high))});
-  }
-  if (o.probe && o.probe->verdict)
-    out.push_back({"torch.compile here", std::string(probe::describe(*o.probe->verdict))});
+  for (const Renderers* r : renderers_by(&Renderers::answer))
+    if (r->answers && r->present(o))
+      for (auto& a : r->answers(o)) out.push_back(std::move(a));
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Rendering a command's outcome: the registry of every command's renderers (cli/render.cpp,
-// cli/render_html.cpp). It sits at the top because it knows every command; report/ below it
+// Rendering a command's outcome through the registry (cli/registry.hpp: each section's
+// descriptor names its command's renderers; cli/render.cpp, cli/render_html.cpp walk them).
+// It sits at the top because it reaches every command; report/ below it
 // holds the formats and primitives and knows none. A live run renders its Outcome; a saved
 // document renders through from_document, into the same functions. No I/O here (DESIGN.md:
 // I/O at the edges).

@@ -18,19 +18,23 @@ using core::json_read::text;
 
 // The target's name from the first section that loaded one (the agent's description).
 std::string target_name(const Outcome& o) {
-  const json* targets[] = {o.bench ? &o.bench->target : nullptr, o.explain ? &o.explain->target : nullptr,
-                           o.expect ? &o.expect->target : nullptr};
+  const auto& bench = o.get<bench::BenchResult>();
+  const auto& explain = o.get<explain::ExplainResult>();
+  const auto& expect = o.get<expect::ExpectResult>();
+  const json* targets[] = {bench ? &bench->target : nullptr, explain ? &explain->target : nullptr,
+                           expect ? &expect->target : nullptr};
   for (const json* t : targets) {
     if (!t) continue;
     if (t->is_string()) return t->get<std::string>();
     if (t->is_object() && t->contains("spec")) return text(*t, "spec");
   }
-  return o.audit ? o.audit->target : "";
+  const auto& audit = o.get<audit::AuditResult>();
+  return audit ? audit->target : "";
 }
 
 std::string environment_section(const Outcome& o) {
   const json& env = o.environment;
-  const probe::ProbeResult p = o.probe.value_or(probe::ProbeResult{});
+  const probe::ProbeResult p = o.get<probe::ProbeResult>().value_or(probe::ProbeResult{});
   std::string out = R"(<section id="environment"><h2>Environment</h2>)";
   out += probe::html_verdict(p);
   std::vector<std::pair<std::string, std::string>> items;
@@ -67,22 +71,20 @@ std::string render_html(const Outcome& o) {
       "tct " + (o.command.empty() ? std::string("tct") : o.command) + (target.empty() ? "" : ": " + target);
 
   std::vector<Card> cards;
-  for (const char* key : {"job", "suite", "bench", "explain", "expect", "startup", "probe"}) {
-    const Renderers* r = renderers_of(key);
+  const std::vector<const Renderers*> by_page = renderers_by(&Renderers::page);
+  for (const Renderers* r : by_page) {
     if (r->present(o) && r->cards)
       for (auto& c : r->cards(o)) cards.push_back(std::move(c));
   }
   std::string body = cards_section(cards) + error_banner(doc) + warnings_section(doc);
   std::string toc;
   if (!o.warnings.empty()) toc += R"(<a href="#warnings">Warnings</a>)";
-  for (const char* key :
-       {"job", "run", "suite", "compare", "bench", "explain", "diff", "expect", "trace", "startup", "audit"}) {
-    const Renderers* r = renderers_of(key);
-    if (!r->present(o)) continue;
+  for (const Renderers* r : by_page) {
+    if (!r->html || !r->present(o)) continue;
     std::string section = r->html(o);
     if (section.empty()) continue;
     body += section;
-    toc += fmt::format(R"(<a href="#{}">{}</a>)", key, r->toc);
+    toc += fmt::format(R"(<a href="#{}">{}</a>)", r->key, r->toc);
   }
   body += environment_section(o);
   toc += R"(<a href="#environment">Environment</a>)";
