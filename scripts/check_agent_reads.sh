@@ -31,10 +31,12 @@ cd "$(dirname "$0")/.."
 #   explain.run, explain.registry (explain/run.cpp, audit.cpp, audit.hpp, warnings.cpp)
 #   expect.profile, expect.flops, expect.ceilings, expect.device_info (expect/evidence.cpp,
 #     ceilings.cpp, timings.cpp, ops.cpp, run.cpp)
-#   the handshake's torch and python objects (probe/run.cpp, probe/text.cpp)
-#   the bootstrap's records of `tct run` (run/records.cpp, run/analysis.cpp)
+#   the handshake's torch and python objects, and the environment it describes (probe/run.cpp,
+#     probe/text.cpp, probe/section.hpp)
+#   run/analysis.cpp: three finds by name in typed maps (compile phases, recompile limits), no
+#     reply: the line-by-line match cannot tell them apart
 MAX=${TCT_AGENT_READS_MAX:-0}
-[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=240
+[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=184
 
 python3 - "$MAX" <<'EOF'
 import re
@@ -44,7 +46,9 @@ import sys
 limit = int(sys.argv[1])
 # Decoders: each reply's declaration and reader, the protocol's envelope and handshake
 # (agent::Hello) and its error object (tct::Error).
-DECODERS = re.compile(r"^src/(.*/reply\.(hpp|cpp)|agent/agent\.cpp|agent/agent_error\.cpp)$")
+# run/records.cpp decodes the run bootstrap's record files into SiteRecord and ProcessRecord
+# (run/records.hpp) where they arrive; run/ reads their members.
+DECODERS = re.compile(r"^src/(.*/reply\.(hpp|cpp)|agent/agent\.cpp|agent/agent_error\.cpp|run/records\.cpp)$")
 # JSON no agent wrote: a command's section of a saved document (json.cpp, json.hpp and the parts
 # they call: bench/breakdown_json.cpp, bench/correctness_json.cpp, ...), the document and its
 # renderers' records (cli/, report/, compare/, explain/diff), TORCH_TRACE records (trace/, startup/trace_facts.cpp), suite files (suite/), probe's cache file
