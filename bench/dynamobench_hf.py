@@ -22,25 +22,45 @@ For each model, in fresh processes:
 
     .venv/bin/python bench/dynamobench_hf.py [--python PY] [--only A,B] [--tct build/tct]
 
-Measured on a shared, loaded 2-core machine (load 12-16), with the binary of the branch before
-the eager-part counting merged (the first 9 models of a 14-model --only list; the run was
-stopped for time), identical on torch 2.13.0+cpu and 2.15.0+cu132 (transformers 5.24.0):
+Measured on the shared 2-core machine (load average 8, other builds running), 30-70 s a model,
+identical on torch 2.13.0+cpu and 2.15.0+cu132 (transformers 5.24.0, which cannot build
+XLNetLMHeadModel from its config: skipped): every count equal on 27 of 27 models.
 
-    model                            breaks tct/torch  graphs tct/torch  skipped tct/torch
-    DistillGPT2 (GPT2LMHeadModel)          4/3              2/2               0/0   DIFFERS
-    BertForMaskedLM                        0/0              1/1               0/0
-    AlbertForMaskedLM                      0/0              1/1               0/0
-    BartForCausalLM                        0/0              1/1               0/0
-    GPT2ForSequenceClassification          0/0              1/2               0/0   DIFFERS
-    T5ForConditionalGeneration             0/0              1/1               0/0
-    DistilBertForQuestionAnswering         0/0              1/1               0/0
-    ElectraForCausalLM                     0/0              1/1               0/0
-    GPTNeoForCausalLM                      0/0              1/1               0/0
+    model                                      breaks tct/torch graphs tct/torch skipped tct/torch
+    AlbertForMaskedLM                                       0/0              1/1               0/0
+    AlbertForQuestionAnswering                              0/0              1/1               0/0
+    BartForCausalLM                                         0/0              1/1               0/0
+    BartForConditionalGeneration                            0/0              1/1               0/0
+    BertForMaskedLM                                         0/0              1/1               0/0
+    BertForQuestionAnswering                                0/0              1/1               0/0
+    BlenderbotForCausalLM                                   0/0              1/1               0/0
+    BlenderbotForConditionalGeneration                      0/0              1/1               0/0
+    BlenderbotSmallForCausalLM                              0/0              1/1               0/0
+    BlenderbotSmallForConditionalGeneration                 0/0              1/1               0/0
+    DebertaV2ForMaskedLM                                    0/0              1/1               0/0
+    DebertaV2ForQuestionAnswering                           0/0              1/1               0/0
+    DistilBertForMaskedLM                                   0/0              1/1               0/0
+    DistilBertForQuestionAnswering                          0/0              1/1               0/0
+    DistillGPT2                                             3/3              2/2               0/0
+    ElectraForCausalLM                                      0/0              1/1               0/0
+    ElectraForQuestionAnswering                             0/0              1/1               0/0
+    GPT2ForSequenceClassification                           0/0              2/2               0/0
+    GPTJForCausalLM                                         0/0              1/1               0/0
+    GPTJForQuestionAnswering                                0/0              1/1               0/0
+    GPTNeoForCausalLM                                       0/0              1/1               0/0
+    GPTNeoForSequenceClassification                         0/0              2/2               0/0
+    LayoutLMForMaskedLM                                     0/0              1/1               0/0
+    LayoutLMForSequenceClassification                       0/0              2/2               0/0
+    M2M100ForConditionalGeneration                          0/0              1/1               0/0
+    MBartForCausalLM                                        0/0              1/1               0/0
+    MBartForConditionalGeneration                           0/0              1/1               0/0
 
-GPT-2's extra break is the "cannot resume ... skipping the rest of the function" record torch
-does not count (issue 43); GPT2ForSequenceClassification's second graph torch counts in
-unique_graphs and tct's graph_count does not. Each model took 130-640 s there (tct explain and
-the oracle together).
+GPT-2's "cannot resume ... skipping the rest of the function" record is no graph break, as torch
+counts it (issue 43). The three sequence classifiers recompile on their second call
+(transformers sets `config.problem_type` on the first call with labels: guard
+`self.config.problem_type is None`), which torch counts in unique_graphs: tct's logged run is
+now the target's first calls, as the user's first compiled calls are, so it sees that
+recompile too (before, explain's own call came first and tct counted 1 graph).
 
 --python is the interpreter of the models (its torch and transformers): .venv's by default;
 for torch 2.15.0, .venv-torch2.15/bin/python once transformers is installed there too
