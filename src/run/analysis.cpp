@@ -168,7 +168,7 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
       sb.line = b.line;
       sb.kind = std::get<2>(key);
       sb.reason = b.reason;
-      const core::Hint h = core::break_fix(core::break_site(b.kind, b.file, b.frames, b.reason_full));
+      const core::Hint h = trace::fix_of(b);
       sb.fix = h.fix;
       sb.fix_terms = h.terms;
       out.breaks.push_back(std::move(sb));

@@ -54,13 +54,11 @@ bool over_recompile_limit(const std::string& text) {
          text.find("cache_size_limit") != std::string::npos;
 }
 
-// The break's one fix, as run and trace give it for a counted break: its kind, where it broke,
-// its traceback's files and torch's own hint lines (the LSTM's allow_rnn, with its cost).
+}  // namespace
+
 core::Hint fix_of(const TraceBreak& b) {
   return core::break_fix(core::break_site(b.kind, b.file, b.frames, b.reason_full));
 }
-
-}  // namespace
 
 std::vector<EagerPart> eager_parts(const RankSummary& rank) {
   std::vector<EagerPart> out;

@@ -13,4 +13,8 @@ namespace tct::trace {
 // frame), frames it skipped, torch.compiler.disable'd calls, frames over their recompile limit.
 std::vector<core::EagerPart> eager_parts(const RankSummary& rank);
 
+// A logged break's one fix (core::break_fix from its kind, where it broke, its traceback's files
+// and torch's own hint lines): what trace, run and an eager part all print for it.
+core::Hint fix_of(const TraceBreak& b);
+
 }  // namespace tct::trace

@@ -31,7 +31,7 @@ std::vector<BreakGroup> group(const std::vector<TraceBreak>& breaks, const std::
       g.reason = b.reason;
       g.skip_reason = b.skip_reason.empty() ? "" : core::reason_headline(b.skip_reason);
       g.from_restart = true;
-      g.hint = core::break_fix(core::break_site(b.kind, b.file, b.frames, b.reason_full));
+      g.hint = fix_of(b);
       it = at.emplace(key, out.size()).first;
       out.push_back(std::move(g));
     }
