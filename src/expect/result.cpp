@@ -111,7 +111,12 @@ std::optional<Validation> validate(const SpeedupRange& predicted, const std::str
       has_low ? fmt::format("{:.2f}x [{:.2f}, {:.2f}]", est, mlo, mhi) : fmt::format("{:.2f}x", est);
   const std::string worth_text = v.compile_worth_it == "yes"  ? "torch.compile is worth it here"
                                  : v.compile_worth_it == "no" ? "torch.compile is not worth it here (no gain)"
-                                                              : "the gain is too small or too noisy to call";
+                                 // bench's verdict says faster; whether that pays for a compile is what is unclear
+                                 : mlo > 1.0 ? fmt::format(
+                                                   "faster, but the gain may be under {:.0f}%: too small to "
+                                                   "call it worth a compile",
+                                                   (kGainBand - 1.0) * 100)
+                                             : "no clear difference from eager: too noisy to call";
   const std::string class_text = borderline_with.empty()
                                      ? class_label(cls)
                                      : class_label(cls) + ", borderline with " + class_label(borderline_with);

@@ -554,6 +554,13 @@ TEST(ExpectValidation, InsideIsNeverWrong) {
   EXPECT_FALSE(expect::validate(none, "compute_bound", {1.42, 1.3, 1.5})->direction_right);
   // Above a no-gain range but too noisy to call a gain: not wrong.
   EXPECT_TRUE(expect::validate(none, "compute_bound", {1.42, 0.63, 1.87})->direction_right);
+  // Unclear worth, said as bench's verdict has it: faster (the interval above 1) but maybe by
+  // under 5%, or no clear difference (the interval holds 1).
+  auto faster = expect::validate(none, "compute_bound", {1.06, 1.01, 1.12});
+  EXPECT_EQ(faster->compile_worth_it, "unclear");
+  EXPECT_NE(faster->summary.find("faster, but the gain may be under 5%"), std::string::npos) << faster->summary;
+  EXPECT_NE(expect::validate(none, "compute_bound", {1.42, 0.63, 1.87})->summary.find("no clear difference"),
+            std::string::npos);
 }
 
 TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
