@@ -46,10 +46,10 @@ CompiledRun compiled_run_of(const explain::ExplainResult& explain);
 
 // The range the model predicts for a fully captured function, as the run bounds it:
 // nothing compiled -> exactly 1.0x; code that runs eagerly on every call -> the range applies
-// to the compiled share of the call only, with Dynamo's measured overhead per call (amdahl_speedup
-// of each end; without a measured share
-// the low end down to 1.0x); graph breaks -> the low end down to 1.0x (the breaks may eat the
-// gain); else as it is.
+// to the compiled share of the call only, from no gain on that share (1.0x) to the captured high
+// end, with Dynamo's measured overhead per call (amdahl_speedup of each end; without a measured
+// share the low end down to 1.0x); graph breaks -> the low end down to 1.0x (the breaks may eat
+// the gain); else as it is.
 SpeedupRange bound_prediction(const SpeedupRange& captured, const CompiledRun& run);
 
 // What the predicted range assumes of the run.

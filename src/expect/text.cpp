@@ -196,10 +196,11 @@ std::string compiled_note(const Analysis& a) {
     if (run.graph_share && std::isfinite(run.graph_share->covered))
       return fmt::format(
           "applies to the compiled {} of an eager call (time inside the captured graphs, fastest of {} interleaved "
-          "pairs); the rest runs eagerly at 1.0x: {}{}; {} once the function is captured whole",
+          "pairs), from no gain there to the captured high end; the rest runs eagerly at 1.0x: {}{}; {} once the "
+          "function is captured whole",
           format_percent(run.graph_share->covered), run.graph_share->pairs, eager,
           std::isfinite(run.graph_share->overhead)
-              ? fmt::format("; Dynamo adds {} of an eager call around the graphs, counted",
+              ? fmt::format("; Dynamo adds {} of an eager call around the graphs (the median pair), counted",
                             format_percent(run.graph_share->overhead))
               : std::string(),
           captured);

@@ -153,7 +153,7 @@ struct GraphShare {
   double covered = NAN;  // of an eager call: inside captured graphs
   double eager_fastest_ns = NAN, in_graph_fastest_ns = NAN;
   // Of an eager call: what Dynamo adds around the graphs (its cache lookup and guards, the
-  // wrappers, the calls between graphs): the fastest compiled call less the fastest eager call,
+  // wrappers, the calls between graphs): the median over pairs of compiled / eager, less 1,
   // where the eager backend runs the same ops; 0 at least. NaN when not timed (older documents).
   double overhead = NAN;
 };
