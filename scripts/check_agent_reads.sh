@@ -29,12 +29,11 @@ cd "$(dirname "$0")/.."
 #   target.load (kept as JSON in each result's `target`, a document field: bench/text.cpp,
 #     bench/html.cpp, explain/text.cpp, expect/text.cpp, expect/run.cpp)
 #   explain.run, explain.registry (explain/run.cpp, audit.cpp, audit.hpp, warnings.cpp)
-#   expect.profile, expect.flops, expect.ceilings, expect.device_info (expect/evidence.cpp,
-#     ceilings.cpp, timings.cpp, ops.cpp, run.cpp)
+#   expect.ceilings, expect.device_info (expect/ceilings.cpp, timings.cpp, run.cpp)
 #   the handshake's torch and python objects, and the environment it describes (probe/run.cpp,
 #     probe/text.cpp, probe/section.hpp)
 MAX=${TCT_AGENT_READS_MAX:-0}
-[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=174
+[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=128
 
 python3 - "$MAX" <<'EOF'
 import re
