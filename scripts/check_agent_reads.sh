@@ -29,14 +29,11 @@ cd "$(dirname "$0")/.."
 #   target.load (kept as JSON in each result's `target`, a document field: bench/text.cpp,
 #     bench/html.cpp, explain/text.cpp, expect/text.cpp, expect/run.cpp)
 #   explain.run, explain.registry (explain/run.cpp, audit.cpp, audit.hpp, warnings.cpp)
-#   expect.profile, expect.flops, expect.ceilings, expect.device_info (expect/evidence.cpp,
-#     ceilings.cpp, timings.cpp, ops.cpp, run.cpp)
+#   expect.ceilings, expect.device_info (expect/ceilings.cpp, timings.cpp, run.cpp)
 #   the handshake's torch and python objects, and the environment it describes (probe/run.cpp,
 #     probe/text.cpp, probe/section.hpp)
-#   run/analysis.cpp: three finds by name in typed maps (compile phases, recompile limits), no
-#     reply: the line-by-line match cannot tell them apart
 MAX=${TCT_AGENT_READS_MAX:-0}
-[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=184
+[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=128
 
 python3 - "$MAX" <<'EOF'
 import re
@@ -63,9 +60,11 @@ SUBSCRIPT = re.compile(r"\[\s*" + KEY + r"\s*\](?!\s*=[^=])")
 METHOD = re.compile(r"\.(?:at|value|contains)\(\s*" + KEY)
 SEARCH = re.compile(r"\.(?:find|count)\(\s*" + KEY)
 READER = re.compile(r"\b(\w+)(?:<[^<>()]*>)?\(\s*[\w.\->\[\]*]+\s*,\s*" + KEY)
-# Calls of that shape that read no JSON: text searches, wording, a typed map of marks.
+# Calls of that shape that read no JSON: text searches, wording, a typed map of marks, a bench
+# row's flags on one aspect (flags_for).
 NOT_READERS = {"add", "mentions", "plural", "ends_with", "starts_with", "ends", "within", "brief_list",
-               "write_peak", "warn", "row_error", "si", "link", "checked", "mark"}
+               "write_peak", "warn", "row_error", "si", "link", "checked", "mark",
+               "flags_for"}
 
 files = subprocess.run(["git", "ls-files", "src"], capture_output=True, text=True, check=True).stdout.split()
 counts = {}

@@ -11,16 +11,6 @@
 #include "stats/summary.hpp"
 
 namespace tct::expect {
-namespace {
-
-std::vector<double> numbers(const json& j, const char* key) {
-  std::vector<double> out;
-  if (!j.is_object() || !j.contains(key) || !j[key].is_array()) return out;
-  for (const auto& v : j[key]) out.push_back(v.is_number() ? v.get<double>() : NAN);
-  return out;
-}
-
-}  // namespace
 
 Ceilings ceilings_from_json(const json& j, const std::string& source) {
   Ceilings c;
@@ -51,13 +41,6 @@ struct OpName {
   bool fused_kernel = false;     // ops.hpp's is_fused_kernel
 };
 
-std::vector<std::string> tags_of(const json& j) {
-  std::vector<std::string> out;
-  for (const auto& t : j.value("tags", json::array()))
-    if (t.is_string()) out.push_back(t.get<std::string>());
-  return out;
-}
-
 // Length of the union of [start, end) intervals.
 double union_length(std::vector<std::pair<double, double>> iv) {
   std::sort(iv.begin(), iv.end());
@@ -76,13 +59,11 @@ double union_length(std::vector<std::pair<double, double>> iv) {
 }
 
 // The profile's operator names, classified.
-std::vector<OpName> profile_op_names(const json& profile) {
+std::vector<OpName> profile_op_names(const reply::Profile& profile) {
   std::vector<OpName> names;
-  for (const auto& n : profile.value("op_names", json::array())) {
-    std::string name = n.value("name", "");
-    names.push_back({name, op_class(name, tags_of(n), n.value("is_view", false)), n.value("self_ns_total", 0.0), 0, 0,
-                     keeps_arithmetic(name), is_fused_kernel(name)});
-  }
+  for (const auto& n : profile.op_names)
+    names.push_back({n.name, op_class(n.name, n.tags, n.is_view), n.self_ns_total, 0, 0, keeps_arithmetic(n.name),
+                     is_fused_kernel(n.name)});
   return names;
 }
 
@@ -98,29 +79,27 @@ struct ProfiledCalls {
 
 // Reads each call of the profile into `pc` (sums each name's count and time into `names`, each
 // op's duration and library flag into `e`).
-ProfiledCalls read_profiled_calls(const json& calls, std::vector<OpName>& names, Evidence& e) {
+ProfiledCalls read_profiled_calls(const std::vector<reply::ProfiledCall>& calls, std::vector<OpName>& names,
+                                  Evidence& e) {
   ProfiledCalls pc;
   for (const auto& c : calls) {
-    double w = c.value("wall_ns", json()).is_number() ? c["wall_ns"].get<double>() : NAN;
+    const double w = c.wall_ns;
     pc.wall.push_back(w);
-    if (c.contains("kernels_ns") && c["kernels_ns"].is_array() && w > 0) {
+    if (c.kernels_ns && w > 0) {
       std::vector<std::pair<double, double>> iv;
-      for (const auto& k : c["kernels_ns"])
-        if (k.is_array() && k.size() == 2 && k[0].is_number() && k[1].is_number())
-          iv.push_back({k[0].get<double>(), k[1].get<double>()});
+      for (const auto& k : *c.kernels_ns)
+        if (k.size() == 2 && std::isfinite(k[0]) && std::isfinite(k[1])) iv.push_back({k[0], k[1]});
       pc.busy.push_back(std::min(1.0, union_length(iv) / w));
       pc.launches.push_back(static_cast<double>(iv.size()));
     }
-    if (!c.contains("op") || !c.contains("ns") || !c["op"].is_array() || !c["ns"].is_array() ||
-        c["op"].size() != c["ns"].size())
-      continue;
+    if (!c.op || !c.ns || c.op->size() != c.ns->size()) continue;
     ++pc.with_events;
     double total = 0, lib = 0, conv = 0, kept = 0, fused = 0;
     std::vector<std::size_t> idx;
-    for (std::size_t i = 0; i < c["op"].size(); ++i) {
-      std::int64_t at = c["op"][i].is_number_integer() ? c["op"][i].get<std::int64_t>() : -1;
+    for (std::size_t i = 0; i < c.op->size(); ++i) {
+      const long long at = (*c.op)[i];
       std::size_t k = at >= 0 ? static_cast<std::size_t>(at) : names.size();
-      double d = c["ns"][i].is_number() ? c["ns"][i].get<double>() : NAN;
+      double d = (*c.ns)[i];
       if (k >= names.size() || !std::isfinite(d)) continue;
       OpName& n = names[k];
       n.count += 1;
@@ -243,25 +222,25 @@ std::vector<TopOp> heaviest_ops(const std::vector<OpName>& names, std::size_t wi
 }
 
 // expect.flops' reply: FLOPs, bytes, and per class what fusion can and cannot drop.
-void read_flops(const json& flops, Evidence& e) {
-  e.flops = core::number_or_nan(flops, "flops_per_call");
-  e.bytes = core::number_or_nan(flops, "bytes_per_call");
-  e.boundary_bytes = core::number_or_nan(flops, "boundary_bytes");
-  e.outside_tensors = core::number_or_nan(flops, "outside_tensors");
-  e.module_calls = core::number_or_nan(flops, "module_calls");
-  if (flops.contains("error") && flops["error"].is_string()) e.flops_error = flops["error"];
+void read_flops(const reply::Flops& flops, Evidence& e) {
+  e.flops = flops.flops_per_call;
+  e.bytes = flops.bytes_per_call;
+  e.boundary_bytes = flops.boundary_bytes;
+  e.outside_tensors = flops.outside_tensors;
+  e.module_calls = flops.module_calls;
+  e.flops_error = flops.error.value_or("");
   double lib_bytes = 0, fused_bytes = 0, elements = 0;
-  for (const auto& op : flops.value("ops", json::array())) {
-    std::string name = op.value("name", "");
-    std::string cls = op_class(name, tags_of(op), op.value("is_view", false));
-    int count = op.value("count", 0);
-    if (!is_library_class(cls) && is_fused_kernel(name)) fused_bytes += op.value("bytes", 0.0);
+  for (const auto& op : flops.ops) {
+    const std::string& name = op.name;
+    std::string cls = op_class(name, op.tags, op.is_view);
+    const auto count = static_cast<int>(op.count);
+    if (!is_library_class(cls) && is_fused_kernel(name)) fused_bytes += op.bytes;
     if (is_library_class(cls)) {
-      lib_bytes += op.value("bytes", 0.0);
+      lib_bytes += op.bytes;
       e.library_ops += count;
     } else if (cls == "pointwise") {
       e.pointwise_ops += count;
-      if (!keeps_arithmetic(name)) elements += element_op_weight(name) * op.value("elements", 0.0);
+      if (!keeps_arithmetic(name)) elements += element_op_weight(name) * op.elements;
     } else if (cls == "reduction") {
       e.reduction_ops += count;
     }
@@ -273,15 +252,15 @@ void read_flops(const json& flops, Evidence& e) {
 
 }  // namespace
 
-Evidence evidence_from_agent(const json& profile, const json& flops) {
+Evidence evidence_from_agent(const reply::Profile& profile, const std::optional<reply::Flops>& flops) {
   Evidence e;
-  e.device_type = profile.value("device_type", "cpu");
-  e.events_truncated = profile.value("events_truncated", false);
+  e.device_type = profile.device_type;
+  e.events_truncated = profile.events_truncated;
   e.compiled_call_ns = profile_compiled_call_ns(profile);
   e.op_floor_ns = profile_op_floor_ns(profile);
   std::vector<OpName> names = profile_op_names(profile);
-  auto wall = numbers(profile, "wall_samples_ns");
-  const json& calls = profile.value("calls", json::array());
+  const std::vector<double>& wall = profile.wall_samples_ns;
+  const auto& calls = profile.calls;
   if (wall.empty() && calls.empty()) throw std::invalid_argument("the profile holds no timed call");
 
   const ProfiledCalls pc = read_profiled_calls(calls, names, e);
@@ -295,7 +274,7 @@ Evidence evidence_from_agent(const json& profile, const json& flops) {
   if (same) take_envelope(pc, names, wall, e);
   if (!e.envelope) take_medians(pc, wall, e);
   e.top_ops = heaviest_ops(names, pc.with_events, calls.size());
-  if (flops.is_object()) read_flops(flops, e);
+  if (flops) read_flops(*flops, e);
   return e;
 }
 

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "expect/reply.hpp"
+
 namespace tct::expect {
 
 using json = nlohmann::json;
@@ -108,11 +110,9 @@ struct Evidence {
   double arithmetic_intensity() const { return flops / bytes; }  // FLOP per byte
 };
 
-// expect.profile {wall_samples_ns, compiled_call_rounds_ns, op_floor_adds_ns (the fixed costs:
-// expect/timings.cpp), calls [{wall_ns, op?, ns?, kernels_ns?}], op_names
-// [{name, tags, is_view, self_ns_total}], events_truncated} and expect.flops {flops_per_call,
-// bytes_per_call, boundary_bytes, outside_tensors, module_calls, ops [{name, tags, is_view, count, bytes}], error}.
+// expect.profile's and expect.flops' replies (expect/reply.hpp), read where they arrive; the
+// profile's fixed costs through expect/timings.cpp; no flops: the figures it gives stay unknown.
 // Throws std::invalid_argument when the profile has no timed call.
-Evidence evidence_from_agent(const json& profile, const json& flops);
+Evidence evidence_from_agent(const reply::Profile& profile, const std::optional<reply::Flops>& flops);
 
 }  // namespace tct::expect

@@ -56,9 +56,10 @@ std::string op_class(std::string_view name, const std::vector<std::string>& tags
   if (std::find(kMatmul.begin(), kMatmul.end(), base) != kMatmul.end()) return "matmul";
   if (starts_with_any(base, kAttentionPrefix)) return "attention";
   if (starts_with_any(base, kConvPrefix)) return "conv";
+  // not a reply: torch's tags of the op, a list already read
   if (is_view || has(tags, "inplace_view")) return "view";
-  if (has(tags, "pointwise")) return "pointwise";
-  if (has(tags, "reduction")) return "reduction";
+  if (has(tags, "pointwise")) return "pointwise";  // not a reply: as above
+  if (has(tags, "reduction")) return "reduction";  // not a reply: as above
   return "other";
 }
 

@@ -244,11 +244,13 @@ class ExpectRun {
   Profiled analyse(const json& described, const json& params, const std::string& label) {
     std::string prefix = label.empty() ? "" : label + ": ";
     progress_(prefix + "profiling eager calls");
-    json profile = agent_->call(
+    const auto profile = core::fields::read_as<reply::Profile>(agent_->call(
         "expect.profile",
-        {{"calls", cfg_.calls}, {"warmup", 3}, {"timed_calls", 2 * cfg_.calls}, {"min_seconds", cfg_.profile_s}});
+        {{"calls", cfg_.calls}, {"warmup", 3}, {"timed_calls", 2 * cfg_.calls}, {"min_seconds", cfg_.profile_s}}));
     progress_(prefix + "counting FLOPs and bytes");
-    json flops = agent_->call("expect.flops", json::object());
+    const json flops_reply = agent_->call("expect.flops", json::object());
+    std::optional<reply::Flops> flops;
+    if (flops_reply.is_object()) flops = core::fields::read_as<reply::Flops>(flops_reply);
     Profiled out;
     Evidence& ev = out.evidence;
     try {

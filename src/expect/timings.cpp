@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/fields.hpp"
 #include "core/json_number.hpp"
 #include "stats/summary.hpp"
 
@@ -31,27 +32,25 @@ double fastest_ns(const std::vector<double>& ns) {
   return out;
 }
 
-double op_floor_ns_of_runs(const json& runs, std::size_t skip) {
+double op_floor_ns_of_runs(const std::vector<std::vector<double>>& runs, std::size_t skip) {
   std::vector<double> medians;
-  if (!runs.is_array()) return NAN;
   for (std::size_t i = skip; i < runs.size(); ++i) {
     std::vector<double> adds;
-    if (runs[i].is_array())
-      for (const auto& v : runs[i])
-        if (v.is_number()) adds.push_back(v.get<double>());
+    for (double v : runs[i])
+      if (std::isfinite(v)) adds.push_back(v);
     if (!adds.empty()) medians.push_back(stats::median(adds));
   }
   return fastest_ns(medians);
 }
 
-double profile_compiled_call_ns(const json& profile) {
-  if (carries(profile, "compiled_call_ns")) return profile["compiled_call_ns"].get<double>();
-  return fastest_ns(timings_at(profile, "compiled_call_rounds_ns"));
+double profile_compiled_call_ns(const reply::Profile& profile) {
+  if (profile.compiled_call_ns && std::isfinite(*profile.compiled_call_ns)) return *profile.compiled_call_ns;
+  return fastest_ns(profile.compiled_call_rounds_ns);
 }
 
-double profile_op_floor_ns(const json& profile) {
-  if (carries(profile, "op_floor_ns")) return profile["op_floor_ns"].get<double>();
-  return op_floor_ns_of_runs(profile.is_object() ? profile.value("op_floor_adds_ns", json()) : json());
+double profile_op_floor_ns(const reply::Profile& profile) {
+  if (profile.op_floor_ns && std::isfinite(*profile.op_floor_ns)) return *profile.op_floor_ns;
+  return op_floor_ns_of_runs(profile.op_floor_adds_ns);
 }
 
 double ceiling_bandwidth(const json& m) {
@@ -68,7 +67,9 @@ double ceiling_flops(const json& m) {
 
 double ceiling_op_floor_ns(const json& m) {
   if (carries(m, "op_floor_ns")) return m["op_floor_ns"].get<double>();
-  return op_floor_ns_of_runs(m.is_object() ? m.value("op_floor_rounds_ns", json()) : json(), 1);
+  std::vector<std::vector<double>> runs;
+  if (m.is_object()) core::fields::decode(m.value("op_floor_rounds_ns", json()), runs);
+  return op_floor_ns_of_runs(runs, 1);
 }
 
 double ceiling_compiled_call_ns(const json& m) {

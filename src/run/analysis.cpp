@@ -139,6 +139,7 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
     f.file = c.file;
     f.finished = c.finished;
     if (!c.finished) ++out.unfinished;
+    // not a reply: a typed map of the compile's phases (its TORCH_TRACE records)
     if (auto it = c.phase_s.find("entire_frame"); it != c.phase_s.end()) out.compile_time += Ns(it->second * 1e9);
     if (c.recompiled()) ++out.recompiles;
     else if (!c.recompile_reasons.empty()) ++out.refused;
@@ -253,6 +254,7 @@ void group_recompiles(SiteResult& out, const SiteRecord& s, const ProcessRecord&
       r.fix = fix.fix;
       r.cost = fix.terms.cost;
       r.fix_terms = fix.terms;
+      // not a reply: a typed map of dynamo's limits (the process record, run/records.cpp)
       if (auto l = p.limits.find("recompile_limit"); l != p.limits.end()) r.limit = l->second;
       out.recompile_groups.push_back(std::move(r));
     }
@@ -261,6 +263,7 @@ void group_recompiles(SiteResult& out, const SiteRecord& s, const ProcessRecord&
       r.values.push_back(g->value);
     if (!c.recompiled()) continue;  // a compile the limit refused: not a recompile
     ++r.count;
+    // not a reply: a typed map of the compile's phases
     if (auto ph = c.phases.find("entire_frame"); ph != c.phases.end()) r.compile_time += ph->second;
   }
 }

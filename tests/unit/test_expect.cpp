@@ -23,6 +23,20 @@ namespace expect = tct::expect;
 
 namespace {
 
+// The agent's replies as JSON, read as run_expect reads them where they arrive.
+Evidence evidence_of(const json& profile, const json& flops) {
+  using tct::core::fields::read_as;
+  std::optional<reply::Flops> f;
+  if (flops.is_object()) f = read_as<reply::Flops>(flops);
+  return evidence_from_agent(read_as<reply::Profile>(profile), f);
+}
+double compiled_call_of(const json& profile) {
+  return profile_compiled_call_ns(tct::core::fields::read_as<reply::Profile>(profile));
+}
+double op_floor_of(const json& profile) {
+  return profile_op_floor_ns(tct::core::fields::read_as<reply::Profile>(profile));
+}
+
 Ceilings cpu_ceilings() {
   Ceilings c;
   c.peak_flops = 32e9;     // 32 GFLOP/s
@@ -75,7 +89,7 @@ json flops(double f, double bytes, double lib_bytes, int pointwise, const char* 
 }  // namespace
 
 TEST(ExpectEvidence, ParsesMediansAndFractions) {
-  auto e = evidence_from_agent(profile(100'000, 60'000, 30'000, 10, 6000), flops(1e6, 1e5, 5e4, 9));
+  auto e = evidence_of(profile(100'000, 60'000, 30'000, 10, 6000), flops(1e6, 1e5, 5e4, 9));
   EXPECT_DOUBLE_EQ(e.wall_ns, 100'000);
   EXPECT_DOUBLE_EQ(e.in_op_fraction, 0.6);
   EXPECT_DOUBLE_EQ(e.library_fraction, 0.3);
@@ -93,12 +107,12 @@ TEST(ExpectEvidence, ParsesMediansAndFractions) {
 }
 
 TEST(ExpectEvidence, EmptyProfileThrows) {
-  EXPECT_THROW(evidence_from_agent(json::object(), json::object()), std::invalid_argument);
+  EXPECT_THROW(evidence_of(json::object(), json::object()), std::invalid_argument);
 }
 
 TEST(ExpectEvidence, MissingFlopsGivesNaN) {
   json f = {{"flops_per_call", nullptr}, {"bytes_per_call", nullptr}, {"error", "boom"}, {"ops", json::array()}};
-  auto e = evidence_from_agent(profile(1000, 500, 0, 2, 250), f);
+  auto e = evidence_of(profile(1000, 500, 0, 2, 250), f);
   EXPECT_TRUE(std::isnan(e.flops));
   EXPECT_EQ(e.flops_error, "boom");
   auto v = classify(e, cpu_ceilings());
@@ -107,7 +121,7 @@ TEST(ExpectEvidence, MissingFlopsGivesNaN) {
 
 TEST(ExpectClassifier, TinyOpsAreOverheadBound) {
   // 60 ops of 3 us on 512 bytes each: the memory traffic is nothing, the time is fixed cost.
-  auto e = evidence_from_agent(profile(300'000, 180'000, 0, 60, 3000), flops(0, 30'720, 0, 60));
+  auto e = evidence_of(profile(300'000, 180'000, 0, 60, 3000), flops(0, 30'720, 0, 60));
   auto v = classify(e, cpu_ceilings());
   EXPECT_EQ(v.cls, "overhead_bound");
   EXPECT_GT(v.predicted.low, 1.2);
@@ -118,7 +132,7 @@ TEST(ExpectClassifier, TinyOpsAreOverheadBound) {
 
 TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
   // 95% of the wall in a matmul at 40 FLOP/byte (balance 4).
-  auto e = evidence_from_agent(profile(10'000'000, 9'800'000, 9'500'000, 5, 2'000'000), flops(4e8, 1e7, 9.5e6, 3));
+  auto e = evidence_of(profile(10'000'000, 9'800'000, 9'500'000, 5, 2'000'000), flops(4e8, 1e7, 9.5e6, 3));
   auto v = classify(e, cpu_ceilings());
   EXPECT_EQ(v.cls, "compute_bound");
   EXPECT_LT(v.predicted.low, 1.0);
@@ -131,9 +145,8 @@ TEST(ExpectClassifier, MatmulHeavyIsComputeBoundWithLittleGain) {
 TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
   // A matmul at 40 FLOP/byte (balance 4) and 4 other ops, `in_op` ns of a 10 ms call inside ops.
   auto matmul_call = [](double in_op) {
-    return classify(
-        evidence_from_agent(profile(10'000'000, in_op, in_op - 200'000, 5, 50'000), flops(4e8, 1e7, 9.5e6, 4)),
-        cpu_ceilings());
+    return classify(evidence_of(profile(10'000'000, in_op, in_op - 200'000, 5, 50'000), flops(4e8, 1e7, 9.5e6, 4)),
+                    cpu_ceilings());
   };
   // 48%, then 52% of the call outside operators: a few points of load move that share, so
   // either class says which one a re-run may give.
@@ -158,7 +171,7 @@ TEST(ExpectClassifier, NearTheOverheadThresholdTheClassSaysItIsBorderline) {
 
 TEST(ExpectClassifier, LowIntensityLargeOpsAreMemoryBound) {
   // Big elementwise ops: in-op time dominates, op durations far above the floor, 0 FLOPs.
-  auto e = evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000), flops(0, 8e7, 0, 10));
+  auto e = evidence_of(profile(10'000'000, 9'900'000, 0, 10, 990'000), flops(0, 8e7, 0, 10));
   auto v = classify(e, cpu_ceilings());
   EXPECT_EQ(v.cls, "memory_bound");
   EXPECT_GT(v.shares.memory, 0.5);
@@ -169,10 +182,10 @@ TEST(ExpectClassifier, TranscendentalMathIsKeptNotFusedAway) {
   // Big elementwise ops that take 4x their memory traffic's time: as adds, the rest is other
   // op work (slow eager kernels fusion replaces); as sin, it is the polynomial each element
   // still needs, compiled or not, so less is predicted.
-  auto adds = classify(evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000), flops(0, 2e7, 0, 10)),
-                       cpu_ceilings());
-  auto e = evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000, 5, "aten::sin"),
-                               flops(0, 2e7, 0, 10, "aten::sin"));
+  auto adds =
+      classify(evidence_of(profile(10'000'000, 9'900'000, 0, 10, 990'000), flops(0, 2e7, 0, 10)), cpu_ceilings());
+  auto e =
+      evidence_of(profile(10'000'000, 9'900'000, 0, 10, 990'000, 5, "aten::sin"), flops(0, 2e7, 0, 10, "aten::sin"));
   EXPECT_DOUBLE_EQ(e.kept_arithmetic_fraction, 0.99);
   auto v = classify(e, cpu_ceilings());
   EXPECT_NEAR(v.shares.memory, 0.25, 1e-9);  // 2e7 bytes at 8 GB/s of a 10 ms call
@@ -188,8 +201,8 @@ TEST(ExpectClassifier, TranscendentalMathIsKeptNotFusedAway) {
 TEST(ExpectClassifier, EagerFusedKernelsAreKeptWithTheirTraffic) {
   // The same big ops as softmax: eager's fused kernel reads its input and writes its output
   // once, as a compiled one would, so none of its time counts as traffic fusion can drop.
-  auto e = evidence_from_agent(profile(10'000'000, 9'900'000, 0, 10, 990'000, 5, "aten::_softmax"),
-                               flops(0, 2e7, 0, 10, "aten::_softmax"));
+  auto e = evidence_of(profile(10'000'000, 9'900'000, 0, 10, 990'000, 5, "aten::_softmax"),
+                       flops(0, 2e7, 0, 10, "aten::_softmax"));
   EXPECT_DOUBLE_EQ(e.fused_kernel_fraction, 0.99);
   EXPECT_DOUBLE_EQ(e.fused_kernel_bytes, 2e7);
   auto v = classify(e, cpu_ceilings());
@@ -208,8 +221,8 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   // divides the profile's own figure by the profile's wall time.
   json with_call = profile(300'000, 180'000, 0, 60, 3000);
   with_call["compiled_call_ns"] = 40'000.0;
-  auto timed = evidence_from_agent(with_call, flops(0, 30'720, 0, 60));
-  auto untimed = evidence_from_agent(profile(300'000, 180'000, 0, 60, 3000), flops(0, 30'720, 0, 60));
+  auto timed = evidence_of(with_call, flops(0, 30'720, 0, 60));
+  auto untimed = evidence_of(profile(300'000, 180'000, 0, 60, 3000), flops(0, 30'720, 0, 60));
   EXPECT_DOUBLE_EQ(timed.compiled_call_ns, 40'000);
   EXPECT_TRUE(std::isnan(untimed.compiled_call_ns));
   auto vt = classify(timed, cpu_ceilings()), vu = classify(untimed, cpu_ceilings());
@@ -223,11 +236,11 @@ TEST(ExpectClassifier, FixedCostsTimedInTheProfileAreTheOnesUsed) {
   ASSERT_TRUE(slow_machine(timed, cpu_ceilings()));
   EXPECT_NE(tct::report::message_of(*slow_machine(timed, cpu_ceilings())).find("2.0x as long"), std::string::npos);
   with_call["compiled_call_ns"] = 24'000.0;
-  EXPECT_FALSE(slow_machine(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings()));
+  EXPECT_FALSE(slow_machine(evidence_of(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings()));
   EXPECT_FALSE(slow_machine(untimed, cpu_ceilings()));
   // The op floor timed in the profile is the one ops are compared with (tiny: under 10 floors).
   with_call["op_floor_ns"] = 2000.0;
-  auto v_floor = classify(evidence_from_agent(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings());
+  auto v_floor = classify(evidence_of(with_call, flops(0, 30'720, 0, 60)), cpu_ceilings());
   EXPECT_DOUBLE_EQ(v_floor.op_floor_ns, 2000);
   for (const auto& r : v_floor.decided_by)
     if (r.metric == "median_op_ns") EXPECT_DOUBLE_EQ(r.threshold, 10 * 2000.0);
@@ -274,8 +287,8 @@ TEST(ExpectClassifier, PythonIssuingLibraryOpsAndModuleCallsAreCharged) {
   // The count travels from the agent's flops answer.
   json fl = flops(0, 1000, 0, 1);
   fl["module_calls"] = 3;
-  EXPECT_DOUBLE_EQ(evidence_from_agent(profile(100'000, 50'000, 0, 4, 1000), fl).module_calls, 3);
-  EXPECT_TRUE(std::isnan(evidence_from_agent(profile(100'000, 50'000, 0, 4, 1000), flops(0, 1000, 0, 1)).module_calls));
+  EXPECT_DOUBLE_EQ(evidence_of(profile(100'000, 50'000, 0, 4, 1000), fl).module_calls, 3);
+  EXPECT_TRUE(std::isnan(evidence_of(profile(100'000, 50'000, 0, 4, 1000), flops(0, 1000, 0, 1)).module_calls));
 }
 
 TEST(ExpectClassifier, IdleGpuIsOverheadBound) {
@@ -287,7 +300,7 @@ TEST(ExpectClassifier, IdleGpuIsOverheadBound) {
     for (int k = 0; k < 20; ++k) c["kernels_ns"].push_back({2000.0 * k, 2000.0 * k + 1000.0});
     c["kernels_ns"].push_back({500.0, 1500.0});  // overlaps the first: the union counts it once more by 500
   }
-  auto e = evidence_from_agent(p, flops(1e9, 1e6, 5e5, 10));
+  auto e = evidence_of(p, flops(1e9, 1e6, 5e5, 10));
   auto v = classify(e, cpu_ceilings());
   EXPECT_EQ(v.cls, "overhead_bound");
   EXPECT_DOUBLE_EQ(*e.device_busy_fraction, 0.205);  // (20 x 1 us + 0.5 us) / 100 us
@@ -300,7 +313,7 @@ TEST(ExpectClassifier, IdleGpuIsOverheadBound) {
 }
 
 TEST(ExpectClassifier, RooflinePlacesTheWorkload) {
-  auto e = evidence_from_agent(profile(1'000'000, 900'000, 800'000, 3, 300'000), flops(8e6, 4e6, 3e6, 2));
+  auto e = evidence_of(profile(1'000'000, 900'000, 800'000, 3, 300'000), flops(8e6, 4e6, 3e6, 2));
   auto r = roofline(e, cpu_ceilings());
   // intensity 2 FLOP/byte * 8 GB/s = 16 GFLOP/s attainable; 8 MFLOP in 1 ms = 8 GFLOP/s.
   EXPECT_DOUBLE_EQ(r.attainable_flops, 16e9);
@@ -338,7 +351,7 @@ TEST(ExpectValidation, VerdictWorthAndOneLine) {
 }
 
 TEST(ExpectSuggestions, RankedAndTiedToEvidence) {
-  auto e = evidence_from_agent(profile(300'000, 150'000, 0, 60, 2500), flops(0, 30'720, 0, 60));
+  auto e = evidence_of(profile(300'000, 150'000, 0, 60, 2500), flops(0, 30'720, 0, 60));
   auto v = classify(e, cpu_ceilings());
   SuggestionContext ctx;
   ctx.params = {{"batch", 1}};
@@ -429,12 +442,12 @@ TEST(ExpectTimings, CeilingsFromTheRawTimings) {
 TEST(ExpectTimings, TheProfilesFixedCosts) {
   const json profile = {{"compiled_call_rounds_ns", {5000, 4000}},
                         {"op_floor_adds_ns", {{700, 900, 800}, {}, {600, 1000}}}};
-  EXPECT_DOUBLE_EQ(profile_compiled_call_ns(profile), 4000);
-  EXPECT_DOUBLE_EQ(profile_op_floor_ns(profile), 800);  // medians 800 and 800
+  EXPECT_DOUBLE_EQ(compiled_call_of(profile), 4000);
+  EXPECT_DOUBLE_EQ(op_floor_of(profile), 800);  // medians 800 and 800
   const json older = {{"compiled_call_ns", 4500.0}, {"op_floor_ns", 750.0}};
-  EXPECT_DOUBLE_EQ(profile_compiled_call_ns(older), 4500);
-  EXPECT_DOUBLE_EQ(profile_op_floor_ns(older), 750);
-  EXPECT_TRUE(std::isnan(profile_compiled_call_ns({{"compiled_call_rounds_ns", json::array()}})));
+  EXPECT_DOUBLE_EQ(compiled_call_of(older), 4500);
+  EXPECT_DOUBLE_EQ(op_floor_of(older), 750);
+  EXPECT_TRUE(std::isnan(compiled_call_of({{"compiled_call_rounds_ns", json::array()}})));
 }
 
 TEST(ExpectSweep, ParsesValuesLikeParam) {
@@ -533,7 +546,7 @@ TEST(ExpectEvidence, TypicalCallIgnoresOneSlowOp) {
   json p = profile(100'000, 6'000, 0, 3, 2000, 5);
   p["calls"][1]["ns"][1] = 5'000'000;  // call 1, op 1 preempted: the call takes as much longer
   p["calls"][1]["wall_ns"] = 100'000 + 5'000'000 - 2000;
-  auto e = evidence_from_agent(p, flops(0, 1000, 0, 3));
+  auto e = evidence_of(p, flops(0, 1000, 0, 3));
   ASSERT_EQ(e.typical_op_ns.size(), 3u);
   EXPECT_DOUBLE_EQ(e.typical_op_ns[1], 2000);
   auto s = time_shares(e, cpu_ceilings());
@@ -565,16 +578,16 @@ TEST(ExpectValidation, InsideIsNeverWrong) {
 
 TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
   json steady = profile(100'000, 60'000, 0, 3, 2000, 10);
-  EXPECT_FALSE(load_instability(evidence_from_agent(steady, flops(0, 1000, 0, 3))));
+  EXPECT_FALSE(load_instability(evidence_of(steady, flops(0, 1000, 0, 3))));
   // Half of the calls preempted between ops: the same op time in twice the wall.
   json loaded = steady;
   for (int i = 0; i < 10; i += 2) loaded["calls"][i]["wall_ns"] = 200'000;
-  auto e = evidence_from_agent(loaded, flops(0, 1000, 0, 3));
+  auto e = evidence_of(loaded, flops(0, 1000, 0, 3));
   EXPECT_NEAR(e.in_op_fraction_p90 - e.in_op_fraction_p10, 0.3, 1e-9);
   ASSERT_TRUE(load_instability(e));
   EXPECT_NE(tct::report::message_of(*load_instability(e)).find("from 40% to 70%"), std::string::npos);
   // The evidence itself is the lower envelope: the same as on the quiet machine.
-  auto quiet = evidence_from_agent(steady, flops(0, 1000, 0, 3));
+  auto quiet = evidence_of(steady, flops(0, 1000, 0, 3));
   EXPECT_TRUE(e.envelope);
   EXPECT_DOUBLE_EQ(e.in_op_fraction, quiet.in_op_fraction);
   EXPECT_DOUBLE_EQ(e.profiled_wall_ns, 100'000);
@@ -583,7 +596,7 @@ TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
 TEST(ExpectEvidence, LoadThatMovedDuringTheProfileIsFlagged) {
   // 10 calls in time order: 40% outside ops (100 us wall, 60 us in ops) throughout.
   json steady = profile(100'000, 60'000, 0, 3, 2000, 10);
-  auto quiet = evidence_from_agent(steady, flops(0, 1000, 0, 3));
+  auto quiet = evidence_of(steady, flops(0, 1000, 0, 3));
   ASSERT_TRUE(quiet.outside_fraction_halves);
   EXPECT_NEAR(quiet.outside_fraction_halves->first, 0.4, 1e-9);
   EXPECT_NEAR(quiet.outside_fraction_halves->second, 0.4, 1e-9);
@@ -592,7 +605,7 @@ TEST(ExpectEvidence, LoadThatMovedDuringTheProfileIsFlagged) {
   // of a half alike, so the spread of the calls' shares is no wider than a quiet run's.
   json busy = steady;
   for (int i = 5; i < 10; ++i) busy["calls"][i]["wall_ns"] = 130'000;
-  auto e = evidence_from_agent(busy, flops(0, 1000, 0, 3));
+  auto e = evidence_of(busy, flops(0, 1000, 0, 3));
   EXPECT_NEAR(e.outside_fraction_halves->second, 70.0 / 130.0, 1e-9);
   ASSERT_TRUE(load_drift(e));
   EXPECT_NE(tct::report::message_of(*load_drift(e)).find("read 40% in the profile's first half and 54% in its second"),
@@ -609,11 +622,11 @@ TEST(ExpectEvidence, EnvelopeTakesEachOpsFastestRun) {
     p["calls"][c]["ns"][c % 3] = p["calls"][c]["ns"][c % 3].get<double>() + 50'000;
     p["calls"][c]["wall_ns"] = 150'000;
   }
-  auto e = evidence_from_agent(p, flops(0, 1000, 0, 2));
+  auto e = evidence_of(p, flops(0, 1000, 0, 2));
   EXPECT_DOUBLE_EQ(e.in_op_ns, 60'000);
   EXPECT_DOUBLE_EQ(e.profiled_wall_ns, 100'000);
   EXPECT_DOUBLE_EQ(e.library_fraction, 0.2);
   // Calls that ran different ops: medians, not an envelope.
   p["calls"][0]["op"][1] = 0;
-  EXPECT_FALSE(evidence_from_agent(p, flops(0, 1000, 0, 2)).envelope);
+  EXPECT_FALSE(evidence_of(p, flops(0, 1000, 0, 2)).envelope);
 }

@@ -32,7 +32,9 @@ struct Recorded {
 Recorded analyse(const std::string& name) {
   json j = fixture(name);
   Recorded r;
-  r.e = evidence_from_agent(j["profile"], j["flops"]);
+  std::optional<reply::Flops> flops;
+  if (j["flops"].is_object()) flops = tct::core::fields::read_as<reply::Flops>(j["flops"]);
+  r.e = evidence_from_agent(tct::core::fields::read_as<reply::Profile>(j["profile"]), flops);
   r.c = ceilings_from_json(j["ceilings"], "measured");
   r.v = classify(r.e, r.c);
   return r;

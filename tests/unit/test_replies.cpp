@@ -13,6 +13,7 @@
 #include "bench/reply.hpp"
 #include "core/fields.hpp"
 #include "core/reply.hpp"
+#include "expect/reply.hpp"
 #include "startup/reply.hpp"
 
 namespace {
@@ -37,6 +38,7 @@ std::map<std::string, Names> declared() {
   namespace b = tct::bench::reply;
   namespace c = tct::core::reply;
   namespace s = tct::startup::reply;
+  namespace e = tct::expect::reply;
   return {
       {"bench.env", names<b::Env>()},
       {"bench.env clock", names<b::Clock>()},
@@ -63,6 +65,11 @@ std::map<std::string, Names> declared() {
       {"breakdown.fix_available", names<b::FixAvailable>()},
       {"breakdown.fix_prepare", names<b::FixPrepare>()},
       {"breakdown.fix_block", names<b::TimeBlock, b::FixError>()},
+      {"expect.profile", names<e::Profile>()},
+      {"expect.profile calls", names<e::ProfiledCall>()},
+      {"expect.profile op_names", names<e::OpNameFacts>()},
+      {"expect.flops", names<e::Flops>()},
+      {"expect.flops ops", names<e::FlopOp>()},
       {"startup.libtorch", names<c::Libtorch>()},
       {"startup.package", names<c::Package>()},
       {"startup.compare", names<s::Compare>()},

@@ -28,6 +28,7 @@ import time
 from .. import timing
 from ..errors import TctError
 from ..protocol import finite, progress
+from ..replies import reply
 
 # Cap on the operator events sent back: enough for stable percentiles, small on the wire.
 _MAX_OP_EVENTS = 20000
@@ -227,9 +228,9 @@ def op_profile(params: dict, session) -> dict:
         _sync(dev_type)
         wall.append(time.perf_counter_ns() - t0)
 
-    op_names = [{"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)}
+    op_names = [reply("expect.profile op_names", {"name": n, **_name_facts(n), "self_ns_total": self_ns.get(n, 0.0)})
                 for n in sorted(names, key=names.get)]
-    return {
+    return reply("expect.profile", {
         "device_type": dev_type,
         "warmup_calls": warmup,
         "seconds": time.perf_counter() - started,
@@ -240,7 +241,7 @@ def op_profile(params: dict, session) -> dict:
         "calls": out_calls,
         "op_names": op_names,
         "events_truncated": truncated,
-    }
+    })
 
 
 def _add_calls(events, on_cuda: bool, names: dict, out_calls: list) -> bool:
@@ -271,7 +272,7 @@ def _add_calls(events, on_cuda: bool, names: dict, out_calls: list) -> bool:
             truncated = True
         if on_cuda:
             call["kernels_ns"] = [[s - start, e - start] for s, e in kernels if start <= s < end]
-        out_calls.append(call)
+        out_calls.append(reply("expect.profile calls", call))
     return truncated
 
 
@@ -379,9 +380,9 @@ def op_flops(params: dict, session) -> dict:
     except TctError:
         raise
     except Exception as exc:  # a dispatch mode the target does not survive: report, go on
-        return {"error": f"{type(exc).__name__}: {exc}", "flops_per_call": None,
-                "bytes_per_call": None, "flops_by_op": {}, "ops": [], "boundary_bytes": None,
-                "outside_tensors": None, "module_calls": None}
+        return reply("expect.flops", {"error": f"{type(exc).__name__}: {exc}", "flops_per_call": None,
+                                      "bytes_per_call": None, "flops_by_op": {}, "ops": [],
+                                      "boundary_bytes": None, "outside_tensors": None, "module_calls": None})
     finally:
         hook.remove()
     flops_by_op = {str(k): int(v) for k, v in counter.get_flop_counts().get("Global", {}).items()}
@@ -389,16 +390,16 @@ def op_flops(params: dict, session) -> dict:
     for e in ops:
         short = e["name"].split("::")[-1]
         e["flops"] = int(flops_by_op.get(f"aten.{short}", flops_by_op.get(short, 0)))
-    return {
+    return reply("expect.flops", {
         "flops_per_call": int(counter.get_total_flops()),
         "flops_by_op": flops_by_op,
         "bytes_per_call": int(sum(e["bytes"] for e in ops)),
         "boundary_bytes": _boundary_bytes(loaded, out),
         "outside_tensors": len(bytes_mode.outside),
         "module_calls": module_calls[0],
-        "ops": ops[:300],
+        "ops": [reply("expect.flops ops", e) for e in ops[:300]],
         "error": None,
-    }
+    })
 
 
 # ------------------------------------------------------------------------ ceilings
