@@ -3,7 +3,8 @@
 // argument-dependent lookup beside the struct, and its JSON writer and reader come from that
 // list with the document's conventions:
 //   - a double that is NaN or infinite is null, and null reads back as NaN (JSON has no NaN);
-//   - a Nanoseconds is a number of ns (whole for an integer duration), its key ends in _ns;
+//   - a Nanoseconds is a number of ns (whole for an integer duration, or where the field says
+//     kWholeNs), its key ends in _ns;
 //   - an empty std::optional is null; a vector is an array; a described struct an object;
 //   - an enum with a `names(E*)` table is its name;
 //   - a string written as null when empty where the field says Empty::Null; an optional (a string,
@@ -18,8 +19,9 @@
 // member's fields into the enclosing object (an optional one read back when any of its keys is
 // there), `group(name, fields...)` gathers some of the struct's own fields under one key, and
 // `custom<T>(name, writer[, reader])` spells a key from the whole struct (a figure derived from
-// others, a reader that decides again); its writer returns a discarded json to leave the key out,
-// and its reader is called with the key's value, a discarded json when missing.
+// others, a reader that decides again, or only a reader: an older document's key); a writer
+// (its own or a field's) returns a discarded json to leave the key out, and a custom reader is
+// called with the key's value, a discarded json when missing.
 //
 // Why a field table of the project's own: nlohmann's NLOHMANN_DEFINE_TYPE_* macros throw on a
 // missing field (the _WITH_DEFAULT variant still throws on a mistyped one), spell NaN as null
@@ -61,6 +63,43 @@ template <class T, class M>
 constexpr Field<T, M> field(const char* name, M T::*member, Empty empty = Empty::Keep) {
   return {name, member, empty};
 }
+// A field whose key is the member's own name, a duration's with "_ns" after it (unless the name
+// already ends so): `TCT_FIELDS(S, a, b)` spells `field("a", &S::a), field("b", &S::b)`, and
+// `TCT_FIELDS_WITH(S, option, a, b)` gives each the same Empty option or spelling. A key that
+// differs from its member keeps its `field(...)`. The name is the macro's one use: C++20 cannot
+// name a member, and one spelling of it cannot drift from the key.
+template <class M>
+inline constexpr bool is_duration = std::is_same_v<M, Nanoseconds> || std::is_same_v<M, std::chrono::nanoseconds>;
+template <class M>
+inline constexpr bool is_duration<std::optional<M>> = is_duration<M>;
+template <class M>
+inline constexpr bool is_duration<std::vector<M>> = is_duration<M>;
+// `plain` is the member's name and `ns` the same with "_ns" after it (the macro passes both).
+template <class M>
+constexpr const char* key_of(const char* plain, const char* ns) {
+  return is_duration<M> && !std::string_view(plain).ends_with("_ns") ? ns : plain;
+}
+template <class T, class M>
+constexpr Field<T, M> named(const char* plain, const char* ns, M T::*member, Empty empty = Empty::Keep) {
+  return {key_of<M>(plain, ns), member, empty};
+}
+// One entry per member: __VA_OPT__ ends the list, and 4^4 rescans let it run to 256 members.
+#define TCT_FIELD_KEEP(S, option, m) ::tct::core::fields::named(#m, #m "_ns", &S::m)
+#define TCT_FIELD_WITH(S, option, m) ::tct::core::fields::named(#m, #m "_ns", &S::m, option)
+#define TCT_FIELDS_RESCAN(...) \
+  TCT_FIELDS_RESCAN3(TCT_FIELDS_RESCAN3(TCT_FIELDS_RESCAN3(TCT_FIELDS_RESCAN3(__VA_ARGS__))))
+#define TCT_FIELDS_RESCAN3(...) \
+  TCT_FIELDS_RESCAN2(TCT_FIELDS_RESCAN2(TCT_FIELDS_RESCAN2(TCT_FIELDS_RESCAN2(__VA_ARGS__))))
+#define TCT_FIELDS_RESCAN2(...) \
+  TCT_FIELDS_RESCAN1(TCT_FIELDS_RESCAN1(TCT_FIELDS_RESCAN1(TCT_FIELDS_RESCAN1(__VA_ARGS__))))
+#define TCT_FIELDS_RESCAN1(...) __VA_ARGS__
+#define TCT_FIELDS_EACH(entry, S, option, m, ...) \
+  entry(S, option, m) __VA_OPT__(, TCT_FIELDS_AGAIN TCT_FIELDS_PARENS(entry, S, option, __VA_ARGS__))
+#define TCT_FIELDS_PARENS ()
+#define TCT_FIELDS_AGAIN() TCT_FIELDS_EACH
+#define TCT_FIELDS(S, ...) TCT_FIELDS_RESCAN(TCT_FIELDS_EACH(TCT_FIELD_KEEP, S, , __VA_ARGS__))
+#define TCT_FIELDS_WITH(S, option, ...) TCT_FIELDS_RESCAN(TCT_FIELDS_EACH(TCT_FIELD_WITH, S, option, __VA_ARGS__))
+
 // A field spelled by its own writer and reader.
 template <class T, class M>
 struct CustomField {
@@ -73,6 +112,29 @@ template <class T, class M>
 constexpr CustomField<T, M> field(const char* name, M T::*member, json (*write)(const M&), M (*read)(const json&)) {
   return {name, member, write, read};
 }
+// A writer and its reader, for several members spelled alike (TCT_FIELDS_WITH).
+template <class M>
+struct Spelling {
+  json (*write)(const M&);
+  M (*read)(const json&);
+};
+template <class T, class M>
+constexpr CustomField<T, M> field(const char* name, M T::*member, Spelling<M> s) {
+  return {name, member, s.write, s.read};
+}
+template <class T, class M>
+constexpr CustomField<T, M> named(const char* plain, const char* ns, M T::*member, Spelling<M> s) {
+  return {key_of<M>(plain, ns), member, s.write, s.read};
+}
+// What a writer returns to leave its key out.
+inline const json kLeftOut(json::value_t::discarded);
+// A duration as a whole number of ns (null when not measured): run's documents, whose times
+// come from whole-ns clocks.
+inline json whole_ns_json(const Nanoseconds& d) {
+  return std::isfinite(d.count()) ? json(static_cast<std::int64_t>(std::llround(d.count()))) : json(nullptr);
+}
+inline Nanoseconds ns_from(const json& j) { return j.is_number() ? Nanoseconds(j.get<double>()) : kNotMeasured; }
+inline constexpr Spelling<Nanoseconds> kWholeNs{whole_ns_json, ns_from};
 
 // A described member written into the enclosing object, its keys prefixed.
 template <class T, class M>
@@ -280,7 +342,8 @@ void put(json& out, const T& value, const Field<T, M>& f) {
 }
 template <class T, class M>
 void put(json& out, const T& value, const CustomField<T, M>& f) {
-  out[f.name] = encode_field(value, f);
+  json v = encode_field(value, f);
+  if (!v.is_discarded()) out[f.name] = std::move(v);
 }
 template <class T, class M>
 void take(const json& j, T& out, const Field<T, M>& f) {
@@ -292,6 +355,7 @@ void take(const json& j, T& out, const CustomField<T, M>& f) {
 }
 template <class T>
 void put(json& out, const T& value, const Whole<T>& f) {
+  if (!f.write) return;  // a key only read: an older document's spelling
   json v = f.write(value);
   if (!v.is_discarded()) out[f.name] = std::move(v);
 }

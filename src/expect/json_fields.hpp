@@ -57,142 +57,92 @@ using core::fields::flat;
 using core::fields::group;
 inline constexpr auto kAbsent = core::fields::Empty::Absent;
 
-constexpr auto json_fields(const Reason*) {
-  return std::tuple{field("metric", &Reason::metric), field("value", &Reason::value),
-                    field("threshold", &Reason::threshold), field("meaning", &Reason::meaning)};
-}
+constexpr auto json_fields(const Reason*) { return std::tuple{TCT_FIELDS(Reason, metric, value, threshold, meaning)}; }
 constexpr auto json_fields(const Term*) {
-  return std::tuple{field("term", &Term::name), field("share", &Term::share), field("keep", &Term::keep),
-                    field("compiled_share", &Term::compiled_share)};
+  return std::tuple{TCT_FIELDS(Term, share, keep, compiled_share), field("term", &Term::name)};
 }
 constexpr auto json_fields(const Shift*) {
-  return std::tuple{field("factor", &Shift::factor), custom<Shift>("value", shift_value_json, shift_value_from),
-                    field("effect", &Shift::effect)};
+  return std::tuple{TCT_FIELDS(Shift, factor), custom<Shift>("value", shift_value_json, shift_value_from),
+                    TCT_FIELDS(Shift, effect)};
 }
 constexpr auto json_fields(const TopOp*) {
-  return std::tuple{field("name", &TopOp::name), field("class", &TopOp::cls),
-                    field("count_per_call", &TopOp::count_per_call), field("ns_per_call", &TopOp::ns_per_call),
-                    field("self_ns_per_call", &TopOp::self_ns_per_call)};
+  return std::tuple{TCT_FIELDS(TopOp, name, count_per_call, ns_per_call, self_ns_per_call),
+                    field("class", &TopOp::cls)};
 }
 constexpr auto json_fields(const SpeedupRange*) {  // the model's spread is not written
-  return std::tuple{field("low", &SpeedupRange::low), field("point", &SpeedupRange::point),
-                    field("high", &SpeedupRange::high)};
+  return std::tuple{TCT_FIELDS(SpeedupRange, low, point, high)};
 }
 constexpr auto json_fields(const MeasuredSpeedup*) {
-  return std::tuple{field("estimate", &MeasuredSpeedup::estimate), field("low", &MeasuredSpeedup::low),
-                    field("high", &MeasuredSpeedup::high)};
+  return std::tuple{TCT_FIELDS(MeasuredSpeedup, estimate, low, high)};
 }
 constexpr auto json_fields(const Validation*) {
   using V = Validation;
-  return std::tuple{field("predicted", &V::predicted),
-                    field("measured", &V::measured),
-                    field("verdict", &V::verdict),
-                    field("class", &V::cls),
-                    field("compile_worth_it", &V::compile_worth_it),
-                    field("direction_right", &V::direction_right),
-                    field("summary", &V::summary)};
+  return std::tuple{TCT_FIELDS(V, predicted, measured, verdict, compile_worth_it, direction_right, summary),
+                    field("class", &V::cls)};
 }
 constexpr auto json_fields(const IntervalModel*) {
   using I = IntervalModel;
   return std::tuple{
-      field("log_bias", &I::log_bias), field("log_sigma", &I::log_sigma), field("z", &I::z),
-      field("generated_share", &I::generated_share),
-      group("calibration", field("fitted_on", &I::fitted_on), field("calibration_cases", &I::calibration_cases),
-            field("validation_cases", &I::validation_cases), field("validation_inside", &I::validation_inside))};
+      TCT_FIELDS(I, log_bias, log_sigma, z, generated_share),
+      group("calibration", TCT_FIELDS(I, fitted_on, calibration_cases, validation_cases, validation_inside))};
 }
 constexpr auto json_fields(const Prediction*) {
   using P = Prediction;
-  return std::tuple{flat(&P::range),
-                    field("terms", &P::terms, kAbsent),
-                    field("compiled_call_ns", &P::compiled_call),
-                    field("op_floor_ns", &P::op_floor),
+  return std::tuple{flat(&P::range), TCT_FIELDS_WITH(P, kAbsent, terms), TCT_FIELDS(P, compiled_call, op_floor),
                     custom<P>("compiled_call_source", fixed_costs_source_json, fixed_costs_source_from),
-                    field("interval", &P::interval),
-                    field("shifts", &P::shifts),
-                    field("assumes", &P::assumes)};
+                    TCT_FIELDS(P, interval, shifts, assumes)};
 }
 constexpr auto json_fields(const CompiledRunSummary*) {
   using C = CompiledRunSummary;
-  return std::tuple{field("graph_count", &C::graph_count), field("graph_break_count", &C::graph_break_count),
+  return std::tuple{TCT_FIELDS(C, graph_count, graph_break_count),
                     field("skipped_frames", &C::skipped_frames, skipped_frames_json, skipped_frames_from),
-                    field("nothing_compiled", &C::nothing_compiled), field("if_captured", &C::if_captured),
+                    TCT_FIELDS(C, nothing_compiled, if_captured),
                     // Written when there is one: a document without code that runs eagerly reads as before.
                     custom<C>("eager_parts", eager_parts_json, eager_parts_from),
                     custom<C>("compiled_share", graph_share_json, graph_share_from)};
 }
 constexpr auto json_fields(const ProfileSummary*) {
   using P = ProfileSummary;
-  return std::tuple{field("ops_per_call", &P::ops_per_call),
+  return std::tuple{TCT_FIELDS(P, ops_per_call),
                     group("op_time_distribution", field("n", &P::op_count), field("min_ns", &P::op_min),
                           field("p50_ns", &P::op_p50), field("p90_ns", &P::op_p90), field("p99_ns", &P::op_p99),
                           field("max_ns", &P::op_max), field("mean_ns", &P::op_mean)),
-                    field("wall_per_call_ns", &P::wall_per_call),
-                    field("profiled_wall_per_call_ns", &P::profiled_wall_per_call),
-                    field("in_op_per_call_ns", &P::in_op_per_call),
+                    TCT_FIELDS(P, wall_per_call, profiled_wall_per_call, in_op_per_call),
                     custom<P>("estimator", estimator_json, estimator_from),
-                    field("in_op_fraction", &P::in_op_fraction),
-                    field("in_op_fraction_p10", &P::in_op_fraction_p10),
-                    field("in_op_fraction_p90", &P::in_op_fraction_p90),
-                    field("overhead_fraction", &P::overhead_fraction),
+                    TCT_FIELDS(P, in_op_fraction, in_op_fraction_p10, in_op_fraction_p90, overhead_fraction),
                     field("overhead_fraction_halves", &P::overhead_fraction_halves, halves_json, halves_from),
-                    field("library_fraction", &P::library_fraction),
-                    field("conv_fraction", &P::conv_fraction),
-                    field("kept_arithmetic_fraction", &P::kept_arithmetic_fraction),
-                    field("fused_kernel_fraction", &P::fused_kernel_fraction),
-                    field("device_busy_fraction", &P::device_busy_fraction),
-                    field("kernel_launches", &P::kernel_launches),
-                    field("pointwise_ops_per_call", &P::pointwise_ops_per_call),
-                    field("reduction_ops_per_call", &P::reduction_ops_per_call),
-                    field("library_ops_per_call", &P::library_ops_per_call),
-                    field("events_truncated", &P::events_truncated),
-                    field("top_ops", &P::top_ops)};
+                    TCT_FIELDS(P, library_fraction, conv_fraction, kept_arithmetic_fraction, fused_kernel_fraction,
+                               device_busy_fraction, kernel_launches, pointwise_ops_per_call, reduction_ops_per_call,
+                               library_ops_per_call, events_truncated, top_ops)};
 }
 constexpr auto json_fields(const Suggestion*) {
   using S = Suggestion;
-  return std::tuple{field("rank", &S::rank), custom<S>("title", suggestion_title_json, suggestion_title_from),
-                    field("why", &S::why), field("how", &S::how), field("expected_gain", &S::expected_gain),
+  return std::tuple{TCT_FIELDS(S, rank), custom<S>("title", suggestion_title_json, suggestion_title_from),
+                    TCT_FIELDS(S, why, how, expected_gain),
                     // A document from before terms has none.
                     custom<S>("terms", suggestion_terms_json, suggestion_terms_from)};
 }
 constexpr auto json_fields(const Roofline*) {
   using R = Roofline;
-  return std::tuple{field("attainable_flops", &R::attainable_flops), field("achieved_flops", &R::achieved_flops),
-                    field("fraction", &R::fraction), field("roofline_time_ns", &R::roofline_time_ns)};
+  return std::tuple{TCT_FIELDS(R, attainable_flops, achieved_flops, fraction, roofline_time_ns)};
 }
 constexpr auto json_fields(const TimeShares*) {
   using T = TimeShares;
-  return std::tuple{field("outside_ops", &T::outside),
-                    field("fixed_cost", &T::fixed),
-                    field("memory_traffic", &T::memory),
-                    field("other_compute", &T::other),
-                    field("kept_arithmetic", &T::kept_arithmetic),
-                    field("library", &T::library),
-                    field("conv", &T::conv)};
+  return std::tuple{TCT_FIELDS(T, kept_arithmetic, library, conv), field("outside_ops", &T::outside),
+                    field("fixed_cost", &T::fixed), field("memory_traffic", &T::memory),
+                    field("other_compute", &T::other)};
 }
 constexpr auto json_fields(const Analysis*) {  // in the section
   using A = Analysis;
-  return std::tuple{field("class", &A::cls),
-                    field("borderline_with", &A::borderline_with),
-                    field("decided_by", &A::decided_by),
-                    field("roofline", &A::roofline),
-                    field("time_shares", &A::time_shares),
-                    field("predicted_speedup", &A::predicted),
-                    field("compiled_run", &A::compiled_run),
-                    field("profile", &A::profile),
-                    field("flops_per_call", &A::flops_per_call),
-                    field("bytes_per_call", &A::bytes_per_call),
-                    field("boundary_bytes_per_call", &A::boundary_bytes_per_call),
-                    field("fused_kernel_bytes_per_call", &A::fused_kernel_bytes_per_call),
-                    field("element_ops_per_call", &A::element_ops_per_call),
-                    field("outside_tensors", &A::outside_tensors),
-                    field("module_calls", &A::module_calls),
-                    field("arithmetic_intensity", &A::arithmetic_intensity),
-                    field("flops_error", &A::flops_error, kAbsent),
-                    field("suggestions", &A::suggestions)};
+  return std::tuple{TCT_FIELDS(A, borderline_with, decided_by, roofline, time_shares, compiled_run, profile,
+                               flops_per_call, bytes_per_call, boundary_bytes_per_call, fused_kernel_bytes_per_call,
+                               element_ops_per_call, outside_tensors, module_calls, arithmetic_intensity, suggestions),
+                    TCT_FIELDS_WITH(A, kAbsent, flops_error), field("class", &A::cls),
+                    field("predicted_speedup", &A::predicted)};
 }
 constexpr auto json_fields(const Machine*) {  // in the section
   using M = Machine;
-  return std::tuple{custom<M>("ceilings", ceilings_json, ceilings_from), field("device", &M::device),
+  return std::tuple{custom<M>("ceilings", ceilings_json, ceilings_from), TCT_FIELDS(M, device),
                     group("ceilings_cache", field("path", &M::cache_path), field("key", &M::cache_key),
                           field("hit", &M::cache_hit), field("written", &M::cache_written, kAbsent)),
                     field("ceilings_measurement", &M::measurement, kAbsent)};
@@ -201,10 +151,9 @@ constexpr auto json_fields(const SweepPoint::Analysed*) {  // in the point
   using A = SweepPoint::Analysed;
   return std::tuple{field("inputs", &A::inputs, to_json, inputs_from_json), field("class", &A::cls),
                     // Only when set: a point written before points kept theirs reads back byte for byte.
-                    field("borderline_with", &A::borderline_with, kAbsent), field("predicted_speedup", &A::predicted),
-                    group("profile", field("wall_per_call_ns", &A::wall_per_call),
-                          field("overhead_fraction", &A::overhead_fraction), field("ops_per_call", &A::ops_per_call)),
-                    field("arithmetic_intensity", &A::arithmetic_intensity), field("decided_by", &A::decided_by)};
+                    TCT_FIELDS_WITH(A, kAbsent, borderline_with), field("predicted_speedup", &A::predicted),
+                    group("profile", TCT_FIELDS(A, wall_per_call, overhead_fraction, ops_per_call)),
+                    TCT_FIELDS(A, arithmetic_intensity, decided_by)};
 }
 constexpr auto json_fields(const SweepPoint*) {
   using P = SweepPoint;
@@ -217,17 +166,16 @@ constexpr auto json_fields(const ClassChange*) {
   using C = ClassChange;
   return std::tuple{field("from_value", &C::from_value, sweep_value_json, sweep_value_from_json),
                     field("to_value", &C::to_value, sweep_value_json, sweep_value_from_json),
-                    field("from_class", &C::from_class), field("to_class", &C::to_class)};
+                    TCT_FIELDS(C, from_class, to_class)};
 }
 constexpr auto json_fields(const Sweep*) {
   using S = Sweep;
-  return std::tuple{field("param", &S::param), field("values", &S::values, sweep_values_json, sweep_values_from),
-                    field("points", &S::points), field("class_changes", &S::class_changes)};
+  return std::tuple{TCT_FIELDS(S, param), field("values", &S::values, sweep_values_json, sweep_values_from),
+                    TCT_FIELDS(S, points, class_changes)};
 }
 constexpr auto json_fields(const ExpectResult*) {
   using R = ExpectResult;
-  return std::tuple{field("target", &R::target), field("sweep", &R::sweep), field("validation", &R::validation),
-                    flat(&R::machine), flat(&R::analysis),
+  return std::tuple{TCT_FIELDS(R, target, sweep, validation), flat(&R::machine), flat(&R::analysis),
                     // "class" is null until the profile: then there is no analysis.
                     custom<R>("class", no_class_json, no_class_from),
                     // Before the fixed costs were recorded, the prediction used the ceilings'.

@@ -34,102 +34,57 @@ inline constexpr auto kNull = core::fields::Empty::Null;
 
 constexpr auto json_fields(const SiteRun*) {
   using S = SiteRun;
-  return std::tuple{field("key", &S::key),
-                    field("name", &S::name),
-                    field("calls", &S::calls),
-                    field("first_output_ns", &S::first_output),
-                    field("steady_ns", &S::steady),
-                    field("compile_time_ns", &S::compile_time),
-                    field("recompiles", &S::recompiles),
-                    field("cache_hits", &S::cache_hits),
-                    field("cache_misses", &S::cache_misses),
-                    field("cache_bypasses", &S::cache_bypasses)};
+  return std::tuple{TCT_FIELDS(S, key, name, calls, first_output, steady, compile_time, recompiles, cache_hits,
+                               cache_misses, cache_bypasses)};
 }
 constexpr auto json_fields(const RunFigures*) {
   using F = RunFigures;
-  return std::tuple{field("round", &F::round),
+  return std::tuple{TCT_FIELDS(F, round),
                     custom<F>("ok", ok_json),
-                    field("exit_status", &F::exit_status),
-                    field("exit_text", &F::exit_text),
-                    field("timed_out", &F::timed_out),
-                    field("interrupted", &F::interrupted),
-                    field("wall_ns", &F::wall),
-                    field("torch_threads", &F::torch_threads),
-                    field("anchor", &F::anchor),
-                    field("anchor_calls", &F::anchor_calls),
-                    field("loop_per_call_ns", &F::loop_per_call),
+                    TCT_FIELDS(F, exit_status, exit_text, timed_out, interrupted, wall, torch_threads, anchor,
+                               anchor_calls, loop_per_call),
                     field("curve", &F::curve, curve_json, curve_from),
-                    field("artifacts_load_ns", &F::artifacts_load),
-                    field("artifacts_bytes", &F::artifacts_bytes),
-                    field("artifacts_error", &F::artifacts_error, kNull),
-                    field("output_lines", &F::output_lines),
-                    field("dir", &F::dir),
-                    field("sites", &F::sites)};
+                    TCT_FIELDS(F, artifacts_load, artifacts_bytes, output_lines, dir, sites),
+                    TCT_FIELDS_WITH(F, kNull, artifacts_error)};
 }
 constexpr auto json_fields(const SiteSummary*) {
   using S = SiteSummary;
-  return std::tuple{field("key", &S::key),
-                    field("name", &S::name),
-                    field("calls", &S::calls),
+  return std::tuple{TCT_FIELDS(S, key, name, calls),
                     field("first_output", &S::first_output, ns_interval_json, ns_interval_from),
                     field("steady", &S::steady, ns_interval_json, ns_interval_from),
-                    field("compile_time_ns", &S::compile_time),
-                    field("cache_hits", &S::cache_hits),
-                    field("cache_misses", &S::cache_misses),
-                    field("cache_bypasses", &S::cache_bypasses),
-                    field("recompiles", &S::recompiles)};
+                    TCT_FIELDS(S, compile_time, cache_hits, cache_misses, cache_bypasses, recompiles)};
 }
 constexpr auto json_fields(const OutputCheck*) {
   using C = OutputCheck;
-  return std::tuple{field("compared", &C::compared),
-                    field("same", &C::same),
-                    field("differing_lines", &C::differing_lines),
-                    field("line", &C::line),
-                    field("eager_line", &C::eager_line),
-                    field("mode_line", &C::mode_line)};
+  return std::tuple{TCT_FIELDS(C, compared, same, differing_lines, line, eager_line, mode_line)};
 }
 constexpr auto json_fields(const ModeSpec*) {  // in the mode
-  return std::tuple{custom<ModeSpec>("mode", label_json), field("how", &ModeSpec::how),
-                    field("threads", &ModeSpec::threads)};
+  return std::tuple{custom<ModeSpec>("mode", label_json), TCT_FIELDS(ModeSpec, how, threads)};
 }
 constexpr auto json_fields(const ModeResult*) {
   using M = ModeResult;
   return std::tuple{flat(&M::spec),
-                    field("error", &M::error, kNull),
+                    TCT_FIELDS_WITH(M, kNull, error),
                     field("total", &M::total, ns_interval_json, ns_interval_from),
                     field("loop_per_call", &M::loop_per_call, ns_interval_json, ns_interval_from),
                     field("at_horizon", &M::at_horizon, ns_horizon_json, ns_horizon_from),
-                    field("failed", &M::failed),
+                    TCT_FIELDS(M, failed),
                     custom<M>("eligible", eligible_json),
-                    field("output", &M::output),
-                    field("sites", &M::sites),
-                    field("runs", &M::runs)};
+                    TCT_FIELDS(M, output, sites, runs)};
 }
 constexpr auto json_fields(const Comparison*) {
   // The verdict is decided again from the ratio, by the one rule.
-  return std::tuple{field("mode", &Comparison::mode), field("ratio", &Comparison::ratio),
-                    custom<Comparison>("verdict", verdict_json, verdict_from)};
+  return std::tuple{TCT_FIELDS(Comparison, mode, ratio), custom<Comparison>("verdict", verdict_json, verdict_from)};
 }
 constexpr auto json_fields(const Decision*) {
-  return std::tuple{field("best", &Decision::best, kNull), custom<Decision>("clear", clear_json),
-                    field("others", &Decision::others)};
+  return std::tuple{TCT_FIELDS_WITH(Decision, kNull, best), custom<Decision>("clear", clear_json),
+                    TCT_FIELDS(Decision, others)};
 }
-constexpr auto json_fields(const Crossing*) {
-  return std::tuple{field("calls", &Crossing::calls), field("from", &Crossing::from), field("to", &Crossing::to)};
-}
+constexpr auto json_fields(const Crossing*) { return std::tuple{TCT_FIELDS(Crossing, calls, from, to)}; }
 constexpr auto json_fields(const JobResult*) {
   using R = JobResult;
-  return std::tuple{field("command", &R::command),
-                    field("dir", &R::dir),
-                    field("rounds", &R::rounds),
-                    field("horizon_calls", &R::horizon_calls),
-                    field("anchor", &R::anchor),
-                    field("anchor_name", &R::anchor_name),
-                    field("filling", &R::filling),
-                    field("modes", &R::modes),
-                    group("decision", field("as_run", &R::as_run), field("at_horizon", &R::at_horizon)),
-                    field("crossings", &R::crossings),
-                    field("notes", &R::notes)};
+  return std::tuple{TCT_FIELDS(R, command, dir, rounds, horizon_calls, anchor, anchor_name, filling, modes),
+                    group("decision", TCT_FIELDS(R, as_run, at_horizon)), TCT_FIELDS(R, crossings, notes)};
 }
 
 }  // namespace tct::job

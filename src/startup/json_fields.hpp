@@ -22,8 +22,7 @@ using core::fields::flat;
 inline constexpr auto kNull = core::fields::Empty::Null;
 
 constexpr auto json_fields(const CacheLookup*) {
-  return std::tuple{field("cache", &CacheLookup::cache), field("state", &CacheLookup::state),
-                    field("reason", &CacheLookup::reason, kNull), field("changed", &CacheLookup::changed)};
+  return std::tuple{TCT_FIELDS(CacheLookup, cache, state, changed), TCT_FIELDS_WITH(CacheLookup, kNull, reason)};
 }
 constexpr auto json_fields(const CacheCounters*) {
   using C = CacheCounters;
@@ -33,60 +32,41 @@ constexpr auto json_fields(const CacheCounters*) {
 }
 constexpr auto json_fields(const OutputCheck*) {
   using C = OutputCheck;
-  return std::tuple{field("shape_equal", &C::shape_equal), field("max_abs_diff", &C::max_abs_diff),
-                    field("max_abs_expected", &C::max_abs_expected), field("match", &C::match)};
+  return std::tuple{TCT_FIELDS(C, shape_equal, max_abs_diff, max_abs_expected, match)};
 }
 constexpr auto json_fields(const Start*) {
   using S = Start;
-  return std::tuple{field("first_output_ns", &S::first_output),
-                    field("phases", &S::phases, phases_json, phases_from),
-                    field("cache", &S::lookups),
-                    field("torch_counters", &S::counters),
-                    field("trace_read", &S::trace_read),
-                    field("steady_ns", &S::steady_ns)};
+  return std::tuple{TCT_FIELDS(S, first_output), field("phases", &S::phases, phases_json, phases_from),
+                    TCT_FIELDS(S, trace_read, steady_ns), field("cache", &S::lookups),
+                    field("torch_counters", &S::counters)};
 }
 constexpr auto json_fields(const ModeResult*) {
   using M = ModeResult;
-  return std::tuple{field("mode", &M::mode),
+  return std::tuple{TCT_FIELDS(M, mode),
                     custom<M>("description", description_json),
-                    field("skipped", &M::skipped, kNull),
-                    field("error", &M::error, kNull),
+                    TCT_FIELDS_WITH(M, kNull, skipped, error),
+                    TCT_FIELDS(M, low, high, coverage),
                     field("first_output_ns", &M::median),
-                    field("low_ns", &M::low),
-                    field("high_ns", &M::high),
-                    field("coverage", &M::coverage),
                     field("phases", &M::phases, phases_json, phases_from),
-                    field("per_call_ns", &M::per_call),
-                    field("break_even_calls", &M::break_even_calls),
-                    field("shipped_bytes", &M::shipped_bytes),
-                    field("package_compile_ns", &M::package_compile),
+                    TCT_FIELDS(M, per_call, break_even_calls, shipped_bytes, package_compile, starts),
                     field("cache", &M::lookups),
-                    field("output_check", &M::check),
-                    field("starts", &M::starts)};
+                    field("output_check", &M::check)};
 }
 constexpr auto json_fields(const Verdict*) {
   using V = Verdict;
-  return std::tuple{field("fastest", &V::fastest), field("tied", &V::tied),
-                    field("fastest_compiled", &V::fastest_compiled), field("compiled_tied", &V::compiled_tied)};
+  return std::tuple{TCT_FIELDS(V, fastest, tied, fastest_compiled, compiled_tied)};
 }
 constexpr auto json_fields(const CacheFinding*) {  // a lookup with its mode
-  return std::tuple{field("mode", &CacheFinding::mode), flat(&CacheFinding::lookup)};
+  return std::tuple{TCT_FIELDS(CacheFinding, mode), flat(&CacheFinding::lookup)};
 }
 constexpr auto json_fields(const CompileFinding*) {
   using F = CompileFinding;
-  return std::tuple{field("mode", &F::mode), field("cpp_compiler_ns", &F::cpp_compiler),
-                    field("first_output_ns", &F::first_output)};
+  return std::tuple{TCT_FIELDS(F, mode, cpp_compiler, first_output)};
 }
 constexpr auto json_fields(const StartupResult*) {
   using R = StartupResult;
-  return std::tuple{field("target", &R::target),
-                    field("repeats", &R::repeats),
-                    field("backend", &R::backend),
-                    field("deploy_env", &R::deploy_env),
-                    field("modes", &R::modes),
-                    field("verdict", &R::verdict),
-                    field("cache_findings", &R::findings),
-                    field("still_compiled", &R::still_compiled)};
+  return std::tuple{TCT_FIELDS(R, target, repeats, backend, deploy_env, modes, verdict, still_compiled),
+                    field("cache_findings", &R::findings)};
 }
 
 }  // namespace tct::startup

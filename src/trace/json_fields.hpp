@@ -25,128 +25,80 @@ inline constexpr auto kNull = core::fields::Empty::Null;
 
 constexpr auto json_fields(const Compile*) {
   using C = Compile;
-  return std::tuple{field("compile_id", &C::compile_id),
-                    field("torch_compile_id", &C::torch_compile_id),
-                    field("dynamo_resets", &C::dynamo_resets),
-                    field("log", &C::log),
-                    field("function", &C::function),
-                    field("file", &C::file),
-                    field("line", &C::line),
-                    field("graphs", &C::graphs),
-                    field("graph_breaks", &C::graph_breaks),
-                    field("graph_breaks_from_restarts", &C::graph_breaks_from_restarts),
-                    field("op_count", &C::op_count),
-                    field("guard_count", &C::guard_count),
-                    field("attempts", &C::attempts),
-                    field("phase_ns", &C::phases),
-                    field("cache", &C::cache),
-                    field("recompile_reasons", &C::recompile_reasons),
-                    field("restart_reasons", &C::restart_reasons),
-                    field("fail_type", &C::fail_type, kNull),
-                    field("fail_reason", &C::fail_reason, kNull),
-                    field("skipped", &C::skipped)};
+  return std::tuple{TCT_FIELDS(C, compile_id, torch_compile_id, dynamo_resets, log, function, file, line, graphs,
+                               graph_breaks, graph_breaks_from_restarts, op_count, guard_count, attempts, cache,
+                               recompile_reasons, restart_reasons, skipped),
+                    TCT_FIELDS_WITH(C, kNull, fail_type, fail_reason), field("phase_ns", &C::phases)};
 }
 constexpr auto json_fields(const BreakGroup*) {
   using G = BreakGroup;
   return std::tuple{field("kind", &G::kind, kind_json, kind_from), custom<G>("label", label_json),
-                    field("file", &G::file), field("line", &G::line), field("count", &G::count),
-                    field("reason", &G::reason), field("frame_skipped", &G::frame_skipped),
+                    TCT_FIELDS(G, file, line, count, reason, frame_skipped),
                     // Written when true: older sections read back byte for byte.
-                    custom<G>("rest_only", rest_only_json, rest_only_from), field("skip_reason", &G::skip_reason),
-                    field("compile_ids", &G::compile_ids), field("from_restart", &G::from_restart),
+                    custom<G>("rest_only", rest_only_json, rest_only_from),
+                    TCT_FIELDS(G, skip_reason, compile_ids, from_restart),
                     field("hint", &G::hint, hint_json, hint_from)};
 }
 constexpr auto json_fields(const RecompileGroup*) {
   using G = RecompileGroup;
-  return std::tuple{field("frame", &G::frame), field("function", &G::function), field("file", &G::file),
-                    field("line", &G::line),   field("pattern", &G::pattern),   field("values", &G::values),
-                    field("count", &G::count), field("refused", &G::refused),   field("cause", &G::cause),
-                    field("fix", &G::fix)};
+  return std::tuple{TCT_FIELDS(G, frame, function, file, line, pattern, values, count, refused, cause, fix)};
 }
 constexpr auto json_fields(const Recompile*) {
   using R = Recompile;
-  return std::tuple{field("compile_id", &R::compile_id),
-                    field("function", &R::function),
-                    field("file", &R::file),
-                    field("line", &R::line),
-                    field("guard_failures", &R::guard_failures),
-                    field("kind", &R::kind, kind_json, kind_from),
-                    field("hint", &R::hint, hint_json, hint_from)};
+  return std::tuple{TCT_FIELDS(R, compile_id, function, file, line, guard_failures),
+                    field("kind", &R::kind, kind_json, kind_from), field("hint", &R::hint, hint_json, hint_from)};
 }
 constexpr auto json_fields(const SkippedFrame*) {
   using F = SkippedFrame;
-  return std::tuple{field("compile_id", &F::compile_id), field("function", &F::function), field("file", &F::file),
-                    field("line", &F::line), field("reason", &F::reason)};
+  return std::tuple{TCT_FIELDS(F, compile_id, function, file, line, reason)};
 }
 constexpr auto json_fields(const Failure*) {
   using F = Failure;
-  return std::tuple{field("compile_id", &F::compile_id), field("function", &F::function),
-                    field("fail_type", &F::fail_type), field("fail_reason", &F::fail_reason)};
+  return std::tuple{TCT_FIELDS(F, compile_id, function, fail_type, fail_reason)};
 }
 constexpr auto json_fields(const Restart*) {
   using R = Restart;
-  return std::tuple{field("compile_id", &R::compile_id), field("function", &R::function),
-                    field("attempts", &R::attempts), field("restart_reasons", &R::restart_reasons)};
+  return std::tuple{TCT_FIELDS(R, compile_id, function, attempts, restart_reasons)};
 }
 constexpr auto json_fields(const CompileWithoutId*) {
   using C = CompileWithoutId;
-  return std::tuple{field("kind", &C::kind),         field("what", &C::what), field("graph", &C::graph),
-                    field("function", &C::function), field("file", &C::file), field("line", &C::line),
-                    field("log_line", &C::log_line)};
+  return std::tuple{TCT_FIELDS(C, kind, what, graph, function, file, line, log_line)};
 }
 constexpr auto json_fields(const Spot*) {
-  return std::tuple{field("log", &Spot::log), field("line", &Spot::line), field("record", &Spot::record, kNull),
-                    field("what", &Spot::what)};
+  return std::tuple{TCT_FIELDS(Spot, log, line, what), TCT_FIELDS_WITH(Spot, kNull, record)};
 }
 constexpr auto json_fields(const ReadStats*) {
   using S = ReadStats;
-  return std::tuple{field("bytes", &S::bytes),
-                    field("lines", &S::lines),
-                    field("records", &S::records),
-                    field("garbled", &S::garbled),
+  return std::tuple{TCT_FIELDS(S, bytes, lines, records, garbled, truncated, verified_payloads),
                     field("stray_lines", &S::stray),
-                    field("truncated", &S::truncated),
                     field("bad_payloads", &S::bad_payload),
                     field("edited_payloads", &S::edited),
-                    field("verified_payloads", &S::verified_payloads),
                     custom<S>("damaged", damaged_json),
-                    field("oversized_payloads", &S::oversized),
-                    field("damaged_at", &S::damaged_at),
-                    field("edited_at", &S::edited_at)};
+                    TCT_FIELDS(S, damaged_at, edited_at),
+                    field("oversized_payloads", &S::oversized)};
 }
 constexpr auto json_fields(const Rank*) {
   using R = Rank;
-  return std::tuple{field("rank", &R::rank), field("files", &R::files), field("root", &R::root),
-                    custom<R>("compile_count", compile_count_json), field("dynamo_resets", &R::dynamo_resets),
-                    field("compiles_without_id", &R::compiles_without_id), field("graph_count", &R::graph_count),
-                    field("graph_break_count", &R::graph_break_count), field("compiles", &R::compiles),
-                    field("graph_breaks", &R::graph_breaks), field("recompiles", &R::recompiles),
-                    field("recompile_groups", &R::recompile_groups), field("skipped_frames", &R::skipped_frames),
+  return std::tuple{TCT_FIELDS(R, rank, files, root), custom<R>("compile_count", compile_count_json),
+                    TCT_FIELDS(R, dynamo_resets, compiles_without_id, graph_count, graph_break_count, compiles,
+                               graph_breaks, recompiles, recompile_groups, skipped_frames),
                     // Written when there is one: a log without code that runs eagerly reads as before.
-                    custom<R>("eager_parts", eager_parts_json, eager_parts_from), field("failures", &R::failures),
-                    field("restarts", &R::restarts), field("cache", &R::cache),
-                    field("compile_time_ns", &R::compile_time), field("record_kinds", &R::record_kinds),
-                    field("read", &R::read)};
+                    custom<R>("eager_parts", eager_parts_json, eager_parts_from),
+                    TCT_FIELDS(R, failures, restarts, cache, record_kinds, read),
+                    field("compile_time_ns", &R::compile_time)};  // a phase's ns each
 }
 constexpr auto json_fields(const FirstDifference*) {
   using D = FirstDifference;
-  return std::tuple{field("position", &D::position), field("op", &D::op, kNull),
-                    field("reference_op", &D::reference_op, kNull)};
+  return std::tuple{TCT_FIELDS(D, position), TCT_FIELDS_WITH(D, kNull, op, reference_op)};
 }
 constexpr auto json_fields(const Divergence*) {
   using D = Divergence;
-  return std::tuple{field("rank", &D::rank),
-                    field("log", &D::log),
-                    field("what", &D::what),
-                    field("compile_id", &D::compile_id, kNull),
-                    field("compared_with", &D::compared_with),
-                    field("first_difference", &D::first_difference),
-                    field("message", &D::message)};
+  return std::tuple{TCT_FIELDS(D, rank, log, what, compared_with, first_difference, message),
+                    TCT_FIELDS_WITH(D, kNull, compile_id)};
 }
 constexpr auto json_fields(const TraceResult*) {
   using T = TraceResult;
-  return std::tuple{field("path", &T::path), field("ranks", &T::ranks), field("divergence", &T::divergence),
-                    field("cache_notes", &T::cache_notes)};
+  return std::tuple{TCT_FIELDS(T, path, ranks, divergence, cache_notes)};
 }
 
 }  // namespace tct::trace

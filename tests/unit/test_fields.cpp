@@ -14,6 +14,7 @@
 #include "compare/compare.hpp"
 #include "expect/json_fields.hpp"
 #include "job/json_fields.hpp"
+#include "run/json_fields.hpp"
 #include "startup/json_fields.hpp"
 #include "suite/json_fields.hpp"
 #include "trace/json_fields.hpp"
@@ -183,6 +184,16 @@ void holds(const char* file, const std::string& pointer, const char* ts) {
   EXPECT_TRUE(members == declared<T>()) << "ts " << ts << " " << difference(members, declared<T>());
 }
 
+// A described type and its object in schema/, where node/index.d.ts names no interface for it.
+template <class T>
+void holds_schema(const char* file, const std::string& pointer) {
+  const json doc = read_schema(file);
+  const json::json_pointer at(pointer);
+  EXPECT_TRUE(doc.contains(at)) << file << pointer;
+  const auto schema = schema_props(doc.contains(at) ? doc[at] : json(), file);
+  EXPECT_TRUE(schema == declared<T>()) << "schema " << file << pointer << " " << difference(schema, declared<T>());
+}
+
 TEST(Fields, EveryDeclaredTypeIsItsSchemaAndItsInterface) {
   using namespace bench;
   const char* b = "bench.schema.json";
@@ -309,4 +320,27 @@ TEST(Fields, EverySuiteTypeIsItsSchemaAndItsInterface) {
   holds<GeomeanSpeedup>(s, "/properties/summary/properties/geomean_speedup", "SuiteGeomean");
   holds<EntryResult>(s, "/$defs/result", "SuiteEntryResult");
   holds<EntryRecord>(s, "/$defs/entry", "SuiteEntry");
+}
+
+TEST(Fields, EveryRunTypeIsItsSchema) {
+  using namespace run;
+  const char* r = "run.schema.json";
+  const std::string site = "/$defs/site/properties/";
+  holds_schema<RunResult>(r, "");
+  holds_schema<ProcessResult>(r, "/properties/processes/items");
+  holds_schema<Divergence>(r, "/properties/divergence/items");
+  holds_schema<RunResult::FixRun>(r, "/properties/try_fixes/oneOf/1/properties/runs/items");
+  holds_schema<Contention>(r, "/properties/contention");
+  holds_schema<FirstEnd>(r, "/properties/first_end/oneOf/1");
+  holds_schema<CallTimes>(r, "/$defs/times");
+  holds_schema<FrameRole>(r, "/$defs/frame");
+  holds_schema<SiteResult>(r, "/$defs/site");
+  holds_schema<FrameCompile>(r, site + "compiles/items");
+  holds_schema<SiteBreak>(r, site + "breaks/items");
+  holds_schema<Fallback>(r, site + "fallbacks/items");
+  holds_schema<RecompileGroup>(r, site + "recompile_groups/items");
+  holds_schema<EagerComparison>(r, site + "eager/oneOf/1");
+  holds_schema<RunCompile>(r, site + "compiled_runs/items");
+  holds_schema<FixTrial>(r, site + "fix_trials/items");
+  holds_schema<Stall>(r, site + "stall/oneOf/1");
 }
