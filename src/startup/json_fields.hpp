@@ -36,6 +36,16 @@ constexpr auto json_fields(const OutputCheck*) {
   return std::tuple{field("shape_equal", &C::shape_equal), field("max_abs_diff", &C::max_abs_diff),
                     field("max_abs_expected", &C::max_abs_expected), field("match", &C::match)};
 }
+constexpr auto json_fields(const SiteStart*) {
+  using S = SiteStart;
+  return std::tuple{field("key", &S::key), field("name", &S::name), field("first_output_ns", &S::first_output),
+                    field("per_call_ns", &S::per_call)};
+}
+constexpr auto json_fields(const SiteSummary*) {
+  using S = SiteSummary;
+  return std::tuple{field("key", &S::key),    field("name", &S::name),    field("first_output_ns", &S::median),
+                    field("low_ns", &S::low), field("high_ns", &S::high), field("coverage", &S::coverage)};
+}
 constexpr auto json_fields(const Start*) {
   using S = Start;
   return std::tuple{field("first_output_ns", &S::first_output),
@@ -43,7 +53,9 @@ constexpr auto json_fields(const Start*) {
                     field("cache", &S::lookups),
                     field("torch_counters", &S::counters),
                     field("trace_read", &S::trace_read),
-                    field("steady_ns", &S::steady_ns)};
+                    field("steady_ns", &S::steady_ns),
+                    field("sites", &S::sites),
+                    field("error", &S::error, kNull)};
 }
 constexpr auto json_fields(const ModeResult*) {
   using M = ModeResult;
@@ -62,6 +74,7 @@ constexpr auto json_fields(const ModeResult*) {
                     field("package_compile_ns", &M::package_compile),
                     field("cache", &M::lookups),
                     field("output_check", &M::check),
+                    field("sites", &M::sites),
                     field("starts", &M::starts)};
 }
 constexpr auto json_fields(const Verdict*) {
@@ -80,6 +93,7 @@ constexpr auto json_fields(const CompileFinding*) {
 constexpr auto json_fields(const StartupResult*) {
   using R = StartupResult;
   return std::tuple{field("target", &R::target),
+                    field("command", &R::command),
                     field("repeats", &R::repeats),
                     field("backend", &R::backend),
                     field("deploy_env", &R::deploy_env),
