@@ -942,6 +942,25 @@ export interface StartOutputCheck {
   match: boolean;
 }
 
+/** tct startup -- CMD: a call site in one start. */
+export interface StartSite {
+  key: string;
+  name: string;
+  /** From launch to the end of its first call. */
+  first_output_ns: number | null;
+  per_call_ns: number | null;
+}
+
+/** tct startup -- CMD: a call site's first outputs over a mode's starts (median, interval, coverage). */
+export interface StartSiteSummary {
+  key: string;
+  name: string;
+  first_output_ns: number | null;
+  low_ns: number | null;
+  high_ns: number | null;
+  coverage: number;
+}
+
 export interface StartRecord {
   first_output_ns: number | null;
   phases: StartPhases;
@@ -950,6 +969,10 @@ export interface StartRecord {
   torch_counters: StartCounters | null;
   trace_read: boolean;
   steady_ns: number[];
+  /** A command's start: its call sites, the first output's first. */
+  sites?: StartSite[];
+  /** A command's start that failed or timed out. */
+  error?: string | null;
 }
 
 export interface StartModeResult {
@@ -972,6 +995,8 @@ export interface StartModeResult {
   package_compile_ns: number | null;
   cache: CacheLookup[];
   output_check?: StartOutputCheck | null;
+  /** A command's call sites. */
+  sites?: StartSiteSummary[];
   starts: StartRecord[];
   [key: string]: unknown;
 }
@@ -992,7 +1017,10 @@ export interface StartCompileFinding {
 }
 
 export interface StartupSection {
+  /** FILE:FACTORY, or the command's words joined. */
   target: string;
+  /** tct startup -- CMD: the command as run ([] for FILE:FACTORY). */
+  command?: string[];
   repeats: number;
   backend: string;
   deploy_env: string[];

@@ -1,6 +1,8 @@
 // tct startup: how long a fresh process takes to give its first output, for each way of
-// shipping the model. The measurement is startup::run_startup (src/startup/run.hpp); this
-// file is flags and exit codes.
+// shipping the model. The measurement is startup::run_startup (src/startup/run.hpp), or for
+// `tct startup -- CMD` startup::run_command_startup (src/startup/command.hpp); this file is
+// flags and exit codes.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -13,6 +15,7 @@
 #include "cli/target_options.hpp"
 #include "errors.hpp"
 #include "core/aoti_runner.hpp"
+#include "startup/command.hpp"
 #include "startup/run.hpp"
 
 namespace tct::cli {
@@ -22,7 +25,8 @@ class StartupCommand : public Command {
  public:
   const char* examples() const override {
     return "  tct startup builtin:tiny_ops               time to the first output: eager, cold, warm, shipped caches, "
-           "AOTInductor\n";
+           "AOTInductor\n"
+           "  tct startup -- python serve.py             the same for a command's first compiled call\n";
   }
 
   CLI::App* define(CLI::App& app) override {
@@ -30,6 +34,8 @@ class StartupCommand : public Command {
                                    "Time to the first output of a fresh process: eager, torch.compile "
                                    "cold, warm caches, shipped cache artifacts, an AOTInductor package");
     add_target_options(*cmd, cfg_.target);
+    // A command after `--` stands in for the target (run() says when neither or both are given).
+    cmd->get_option("target")->required(false);
     cmd->add_option("--modes", modes_,
                     "Start modes, comma-separated: eager, cold, warm, shipped, aoti, aoti-cpp "
                     "(default: all; warm and shipped bring cold, whose caches they start from)")
@@ -52,6 +58,7 @@ class StartupCommand : public Command {
   tct startup builtin:tiny_ops
   tct startup model.py:make_model --modes eager,cold,warm --repeats 5 -o startup.html
   tct startup builtin:mlp --deploy-env TORCHINDUCTOR_MAX_AUTOTUNE_POINTWISE=1
+  tct startup --modes eager,cold,warm --repeats 5 -- python serve.py --requests 3
 Each start is a new process, launched by tct and timed from launch to its first output (the
 device synchronized), with its own cache folders: cold starts from empty ones, warm from the
 ones its cold start filled, shipped from empty ones after torch.compiler.load_cache_artifacts
@@ -60,13 +67,25 @@ aoti_compile_and_package, aoti-cpp runs that package from C++ (tct-aoti, built o
 against the target's libtorch and kept in $XDG_CACHE_HOME/tct/aoti-runner; skipped with its
 reason without headers, CMake config or a compiler). Phases come from the agent's marks and from the TORCH_TRACE each
 compiled start writes; the interval is the median's, from order statistics over the starts.
+`tct startup [OPTIONS] -- CMD ARGS...` starts a command instead, unchanged (as tct job does:
+through tct run's bootstrap, the modes interleaved, warm and shipped from one unmeasured
+compiled run's caches), timed from launch to the end of the first call of its first compiled
+call site (each site's too); a start that fails or times out (--timeout) is recorded. It has
+no phases, and no aoti or aoti-cpp (no model to export).
 Exit codes: 0 ok; 1 the C++ runner's outputs differ from eager; 2 bad usage or input; 3 every
 mode failed; 4 internal error.)");
     return cmd;
   }
 
+  bool takes_job() const override { return true; }
+
   int run(RunContext& ctx) override {
     for (const auto& m : modes_) cfg_.modes.push_back(*startup::parse_mode(m));
+    if (!trailing.empty()) return run_command(ctx);
+    if (cfg_.target.target.empty())
+      throw usage_error("tct startup: no target and no command",
+                        "give FILE.py:FACTORY (or builtin:NAME), or a command after `--`: tct startup -- python "
+                        "serve.py");
     if (cfg_.build_runner_only) cfg_.modes = {startup::Mode::AotiCpp};
     for (const auto& kv : deploy_env_) {
       const auto eq = kv.find('=');
@@ -105,6 +124,31 @@ mode failed; 4 internal error.)");
   }
 
  private:
+  // tct startup -- CMD: the command's starts; every start failing is the command failing.
+  int run_command(RunContext& ctx) {
+    if (!cfg_.target.target.empty())
+      throw usage_error(fmt::format("tct startup: both a target ({}) and a command after `--`", cfg_.target.target),
+                        "give one: FILE.py:FACTORY, or -- CMD ARGS...");
+    if (!deploy_env_.empty() || cfg_.build_runner_only)
+      throw usage_error("tct startup -- CMD: --deploy-env and --build-runner-only are for FILE:FACTORY");
+    startup::CommandConfig c;
+    c.command = trailing;
+    c.modes = cfg_.modes;
+    c.repeats = cfg_.repeats;
+    c.timeout = ctx.timeout();
+    const startup::StartupResult result =
+        startup::run_command_startup(c, ctx.progress_sink(), checkpoints<startup::StartupResult>(ctx));
+    write_section(ctx, result);
+    const bool any_ok =
+        std::any_of(result.modes.begin(), result.modes.end(), [](const startup::ModeResult& m) { return m.ok(); });
+    if (!any_ok)
+      throw Error(ExitCode::TargetFailed, "target_failed",
+                  fmt::format("no start of the command ran to its first compiled call{}",
+                              result.modes.empty() ? "" : ": " + result.modes.front().error),
+                  "rerun with -v for each mode's reason; each run's stderr is in its folder");
+    return 0;
+  }
+
   startup::StartupConfig cfg_;
   std::vector<std::string> modes_;
   std::vector<std::string> deploy_env_;

@@ -1,10 +1,17 @@
 #include "cli/run_args.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace tct::cli {
 
 std::pair<std::vector<std::string>, std::vector<std::string>> split_run_args(const std::vector<std::string>& args) {
+  // tct startup takes a target or, after `--`, a command: only `--` splits there.
+  if (!args.empty() && args[0] == "startup") {
+    const auto dashes = std::find(args.begin(), args.end(), "--");
+    if (dashes == args.end()) return {args, {}};
+    return {std::vector<std::string>(args.begin(), dashes), std::vector<std::string>(dashes + 1, args.end())};
+  }
   if (args.empty() || (args[0] != "run" && args[0] != "job")) return {args, {}};
   // tct run's and tct job's options that take a value (cmd_run.cpp, cmd_job.cpp and
   // add_output_options).

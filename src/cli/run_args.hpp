@@ -8,8 +8,8 @@
 
 namespace tct::cli {
 
-// args: argv without the program name. When args[0] is "run" or "job": (tct's part, the job).
-// Otherwise (args, {}).
+// args: argv without the program name. When args[0] is "run" or "job": (tct's part, the job);
+// "startup": split at `--` only (before it a target may stand). Otherwise (args, {}).
 std::pair<std::vector<std::string>, std::vector<std::string>> split_run_args(const std::vector<std::string>& args);
 
 }  // namespace tct::cli

@@ -70,6 +70,12 @@ std::string chart(const StartupResult& r) {
       svg += fmt::format(R"(<line x1="{:.1f}" x2="{:.1f}" y1="{}" y2="{}" stroke="#000" stroke-width="1.5"/>)", lo, hi,
                          y + 14, y + 14);
     }
+    // A command's start has no phases: its whole time, one grey bar.
+    if (m.phases.empty() && measured(m.median)) {
+      const double w = m.median.count() / longest * bar_w;
+      svg += fmt::format(R"(<rect x="{:.1f}" y="{}" width="{:.1f}" height="20" fill="#9aa5b1"/>)", x, y + 4, w);
+      x += w;
+    }
     svg += fmt::format(R"(<text x="{:.1f}" y="{}" font-size="12">{}</text>)", x + 6, y + 18,
                        esc(format_duration(m.median)));
     y += row_h;
@@ -130,6 +136,7 @@ std::string html_section(const StartupResult& r) {
     if (m.check)
       lookups += esc(fmt::format("outputs {} eager's (max abs diff {:.3g})", m.check->match ? "match" : "DIFFER from",
                                  m.check->max_abs_diff));
+    if (m.sites.size() > 1) lookups += (lookups.empty() ? "" : "<br>") + esc(sites_line(m));
     rows.push_back({esc(std::string(to_string(m.mode))), esc(std::string(describe(m.mode))), time,
                     m.ok() ? esc(format_duration(m.per_call)) : "", esc(be),
                     m.shipped_bytes ? esc(report::format_bytes(*m.shipped_bytes)) : "", lookups});

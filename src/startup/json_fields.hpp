@@ -34,11 +34,21 @@ constexpr auto json_fields(const OutputCheck*) {
   using C = OutputCheck;
   return std::tuple{TCT_FIELDS(C, shape_equal, max_abs_diff, max_abs_expected, match)};
 }
+constexpr auto json_fields(const SiteStart*) {
+  using S = SiteStart;
+  return std::tuple{field("key", &S::key), field("name", &S::name), field("first_output_ns", &S::first_output),
+                    field("per_call_ns", &S::per_call)};
+}
+constexpr auto json_fields(const SiteSummary*) {
+  using S = SiteSummary;
+  return std::tuple{field("key", &S::key),    field("name", &S::name),    field("first_output_ns", &S::median),
+                    field("low_ns", &S::low), field("high_ns", &S::high), field("coverage", &S::coverage)};
+}
 constexpr auto json_fields(const Start*) {
   using S = Start;
   return std::tuple{TCT_FIELDS(S, first_output), field("phases", &S::phases, phases_json, phases_from),
-                    TCT_FIELDS(S, trace_read, steady_ns), field("cache", &S::lookups),
-                    field("torch_counters", &S::counters)};
+                    TCT_FIELDS(S, trace_read, steady_ns, sites), field("cache", &S::lookups),
+                    field("torch_counters", &S::counters), field("error", &S::error, kNull)};
 }
 constexpr auto json_fields(const ModeResult*) {
   using M = ModeResult;
@@ -50,7 +60,7 @@ constexpr auto json_fields(const ModeResult*) {
                     field("phases", &M::phases, phases_json, phases_from),
                     TCT_FIELDS(M, per_call, break_even_calls, shipped_bytes, package_compile, starts),
                     field("cache", &M::lookups),
-                    field("output_check", &M::check)};
+                    field("output_check", &M::check), TCT_FIELDS(M, sites)};
 }
 constexpr auto json_fields(const Verdict*) {
   using V = Verdict;
@@ -65,7 +75,7 @@ constexpr auto json_fields(const CompileFinding*) {
 }
 constexpr auto json_fields(const StartupResult*) {
   using R = StartupResult;
-  return std::tuple{TCT_FIELDS(R, target, repeats, backend, deploy_env, modes, verdict, still_compiled),
+  return std::tuple{TCT_FIELDS(R, target, command, repeats, backend, deploy_env, modes, verdict, still_compiled),
                     field("cache_findings", &R::findings)};
 }
 

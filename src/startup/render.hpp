@@ -14,6 +14,9 @@ namespace tct::startup {
 // A break-even as read: "120 calls", "21.6 million calls".
 std::string calls_text(double calls);
 
+// A command's call sites and their median first outputs: "call sites: embed 1.2 s; rank 1.5 s".
+std::string sites_line(const ModeResult& m);
+
 // The verdict in words: "eager starts fastest (1.52 s); of the compiled modes, warm (8.53 s)".
 std::string answer(const StartupResult& r);
 

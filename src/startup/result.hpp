@@ -79,6 +79,13 @@ struct OutputCheck {
   bool match = false;
 };
 
+// A call site of a command's start (tct startup -- CMD): the end of its first call since launch.
+struct SiteStart {
+  std::string key, name;
+  Nanoseconds first_output = kNotMeasured;
+  Nanoseconds per_call = kNotMeasured;  // median of its steady calls (tct run's definition)
+};
+
 // One fresh process.
 struct Start {
   Nanoseconds first_output = kNotMeasured;  // launch to the first output, synchronized
@@ -87,6 +94,17 @@ struct Start {
   std::optional<CacheCounters> counters;
   std::vector<double> steady_ns;  // calls after the first output
   bool trace_read = false;        // its TORCH_TRACE was found and read
+  // A command's start: its call sites, the first output's first; what ended it when it failed
+  // or timed out ("" when it ran to the end: a failed start is recorded, its time left out).
+  std::vector<SiteStart> sites;
+  std::string error;
+};
+
+// A call site's first outputs over a command's starts, as the mode's are summarized.
+struct SiteSummary {
+  std::string key, name;
+  Nanoseconds median = kNotMeasured, low = kNotMeasured, high = kNotMeasured;
+  double coverage = 0;
 };
 
 // A mode's starts and what they add up to.
@@ -105,6 +123,7 @@ struct ModeResult {
   Nanoseconds package_compile = kNotMeasured;  // AOTInductor: export + package, once
   std::vector<CacheLookup> lookups;            // the median start's
   std::optional<OutputCheck> check;            // aoti-cpp: its outputs against eager's
+  std::vector<SiteSummary> sites;              // a command's call sites, in their first starts' order
   bool ok() const { return skipped.empty() && error.empty() && !starts.empty(); }
 };
 
@@ -131,7 +150,8 @@ struct CompileFinding {
 };
 
 struct StartupResult {
-  std::string target;
+  std::string target;                // FILE:FACTORY, or the command's words joined
+  std::vector<std::string> command;  // tct startup -- CMD: the command as run ([] for FILE:FACTORY)
   int repeats = 0;
   std::string backend = "inductor";
   std::vector<std::string> deploy_env;  // NAME=VALUE set in the warm and shipped starts only

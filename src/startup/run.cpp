@@ -47,23 +47,6 @@ struct Folders {
   }
 };
 
-// Each warm or shipped miss, matched with the cold start's lookup of the same cache in the
-// same order (the one that filled the cache), says which parts of the key changed.
-void explain_misses(std::vector<CacheLookup>& lookups, const std::vector<KeyedLookup>& missed,
-                    const std::vector<KeyedLookup>& saved) {
-  std::map<std::string, int> seen;
-  for (size_t i = 0; i < lookups.size() && i < missed.size(); ++i) {
-    const int nth = seen[missed[i].lookup.cache]++;
-    if (lookups[i].state != "miss") continue;
-    int k = 0;
-    for (const auto& s : saved)
-      if (s.lookup.cache == missed[i].lookup.cache && k++ == nth) {
-        lookups[i].changed = changed_components(s, missed[i]);
-        break;
-      }
-  }
-}
-
 class Runner {
  public:
   Runner(const core::Progress& progress, core::Executor& exec, const StartupConfig& cfg,

@@ -11,13 +11,43 @@ namespace tct::startup {
 namespace {
 
 // The per-call time after the first output: the calls past the first two (the first calls
-// after a compile still warm allocators and caches), pooled over the starts.
+// after a compile still warm allocators and caches), pooled over the starts. A command's
+// starts keep no calls, only each site's steady median (tct run's): the median of the first
+// output site's.
 Nanoseconds steady_per_call(const std::vector<Start>& starts) {
-  std::vector<double> pooled;
-  for (const auto& s : starts)
+  std::vector<double> pooled, site_medians;
+  for (const auto& s : starts) {
     for (size_t i = std::min<size_t>(2, s.steady_ns.size() / 2); i < s.steady_ns.size(); ++i)
       pooled.push_back(s.steady_ns[i]);
+    if (!s.sites.empty() && measured(s.sites.front().per_call))
+      site_medians.push_back(s.sites.front().per_call.count());
+  }
+  if (pooled.empty()) pooled = std::move(site_medians);
   return pooled.empty() ? kNotMeasured : Nanoseconds(stats::median(pooled));
+}
+
+// Each call site's first outputs over the starts, in the order the sites first appear.
+std::vector<SiteSummary> site_summaries(const std::vector<Start>& starts) {
+  std::vector<SiteSummary> out;
+  std::vector<std::vector<double>> times;
+  for (const auto& s : starts)
+    for (const auto& site : s.sites) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const SiteSummary& x) { return x.key == site.key; });
+      if (it == out.end()) {
+        out.push_back({site.key, site.name});
+        times.emplace_back();
+        it = out.end() - 1;
+      }
+      times[static_cast<size_t>(it - out.begin())].push_back(site.first_output.count());
+    }
+  for (size_t i = 0; i < out.size(); ++i) {
+    const MedianInterval iv = median_interval(times[i]);
+    out[i].median = Nanoseconds(iv.median);
+    out[i].low = Nanoseconds(iv.low);
+    out[i].high = Nanoseconds(iv.high);
+    out[i].coverage = iv.coverage;
+  }
+  return out;
 }
 
 bool overlaps(const ModeResult& a, const ModeResult& b) {
@@ -61,6 +91,7 @@ void summarize(ModeResult& mode) {
     mode.lookups = mid.lookups;
   }
   mode.per_call = steady_per_call(mode.starts);
+  mode.sites = site_summaries(mode.starts);
 }
 
 void decide(StartupResult& r) {

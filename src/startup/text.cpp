@@ -97,6 +97,22 @@ std::string coverage_note(const StartupResult& r) {
   return fmt::format("[..]: {:.0f}% interval of the median over {} fresh processes", c * 100, r.repeats);
 }
 
+// A command's start, per call site: "first output: embed 1.2 s [1.1 s .. 1.3 s]; rank 1.5 s [..]".
+std::string site_table(const ModeResult& m, const std::string& indent) {
+  report::Table t({"call site", "first call ends"});
+  for (const auto& s : m.sites) {
+    std::string cell = format_duration(s.median);
+    if (measured(s.low) && measured(s.high))
+      cell += fmt::format(" [{} .. {}]", format_duration(s.low), format_duration(s.high));
+    t.add({s.name, cell});
+  }
+  return t.str(indent);
+}
+
+std::string start_cell(const Start& s) {
+  return s.error.empty() ? format_duration(s.first_output) : "failed (" + s.error + ")";
+}
+
 report::Table mode_table(const StartupResult& r) {
   report::Table t({"mode", "first output", "per call", "break-even vs eager", "shipped"});
   for (const auto& m : r.modes)
@@ -112,6 +128,13 @@ std::string calls_text(double calls) {
   if (n < 1e5) return fmt::format("{:.0f} calls", n);
   if (n < 1e9) return fmt::format("{:.3g} million calls", n / 1e6);
   return fmt::format("{:.3g} billion calls", n / 1e9);
+}
+
+std::string sites_line(const ModeResult& m) {
+  std::string out;
+  for (const auto& s : m.sites)
+    out += fmt::format("{}{} {}", out.empty() ? "call sites: " : "; ", s.name, format_duration(s.median));
+  return out;
 }
 
 std::string answer(const StartupResult& r) {
@@ -143,7 +166,8 @@ std::string brief(const StartupResult& r) {
                          m.skipped.empty() ? m.error : m.skipped);
       continue;
     }
-    if (m.mode == Mode::Eager) continue;
+    if (m.sites.size() > 1) out += fmt::format("  {}: {}\n", to_string(m.mode), sites_line(m));
+    if (m.mode == Mode::Eager || m.phases.empty()) continue;
     out += fmt::format("  {}: {}{}\n", to_string(m.mode), phase_line(m, 3), m.check ? "; " + check_line(*m.check) : "");
   }
   for (const auto& f : r.findings) out += fmt::format("  {} start: {}\n", to_string(f.mode), lookup_line(f.lookup, 2));
@@ -154,8 +178,14 @@ std::string brief(const StartupResult& r) {
 
 std::string text(const StartupResult& r) {
   std::string out = fmt::format("startup: {}: {}\n", r.target, answer(r));
-  out += fmt::format("  backend {}, {} fresh process(es) per mode{}\n", r.backend, r.repeats,
-                     r.deploy_env.empty() ? "" : ", deploy environment (warm, shipped):");
+  if (!r.command.empty())
+    out += fmt::format(
+        "  the command as it is, {} fresh process(es) per mode, each timed from launch to the end of its first "
+        "compiled call\n",
+        r.repeats);
+  else
+    out += fmt::format("  backend {}, {} fresh process(es) per mode{}\n", r.backend, r.repeats,
+                       r.deploy_env.empty() ? "" : ", deploy environment (warm, shipped):");
   for (const auto& e : r.deploy_env) out += "    " + e + "\n";
   out += mode_table(r).str();
   out += "  " + coverage_note(r) + "\n";
@@ -167,16 +197,19 @@ std::string text(const StartupResult& r) {
                          m.skipped.empty() ? m.error : m.skipped);
       if (m.starts.empty()) continue;
     }
-    report::Table t({"phase", "time (median start)"});
-    for (Phase p : kAllPhases)
-      if (auto it = m.phases.find(p); it != m.phases.end())
-        t.add({std::string(describe(p)), format_duration(it->second)});
-    out += t.str("    ");
+    if (!m.phases.empty()) {
+      report::Table t({"phase", "time (median start)"});
+      for (Phase p : kAllPhases)
+        if (auto it = m.phases.find(p); it != m.phases.end())
+          t.add({std::string(describe(p)), format_duration(it->second)});
+      out += t.str("    ");
+    }
+    if (!m.sites.empty()) out += site_table(m, "    ");
     if (measured(m.package_compile))
       out += fmt::format("    package compile (once): {}\n", format_duration(m.package_compile));
     if (m.check) out += "    " + check_line(*m.check) + "\n";
     std::string starts;
-    for (const auto& s : m.starts) starts += (starts.empty() ? "" : ", ") + format_duration(s.first_output);
+    for (const auto& s : m.starts) starts += (starts.empty() ? "" : ", ") + start_cell(s);
     out += fmt::format("    starts: {}\n", starts);
     if (m.mode == Mode::Eager || m.mode == Mode::AotiPython || m.mode == Mode::AotiCpp) continue;
     out += fmt::format("    cache (median start): {}\n", counts(m.lookups));
@@ -203,7 +236,10 @@ std::string markdown(const StartupResult& r) {
   report::Table t({"mode", "first output", "per call", "break-even vs eager", "shipped", "largest phases"});
   for (const auto& m : r.modes)
     t.add({std::string(to_string(m.mode)), interval_cell(m), m.ok() ? format_duration(m.per_call) : "",
-           break_even_cell(m), shipped_cell(m), m.ok() ? phase_line(m, 3) : (m.skipped.empty() ? m.error : m.skipped)});
+           break_even_cell(m), shipped_cell(m),
+           !m.ok()            ? (m.skipped.empty() ? m.error : m.skipped)
+           : m.phases.empty() ? sites_line(m)
+                              : phase_line(m, 3)});
   out += t.markdown() + "\n" + coverage_note(r) + "\n";
   if (!r.findings.empty()) {
     out += "\n**Cache misses where a hit was expected**\n\n";

@@ -217,4 +217,19 @@ std::vector<std::string> changed_components(const KeyedLookup& saved, const Keye
   return out;
 }
 
+void explain_misses(std::vector<CacheLookup>& lookups, const std::vector<KeyedLookup>& missed,
+                    const std::vector<KeyedLookup>& saved) {
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < lookups.size() && i < missed.size(); ++i) {
+    const int nth = seen[missed[i].lookup.cache]++;
+    if (lookups[i].state != "miss") continue;
+    int k = 0;
+    for (const auto& s : saved)
+      if (s.lookup.cache == missed[i].lookup.cache && k++ == nth) {
+        lookups[i].changed = changed_components(s, missed[i]);
+        break;
+      }
+  }
+}
+
 }  // namespace tct::startup

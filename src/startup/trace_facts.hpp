@@ -58,4 +58,9 @@ TraceFacts read_trace_facts(const std::string& dir);
 // filled the cache and the one that missed it (a part in one only says so).
 std::vector<std::string> changed_components(const KeyedLookup& saved, const KeyedLookup& missed);
 
+// Each warm or shipped miss, matched with the lookup of the same cache in the same order by the
+// compiled start that filled the cache (`saved`), says which parts of the key changed.
+void explain_misses(std::vector<CacheLookup>& lookups, const std::vector<KeyedLookup>& missed,
+                    const std::vector<KeyedLookup>& saved);
+
 }  // namespace tct::startup

@@ -305,6 +305,8 @@ TEST(Fields, EveryStartupTypeIsItsSchemaAndItsInterface) {
   holds<CacheCounters>(s, "/$defs/counters", "StartCounters");
   holds<Start>(s, "/$defs/start", "StartRecord");
   holds<ModeResult>(s, "/$defs/mode", "StartModeResult");
+  holds<SiteStart>(s, "/$defs/site_start", "StartSite");
+  holds<SiteSummary>(s, "/$defs/site_summary", "StartSiteSummary");
   holds<OutputCheck>(s, "/$defs/mode/properties/output_check", "StartOutputCheck");
 }
 
