@@ -3,7 +3,8 @@
 It wraps torch.compile so that each object it returns (a function, or an OptimizedModule
 whose forward is wrapped) appends the duration of every call to its call site's array, and
 notes, sparsely, the calls during which Dynamo compiled (a compile-start callback) and the
-calls that ran no compiled graph (every compiled graph counts its runs). Recompile-limit hits
+calls that ran no compiled graph (every compiled graph counts its runs), and counts the calls
+per shape of their tensor arguments (the shapes the job used, after the clock stops). Recompile-limit hits
 come from Dynamo's own warning. One JSON file per process in TCT_RUN_RECORD_DIR, rewritten
 at exit, on SIGTERM (noted as such: a launcher stopping its workers sends it) and every
 TCT_RUN_FLUSH_S seconds (1), so a killed process loses at most about a second of calls.
@@ -60,7 +61,7 @@ _artifacts = {}
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad", "ends", "wrapper")
+                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -81,6 +82,11 @@ class _Site:
         self.outputs_need_grad = None   # a compiling call's output needs grad: backward runs outside the call
         self.ends = array.array("q") if _call_ends else None  # each call's end, perf_counter_ns
         self.wrapper = None             # "ddp": torch.compile was given a DistributedDataParallel
+        # The names of the code's positional parameters (a module's `self` left out): what
+        # Dynamo's guards call the tensors whose shapes are counted below.
+        names = code.co_varnames[:code.co_argcount] if code else ()
+        self.arg_names = list(names[1:] if kind == "module" else names)
+        self.shapes = {}                # the calls' tensor shapes -> calls (_note_shapes)
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
@@ -89,6 +95,7 @@ class _Site:
                 "compile_calls": list(self.compile_calls), "eager_calls": list(self.eager_calls),
                 "device_ns": list(self.device), "compile_ids": list(self.compile_ids),
                 "outputs_need_grad": self.outputs_need_grad, "wrapper": self.wrapper,
+                "arg_names": self.arg_names, "shapes": _shapes_json(self.shapes),
                 **({"ends_ns": self.ends.tolist()} if self.ends is not None else {})}
 
     def resolve(self, wait):
@@ -107,6 +114,39 @@ class _Site:
                 pass
             done += 1
         del pending[:done]
+
+
+# Distinct shape signatures kept per site; the calls of any further one are counted under None.
+_SHAPE_KEYS_CAP = 256
+_Tensor = None  # torch.Tensor, once torch is imported
+
+
+def _note_shapes(shapes, args, kwargs):
+    """Count the call under its tensor arguments' shapes: positional ones by position (None
+    for a non-tensor), keyword ones by name. Runs after the call's clock has stopped."""
+    T = _Tensor
+    key = (tuple([a.shape if isinstance(a, T) else None for a in args]),
+           tuple([(k, v.shape) for k, v in kwargs.items() if isinstance(v, T)]) if kwargs else ())
+    n = shapes.get(key)
+    if n is not None:
+        shapes[key] = n + 1
+    elif len(shapes) < _SHAPE_KEYS_CAP:
+        shapes[key] = 1
+    else:
+        shapes[None] = shapes.get(None, 0) + 1
+
+
+def _shapes_json(shapes):
+    """[{args, kwargs, calls}], and {other: calls} for the calls past the cap. A copy first: the
+    job's thread may add a key while the flush thread writes."""
+    out = []
+    for key, calls in dict(shapes).items():
+        if key is None:
+            out.append({"other": calls})
+        else:
+            out.append({"args": [None if s is None else list(s) for s in key[0]],
+                        "kwargs": {k: list(v) for k, v in key[1]}, "calls": calls})
+    return out
 
 
 def _caller():
@@ -224,6 +264,8 @@ def _needs_grad(out):
 
 def _timed(fn, site):
     times = site.times
+    shapes = site.shapes
+    note_shapes = _note_shapes
     append = times.append
     clock = _clock
     counts = _counts
@@ -242,6 +284,7 @@ def _timed(fn, site):
                 append(t1 - t0)
                 if ends is not None:
                     ends.append(t1)
+                note_shapes(shapes, args, kwargs)
 
         return timed_eager
 
@@ -262,6 +305,7 @@ def _timed(fn, site):
                 _claim(site, compiles, out)
             if counts[0] == graphs:
                 eager_calls.append(len(times) - 1)
+            note_shapes(shapes, args, kwargs)
 
     return timed
 
@@ -279,6 +323,8 @@ def _cuda_in_use():
 
 def _timed_cuda(fn, site):
     times = site.times
+    shapes = site.shapes
+    note_shapes = _note_shapes
     append = times.append
     clock = _clock
     counts = _counts
@@ -312,6 +358,7 @@ def _timed_cuda(fn, site):
                     _claim(site, compiles, out)
                 if counts[0] == graphs:
                     eager_calls.append(len(times) - 1)
+            note_shapes(shapes, args, kwargs)
 
     return timed
 
@@ -619,8 +666,9 @@ def _watch_launcher():
 
 
 def hook_torch(torch, record_dir):
-    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch, _try_fix
+    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
     _torch = torch
+    _Tensor = torch.Tensor
     _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
     _record_dir = record_dir
     _torch_version = str(getattr(torch, "__version__", ""))

@@ -10,6 +10,7 @@
 
 #include "core/hint_catalog.hpp"
 #include "core/recompile_guard.hpp"
+#include "run/shapes.hpp"
 #include "trace/eager_parts.hpp"
 #include "stats/break_even.hpp"
 #include "stats/summary.hpp"
@@ -379,6 +380,7 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace:
   const auto roles = frame_roles(out, s);
   group_recompiles(out, s, p, roles);
   find_fallbacks(out, s, p, roles);
+  out.shape_use = shape_use_of(s, out.compiles);
   return out;
 }
 

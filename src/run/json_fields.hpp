@@ -50,6 +50,7 @@ using core::fields::flat;
 using core::fields::group;
 using core::fields::kWholeNs;
 inline constexpr auto kNull = core::fields::Empty::Null;
+inline constexpr auto kAbsent = core::fields::Empty::Absent;
 
 constexpr auto json_fields(const CallTimes*) {
   return std::tuple{TCT_FIELDS(CallTimes, calls), TCT_FIELDS_WITH(CallTimes, kWholeNs, median, p90, total)};
@@ -107,6 +108,13 @@ constexpr auto json_fields(const Stall*) {
   return std::tuple{field("compiled_p90_over_median", &Stall::compiled_ratio),
                     field("eager_p90_over_median", &Stall::eager_ratio), TCT_FIELDS(Stall, with_load)};
 }
+constexpr auto json_fields(const SizeCalls*) { return std::tuple{TCT_FIELDS(SizeCalls, size, calls)}; }
+constexpr auto json_fields(const VariedDim*) {
+  return std::tuple{TCT_FIELDS(VariedDim, input, dim, sizes, recompiles)};
+}
+constexpr auto json_fields(const ShapeUse*) {
+  return std::tuple{TCT_FIELDS(ShapeUse, calls, shapes, other_calls, varied)};
+}
 constexpr auto json_fields(const SiteResult*) {
   using S = SiteResult;
   return std::tuple{
@@ -114,6 +122,7 @@ constexpr auto json_fields(const SiteResult*) {
                  graph_breaks, breaks, cache, recompile_groups, fallbacks, backward_outside, eager, stall),
       TCT_FIELDS_WITH(S, kWholeNs, compile_time),
       TCT_FIELDS_WITH(S, kNull, wrapper),
+      TCT_FIELDS_WITH(S, kAbsent, shape_use),  // left out by records older than the shapes
       group("site", field("file", &S::site_file), field("line", &S::site_line)),
       group("code", field("function", &S::code_name), field("file", &S::code_file), field("line", &S::code_line)),
       custom<S>("eager_calls", eager_calls_json, eager_calls_from),

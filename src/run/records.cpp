@@ -26,6 +26,36 @@ std::optional<int> int_field(const json& j, const char* key) {
   return std::nullopt;
 }
 
+// A list of sizes, or nullopt for anything else (the bootstrap writes null for a non-tensor).
+std::optional<std::vector<int64_t>> sizes_of(const json& j) {
+  if (!j.is_array()) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const auto& d : j) {
+    if (!d.is_number_integer()) return std::nullopt;
+    out.push_back(d.get<int64_t>());
+  }
+  return out;
+}
+
+// The bootstrap's [{args, kwargs, calls}] and {other: calls} (python/tct_run_bootstrap).
+void read_shapes(const json& list, SiteRecord& r) {
+  if (!list.is_array()) return;
+  for (const auto& e : list) {
+    if (!e.is_object()) continue;
+    if (const auto o = e.find("other"); o != e.end() && o->is_number_integer()) {
+      r.shapes_other_calls += o->get<int64_t>();
+      continue;
+    }
+    ShapeCount c;
+    c.calls = e.value("calls", int64_t{0});
+    for (const auto& a : e.value("args", json::array())) c.args.push_back(sizes_of(a));
+    if (const auto kw = e.find("kwargs"); kw != e.end() && kw->is_object())
+      for (const auto& [name, v] : kw->items())
+        if (auto sz = sizes_of(v)) c.kwargs.emplace_back(name, std::move(*sz));
+    if (c.calls > 0) r.shapes.push_back(std::move(c));
+  }
+}
+
 }  // namespace
 
 std::string SiteRecord::key() const { return fmt::format("{}:{} {}", site_file, site_line, name); }
@@ -75,6 +105,8 @@ ProcessRecord parse_record(const std::string& text) {
       r.outputs_need_grad = s["outputs_need_grad"].get<bool>();
     r.ends_ns = s.value("ends_ns", std::vector<int64_t>{});
     if (s.contains("wrapper") && s["wrapper"].is_string()) r.wrapper = s["wrapper"].get<std::string>();
+    r.arg_names = s.value("arg_names", std::vector<std::string>{});
+    read_shapes(s.value("shapes", json::array()), r);
     p.sites.push_back(std::move(r));
   }
   for (const auto& h : j.value("recompile_limit_hits", json::array())) {

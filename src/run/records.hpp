@@ -11,6 +11,13 @@
 
 namespace tct::run {
 
+// The calls whose tensor arguments had these shapes; an argument that is no tensor is nullopt.
+struct ShapeCount {
+  std::vector<std::optional<std::vector<int64_t>>> args;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> kwargs;
+  int64_t calls = 0;
+};
+
 struct SiteRecord {
   int index = 0;
   std::string kind;       // "function" or "module"
@@ -34,6 +41,11 @@ struct SiteRecord {
   // the job on; empty otherwise.
   std::vector<int64_t> ends_ns;
   std::string wrapper;  // "ddp": torch.compile was given a DistributedDataParallel
+  // The code's positional parameter names (a module's self left out) and the calls counted per
+  // shape of their tensor arguments (positional by position, keyword by name).
+  std::vector<std::string> arg_names;
+  std::vector<ShapeCount> shapes;
+  int64_t shapes_other_calls = 0;  // calls past the bootstrap's cap on distinct shapes
 
   // "train.py:44 MLP": one site across processes and runs.
   std::string key() const;

@@ -144,6 +144,24 @@ struct Stall {
   bool with_load = false;
 };
 
+// The shapes a site's calls used: each dimension of an input that took more than one size,
+// with the calls at each size and the recompiles whose failed guard was that size.
+struct SizeCalls {
+  int64_t size = 0, calls = 0;
+};
+struct VariedDim {
+  std::string input;  // the parameter's name (a keyword argument's), or "arg N" past the named ones
+  int dim = 0;
+  std::vector<SizeCalls> sizes;  // ascending
+  int recompiles = 0;            // recompiles whose failed guard was this dimension's size
+};
+struct ShapeUse {
+  int64_t calls = 0;        // calls counted
+  int shapes = 0;           // distinct shapes of the tensor arguments
+  int64_t other_calls = 0;  // calls past the bootstrap's cap on distinct shapes, not broken down
+  std::vector<VariedDim> varied;
+};
+
 struct SiteResult {
   std::string key, kind, name, site_file, code_name, code_file;
   std::string wrapper;  // "ddp": torch.compile was given a DistributedDataParallel (its forward is the site's code)
@@ -177,6 +195,7 @@ struct SiteResult {
   std::vector<RunCompile> runs;  // --compare-eager: each compiled run's compile, cold and warm
   std::vector<FixTrial> trials;  // --try-fixes: each fix measured here (its breaks' fix_terms then say tried)
   std::optional<Stall> stall;
+  std::optional<ShapeUse> shape_use;  // none where the bootstrap counted no shapes (older records)
 };
 
 struct ProcessResult {

@@ -121,6 +121,25 @@ std::string recompile_group_text(const RecompileGroup& g, const SiteResult& s, b
   return out;
 }
 
+// "shapes: x dim 0 took 4 sizes over 40 calls: 1 (10 calls), 2 (10), 3 (10), 4 (10); 2 recompiles on it"
+std::string varied_dim_text(const VariedDim& v, const ShapeUse& use, bool md, const std::string& b) {
+  std::string sizes;
+  for (size_t i = 0; i < v.sizes.size(); ++i) {
+    if (i == 8) {
+      sizes += fmt::format(", ... ({} to {})", v.sizes.front().size, v.sizes.back().size);
+      break;
+    }
+    sizes += fmt::format(fmt::runtime(i == 0 ? "{} ({} call{})" : ", {} ({}{})"), v.sizes[i].size, v.sizes[i].calls,
+                         i == 0 ? (v.sizes[i].calls == 1 ? "" : "s") : "");
+  }
+  return fmt::format(
+      fmt::runtime(md ? "{}shapes: `{}` dim {} took {} sizes over {} calls: {}{}{}\n"
+                      : "{}shapes: {} dim {} took {} sizes over {} calls: {}{}{}\n"),
+      b, v.input, v.dim, v.sizes.size(), use.calls, sizes,
+      use.other_calls > 0 ? fmt::format(" ({} more calls at shapes not broken down)", use.other_calls) : "",
+      v.recompiles > 0 ? fmt::format("; {} recompile{} on it", v.recompiles, v.recompiles == 1 ? "" : "s") : "");
+}
+
 // "load 3.1 on 2 CPUs, 120 involuntary context switches/s, torch 2 threads"
 std::string contention_words(const Contention& c) {
   std::string out = fmt::format("load {:.1f} on {} CPUs", c.load_1m, c.cpus);
@@ -228,6 +247,8 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
                              core::fix_with_terms(p.hint.fix, p.hint.terms)));
   for (const auto& g : s.recompile_groups)
     out += recompile_group_text(g, s, md, b, cwd, explained.insert(g.fix).second);
+  if (s.shape_use)
+    for (const VariedDim& v : s.shape_use->varied) out += varied_dim_text(v, *s.shape_use, md, b);
   // torch's own text: -v only, its first line (the stack trace it appends is in the JSON).
   if (verbose)
     for (const auto& c : s.compiles)

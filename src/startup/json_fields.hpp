@@ -46,9 +46,12 @@ constexpr auto json_fields(const SiteSummary*) {
 }
 constexpr auto json_fields(const Start*) {
   using S = Start;
-  return std::tuple{TCT_FIELDS(S, first_output), field("phases", &S::phases, phases_json, phases_from),
-                    TCT_FIELDS(S, trace_read, steady_ns, sites), field("cache", &S::lookups),
-                    field("torch_counters", &S::counters), field("error", &S::error, kNull)};
+  return std::tuple{TCT_FIELDS(S, first_output),
+                    field("phases", &S::phases, phases_json, phases_from),
+                    TCT_FIELDS(S, trace_read, steady_ns, sites),
+                    field("cache", &S::lookups),
+                    field("torch_counters", &S::counters),
+                    field("error", &S::error, kNull)};
 }
 constexpr auto json_fields(const ModeResult*) {
   using M = ModeResult;
@@ -60,7 +63,8 @@ constexpr auto json_fields(const ModeResult*) {
                     field("phases", &M::phases, phases_json, phases_from),
                     TCT_FIELDS(M, per_call, break_even_calls, shipped_bytes, package_compile, starts),
                     field("cache", &M::lookups),
-                    field("output_check", &M::check), TCT_FIELDS(M, sites)};
+                    field("output_check", &M::check),
+                    TCT_FIELDS(M, sites)};
 }
 constexpr auto json_fields(const Verdict*) {
   using V = Verdict;

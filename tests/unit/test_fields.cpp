@@ -345,4 +345,7 @@ TEST(Fields, EveryRunTypeIsItsSchema) {
   holds_schema<RunCompile>(r, site + "compiled_runs/items");
   holds_schema<FixTrial>(r, site + "fix_trials/items");
   holds_schema<Stall>(r, site + "stall/oneOf/1");
+  holds_schema<ShapeUse>(r, site + "shape_use");
+  holds_schema<VariedDim>(r, site + "shape_use/properties/varied/items");
+  holds_schema<SizeCalls>(r, site + "shape_use/properties/varied/items/properties/sizes/items");
 }
