@@ -28,12 +28,10 @@ cd "$(dirname "$0")/.."
 # The replies still read by key, and where (the rest of issue 47's item 2):
 #   target.load (kept as JSON in each result's `target`, a document field: bench/text.cpp,
 #     bench/html.cpp, explain/text.cpp, expect/text.cpp, expect/run.cpp)
-#   explain.run, explain.registry (explain/run.cpp, audit.cpp, audit.hpp, warnings.cpp)
-#   expect.ceilings, expect.device_info (expect/ceilings.cpp, timings.cpp, run.cpp)
 #   the handshake's torch and python objects, and the environment it describes (probe/run.cpp,
 #     probe/text.cpp, probe/section.hpp)
 MAX=${TCT_AGENT_READS_MAX:-0}
-[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=128
+[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=31
 
 python3 - "$MAX" <<'EOF'
 import re

@@ -24,14 +24,6 @@ std::string trim_code(std::string_view s) {
 
 }  // namespace
 
-CodeDirs CodeDirs::from_json(const nlohmann::json& j) {
-  CodeDirs d;
-  if (!j.is_object()) return d;
-  auto get = [&](const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; };
-  d.torch = get("torch"), d.agent = get("agent"), d.examples = get("examples");
-  return d;
-}
-
 bool is_user_file(const std::string& file, const CodeDirs& dirs) {
   if (file.empty() || file[0] == '<') return false;
   if (under(file, dirs.torch) || file == dirs.torch) return false;

@@ -3,9 +3,10 @@
 // (not torch's, not tct's agent), and file names that read the same on every machine.
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "core/fields.hpp"
 
 namespace tct::core {
 
@@ -17,11 +18,16 @@ struct Frame {
 };
 
 // The folders of library code in the user's interpreter, as the agent reports them
-// (facts["code_dirs"]): torch's package and the agent's own (its examples are user code).
+// (explain.run's code_dirs, explain/reply.hpp): torch's package and the agent's own (its
+// examples are user code).
 struct CodeDirs {
   std::string torch, agent, examples;
-  static CodeDirs from_json(const nlohmann::json& j);
 };
+constexpr auto json_fields(const CodeDirs*) {
+  using fields::field;
+  return std::tuple{field("torch", &CodeDirs::torch), field("agent", &CodeDirs::agent),
+                    field("examples", &CodeDirs::examples)};
+}
 
 // The file name of a path, without its folders ("/a/b/model.py" -> "model.py").
 std::string base_name(const std::string& path);

@@ -12,13 +12,33 @@
 
 namespace tct::expect {
 
+namespace {
+
+// The figures of a saved document's ceilings or of a cache entry, both tct's own.
+struct Figures {
+  double peak_flops = NAN, peak_bandwidth_bytes_per_s = NAN, op_floor_ns = NAN, compiled_call_ns = NAN;
+};
+constexpr auto json_fields(const Figures*) {
+  using core::fields::field;
+  return std::tuple{field("peak_flops", &Figures::peak_flops),
+                    field("peak_bandwidth_bytes_per_s", &Figures::peak_bandwidth_bytes_per_s),
+                    field("op_floor_ns", &Figures::op_floor_ns), field("compiled_call_ns", &Figures::compiled_call_ns)};
+}
+
+}  // namespace
+
 Ceilings ceilings_from_json(const json& j, const std::string& source) {
+  const auto f = core::fields::read_as<Figures>(j);
+  return {f.peak_flops, f.peak_bandwidth_bytes_per_s, f.op_floor_ns, f.compiled_call_ns, source};
+}
+
+Ceilings ceilings_measured(const reply::CeilingTimings& timings) {
   Ceilings c;
-  c.peak_flops = ceiling_flops(j);
-  c.peak_bandwidth = ceiling_bandwidth(j);
-  c.op_floor_ns = ceiling_op_floor_ns(j);
-  c.compiled_call_ns = ceiling_compiled_call_ns(j);
-  c.source = source;
+  c.peak_flops = ceiling_flops(timings);
+  c.peak_bandwidth = ceiling_bandwidth(timings);
+  c.op_floor_ns = ceiling_op_floor_ns(timings);
+  c.compiled_call_ns = ceiling_compiled_call_ns(timings);
+  c.source = "measured";
   return c;
 }
 

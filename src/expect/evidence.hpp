@@ -29,10 +29,12 @@ struct Ceilings {
   double balance() const { return peak_flops / peak_bandwidth; }
 };
 
-// From expect.ceilings' reply (its raw timings: the figures are computed in expect/timings.cpp)
-// or a cache entry ({peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, compiled_call_ns});
-// missing or null fields are NaN.
+// The figures as tct writes them (to_json below, a ceilings cache entry) or an older agent's
+// expect.ceilings reply carried them ({peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns,
+// compiled_call_ns}); missing or null fields are NaN.
 Ceilings ceilings_from_json(const json& j, const std::string& source);
+// From expect.ceilings' reply: its raw timings, the figures computed in expect/timings.cpp.
+Ceilings ceilings_measured(const reply::CeilingTimings& timings);
 // {peak_flops, peak_bandwidth_bytes_per_s, op_floor_ns, compiled_call_ns, balance_flops_per_byte, source}
 json to_json(const Ceilings& c);
 

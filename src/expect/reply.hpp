@@ -1,5 +1,6 @@
 #pragma once
-// The replies of the agent's expect.profile and expect.flops ops (python/tct_agent/ops/expect.py),
+// The replies of the agent's expect.profile, expect.flops, expect.device_info and expect.ceilings
+// ops (python/tct_agent/ops/expect.py),
 // each declared once as bench/reply.hpp declares bench's: read into its struct where it arrives
 // (core::fields::read_as), the evidence (evidence.hpp) made from its members. Their field names
 // are python/tct_agent/replies.json's; tests/unit/test_replies.cpp holds the two to each other. A
@@ -116,6 +117,59 @@ constexpr auto json_fields(const Flops*) {
                     field("module_calls", &F::module_calls),
                     field("ops", &F::ops),
                     field("error", &F::error)};
+}
+
+// expect.device_info: what identifies this machine's ceilings (the cache's key); "?" where the
+// agent did not say.
+struct DeviceInfo {
+  std::string device = "?", device_type = "?", device_name = "?", dtype = "?", torch_version = "?";
+  long long num_threads = 0;
+  std::optional<long long> logical_cores;
+};
+constexpr auto json_fields(const DeviceInfo*) {
+  using core::fields::field;
+  using D = DeviceInfo;
+  return std::tuple{field("device", &D::device),
+                    field("device_type", &D::device_type),
+                    field("device_name", &D::device_name),
+                    field("dtype", &D::dtype),
+                    field("torch_version", &D::torch_version),
+                    field("num_threads", &D::num_threads),
+                    field("logical_cores", &D::logical_cores)};
+}
+
+// expect.ceilings: every timing of the machine's ceilings (the figures are expect/timings.cpp's):
+// the profiled 1-element adds per round, the compiled add's rounds, the copies of copied_bytes
+// and the n x n matmuls; matmul_error when this dtype has no matmul.
+struct CeilingTimings {
+  std::string device, dtype;
+  std::vector<std::vector<double>> op_floor_rounds_ns;
+  std::vector<double> compiled_call_rounds_ns;
+  std::optional<std::string> compiled_call_error;
+  double python_op_floor_ns = NAN;
+  std::optional<long long> copy_bytes;
+  double copied_bytes = NAN;
+  std::optional<long long> matmul_n;
+  long long repeats = 0;
+  std::vector<double> copy_ns, matmul_ns;
+  std::optional<std::string> matmul_error;
+};
+constexpr auto json_fields(const CeilingTimings*) {
+  using core::fields::field;
+  using C = CeilingTimings;
+  return std::tuple{field("device", &C::device),
+                    field("dtype", &C::dtype),
+                    field("op_floor_rounds_ns", &C::op_floor_rounds_ns),
+                    field("compiled_call_rounds_ns", &C::compiled_call_rounds_ns),
+                    field("compiled_call_error", &C::compiled_call_error),
+                    field("python_op_floor_ns", &C::python_op_floor_ns),
+                    field("copy_bytes", &C::copy_bytes),
+                    field("copied_bytes", &C::copied_bytes),
+                    field("matmul_n", &C::matmul_n),
+                    field("repeats", &C::repeats),
+                    field("copy_ns", &C::copy_ns),
+                    field("matmul_ns", &C::matmul_ns),
+                    field("matmul_error", &C::matmul_error)};
 }
 
 }  // namespace tct::expect::reply

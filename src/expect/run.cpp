@@ -206,8 +206,10 @@ class ExpectRun {
   Machine machine_ceilings(bool refresh) {
     progress_("machine ceilings");
     Machine m;
+    // The replies stay whole in the document (Machine's device and measurement); tct reads them
+    // through their declarations.
     m.device = agent_->call("expect.device_info", json::object());
-    m.cache_key = ceilings_cache_key(m.device);
+    m.cache_key = ceilings_cache_key(core::fields::read_as<reply::DeviceInfo>(m.device));
     std::string path = ceilings_cache_path(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     if (!path.empty()) m.cache_path = path;
     json cache = (cfg_.no_cache || path.empty()) ? json::object() : read_cache(path);
@@ -219,15 +221,15 @@ class ExpectRun {
       }
     progress_("measuring the machine's ceilings (a large copy, a large matmul; cached afterwards)");
     m.measurement = agent_->call("expect.ceilings", json::object());
-    m.ceilings = ceilings_from_json(m.measurement, "measured");
+    const auto timings = core::fields::read_as<reply::CeilingTimings>(m.measurement);
+    m.ceilings = ceilings_measured(timings);
     const Ceilings& c = m.ceilings;
     m.cache_written = false;
     if (!cfg_.no_cache && !path.empty() && c.peak_flops > 0 && c.peak_bandwidth > 0 && c.op_floor_ns > 0) {
-      store_ceilings(cache, m.cache_key, m.measurement, utc_now());
+      store_ceilings(cache, m.cache_key, timings, utc_now());
       m.cache_written = write_cache(path, cache);
     }
-    if (m.measurement.value("matmul_error", json()).is_string())
-      warn({report::kind::NoFlopCeiling{m.measurement["matmul_error"].get<std::string>()}, ""});
+    if (timings.matmul_error) warn({report::kind::NoFlopCeiling{*timings.matmul_error}, ""});
     return m;
   }
 

@@ -3,28 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/fields.hpp"
-#include "core/json_number.hpp"
 #include "stats/summary.hpp"
 
 namespace tct::expect {
-namespace {
-
-using json = nlohmann::json;
-
-std::vector<double> timings_at(const json& j, const char* key) {
-  std::vector<double> out;
-  if (!j.is_object() || !j.contains(key) || !j[key].is_array()) return out;
-  for (const auto& v : j[key])
-    if (v.is_number()) out.push_back(v.get<double>());
-  return out;
-}
-
-// A figure the reply carries itself (a cache entry, an older agent), else NaN.
-bool carries(const json& j, const char* key) { return j.is_object() && j.contains(key) && j[key].is_number(); }
-
-}  // namespace
-
 double fastest_ns(const std::vector<double>& ns) {
   double out = NAN;
   for (double v : ns)
@@ -53,28 +34,18 @@ double profile_op_floor_ns(const reply::Profile& profile) {
   return op_floor_ns_of_runs(profile.op_floor_adds_ns);
 }
 
-double ceiling_bandwidth(const json& m) {
-  if (carries(m, "peak_bandwidth_bytes_per_s")) return m["peak_bandwidth_bytes_per_s"].get<double>();
-  const double bytes = core::number_or_nan(m, "copied_bytes"), fastest = fastest_ns(timings_at(m, "copy_ns"));
-  return fastest > 0 ? 2.0 * bytes / (fastest / 1e9) : NAN;
+double ceiling_bandwidth(const reply::CeilingTimings& m) {
+  const double fastest = fastest_ns(m.copy_ns);
+  return fastest > 0 ? 2.0 * m.copied_bytes / (fastest / 1e9) : NAN;
 }
 
-double ceiling_flops(const json& m) {
-  if (carries(m, "peak_flops")) return m["peak_flops"].get<double>();
-  const double n = core::number_or_nan(m, "matmul_n"), fastest = fastest_ns(timings_at(m, "matmul_ns"));
+double ceiling_flops(const reply::CeilingTimings& m) {
+  const double n = m.matmul_n ? static_cast<double>(*m.matmul_n) : NAN, fastest = fastest_ns(m.matmul_ns);
   return fastest > 0 ? 2.0 * n * n * n / (fastest / 1e9) : NAN;
 }
 
-double ceiling_op_floor_ns(const json& m) {
-  if (carries(m, "op_floor_ns")) return m["op_floor_ns"].get<double>();
-  std::vector<std::vector<double>> runs;
-  if (m.is_object()) core::fields::decode(m.value("op_floor_rounds_ns", json()), runs);
-  return op_floor_ns_of_runs(runs, 1);
-}
+double ceiling_op_floor_ns(const reply::CeilingTimings& m) { return op_floor_ns_of_runs(m.op_floor_rounds_ns, 1); }
 
-double ceiling_compiled_call_ns(const json& m) {
-  if (carries(m, "compiled_call_ns")) return m["compiled_call_ns"].get<double>();
-  return fastest_ns(timings_at(m, "compiled_call_rounds_ns"));
-}
+double ceiling_compiled_call_ns(const reply::CeilingTimings& m) { return fastest_ns(m.compiled_call_rounds_ns); }
 
 }  // namespace tct::expect

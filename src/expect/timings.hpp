@@ -5,8 +5,6 @@
 #include <cstddef>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "expect/reply.hpp"
 
 namespace tct::expect {
@@ -28,10 +26,9 @@ double profile_op_floor_ns(const reply::Profile& profile);
 // expect.ceilings' figures from its timings: bytes/s of the copy (2 x the bytes copied: read
 // and written, over the fastest copy), FLOP/s of the n x n matmul (2 n^3 over the fastest),
 // the op floor (its first profiled round left out) and the compiled call (the fastest round).
-// A cache entry or an older agent's reply carries the figures: each read as is when present.
-double ceiling_bandwidth(const nlohmann::json& measurement);
-double ceiling_flops(const nlohmann::json& measurement);
-double ceiling_op_floor_ns(const nlohmann::json& measurement);
-double ceiling_compiled_call_ns(const nlohmann::json& measurement);
+double ceiling_bandwidth(const reply::CeilingTimings& measurement);
+double ceiling_flops(const reply::CeilingTimings& measurement);
+double ceiling_op_floor_ns(const reply::CeilingTimings& measurement);
+double ceiling_compiled_call_ns(const reply::CeilingTimings& measurement);
 
 }  // namespace tct::expect

@@ -20,68 +20,54 @@ using trace::TraceBreak;
 
 namespace {
 
-int int_or(const json& j, const char* key, int fallback) {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return fallback;
-  return j[key].get<int>();
-}
-
-std::string str_or(const json& j, const char* key, const std::string& fallback = "") {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return fallback;
-  return j[key].get<std::string>();
-}
-
 // The user's frames of a break's stack (the agent sends them all, outermost first).
-std::vector<Frame> parse_frames(const json& frames, const CodeDirs& dirs) {
+std::vector<Frame> parse_frames(const std::vector<reply::StackFrame>& frames, const CodeDirs& dirs) {
   std::vector<Frame> out;
-  if (!frames.is_array()) return out;
-  for (const auto& f : frames) {
-    if (!f.is_object()) continue;
-    Frame fr{str_or(f, "file"), int_or(f, "line", 0), str_or(f, "function", "?"), str_or(f, "source")};
-    if (is_user_file(fr.file, dirs)) out.push_back(std::move(fr));
-  }
+  for (const auto& f : frames)
+    if (is_user_file(f.file, dirs)) out.push_back({f.file, f.line, f.function, f.source});
   return out;
 }
 
 // Every frame of a break's stack, a library's too.
-std::vector<Frame> all_frames(const json& frames) {
+std::vector<Frame> all_frames(const std::vector<reply::StackFrame>& frames) {
   std::vector<Frame> out;
-  if (!frames.is_array()) return out;
-  for (const auto& f : frames)
-    if (f.is_object()) out.push_back({str_or(f, "file"), int_or(f, "line", 0), str_or(f, "function", "?"), ""});
+  for (const auto& f : frames) out.push_back({f.file, f.line, f.function, ""});
   return out;
 }
 
-// {id, type, explanation, hints, url} for a break: the reason's own explanation and hints
-// (specific: they name the function and argument types) first, the registry entry's
-// templates ("{fn.__name__}") only where the reason has none. id: the reason's own (the
-// registry id in its text), else the one the agent found.
-json registry_for(const std::string& reason, const json& registry) {
+// A break's registry entry: the reason's own explanation and hints (specific: they name the
+// function and argument types) first, the registry entry's templates ("{fn.__name__}") only
+// where the reason has none. None when the reason names no registry id.
+std::optional<Registry> registry_for(const std::string& reason, const reply::Registry& registry) {
   core::ReasonParts parts = core::split_reason(reason);
-  std::string id = core::registry_id_of(reason), url = parts.url;
-  if (id.empty()) return nullptr;
-  json entry = registry.is_object() && registry.contains(id) ? registry[id] : json();
-  json hints = json::array();
-  for (const auto& h : parts.hints) hints.push_back(h);
-  if (hints.empty() && entry.is_object() && entry.contains("hints") && entry["hints"].is_array()) {
+  std::string id = core::registry_id_of(reason);
+  if (id.empty()) return std::nullopt;
+  const auto found = registry.find(id);
+  const reply::RegistryEntry* entry = found != registry.end() && found->second ? &*found->second : nullptr;
+  Registry out{id, entry && entry->gb_type ? *entry->gb_type : parts.headline,
+               !parts.explanation.empty() ? parts.explanation
+               : entry                    ? entry->explanation.value_or("")
+                                          : "",
+               parts.hints, parts.url};
+  if (out.hints.empty() && entry) {
     // Registry hints are sentence fragments of one or more hints; join them.
     std::string joined;
-    for (const auto& h : entry["hints"])
-      if (h.is_string()) joined += h.get<std::string>();
-    if (!joined.empty()) hints.push_back(joined);
+    for (const auto& h : entry->hints) joined += h;
+    if (!joined.empty()) out.hints.push_back(joined);
   }
-  return {{"id", id},
-          {"type", entry.is_object() && entry.contains("gb_type") && entry["gb_type"].is_string()
-                       ? entry["gb_type"].get<std::string>()
-                       : parts.headline},
-          {"explanation", !parts.explanation.empty() ? parts.explanation : str_or(entry, "explanation")},
-          {"hints", hints},
-          {"url", url}};
+  return out;
+}
+
+// The registry's words as core::hint_for takes them: the object it documents, or null.
+json hint_words(const std::optional<Registry>& r) {
+  if (!r) return nullptr;
+  return {{"explanation", r->explanation}, {"hints", r->hints}, {"url", r->url}};
 }
 
 // A break classified from its own text: for a skipped frame that is the break that started
 // it (the print), not the loop message that followed. frames: the user's; stack: every frame
 // torch gave (a library's too: the fix of a break inside DDP or transformers reads them).
-Break make_break(const std::string& reason, std::vector<Frame> frames, const json& registry,
+Break make_break(const std::string& reason, std::vector<Frame> frames, const reply::Registry& registry,
                  const std::vector<Frame>& stack = {}, const std::string& file = "") {
   Break b;
   b.reason = reason;
@@ -92,14 +78,13 @@ Break make_break(const std::string& reason, std::vector<Frame> frames, const jso
                          : !stack.empty()    ? stack.back().file
                          : !b.frames.empty() ? b.frames.back().file
                                              : std::string();
-  b.hint = hint_for(core::break_site(b.kind, at, stack, reason), b.registry);
+  b.hint = hint_for(core::break_site(b.kind, at, stack, reason), hint_words(b.registry));
   return b;
 }
 
 // One of explain's break_reasons (the agent's raw facts).
-Break explain_break(const json& raw, const json& registry, const CodeDirs& dirs) {
-  const json& frames = raw.value("frames", json::array());
-  return make_break(str_or(raw, "reason"), parse_frames(frames, dirs), registry, all_frames(frames));
+Break explain_break(const reply::BreakReason& raw, const reply::Registry& registry, const CodeDirs& dirs) {
+  return make_break(raw.reason, parse_frames(raw.frames, dirs), registry, all_frames(raw.frames));
 }
 
 // "Dynamo produced 4 graphs with 3 graph break and 6 ops" (torch 2.0's explanation).
@@ -135,7 +120,7 @@ explain::SkippedFrame skipped_entry(const RunSkip& f) {
   out.break_file = c.file;
   out.break_line = c.line;
   out.kind = f.cause_known ? c.brk.kind : BreakKind::Other;
-  out.registry_id = c.brk.registry.is_object() ? c.brk.registry.value("id", "") : "";
+  out.registry_id = c.brk.registry ? c.brk.registry->id : "";
   out.reason = f.cause_known ? core::reason_headline(c.brk.reason) : std::string("(torch logged no break)");
   out.skip_reason = c.skip_reason.empty() ? std::string("dynamo could not resume after this break")
                                           : core::reason_headline(c.skip_reason);
@@ -152,60 +137,48 @@ std::string compile_key(const std::string& id) {
 }
 
 // (file, first line, co_name) -> co_qualname, from the agent's code_names.
-std::map<std::tuple<std::string, int, std::string>, std::string> qualnames(const json& code_names) {
+std::map<std::tuple<std::string, int, std::string>, std::string> qualnames(
+    const std::vector<reply::CodeName>& code_names) {
   std::map<std::tuple<std::string, int, std::string>, std::string> out;
-  if (!code_names.is_array()) return out;
   for (const auto& c : code_names)
-    if (c.is_object() && c.contains("qualname") && c["qualname"].is_string())
-      out[{str_or(c, "file"), int_or(c, "line", 0), str_or(c, "name")}] = c["qualname"].get<std::string>();
+    if (c.qualname) out[{c.file, c.line, c.name}] = *c.qualname;
   return out;
 }
 
 }  // namespace
 
-ExplainModel parse_explain(const json& facts, const json& registry, const CodeDirs& dirs) {
+ExplainModel parse_explain(const reply::Explain& facts, const reply::Registry& registry, const CodeDirs& dirs) {
   ExplainModel m;
-  if (!facts.is_object()) return m;
-  m.form = str_or(facts, "form", "object");
-  for (const auto& ops : facts.value("ops_per_graph", json::array())) {
-    std::vector<std::string> names;
-    if (ops.is_array())
-      for (const auto& o : ops) names.push_back(o.is_string() ? o.get<std::string>() : o.dump());
-    m.ops_per_graph.push_back(std::move(names));
-  }
-  for (const auto& b : facts.value("break_reasons", json::array()))
-    m.breaks.push_back(explain_break(b, registry, dirs));
+  m.form = facts.form;
+  m.ops_per_graph = facts.ops_per_graph;
+  for (const auto& b : facts.break_reasons) m.breaks.push_back(explain_break(b, registry, dirs));
   int ops_sum = 0;
   for (const auto& g : m.ops_per_graph) ops_sum += static_cast<int>(g.size());
   if (m.form == "tuple") {
     std::optional<int> graphs, breaks, ops;
-    parse_explanation_counts(str_or(facts, "explanation"), graphs, breaks, ops);
-    int listed_graphs = facts.contains("graphs") && facts["graphs"].is_array()
-                            ? static_cast<int>(facts["graphs"].size())
-                            : int_or(facts, "graphs", -1);
+    parse_explanation_counts(facts.explanation, graphs, breaks, ops);
+    const int listed_graphs = facts.graphs.value_or(-1);
     m.graph_count = graphs.value_or(listed_graphs >= 0 ? listed_graphs : static_cast<int>(m.ops_per_graph.size()));
     // torch 2.0 reports graph_count - 1 as the break count; that is what it printed.
     m.graph_break_count = breaks.value_or(std::max(0, m.graph_count - 1));
     m.op_count = ops.value_or(ops_sum);
-    if (facts.contains("out_guards") && facts["out_guards"].is_array())
-      m.guard_count = static_cast<int>(facts["out_guards"].size());
+    if (facts.out_guards) m.guard_count = static_cast<int>(facts.out_guards->size());
   } else {
-    m.graph_count = int_or(facts, "graph_count", static_cast<int>(m.ops_per_graph.size()));
-    m.graph_break_count = int_or(facts, "graph_break_count", static_cast<int>(m.breaks.size()));
-    m.op_count = int_or(facts, "op_count", ops_sum);
-    if (facts.contains("guard_count") && facts["guard_count"].is_number())
-      m.guard_count = facts["guard_count"].get<int>();
+    m.graph_count = facts.graph_count.value_or(static_cast<int>(m.ops_per_graph.size()));
+    m.graph_break_count = facts.graph_break_count.value_or(static_cast<int>(m.breaks.size()));
+    m.op_count = facts.op_count.value_or(ops_sum);
+    m.guard_count = facts.guard_count;
   }
   return m;
 }
 
-LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry,
+LoggedModel logged_from_trace(const reply::Logged& logged, const RankSummary& trace, const reply::Registry& registry,
                               const CodeDirs& dirs) {
   LoggedModel m;
   m.ran = true;
-  m.calls = int_or(logged, "calls", 0);
-  m.error = str_or(logged, "error");
-  m.graph_share = explain::graph_share_of(logged.value("share_pairs", json()));
+  m.calls = logged.calls;
+  m.error = logged.error.value_or("");
+  if (logged.share_pairs) m.graph_share = explain::graph_share_of(*logged.share_pairs);
   // The trace keeps a record's text and traceback once per place and text: a repeat borrows
   // them from the first record it repeats (a record with its own words has its own).
   std::map<std::tuple<int, std::string, int, size_t>, const TraceBreak*> first;
@@ -235,7 +208,7 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
   // Skipped frames: one per compiled frame dynamo gave up on (not one per break record:
   // two frames skipped at the same break, as an inlined loop and its caller are, are two),
   // each named by its code's qualified name.
-  auto names = qualnames(logged.value("code_names", json()));
+  auto names = qualnames(logged.code_names);
   std::set<std::tuple<std::string, int, std::string>> seen_frames;
   int graphs = 0;
   for (const auto& [id, c] : trace.compiles) {
@@ -272,19 +245,17 @@ LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, cons
     m.recompiles.push_back(std::move(r));
   }
   m.unique_graphs = graphs;
-  for (const auto& w : logged.value("warnings", json::array()))
-    if (w.is_string()) m.warnings.push_back(w);
+  m.warnings = logged.warnings;
   return m;
 }
 
-std::vector<std::string> registry_ids(const RankSummary* trace, const json& explain_facts) {
+std::vector<std::string> registry_ids(const RankSummary* trace, const reply::Explain& explain_facts) {
   std::set<std::string> ids;
   if (trace)
     for (const auto& b : trace->breaks)
       if (std::string id = core::registry_id_of(b.reason_full); !id.empty()) ids.insert(id);
-  if (explain_facts.is_object())
-    for (const auto& b : explain_facts.value("break_reasons", json::array()))
-      if (std::string id = core::registry_id_of(str_or(b, "reason")); !id.empty()) ids.insert(id);
+  for (const auto& b : explain_facts.break_reasons)
+    if (std::string id = core::registry_id_of(b.reason); !id.empty()) ids.insert(id);
   return {ids.begin(), ids.end()};
 }
 
@@ -396,13 +367,6 @@ std::vector<explain::Disagreement> compare_views(const ExplainModel& ex, const L
 
 namespace {
 
-explain::Registry registry_entry(const json& r) {
-  explain::Registry out{r.value("id", ""), r.value("type", ""), r.value("explanation", ""), {}, r.value("url", "")};
-  for (const auto& h : r.value("hints", json::array()))
-    if (h.is_string()) out.hints.push_back(h.get<std::string>());
-  return out;
-}
-
 // explain's ops of one graph, each name once with its count, most frequent first.
 explain::GraphOps graph_ops(const std::vector<std::string>& ops) {
   explain::GraphOps out;
@@ -434,13 +398,12 @@ explain::CompiledRun compiled_run(const LoggedModel& lg) {
 
 }  // namespace
 
-explain::ExplainResult build_explain(const json& facts, const RankSummary* trace, const json& target,
-                                     std::optional<int> max_graph_breaks) {
-  const json& registry = facts.value("registry", json::object());
-  CodeDirs dirs = CodeDirs::from_json(facts.value("code_dirs", json()));
-  ExplainModel ex = parse_explain(facts.value("explain", json::object()), registry, dirs);
+explain::ExplainResult build_explain(const reply::Run& facts, const reply::Registry& registry, const RankSummary* trace,
+                                     const json& target, std::optional<int> max_graph_breaks) {
+  const CodeDirs& dirs = facts.code_dirs;
+  ExplainModel ex = parse_explain(facts.explain, registry, dirs);
   LoggedModel lg =
-      trace ? logged_from_trace(facts.value("logged", json::object()), *trace, registry, dirs) : LoggedModel{};
+      trace ? logged_from_trace(facts.logged.value_or(reply::Logged{}), *trace, registry, dirs) : LoggedModel{};
   bool from_run = lg.ran && lg.error.empty();
 
   // The groups are what the counts count: the compiled run's graph breaks (each record
@@ -476,7 +439,7 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
   explain::ExplainResult r;
   r.target = target;
   r.finished = true;
-  r.torch_version = facts.value("torch_version", "");
+  r.torch_version = facts.torch_version;
   r.form = ex.form;
   r.counts_from = from_run ? explain::CountsFrom::CompiledRun : explain::CountsFrom::Explain;
   r.graph_count = from_run && lg.unique_graphs ? *lg.unique_graphs : std::max(0, ex.graph_count);
@@ -489,11 +452,7 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
       ex.graph_break_count < 0, ex.op_count};
   for (const auto& ops : ex.ops_per_graph) r.ops_per_graph.push_back(graph_ops(ops));
   r.guard_count = ex.guard_count;
-  for (const auto& b : ex.breaks)
-    r.breaks.push_back(
-        {b.reason, b.kind,
-         b.registry.is_object() ? std::optional<explain::Registry>(registry_entry(b.registry)) : std::nullopt, b.frames,
-         b.hint});
+  for (const auto& b : ex.breaks) r.breaks.push_back({b.reason, b.kind, b.registry, b.frames, b.hint});
   // explain's view of a break Dynamo cannot resume from names no reason of torch's
   // ("step_unsupported"): it takes the fix the trace's own record of that break gives, so one
   // break has one fix (the LSTM's allow_rnn, with its cost).
@@ -513,7 +472,7 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
     out.count = g.count;
     out.reason = g.reason;
     out.reason_full = g.reason_full;
-    out.registry_id = g.registry.is_object() ? g.registry.value("id", "") : "";
+    out.registry_id = g.registry ? g.registry->id : "";
     out.hint = g.hint;
     out.seen_by_explain = std::find(g.views.begin(), g.views.end(), "explain") != g.views.end();
     out.seen_by_logged = std::find(g.views.begin(), g.views.end(), "logged") != g.views.end();
@@ -543,9 +502,9 @@ explain::ExplainResult build_explain(const json& facts, const RankSummary* trace
   return r;
 }
 
-json build_explain_section(const json& facts, const RankSummary* trace, const json& target,
-                           std::optional<int> max_graph_breaks) {
-  return explain::to_json(build_explain(facts, trace, target, max_graph_breaks));
+json build_explain_section(const reply::Run& facts, const reply::Registry& registry, const RankSummary* trace,
+                           const json& target, std::optional<int> max_graph_breaks) {
+  return explain::to_json(build_explain(facts, registry, trace, target, max_graph_breaks));
 }
 
 }  // namespace tct::explain

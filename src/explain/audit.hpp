@@ -13,6 +13,7 @@
 #include "core/hint_catalog.hpp"
 #include "trace/summary.hpp"
 #include "core/user_code.hpp"
+#include "explain/reply.hpp"
 #include "explain/result.hpp"
 
 namespace tct::explain {
@@ -24,8 +25,8 @@ using trace::RankSummary;
 struct Break {
   std::string reason;
   BreakKind kind = BreakKind::Other;
-  json registry;              // {id, type, explanation, hints, url} or null
-  std::vector<Frame> frames;  // user code only, outermost first; the break is at back()
+  std::optional<Registry> registry;  // the reason's registry entry, none when it names no id
+  std::vector<Frame> frames;         // user code only, outermost first; the break is at back()
   Hint hint;
 };
 
@@ -39,12 +40,12 @@ struct ExplainModel {
   std::string form;  // "object" (torch >= 2.1 ExplainOutput) or "tuple" (torch 2.0)
 };
 
-// facts: the agent's facts["explain"]; registry: facts["registry"] ({id: entry}); dirs:
-// what is user code (the agent sends every frame of a break's stack; only the user's are
-// kept). The torch 2.0 tuple form gives its counts in the explanation string ("Dynamo
-// produced 4 graphs with 3 graph break and 6 ops"); missing numbers are derived from the
-// lists.
-ExplainModel parse_explain(const json& facts, const json& registry = json::object(), const CodeDirs& dirs = {});
+// facts: explain.run's explain; registry: explain.registry's entries; dirs: what is user code
+// (the agent sends every frame of a break's stack; only the user's are kept). The torch 2.0
+// tuple form gives its counts in the explanation string ("Dynamo produced 4 graphs with 3 graph
+// break and 6 ops"); missing numbers are derived from the lists.
+ExplainModel parse_explain(const reply::Explain& facts, const reply::Registry& registry = {},
+                           const CodeDirs& dirs = {});
 
 struct RunBreak {
   Break brk;                   // classified from the break's own text (the cause, not the skip)
@@ -94,11 +95,12 @@ struct LoggedModel {
 // The compiled run: its breaks, recompiles, frames and graphs from its trace; logged: the
 // agent's facts beside it (calls, error, dynamo's warnings, code_names: the qualified
 // name of each code object dynamo saw); dirs: what is user code.
-LoggedModel logged_from_trace(const json& logged, const RankSummary& trace, const json& registry, const CodeDirs& dirs);
+LoggedModel logged_from_trace(const reply::Logged& logged, const RankSummary& trace, const reply::Registry& registry,
+                              const CodeDirs& dirs);
 
 // The graph-break registry ids (GB0059 ...) the trace's break reasons (trace may be null)
-// and explain's break reasons (explain_facts: the agent's facts["explain"]) name.
-std::vector<std::string> registry_ids(const RankSummary* trace, const json& explain_facts);
+// and explain's break reasons (explain.run's explain) name.
+std::vector<std::string> registry_ids(const RankSummary* trace, const reply::Explain& explain_facts);
 
 // One location + kind, duplicates folded.
 struct Group {
@@ -110,7 +112,7 @@ struct Group {
   std::string reason;       // headline of the reason
   std::string reason_full;  // torch's whole message (of the first occurrence)
   Hint hint;
-  json registry;
+  std::optional<Registry> registry;
   std::vector<std::string> views;  // "explain", "logged"
 };
 
@@ -121,12 +123,13 @@ std::vector<Group> group_breaks(const std::vector<Break>& breaks);
 std::vector<explain::Disagreement> compare_views(const ExplainModel& explain, const LoggedModel& logged);
 
 // The audit as a value: counts, groups, skipped frames and the verdict, each made here once.
+// facts: explain.run's reply; registry: explain.registry's entries for the ids the breaks name;
 // trace: the logged compiled run's records (null when it did not run: --no-logged);
 // max_graph_breaks: the --max-graph-breaks gate.
-explain::ExplainResult build_explain(const json& facts, const RankSummary* trace, const json& target_description,
-                                     std::optional<int> max_graph_breaks);
+explain::ExplainResult build_explain(const reply::Run& facts, const reply::Registry& registry, const RankSummary* trace,
+                                     const json& target_description, std::optional<int> max_graph_breaks);
 // The same as doc["explain"] (explain::to_json of it).
-json build_explain_section(const json& facts, const RankSummary* trace, const json& target_description,
-                           std::optional<int> max_graph_breaks);
+json build_explain_section(const reply::Run& facts, const reply::Registry& registry, const RankSummary* trace,
+                           const json& target_description, std::optional<int> max_graph_breaks);
 
 }  // namespace tct::explain

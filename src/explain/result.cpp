@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/json_read.hpp"
 #include "stats/summary.hpp"
 
 namespace tct::explain {
@@ -37,10 +36,8 @@ int ExplainResult::rest_of_frame_parts() const {
   return n;
 }
 
-std::optional<GraphShare> graph_share_of(const nlohmann::json& pairs) {
-  namespace jr = core::json_read;
-  const std::vector<double> eager = jr::doubles(pairs, "eager_ns"), in_graph = jr::doubles(pairs, "in_graph_ns"),
-                            compiled = jr::doubles(pairs, "compiled_ns");
+std::optional<GraphShare> graph_share_of(const reply::SharePairs& pairs) {
+  const std::vector<double>&eager = pairs.eager_ns, &in_graph = pairs.in_graph_ns, &compiled = pairs.compiled_ns;
   const std::size_t n = std::min(eager.size(), in_graph.size());
   // Three pairs at least: one pair's ratio is one preemption away from any value.
   if (n < 3) return std::nullopt;

@@ -15,6 +15,7 @@
 #include "core/eager_part.hpp"
 #include "core/hint_catalog.hpp"
 #include "core/user_code.hpp"
+#include "explain/reply.hpp"
 #include "report/warning.hpp"
 
 namespace tct::explain {
@@ -157,9 +158,8 @@ struct GraphShare {
   // where the eager backend runs the same ops; 0 at least. NaN when not timed (older documents).
   double overhead = NAN;
 };
-// The share from the agent's raw pairs ({eager_ns, compiled_ns, in_graph_ns}); none with fewer
-// than 3 pairs.
-std::optional<GraphShare> graph_share_of(const nlohmann::json& pairs);
+// The share from the agent's raw pairs (explain.run's share_pairs); none with fewer than 3 pairs.
+std::optional<GraphShare> graph_share_of(const reply::SharePairs& pairs);
 
 // The logged compiled run (backend=eager). Its count of skipped frames is
 // ExplainResult::skipped_frames: one list, one count.

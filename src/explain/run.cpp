@@ -32,16 +32,11 @@ trace::RankSummary read_run_trace(const std::string& path) {
 
 // torch's registry entries for the ids the breaks name (explain's and the trace's): the
 // agent sends reasons as torch wrote them, the id is read here (registry_id_of).
-void add_registry_entries(Session& agent, json& facts, const trace::RankSummary* trace) {
-  json& registry = facts["registry"];
-  if (!registry.is_object()) registry = json::object();
-  json missing = json::array();
-  for (const auto& id : registry_ids(trace, facts.value("explain", json())))
-    if (!registry.contains(id)) missing.push_back(id);
-  if (missing.empty()) return;
-  // Named: a range-for over .items() of a temporary would read it after its destruction.
-  const json entries = agent.call("explain.registry", {{"ids", missing}});
-  for (const auto& [id, entry] : entries.items()) registry[id] = entry;
+reply::Registry registry_entries(Session& agent, const reply::Run& facts, const trace::RankSummary* trace) {
+  const std::vector<std::string> ids = registry_ids(trace, facts.explain);
+  reply::Registry registry;
+  if (!ids.empty()) core::fields::decode(agent.call("explain.registry", {{"ids", ids}}), registry);
+  return registry;
 }
 
 }  // namespace
@@ -63,11 +58,11 @@ ExplainResult run_explain(const core::Progress& progress, Session& agent, const 
   json params = {{"logged", cfg.logged}, {"logged_calls", cfg.calls}};
   // Absolute: the agent writes it and we read it, each from its own working folder.
   if (cfg.logged) params["trace_dir"] = scratch ? scratch->path() : std::filesystem::absolute(cfg.trace_dir).string();
-  json facts = agent.call("explain.run", params);
+  const auto facts = core::fields::read_as<reply::Run>(agent.call("explain.run", params));
   std::optional<trace::RankSummary> trace;
-  if (facts["logged"].is_object()) trace = read_run_trace(facts["logged"].value("trace_file", ""));
-  add_registry_entries(agent, facts, trace ? &*trace : nullptr);
-  ExplainResult result = build_explain(facts, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
+  if (facts.logged) trace = read_run_trace(facts.logged->trace_file);
+  const reply::Registry registry = registry_entries(agent, facts, trace ? &*trace : nullptr);
+  ExplainResult result = build_explain(facts, registry, trace ? &*trace : nullptr, loaded.target, cfg.max_graph_breaks);
   if (!cfg.warn) return result;
 
   result.warnings = explain_warnings(result, facts);

@@ -6,11 +6,10 @@
 
 namespace tct::explain {
 
-std::vector<report::Warning> explain_warnings(const ExplainResult& result, const nlohmann::json& facts) {
+std::vector<report::Warning> explain_warnings(const ExplainResult& result, const reply::Run& facts) {
   namespace kind = report::kind;
   std::vector<report::Warning> out;
-  if (const auto it = facts.find("logged_unsupported"); it != facts.end() && it->is_string())
-    out.push_back({kind::LoggedRunUnsupported{it->get<std::string>()}, ""});
+  if (facts.logged_unsupported) out.push_back({kind::LoggedRunUnsupported{*facts.logged_unsupported}, ""});
   const auto& dis = result.disagreements;
   if (!dis.empty()) out.push_back({kind::ExplainViewsDisagree{dis.size(), dis[0].message}, ""});
   const auto& skipped = result.skipped_frames;

@@ -3,15 +3,14 @@
 // words: report/warning_wording.cpp). Pure.
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "explain/reply.hpp"
 #include "explain/result.hpp"
 #include "report/warning.hpp"
 
 namespace tct::explain {
 
-// torch too old for the logged run (facts' logged_unsupported), explain and the logged run
-// disagreeing, skipped frames, and a --max-graph-breaks gate that failed, in that order.
-std::vector<report::Warning> explain_warnings(const ExplainResult& result, const nlohmann::json& facts);
+// torch too old for the logged run (explain.run's logged_unsupported), explain and the logged
+// run disagreeing, skipped frames, and a --max-graph-breaks gate that failed, in that order.
+std::vector<report::Warning> explain_warnings(const ExplainResult& result, const reply::Run& facts);
 
 }  // namespace tct::explain

@@ -154,9 +154,14 @@ TEST(EagerParts, EachRecordKeepsItsOwnText) {
   EXPECT_EQ(trace::parse_break_payload(payload).text_hash, unresumable.text_hash);
 }
 
+// explain.run's share_pairs as JSON, read as run_explain reads them where they arrive.
+std::optional<explain::GraphShare> share_of(const nlohmann::json& pairs) {
+  return explain::graph_share_of(tct::core::fields::read_as<explain::reply::SharePairs>(pairs));
+}
+
 // Amdahl's graph share from raw pairs: the lower envelopes' ratio, none below three pairs.
 TEST(EagerParts, GraphShareFromPairs) {
-  const auto share = explain::graph_share_of(
+  const auto share = share_of(
       {{"eager_ns", {1000, 900, 2000, 1000}}, {"in_graph_ns", {200, 300, 400, 180}}, {"compiled_ns", {1, 1, 1, 1}}});
   ASSERT_TRUE(share.has_value());
   EXPECT_EQ(share->pairs, 4);
@@ -165,13 +170,12 @@ TEST(EagerParts, GraphShareFromPairs) {
   // Dynamo's own share: the median pair's compiled / eager less 1 (ratios 1.1, 1.3, 1.2), not
   // the fastest compiled call less the fastest eager one (990 - 900, 10%).
   EXPECT_NEAR(
-      explain::graph_share_of(
-          {{"eager_ns", {1000, 900, 1000}}, {"in_graph_ns", {200, 200, 200}}, {"compiled_ns", {1100, 1170, 1200}}})
+      share_of({{"eager_ns", {1000, 900, 1000}}, {"in_graph_ns", {200, 200, 200}}, {"compiled_ns", {1100, 1170, 1200}}})
           ->overhead,
       0.2, 1e-12);
   // A preempted compiled call cannot push the share above the whole call.
-  EXPECT_DOUBLE_EQ(explain::graph_share_of({{"eager_ns", {10, 10, 10}}, {"in_graph_ns", {50, 60, 70}}})->covered, 1.0);
-  EXPECT_FALSE(explain::graph_share_of({{"eager_ns", {1000, 1000}}, {"in_graph_ns", {1, 1}}}).has_value());
+  EXPECT_DOUBLE_EQ(share_of({{"eager_ns", {10, 10, 10}}, {"in_graph_ns", {50, 60, 70}}})->covered, 1.0);
+  EXPECT_FALSE(share_of({{"eager_ns", {1000, 1000}}, {"in_graph_ns", {1, 1}}}).has_value());
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 using nlohmann::json;
 using namespace tct::expect;
+using tct::core::fields::read_as;
 namespace expect = tct::expect;
 
 namespace {
@@ -387,17 +388,22 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
                {"dtype", "float32"},
                {"torch_version", "2.13.0"},
                {"num_threads", 2}};
-  std::string key = ceilings_cache_key(info);
+  std::string key = ceilings_cache_key(read_as<reply::DeviceInfo>(info));
   EXPECT_EQ(key, "cpu|Xeon|float32|torch 2.13.0|threads 2");
   info["device_type"] = "cuda";
-  EXPECT_EQ(ceilings_cache_key(info).find("threads"), std::string::npos);
+  EXPECT_EQ(ceilings_cache_key(read_as<reply::DeviceInfo>(info)).find("threads"), std::string::npos);
 
   json cache = "corrupt";
   EXPECT_FALSE(lookup_ceilings(cache, key));
-  store_ceilings(
-      cache, key,
-      {{"peak_flops", 1e10}, {"peak_bandwidth_bytes_per_s", 5e9}, {"op_floor_ns", 900}, {"compiled_call_ns", 20'000}},
-      "2026-01-01T00:00:00Z");
+  // Timings that make 1e10 FLOP/s, 5e9 bytes/s, a 900 ns op floor and a 20 us compiled call.
+  store_ceilings(cache, key,
+                 read_as<reply::CeilingTimings>({{"copied_bytes", 2500},
+                                                 {"copy_ns", {1000}},
+                                                 {"matmul_n", 10},
+                                                 {"matmul_ns", {200}},
+                                                 {"op_floor_rounds_ns", {{1}, {900}}},
+                                                 {"compiled_call_rounds_ns", {20'000}}}),
+                 "2026-01-01T00:00:00Z");
   auto hit = lookup_ceilings(cache, key);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->source, "cache");
@@ -412,7 +418,7 @@ TEST(ExpectCeilings, CachePathKeyAndRoundTrip) {
 }
 
 // The agent sends every timing it took (python/tct_agent/ops/expect.py); the fastest repeat and
-// the op floor's medians are taken here, and a cache entry or an older agent's figures still read.
+// the op floor's medians are taken here, and the cache keeps the figures.
 TEST(ExpectTimings, CeilingsFromTheRawTimings) {
   const json raw = {{"copied_bytes", 1000},
                     {"copy_ns", {400, 200, 300}},
@@ -421,17 +427,18 @@ TEST(ExpectTimings, CeilingsFromTheRawTimings) {
                     {"op_floor_rounds_ns", {{1, 1, 1}, {900, 1100, 1000}, {800, 700, 2000}}},
                     {"compiled_call_rounds_ns", {30000, 20000, 25000}},
                     {"matmul_error", nullptr}};
-  const Ceilings c = ceilings_from_json(raw, "measured");
+  const auto timings = read_as<reply::CeilingTimings>(raw);
+  const Ceilings c = ceilings_measured(timings);
   EXPECT_DOUBLE_EQ(c.peak_bandwidth, 2.0 * 1000 / 200e-9);
   EXPECT_DOUBLE_EQ(c.peak_flops, 2.0 * 1000 / 50e-9);
   EXPECT_DOUBLE_EQ(c.op_floor_ns, 800);  // medians 1000 and 800; the first round left out
   EXPECT_DOUBLE_EQ(c.compiled_call_ns, 20000);
   json failed = raw;
   failed["matmul_ns"] = json::array();
-  EXPECT_TRUE(std::isnan(ceilings_from_json(failed, "measured").peak_flops));
+  EXPECT_TRUE(std::isnan(ceilings_measured(read_as<reply::CeilingTimings>(failed)).peak_flops));
   // The cache holds the figures.
   json cache = json::object();
-  store_ceilings(cache, "k", raw, "2026-01-01T00:00:00Z");
+  store_ceilings(cache, "k", timings, "2026-01-01T00:00:00Z");
   const auto hit = lookup_ceilings(cache, "k");
   ASSERT_TRUE(hit);
   EXPECT_DOUBLE_EQ(hit->op_floor_ns, 800);

@@ -60,10 +60,24 @@ RankSummary read_trace(const std::string& text) {
   return out;
 }
 
-// The section as run_explain writes it; every test's section also reads back to itself
-// (explain::from_json then to_json), so a saved document re-renders from the same result.
+// explain.run's explain and explain.registry's reply as JSON, read as run_explain reads them
+// where they arrive.
+reply::Registry registry_of(const json& registry) {
+  reply::Registry out;
+  tct::core::fields::decode(registry, out);
+  return out;
+}
+ExplainModel explain_model(const json& explain, const json& registry = json::object(), const CodeDirs& dirs = {}) {
+  return parse_explain(tct::core::fields::read_as<reply::Explain>(explain), registry_of(registry), dirs);
+}
+
+// The section as run_explain writes it (facts: explain.run's reply, with explain.registry's
+// under "registry"); every test's section also reads back to itself (explain::from_json then
+// to_json), so a saved document re-renders from the same result.
 json section_of(const json& facts, const RankSummary* trace, const json& target, std::optional<int> max_graph_breaks) {
-  json s = tct::explain::build_explain_section(facts, trace, target, max_graph_breaks);
+  json s = tct::explain::build_explain_section(tct::core::fields::read_as<reply::Run>(facts),
+                                               registry_of(facts.value("registry", json::object())), trace, target,
+                                               max_graph_breaks);
   EXPECT_EQ(tct::explain::to_json(tct::explain::from_json(s)), s);
   return s;
 }
@@ -129,7 +143,7 @@ json object_facts() {
 
 TEST(Explain, ParsesObjectForm) {
   auto f = object_facts();
-  ExplainModel m = parse_explain(f["explain"], f["registry"]);
+  ExplainModel m = explain_model(f["explain"], f["registry"]);
   EXPECT_EQ(m.form, "object");
   EXPECT_EQ(m.graph_count, 4);
   EXPECT_EQ(m.graph_break_count, 3);
@@ -142,10 +156,11 @@ TEST(Explain, ParsesObjectForm) {
   ASSERT_EQ(m.breaks[0].frames.size(), 2u);
   EXPECT_EQ(m.breaks[0].frames.back().function, "helper");
   // The reason's own explanation beats the registry's template; its link is kept.
-  EXPECT_EQ(m.breaks[0].registry["id"], "GB0059");
-  EXPECT_NE(m.breaks[0].registry["explanation"].get<std::string>().find("`print`"), std::string::npos);
+  ASSERT_TRUE(m.breaks[0].registry);
+  EXPECT_EQ(m.breaks[0].registry->id, "GB0059");
+  EXPECT_NE(m.breaks[0].registry->explanation.find("`print`"), std::string::npos);
   EXPECT_EQ(m.breaks[0].hint.url, "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html");
-  EXPECT_EQ(m.breaks[0].registry["type"], "Failed to trace builtin operator");
+  EXPECT_EQ(m.breaks[0].registry->type, "Failed to trace builtin operator");
 }
 
 TEST(Explain, ParsesTorch20TupleForm) {
@@ -162,7 +177,7 @@ TEST(Explain, ParsesTorch20TupleForm) {
        {{{"reason", "call_function BuiltinVariable(print) [ConstantVariable(str)] {}"},
          {"frames", {frame("/m/a.py", 5, "f", "print('hi')")}}},
         {{"reason", "generic_jump TensorVariable()"}, {"frames", {frame("/m/a.py", 9, "f", "if x.sum() > 0:")}}}}}};
-  ExplainModel m = parse_explain(e);
+  ExplainModel m = explain_model(e);
   EXPECT_EQ(m.form, "tuple");
   EXPECT_EQ(m.graph_count, 3);
   EXPECT_EQ(m.graph_break_count, 2);
@@ -171,7 +186,7 @@ TEST(Explain, ParsesTorch20TupleForm) {
   ASSERT_EQ(m.breaks.size(), 2u);
   EXPECT_EQ(m.breaks[0].kind, BreakKind::PrintLogging);
   EXPECT_EQ(m.breaks[1].kind, BreakKind::DataDependentControlFlow);
-  EXPECT_TRUE(m.breaks[0].registry.is_null());  // no registry in torch 2.0
+  EXPECT_FALSE(m.breaks[0].registry);  // no registry in torch 2.0
   EXPECT_EQ(m.breaks[0].hint.fix, catalog_hint(BreakKind::PrintLogging).fix);
 }
 
@@ -181,7 +196,7 @@ TEST(Explain, TupleFormWithoutNumbersFallsBackToLists) {
             {"graphs", 2},
             {"ops_per_graph", {{"a"}, {"b", "c"}}},
             {"break_reasons", json::array()}};
-  ExplainModel m = parse_explain(e);
+  ExplainModel m = explain_model(e);
   EXPECT_EQ(m.graph_count, 2);
   EXPECT_EQ(m.graph_break_count, 1);
   EXPECT_EQ(m.op_count, 3);
@@ -190,7 +205,7 @@ TEST(Explain, TupleFormWithoutNumbersFallsBackToLists) {
 
 TEST(Explain, GroupsFoldDuplicatesMostFrequentFirst) {
   auto f = object_facts();
-  auto groups = group_breaks(parse_explain(f["explain"], f["registry"]).breaks);
+  auto groups = group_breaks(explain_model(f["explain"], f["registry"]).breaks);
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0].kind, BreakKind::ItemScalar);
   EXPECT_EQ(groups[0].count, 2);
@@ -289,7 +304,7 @@ TEST(Explain, ReasonHeadlineSkipsLoggedPrefix) {
 }
 
 TEST(Explain, ToleratesJunk) {
-  ExplainModel m = parse_explain(json("nonsense"));
+  ExplainModel m = explain_model(json("nonsense"));
   EXPECT_EQ(m.graph_count, 0);
   json s = section_of(json::object(), nullptr, nullptr, std::nullopt);
   EXPECT_TRUE(s["breaks"].empty());
@@ -476,10 +491,11 @@ TEST(Explain, ExplainFramesAreFilteredHere) {
   f["code_dirs"] = {{"torch", "/t/torch"}, {"agent", "/a/tct_agent"}, {"examples", "/a/tct_agent/examples"}};
   f["explain"]["break_reasons"][0]["frames"].insert(f["explain"]["break_reasons"][0]["frames"].begin(),
                                                     frame("/t/torch/nn/modules/module.py", 1789, "_call_impl", "x"));
-  ExplainModel m = parse_explain(f["explain"], f["registry"], CodeDirs::from_json(f["code_dirs"]));
+  ExplainModel m = explain_model(f["explain"], f["registry"], tct::core::fields::read_as<CodeDirs>(f["code_dirs"]));
   ASSERT_EQ(m.breaks[0].frames.size(), 2u);
   EXPECT_EQ(m.breaks[0].frames[0].function, "forward");
-  EXPECT_EQ(m.breaks[0].registry["id"], "GB0059");  // read from the reason's link here
+  ASSERT_TRUE(m.breaks[0].registry);
+  EXPECT_EQ(m.breaks[0].registry->id, "GB0059");  // read from the reason's link here
 }
 
 TEST(UserCode, LibraryFilesAndPortableNames) {

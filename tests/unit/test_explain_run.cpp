@@ -29,8 +29,7 @@ json explain_facts() {
             {"op_count", 6},
             {"ops_per_graph", json::array()},
             {"break_reasons", breaks}}},
-          {"logged", nullptr},
-          {"registry", json::object()}};
+          {"logged", nullptr}};
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/fields.hpp"
 #include "core/reply.hpp"
 #include "expect/reply.hpp"
+#include "explain/reply.hpp"
 #include "startup/reply.hpp"
 
 namespace {
@@ -33,12 +34,14 @@ Names names() {
 }
 
 // Each reply the C++ side decodes, by the agent's name for it; a reply read as two structs
-// (bench.memory_peak: a bench.memory reading and the memory held now) lists both.
+// (bench.memory_peak: a bench.memory reading and the memory held now) lists both, and a reply
+// that maps names to objects (explain.registry) the objects' fields.
 std::map<std::string, Names> declared() {
   namespace b = tct::bench::reply;
   namespace c = tct::core::reply;
   namespace s = tct::startup::reply;
   namespace e = tct::expect::reply;
+  namespace x = tct::explain::reply;
   return {
       {"bench.env", names<b::Env>()},
       {"bench.env clock", names<b::Clock>()},
@@ -65,11 +68,22 @@ std::map<std::string, Names> declared() {
       {"breakdown.fix_available", names<b::FixAvailable>()},
       {"breakdown.fix_prepare", names<b::FixPrepare>()},
       {"breakdown.fix_block", names<b::TimeBlock, b::FixError>()},
+      {"explain.run", names<x::Run>()},
+      {"explain.run logged", names<x::Logged>()},
+      {"explain.run logged code_names", names<x::CodeName>()},
+      {"explain.run logged share_pairs", names<x::SharePairs>()},
+      {"explain.run explain", names<x::Explain>()},
+      {"explain.run explain break_reasons", names<x::BreakReason>()},
+      {"explain.run explain break_reasons frames", names<x::StackFrame>()},
+      {"explain.run code_dirs", names<tct::core::CodeDirs>()},
+      {"explain.registry", names<x::RegistryEntry>()},
       {"expect.profile", names<e::Profile>()},
       {"expect.profile calls", names<e::ProfiledCall>()},
       {"expect.profile op_names", names<e::OpNameFacts>()},
       {"expect.flops", names<e::Flops>()},
       {"expect.flops ops", names<e::FlopOp>()},
+      {"expect.device_info", names<e::DeviceInfo>()},
+      {"expect.ceilings", names<e::CeilingTimings>()},
       {"startup.libtorch", names<c::Libtorch>()},
       {"startup.package", names<c::Package>()},
       {"startup.compare", names<s::Compare>()},

@@ -438,9 +438,9 @@ def op_device_info(params: dict, session) -> dict:
         name = _cpu_name()
     else:
         name = str(device)
-    return {"device": str(device), "device_type": device.type, "device_name": name,
-            "dtype": dtype_str, "torch_version": torch.__version__,
-            "num_threads": torch.get_num_threads(), "logical_cores": os.cpu_count()}
+    return reply("expect.device_info", {"device": str(device), "device_type": device.type, "device_name": name,
+                                        "dtype": dtype_str, "torch_version": torch.__version__,
+                                        "num_threads": torch.get_num_threads(), "logical_cores": os.cpu_count()})
 
 
 def _times_ns(fn, repeats: int, device_type: str) -> list[int]:
@@ -582,11 +582,11 @@ def op_ceilings(params: dict, session) -> dict:
     progress("ceilings: the cost of one compiled call (compiles a 1-element add once)")
     compiled_rounds, compiled_error = _compiled_call_rounds_ns(dt_name, repeats)
 
-    return {
+    return reply("expect.ceilings", {
         "device": str(device), "dtype": dtype_str,
         "op_floor_rounds_ns": floor_rounds,
         "compiled_call_rounds_ns": compiled_rounds, "compiled_call_error": compiled_error,
         "python_op_floor_ns": finite(call_floor),
         "copy_bytes": copy_bytes, "copied_bytes": copied_bytes, "matmul_n": n, "repeats": repeats,
         "copy_ns": copy_ns, "matmul_ns": mm_ns, "matmul_error": mm_error,
-    }
+    })

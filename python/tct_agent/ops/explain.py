@@ -37,6 +37,7 @@ from typing import Any
 
 from ..errors import TctError
 from ..protocol import progress
+from ..replies import reply
 
 _AGENT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _EXAMPLES_DIR = os.path.join(_AGENT_DIR, "examples")
@@ -57,8 +58,9 @@ def _source(filename: str, lineno: int, given: str | None = None) -> str:
 
 
 def _frame(filename, lineno, name, line=None) -> dict:
-    return {"file": str(filename), "line": int(lineno) if lineno is not None else None,
-            "function": str(name), "source": _source(str(filename), lineno or 0, line)}
+    return reply("explain.run explain break_reasons frames",
+                 {"file": str(filename), "line": int(lineno) if lineno is not None else None,
+                  "function": str(name), "source": _source(str(filename), lineno or 0, line)})
 
 
 def stack_frames(stack) -> list[dict]:
@@ -93,12 +95,12 @@ def registry_entry(gb_id: str | None) -> dict | None:
     if not entries:
         return None
     e = entries[0] if isinstance(entries, list) else entries
-    return {"id": gb_id, "gb_type": e.get("Gb_type"), "explanation": e.get("Explanation"),
-            "hints": list(e.get("Hints") or [])}
+    return reply("explain.registry", {"id": gb_id, "gb_type": e.get("Gb_type"), "explanation": e.get("Explanation"),
+                                      "hints": list(e.get("Hints") or [])})
 
 
 def _break(reason: str, stack) -> dict:
-    return {"reason": reason, "frames": stack_frames(stack)}
+    return reply("explain.run explain break_reasons", {"reason": reason, "frames": stack_frames(stack)})
 
 
 def op_name(target: Any) -> str:
@@ -175,22 +177,24 @@ def explain_facts(out) -> dict:
     """ExplainOutput (torch >= 2.1) or the torch 2.0 tuple -> plain facts."""
     if isinstance(out, tuple):
         explanation, out_guards, graphs, ops_per_graph, break_reasons, verbose = (list(out) + [None] * 6)[:6]
-        return {"form": "tuple", "explanation": str(explanation or ""),
-                "explanation_verbose": str(verbose or ""),
-                "out_guards": [str(g) for g in (out_guards or [])],
-                "graphs": len(graphs or []),
-                "ops_per_graph": [[op_name(o) for o in ops] for ops in (ops_per_graph or [])],
-                "break_reasons": [_break(str(getattr(b, "reason", b)), getattr(b, "user_stack", []))
-                                  for b in (break_reasons or [])]}
+        return reply("explain.run explain", {
+            "form": "tuple", "explanation": str(explanation or ""),
+            "explanation_verbose": str(verbose or ""),
+            "out_guards": [str(g) for g in (out_guards or [])],
+            "graphs": len(graphs or []),
+            "ops_per_graph": [[op_name(o) for o in ops] for ops in (ops_per_graph or [])],
+            "break_reasons": [_break(str(getattr(b, "reason", b)), getattr(b, "user_stack", []))
+                              for b in (break_reasons or [])]})
     guards = getattr(out, "out_guards", None)
-    return {"form": "object",
-            "graph_count": int(out.graph_count),
-            "graph_break_count": int(out.graph_break_count),
-            "op_count": int(out.op_count),
-            "ops_per_graph": [[op_name(o) for o in ops] for ops in (out.ops_per_graph or [])],
-            "guard_count": len(guards) if guards is not None else None,
-            "break_reasons": [_break(str(b.reason), getattr(b, "user_stack", []))
-                              for b in (out.break_reasons or [])]}
+    return reply("explain.run explain", {
+        "form": "object",
+        "graph_count": int(out.graph_count),
+        "graph_break_count": int(out.graph_break_count),
+        "op_count": int(out.op_count),
+        "ops_per_graph": [[op_name(o) for o in ops] for ops in (out.ops_per_graph or [])],
+        "guard_count": len(guards) if guards is not None else None,
+        "break_reasons": [_break(str(b.reason), getattr(b, "user_stack", []))
+                          for b in (out.break_reasons or [])]})
 
 
 class _Capture(logging.Handler):
@@ -279,7 +283,8 @@ def graph_share_pairs(loaded, compiled, clock: _GraphClock) -> dict:
         eager_ns.append(t1 - t0)
         compiled_ns.append(t2 - t1)
         in_graph_ns.append(clock.in_graph_ns - before)
-    return {"eager_ns": eager_ns, "compiled_ns": compiled_ns, "in_graph_ns": in_graph_ns}
+    return reply("explain.run logged share_pairs",
+                 {"eager_ns": eager_ns, "compiled_ns": compiled_ns, "in_graph_ns": in_graph_ns})
 
 
 def logged_view(loaded, calls: int, trace_dir: str, share_pairs: bool = True) -> dict:
@@ -343,14 +348,14 @@ def logged_view(loaded, calls: int, trace_dir: str, share_pairs: bool = True) ->
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # the calls ran above: a failure here only loses the share
-            pairs = {"error": _first_line(exc)}
+            pairs = reply("explain.run logged share_pairs", {"error": _first_line(exc)})
     names = code_names()
     torch._dynamo.reset()
     # The trace has no record of dynamo's warnings (e.g. a recompile limit reached): those
     # come from the captured log, and nothing else does.
     warnings = [m.strip()[:4000] for _, level, m in capture.records if level in ("WARNING", "ERROR", "CRITICAL")]
-    return {"trace_file": path, "calls": calls, "error": error, "warnings": warnings, "code_names": names,
-            "share_pairs": pairs}
+    return reply("explain.run logged", {"trace_file": path, "calls": calls, "error": error, "warnings": warnings,
+                                        "code_names": names, "share_pairs": pairs})
 
 
 def code_names() -> list[dict]:
@@ -363,14 +368,15 @@ def code_names() -> list[dict]:
         seen = [ref() for ref in getattr(convert_frame.input_codes, "seen", [])]
     except Exception:
         return []
-    return [{"file": c.co_filename, "line": c.co_firstlineno, "name": c.co_name,
-             "qualname": getattr(c, "co_qualname", None)} for c in seen if c is not None]
+    return [reply("explain.run logged code_names", {"file": c.co_filename, "line": c.co_firstlineno, "name": c.co_name,
+                                                    "qualname": getattr(c, "co_qualname", None)})
+            for c in seen if c is not None]
 
 
 def code_dirs() -> dict:
     """Where torch and the agent live: tct tells user code from library code with these
     (the agent's examples are user code)."""
-    return {"torch": _torch_dir(), "agent": _AGENT_DIR, "examples": _EXAMPLES_DIR}
+    return reply("explain.run code_dirs", {"torch": _torch_dir(), "agent": _AGENT_DIR, "examples": _EXAMPLES_DIR})
 
 
 def op_run(params: dict, session) -> dict:
@@ -399,7 +405,7 @@ def op_run(params: dict, session) -> dict:
     facts["code_dirs"] = code_dirs()
     # Registry entries come from explain.registry: tct reads the ids from the reasons.
     facts["registry_available"] = bool(_registry())
-    return facts
+    return reply("explain.run", facts)
 
 
 def op_registry(params: dict, session) -> dict:
