@@ -4,7 +4,8 @@ It wraps torch.compile so that each object it returns (a function, or an Optimiz
 whose forward is wrapped) appends the duration of every call to its call site's array, and
 notes, sparsely, the calls during which Dynamo compiled (a compile-start callback) and the
 calls that ran no compiled graph (every compiled graph counts its runs), and counts the calls
-per shape of their tensor arguments (the shapes the job used, after the clock stops). Recompile-limit hits
+per shape of their tensor arguments (the shapes the job used, after the clock stops; every
+call up to a site's 256th, then a random 1 in 8). Recompile-limit hits
 come from Dynamo's own warning. One JSON file per process in TCT_RUN_RECORD_DIR, rewritten
 at exit, on SIGTERM (noted as such: a launcher stopping its workers sends it) and every
 TCT_RUN_FLUSH_S seconds (1), so a killed process loses at most about a second of calls.
@@ -26,6 +27,7 @@ import atexit
 import json
 import logging
 import os
+import random
 import signal
 import sys
 import threading
@@ -96,6 +98,7 @@ class _Site:
                 "device_ns": list(self.device), "compile_ids": list(self.compile_ids),
                 "outputs_need_grad": self.outputs_need_grad, "wrapper": self.wrapper,
                 "arg_names": self.arg_names, "shapes": _shapes_json(self.shapes),
+                "shapes_sampling": {"all_calls": _SHAPES_ALL_CALLS, "then_one_in": _SHAPES_SAMPLE_EVERY},
                 **({"ends_ns": self.ends.tolist()} if self.ends is not None else {})}
 
     def resolve(self, wait):
@@ -118,7 +121,19 @@ class _Site:
 
 # Distinct shape signatures kept per site; the calls of any further one are counted under None.
 _SHAPE_KEYS_CAP = 256
-_Tensor = None  # torch.Tensor, once torch is imported
+# Reading a call's shapes costs about 1 us a tensor argument (x.shape builds a torch.Size, its
+# hash, torch.Tensor's isinstance), more than the rest of the wrapper: every call is counted up
+# to this many calls of a site, then 1 call in _SHAPES_SAMPLE_EVERY, drawn at random so that a
+# job whose shapes cycle is not aliased. tct says which calls were counted.
+_SHAPES_ALL_CALLS = 256
+_SHAPES_SAMPLE_EVERY = 8
+
+
+class _NoTensor:
+    """What _note_shapes takes for a tensor until hook_torch sets torch.Tensor: nothing."""
+
+
+_Tensor = _NoTensor  # torch.Tensor, once torch is imported
 
 
 def _note_shapes(shapes, args, kwargs):
@@ -266,6 +281,7 @@ def _timed(fn, site):
     times = site.times
     shapes = site.shapes
     note_shapes = _note_shapes
+    every_call, sample, rate = _SHAPES_ALL_CALLS, random.random, 1.0 / _SHAPES_SAMPLE_EVERY
     append = times.append
     clock = _clock
     counts = _counts
@@ -284,7 +300,8 @@ def _timed(fn, site):
                 append(t1 - t0)
                 if ends is not None:
                     ends.append(t1)
-                note_shapes(shapes, args, kwargs)
+                if len(times) <= every_call or sample() < rate:
+                    note_shapes(shapes, args, kwargs)
 
         return timed_eager
 
@@ -305,7 +322,8 @@ def _timed(fn, site):
                 _claim(site, compiles, out)
             if counts[0] == graphs:
                 eager_calls.append(len(times) - 1)
-            note_shapes(shapes, args, kwargs)
+            if len(times) <= every_call or sample() < rate:
+                note_shapes(shapes, args, kwargs)
 
     return timed
 
@@ -325,6 +343,7 @@ def _timed_cuda(fn, site):
     times = site.times
     shapes = site.shapes
     note_shapes = _note_shapes
+    every_call, sample, rate = _SHAPES_ALL_CALLS, random.random, 1.0 / _SHAPES_SAMPLE_EVERY
     append = times.append
     clock = _clock
     counts = _counts
@@ -358,7 +377,8 @@ def _timed_cuda(fn, site):
                     _claim(site, compiles, out)
                 if counts[0] == graphs:
                     eager_calls.append(len(times) - 1)
-            note_shapes(shapes, args, kwargs)
+            if len(times) <= every_call or sample() < rate:
+                note_shapes(shapes, args, kwargs)
 
     return timed
 

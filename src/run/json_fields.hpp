@@ -113,7 +113,7 @@ constexpr auto json_fields(const VariedDim*) {
   return std::tuple{TCT_FIELDS(VariedDim, input, dim, sizes, recompiles)};
 }
 constexpr auto json_fields(const ShapeUse*) {
-  return std::tuple{TCT_FIELDS(ShapeUse, calls, shapes, other_calls, varied)};
+  return std::tuple{TCT_FIELDS(ShapeUse, calls, shapes, other_calls, all_calls, one_in, varied)};
 }
 constexpr auto json_fields(const SiteResult*) {
   using S = SiteResult;

@@ -107,6 +107,10 @@ ProcessRecord parse_record(const std::string& text) {
     if (s.contains("wrapper") && s["wrapper"].is_string()) r.wrapper = s["wrapper"].get<std::string>();
     r.arg_names = s.value("arg_names", std::vector<std::string>{});
     read_shapes(s.value("shapes", json::array()), r);
+    if (const auto it = s.find("shapes_sampling"); it != s.end() && it->is_object()) {
+      r.shapes_all_calls = it->value("all_calls", int64_t{0});
+      r.shapes_one_in = it->value("then_one_in", int64_t{0});
+    }
     p.sites.push_back(std::move(r));
   }
   for (const auto& h : j.value("recompile_limit_hits", json::array())) {

@@ -46,6 +46,9 @@ struct SiteRecord {
   std::vector<std::string> arg_names;
   std::vector<ShapeCount> shapes;
   int64_t shapes_other_calls = 0;  // calls past the bootstrap's cap on distinct shapes
+  // Which calls were counted: every call up to the shapes_all_calls-th, then a random 1 in
+  // shapes_one_in (0 and 0: every call, as a record without the field counted).
+  int64_t shapes_all_calls = 0, shapes_one_in = 0;
 
   // "train.py:44 MLP": one site across processes and runs.
   std::string key() const;

@@ -27,6 +27,8 @@ std::optional<ShapeUse> shape_use_of(const SiteRecord& rec, const std::vector<Fr
   ShapeUse out;
   out.shapes = static_cast<int>(rec.shapes.size());
   out.other_calls = rec.shapes_other_calls;
+  out.all_calls = rec.shapes_all_calls;
+  out.one_in = rec.shapes_one_in;
   // (input, dim) -> size -> calls, inputs in the order they first come.
   std::vector<std::string> order;
   std::map<std::pair<std::string, int>, std::map<int64_t, int64_t>> seen;

@@ -132,10 +132,14 @@ std::string varied_dim_text(const VariedDim& v, const ShapeUse& use, bool md, co
     sizes += fmt::format(fmt::runtime(i == 0 ? "{} ({} call{})" : ", {} ({}{})"), v.sizes[i].size, v.sizes[i].calls,
                          i == 0 ? (v.sizes[i].calls == 1 ? "" : "s") : "");
   }
+  const std::string counted = use.one_in > 0 && use.calls > use.all_calls
+                                  ? fmt::format("{} counted calls (every call up to the {}th, then 1 in {} at random)",
+                                                use.calls, use.all_calls, use.one_in)
+                                  : fmt::format("{} calls", use.calls);
   return fmt::format(
-      fmt::runtime(md ? "{}shapes: `{}` dim {} took {} sizes over {} calls: {}{}{}\n"
-                      : "{}shapes: {} dim {} took {} sizes over {} calls: {}{}{}\n"),
-      b, v.input, v.dim, v.sizes.size(), use.calls, sizes,
+      fmt::runtime(md ? "{}shapes: `{}` dim {} took {} sizes over {}: {}{}{}\n"
+                      : "{}shapes: {} dim {} took {} sizes over {}: {}{}{}\n"),
+      b, v.input, v.dim, v.sizes.size(), counted, sizes,
       use.other_calls > 0 ? fmt::format(" ({} more calls at shapes not broken down)", use.other_calls) : "",
       v.recompiles > 0 ? fmt::format("; {} recompile{} on it", v.recompiles, v.recompiles == 1 ? "" : "s") : "");
 }
