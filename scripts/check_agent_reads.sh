@@ -2,8 +2,7 @@
 # Counts the string-key reads of agent replies outside their decoders, per file, and fails when
 # the count grows. An agent reply is read once, into its declared struct, where it arrives
 # (src/bench/reply.hpp and the other src/*/reply.hpp, decoded by core/fields.hpp); code past that
-# point reads members. The count's goal is 0; MAX below is what is still left (the replies still
-# read as JSON are named beside it) and may only go down.
+# point reads members. MAX is 0: every reply is read so.
 #
 # What is counted, in every .cpp and .hpp under src/, after `//` comments are blanked, a string
 # literal key being one like "times_ns" (a C identifier: a search text such as " (" is no key):
@@ -25,13 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The replies still read by key, and where (the rest of issue 47's item 2):
-#   target.load (kept as JSON in each result's `target`, a document field: bench/text.cpp,
-#     bench/html.cpp, explain/text.cpp, expect/text.cpp, expect/run.cpp)
-#   the handshake's torch and python objects, and the environment it describes (probe/run.cpp,
-#     probe/text.cpp, probe/section.hpp)
 MAX=${TCT_AGENT_READS_MAX:-0}
-[ "${TCT_AGENT_READS_MAX+set}" = set ] || MAX=31
 
 python3 - "$MAX" <<'EOF'
 import re

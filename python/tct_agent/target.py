@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from .errors import TctError
+from .replies import reply
 
 SPEC_HINT = "give the target as FILE.py:NAME, package.module:NAME or builtin:NAME"
 
@@ -336,18 +337,18 @@ class LoadedTarget:
         inputs = []
         for path, leaf in list(walk(self.args, "args")) + list(walk(self.kwargs, "kwargs")):
             if isinstance(leaf, torch.Tensor):
-                inputs.append({"path": path, "shape": list(leaf.shape),
-                               "dtype": dtype_name(leaf.dtype), "device": str(leaf.device),
-                               "requires_grad": bool(leaf.requires_grad)})
+                inputs.append(reply("target.load inputs", {
+                    "path": path, "shape": list(leaf.shape), "dtype": dtype_name(leaf.dtype),
+                    "device": str(leaf.device), "requires_grad": bool(leaf.requires_grad)}))
             else:
-                inputs.append({"path": path, "type": type(leaf).__name__,
-                               "value": _short_repr(leaf)})
+                inputs.append(reply("target.load inputs", {"path": path, "type": type(leaf).__name__,
+                                                           "value": _short_repr(leaf)}))
         # Cap the listing: a factory may pass thousands of small leaves (lists of ints).
         out["inputs"] = inputs[:_MAX_DESCRIBED_INPUTS]
         out["inputs_total"] = len(inputs)
         out["input_bytes"] = int(sum(t.numel() * t.element_size()
                                      for _, t in tensor_leaves((self.args, self.kwargs))))
-        return out
+        return reply("target.load", out)
 
 
 def dtype_name(dtype) -> str:

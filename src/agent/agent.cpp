@@ -69,6 +69,7 @@ void Agent::handshake() {
   hello_.agent_version = hello.value("agent_version", "");
   hello_.python = hello.value("python", json::object());
   hello_.torch = hello.value("torch", json());
+  if (hello_.torch.is_object()) hello_.torch_version = hello_.torch.value("version", "");
   hello_.torch_error =
       hello.contains("torch_error") && hello["torch_error"].is_string() ? hello["torch_error"].get<std::string>() : "";
   if (hello_.protocol != kProtocolVersion) {

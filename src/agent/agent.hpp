@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/child_process.hpp"
+#include "agent/hello.hpp"
 #include "agent/interpreter.hpp"
 #include "errors.hpp"
 
@@ -25,14 +26,6 @@ struct AgentOptions {
   std::chrono::milliseconds handshake_timeout{std::chrono::seconds(60)};
   std::vector<std::pair<std::string, std::string>> env;  // e.g. fresh inductor cache dirs
   bool verbose = false;                                  // echo the agent's stderr (the user's prints) live
-};
-
-struct Hello {
-  int protocol = 0;
-  std::string agent_version;
-  json python;  // {version, executable, implementation}
-  json torch;   // {version} or null when torch is not installed
-  std::string torch_error;
 };
 
 using ProgressFn = std::function<void(const std::string&)>;

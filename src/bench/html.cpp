@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "core/json_read.hpp"
 #include "bench/allocator_rows.hpp"
 #include "bench/aoti_render.hpp"
 #include "bench/breakdown_render.hpp"
@@ -25,14 +24,11 @@ using html::Card;
 using html::esc;
 using html::generic;
 using html::json;
-using html::obj_at;
 using html::speedup_figure;
 using html::table;
 using html::verdict_bar_class;
 using html::verdict_tone;
 namespace svg = report::svg;
-using core::number_or_nan;
-using core::json_read::text;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
@@ -362,22 +358,21 @@ std::string mismatches(const std::vector<BenchRow>& rows) {
   return out;
 }
 
-std::string target_line(const json& t) {
-  if (t.is_string()) return "<p>Target <code>" + esc(t.get<std::string>()) + "</code></p>";
-  if (!t.is_object()) return "";
-  std::string s = fmt::format("<p>Target <code>{}</code>", esc(text(t, "spec")));
+std::string target_line(const core::LoadedTarget& target) {
+  if (target.raw.is_string()) return "<p>Target <code>" + esc(target.raw.get<std::string>()) + "</code></p>";
+  if (!target.given()) return "";
+  const core::reply::TargetLoad& t = target.view;
+  std::string s = fmt::format("<p>Target <code>{}</code>", esc(t.spec));
   std::vector<std::string> bits;
-  for (const char* k : {"kind", "fn_name", "device", "dtype", "mode"})
-    if (!text(t, k).empty()) bits.push_back(text(t, k));
+  for (const std::string* k : {&t.kind, &t.fn_name, &t.device, &t.dtype, &t.mode})
+    if (!k->empty()) bits.push_back(*k);
   if (!bits.empty()) {
     std::string joined;
     for (const auto& b : bits) joined += (joined.empty() ? "" : ", ") + b;
     s += " <span class=\"muted\">(" + esc(joined) + ")</span>";
   }
-  const json& params = obj_at(t, "params");
-  if (!params.empty()) s += " params <code>" + esc(params.dump()) + "</code>";
-  double pc = number_or_nan(t, "parameter_count");
-  if (std::isfinite(pc)) s += esc(fmt::format(", {:.0f} parameters", pc));
+  if (t.params.is_object() && !t.params.empty()) s += " params <code>" + esc(t.params.dump()) + "</code>";
+  if (std::isfinite(t.parameter_count)) s += esc(fmt::format(", {:.0f} parameters", t.parameter_count));
   return s + "</p>";
 }
 

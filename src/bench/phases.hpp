@@ -17,6 +17,7 @@
 #include "bench/result.hpp"
 #include "bench/run.hpp"
 #include "core/executor.hpp"
+#include "core/reply.hpp"
 #include "core/progress.hpp"
 #include "core/temp_dir.hpp"
 
@@ -51,7 +52,7 @@ class TargetAgent {
   }
   void restart();
   void close();
-  const json& described() const { return described_; }
+  const core::LoadedTarget& described() const { return described_; }
 
  private:
   void start();
@@ -60,7 +61,7 @@ class TargetAgent {
   const BenchConfig& cfg_;
   core::Env env_;
   std::unique_ptr<core::Session> agent_;
-  json described_;
+  core::LoadedTarget described_;  // target.load's reply, decoded where it arrives
 };
 
 // A process's first compiled call (the compile) as bench.first_calls with n=1 gave it.

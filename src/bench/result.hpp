@@ -23,6 +23,7 @@
 #include "bench/allocator_comparison.hpp"
 #include "bench/breakdown.hpp"
 #include "bench/correctness.hpp"
+#include "core/reply.hpp"
 #include "core/units.hpp"
 #include "report/warning.hpp"
 #include "stats/log_interval.hpp"
@@ -357,7 +358,7 @@ struct TargetProcess {
 };
 
 struct BenchResult {
-  nlohmann::json target;  // the agent's description of the loaded target; null before it loaded
+  core::LoadedTarget target;  // the agent's description of the loaded target; null before it loaded
   std::optional<Settings> config;
   std::optional<Clock> clock;
   std::optional<EagerBaseline> eager;
@@ -370,7 +371,7 @@ struct BenchResult {
   // finished row's (named by its row when there are several), then the section's own.
   std::vector<report::Warning> all_warnings;
 
-  bool loaded() const { return target.is_object(); }
+  bool loaded() const { return target.given(); }
   // The row with the highest measured speedup (the HTML's headline card); null when none finished.
   const BenchRow* best_row() const;
 };

@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "core/json_read.hpp"
 #include "bench/allocator_rows.hpp"
 #include "bench/aoti_render.hpp"
 #include "bench/breakdown_render.hpp"
@@ -22,8 +21,6 @@
 namespace tct::bench {
 namespace {
 
-using core::json_read::text;
-using nlohmann::json;
 using report::format_bytes;
 using report::format_duration;
 using report::format_duration_ns;
@@ -142,13 +139,12 @@ std::string harness_cell(const BenchRow& row) {
 }
 
 std::string header(const BenchResult& b) {
-  const json& t = b.target;
-  std::string what = text(t, "spec", "?");
+  const core::reply::TargetLoad& t = b.target.view;
+  std::string what = t.spec.empty() ? "?" : t.spec;
   std::vector<std::string> parts;
-  if (!text(t, "fn_name").empty()) parts.push_back(text(t, "kind", "") + " " + text(t, "fn_name"));
-  if (!text(t, "device").empty()) parts.push_back(text(t, "device"));
-  if (!text(t, "dtype").empty()) parts.push_back(text(t, "dtype"));
-  if (!text(t, "mode").empty()) parts.push_back(text(t, "mode"));
+  if (!t.fn_name.empty()) parts.push_back(t.kind + " " + t.fn_name);
+  for (const std::string* s : {&t.device, &t.dtype, &t.mode})
+    if (!s->empty()) parts.push_back(*s);
   std::string extra;
   for (const auto& p : parts) extra += (extra.empty() ? "" : ", ") + p;
   return fmt::format("{}{}", what, extra.empty() ? "" : " (" + extra + ")");

@@ -70,7 +70,7 @@ compare::SavedDocument saved_document(const Outcome& o, const std::string& path)
   const auto& a = o.get<audit::AuditResult>();
   const auto& e = o.get<explain::ExplainResult>();
   const auto& s = o.get<suite::SuiteResult>();
-  if (b) d.target = core::json_read::str(b->target, "spec");
+  if (b) d.target = b->target.view.spec;
   if (a && d.target.empty()) d.target = a->target;
   d.bench = b ? &*b : nullptr;
   d.explain = e ? &*e : nullptr;

@@ -21,12 +21,12 @@ std::string target_name(const Outcome& o) {
   const auto& bench = o.get<bench::BenchResult>();
   const auto& explain = o.get<explain::ExplainResult>();
   const auto& expect = o.get<expect::ExpectResult>();
-  const json* targets[] = {bench ? &bench->target : nullptr, explain ? &explain->target : nullptr,
-                           expect ? &expect->target : nullptr};
-  for (const json* t : targets) {
+  const core::LoadedTarget* targets[] = {bench ? &bench->target : nullptr, explain ? &explain->target : nullptr,
+                                         expect ? &expect->target : nullptr};
+  for (const core::LoadedTarget* t : targets) {
     if (!t) continue;
-    if (t->is_string()) return t->get<std::string>();
-    if (t->is_object() && t->contains("spec")) return text(*t, "spec");
+    if (t->raw.is_string()) return t->raw.get<std::string>();
+    if (!t->view.spec.empty()) return t->view.spec;
   }
   const auto& audit = o.get<audit::AuditResult>();
   return audit ? audit->target : "";

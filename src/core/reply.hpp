@@ -1,16 +1,19 @@
 #pragma once
 // The replies of the agent's ops that more than one command sends (python/tct_agent/ops/
-// startup.py's startup.libtorch and startup.package: startup and bench's aoti row), each declared
+// startup.py's startup.libtorch and startup.package: startup and bench's aoti row; target.py's
+// target.load: bench, explain and expect), each declared
 // once as bench/reply.hpp declares bench's; python/tct_agent/replies.json lists their fields for
 // the agent, and tests/unit/test_replies.cpp holds the two to each other.
 #include <cmath>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/fields.hpp"
+#include "core/kept_reply.hpp"
 
 namespace tct::core::reply {
 
@@ -38,4 +41,69 @@ constexpr auto json_fields(const Package*) {
                     field("package_ns", &Package::package_ns), field("inputs", &Package::inputs)};
 }
 
+// One leaf of target.load's inputs: a tensor's shape, dtype, device and requires_grad (a shape
+// given: a tensor), or any other value's Python type and short repr.
+struct TargetInput {
+  std::string path;
+  std::optional<std::vector<long long>> shape;
+  std::string dtype, device;
+  bool requires_grad = false;
+  std::string type, value;
+};
+constexpr auto json_fields(const TargetInput*) {
+  using fields::field;
+  using I = TargetInput;
+  return std::tuple{field("path", &I::path),
+                    field("shape", &I::shape),
+                    field("dtype", &I::dtype),
+                    field("device", &I::device),
+                    field("requires_grad", &I::requires_grad),
+                    field("type", &I::type),
+                    field("value", &I::value)};
+}
+
+// target.load: the loaded target as tct_agent.target.LoadedTarget.describe() tells it; a device
+// or dtype not given is "", a module's sizes are none for a function. The --param values are
+// the user's, any JSON, handed on whole.
+struct TargetLoad {
+  std::string spec, name, kind, fn_name, device, dtype, source_file;
+  nlohmann::json params;
+  bool train = false;
+  std::string mode;
+  double parameter_count = NAN;
+  std::optional<long long> parameter_bytes, trainable_parameter_count, buffer_bytes;
+  std::optional<bool> training_mode;
+  std::vector<TargetInput> inputs;
+  long long inputs_total = 0, input_bytes = 0;
+};
+constexpr auto json_fields(const TargetLoad*) {
+  using fields::field;
+  using T = TargetLoad;
+  return std::tuple{field("spec", &T::spec),
+                    field("name", &T::name),
+                    field("kind", &T::kind),
+                    field("fn_name", &T::fn_name),
+                    field("device", &T::device),
+                    field("dtype", &T::dtype),
+                    field("source_file", &T::source_file),
+                    field("params", &T::params),
+                    field("train", &T::train),
+                    field("mode", &T::mode),
+                    field("parameter_count", &T::parameter_count),
+                    field("parameter_bytes", &T::parameter_bytes),
+                    field("trainable_parameter_count", &T::trainable_parameter_count),
+                    field("buffer_bytes", &T::buffer_bytes),
+                    field("training_mode", &T::training_mode),
+                    field("inputs", &T::inputs),
+                    field("inputs_total", &T::inputs_total),
+                    field("input_bytes", &T::input_bytes)};
+}
+
 }  // namespace tct::core::reply
+
+namespace tct::core {
+// The agent's description of the loaded target as a result keeps it (bench, explain, expect):
+// null before it loaded, the reply's record kept whole for the document (KeptReply says why),
+// its TargetLoad view for the renderers. An older document may hold the spec as a bare string.
+using LoadedTarget = KeptReply<reply::TargetLoad>;
+}  // namespace tct::core

@@ -16,6 +16,7 @@
 
 #include "bench/result.hpp"
 #include "core/fix_table.hpp"
+#include "core/reply.hpp"
 #include "core/units.hpp"
 #include "expect/classifier.hpp"
 #include "expect/evidence.hpp"
@@ -212,9 +213,8 @@ struct Sweep {
 std::vector<ClassChange> class_changes(const std::vector<SweepPoint>& points);
 
 struct ExpectResult {
-  // The agent's description of the loaded target (target.load's reply), its raw record kept
-  // whole; null until loaded.
-  json target;
+  // The agent's description of the loaded target (target.load's reply): null until loaded.
+  core::LoadedTarget target;
   std::optional<Machine> machine;    // after the ceilings phase
   std::optional<Analysis> analysis;  // after the profile (the class is null until then)
   std::optional<Sweep> sweep;

@@ -82,6 +82,17 @@ struct Profiled {
 
 bool above_roofline(const Analysis& a) { return a.roofline.fraction > 1.0; }
 
+// The loaded target's inputs as a sweep point keeps them (a shape given: a tensor).
+std::vector<InputLeaf> input_leaves_of(const core::reply::TargetLoad& described) {
+  std::vector<InputLeaf> out;
+  for (const auto& in : described.inputs) {
+    InputLeaf leaf{in.path, std::nullopt, in.type, in.value};
+    if (in.shape) leaf.tensor = InputLeaf::Tensor{*in.shape, in.dtype, in.device, in.requires_grad};
+    out.push_back(std::move(leaf));
+  }
+  return out;
+}
+
 // One run of expect: the agent in use, what the phases found so far, and the result.
 class ExpectRun {
  public:
@@ -95,8 +106,8 @@ class ExpectRun {
     ensure_agent();
     compiled_ = compiled_run();
     progress_("loading the target");
-    json described = agent_->call("target.load", core::to_load_params(cfg_.target));
-    result_.target = described;
+    result_.target = agent_->call("target.load", core::to_load_params(cfg_.target));
+    const core::reply::TargetLoad& described = result_.target.view;
     checkpoint();
 
     result_.machine = machine_ceilings(cfg_.refresh_ceilings);
@@ -233,17 +244,17 @@ class ExpectRun {
     return m;
   }
 
-  SuggestionContext suggestion_context(const json& described, const json& params) const {
+  SuggestionContext suggestion_context(const core::reply::TargetLoad& described, const json& params) const {
     SuggestionContext sc;
-    sc.params = described.value("params", params);
-    sc.dtype = described.value("dtype", json()).is_string() ? described["dtype"].get<std::string>() : "";
+    sc.params = described.params.is_null() ? params : described.params;
+    sc.dtype = described.dtype;
     sc.train = cfg_.target.train;
     return sc;
   }
 
   // Profile + FLOPs of the loaded target -> the class, the range and the evidence (the main
   // target's, or a sweep point's when label names it).
-  Profiled analyse(const json& described, const json& params, const std::string& label) {
+  Profiled analyse(const core::reply::TargetLoad& described, const json& params, const std::string& label) {
     std::string prefix = label.empty() ? "" : label + ": ";
     progress_(prefix + "profiling eager calls");
     const auto profile = core::fields::read_as<reply::Profile>(agent_->call(
@@ -314,8 +325,8 @@ class ExpectRun {
     return bcfg;
   }
 
-  static bool sweep_changed_shapes(const std::vector<SweepPoint>& points, const json& described) {
-    const std::vector<InputLeaf> first = inputs_from_json(described.value("inputs", json::array()));
+  static bool sweep_changed_shapes(const std::vector<SweepPoint>& points, const core::reply::TargetLoad& described) {
+    const std::vector<InputLeaf> first = input_leaves_of(described);
     for (const auto& p : points)
       if (p.analysed && p.analysed->inputs != first) return true;
     return false;
@@ -334,11 +345,12 @@ class ExpectRun {
     SweepPoint point;
     try {
       progress_(label + ": loading");
-      json described = agent_->call("target.load", load);
+      const core::LoadedTarget loaded = agent_->call("target.load", load);
+      const core::reply::TargetLoad& described = loaded.view;
       Profiled profiled = analyse(described, params, label);
       const Analysis& a = profiled.analysis;
       SweepPoint::Analysed pa;
-      pa.inputs = inputs_from_json(described.value("inputs", json::array()));
+      pa.inputs = input_leaves_of(described);
       pa.cls = a.cls;
       pa.borderline_with = a.borderline_with;
       pa.predicted = {a.predicted.range.low, a.predicted.range.high, a.predicted.range.point};

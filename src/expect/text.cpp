@@ -82,11 +82,10 @@ std::string short_message(const report::ErrorRecord& err) {
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 std::string target_name(const ExpectResult& r) {
-  const json& t = r.target;
-  if (!t.is_object()) return "?";
-  std::string s = t.contains("spec") && t["spec"].is_string() ? t["spec"].get<std::string>() : "?";
-  const json& p = t.contains("params") ? t["params"] : json::object();
-  if (p.is_object() && !p.empty()) {
+  if (!r.target.given()) return "?";
+  const core::reply::TargetLoad& t = r.target.view;
+  std::string s = t.spec.empty() ? "?" : t.spec;
+  if (const json& p = t.params; p.is_object() && !p.empty()) {
     std::string ps;
     for (const auto& [k, v] : p.items()) ps += fmt::format("{}{}={}", ps.empty() ? "" : ", ", k, value_text(v));
     s += " (" + ps + ")";

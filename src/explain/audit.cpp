@@ -399,7 +399,7 @@ explain::CompiledRun compiled_run(const LoggedModel& lg) {
 }  // namespace
 
 explain::ExplainResult build_explain(const reply::Run& facts, const reply::Registry& registry, const RankSummary* trace,
-                                     const json& target, std::optional<int> max_graph_breaks) {
+                                     const core::LoadedTarget& target, std::optional<int> max_graph_breaks) {
   const CodeDirs& dirs = facts.code_dirs;
   ExplainModel ex = parse_explain(facts.explain, registry, dirs);
   LoggedModel lg =

@@ -127,7 +127,7 @@ std::vector<explain::Disagreement> compare_views(const ExplainModel& explain, co
 // trace: the logged compiled run's records (null when it did not run: --no-logged);
 // max_graph_breaks: the --max-graph-breaks gate.
 explain::ExplainResult build_explain(const reply::Run& facts, const reply::Registry& registry, const RankSummary* trace,
-                                     const json& target_description, std::optional<int> max_graph_breaks);
+                                     const core::LoadedTarget& target_description, std::optional<int> max_graph_breaks);
 // The same as doc["explain"] (explain::to_json of it).
 json build_explain_section(const reply::Run& facts, const reply::Registry& registry, const RankSummary* trace,
                            const json& target_description, std::optional<int> max_graph_breaks);

@@ -14,6 +14,7 @@
 
 #include "core/eager_part.hpp"
 #include "core/hint_catalog.hpp"
+#include "core/reply.hpp"
 #include "core/user_code.hpp"
 #include "explain/reply.hpp"
 #include "report/warning.hpp"
@@ -186,7 +187,7 @@ struct Gate {
 };
 
 struct ExplainResult {
-  nlohmann::json target;  // the agent's description of the loaded target (common.schema.json#/$defs/target)
+  core::LoadedTarget target;  // the agent's description of the loaded target (common.schema.json#/$defs/target)
   // False while only the target is loaded (a checkpoint, or a run that stopped there): the
   // rest is then empty and the renderers say the audit did not finish.
   bool finished = false;

@@ -18,9 +18,8 @@ std::string plural(int n, const char* one, const char* many) { return fmt::forma
 std::string plural(std::size_t n, const char* one, const char* many) { return plural(static_cast<int>(n), one, many); }
 
 std::string target_name(const ExplainResult& r) {
-  const nlohmann::json& t = r.target;
-  if (t.is_object()) return t.contains("spec") && t["spec"].is_string() ? t["spec"].get<std::string>() : "?";
-  return t.is_string() ? t.get<std::string>() : "?";
+  if (r.target.given()) return r.target.view.spec.empty() ? "?" : r.target.view.spec;
+  return r.target.raw.is_string() ? r.target.raw.get<std::string>() : "?";
 }
 
 // "explain alone says 3 graph breaks" where torch._dynamo.explain's own figures differ from

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent/hello.hpp"
+
 namespace tct::probe {
 
 using Nanoseconds = std::chrono::duration<int64_t, std::nano>;
@@ -117,7 +119,7 @@ struct Smoke {
 };
 
 struct ProbeResult {
-  nlohmann::json python;                                     // the interpreter, as the agent's handshake described it
+  core::KeptReply<agent::PythonFacts> python;                // the interpreter, as the agent's handshake described it
   std::optional<std::string> torch_version;                  // none: torch is not installed
   std::optional<TorchSupport> supported_torch;               // none without torch
   std::map<std::string, std::string> environment_variables;  // those that change compile behaviour, as set

@@ -49,8 +49,8 @@ ProbeResult run_probe(const core::Progress& progress, core::Session& agent, cons
   const std::string& python_path = cfg.python_path;
   ProbeResult result;
   result.python = hello.python;
-  if (!hello.torch.is_null()) {
-    result.torch_version = hello.torch.value("version", "");
+  if (hello.torch_version) {
+    result.torch_version = hello.torch_version;
     result.supported_torch = torch_support(*result.torch_version);
   }
   for (const auto& var : compile_env_vars())

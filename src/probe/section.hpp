@@ -29,7 +29,9 @@ struct Section {
   // The interpreter is the document's environment, not the section.
   template <class Outcome>
   static Interpreter interpreter(const Outcome& o) {
+    // not a reply: the interpreter tct started, as cli/context.cpp records it, not the agent
     const nlohmann::json& interp = core::json_read::at(o.environment, "interpreter");
+    // not a reply: its path and how tct chose it (--python, a venv, PATH), tct's own
     return {core::json_read::text(interp, "path", "?"), core::json_read::text(interp, "chosen_by", "?")};
   }
   template <class Outcome>

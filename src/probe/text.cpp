@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "core/json_read.hpp"
 #include "probe/json.hpp"
 #include "probe/render.hpp"
 #include "probe/verdict.hpp"
@@ -37,7 +36,7 @@ struct Line {
 std::vector<Line> facts(const ProbeResult& p, const Interpreter& interpreter, bool short_paths = false) {
   std::vector<Line> lines;
   lines.push_back(
-      {"Python", fmt::format("{} at {} (chosen by {})", core::json_read::text(p.python, "version", "?"),
+      {"Python", fmt::format("{} at {} (chosen by {})", p.python.view.version.empty() ? "?" : p.python.view.version,
                              short_paths ? short_path(interpreter.path) : interpreter.path, interpreter.chosen_by)});
   if (!p.facts) {
     lines.push_back({"torch", p.torch_version ? *p.torch_version : "not installed"});

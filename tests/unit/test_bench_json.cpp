@@ -128,7 +128,7 @@ TEST(BenchJson, AnAotiRowRoundTripsAndRendersItsPackageLine) {
   EXPECT_EQ(to_json(row_from_json(written)).dump(), written.dump());
 
   BenchResult result;
-  result.target = {{"target", "builtin:mlp"}};
+  result.target = json{{"target", "builtin:mlp"}};
   result.rows.push_back(row);
   for (const std::string& out : {text(result), brief(result), markdown(result), html_section(result)}) {
     EXPECT_NE(out.find("package compile 13.5 s"), std::string::npos) << out;
@@ -150,7 +150,7 @@ TEST(BenchJson, AFailedRowSaysItsFix) {
   row.error = RowError{"unsupported", "torch.export", "torch.export cannot take this model: Could not guard",
                        "the model branches on a tensor's value: use torch.cond", 3};
   BenchResult result;
-  result.target = {{"target", "m.py:make"}};
+  result.target = json{{"target", "m.py:make"}};
   result.rows.push_back(row);
   const std::string out = brief(result);
   EXPECT_NE(out.find("torch.export cannot take this model"), std::string::npos) << out;

@@ -14,6 +14,7 @@ using namespace tct::explain;
 using json = nlohmann::json;
 
 namespace {
+namespace reply = tct::explain::reply;  // not core::reply, which the using-directives also bring
 
 // One TORCH_TRACE record of compile frame/fc: its header (kind first, as torch writes it)
 // and payload lines.

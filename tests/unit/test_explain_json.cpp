@@ -85,7 +85,7 @@ TEST(ExplainJson, OlderDocumentsStillRead) {
 
 TEST(ExplainJson, ACheckpointHoldsTheTargetAlone) {
   ExplainResult loaded;
-  loaded.target = {{"spec", "m.py:make"}};
+  loaded.target = json{{"spec", "m.py:make"}};
   const json s = to_json(loaded);
   EXPECT_EQ(s, json({{"target", {{"spec", "m.py:make"}}}}));
   const ExplainResult back = from_json(s);

@@ -84,6 +84,8 @@ std::map<std::string, Names> declared() {
       {"expect.flops ops", names<e::FlopOp>()},
       {"expect.device_info", names<e::DeviceInfo>()},
       {"expect.ceilings", names<e::CeilingTimings>()},
+      {"target.load", names<c::TargetLoad>()},
+      {"target.load inputs", names<c::TargetInput>()},
       {"startup.libtorch", names<c::Libtorch>()},
       {"startup.package", names<c::Package>()},
       {"startup.compare", names<s::Compare>()},
