@@ -13,6 +13,7 @@
 #include "bench/json_fields.hpp"
 #include "compare/compare.hpp"
 #include "expect/json_fields.hpp"
+#include "explain/json_fields.hpp"
 #include "job/json_fields.hpp"
 #include "run/json_fields.hpp"
 #include "startup/json_fields.hpp"
@@ -343,4 +344,25 @@ TEST(Fields, EveryRunTypeIsItsSchema) {
   holds_schema<RunCompile>(r, site + "compiled_runs/items");
   holds_schema<FixTrial>(r, site + "fix_trials/items");
   holds_schema<Stall>(r, site + "stall/oneOf/1");
+}
+
+TEST(Fields, EveryExplainTypeIsItsSchemaAndItsInterface) {
+  using namespace explain;
+  const char* e = "explain.schema.json";
+  holds<ExplainResult>(e, "", "ExplainSection");
+  holds<SkippedFrame>(e, "/properties/skipped_frames/items", "SkippedFrame");
+  holds<ExplainBreak>(e, "/properties/breaks/items", "GraphBreak");
+  holds<BreakGroup>(e, "/$defs/group", "BreakGroup");
+  holds<core::Frame>(e, "/properties/breaks/items/properties/frames/items", "Frame");
+  holds_schema<Registry>(e, "/properties/breaks/items/properties/registry");
+  holds_schema<ExplainView>(e, "/properties/explain_view");
+  holds_schema<GraphOps>(e, "/properties/ops_per_graph/items");
+  holds_schema<OpCount>(e, "/properties/ops_per_graph/items/properties/ops/items");
+  holds_schema<KindCount>(e, "/properties/kinds/items");
+  holds_schema<CompiledRun>(e, "/properties/logged");
+  holds_schema<LoggedBreak>(e, "/properties/logged/properties/graph_breaks/items");
+  holds_schema<Recompile>(e, "/properties/logged/properties/recompiles/items");
+  holds_schema<GraphShare>(e, "/properties/logged/properties/graph_share");
+  holds_schema<Disagreement>(e, "/properties/disagreements/items");
+  holds_schema<Gate>(e, "/properties/gate/oneOf/1");
 }
