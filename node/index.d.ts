@@ -64,6 +64,10 @@ export interface SmokeResult {
   ok: boolean;
   match: boolean;
   compile_ns?: number | null;
+  /** Against eager, with compile_ns; null when not finite. */
+  max_abs_diff?: number | null;
+  max_abs_expected?: number | null;
+  shape_equal?: boolean;
   error?: string | null;
   [key: string]: unknown;
 }
@@ -71,6 +75,8 @@ export interface SmokeResult {
 export interface ProbeSection {
   python: PythonInfo;
   torch: { version: string } | null;
+  /** The torch releases tct supports and tests; absent without torch. */
+  supported_torch?: { min: string; tested: string[]; status: 'tested' | 'in_range' | 'older' | 'newer' };
   environment_variables: Record<string, string>;
   facts?: {
     torch: { version: string; build: string; compile_available: boolean; num_threads: number; [key: string]: unknown };

@@ -15,6 +15,7 @@
 #include "expect/json_fields.hpp"
 #include "explain/json_fields.hpp"
 #include "job/json_fields.hpp"
+#include "probe/json_fields.hpp"
 #include "run/json_fields.hpp"
 #include "startup/json_fields.hpp"
 #include "suite/json_fields.hpp"
@@ -365,4 +366,13 @@ TEST(Fields, EveryExplainTypeIsItsSchemaAndItsInterface) {
   holds_schema<GraphShare>(e, "/properties/logged/properties/graph_share");
   holds_schema<Disagreement>(e, "/properties/disagreements/items");
   holds_schema<Gate>(e, "/properties/gate/oneOf/1");
+}
+
+TEST(Fields, EveryProbeTypeIsItsSchemaAndItsInterface) {
+  using namespace probe;
+  const char* p = "probe.schema.json";
+  holds<ProbeResult>(p, "", "ProbeSection");
+  holds<Reason>(p, "/properties/reasons/items", "ProbeReason");
+  holds<Smoke>(p, "/properties/smoke/items", "SmokeResult");
+  holds_schema<TorchSupport>(p, "/properties/supported_torch");
 }
