@@ -10,8 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include "audit/json_fields.hpp"
 #include "bench/json_fields.hpp"
-#include "compare/compare.hpp"
+#include "compare/json_fields.hpp"
 #include "expect/json_fields.hpp"
 #include "explain/json_fields.hpp"
 #include "job/json_fields.hpp"
@@ -375,4 +376,13 @@ TEST(Fields, EveryProbeTypeIsItsSchemaAndItsInterface) {
   holds<Reason>(p, "/properties/reasons/items", "ProbeReason");
   holds<Smoke>(p, "/properties/smoke/items", "SmokeResult");
   holds_schema<TorchSupport>(p, "/properties/supported_torch");
+}
+
+TEST(Fields, EveryCompareAndAuditTypeIsItsSchemaAndItsInterface) {
+  const char* c = "compare.schema.json";
+  holds<compare::CompareResult>(c, "", "CompareSection");
+  holds_schema<compare::CompareResult::Geomean>(c, "/properties/geomean");
+  const char* a = "audit.schema.json";
+  holds<audit::AuditResult>(a, "", "AuditSection");
+  holds<audit::Step>(a, "/properties/steps/items", "AuditStep");
 }
