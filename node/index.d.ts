@@ -64,6 +64,10 @@ export interface SmokeResult {
   ok: boolean;
   match: boolean;
   compile_ns?: number | null;
+  /** Against eager, with compile_ns; null when not finite. */
+  max_abs_diff?: number | null;
+  max_abs_expected?: number | null;
+  shape_equal?: boolean;
   error?: string | null;
   [key: string]: unknown;
 }
@@ -71,6 +75,8 @@ export interface SmokeResult {
 export interface ProbeSection {
   python: PythonInfo;
   torch: { version: string } | null;
+  /** The torch releases tct supports and tests; absent without torch. */
+  supported_torch?: { min: string; tested: string[]; status: 'tested' | 'in_range' | 'older' | 'newer' };
   environment_variables: Record<string, string>;
   facts?: {
     torch: { version: string; build: string; compile_available: boolean; num_threads: number; [key: string]: unknown };
@@ -534,7 +540,12 @@ export interface BenchDocument extends Document { command: 'bench'; bench: Bench
 
 // ----------------------------------------------------------------------------- explain
 
-export interface Frame { file: string; line: number | null; function: string; source?: string | null }
+export interface Frame {
+  file: string;
+  line: number | null;
+  function: string;
+  source?: string | null;
+}
 /** What a printed fix costs and when it is no fix (tct's fix table, each with its source); untried:
  *  its cost on your inputs is unknown and could be large, and tct has not tried it. The `run`
  *  document carries the same object as `fix_terms` beside each break's, fallback's and recompile's fix. */
@@ -552,6 +563,8 @@ export interface Hint { text: string; fix?: string | null; url?: string | null; 
 export interface GraphBreak {
   reason: string;
   kind: string;
+  /** torch's graph-break registry entry, when known. */
+  registry: { id: string; type: string; explanation: string; hints: string[]; url: string } | null;
   frames: Frame[];
   hint: Hint | null;
   [key: string]: unknown;
@@ -565,9 +578,15 @@ export interface BreakGroup {
   source?: string | null;
   count: number;
   reason: string;
+  reason_full?: string;
+  registry_id?: string;
   hint: Hint | null;
+  /** The outer user frames of the first occurrence. */
+  callers?: Frame[];
   /** Every distinct immediate caller of the place (a helper called from three lines has three). */
   call_sites?: Frame[];
+  /** Which view saw it: torch._dynamo.explain, the logged compiled run, or both. */
+  views?: Array<'explain' | 'logged'>;
   [key: string]: unknown;
 }
 
@@ -588,6 +607,7 @@ export interface SkippedFrame {
   registry_id?: string;
   reason: string;
   skip_reason: string;
+  skip_reason_full?: string;
   hint?: Hint;
   [key: string]: unknown;
 }
@@ -616,11 +636,16 @@ export interface EagerPart {
 
 export interface ExplainSection {
   target: Json;
+  torch_version?: string;
+  /** explain's output form: "object" (torch >= 2.1) or "tuple" (2.0). */
+  form?: string;
   graph_count: number;
   graph_break_count: number;
   op_count?: number;
-  ops_per_graph?: number[];
-  guard_count?: number;
+  /** explain's own figures, beside the compiled run's (absent in older documents). */
+  explain_view?: { graph_count: number; graph_break_count: number | null; frame_skipped: boolean; op_count: number };
+  ops_per_graph?: Array<{ op_count: number; ops: Array<{ name: string; count: number }> }>;
+  guard_count?: number | null;
   capturable?: boolean;
   verdict?: 'capturable' | 'graph_breaks' | 'frame_skipped';
   counts_from?: 'compiled_run' | 'explain';
@@ -632,6 +657,11 @@ export interface ExplainSection {
   /** Their counts add up to graph_break_count. */
   groups: BreakGroup[];
   kinds?: Array<{ kind: string; label?: string; count: number }>;
+  /** The logged compiled run (its graph_breaks and recompiles logs); null with --no-logged. */
+  logged?: Record<string, unknown> | null;
+  disagreements?: Array<{ kind: string; message: string }>;
+  /** --max-graph-breaks N; null without it. */
+  gate?: { max_graph_breaks: number; graph_break_count: number; frames_skipped: number; passed: boolean } | null;
   [key: string]: unknown;
 }
 

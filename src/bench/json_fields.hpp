@@ -1,6 +1,7 @@
 #pragma once
-// The bench section's JSON fields (core/fields.hpp): each struct of bench/result.hpp listed once,
-// in the order schema/bench.schema.json gives them. What is not a plain field is spelled in
+// The bench section's JSON fields (core/fields.hpp): each struct of bench/result.hpp listed once.
+// A list's order is the order its fields are read in (a verdict after its interval); the keys are
+// written sorted whatever the order, as every section's are. What is not a plain field is spelled in
 // bench/json.cpp: the aoti row's whole-ns timers, an element that may be complex, the verdicts
 // decided again on reading.
 #include <string_view>

@@ -1,30 +1,18 @@
-// The compare section of a document, made from a CompareResult in one place, and read back
-// (for `tct report` of a saved document) into the same value.
+// The compare section: its fields are listed once (compare/json_fields.hpp); here are the
+// spellings that are not a plain field, and the section's entry points.
 #include <cmath>
 
 #include "compare/compare.hpp"
+#include "compare/json_fields.hpp"
 #include "core/json_number.hpp"
 #include "core/json_read.hpp"
 #include "suite/json.hpp"
 
 namespace tct::compare {
-namespace {
-
-using json = nlohmann::json;
 
 constexpr std::string_view kStatus[] = {"ok", "failed", "mismatch", "not_run"};  // EntryStatus's order
 
 using core::json_read::str;
-
-json null_if_empty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-
-json geomean_json(const stats::Interval& g, const std::optional<int>& n) {
-  json out = interval_json(g);
-  if (out.is_object() && n) out["n"] = *n;
-  return out;
-}
-
-}  // namespace
 
 json interval_json(const stats::Interval& i) {
   if (!std::isfinite(i.estimate)) return nullptr;
@@ -43,7 +31,7 @@ json entry_json(const std::optional<Entry>& e) {
   json out = suite::to_json(static_cast<const suite::EntryResult&>(*e));
   out["id"] = e->id;
   out["status"] = kStatus[static_cast<int>(e->status)];
-  out["error_kind"] = null_if_empty(e->error_kind);
+  out["error_kind"] = core::fields::encode(e->error_kind, core::fields::Empty::Null);
   return out;
 }
 std::optional<Entry> entry_from(const json& o) {
@@ -60,49 +48,25 @@ std::optional<Entry> entry_from(const json& o) {
   return e;
 }
 
-json to_json(const CompareResult& r) {
-  json items = json::array();
+json geomean_side_json(const stats::Interval& g, const std::optional<int>& n) {
+  json out = interval_json(g);
+  if (out.is_object() && n) out["n"] = *n;
+  return out;
+}
+void geomean_side_from(const json& o, stats::Interval& g, std::optional<int>& n) {
+  g = interval_from(o);
+  if (o.is_object() && o.value("n", json()).is_number_integer()) n = o["n"].get<int>();
+}
+json counts_json(const CompareResult& r) {
   json counts = json::object();
   for (const auto& i : r.items) {
-    items.push_back(core::fields::write(i));
     const std::string c(to_string(i.change));
     counts[c] = counts.value(c, 0) + 1;
   }
-  return {{"kind", r.kind},
-          {"baseline", core::fields::write(r.baseline)},
-          {"current", core::fields::write(r.current)},
-          {"max_regression", r.max_regression},
-          {"items", items},
-          {"counts", counts},
-          {"passed", r.passed},
-          {"geomean", r.geomean ? json{{"baseline", geomean_json(r.geomean->baseline, r.geomean->baseline_n)},
-                                       {"current", geomean_json(r.geomean->current, r.geomean->current_n)}}
-                                : json(nullptr)},
-          {"method",
-           "ratio current/baseline of the speedups, its 95% interval from both intervals combined on the "
-           "log scale; a regression or improvement only when that interval excludes 1"}};
+  return counts;
 }
 
-CompareResult compare_from_json(const json& s) {
-  CompareResult r;
-  if (!s.is_object()) return r;
-  r.kind = str(s, "kind");
-  core::fields::read(core::json_read::at(s, "baseline"), r.baseline);
-  core::fields::read(core::json_read::at(s, "current"), r.current);
-  r.max_regression = core::number_or_nan(s, "max_regression");
-  core::fields::decode(core::json_read::at(s, "items"), r.items);
-  r.passed = s.value("passed", false);
-  if (const json& g = s.value("geomean", json()); g.is_object()) {
-    CompareResult::Geomean out;
-    auto side = [](const json& o, stats::Interval& i, std::optional<int>& n) {
-      i = interval_from(o);
-      if (o.is_object() && o.value("n", json()).is_number_integer()) n = o["n"].get<int>();
-    };
-    side(g.value("baseline", json()), out.baseline, out.baseline_n);
-    side(g.value("current", json()), out.current, out.current_n);
-    r.geomean = out;
-  }
-  return r;
-}
+json to_json(const CompareResult& r) { return core::fields::write(r); }
+CompareResult compare_from_json(const json& s) { return core::fields::read_as<CompareResult>(s); }
 
 }  // namespace tct::compare

@@ -1,7 +1,7 @@
 #pragma once
 // What `tct compare` found, as a value: each entry of the two documents side by side, the
 // change an entry made (decided once, in compare.cpp, from the ratio's interval), the gate,
-// the counts. The JSON section (json.cpp) and every rendering (text.cpp, html.cpp) are made
+// the counts. The JSON section (json_fields.hpp, json.cpp) and every rendering (text.cpp, html.cpp) are made
 // from it; none decides a change again.
 #include <chrono>
 #include <optional>
@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/fields.hpp"
 #include "stats/log_interval.hpp"
 #include "stats/verdict.hpp"
 #include "suite/result.hpp"
@@ -72,31 +71,6 @@ struct Item {
 struct Side {
   std::string path, command, created, torch, target;
 };
-
-// The JSON of the parts that are not plain fields (json.cpp): an interval with its confidence,
-// null without an estimate; an entry as a suite entry's result with its id and status.
-nlohmann::json interval_json(const stats::Interval& i);
-stats::Interval interval_from(const nlohmann::json& o);
-nlohmann::json entry_json(const std::optional<Entry>& e);
-std::optional<Entry> entry_from(const nlohmann::json& o);
-
-// The field lists (core/fields.hpp): each is the one declaration of its JSON object.
-constexpr auto json_fields(const Item*) {
-  using core::fields::field;
-  return std::tuple{field("id", &Item::id),
-                    field("change", &Item::change),
-                    field("gate_failed", &Item::gate_failed),
-                    field("ratio", &Item::ratio, interval_json, interval_from),
-                    field("baseline", &Item::baseline, entry_json, entry_from),
-                    field("current", &Item::current, entry_json, entry_from)};
-}
-constexpr auto json_fields(const Side*) {
-  using core::fields::Empty;
-  using core::fields::field;
-  return std::tuple{field("path", &Side::path), field("command", &Side::command, Empty::Null),
-                    field("created", &Side::created, Empty::Null), field("torch", &Side::torch, Empty::Null),
-                    field("target", &Side::target, Empty::Null)};
-}
 
 struct CompareResult {
   std::string kind;  // "suite" or "bench" (an audit compares as a bench)

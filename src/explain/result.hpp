@@ -193,7 +193,7 @@ struct ExplainResult {
   bool finished = false;
 
   std::string torch_version;
-  std::string form;                       // explain's output form: "object" (torch >= 2.1) or "tuple" (2.0)
+  std::string form = "object";            // explain's output form: "object" (torch >= 2.1) or "tuple" (2.0)
   std::optional<CountsFrom> counts_from;  // none in documents older than the field
   int graph_count = 0;
   int graph_break_count = 0;  // the compiled run's breaks dynamo resumed after (torch's counter)

@@ -10,10 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include "audit/json_fields.hpp"
 #include "bench/json_fields.hpp"
-#include "compare/compare.hpp"
+#include "compare/json_fields.hpp"
 #include "expect/json_fields.hpp"
+#include "explain/json_fields.hpp"
 #include "job/json_fields.hpp"
+#include "probe/json_fields.hpp"
 #include "run/json_fields.hpp"
 #include "startup/json_fields.hpp"
 #include "suite/json_fields.hpp"
@@ -348,4 +351,43 @@ TEST(Fields, EveryRunTypeIsItsSchema) {
   holds_schema<ShapeUse>(r, site + "shape_use");
   holds_schema<VariedDim>(r, site + "shape_use/properties/varied/items");
   holds_schema<SizeCalls>(r, site + "shape_use/properties/varied/items/properties/sizes/items");
+}
+
+TEST(Fields, EveryExplainTypeIsItsSchemaAndItsInterface) {
+  using namespace explain;
+  const char* e = "explain.schema.json";
+  holds<ExplainResult>(e, "", "ExplainSection");
+  holds<SkippedFrame>(e, "/properties/skipped_frames/items", "SkippedFrame");
+  holds<ExplainBreak>(e, "/properties/breaks/items", "GraphBreak");
+  holds<BreakGroup>(e, "/$defs/group", "BreakGroup");
+  holds<core::Frame>(e, "/properties/breaks/items/properties/frames/items", "Frame");
+  holds_schema<Registry>(e, "/properties/breaks/items/properties/registry");
+  holds_schema<ExplainView>(e, "/properties/explain_view");
+  holds_schema<GraphOps>(e, "/properties/ops_per_graph/items");
+  holds_schema<OpCount>(e, "/properties/ops_per_graph/items/properties/ops/items");
+  holds_schema<KindCount>(e, "/properties/kinds/items");
+  holds_schema<CompiledRun>(e, "/properties/logged");
+  holds_schema<LoggedBreak>(e, "/properties/logged/properties/graph_breaks/items");
+  holds_schema<Recompile>(e, "/properties/logged/properties/recompiles/items");
+  holds_schema<GraphShare>(e, "/properties/logged/properties/graph_share");
+  holds_schema<Disagreement>(e, "/properties/disagreements/items");
+  holds_schema<Gate>(e, "/properties/gate/oneOf/1");
+}
+
+TEST(Fields, EveryProbeTypeIsItsSchemaAndItsInterface) {
+  using namespace probe;
+  const char* p = "probe.schema.json";
+  holds<ProbeResult>(p, "", "ProbeSection");
+  holds<Reason>(p, "/properties/reasons/items", "ProbeReason");
+  holds<Smoke>(p, "/properties/smoke/items", "SmokeResult");
+  holds_schema<TorchSupport>(p, "/properties/supported_torch");
+}
+
+TEST(Fields, EveryCompareAndAuditTypeIsItsSchemaAndItsInterface) {
+  const char* c = "compare.schema.json";
+  holds<compare::CompareResult>(c, "", "CompareSection");
+  holds_schema<compare::CompareResult::Geomean>(c, "/properties/geomean");
+  const char* a = "audit.schema.json";
+  holds<audit::AuditResult>(a, "", "AuditSection");
+  holds<audit::Step>(a, "/properties/steps/items", "AuditStep");
 }
