@@ -4,9 +4,11 @@
    bootstrap on PYTHONPATH, median of N interleaved runs each (aim: under 5 ms).
 2. The timing wrapper alone, in process: a trivial function bare and wrapped (the wrapper's
    fixed cost per call, without torch's noise).
-3. The wrapper on a real compiled call, in one process: through it and around it
+3. The wrapper given one tensor, in process: a site's first 256 calls (each call's shapes
+   counted) and its later ones (1 in 64 counted).
+4. The wrapper on a real compiled call, in one process: through it and around it
    (its __wrapped__), interleaved.
-4. Per compiled call, in separate processes: a tiny function compiled with backend="eager" (so the call is mostly
+5. Per compiled call, in separate processes: a tiny function compiled with backend="eager" (so the call is mostly
    Python, the worst case for a fixed cost), called M times, in a fresh interpreter with and
    without the bootstrap; median ns per call, interleaved processes (aim: under 1 us, or 1%).
    The difference holds the timing wrapper and the compiled-graph run counter.
@@ -138,6 +140,40 @@ print(best_f, best_g)
 """
 
 
+# The wrapper on a trivial function given one tensor: its calls up to the site's 256th, whose
+# shapes are all counted, against later ones, 1 in 64 of which are (the recorder's
+# _SHAPES_ALL_CALLS and _SHAPES_SAMPLE_EVERY). Calls are timed in runs of 200, each run on a fresh
+# site (counted) or on one past its 256th call (sampled), best of many.
+SHAPES = r"""
+import sys, time, torch
+sys.path.insert(0, sys.argv[1])
+import tct_run_recorder as r
+r._Tensor = torch.Tensor
+x = torch.ones(4)
+def f(t):
+    return t
+def fresh():
+    return r._timed(f, r._Site(0, "function", "f", None, "", 0))
+def run(g):
+    t0 = time.perf_counter_ns()
+    for _ in range(200):
+        g(x)
+    return (time.perf_counter_ns() - t0) / 200
+late = fresh()
+for _ in range(300):
+    late(x)
+bare = min(run(f) for _ in range(400))
+counted = min(run(fresh()) for _ in range(400))
+sampled = min(run(late) for _ in range(400))
+print(bare, counted, sampled)
+"""
+
+
+def shape_counting(python):
+    p = subprocess.run([python, "-c", SHAPES, str(BOOTSTRAP)], check=True, capture_output=True, text=True)
+    return tuple(map(float, p.stdout.split()))
+
+
 def wrapper_only(python, calls):
     p = subprocess.run([python, "-c", WRAPPER, str(calls), str(BOOTSTRAP)], check=True, capture_output=True, text=True)
     f, g = map(float, p.stdout.split())
@@ -162,6 +198,10 @@ def main():
         f, g = wrapper_only(a.python, 200000)
         print(f"timing wrapper alone (in process, best of 7 x 200000 calls of a trivial function): {f:.0f} ns "
               f"bare, {g:.0f} ns wrapped: +{g - f:.0f} ns per call")
+        bare, counted, sampled = shape_counting(a.python)
+        print(f"timing wrapper, one tensor argument (in process, best of 400 runs of 200 calls): {bare:.0f} ns bare, "
+              f"+{counted - bare:.0f} ns wrapped while every call's shapes are counted (a site's first 256 calls), "
+              f"+{sampled - bare:.0f} ns after (1 call in 64 counted)")
         inner, outer = same_process(a.python, a.calls, rec)
         print(f"per compiled call, same process (backend=eager, x + 1, best of 9 x {a.calls} interleaved): "
               f"{inner:.0f} ns around tct's wrapper, {outer:.0f} ns through it: +{outer - inner:.0f} ns per call "

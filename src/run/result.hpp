@@ -159,8 +159,8 @@ struct ShapeUse {
   int64_t calls = 0;        // calls counted
   int shapes = 0;           // distinct shapes of the tensor arguments
   int64_t other_calls = 0;  // calls past the bootstrap's cap on distinct shapes, not broken down
-  // Which calls were counted: every call up to the all_calls-th, then a random 1 in one_in
-  // (reading shapes costs about 1 us a tensor); 0: every call.
+  // Which calls were counted: every call up to the all_calls-th, then 1 in one_in
+  // on average, at random gaps (reading shapes costs about 2 us a tensor); 0: every call.
   int64_t all_calls = 0, one_in = 0;
   std::vector<VariedDim> varied;
 };
