@@ -6,7 +6,6 @@ One run of four modes, two fresh processes each, is shared by the tests of this 
 (a cold start compiles C++ for tens of seconds on two cores)."""
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -106,14 +105,16 @@ def test_eager_start_agrees_with_a_plain_script(tmp_path):
     two starts vary more than that, so here 25% beyond tct's interval. One plain start first,
     untimed: the first process to import a freshly installed torch reads it from disk (2.65 s
     against 1.27 s for the next, on CI's fresh torch 2.15 venv), and every later start, tct's
-    included, finds it in the page cache."""
+    included, finds it in the page cache. The plain script's faster start is its figure: a
+    slower one met the load of the neighbouring test worker (CI on torch 2.14.1: 2.77 s and
+    1.18 s around tct's interval reaching 1.42 s), and tct's own spread is in its interval."""
     plain_eager_start(tmp_path)
     plain = [plain_eager_start(tmp_path)]
     r = run_tct("startup", *TARGET, "--modes", "eager", "--repeats", "2", "--quiet", "--json")
     assert r.rc == 0, r
     plain.append(plain_eager_start(tmp_path))
     eager = modes(r.json())["eager"]
-    assert 0.75 * eager["low_ns"] <= statistics.median(plain) <= 1.25 * eager["high_ns"], (plain, eager)
+    assert 0.75 * eager["low_ns"] <= min(plain) <= 1.25 * eager["high_ns"], (plain, eager)
 
 
 def test_reports_render_from_the_saved_document(startup):
