@@ -63,7 +63,7 @@ _artifacts = {}
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes")
+                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes", "shape_skip")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -89,6 +89,7 @@ class _Site:
         names = code.co_varnames[:code.co_argcount] if code else ()
         self.arg_names = list(names[1:] if kind == "module" else names)
         self.shapes = {}                # the calls' tensor shapes -> calls (_note_shapes)
+        self.shape_skip = [1]           # calls left until the next one whose shapes are counted
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
@@ -125,7 +126,7 @@ _SHAPE_KEYS_CAP = 256
 # hash, torch.Tensor's isinstance), more than the rest of the wrapper: every call is counted up
 # to this many calls of a site, then 1 call in _SHAPES_SAMPLE_EVERY on average, the gaps drawn
 # at random (uniform on 1 .. 2N-1) so that a job whose shapes cycle is not aliased; a call
-# between samples pays a decrement (about 0.1 us in all past the 256th call). tct says which
+# between samples pays a decrement (about 50 ns a call past the 256th). tct says which
 # calls were counted.
 _SHAPES_ALL_CALLS = 256
 _SHAPES_SAMPLE_EVERY = 64
@@ -138,9 +139,13 @@ class _NoTensor:
 _Tensor = _NoTensor  # torch.Tensor, once torch is imported
 
 
-def _note_shapes(shapes, args, kwargs):
+def _note_shapes(site, args, kwargs):
     """Count the call under its tensor arguments' shapes: positional ones by position (None
-    for a non-tensor), keyword ones by name. Runs after the call's clock has stopped."""
+    for a non-tensor), keyword ones by name; then set how many calls pass until the next count.
+    Runs after the call's clock has stopped, on the calls site.shape_skip picks."""
+    site.shape_skip[0] = (1 if len(site.times) < _SHAPES_ALL_CALLS
+                          else 1 + int(random.random() * (2 * _SHAPES_SAMPLE_EVERY - 1)))
+    shapes = site.shapes
     T = _Tensor
     key = (tuple([a.shape if isinstance(a, T) else None for a in args]),
            tuple([(k, v.shape) for k, v in kwargs.items() if isinstance(v, T)]) if kwargs else ())
@@ -281,9 +286,8 @@ def _needs_grad(out):
 
 def _timed(fn, site):
     times = site.times
-    shapes = site.shapes
     note_shapes = _note_shapes
-    every_call, draw, longest, skip = _SHAPES_ALL_CALLS, random.random, 2 * _SHAPES_SAMPLE_EVERY - 1, [1]
+    skip = site.shape_skip
     append = times.append
     clock = _clock
     counts = _counts
@@ -302,13 +306,9 @@ def _timed(fn, site):
                 append(t1 - t0)
                 if ends is not None:
                     ends.append(t1)
-                if len(times) <= every_call:
-                    note_shapes(shapes, args, kwargs)
-                else:
-                    skip[0] -= 1
-                    if not skip[0]:
-                        skip[0] = 1 + int(draw() * longest)
-                        note_shapes(shapes, args, kwargs)
+                skip[0] -= 1
+                if not skip[0]:
+                    note_shapes(site, args, kwargs)
 
         return timed_eager
 
@@ -329,13 +329,9 @@ def _timed(fn, site):
                 _claim(site, compiles, out)
             if counts[0] == graphs:
                 eager_calls.append(len(times) - 1)
-            if len(times) <= every_call:
-                note_shapes(shapes, args, kwargs)
-            else:
-                skip[0] -= 1
-                if not skip[0]:
-                    skip[0] = 1 + int(draw() * longest)
-                    note_shapes(shapes, args, kwargs)
+            skip[0] -= 1
+            if not skip[0]:
+                note_shapes(site, args, kwargs)
 
     return timed
 
@@ -353,9 +349,8 @@ def _cuda_in_use():
 
 def _timed_cuda(fn, site):
     times = site.times
-    shapes = site.shapes
     note_shapes = _note_shapes
-    every_call, draw, longest, skip = _SHAPES_ALL_CALLS, random.random, 2 * _SHAPES_SAMPLE_EVERY - 1, [1]
+    skip = site.shape_skip
     append = times.append
     clock = _clock
     counts = _counts
@@ -389,13 +384,9 @@ def _timed_cuda(fn, site):
                     _claim(site, compiles, out)
                 if counts[0] == graphs:
                     eager_calls.append(len(times) - 1)
-            if len(times) <= every_call:
-                note_shapes(shapes, args, kwargs)
-            else:
-                skip[0] -= 1
-                if not skip[0]:
-                    skip[0] = 1 + int(draw() * longest)
-                    note_shapes(shapes, args, kwargs)
+            skip[0] -= 1
+            if not skip[0]:
+                note_shapes(site, args, kwargs)
 
     return timed
 
