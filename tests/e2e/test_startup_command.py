@@ -93,3 +93,10 @@ def test_aoti_is_refused_for_a_command_as_bad_usage():
     r = run_tct("startup", "--modes", "aoti", "--", PYTHON, JOBS / "conv_service.py", python=None)
     assert r.rc == 2, r
     assert "FILE.py:FACTORY" in r.err
+
+
+def test_a_target_and_a_command_together_or_neither_is_bad_usage():
+    r = run_tct("startup", "builtin:tiny_ops", "--", PYTHON, JOBS / "conv_service.py", python=None)
+    assert r.rc == 2 and "Give one: FILE.py:FACTORY, or -- CMD ARGS..." in r.err, r
+    r = run_tct("startup", "--modes", "eager", python=None)
+    assert r.rc == 2 and "tct startup -- python serve.py" in r.err, r
