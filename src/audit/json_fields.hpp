@@ -7,8 +7,7 @@
 namespace tct::audit {
 
 using json = nlohmann::json;
-using core::fields::custom;
-using core::fields::kLeftOut;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const StepError*) {
   return std::tuple{TCT_FIELDS(StepError, kind, message, hint),

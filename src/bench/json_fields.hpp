@@ -38,12 +38,7 @@ void state_status_from(const nlohmann::json& j, AllocatorStateEntry& s);
 nlohmann::json warnings_json(const std::vector<report::Warning>& ws);
 std::vector<report::Warning> warnings_from(const nlohmann::json& j);
 
-using core::fields::custom;
-using core::fields::field;
-using core::fields::flat;
-using core::fields::group;
-inline constexpr auto kAbsent = core::fields::Empty::Absent;
-inline constexpr auto kNull = core::fields::Empty::Null;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const RowError*) {
   using E = RowError;

@@ -8,8 +8,7 @@
 namespace tct::compare {
 
 using json = nlohmann::json;
-using core::fields::custom;
-using core::fields::field;
+using namespace core::fields::declare;
 
 // An interval with its confidence, null without an estimate.
 json interval_json(const stats::Interval& i);

@@ -449,4 +449,19 @@ std::vector<std::string> names_of() {
   return out;
 }
 
+// The words a json_fields.hpp declares with, brought in by one `using namespace
+// core::fields::declare;` (each file had written out the same using-declarations and constants).
+namespace declare {
+using fields::custom;
+using fields::field;
+using fields::flat;
+using fields::group;
+using fields::kLeftOut;
+using fields::kWholeNs;
+using fields::read_as;
+inline constexpr auto kNull = Empty::Null;
+inline constexpr auto kAbsent = Empty::Absent;
+inline constexpr auto kKeep = Empty::Keep;
+}  // namespace declare
+
 }  // namespace tct::core::fields

@@ -51,11 +51,7 @@ void no_class_from(const json& j, ExpectResult& r);
 json no_prediction_json(const ExpectResult& r);
 void fixed_costs_from_machine(const json& j, ExpectResult& r);
 
-using core::fields::custom;
-using core::fields::field;
-using core::fields::flat;
-using core::fields::group;
-inline constexpr auto kAbsent = core::fields::Empty::Absent;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const Reason*) { return std::tuple{TCT_FIELDS(Reason, metric, value, threshold, meaning)}; }
 constexpr auto json_fields(const Term*) {

@@ -39,13 +39,7 @@ void capturable_from(const json& j, ExplainResult& r);
 void verdict_from(const json& j, ExplainResult& r);
 json gate_json(const ExplainResult& r);
 
-using core::fields::custom;
-using core::fields::field;
-using core::fields::flat;
-using core::fields::kLeftOut;
-using core::fields::read_as;
-inline constexpr auto kAbsent = core::fields::Empty::Absent;
-inline constexpr auto kKeep = core::fields::Empty::Keep;
+using namespace core::fields::declare;
 
 inline constexpr std::array<std::string_view, 2> kCountsFromNames{"compiled_run", "explain"};
 constexpr const auto& names(const CountsFrom*) { return kCountsFromNames; }

@@ -26,11 +26,7 @@ nlohmann::json verdict_json(const Comparison& c);
 void verdict_from(const nlohmann::json&, Comparison& c);
 nlohmann::json clear_json(const Decision& d);
 
-using core::fields::custom;
-using core::fields::field;
-using core::fields::flat;
-using core::fields::group;
-inline constexpr auto kNull = core::fields::Empty::Null;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const SiteRun*) {
   using S = SiteRun;

@@ -8,10 +8,7 @@
 namespace tct::probe {
 
 using json = nlohmann::json;
-using core::fields::custom;
-using core::fields::field;
-using core::fields::kLeftOut;
-inline constexpr auto kKeep = core::fields::Empty::Keep;
+using namespace core::fields::declare;
 void torch_from(const json& j, ProbeResult& r);  // {"version"}, or null without torch
 
 // Each enum by its to_string and parse (probe/result.cpp), the unknown name read as `fallback`.

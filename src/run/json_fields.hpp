@@ -44,13 +44,7 @@ void compare_eager_from(const nlohmann::json& j, RunResult& r);
 nlohmann::json try_fixes_json(const RunResult& r);
 void try_fixes_from(const nlohmann::json& j, RunResult& r);
 
-using core::fields::custom;
-using core::fields::field;
-using core::fields::flat;
-using core::fields::group;
-using core::fields::kWholeNs;
-inline constexpr auto kNull = core::fields::Empty::Null;
-inline constexpr auto kAbsent = core::fields::Empty::Absent;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const CallTimes*) {
   return std::tuple{TCT_FIELDS(CallTimes, calls), TCT_FIELDS_WITH(CallTimes, kWholeNs, median, p90, total)};

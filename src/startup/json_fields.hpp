@@ -16,10 +16,7 @@ nlohmann::json phases_json(const std::map<Phase, Nanoseconds>& phases);
 std::map<Phase, Nanoseconds> phases_from(const nlohmann::json& j);
 nlohmann::json description_json(const ModeResult& m);
 
-using core::fields::custom;
-using core::fields::field;
-using core::fields::flat;
-inline constexpr auto kNull = core::fields::Empty::Null;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const CacheLookup*) {
   return std::tuple{TCT_FIELDS(CacheLookup, cache, state, changed), TCT_FIELDS_WITH(CacheLookup, kNull, reason)};

@@ -25,11 +25,7 @@ std::optional<explain::ExplainResult> explain_from(const nlohmann::json& j);
 nlohmann::json error_json(const std::optional<report::ErrorRecord>& e);
 nlohmann::json shard_method_json(const ShardInfo& s);
 
-using core::fields::custom;
-using core::fields::field;
-using core::fields::flat;
-inline constexpr auto kAbsent = core::fields::Empty::Absent;
-inline constexpr auto kNull = core::fields::Empty::Null;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const EntryResult*) {
   using R = EntryResult;

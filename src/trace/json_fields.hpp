@@ -19,9 +19,7 @@ nlohmann::json eager_parts_json(const Rank& r);
 void eager_parts_from(const nlohmann::json& j, Rank& r);
 nlohmann::json damaged_json(const ReadStats& s);
 
-using core::fields::custom;
-using core::fields::field;
-inline constexpr auto kNull = core::fields::Empty::Null;
+using namespace core::fields::declare;
 
 constexpr auto json_fields(const Compile*) {
   using C = Compile;
