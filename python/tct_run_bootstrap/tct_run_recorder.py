@@ -34,8 +34,12 @@ import threading
 import time
 
 _clock = time.perf_counter_ns
-# [compiled graphs run, compiles started]: read before and after each call (cheap list reads).
+# [compiled graphs run + compiles started * _COMPILE, compiles started]. A wrapped call reads
+# the first before and after it: the difference is 1 on a steady call (one graph, no compile),
+# so that one read and one comparison tell the common case from the rest.
 _counts = [0, 0]
+_COMPILE = 1 << 32
+_GRAPHS = _COMPILE - 1  # the graph-run part of a difference
 # The compile id ("1/3") of each compile Dynamo started, in order; the call during which it
 # started claims it for its site (the innermost call first), so a site owns the frames it
 # caused to compile whatever their names: resume functions, nested frames, wrappers.
@@ -63,7 +67,7 @@ _artifacts = {}
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes", "shape_skip")
+                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -89,7 +93,6 @@ class _Site:
         names = code.co_varnames[:code.co_argcount] if code else ()
         self.arg_names = list(names[1:] if kind == "module" else names)
         self.shapes = {}                # the calls' tensor shapes -> calls (_note_shapes)
-        self.shape_skip = [1]           # calls left until the next one whose shapes are counted
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
@@ -126,8 +129,8 @@ _SHAPE_KEYS_CAP = 256
 # hash, torch.Tensor's isinstance), more than the rest of the wrapper: every call is counted up
 # to this many calls of a site, then 1 call in _SHAPES_SAMPLE_EVERY on average, the gaps drawn
 # at random (uniform on 1 .. 2N-1) so that a job whose shapes cycle is not aliased; a call
-# between samples pays a decrement (about 50 ns a call past the 256th). tct says which
-# calls were counted.
+# between samples pays a countdown, which the wrapper's other savings (one counter read,
+# try/except) pay for. tct says which calls were counted.
 _SHAPES_ALL_CALLS = 256
 _SHAPES_SAMPLE_EVERY = 64
 
@@ -141,10 +144,8 @@ _Tensor = _NoTensor  # torch.Tensor, once torch is imported
 
 def _note_shapes(site, args, kwargs):
     """Count the call under its tensor arguments' shapes: positional ones by position (None
-    for a non-tensor), keyword ones by name; then set how many calls pass until the next count.
-    Runs after the call's clock has stopped, on the calls site.shape_skip picks."""
-    site.shape_skip[0] = (1 if len(site.times) < _SHAPES_ALL_CALLS
-                          else 1 + int(random.random() * (2 * _SHAPES_SAMPLE_EVERY - 1)))
+    for a non-tensor), keyword ones by name; return how many calls pass until the next count.
+    Runs after the call's clock has stopped, on the calls its wrapper's countdown picks."""
     shapes = site.shapes
     T = _Tensor
     key = (tuple([a.shape if isinstance(a, T) else None for a in args]),
@@ -156,6 +157,7 @@ def _note_shapes(site, args, kwargs):
         shapes[key] = 1
     else:
         shapes[None] = shapes.get(None, 0) + 1
+    return 1 if len(site.times) < _SHAPES_ALL_CALLS else 1 + int(random.random() * (2 * _SHAPES_SAMPLE_EVERY - 1))
 
 
 def _shapes_json(shapes):
@@ -285,55 +287,88 @@ def _needs_grad(out):
 
 
 def _timed(fn, site):
+    """fn timed into site. Every line of the common path costs each call of the job (about 340
+    ns in all on CPython 3.11, bench/run_bootstrap_overhead.py): a nonlocal countdown rather
+    than a list cell, one counter read, try/except rather than finally."""
+    if _cuda_in_use():
+        return _with_ends(_timed_cuda(fn, site), site)
     times = site.times
-    note_shapes = _note_shapes
-    skip = site.shape_skip
     append = times.append
     clock = _clock
     counts = _counts
     eager_calls = site.eager_calls
-    ends = site.ends
-    if _cuda_in_use():
-        return _timed_cuda(fn, site)
+    note_shapes = _note_shapes
+    skip = 1  # calls left until the next one whose shapes are counted
+
     if _force_eager:  # everything runs eagerly: only durations mean anything
 
         def timed_eager(*args, **kwargs):
+            nonlocal skip
             t0 = clock()
             try:
-                return fn(*args, **kwargs)
-            finally:
-                t1 = clock()
-                append(t1 - t0)
-                if ends is not None:
-                    ends.append(t1)
-                skip[0] -= 1
-                if not skip[0]:
-                    note_shapes(site, args, kwargs)
+                out = fn(*args, **kwargs)
+            except BaseException:
+                append(clock() - t0)
+                raise
+            append(clock() - t0)
+            skip -= 1
+            if not skip:
+                skip = note_shapes(site, args, kwargs)
+            return out
 
-        return timed_eager
+        return _with_ends(timed_eager, site)
 
     def timed(*args, **kwargs):
-        graphs = counts[0]
-        compiles = counts[1]
-        out = None
+        nonlocal skip
+        c = counts[0]
         t0 = clock()
         try:
             out = fn(*args, **kwargs)
-            return out
-        finally:
-            t1 = clock()
-            append(t1 - t0)
-            if ends is not None:
-                ends.append(t1)
-            if counts[1] != compiles:
-                _claim(site, compiles, out)
-            if counts[0] == graphs:
+        except BaseException:
+            append(clock() - t0)
+            _counted(site, counts[0] - c, None)
+            raise
+        append(clock() - t0)
+        d = counts[0] - c
+        if d != 1:  # _counted's rules, inline for a site whose calls all run eagerly
+            if d >= _COMPILE:
+                _claim(site, counts[1] - d // _COMPILE, out)
+            if not d & _GRAPHS:
                 eager_calls.append(len(times) - 1)
-            skip[0] -= 1
-            if not skip[0]:
-                note_shapes(site, args, kwargs)
+        skip -= 1
+        if not skip:
+            skip = note_shapes(site, args, kwargs)
+        return out
 
-    return timed
+    return _with_ends(timed, site)
+
+
+def _counted(site, d, out):
+    """The call just timed was not one graph run without a compile (d, the change in
+    _counts[0], is not 1): it claims the compiles it started; with no graph run it ran eagerly."""
+    compiles = d // _COMPILE
+    if compiles:
+        _claim(site, _counts[1] - compiles, out)
+    if not d & _GRAPHS:
+        site.eager_calls.append(len(site.times) - 1)
+
+
+def _with_ends(timed, site):
+    """tct job's call ends: each call's end on the same clock, appended after the call's own
+    figures (a few tens of ns later than the clock that timed it), in a wrapper of its own so
+    that tct run's calls pay nothing for it."""
+    ends = site.ends
+    if ends is None:
+        return timed
+    append, clock = ends.append, _clock
+
+    def ended(*args, **kwargs):
+        try:
+            return timed(*args, **kwargs)
+        finally:
+            append(clock())
+
+    return ended
 
 
 def _cuda_in_use():
@@ -350,19 +385,17 @@ def _cuda_in_use():
 def _timed_cuda(fn, site):
     times = site.times
     note_shapes = _note_shapes
-    skip = site.shape_skip
     append = times.append
     clock = _clock
     counts = _counts
-    eager_calls = site.eager_calls
     pending = site.pending
-    ends = site.ends
     Event = _torch.cuda.Event
     force_eager = _force_eager
+    skip = 1
 
     def timed(*args, **kwargs):
-        graphs = counts[0]
-        compiles = counts[1]
+        nonlocal skip
+        c = counts[0]
         out = None
         start = Event(enable_timing=True)
         start.record()
@@ -371,22 +404,17 @@ def _timed_cuda(fn, site):
             out = fn(*args, **kwargs)
             return out
         finally:
-            t1 = clock()
-            append(t1 - t0)
-            if ends is not None:
-                ends.append(t1)
+            append(clock() - t0)
             end = Event(enable_timing=True)
             end.record()
             if len(pending) < _CUDA_PENDING_CAP:
                 pending.append((len(times) - 1, start, end))
-            if not force_eager:
-                if counts[1] != compiles:
-                    _claim(site, compiles, out)
-                if counts[0] == graphs:
-                    eager_calls.append(len(times) - 1)
-            skip[0] -= 1
-            if not skip[0]:
-                note_shapes(site, args, kwargs)
+            d = counts[0] - c
+            if d != 1 and not force_eager:
+                _counted(site, d, out)
+            skip -= 1
+            if not skip:
+                skip = note_shapes(site, args, kwargs)
 
     return timed
 
@@ -450,6 +478,7 @@ def _count_graph_runs(torch):
 def _on_compile_start(args=None):
     _compile_ids.append(str(getattr(args, "compile_id", "")))
     _counts[1] += 1
+    _counts[0] += _COMPILE
 
 
 class _LimitHandler(logging.Handler):
