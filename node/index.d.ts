@@ -72,11 +72,18 @@ export interface SmokeResult {
   [key: string]: unknown;
 }
 
+/** The torch releases tct supports (min) and its tests run on (tested), and where this torch stands. */
+export interface ProbeTorchSupport {
+  min: string;
+  tested: string[];
+  status: 'tested' | 'in_range' | 'older' | 'newer';
+}
+
 export interface ProbeSection {
   python: PythonInfo;
   torch: { version: string } | null;
   /** The torch releases tct supports and tests; absent without torch. */
-  supported_torch?: { min: string; tested: string[]; status: 'tested' | 'in_range' | 'older' | 'newer' };
+  supported_torch?: ProbeTorchSupport;
   environment_variables: Record<string, string>;
   facts?: {
     torch: { version: string; build: string; compile_available: boolean; num_threads: number; [key: string]: unknown };
@@ -560,11 +567,20 @@ export interface FixTerms {
 }
 export interface Hint { text: string; fix?: string | null; url?: string | null; terms?: FixTerms }
 
+/** torch's graph-break registry entry (id GB0000, type, explanation, hints, url). */
+export interface GraphBreakRegistry {
+  id: string;
+  type: string;
+  explanation: string;
+  hints: string[];
+  url: string;
+}
+
 export interface GraphBreak {
   reason: string;
   kind: string;
   /** torch's graph-break registry entry, when known. */
-  registry: { id: string; type: string; explanation: string; hints: string[]; url: string } | null;
+  registry: GraphBreakRegistry | null;
   frames: Frame[];
   hint: Hint | null;
   [key: string]: unknown;
@@ -634,6 +650,94 @@ export interface EagerPart {
   hint?: Hint;
 }
 
+/** torch._dynamo.explain's own figures; graph_break_count null when it gave up on the frame (its -1). */
+export interface ExplainView {
+  graph_count: number;
+  graph_break_count: number | null;
+  frame_skipped: boolean;
+  op_count: number | null;
+}
+
+export interface ExplainOpCount {
+  name: string;
+  count: number;
+}
+
+export interface ExplainGraphOps {
+  op_count: number;
+  ops: ExplainOpCount[];
+}
+
+export interface ExplainKindCount {
+  kind: string;
+  label?: string;
+  count: number;
+}
+
+/** A break record of the compiled run's log (skips included), as torch logged it. */
+export interface ExplainLoggedBreak {
+  file: string;
+  line: number;
+  kind: string;
+  reason: string;
+  reason_full: string;
+  frame_skipped: boolean;
+  skip_reason: string;
+  duplicate: boolean;
+  user_code: boolean;
+  frames: Frame[];
+}
+
+export interface ExplainRecompile {
+  function: string;
+  file: string;
+  line: number;
+  kind: string;
+  guard_failures: string[];
+  hint: Hint;
+}
+
+/** The share of an eager call the captured graphs cover, timed in the logged run: interleaved pairs
+ *  of an eager call and a compiled one; covered is the fastest time inside graphs over the fastest
+ *  eager call. */
+export interface ExplainGraphShare {
+  pairs: number;
+  covered: number | null;
+  eager_fastest_ns: number | null;
+  in_graph_fastest_ns: number | null;
+  /** Of an eager call: what Dynamo adds around the graphs, 0 at least; written when timed. */
+  overhead?: number;
+}
+
+/** The logged compiled run (its graph_breaks and recompiles logs). */
+export interface ExplainLoggedRun {
+  backend: string;
+  calls: number;
+  error: string | Record<string, Json> | null;
+  /** The log's break records; the counted breaks are the section's groups. */
+  graph_breaks: ExplainLoggedBreak[];
+  recompiles: ExplainRecompile[];
+  warnings: string[];
+  frames_total: number | null;
+  frames_ok: number | null;
+  frames_skipped: number | null;
+  /** Written when timed (absent in older documents). */
+  graph_share?: ExplainGraphShare | null;
+}
+
+export interface ExplainDisagreement {
+  kind: string;
+  message: string;
+}
+
+/** --max-graph-breaks N: passed when the compiled run broke at most N times and skipped no frame. */
+export interface ExplainGate {
+  max_graph_breaks: number;
+  graph_break_count: number;
+  frames_skipped: number;
+  passed: boolean;
+}
+
 export interface ExplainSection {
   target: Json;
   torch_version?: string;
@@ -643,8 +747,8 @@ export interface ExplainSection {
   graph_break_count: number;
   op_count?: number;
   /** explain's own figures, beside the compiled run's (absent in older documents). */
-  explain_view?: { graph_count: number; graph_break_count: number | null; frame_skipped: boolean; op_count: number };
-  ops_per_graph?: Array<{ op_count: number; ops: Array<{ name: string; count: number }> }>;
+  explain_view?: ExplainView;
+  ops_per_graph?: ExplainGraphOps[];
   guard_count?: number | null;
   capturable?: boolean;
   verdict?: 'capturable' | 'graph_breaks' | 'frame_skipped';
@@ -656,12 +760,12 @@ export interface ExplainSection {
   breaks: GraphBreak[];
   /** Their counts add up to graph_break_count. */
   groups: BreakGroup[];
-  kinds?: Array<{ kind: string; label?: string; count: number }>;
+  kinds?: ExplainKindCount[];
   /** The logged compiled run (its graph_breaks and recompiles logs); null with --no-logged. */
-  logged?: Record<string, unknown> | null;
-  disagreements?: Array<{ kind: string; message: string }>;
+  logged?: ExplainLoggedRun | null;
+  disagreements?: ExplainDisagreement[];
   /** --max-graph-breaks N; null without it. */
-  gate?: { max_graph_breaks: number; graph_break_count: number; frames_skipped: number; passed: boolean } | null;
+  gate?: ExplainGate | null;
   [key: string]: unknown;
 }
 
@@ -1222,6 +1326,21 @@ export interface CompareItem {
   current: Record<string, unknown> | null;
 }
 
+/** tct compare: one side's geometric-mean speedup, its 95% interval and its entry count. */
+export interface CompareGeomeanSide {
+  estimate: number;
+  low: number | null;
+  high: number | null;
+  confidence: number;
+  n?: number;
+}
+
+/** tct compare, of suites: each side's geometric-mean speedup (null: none). */
+export interface CompareGeomean {
+  baseline: CompareGeomeanSide | null;
+  current: CompareGeomeanSide | null;
+}
+
 /** tct compare: a baseline document against a current one, entry by entry. */
 export interface CompareSection {
   kind: 'suite' | 'bench';
@@ -1231,7 +1350,7 @@ export interface CompareSection {
   items: CompareItem[];
   counts: Record<string, number>;
   passed: boolean;
-  geomean: Record<string, unknown> | null;
+  geomean: CompareGeomean | null;
   method: string;
 }
 export interface CompareDocument extends Document { command: 'compare'; compare: CompareSection }

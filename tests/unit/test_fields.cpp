@@ -163,8 +163,6 @@ TEST(Fields, SchemaAndTypeScriptHoldTheDeclaredFields) {
   EXPECT_EQ(schema_changes, declared_changes);
 }
 
-// Each described type, its object in schema/ (a JSON pointer; a oneOf's object branch and an
-// allOf's parts count) and its interface in node/index.d.ts.
 // "lacks: a, b; has besides: c" for two sets of names that differ (gtest cuts a long set).
 std::string difference(const std::set<std::string>& have, const std::set<std::string>& want) {
   std::string lacks, extra;
@@ -176,7 +174,8 @@ std::string difference(const std::set<std::string>& have, const std::set<std::st
 }
 
 // Each described type, its object in schema/ (a JSON pointer; a oneOf's object branch and an
-// allOf's parts count) and its interface in node/index.d.ts.
+// allOf's parts count) and its interface in node/index.d.ts: the three name the same fields, so a
+// field the declaration lacks fails as one the schema or the interface lacks does.
 template <class T>
 void holds(const char* file, const std::string& pointer, const char* ts) {
   const json doc = read_schema(file);
@@ -361,17 +360,17 @@ TEST(Fields, EveryExplainTypeIsItsSchemaAndItsInterface) {
   holds<ExplainBreak>(e, "/properties/breaks/items", "GraphBreak");
   holds<BreakGroup>(e, "/$defs/group", "BreakGroup");
   holds<core::Frame>(e, "/properties/breaks/items/properties/frames/items", "Frame");
-  holds_schema<Registry>(e, "/properties/breaks/items/properties/registry");
-  holds_schema<ExplainView>(e, "/properties/explain_view");
-  holds_schema<GraphOps>(e, "/properties/ops_per_graph/items");
-  holds_schema<OpCount>(e, "/properties/ops_per_graph/items/properties/ops/items");
-  holds_schema<KindCount>(e, "/properties/kinds/items");
-  holds_schema<CompiledRun>(e, "/properties/logged");
-  holds_schema<LoggedBreak>(e, "/properties/logged/properties/graph_breaks/items");
-  holds_schema<Recompile>(e, "/properties/logged/properties/recompiles/items");
-  holds_schema<GraphShare>(e, "/properties/logged/properties/graph_share");
-  holds_schema<Disagreement>(e, "/properties/disagreements/items");
-  holds_schema<Gate>(e, "/properties/gate/oneOf/1");
+  holds<Registry>(e, "/properties/breaks/items/properties/registry", "GraphBreakRegistry");
+  holds<ExplainView>(e, "/properties/explain_view", "ExplainView");
+  holds<GraphOps>(e, "/properties/ops_per_graph/items", "ExplainGraphOps");
+  holds<OpCount>(e, "/properties/ops_per_graph/items/properties/ops/items", "ExplainOpCount");
+  holds<KindCount>(e, "/properties/kinds/items", "ExplainKindCount");
+  holds<CompiledRun>(e, "/properties/logged", "ExplainLoggedRun");
+  holds<LoggedBreak>(e, "/properties/logged/properties/graph_breaks/items", "ExplainLoggedBreak");
+  holds<Recompile>(e, "/properties/logged/properties/recompiles/items", "ExplainRecompile");
+  holds<GraphShare>(e, "/properties/logged/properties/graph_share", "ExplainGraphShare");
+  holds<Disagreement>(e, "/properties/disagreements/items", "ExplainDisagreement");
+  holds<Gate>(e, "/properties/gate/oneOf/1", "ExplainGate");
 }
 
 TEST(Fields, EveryProbeTypeIsItsSchemaAndItsInterface) {
@@ -380,13 +379,13 @@ TEST(Fields, EveryProbeTypeIsItsSchemaAndItsInterface) {
   holds<ProbeResult>(p, "", "ProbeSection");
   holds<Reason>(p, "/properties/reasons/items", "ProbeReason");
   holds<Smoke>(p, "/properties/smoke/items", "SmokeResult");
-  holds_schema<TorchSupport>(p, "/properties/supported_torch");
+  holds<TorchSupport>(p, "/properties/supported_torch", "ProbeTorchSupport");
 }
 
 TEST(Fields, EveryCompareAndAuditTypeIsItsSchemaAndItsInterface) {
   const char* c = "compare.schema.json";
   holds<compare::CompareResult>(c, "", "CompareSection");
-  holds_schema<compare::CompareResult::Geomean>(c, "/properties/geomean");
+  holds<compare::CompareResult::Geomean>(c, "/properties/geomean", "CompareGeomean");
   const char* a = "audit.schema.json";
   holds<audit::AuditResult>(a, "", "AuditSection");
   holds<audit::Step>(a, "/properties/steps/items", "AuditStep");
