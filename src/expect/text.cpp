@@ -200,7 +200,8 @@ std::string compiled_note(const Analysis& a) {
           "function is captured whole",
           format_percent(run.graph_share->covered), run.graph_share->pairs, eager,
           std::isfinite(run.graph_share->overhead)
-              ? fmt::format("; Dynamo adds {} of an eager call around the graphs (the median pair), counted",
+              ? fmt::format("; Dynamo adds {} of an eager call around the graphs (the median pair), counted, and "
+                            "the low end pays a compiled call's fixed cost besides (its graphs' wrappers)",
                             format_percent(run.graph_share->overhead))
               : std::string(),
           captured);
