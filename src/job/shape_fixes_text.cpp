@@ -14,13 +14,25 @@ namespace {
 using report::format_duration;
 using report::format_duration_ns;
 
-// "1.25x [1.10, 1.42]: faster" (the default's total over the fix's).
+// The verdict in the fix's words (stats::describe speaks of compiled against eager).
+std::string_view verdict_words(stats::SpeedupVerdict v) {
+  switch (v) {
+    case stats::SpeedupVerdict::Faster: return "the fix is faster";
+    case stats::SpeedupVerdict::Slower: return "the fix is slower";
+    case stats::SpeedupVerdict::NoClearDifference: return "no clear difference";
+    case stats::SpeedupVerdict::Inconclusive: return "inconclusive (the interval holds 1 and is too wide to tell)";
+    case stats::SpeedupVerdict::NotMeasured: return "not measured";
+  }
+  return "";
+}
+
+// "1.25x [1.10, 1.42]: the fix is faster" (the default's total over the fix's).
 std::string speedup_text(const ShapeFixResult& x) {
   const auto& iv = x.speedup;
   if (!std::isfinite(iv.estimate)) return "n/a";
   if (!std::isfinite(iv.low) || !std::isfinite(iv.high))
     return fmt::format("{:.2f}x (one round: no interval to decide by)", iv.estimate);
-  return fmt::format("{:.2f}x [{:.2f}, {:.2f}]: {}", iv.estimate, iv.low, iv.high, stats::describe(x.verdict));
+  return fmt::format("{:.2f}x [{:.2f}, {:.2f}]: {}", iv.estimate, iv.low, iv.high, verdict_words(x.verdict));
 }
 
 std::string varied_text(const ShapeFixes& s) {
