@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "job/json_fields.hpp"
 #include "stats/mean_interval.hpp"
 
 namespace tct::job {
@@ -25,8 +26,19 @@ std::optional<ShapeFix> parse_shape_fix(std::string_view s) {
 
 namespace {
 
-std::vector<json> shape_fix_records(const std::string& record_dir) {
-  std::vector<json> out;
+// What the bootstrap wrote in a process (python/tct_run_bootstrap/tct_run_shape_fix.py,
+// shape-fix-<pid>.json), declared once and decoded where it arrives: the API it found, the sites
+// it applied the fix to and what it could not apply.
+struct ShapeFixRecord {
+  std::optional<ShapeApi> api;
+  std::vector<std::string> applied, errors;
+};
+constexpr auto json_fields(const ShapeFixRecord*) {
+  return std::tuple{TCT_FIELDS(ShapeFixRecord, api, applied, errors)};
+}
+
+std::vector<ShapeFixRecord> shape_fix_records(const std::string& record_dir) {
+  std::vector<ShapeFixRecord> out;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(record_dir, ec)) {
     const std::string name = entry.path().filename().string();
@@ -35,15 +47,11 @@ std::vector<json> shape_fix_records(const std::string& record_dir) {
     std::stringstream ss;
     ss << in.rdbuf();
     try {
-      out.push_back(json::parse(ss.str()));
+      out.push_back(core::fields::read_as<ShapeFixRecord>(json::parse(ss.str())));
     } catch (const std::exception&) {  // a process killed mid-write leaves only its .tmp
     }
   }
   return out;
-}
-
-std::string str(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
 
 // The argument's position among the call's and the tensor's rank, from the site's records.
@@ -85,7 +93,7 @@ std::string ranges_text(const ShapeFixes& s) {
   return out;
 }
 
-std::vector<double> by_round(const ModeResult& m, int rounds) {
+std::vector<double> totals_by_round(const ModeResult& m, int rounds) {
   std::vector<double> out(static_cast<size_t>(std::max(rounds, 0)), NAN);
   for (const auto& run : m.runs)
     if (run.round >= 1 && run.round <= rounds && run.ok()) out[static_cast<size_t>(run.round - 1)] = run.wall.count();
@@ -117,19 +125,8 @@ void add_shape_fix_modes(std::vector<ModeSpec>& modes, const std::vector<ShapeFi
 }
 
 std::optional<ShapeApi> read_shape_api(const std::string& record_dir) {
-  for (const json& j : shape_fix_records(record_dir)) {
-    if (!j.contains("api") || !j["api"].is_object()) continue;
-    const json& a = j["api"];
-    ShapeApi api;
-    api.torch = str(a, "torch");
-    api.mark_dynamic = str(a, "mark_dynamic");
-    api.mark_unbacked = str(a, "mark_unbacked");
-    api.mark_dynamic_range = a.value("mark_dynamic_range", false);
-    api.mark_unbacked_range = a.value("mark_unbacked_range", false);
-    api.spec_keyword = str(a, "spec_keyword");
-    api.spec_module = str(a, "spec_module");
-    return api;
-  }
+  for (ShapeFixRecord& rec : shape_fix_records(record_dir))
+    if (rec.api) return std::move(rec.api);
   return std::nullopt;
 }
 
@@ -220,15 +217,11 @@ void note_shape_fix_run(JobResult& r, const ModeSpec& spec, const std::string& r
   const std::string label = spec.label();
   for (auto& x : r.shape_fixes->fixes) {
     if (x.mode != label) continue;
-    for (const json& j : shape_fix_records(record_dir)) {
-      if (j.contains("applied") && j["applied"].is_array())
-        for (const auto& k : j["applied"])
-          if (k.is_string() && std::find(x.applied.begin(), x.applied.end(), k.get<std::string>()) == x.applied.end())
-            x.applied.push_back(k.get<std::string>());
-      if (j.contains("errors") && j["errors"].is_array())
-        for (const auto& e : j["errors"])
-          if (e.is_string() && std::find(x.errors.begin(), x.errors.end(), e.get<std::string>()) == x.errors.end())
-            x.errors.push_back(e.get<std::string>());
+    for (const ShapeFixRecord& rec : shape_fix_records(record_dir)) {
+      for (const auto& k : rec.applied)
+        if (std::find(x.applied.begin(), x.applied.end(), k) == x.applied.end()) x.applied.push_back(k);
+      for (const auto& e : rec.errors)
+        if (std::find(x.errors.begin(), x.errors.end(), e) == x.errors.end()) x.errors.push_back(e);
     }
   }
 }
@@ -357,7 +350,7 @@ void decide_shape_fixes(JobResult& r) {
     if (busiest) x.steady = busiest->steady;
     x.total = m->total;
     if (base != nullptr && base->ok()) {
-      x.speedup = stats::paired_ratio_interval(by_round(*base, r.rounds), by_round(*m, r.rounds));
+      x.speedup = stats::paired_ratio_interval(totals_by_round(*base, r.rounds), totals_by_round(*m, r.rounds));
       x.verdict = stats::decide(x.speedup);
     }
     // The code only for a fix that ran: applied at a site, every run finished, the output unchanged.
