@@ -1245,11 +1245,13 @@ export interface JobCrossing {
   to: string;
 }
 export interface JobModeResult {
-  /** "eager", "warm, 1 thread". */
+  /** "eager", "warm, 1 thread", "cold, mark_dynamic". */
   mode: string;
   how: JobHow;
   /** null: torch's default. */
   threads: number | null;
+  /** --shape-fixes: the fix applied to every compiled site (a cold mode); null for none. */
+  shape_fix: JobShapeFix | null;
   error: string | null;
   total: NsInterval;
   loop_per_call: NsInterval;
@@ -1270,6 +1272,70 @@ export interface JobDecision {
   others: JobComparison[];
 }
 
+/** tct job --shape-fixes. */
+export type JobShapeFix = 'static' | 'dynamic' | 'mark_dynamic' | 'mark_unbacked' | 'spec';
+export interface JobShapeApi {
+  torch: string;
+  mark_dynamic: string | null;
+  mark_unbacked: string | null;
+  mark_dynamic_range: boolean;
+  mark_unbacked_range: boolean;
+  /** torch.compile's shape spec argument (shapes_spec in 2.13, dynamic_shapes in 2.14 and 2.15). */
+  spec_keyword: string | null;
+  spec_module: string | null;
+}
+export interface JobFixSite {
+  key: string;
+  name: string;
+  /** "module" or "function". */
+  kind: string;
+  /** Where torch.compile was called. */
+  file: string;
+  line: number;
+}
+export interface JobVariedInput {
+  site: string;
+  site_name: string;
+  input: string;
+  position: number | null;
+  dim: number;
+  rank: number;
+  min: number;
+  max: number;
+  sizes: number;
+  recompiles: number;
+}
+export interface JobFixCode {
+  site: string;
+  where: string;
+  imports: string[];
+  code: string;
+}
+export interface JobShapeFixResult {
+  fix: JobShapeFix;
+  mode: string;
+  baseline: string;
+  not_run: string | null;
+  applied: string[];
+  errors: string[];
+  recompiles: number;
+  compile_time_ns: number | null;
+  steady: NsInterval;
+  total: NsInterval;
+  /** The default's total over the fix's, paired by round: above 1 the fix is faster. */
+  speedup: { estimate: number | null; low: number | null; high: number | null };
+  verdict: SpeedupVerdict;
+  /** Only where the fix ran, every run finished and the output matched. */
+  code: JobFixCode[];
+  gives_up: string;
+}
+export interface JobShapeFixes {
+  api: JobShapeApi;
+  sites: JobFixSite[];
+  varied: JobVariedInput[];
+  fixes: JobShapeFixResult[];
+}
+
 export interface JobSection {
   command: string[];
   dir: string;
@@ -1279,6 +1345,7 @@ export interface JobSection {
   anchor_name: string;
   filling: JobRun | null;
   modes: JobModeResult[];
+  shape_fixes: JobShapeFixes | null;
   decision: { as_run: JobDecision; at_horizon: JobDecision | null };
   /** Where the fastest mode changes with the number of calls. */
   crossings: JobCrossing[];
@@ -1299,6 +1366,8 @@ export interface JobOptions extends RunOptions {
   calls?: number;
   /** Where every run's records, trace, caches and output stay. */
   dir?: string;
+  /** Comma-separated shape fixes, each a mode against cold: static, dynamic, mark_dynamic, mark_unbacked, spec, or all. */
+  shapeFixes?: string;
 }
 
 /** tct startup: time to the first output of a fresh process, per start mode. */

@@ -16,6 +16,9 @@ With TCT_RUN_TRY_FIX=ddp_wrap_order (tct run --try-fixes), a DistributedDataPara
 torch.compile has its inner module compiled instead, and is returned uncompiled: the run that
 measures the wrap order DDP's documentation recommends.
 
+With TCT_RUN_SHAPE_FIX (tct job --shape-fixes), tct_run_shape_fix changes each site's
+torch.compile arguments or marks its calls' tensors: the run that measures one shape fix.
+
 Raw facts only: tct computes every statistic. Calls are timed on the host with
 perf_counter_ns and no synchronize is added to the user's loop. Where CUDA is in use when
 torch.compile is called, each call also records a pair of CUDA events on the current stream;
@@ -224,6 +227,15 @@ def _is_ddp(model, torch):
     return ddp is not None and isinstance(model, ddp)
 
 
+# tct job --shape-fixes: the shape fix this run applies (TCT_RUN_SHAPE_FIX), "" for none.
+_shape_fix = ""
+
+
+def _site_key(site):
+    """tct's key of a site (run/records.cpp SiteRecord::key)."""
+    return f"{site.site_file}:{site.site_line} {site.name}"
+
+
 # The fix tct run --try-fixes asked this run to apply (TCT_RUN_TRY_FIX): "ddp_wrap_order" compiles
 # the module inside a DistributedDataParallel given to torch.compile, instead of DDP's own forward.
 _try_fix = ""
@@ -429,6 +441,10 @@ def _wrap_result(compiled, model, torch, where):
         target = model.__call__ if isinstance(model, torch.nn.Module) else model
     else:
         target = compiled.__dict__.get("forward") if is_module else compiled
+        if _shape_fix and target is not None:
+            from tct_run_shape_fix import call_marker
+
+            target = call_marker(_site_key(site), target, torch)
     if is_module:
         if target is not None and "forward" in compiled.__dict__:
             compiled.forward = _timed(target, site)
@@ -724,6 +740,7 @@ def _watch_launcher():
 
 def hook_torch(torch, record_dir):
     global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
+    global _shape_fix
     _torch = torch
     _Tensor = torch.Tensor
     _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
@@ -731,6 +748,10 @@ def hook_torch(torch, record_dir):
     _torch_version = str(getattr(torch, "__version__", ""))
     _force_eager = os.environ.get("TCT_RUN_FORCE_EAGER") == "1"
     _try_fix = "" if _force_eager else os.environ.get("TCT_RUN_TRY_FIX", "")
+    if not _force_eager and (os.environ.get("TCT_RUN_SHAPE_FIX") or os.environ.get("TCT_RUN_SHAPE_PROBE")):
+        from tct_run_shape_fix import setup
+
+        _shape_fix = setup(torch, record_dir)
     threads = os.environ.get("TCT_RUN_THREADS")
     if threads:  # tct run --threads N: intra-op threads, as OMP_NUM_THREADS (also set) would
         torch.set_num_threads(int(threads))
@@ -739,6 +760,11 @@ def hook_torch(torch, record_dir):
     def compile_at(where, model, args, kwargs):
         if _try_fix == "ddp_wrap_order" and _is_ddp(model, torch):
             return _compile_inside_ddp(model, args, kwargs, torch, where)
+        if _shape_fix:
+            from tct_run_shape_fix import compile_kwargs
+
+            _kind, name, _code = _target_code(model, torch)
+            kwargs = compile_kwargs(f"{where[0]}:{where[1]} {name}", kwargs, torch)
         return _wrap_result(original(model, *args, **kwargs), model, torch, where)
 
     def compile(model=None, *args, **kwargs):

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/units.hpp"
+#include "job/shape_fix.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/verdict.hpp"
 
@@ -35,7 +36,8 @@ std::string_view describe(How h);  // "eager", "compiled, empty caches", ...
 struct ModeSpec {
   How how = How::Eager;
   std::optional<int> threads;
-  std::string label() const;  // "eager", "warm, 1 thread", "cold, 2 threads"
+  std::optional<ShapeFix> shape_fix = std::nullopt;  // --shape-fixes: the fix the bootstrap applies (cold only)
+  std::string label() const;  // "eager", "warm, 1 thread", "cold, 2 threads", "cold, mark_dynamic"
 };
 
 // A call site in one run.
@@ -140,6 +142,7 @@ struct JobResult {
   std::string anchor, anchor_name;    // the site the horizon counts calls of
   std::optional<RunFigures> filling;  // the run whose caches warm and shipped start from
   std::vector<ModeResult> modes;
+  std::optional<ShapeFixes> shape_fixes;  // --shape-fixes (job/shape_fixes.cpp)
   // Decided in decide.cpp:
   Decision as_run;
   std::optional<Decision> at_horizon;

@@ -9,6 +9,7 @@
 #include "agent/interpreter.hpp"
 #include "errors.hpp"
 #include "job/decide.hpp"
+#include "job/shape_fixes.hpp"
 #include "run/analysis.hpp"
 #include "run/launch.hpp"
 #include "run/records.hpp"
@@ -140,7 +141,7 @@ class Schedule {
 
   JobResult run() {
     const bool needs_filling = std::any_of(result_.modes.begin(), result_.modes.end(), [](const ModeResult& m) {
-      return m.spec.how == How::Warm || m.spec.how == How::Shipped;
+      return m.spec.how == How::Warm || m.spec.how == How::Shipped || m.spec.shape_fix;
     });
     if (needs_filling) fill_caches();
     const size_t n = result_.modes.size();
@@ -150,6 +151,7 @@ class Schedule {
         if (!m.error.empty()) continue;
         if (progress_) progress_(fmt::format("round {}/{}: {}", r, o_.rounds, m.spec.label()));
         RunFigures f = one_run(m.spec, r, fmt::format("round-{}-{}", r, slug(m.spec)));
+        note_shape_fix_run(result_, m.spec, f.dir + "/records");
         m.runs.push_back(std::move(f));
         decide(result_);
         if (partial_) partial_(result_);
@@ -161,7 +163,9 @@ class Schedule {
 
  private:
   static std::string slug(const ModeSpec& s) {
-    return s.threads ? fmt::format("{}-{}t", to_string(s.how), *s.threads) : std::string(to_string(s.how));
+    const std::string how =
+        s.shape_fix ? fmt::format("{}-{}", to_string(s.how), to_string(*s.shape_fix)) : std::string(to_string(s.how));
+    return s.threads ? fmt::format("{}-{}t", how, *s.threads) : how;
   }
 
   fs::path filling_cache() const { return fs::path(result_.dir) / "fill" / "cache"; }
@@ -178,7 +182,13 @@ class Schedule {
   void fill_caches() {
     if (progress_) progress_("filling the caches warm and shipped runs start from (one compiled run)");
     ModeSpec spec{How::Cold, o_.threads.empty() ? std::nullopt : o_.threads.front()};
-    RunFigures f = one_run(spec, 0, "fill", true);
+    // --shape-fixes: the same run reads the shapes the job used and its torch's API.
+    const bool shapes = !o_.shape_fixes.empty();
+    RunFigures f = one_run(spec, 0, "fill", true, [&](const run::RunInputs& in, const run::RunResult& analysed) {
+      if (shapes)
+        plan_shape_fixes(result_, in.records, analysed, in.record_dir,
+                         run::shell_status(in.finished.exit) == 0 && !in.finished.timed_out);
+    });
     std::string why;
     if (!f.ok()) why = fmt::format("the run that fills their caches failed ({})", f.exit_text);
     result_.filling = std::move(f);
@@ -194,7 +204,8 @@ class Schedule {
     if (partial_) partial_(result_);
   }
 
-  RunFigures one_run(const ModeSpec& spec, int round, const std::string& name, bool filling = false) {
+  RunFigures one_run(const ModeSpec& spec, int round, const std::string& name, bool filling = false,
+                     const std::function<void(const run::RunInputs&, const run::RunResult&)>& seen = nullptr) {
     const fs::path dir = fs::path(result_.dir) / name;
     const fs::path records = dir / "records", trace = dir / "trace";
     const fs::path cache = filling ? filling_cache() : dir / "cache";
@@ -223,6 +234,8 @@ class Schedule {
         l.env.push_back({var, std::to_string(*spec.threads)});
     if (spec.how == How::Shipped) l.env.push_back({"TCT_RUN_LOAD_ARTIFACTS", artifacts().string()});
     if (filling) l.env.push_back({"TCT_RUN_SAVE_ARTIFACTS", artifacts().string()});
+    if (filling && !o_.shape_fixes.empty()) l.env.push_back({"TCT_RUN_SHAPE_PROBE", "1"});
+    for (auto& kv : shape_fix_env(result_, spec)) l.env.push_back({kv.first, kv.second});
     const Nanoseconds launch = monotonic_now();
     const run::Finished finished = run::run_command(l);
     if (finished.interrupted) stopped_ = true;
@@ -235,7 +248,9 @@ class Schedule {
     in.records = run::read_records(in.record_dir);
     auto read = run::read_trace_dir(in.trace_dir);
     in.trace_ranks = std::move(read.ranks);
-    RunFigures f = figures_of(finished, in.records, run::analyze(in), launch);
+    const run::RunResult analysed = run::analyze(in);
+    if (seen) seen(in, analysed);
+    RunFigures f = figures_of(finished, in.records, analysed, launch);
     f.round = round;
     f.dir = dir.string();
     f.output = stdout_lines(dir / "stdout.txt");
@@ -262,6 +277,7 @@ std::vector<ModeSpec> planned_modes(const JobOptions& o) {
                        [&](const ModeSpec& x) { return x.how == s.how && x.threads == s.threads; }))
         out.push_back(s);
     }
+  add_shape_fix_modes(out, o.shape_fixes, o.threads);
   return out;
 }
 

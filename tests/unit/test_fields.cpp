@@ -284,6 +284,13 @@ TEST(Fields, EveryJobTypeIsItsSchemaAndItsInterface) {
   holds<SiteSummary>(j, "/$defs/mode/properties/sites/items", "JobSiteSummary");
   holds<Decision>(j, "/$defs/decision", "JobDecision");
   holds<Comparison>(j, "/$defs/decision/properties/others/items", "JobComparison");
+  const std::string fixes = "/$defs/shape_fixes";
+  holds<ShapeFixes>(j, fixes, "JobShapeFixes");
+  holds<ShapeApi>(j, fixes + "/properties/api", "JobShapeApi");
+  holds<FixSite>(j, fixes + "/properties/sites/items", "JobFixSite");
+  holds<VariedInput>(j, fixes + "/properties/varied/items", "JobVariedInput");
+  holds<ShapeFixResult>(j, fixes + "/properties/fixes/items", "JobShapeFixResult");
+  holds<FixCode>(j, fixes + "/properties/fixes/items/properties/code/items", "JobFixCode");
 }
 
 TEST(Fields, EveryStartupTypeIsItsSchemaAndItsInterface) {
