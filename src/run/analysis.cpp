@@ -331,7 +331,7 @@ void find_fallbacks(SiteResult& out, const SiteRecord& s, const ProcessRecord& p
       }
     if (f.fix.empty() && f.cause == "compile_failed") {
       f.fix = "run `tct explain` on the function, or read the failure with `tct trace` on the logs";
-      f.fix_terms = {"read_the_failure", "nothing: it reads what happened", "", "", false};
+      f.fix_terms = {"read_the_failure", "nothing: it reads what happened", "", "", false, ""};
     }
     const size_t from = f.at_call.value_or(0);
     f.calls_after = s.durations_ns.size() > from ? s.durations_ns.size() - from : 0;
