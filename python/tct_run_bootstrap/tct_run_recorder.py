@@ -48,6 +48,7 @@ _torch_dir = ""
 _record_dir = ""
 _pid = os.getpid()
 _force_eager = False
+_aoti = ""  # tct job's AOTInductor mode: "build" or "load" (tct_run_aoti.py), "" otherwise
 _lock = threading.Lock()
 # CUDA event pairs kept per site at most (each holds two events until resolved).
 _CUDA_PENDING_CAP = 100000
@@ -401,6 +402,11 @@ def _wrap_result(compiled, model, torch, where):
         target = model.__call__ if isinstance(model, torch.nn.Module) else model
     else:
         target = compiled.__dict__.get("forward") if is_module else compiled
+    if _aoti:  # tct job's AOTInductor mode (tct_run_aoti.py): its build run, or a package per site
+        import tct_run_aoti
+        eager = model.__call__ if isinstance(model, torch.nn.Module) else model
+        target = (tct_run_aoti.build_target(site, model, eager, torch) if _aoti == "build"
+                  else tct_run_aoti.load_target(site, torch) or target)
     if is_module:
         if target is not None and "forward" in compiled.__dict__:
             compiled.forward = _timed(target, site)
@@ -694,13 +700,16 @@ def _watch_launcher():
 
 
 def hook_torch(torch, record_dir):
-    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
+    global _torch_dir, _record_dir, _force_eager, _aoti, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
     _torch = torch
     _Tensor = torch.Tensor
     _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
     _record_dir = record_dir
     _torch_version = str(getattr(torch, "__version__", ""))
     _force_eager = os.environ.get("TCT_RUN_FORCE_EAGER") == "1"
+    if not _force_eager and (os.environ.get("TCT_RUN_AOTI_BUILD") or os.environ.get("TCT_RUN_AOTI_LOAD")):
+        import tct_run_aoti
+        _aoti = tct_run_aoti.mode()
     _try_fix = "" if _force_eager else os.environ.get("TCT_RUN_TRY_FIX", "")
     threads = os.environ.get("TCT_RUN_THREADS")
     if threads:  # tct run --threads N: intra-op threads, as OMP_NUM_THREADS (also set) would

@@ -101,6 +101,7 @@ std::string html_section(const JobResult& r) {
            m.spec.how == How::Eager ? "" : esc(fmt::format("{} hit, {} miss", s.cache_hits, s.cache_misses))});
   out += "<h3>Per call site</h3>" +
          report::html::table({"Mode", "Site", "Calls", "First output", "Steady per call", "Compile", "Cache"}, sites);
+  out += aoti_html(r);
   for (const auto& n : r.notes) out += R"(<p class="muted">)" + esc(n) + "</p>";
   return out + "</section>";
 }

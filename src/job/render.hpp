@@ -21,6 +21,11 @@ std::string markdown(const JobResult& r);
 std::string html_section(const JobResult& r);
 std::vector<report::html::Card> html_cards(const JobResult& r);
 
+// The AOTInductor mode's build (aoti_render.cpp): a line per site (its Dims and their ranges, the
+// build's times, its outputs against eager's, or why it cannot), and the same as an HTML table.
+std::vector<std::string> aoti_lines(const JobResult& r);
+std::string aoti_html(const JobResult& r);
+
 // Shared by the renderings (words.cpp): a total with its interval, "27.8 s [27.1, 28.6]";
 // a comparison with the best, "1.20x as long [1.15, 1.25]: slower"; the horizon's words.
 std::string total_text(const stats::Interval& ns);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/units.hpp"
+#include "job/aoti_result.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/verdict.hpp"
 
@@ -25,9 +26,12 @@ enum class How {
   Cold,     // torch.compile, empty cache folders
   Warm,     // torch.compile, a copy of the cache folders an earlier run filled
   Shipped,  // torch.compile, empty cache folders after load_cache_artifacts of an earlier run's save
+  Aoti,     // each site's AOTInductor package, built once before the rounds (job/aoti_result.hpp)
 };
-inline constexpr How kAllHows[] = {How::Eager, How::Cold, How::Warm, How::Shipped};
-std::string_view to_string(How h);  // "eager", "cold", "warm", "shipped"
+inline constexpr How kAllHows[] = {How::Eager, How::Cold, How::Warm, How::Shipped, How::Aoti};
+// What tct job runs unless told: the AOTInductor mode builds a package per site, asked for by name.
+inline constexpr How kDefaultHows[] = {How::Eager, How::Cold, How::Warm, How::Shipped};
+std::string_view to_string(How h);  // "eager", "cold", "warm", "shipped", "aoti"
 std::optional<How> parse_how(std::string_view s);
 std::string_view describe(How h);  // "eager", "compiled, empty caches", ...
 
@@ -139,6 +143,7 @@ struct JobResult {
   std::optional<double> horizon_calls;
   std::string anchor, anchor_name;    // the site the horizon counts calls of
   std::optional<RunFigures> filling;  // the run whose caches warm and shipped start from
+  std::optional<AotiBuild> aoti;      // the AOTInductor mode's packages, built from the filling run's shapes
   std::vector<ModeResult> modes;
   // Decided in decide.cpp:
   Decision as_run;

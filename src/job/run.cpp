@@ -8,6 +8,7 @@
 
 #include "agent/interpreter.hpp"
 #include "errors.hpp"
+#include "job/aoti.hpp"
 #include "job/decide.hpp"
 #include "run/analysis.hpp"
 #include "run/launch.hpp"
@@ -140,9 +141,12 @@ class Schedule {
 
   JobResult run() {
     const bool needs_filling = std::any_of(result_.modes.begin(), result_.modes.end(), [](const ModeResult& m) {
-      return m.spec.how == How::Warm || m.spec.how == How::Shipped;
+      return m.spec.how == How::Warm || m.spec.how == How::Shipped || m.spec.how == How::Aoti;
     });
     if (needs_filling) fill_caches();
+    if (std::any_of(result_.modes.begin(), result_.modes.end(),
+                    [](const ModeResult& m) { return m.spec.how == How::Aoti; }))
+      build_aoti();
     const size_t n = result_.modes.size();
     for (int r = 1; r <= o_.rounds && !stopped_; ++r)
       for (size_t i = 0; i < n && !stopped_; ++i) {
@@ -194,7 +198,39 @@ class Schedule {
     if (partial_) partial_(result_);
   }
 
-  RunFigures one_run(const ModeSpec& spec, int round, const std::string& name, bool filling = false) {
+  fs::path aoti_dir() const { return fs::path(result_.dir) / "aoti"; }
+
+  // The AOTInductor mode's one unmeasured build run (job/aoti.hpp): from the shapes the filling
+  // run's sites used, each site exported and packaged at its first call, its package's outputs
+  // checked against eager's; a site that cannot be keeps the mode from running, and says why.
+  void build_aoti() {
+    AotiBuild b;
+    if (!result_.filling || !result_.filling->ok()) {
+      b.cannot = "the run whose shapes the export's ranges come from failed";
+    } else {
+      b.sites = aoti_plan(run::read_records((fs::path(result_.filling->dir) / "records").string()));
+      fs::create_directories(aoti_dir());
+      std::ofstream(aoti_dir() / "plan.json") << plan_json(b.sites, aoti_dir().string());
+      if (!b.sites.empty()) {
+        if (progress_) progress_("building an AOTInductor package per call site (one run, not timed in the totals)");
+        const RunFigures f =
+            one_run({How::Aoti, o_.threads.empty() ? std::nullopt : o_.threads.front()}, 0, "aoti-build", false, true);
+        b.wall = f.wall;
+        b.ok = f.ok();
+        b.exit_text = f.exit_text;
+        b.dir = f.dir;
+        read_build(b.sites, aoti_dir().string());
+      }
+      decide_build(b);
+    }
+    for (auto& m : result_.modes)
+      if (m.spec.how == How::Aoti && !b.cannot.empty()) m.error = "cannot run as AOTInductor packages: " + b.cannot;
+    result_.aoti = std::move(b);
+    if (partial_) partial_(result_);
+  }
+
+  RunFigures one_run(const ModeSpec& spec, int round, const std::string& name, bool filling = false,
+                     bool aoti_build = false) {
     const fs::path dir = fs::path(result_.dir) / name;
     const fs::path records = dir / "records", trace = dir / "trace";
     const fs::path cache = filling ? filling_cache() : dir / "cache";
@@ -223,6 +259,10 @@ class Schedule {
         l.env.push_back({var, std::to_string(*spec.threads)});
     if (spec.how == How::Shipped) l.env.push_back({"TCT_RUN_LOAD_ARTIFACTS", artifacts().string()});
     if (filling) l.env.push_back({"TCT_RUN_SAVE_ARTIFACTS", artifacts().string()});
+    if (spec.how == How::Aoti) {
+      l.env.push_back({"TCT_RUN_AOTI_PLAN", (aoti_dir() / "plan.json").string()});
+      l.env.push_back({aoti_build ? "TCT_RUN_AOTI_BUILD" : "TCT_RUN_AOTI_LOAD", "1"});
+    }
     const Nanoseconds launch = monotonic_now();
     const run::Finished finished = run::run_command(l);
     if (finished.interrupted) stopped_ = true;

@@ -119,6 +119,7 @@ std::string rendering(const JobResult& r, bool verbose, bool md) {
         fmt::format("warm and shipped runs start from the caches of one earlier compiled run ({}{})\n",
                     r.filling->ok() ? format_duration(r.filling->wall) : "failed",
                     r.filling->artifacts_bytes ? ", cache artifacts " + format_bytes(*r.filling->artifacts_bytes) : "");
+  for (const auto& line : aoti_lines(r)) out += (md ? "- " : "") + line + "\n";
   out +=
       "per call (loop): time between calls of the busiest site in the second half of each run (the horizon's slope)\n";
   out += "intervals: 95% Student t across rounds; a comparison pairs the two modes' runs of each round\n";
