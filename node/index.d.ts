@@ -1103,6 +1103,8 @@ export interface JobRun {
   artifacts_load_ns: number | null;
   artifacts_bytes: number | null;
   artifacts_error: string | null;
+  /** aoti: torch._inductor.aoti_load_package, over the run's sites. */
+  package_load_ns: number | null;
   output_lines: number;
   dir: string;
   sites: JobSiteRun[];

@@ -230,6 +230,29 @@ void read_build(std::vector<AotiSite>& sites, const std::string& dir) {
   }
 }
 
+PackageLoads package_loads(const std::string& record_dir) {
+  PackageLoads out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(record_dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("aoti-", 0) != 0 || entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const json j = json::parse(in, nullptr, false);
+    if (!j.is_object()) continue;
+    for (const json& s : j.value("sites", json::array())) {
+      if (s.value("missing", false)) {
+        out.missing.push_back(fmt::format("{} ({}:{})", s.value("name", ""),
+                                          fs::path(s.value("site_file", "")).filename().string(),
+                                          s.value("site_line", 0)));
+        continue;
+      }
+      const Nanoseconds t = ns_of(s, "load_ns");
+      if (measured(t)) out.total = (measured(out.total) ? out.total : Nanoseconds(0)) + t;
+    }
+  }
+  return out;
+}
+
 bool check_matches(const AotiCheck& c) {
   return c.error.empty() && c.count_equal && c.shape_equal && std::isfinite(c.max_abs_diff) &&
          c.max_abs_diff <= 1e-4 * std::max(1.0, std::isfinite(c.max_abs_expected) ? c.max_abs_expected : 0.0);

@@ -22,6 +22,15 @@ std::string plan_json(const std::vector<AotiSite>& sites, const std::string& dir
 // Each site's facts from the build run's files in `dir` (a missing file: never called).
 void read_build(std::vector<AotiSite>& sites, const std::string& dir);
 
+// An aoti run's package loads, from the bootstrap's aoti-PID.json files in its record folder:
+// their time summed (not measured: none), and the sites that had no package (they ran
+// torch.compile: a site the filling run never called).
+struct PackageLoads {
+  Nanoseconds total = kNotMeasured;
+  std::vector<std::string> missing;  // "name (file:line)"
+};
+PackageLoads package_loads(const std::string& record_dir);
+
 // The package's outputs against eager's: within 1e-4 of the largest eager value (at least 1),
 // the rule tct startup's check uses (src/startup/run.cpp).
 bool check_matches(const AotiCheck& c);

@@ -1,6 +1,7 @@
 // The AOTInductor mode's build in tct job's renderings: per call site, the export's Dims with the
 // sizes the job used and the range torch's exported program holds, the build's times, and the
 // package's outputs against eager's, or why the mode cannot run. Formats only: job/aoti.cpp decides.
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -59,10 +60,13 @@ std::vector<std::string> aoti_lines(const JobResult& r) {
   std::vector<std::string> out;
   if (measured(b.wall))
     out.push_back(
-        fmt::format("aoti: one AOTInductor package per call site, built in one earlier run ({}{}, not in "
-                    "the totals); the export's Dims span the sizes the filling run used",
+        fmt::format("aoti: one AOTInductor package per call site, from one build run ({}{}, not in the "
+                    "totals); the export's Dims span the sizes the filling run used:",
                     format_duration(b.wall), b.ok ? "" : ", " + b.exit_text));
-  if (!b.cannot.empty()) out.push_back("aoti cannot run: " + b.cannot);
+  // A site's own line says why it cannot; the build's reason is printed where no site's is.
+  const bool site_says =
+      std::any_of(b.sites.begin(), b.sites.end(), [](const AotiSite& s) { return !s.cannot.empty(); });
+  if (!b.cannot.empty() && !site_says) out.push_back("aoti cannot run: " + b.cannot);
   for (const AotiSite& s : b.sites) {
     std::string line = fmt::format("  {}: {}", where_text(s), dims_text(s));
     if (s.status == AotiStatus::Built) line += "; " + build_text(s);

@@ -40,7 +40,7 @@ constexpr auto json_fields(const RunFigures*) {
                     TCT_FIELDS(F, exit_status, exit_text, timed_out, interrupted, wall, torch_threads, anchor,
                                anchor_calls, loop_per_call),
                     field("curve", &F::curve, curve_json, curve_from),
-                    TCT_FIELDS(F, artifacts_load, artifacts_bytes, output_lines, dir, sites),
+                    TCT_FIELDS(F, artifacts_load, artifacts_bytes, package_load, output_lines, dir, sites),
                     TCT_FIELDS_WITH(F, kNull, artifacts_error)};
 }
 constexpr auto json_fields(const SiteSummary*) {

@@ -34,6 +34,8 @@ inline constexpr How kDefaultHows[] = {How::Eager, How::Cold, How::Warm, How::Sh
 std::string_view to_string(How h);  // "eager", "cold", "warm", "shipped", "aoti"
 std::optional<How> parse_how(std::string_view s);
 std::string_view describe(How h);  // "eager", "compiled, empty caches", ...
+// Its runs call torch.compile (compile time, recompiles and cache lookups mean something).
+inline bool compiles(How h) { return h != How::Eager && h != How::Aoti; }
 
 // A mode: how, at which intra-op thread count (none: torch's default).
 struct ModeSpec {
@@ -71,6 +73,7 @@ struct RunFigures {
   Nanoseconds artifacts_load = kNotMeasured;  // shipped: load_cache_artifacts
   std::optional<double> artifacts_bytes;      // shipped: loaded; the filling run: saved
   std::string artifacts_error;
+  Nanoseconds package_load = kNotMeasured;  // aoti: aoti_load_package, over the run's sites
   // The job's stdout lines (the first kMaxOutputLines), for the output check of a live run;
   // not in the document, which keeps their count.
   std::vector<std::string> output;

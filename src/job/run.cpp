@@ -280,6 +280,15 @@ class Schedule {
     f.dir = dir.string();
     f.output = stdout_lines(dir / "stdout.txt");
     f.output_lines = f.output.size();
+    if (spec.how == How::Aoti && !aoti_build) {
+      const PackageLoads loads = package_loads(records.string());
+      f.package_load = loads.total;
+      for (const auto& site : loads.missing)
+        result_.notes.push_back(
+            fmt::format("{}: {} had no AOTInductor package (the filling run never called it): it ran "
+                        "torch.compile",
+                        name, site));
+    }
     return f;
   }
 

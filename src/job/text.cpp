@@ -65,9 +65,8 @@ report::Table site_table(const JobResult& r) {
   for (const auto& m : r.modes)
     for (const auto& s : m.sites)
       t.add({m.spec.label(), s.name, std::to_string(s.calls), total_text(s.first_output), total_text(s.steady),
-             m.spec.how == How::Eager ? "" : format_duration(s.compile_time),
-             m.spec.how == How::Eager ? "" : std::to_string(s.recompiles),
-             m.spec.how == How::Eager ? "" : cache_cell(s)});
+             compiles(m.spec.how) ? format_duration(s.compile_time) : "",
+             compiles(m.spec.how) ? std::to_string(s.recompiles) : "", compiles(m.spec.how) ? cache_cell(s) : ""});
   return t;
 }
 
@@ -93,6 +92,8 @@ std::string run_line(const ModeResult& m, const RunFigures& f) {
     out += fmt::format(", cache artifacts loaded in {}{}", format_duration(f.artifacts_load),
                        f.artifacts_bytes ? " (" + format_bytes(*f.artifacts_bytes) + ")" : "");
   if (!f.artifacts_error.empty()) out += ", cache artifacts: " + f.artifacts_error;
+  if (measured(f.package_load))
+    out += fmt::format(", AOTInductor packages loaded in {}", format_duration(f.package_load));
   return out;
 }
 
