@@ -31,6 +31,10 @@ std::string identifier(std::string s) {
   return s;
 }
 
+// A Dim's range is the job's own smallest and largest size, 0 and 1 included: torch 2.13 to 2.15
+// export Dim(min=0 or 1) as asked (range_constraints VR[1, 11]); only an example input of size 0
+// or 1 is specialized to a constant, so the bootstrap exports at the first call whose sizes are
+// all 2 or more, and checks the calls at 0 or 1 once the package is built.
 std::vector<AotiDim> dims_of(const std::vector<run::ShapeCount>& shapes, const std::vector<std::string>& arg_names) {
   std::vector<Column> columns;
   auto column = [&](const AotiAt& at) -> Column& {
