@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "job/reply.hpp"
+
 namespace tct::job {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -95,20 +97,8 @@ AotiStatus status_of(const std::string& s) {
   return AotiStatus::NotCalled;
 }
 
-Nanoseconds ns_of(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? Nanoseconds(j[key].get<double>()) : kNotMeasured;
-}
-
-std::map<std::string, int64_t> sizes_of(const json& j) {
-  std::map<std::string, int64_t> out;
-  if (j.is_object())
-    for (const auto& [k, v] : j.items())
-      if (v.is_number_integer()) out[k] = v.get<int64_t>();
-  return out;
-}
-
-double number_of(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN;
+Nanoseconds ns_of(const std::optional<int64_t>& ns) {
+  return ns ? Nanoseconds(static_cast<double>(*ns)) : kNotMeasured;
 }
 
 // The first line of torch's error that says something (its messages run to pages).
@@ -176,7 +166,7 @@ std::vector<AotiSite> aoti_plan(const run::RecordSet& filling) {
 }
 
 std::string plan_json(const std::vector<AotiSite>& sites, const std::string& dir) {
-  json plan = {{"sites", json::array()}};
+  json all = json::array();
   for (size_t i = 0; i < sites.size(); ++i) {
     const AotiSite& s = sites[i];
     json dims = json::array();
@@ -186,17 +176,17 @@ std::string plan_json(const std::vector<AotiSite>& sites, const std::string& dir
         at.push_back(a.arg ? json{{"arg", *a.arg}, {"dim", a.dim}} : json{{"kwarg", a.kwarg}, {"dim", a.dim}});
       dims.push_back({{"name", d.name}, {"min", d.min}, {"max", d.max}, {"at", at}});
     }
-    plan["sites"].push_back({{"index", i},
-                             {"key", s.key},
-                             {"site_file", s.site_file},
-                             {"site_line", s.site_line},
-                             {"kind", s.kind},
-                             {"name", s.name},
-                             {"package", (fs::path(dir) / fmt::format("site-{}.pt2", i)).string()},
-                             {"facts", (fs::path(dir) / fmt::format("site-{}.json", i)).string()},
-                             {"dims", dims}});
+    all.push_back({{"index", i},
+                   {"key", s.key},
+                   {"site_file", s.site_file},
+                   {"site_line", s.site_line},
+                   {"kind", s.kind},
+                   {"name", s.name},
+                   {"package", (fs::path(dir) / fmt::format("site-{}.pt2", i)).string()},
+                   {"facts", (fs::path(dir) / fmt::format("site-{}.json", i)).string()},
+                   {"dims", dims}});
   }
-  return plan.dump(2);
+  return json{{"sites", all}}.dump(2);
 }
 
 void read_build(std::vector<AotiSite>& sites, const std::string& dir) {
@@ -207,28 +197,27 @@ void read_build(std::vector<AotiSite>& sites, const std::string& dir) {
     if (!in) continue;
     const json j = json::parse(in, nullptr, false);
     if (!j.is_object()) continue;
-    s.status = status_of(j.value("status", ""));
-    s.error = j.value("error", "");
-    s.export_sizes = sizes_of(j.value("export_sizes", json::object()));
-    s.export_time = ns_of(j, "export_ns");
-    s.package_time = ns_of(j, "package_ns");
-    if (j.contains("package_bytes") && j["package_bytes"].is_number())
-      s.package_bytes = j["package_bytes"].get<double>();
-    const json exported = j.value("exported", json::object());
+    const auto f = core::fields::read_as<reply::SiteFacts>(j);
+    s.status = status_of(f.status);
+    s.error = f.error;
+    s.export_sizes = f.export_sizes;
+    s.export_time = ns_of(f.export_ns);
+    s.package_time = ns_of(f.package_ns);
+    s.package_bytes = f.package_bytes;
     for (AotiDim& d : s.dims) {
-      const json range = exported.is_object() ? exported.value(d.name, json()) : json();
-      if (!range.is_array() || range.size() != 2) continue;
-      if (range[0].is_number_integer()) d.exported_min = range[0].get<int64_t>();
-      if (range[1].is_number_integer()) d.exported_max = range[1].get<int64_t>();
+      const auto range = f.exported.find(d.name);
+      if (range == f.exported.end() || range->second.size() != 2) continue;
+      d.exported_min = range->second[0];
+      d.exported_max = range->second[1];
     }
-    for (const json& c : j.value("checks", json::array())) {
+    for (const reply::CheckFacts& c : f.checks) {
       AotiCheck x;
-      x.sizes = sizes_of(c.value("sizes", json::object()));
-      x.count_equal = c.value("count_equal", false);
-      x.shape_equal = c.value("shape_equal", false);
-      x.max_abs_diff = number_of(c, "max_abs_diff");
-      x.max_abs_expected = number_of(c, "max_abs_expected");
-      x.error = c.value("error", "");
+      x.sizes = c.sizes;
+      x.count_equal = c.count_equal;
+      x.shape_equal = c.shape_equal;
+      x.max_abs_diff = c.max_abs_diff;
+      x.max_abs_expected = c.max_abs_expected;
+      x.error = c.error;
       s.checks.push_back(std::move(x));
     }
   }
@@ -243,14 +232,13 @@ PackageLoads package_loads(const std::string& record_dir) {
     std::ifstream in(entry.path());
     const json j = json::parse(in, nullptr, false);
     if (!j.is_object()) continue;
-    for (const json& s : j.value("sites", json::array())) {
-      if (s.value("missing", false)) {
-        out.missing.push_back(fmt::format("{} ({}:{})", s.value("name", ""),
-                                          fs::path(s.value("site_file", "")).filename().string(),
-                                          s.value("site_line", 0)));
+    for (const reply::LoadFacts& s : core::fields::read_as<reply::LoadFile>(j).sites) {
+      if (s.missing) {
+        out.missing.push_back(
+            fmt::format("{} ({}:{})", s.name, fs::path(s.site_file).filename().string(), s.site_line));
         continue;
       }
-      const Nanoseconds t = ns_of(s, "load_ns");
+      const Nanoseconds t = ns_of(s.load_ns);
       if (measured(t)) out.total = (measured(out.total) ? out.total : Nanoseconds(0)) + t;
     }
   }
