@@ -40,7 +40,7 @@ export interface Environment {
 /** The envelope every command writes. */
 export interface Document {
   schema: 'tct/1';
-  command: 'probe' | 'bench' | 'explain' | 'diff' | 'expect' | 'audit' | string;
+  command: 'probe' | 'bench' | 'explain' | 'diff' | 'expect' | 'audit' | 'run' | string;
   tct_version: string;
   created: string;
   exit_code: number | null;
@@ -72,11 +72,18 @@ export interface SmokeResult {
   [key: string]: unknown;
 }
 
+/** The torch releases tct supports (min) and its tests run on (tested), and where this torch stands. */
+export interface ProbeTorchSupport {
+  min: string;
+  tested: string[];
+  status: 'tested' | 'in_range' | 'older' | 'newer';
+}
+
 export interface ProbeSection {
   python: PythonInfo;
   torch: { version: string } | null;
   /** The torch releases tct supports and tests; absent without torch. */
-  supported_torch?: { min: string; tested: string[]; status: 'tested' | 'in_range' | 'older' | 'newer' };
+  supported_torch?: ProbeTorchSupport;
   environment_variables: Record<string, string>;
   facts?: {
     torch: { version: string; build: string; compile_available: boolean; num_threads: number; [key: string]: unknown };
@@ -560,11 +567,20 @@ export interface FixTerms {
 }
 export interface Hint { text: string; fix?: string | null; url?: string | null; terms?: FixTerms }
 
+/** torch's graph-break registry entry (id GB0000, type, explanation, hints, url). */
+export interface GraphBreakRegistry {
+  id: string;
+  type: string;
+  explanation: string;
+  hints: string[];
+  url: string;
+}
+
 export interface GraphBreak {
   reason: string;
   kind: string;
   /** torch's graph-break registry entry, when known. */
-  registry: { id: string; type: string; explanation: string; hints: string[]; url: string } | null;
+  registry: GraphBreakRegistry | null;
   frames: Frame[];
   hint: Hint | null;
   [key: string]: unknown;
@@ -634,6 +650,94 @@ export interface EagerPart {
   hint?: Hint;
 }
 
+/** torch._dynamo.explain's own figures; graph_break_count null when it gave up on the frame (its -1). */
+export interface ExplainView {
+  graph_count: number;
+  graph_break_count: number | null;
+  frame_skipped: boolean;
+  op_count: number | null;
+}
+
+export interface ExplainOpCount {
+  name: string;
+  count: number;
+}
+
+export interface ExplainGraphOps {
+  op_count: number;
+  ops: ExplainOpCount[];
+}
+
+export interface ExplainKindCount {
+  kind: string;
+  label?: string;
+  count: number;
+}
+
+/** A break record of the compiled run's log (skips included), as torch logged it. */
+export interface ExplainLoggedBreak {
+  file: string;
+  line: number;
+  kind: string;
+  reason: string;
+  reason_full: string;
+  frame_skipped: boolean;
+  skip_reason: string;
+  duplicate: boolean;
+  user_code: boolean;
+  frames: Frame[];
+}
+
+export interface ExplainRecompile {
+  function: string;
+  file: string;
+  line: number;
+  kind: string;
+  guard_failures: string[];
+  hint: Hint;
+}
+
+/** The share of an eager call the captured graphs cover, timed in the logged run: interleaved pairs
+ *  of an eager call and a compiled one; covered is the fastest time inside graphs over the fastest
+ *  eager call. */
+export interface ExplainGraphShare {
+  pairs: number;
+  covered: number | null;
+  eager_fastest_ns: number | null;
+  in_graph_fastest_ns: number | null;
+  /** Of an eager call: what Dynamo adds around the graphs, 0 at least; written when timed. */
+  overhead?: number;
+}
+
+/** The logged compiled run (its graph_breaks and recompiles logs). */
+export interface ExplainLoggedRun {
+  backend: string;
+  calls: number;
+  error: string | Record<string, Json> | null;
+  /** The log's break records; the counted breaks are the section's groups. */
+  graph_breaks: ExplainLoggedBreak[];
+  recompiles: ExplainRecompile[];
+  warnings: string[];
+  frames_total: number | null;
+  frames_ok: number | null;
+  frames_skipped: number | null;
+  /** Written when timed (absent in older documents). */
+  graph_share?: ExplainGraphShare | null;
+}
+
+export interface ExplainDisagreement {
+  kind: string;
+  message: string;
+}
+
+/** --max-graph-breaks N: passed when the compiled run broke at most N times and skipped no frame. */
+export interface ExplainGate {
+  max_graph_breaks: number;
+  graph_break_count: number;
+  frames_skipped: number;
+  passed: boolean;
+}
+
 export interface ExplainSection {
   target: Json;
   torch_version?: string;
@@ -643,8 +747,8 @@ export interface ExplainSection {
   graph_break_count: number;
   op_count?: number;
   /** explain's own figures, beside the compiled run's (absent in older documents). */
-  explain_view?: { graph_count: number; graph_break_count: number | null; frame_skipped: boolean; op_count: number };
-  ops_per_graph?: Array<{ op_count: number; ops: Array<{ name: string; count: number }> }>;
+  explain_view?: ExplainView;
+  ops_per_graph?: ExplainGraphOps[];
   guard_count?: number | null;
   capturable?: boolean;
   verdict?: 'capturable' | 'graph_breaks' | 'frame_skipped';
@@ -656,12 +760,12 @@ export interface ExplainSection {
   breaks: GraphBreak[];
   /** Their counts add up to graph_break_count. */
   groups: BreakGroup[];
-  kinds?: Array<{ kind: string; label?: string; count: number }>;
+  kinds?: ExplainKindCount[];
   /** The logged compiled run (its graph_breaks and recompiles logs); null with --no-logged. */
-  logged?: Record<string, unknown> | null;
-  disagreements?: Array<{ kind: string; message: string }>;
+  logged?: ExplainLoggedRun | null;
+  disagreements?: ExplainDisagreement[];
   /** --max-graph-breaks N; null without it. */
-  gate?: { max_graph_breaks: number; graph_break_count: number; frames_skipped: number; passed: boolean } | null;
+  gate?: ExplainGate | null;
   [key: string]: unknown;
 }
 
@@ -1143,11 +1247,13 @@ export interface JobCrossing {
   to: string;
 }
 export interface JobModeResult {
-  /** "eager", "warm, 1 thread". */
+  /** "eager", "warm, 1 thread", "cold, mark_dynamic". */
   mode: string;
   how: JobHow;
   /** null: torch's default. */
   threads: number | null;
+  /** --shape-fixes: the fix applied to every compiled site (a cold mode); null for none. */
+  shape_fix: JobShapeFix | null;
   error: string | null;
   total: NsInterval;
   loop_per_call: NsInterval;
@@ -1229,6 +1335,68 @@ export interface JobAotiBuild {
   sites: JobAotiSite[];
   /** Why the mode cannot run; null when it can. */
   cannot: string | null;
+/** tct job --shape-fixes. */
+export type JobShapeFix = 'static' | 'dynamic' | 'mark_dynamic' | 'mark_unbacked' | 'spec';
+export interface JobShapeApi {
+  torch: string;
+  mark_dynamic: string | null;
+  mark_unbacked: string | null;
+  mark_dynamic_range: boolean;
+  mark_unbacked_range: boolean;
+  /** torch.compile's shape spec argument (shapes_spec in 2.13, dynamic_shapes in 2.14 and 2.15). */
+  spec_keyword: string | null;
+  spec_module: string | null;
+}
+export interface JobFixSite {
+  key: string;
+  name: string;
+  /** "module" or "function". */
+  kind: string;
+  /** Where torch.compile was called. */
+  file: string;
+  line: number;
+}
+export interface JobVariedInput {
+  site: string;
+  site_name: string;
+  input: string;
+  position: number | null;
+  dim: number;
+  rank: number;
+  min: number;
+  max: number;
+  sizes: number;
+  recompiles: number;
+}
+export interface JobFixCode {
+  site: string;
+  where: string;
+  imports: string[];
+  code: string;
+}
+export interface JobShapeFixResult {
+  fix: JobShapeFix;
+  mode: string;
+  baseline: string;
+  not_run: string | null;
+  applied: string[];
+  errors: string[];
+  recompiles: number;
+  compile_time_ns: number | null;
+  steady: NsInterval;
+  total: NsInterval;
+  /** The default's total over the fix's, paired by round: above 1 the fix is faster. */
+  speedup: { estimate: number | null; low: number | null; high: number | null };
+  verdict: SpeedupVerdict;
+  /** Only where the fix ran, every run finished and the output matched. */
+  code: JobFixCode[];
+  gives_up: string;
+}
+export interface JobShapeFixes {
+  api: JobShapeApi;
+  sites: JobFixSite[];
+  varied: JobVariedInput[];
+  fixes: JobShapeFixResult[];
 }
 
 export interface JobSection {
@@ -1241,6 +1409,7 @@ export interface JobSection {
   filling: JobRun | null;
   aoti: JobAotiBuild | null;
   modes: JobModeResult[];
+  shape_fixes: JobShapeFixes | null;
   decision: { as_run: JobDecision; at_horizon: JobDecision | null };
   /** Where the fastest mode changes with the number of calls. */
   crossings: JobCrossing[];
@@ -1261,6 +1430,8 @@ export interface JobOptions extends RunOptions {
   calls?: number;
   /** Where every run's records, trace, caches and output stay. */
   dir?: string;
+  /** Comma-separated shape fixes, each a mode against cold: static, dynamic, mark_dynamic, mark_unbacked, spec, or all. */
+  shapeFixes?: string;
 }
 
 /** tct startup: time to the first output of a fresh process, per start mode. */
@@ -1288,6 +1459,21 @@ export interface CompareItem {
   current: Record<string, unknown> | null;
 }
 
+/** tct compare: one side's geometric-mean speedup, its 95% interval and its entry count. */
+export interface CompareGeomeanSide {
+  estimate: number;
+  low: number | null;
+  high: number | null;
+  confidence: number;
+  n?: number;
+}
+
+/** tct compare, of suites: each side's geometric-mean speedup (null: none). */
+export interface CompareGeomean {
+  baseline: CompareGeomeanSide | null;
+  current: CompareGeomeanSide | null;
+}
+
 /** tct compare: a baseline document against a current one, entry by entry. */
 export interface CompareSection {
   kind: 'suite' | 'bench';
@@ -1297,7 +1483,7 @@ export interface CompareSection {
   items: CompareItem[];
   counts: Record<string, number>;
   passed: boolean;
-  geomean: Record<string, unknown> | null;
+  geomean: CompareGeomean | null;
   method: string;
 }
 export interface CompareDocument extends Document { command: 'compare'; compare: CompareSection }
@@ -1583,6 +1769,358 @@ export interface TraceSection {
 }
 
 export interface TraceDocument extends Document { command: 'trace'; trace: TraceSection }
+
+// ----------------------------------------------------------------------------- run
+
+export interface RunSizeCalls {
+  size: number;
+  calls: number;
+}
+
+export interface RunVariedDim {
+  /** the parameter's name (a keyword argument's), or "arg N" past the named ones */
+  input: string;
+  dim: number;
+  /** ascending */
+  sizes: RunSizeCalls[];
+  /** recompiles whose newest failed guard was this dimension's size */
+  recompiles: number;
+}
+
+/** the shapes the site's calls used (the bootstrap counts the calls per shape of their tensor arguments):
+ *  each dimension of an input that took more than one size, with the calls at each size and the recompiles
+ *  whose failed guard was that size; absent in records older than the count */
+export interface RunShapeUse {
+  /** calls counted (all of them, or those sampled: all_calls, one_in) */
+  calls: number;
+  /** distinct shapes of the tensor arguments */
+  shapes: number;
+  /** calls past the bootstrap's cap on distinct shapes, not broken down */
+  other_calls: number;
+  /** every call was counted up to this many calls of the site (0: every call) */
+  all_calls: number;
+  /** then 1 call in this many on average, at random gaps (reading shapes costs about 2 us a tensor
+   *  argument); 0: every call */
+  one_in: number;
+  varied: RunVariedDim[];
+}
+
+export interface RunStall {
+  compiled_p90_over_median: number | null;
+  eager_p90_over_median: number | null;
+  /** more runnable threads than cores while the calls ran (load average over the CPUs, or torch's threads
+   *  times the job's processes): --threads 1 is the thing to try */
+  with_load: boolean;
+}
+
+export interface RunFixTrial {
+  /** the fix's id (fix_terms.id): ddp_wrap_order compiles the module inside DDP instead of DDP's forward */
+  fix: string;
+  /** graph breaks at the site as the job is written (as torch counts them) */
+  graph_breaks_before: number;
+  /** graph breaks at the site with the fix */
+  graph_breaks_after: number;
+  before: RunCallTimes;
+  after: RunCallTimes;
+  /** before / after steady per-call median, 95% bootstrap: above 1, the fix is faster */
+  speedup: { estimate: number | null; low: number | null; high: number | null; confidence: number };
+  /** the one verdict rule on the speedup's interval: faster means faster with the fix */
+  verdict: 'faster' | 'slower' | 'no_clear_difference' | 'inconclusive' | 'not_measured';
+}
+
+export interface RunCompiledRun {
+  run: number;
+  /** from the trace's cache records at the site (hits, misses, bypasses), not the run's order */
+  cache_state: 'cold' | 'warm' | 'partly warm' | 'bypassed' | 'no cache';
+  cache: Record<string, number>;
+  compile_time_ns: number | null;
+  compile_cost_ns: number | null;
+  break_even_calls: number | null;
+}
+
+export interface RunEagerComparison {
+  compiled: RunCallTimes;
+  eager: RunCallTimes;
+  speedup: {
+    estimate: number | null;
+    low: number | null;
+    high: number | null;
+    confidence: number;
+    covers: string;
+    runs_each: number;
+  };
+  compile_cost_ns: number | null;
+  break_even_calls: number | null;
+  paid_back: boolean;
+  /** bench's speedup verdict, the same rule: faster or slower when the whole interval is on one side of 1,
+   *  no_clear_difference when it holds 1 and is narrow, inconclusive when wider than 1.5x (high/low);
+   *  no_difference only in documents from an older tct */
+  verdict: 'faster' | 'slower' | 'no_clear_difference' | 'inconclusive' | 'not_measured' | 'no_difference';
+  /** what the per-call times compared are: host time, or CUDA event time where every run has it */
+  clock: 'host' | 'cuda_events';
+}
+
+export interface RunRecompileGroup {
+  frame: RunFrame;
+  /** the guard with its value left out */
+  guard: string;
+  /** the values the compiled entries were specialized on */
+  values: string[];
+  /** recompiles with this cause (a compile the limit refused is not one) */
+  count: number;
+  limit: number | null;
+  code: string;
+  code_file: string;
+  code_line: number;
+  cause:
+    | 'python_value' | 'module_attribute' | 'size' | 'stride' | 'dtype' | 'device' | 'grad_mode' | 'identity'
+    | 'type' | 'other';
+  why: string;
+  fix: string;
+  cost: string;
+  compile_time_ns: number | null;
+  fix_terms?: FixTerms;
+  /** code_file is as torch shortened it on the guard's line: no file of the job (the site's code, the
+   *  reason's own stack) ends with it */
+  code_file_truncated: boolean;
+}
+
+export interface RunFallback {
+  frame: RunFrame;
+  cause: 'recompile_limit' | 'accumulated_recompile_limit' | 'compile_failed';
+  limit_value: number | null;
+  /** index of the call that hit it (bootstrap) */
+  at_call: number | null;
+  /** the guard that kept failing, its value left out */
+  guard: string;
+  /** torch's own reason (headline), from the trace */
+  reason: string;
+  kind: string;
+  fix: string;
+  calls_after: number;
+  /** calls since that ran no compiled graph at all: known for the site's own frame only */
+  eager_calls_after: number | null;
+  fix_terms?: FixTerms;
+}
+
+export interface RunSiteBreak {
+  file: string;
+  line: number;
+  kind: string;
+  reason: string;
+  fix: string;
+  count: number;
+  fix_terms?: FixTerms;
+}
+
+export interface RunFrameCompile {
+  compile_id: string;
+  function: string;
+  line: number;
+  phase_ns: Record<string, number | null>;
+  recompile_reasons: string[];
+  cache: Record<string, number>;
+  graph_breaks: number;
+  skipped: boolean;
+  fail_reason: string | null;
+  frame: string;
+  fail_type: string | null;
+}
+
+export interface RunSite {
+  /** 'file:line Name': one call site across processes and runs */
+  key: string;
+  kind: 'function' | 'module';
+  name: string;
+  /** where torch.compile was called */
+  site: { file: string; line: number };
+  /** the frame Dynamo compiles (joins the trace) */
+  code: { function: string; file: string; line: number };
+  calls: number;
+  /** calls during which Dynamo compiled (the first, recompiles) */
+  compiling_calls: number;
+  /** calls that ran no compiled graph (a skipped frame, the recompile limit); null when the bootstrap could
+   *  not count graphs */
+  eager_calls: number | null;
+  first_eager_call: number | null;
+  all_calls: RunCallTimes;
+  /** calls with no compile in them, less the one after each compile */
+  steady_calls: RunCallTimes;
+  compiling_calls_ns: number | null;
+  /** all_calls.total_ns / the job's wall time */
+  job_share: number | null;
+  compile_time_ns: number | null;
+  compiles: RunFrameCompile[];
+  recompiles: number;
+  /** Graph breaks as torch counts them (counters['graph_break']): records of code that runs eagerly instead
+   *  (eager_parts) are not counted. Documents of earlier versions counted them too. */
+  graph_breaks: number;
+  /** What of the site's code runs eagerly on every call (the trace's records, the rule explain and trace
+   *  use). Its share of the call's time is not measured here. Absent in documents of earlier versions. */
+  eager_parts?: EagerPart[];
+  breaks: RunSiteBreak[];
+  cache: Record<string, number>;
+  /** documents before tct 0.x's fallbacks list: the site's own frame hit the recompile limit */
+  fallback?: {
+    at_call: number | null;
+    limit: string;
+    limit_value?: number | null;
+    guard: string;
+    kind: string;
+    fix: string;
+    calls_after: number;
+    eager_calls_after: number;
+    fix_terms?: FixTerms;
+  } | null;
+  /** --compare-eager */
+  eager: RunEagerComparison | null;
+  /** CUDA event time of the steady calls (CUDA in use at torch.compile); null otherwise */
+  device_steady_calls: RunCallTimes | null;
+  /** frames of the site that run eagerly from some call on, silently: a recompile limit hit, or a compile
+   *  Dynamo gave up on; the site's own frame first */
+  fallbacks: RunFallback[];
+  /** recompiles said once per frame and cause, from each recompile's newest failed guard */
+  recompile_groups: RunRecompileGroup[];
+  /** the site's outputs need grad: its backward runs in loss.backward(), outside the timed call; per-call
+   *  figures cover the forward alone */
+  backward_outside: boolean;
+  /** --compare-eager: each compiled run's compile at this site, with its cache state */
+  compiled_runs: RunCompiledRun[];
+  /** "ddp": torch.compile was given a DistributedDataParallel (the site's code is DDP's forward) */
+  wrapper: string | null;
+  /** --try-fixes: each fix tct applied in one more run of the job, against the job as written (one run each
+   *  way: the interval covers call-to-call variation, not run-to-run); the breaks with that fix then have
+   *  fix_terms.untried false */
+  fix_trials: RunFixTrial[];
+  /** the shapes the site's calls used (the bootstrap counts the calls per shape of their tensor arguments):
+   *  each dimension of an input that took more than one size, with the calls at each size and the recompiles
+   *  whose failed guard was that size; absent in records older than the count */
+  shape_use?: RunShapeUse;
+  /** steady calls whose p90 is over 3x their median (2x when the machine had more runnable threads than
+   *  cores: with_load): threads waiting for a core */
+  stall: RunStall | null;
+  /** compiles the recompile limit refused: failures in torch's compilation_metrics, no recompiles */
+  refused_compiles: number;
+  /** compiles begun and never finished (no compilation_metrics): the process ended in them; compile_time_ns
+   *  holds none of their time */
+  unfinished_compiles: number;
+}
+
+/** a frame of the site as the user knows it */
+export interface RunFrame {
+  /** Dynamo's frame id ('1'), shared by its recompiles */
+  frame: string;
+  function: string;
+  file: string;
+  line: number;
+  /** the compiled function itself, the code after one of its graph breaks (a resume function), or a
+   *  function it calls compiled as its own frame */
+  role: 'site' | 'after_break' | 'nested';
+  break_line: number | null;
+}
+
+export interface RunCallTimes {
+  calls: number;
+  median_ns: number | null;
+  p90_ns: number | null;
+  total_ns: number | null;
+}
+
+export interface RunFirstEnd {
+  rank: number | null;
+  pid: number;
+  /** torch's: negative for a signal */
+  exitcode: number;
+  signal: string | null;
+  moment: 'before torch.compile' | 'before its first call returned' | 'while compiling' | 'in its loop';
+  compiling: string | null;
+  calls: number;
+  records: boolean;
+  trace_compiles: number;
+  stopped: number[];
+}
+
+/** the machine while the compiled run ran */
+export interface RunContention {
+  load_1m: number | null;
+  cpus: number;
+  involuntary_switches_per_s: number | null;
+  torch_threads: number | null;
+}
+
+export interface RunFixRun {
+  /** the fix's id (fix_terms.id): what the bootstrap applied in that run */
+  fix: string;
+  exit_status: number;
+  exit: string;
+}
+
+export interface RunDivergence {
+  rank: number | null;
+  what: string;
+  message: string;
+}
+
+export interface RunProcess {
+  rank: number | null;
+  pid: number;
+  /** its records hold every call it made: written at a normal exit (false when it died before writing at
+   *  exit, when a signal ended it, or when it left no records) */
+  complete: boolean;
+  sites: RunSite[];
+  /** its records were written at its end (normal exit or a signal it could catch), not only by a periodic
+   *  flush */
+  records_final: boolean;
+  /** a live report: the process was still running (its records are those of its last flush) */
+  running: boolean;
+  /** the signal that ended it as it wrote its records (SIGTERM: a launcher such as torchrun stopping its
+   *  workers) */
+  ended_by: string | null;
+  /** no record of its own (it ended before its first flush): known from its TORCH_TRACE log */
+  records_missing: boolean;
+  /** records_missing: the compiles its trace log holds */
+  trace_compiles: number;
+  /** records_missing: the recompiles among them */
+  trace_recompiles: number;
+}
+
+/** Per process that made a compiled object (per rank under torchrun), per call site: calls, time per call
+ *  (host time, ns), what the TORCH_TRACE logs say compile did there, silent fallbacks, and with
+ *  --compare-eager eager against compiled. */
+export interface RunSection {
+  command: string[];
+  /** the job's status as a shell shows it (128+N: killed by signal N) */
+  exit_status: number;
+  exit: string;
+  interrupted: boolean;
+  wall_ns: number | null;
+  record_dir: string;
+  trace_dir: string;
+  torch: string;
+  processes_with_torch: number;
+  processes: RunProcess[];
+  divergence: RunDivergence[];
+  notes: string[];
+  compare_eager: { runs_each: number; stance: string; eager_exit_statuses: number[] } | null;
+  /** --try-fixes: null when not asked; else the runs made with a fix applied (none when no break had a fix
+   *  tct can try) */
+  try_fixes: { runs: RunFixRun[] } | null;
+  /** tct trace's section for the compiled run's logs (null: no log) */
+  trace: TraceSection | null;
+  /** where the job ran; the text report shows paths relative to it */
+  cwd: string;
+  /** --threads N, given to the job and its eager runs */
+  threads: number | null;
+  /** the machine while the compiled run ran */
+  contention: RunContention;
+  /** the worker a launcher (torchrun) saw fail first: its rank, the signal or exit code, where it was, what
+   *  of it was kept, the ranks the launcher then stopped */
+  first_end: RunFirstEnd | null;
+  [key: string]: unknown;
+}
+
+/** tct run -- COMMAND...: the job run as it is, per torch.compile call site. */
+export interface RunDocument extends Document { command: 'run'; run: RunSection }
 
 // ----------------------------------------------------------------------------- wrapper
 

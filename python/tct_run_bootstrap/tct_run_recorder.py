@@ -16,6 +16,9 @@ With TCT_RUN_TRY_FIX=ddp_wrap_order (tct run --try-fixes), a DistributedDataPara
 torch.compile has its inner module compiled instead, and is returned uncompiled: the run that
 measures the wrap order DDP's documentation recommends.
 
+With TCT_RUN_SHAPE_FIX (tct job --shape-fixes), tct_run_shape_fix changes each site's
+torch.compile arguments or marks its calls' tensors: the run that measures one shape fix.
+
 Raw facts only: tct computes every statistic. Calls are timed on the host with
 perf_counter_ns and no synchronize is added to the user's loop. Where CUDA is in use when
 torch.compile is called, each call also records a pair of CUDA events on the current stream;
@@ -34,8 +37,12 @@ import threading
 import time
 
 _clock = time.perf_counter_ns
-# [compiled graphs run, compiles started]: read before and after each call (cheap list reads).
+# [compiled graphs run + compiles started * _COMPILE, compiles started]. A wrapped call reads
+# the first before and after it: the difference is 1 on a steady call (one graph, no compile),
+# so that one read and one comparison tell the common case from the rest.
 _counts = [0, 0]
+_COMPILE = 1 << 32
+_GRAPHS = _COMPILE - 1  # the graph-run part of a difference
 # The compile id ("1/3") of each compile Dynamo started, in order; the call during which it
 # started claims it for its site (the innermost call first), so a site owns the frames it
 # caused to compile whatever their names: resume functions, nested frames, wrappers.
@@ -64,7 +71,7 @@ _artifacts = {}
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes", "shape_skip")
+                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -90,7 +97,6 @@ class _Site:
         names = code.co_varnames[:code.co_argcount] if code else ()
         self.arg_names = list(names[1:] if kind == "module" else names)
         self.shapes = {}                # the calls' tensor shapes -> calls (_note_shapes)
-        self.shape_skip = [1]           # calls left until the next one whose shapes are counted
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
@@ -127,8 +133,8 @@ _SHAPE_KEYS_CAP = 256
 # hash, torch.Tensor's isinstance), more than the rest of the wrapper: every call is counted up
 # to this many calls of a site, then 1 call in _SHAPES_SAMPLE_EVERY on average, the gaps drawn
 # at random (uniform on 1 .. 2N-1) so that a job whose shapes cycle is not aliased; a call
-# between samples pays a decrement (about 50 ns a call past the 256th). tct says which
-# calls were counted.
+# between samples pays a countdown, which the wrapper's other savings (one counter read,
+# try/except) pay for. tct says which calls were counted.
 _SHAPES_ALL_CALLS = 256
 _SHAPES_SAMPLE_EVERY = 64
 
@@ -142,10 +148,8 @@ _Tensor = _NoTensor  # torch.Tensor, once torch is imported
 
 def _note_shapes(site, args, kwargs):
     """Count the call under its tensor arguments' shapes: positional ones by position (None
-    for a non-tensor), keyword ones by name; then set how many calls pass until the next count.
-    Runs after the call's clock has stopped, on the calls site.shape_skip picks."""
-    site.shape_skip[0] = (1 if len(site.times) < _SHAPES_ALL_CALLS
-                          else 1 + int(random.random() * (2 * _SHAPES_SAMPLE_EVERY - 1)))
+    for a non-tensor), keyword ones by name; return how many calls pass until the next count.
+    Runs after the call's clock has stopped, on the calls its wrapper's countdown picks."""
     shapes = site.shapes
     T = _Tensor
     key = (tuple([a.shape if isinstance(a, T) else None for a in args]),
@@ -157,6 +161,7 @@ def _note_shapes(site, args, kwargs):
         shapes[key] = 1
     else:
         shapes[None] = shapes.get(None, 0) + 1
+    return 1 if len(site.times) < _SHAPES_ALL_CALLS else 1 + int(random.random() * (2 * _SHAPES_SAMPLE_EVERY - 1))
 
 
 def _shapes_json(shapes):
@@ -223,6 +228,15 @@ def _is_ddp(model, torch):
     return ddp is not None and isinstance(model, ddp)
 
 
+# tct job --shape-fixes: the shape fix this run applies (TCT_RUN_SHAPE_FIX), "" for none.
+_shape_fix = ""
+
+
+def _site_key(site):
+    """tct's key of a site (run/records.cpp SiteRecord::key)."""
+    return f"{site.site_file}:{site.site_line} {site.name}"
+
+
 # The fix tct run --try-fixes asked this run to apply (TCT_RUN_TRY_FIX): "ddp_wrap_order" compiles
 # the module inside a DistributedDataParallel given to torch.compile, instead of DDP's own forward.
 _try_fix = ""
@@ -286,55 +300,88 @@ def _needs_grad(out):
 
 
 def _timed(fn, site):
+    """fn timed into site. Every line of the common path costs each call of the job (about 340
+    ns in all on CPython 3.11, bench/run_bootstrap_overhead.py): a nonlocal countdown rather
+    than a list cell, one counter read, try/except rather than finally."""
+    if _cuda_in_use():
+        return _with_ends(_timed_cuda(fn, site), site)
     times = site.times
-    note_shapes = _note_shapes
-    skip = site.shape_skip
     append = times.append
     clock = _clock
     counts = _counts
     eager_calls = site.eager_calls
-    ends = site.ends
-    if _cuda_in_use():
-        return _timed_cuda(fn, site)
+    note_shapes = _note_shapes
+    skip = 1  # calls left until the next one whose shapes are counted
+
     if _force_eager:  # everything runs eagerly: only durations mean anything
 
         def timed_eager(*args, **kwargs):
+            nonlocal skip
             t0 = clock()
             try:
-                return fn(*args, **kwargs)
-            finally:
-                t1 = clock()
-                append(t1 - t0)
-                if ends is not None:
-                    ends.append(t1)
-                skip[0] -= 1
-                if not skip[0]:
-                    note_shapes(site, args, kwargs)
+                out = fn(*args, **kwargs)
+            except BaseException:
+                append(clock() - t0)
+                raise
+            append(clock() - t0)
+            skip -= 1
+            if not skip:
+                skip = note_shapes(site, args, kwargs)
+            return out
 
-        return timed_eager
+        return _with_ends(timed_eager, site)
 
     def timed(*args, **kwargs):
-        graphs = counts[0]
-        compiles = counts[1]
-        out = None
+        nonlocal skip
+        c = counts[0]
         t0 = clock()
         try:
             out = fn(*args, **kwargs)
-            return out
-        finally:
-            t1 = clock()
-            append(t1 - t0)
-            if ends is not None:
-                ends.append(t1)
-            if counts[1] != compiles:
-                _claim(site, compiles, out)
-            if counts[0] == graphs:
+        except BaseException:
+            append(clock() - t0)
+            _counted(site, counts[0] - c, None)
+            raise
+        append(clock() - t0)
+        d = counts[0] - c
+        if d != 1:  # _counted's rules, inline for a site whose calls all run eagerly
+            if d >= _COMPILE:
+                _claim(site, counts[1] - d // _COMPILE, out)
+            if not d & _GRAPHS:
                 eager_calls.append(len(times) - 1)
-            skip[0] -= 1
-            if not skip[0]:
-                note_shapes(site, args, kwargs)
+        skip -= 1
+        if not skip:
+            skip = note_shapes(site, args, kwargs)
+        return out
 
-    return timed
+    return _with_ends(timed, site)
+
+
+def _counted(site, d, out):
+    """The call just timed was not one graph run without a compile (d, the change in
+    _counts[0], is not 1): it claims the compiles it started; with no graph run it ran eagerly."""
+    compiles = d // _COMPILE
+    if compiles:
+        _claim(site, _counts[1] - compiles, out)
+    if not d & _GRAPHS:
+        site.eager_calls.append(len(site.times) - 1)
+
+
+def _with_ends(timed, site):
+    """tct job's call ends: each call's end on the same clock, appended after the call's own
+    figures (a few tens of ns later than the clock that timed it), in a wrapper of its own so
+    that tct run's calls pay nothing for it."""
+    ends = site.ends
+    if ends is None:
+        return timed
+    append, clock = ends.append, _clock
+
+    def ended(*args, **kwargs):
+        try:
+            return timed(*args, **kwargs)
+        finally:
+            append(clock())
+
+    return ended
 
 
 def _cuda_in_use():
@@ -351,19 +398,17 @@ def _cuda_in_use():
 def _timed_cuda(fn, site):
     times = site.times
     note_shapes = _note_shapes
-    skip = site.shape_skip
     append = times.append
     clock = _clock
     counts = _counts
-    eager_calls = site.eager_calls
     pending = site.pending
-    ends = site.ends
     Event = _torch.cuda.Event
     force_eager = _force_eager
+    skip = 1
 
     def timed(*args, **kwargs):
-        graphs = counts[0]
-        compiles = counts[1]
+        nonlocal skip
+        c = counts[0]
         out = None
         start = Event(enable_timing=True)
         start.record()
@@ -372,22 +417,17 @@ def _timed_cuda(fn, site):
             out = fn(*args, **kwargs)
             return out
         finally:
-            t1 = clock()
-            append(t1 - t0)
-            if ends is not None:
-                ends.append(t1)
+            append(clock() - t0)
             end = Event(enable_timing=True)
             end.record()
             if len(pending) < _CUDA_PENDING_CAP:
                 pending.append((len(times) - 1, start, end))
-            if not force_eager:
-                if counts[1] != compiles:
-                    _claim(site, compiles, out)
-                if counts[0] == graphs:
-                    eager_calls.append(len(times) - 1)
-            skip[0] -= 1
-            if not skip[0]:
-                note_shapes(site, args, kwargs)
+            d = counts[0] - c
+            if d != 1 and not force_eager:
+                _counted(site, d, out)
+            skip -= 1
+            if not skip:
+                skip = note_shapes(site, args, kwargs)
 
     return timed
 
@@ -407,6 +447,10 @@ def _wrap_result(compiled, model, torch, where):
         eager = model.__call__ if isinstance(model, torch.nn.Module) else model
         target = (tct_run_aoti.build_target(site, model, eager, torch) if _aoti == "build"
                   else tct_run_aoti.load_target(site, torch) or target)
+        if _shape_fix and target is not None:
+            from tct_run_shape_fix import call_marker
+
+            target = call_marker(_site_key(site), target, torch)
     if is_module:
         if target is not None and "forward" in compiled.__dict__:
             compiled.forward = _timed(target, site)
@@ -456,6 +500,7 @@ def _count_graph_runs(torch):
 def _on_compile_start(args=None):
     _compile_ids.append(str(getattr(args, "compile_id", "")))
     _counts[1] += 1
+    _counts[0] += _COMPILE
 
 
 class _LimitHandler(logging.Handler):
@@ -701,6 +746,7 @@ def _watch_launcher():
 
 def hook_torch(torch, record_dir):
     global _torch_dir, _record_dir, _force_eager, _aoti, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
+    global _shape_fix
     _torch = torch
     _Tensor = torch.Tensor
     _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
@@ -711,6 +757,10 @@ def hook_torch(torch, record_dir):
         import tct_run_aoti
         _aoti = tct_run_aoti.mode()
     _try_fix = "" if _force_eager else os.environ.get("TCT_RUN_TRY_FIX", "")
+    if not _force_eager and (os.environ.get("TCT_RUN_SHAPE_FIX") or os.environ.get("TCT_RUN_SHAPE_PROBE")):
+        from tct_run_shape_fix import setup
+
+        _shape_fix = setup(torch, record_dir)
     threads = os.environ.get("TCT_RUN_THREADS")
     if threads:  # tct run --threads N: intra-op threads, as OMP_NUM_THREADS (also set) would
         torch.set_num_threads(int(threads))
@@ -719,6 +769,11 @@ def hook_torch(torch, record_dir):
     def compile_at(where, model, args, kwargs):
         if _try_fix == "ddp_wrap_order" and _is_ddp(model, torch):
             return _compile_inside_ddp(model, args, kwargs, torch, where)
+        if _shape_fix:
+            from tct_run_shape_fix import compile_kwargs
+
+            _kind, name, _code = _target_code(model, torch)
+            kwargs = compile_kwargs(f"{where[0]}:{where[1]} {name}", kwargs, torch)
         return _wrap_result(original(model, *args, **kwargs), model, torch, where)
 
     def compile(model=None, *args, **kwargs):

@@ -3,6 +3,7 @@
 // asked for), in fresh processes, interleaved over rounds, and which way is best for the job as
 // it ran and at a horizon of calls. The schedule is job::run_modes (src/job/run.hpp); this file
 // is flags and exit codes.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,16 @@ class JobCommand : public Command {
         ->delimiter(',')
         ->check(CLI::IsMember({"eager", "cold", "warm", "shipped", "aoti"}))
         ->capture_default_str();
+    cmd->add_option("--shape-fixes", shape_fixes_,
+                    "Shape fixes to measure, comma-separated, each a mode of its own (compiled, empty caches, "
+                    "the fix applied to every compiled site): static (dynamic=False), dynamic (dynamic=True), "
+                    "mark_dynamic and mark_unbacked (the dims that varied in an earlier run, marked before each "
+                    "call), spec (the installed torch's shape spec argument of torch.compile), or all; each is "
+                    "compared with cold and given with the code to write for the installed torch. The shapes are "
+                    "read in the run that fills the caches; a fix that needs a dim that varied, or an API this "
+                    "torch lacks, does not run")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"static", "dynamic", "mark_dynamic", "mark_unbacked", "spec", "all"}));
     cmd->add_option("--threads", threads_,
                     "torch's intra-op thread counts to run each mode at, comma-separated; `default` leaves torch's "
                     "own (every mode runs at each)")
@@ -68,6 +79,7 @@ tct's options come first; everything from the command on is the job's, flags inc
 Examples:
   tct job --calls 3000 -- python serve.py       which way to run a service recycled after 3000 requests
   tct job --modes eager,warm --threads default,1,4 --rounds 5 -- python train.py --steps 200
+  tct job --modes eager,cold --threads default --shape-fixes all -- python serve.py
 Every run is a fresh process of the unchanged command, through tct run's bootstrap (the same
 call-site records), with its own cache folders and TORCH_TRACE; its stdout and stderr go to
 files in its folder. Warm and shipped runs start from one earlier compiled run (not timed in
@@ -90,6 +102,17 @@ internal error; 130 interrupted (the report holds the runs so far).)");
     options_.job = trailing;
     options_.hows.clear();
     for (const auto& m : modes_) options_.hows.push_back(*job::parse_how(m));
+    options_.shape_fixes.clear();
+    for (const auto& f : shape_fixes_) {
+      if (f == "all") {
+        options_.shape_fixes.assign(std::begin(job::kAllShapeFixes), std::end(job::kAllShapeFixes));
+        break;
+      }
+      if (const auto fix = job::parse_shape_fix(f);
+          fix &&
+          std::find(options_.shape_fixes.begin(), options_.shape_fixes.end(), *fix) == options_.shape_fixes.end())
+        options_.shape_fixes.push_back(*fix);
+    }
     options_.threads.clear();
     for (const auto& t : threads_) {
       if (t == "default") {
@@ -129,6 +152,7 @@ internal error; 130 interrupted (the report holds the runs so far).)");
   job::JobOptions options_;
   std::vector<std::string> modes_{"eager", "cold", "warm", "shipped"};
   std::vector<std::string> threads_{"default", "1"};
+  std::vector<std::string> shape_fixes_;
   double calls_ = 0, timeout_s_ = 0;
 };
 

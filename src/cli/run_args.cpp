@@ -15,8 +15,9 @@ std::pair<std::vector<std::string>, std::vector<std::string>> split_run_args(con
   if (args.empty() || (args[0] != "run" && args[0] != "job")) return {args, {}};
   // tct run's and tct job's options that take a value (cmd_run.cpp, cmd_job.cpp and
   // add_output_options).
-  static const std::set<std::string> with_value = {"-m",    "--repeat", "--threads", "--dir",   "--python", "-o",
-                                                   "--out", "--modes",  "--rounds",  "--calls", "--timeout"};
+  static const std::set<std::string> with_value = {"-m",       "--repeat", "--threads", "--dir",
+                                                   "--python", "-o",       "--out",     "--modes",
+                                                   "--rounds", "--calls",  "--timeout", "--shape-fixes"};
   std::vector<std::string> mine = {args[0]}, job;
   size_t i = 1;
   for (; i < args.size(); ++i) {

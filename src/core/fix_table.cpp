@@ -209,7 +209,7 @@ const std::vector<FixEntry>& fix_table() {
 }
 
 FixTerms terms_of(const FixEntry& e) {
-  return {std::string(e.id), std::string(e.cost), std::string(e.not_when), std::string(e.source), e.untried};
+  return {std::string(e.id), std::string(e.cost), std::string(e.not_when), std::string(e.source), e.untried, ""};
 }
 
 std::string fix_words(const FixTerms& t) {

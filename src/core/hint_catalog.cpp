@@ -312,8 +312,9 @@ Hint break_fix(const BreakSite& site) {
     // A hint the table does not know: torch's words, its cost unknown.
     Hint h = catalog;
     h.fix = hint;
-    h.terms = {"torch_hint", "not known: torch's own hint, passed on as torch wrote it", "",
-               "torch's graph-break message", true};
+    h.terms = {"torch_hint", "not known: torch's own hint, passed on as torch wrote it",
+               "",           "torch's graph-break message",
+               true,         ""};
     return h;
   }
   return catalog;

@@ -201,7 +201,7 @@ RecompileFix recompile_fix(const GuardFailure& g) {
   out.name = a.name;
   out.why = a.why;
   out.fix = a.fix;
-  out.terms = {std::string(a.name), std::string(a.cost), std::string(a.not_when), std::string(a.source), a.untried};
+  out.terms = {std::string(a.name), std::string(a.cost), std::string(a.not_when), std::string(a.source), a.untried, ""};
   const std::string_view kind = value_kind(g.value);
   if (out.cause == RecompileCause::PythonValue && (kind == "str" || kind == "bool")) {
     out.fix =

@@ -12,13 +12,18 @@
 
 namespace tct::expect {
 
+// bench_shown: the report shows bench's measured speedup too (an audit), so the validation line
+// says where the measurement lies against the range without printing it again.
 // The terminal report with every detail (-v): the model term by term, the evidence table.
-std::string text(const ExpectResult& r);
+std::string text(const ExpectResult& r, bool bench_shown);
 // The default: the class, the range, the two strongest reasons, the top three suggestions
 // (and the sweep and validation, which are what was asked for when present).
-std::string brief(const ExpectResult& r);
+std::string brief(const ExpectResult& r, bool bench_shown);
 // For a pull-request comment.
-std::string markdown(const ExpectResult& r);
+std::string markdown(const ExpectResult& r, bool bench_shown);
+// "measured 1.08x [0.94, 1.26] is inside the predicted ...", or with bench_shown "bench's
+// speedup (below) is inside the predicted ...".
+std::string validation_text(const Validation& v, bool bench_shown);
 // The HTML report's cards and section. as_is: compiling as it is, measured in the same
 // document (an audit's bench), which answers the "Compile it" suggestion when it is no real gain.
 std::vector<report::html::Card> html_cards(const ExpectResult& r);

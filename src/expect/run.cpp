@@ -276,7 +276,7 @@ class ExpectRun {
     v = classify(ev, ceilings());
     // The model predicts a fully captured function; the compiled run bounds it.
     SpeedupRange captured = v.predicted;
-    v.predicted = bound_prediction(captured, compiled_);
+    v.predicted = bound_prediction(captured, compiled_, v.compiled_call_ns / ev.wall_ns);
 
     namespace cal = calibration;
     Analysis& a = out.analysis;

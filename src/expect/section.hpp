@@ -28,9 +28,20 @@ struct Section {
   static Result from_json(const nlohmann::json& s) { return expect::from_json(s); }
   static const std::vector<report::Warning>& warnings(const Result& r) { return r.warnings; }
 
-  static std::string text(const Result& r) { return expect::text(r); }
-  static std::string brief(const Result& r) { return expect::brief(r); }
-  static std::string markdown(const Result& r) { return expect::markdown(r); }
+  // An audit's report shows bench's row after this section: the validation line points at it
+  // rather than print the measured speedup again.
+  template <class Outcome>
+  static std::string text(const Result& r, const Outcome& o) {
+    return expect::text(r, o.template get<bench::BenchResult>().has_value());
+  }
+  template <class Outcome>
+  static std::string brief(const Result& r, const Outcome& o) {
+    return expect::brief(r, o.template get<bench::BenchResult>().has_value());
+  }
+  template <class Outcome>
+  static std::string markdown(const Result& r, const Outcome& o) {
+    return expect::markdown(r, o.template get<bench::BenchResult>().has_value());
+  }
   // The HTML shows the prediction beside bench's measured speedup, when the run has one.
   template <class Outcome>
   static std::string html(const Result& r, const Outcome& o) {

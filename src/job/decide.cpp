@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "job/shape_fixes.hpp"
 #include "stats/mean_interval.hpp"
 #include "stats/summary.hpp"
 
@@ -275,6 +276,7 @@ void decide(JobResult& r) {
         [n, &r](const RunFigures& x) { return x.anchor == r.anchor ? total_at(x, n) : NAN; });
   }
   find_crossings(r);
+  decide_shape_fixes(r);
   if (ref.lines == nullptr) r.notes.push_back("no eager run finished, so no mode's output was checked against eager's");
   if (!ref.unstable.empty())
     r.notes.push_back(

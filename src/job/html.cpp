@@ -92,6 +92,7 @@ std::string html_section(const JobResult& r) {
                               r.horizon_calls ? fmt::format("At {:.0f} calls", *r.horizon_calls) : "At the horizon",
                               "Per call (loop)", "Against the best", "Note"},
                              rows);
+  out += shape_fixes_html(r);
   std::vector<std::vector<std::string>> sites;
   for (const auto& m : r.modes)
     for (const auto& s : m.sites)

@@ -44,6 +44,8 @@ json eligible_json(const ModeResult& m) { return m.eligible(); }
 json verdict_json(const Comparison& c) { return stats::to_string(c.verdict); }
 void verdict_from(const json&, Comparison& c) { c.verdict = stats::decide(c.ratio); }
 json clear_json(const Decision& d) { return d.clear(); }
+json fix_verdict_json(const ShapeFixResult& x) { return stats::to_string(x.verdict); }
+void fix_verdict_from(const json&, ShapeFixResult& x) { x.verdict = stats::decide(x.speedup); }
 
 json to_json(const JobResult& r) { return core::fields::write(r); }
 JobResult from_json(const json& j) { return core::fields::read_as<JobResult>(j); }

@@ -25,6 +25,8 @@ nlohmann::json eligible_json(const ModeResult& m);
 nlohmann::json verdict_json(const Comparison& c);
 void verdict_from(const nlohmann::json&, Comparison& c);
 nlohmann::json clear_json(const Decision& d);
+nlohmann::json fix_verdict_json(const ShapeFixResult& x);
+void fix_verdict_from(const nlohmann::json&, ShapeFixResult& x);
 
 using namespace core::fields::declare;
 
@@ -55,7 +57,7 @@ constexpr auto json_fields(const OutputCheck*) {
   return std::tuple{TCT_FIELDS(C, compared, same, differing_lines, line, eager_line, mode_line)};
 }
 constexpr auto json_fields(const ModeSpec*) {  // in the mode
-  return std::tuple{custom<ModeSpec>("mode", label_json), TCT_FIELDS(ModeSpec, how, threads)};
+  return std::tuple{custom<ModeSpec>("mode", label_json), TCT_FIELDS(ModeSpec, how, threads, shape_fix)};
 }
 constexpr auto json_fields(const ModeResult*) {
   using M = ModeResult;
@@ -76,6 +78,29 @@ constexpr auto json_fields(const Decision*) {
   return std::tuple{TCT_FIELDS_WITH(Decision, kNull, best), custom<Decision>("clear", clear_json),
                     TCT_FIELDS(Decision, others)};
 }
+constexpr auto json_fields(const ShapeApi*) {
+  using A = ShapeApi;
+  return std::tuple{TCT_FIELDS(A, torch), TCT_FIELDS_WITH(A, kNull, mark_dynamic, mark_unbacked),
+                    TCT_FIELDS(A, mark_dynamic_range, mark_unbacked_range),
+                    TCT_FIELDS_WITH(A, kNull, spec_keyword, spec_module)};
+}
+constexpr auto json_fields(const FixSite*) { return std::tuple{TCT_FIELDS(FixSite, key, name, kind, file, line)}; }
+constexpr auto json_fields(const VariedInput*) {
+  return std::tuple{TCT_FIELDS(VariedInput, site, site_name, input, position, dim, rank, min, max, sizes, recompiles)};
+}
+constexpr auto json_fields(const FixCode*) { return std::tuple{TCT_FIELDS(FixCode, site, where, imports, code)}; }
+constexpr auto json_fields(const ShapeFixResult*) {
+  using X = ShapeFixResult;
+  return std::tuple{TCT_FIELDS(X, fix, mode, baseline),
+                    TCT_FIELDS_WITH(X, kNull, not_run),
+                    TCT_FIELDS(X, applied, errors, recompiles, compile_time),
+                    field("steady", &X::steady, ns_interval_json, ns_interval_from),
+                    field("total", &X::total, ns_interval_json, ns_interval_from),
+                    TCT_FIELDS(X, speedup),
+                    custom<X>("verdict", fix_verdict_json, fix_verdict_from),
+                    TCT_FIELDS(X, code, gives_up)};
+}
+constexpr auto json_fields(const ShapeFixes*) { return std::tuple{TCT_FIELDS(ShapeFixes, api, sites, varied, fixes)}; }
 constexpr auto json_fields(const Crossing*) { return std::tuple{TCT_FIELDS(Crossing, calls, from, to)}; }
 constexpr auto json_fields(const AotiAt*) {
   return std::tuple{TCT_FIELDS(AotiAt, label, arg), TCT_FIELDS_WITH(AotiAt, kNull, kwarg), TCT_FIELDS(AotiAt, dim)};
@@ -102,8 +127,9 @@ constexpr auto json_fields(const AotiBuild*) {
 }
 constexpr auto json_fields(const JobResult*) {
   using R = JobResult;
-  return std::tuple{TCT_FIELDS(R, command, dir, rounds, horizon_calls, anchor, anchor_name, filling, aoti, modes),
-                    group("decision", TCT_FIELDS(R, as_run, at_horizon)), TCT_FIELDS(R, crossings, notes)};
+  return std::tuple{
+      TCT_FIELDS(R, command, dir, rounds, horizon_calls, anchor, anchor_name, filling, aoti, modes, shape_fixes),
+      group("decision", TCT_FIELDS(R, as_run, at_horizon)), TCT_FIELDS(R, crossings, notes)};
 }
 
 }  // namespace tct::job

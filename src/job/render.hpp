@@ -25,6 +25,9 @@ std::vector<report::html::Card> html_cards(const JobResult& r);
 // build's times, its outputs against eager's, or why it cannot), and the same as an HTML table.
 std::vector<std::string> aoti_lines(const JobResult& r);
 std::string aoti_html(const JobResult& r);
+// --shape-fixes (shape_fixes_text.cpp): the fixes' table and code lines; the HTML's part.
+std::string shape_fixes_text(const JobResult& r, bool md);
+std::string shape_fixes_html(const JobResult& r);
 
 // Shared by the renderings (words.cpp): a total with its interval, "27.8 s [27.1, 28.6]";
 // a comparison with the best, "1.20x as long [1.15, 1.25]: slower"; the horizon's words.

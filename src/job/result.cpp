@@ -36,6 +36,7 @@ std::string_view describe(How h) {
 
 std::string ModeSpec::label() const {
   std::string out(to_string(how));
+  if (shape_fix) out += fmt::format(", {}", to_string(*shape_fix));
   if (threads) out += fmt::format(", {} thread{}", *threads, *threads == 1 ? "" : "s");
   return out;
 }

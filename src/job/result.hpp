@@ -15,6 +15,7 @@
 
 #include "core/units.hpp"
 #include "job/aoti_result.hpp"
+#include "job/shape_fix.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/verdict.hpp"
 
@@ -41,7 +42,8 @@ inline bool compiles(How h) { return h != How::Eager && h != How::Aoti; }
 struct ModeSpec {
   How how = How::Eager;
   std::optional<int> threads;
-  std::string label() const;  // "eager", "warm, 1 thread", "cold, 2 threads"
+  std::optional<ShapeFix> shape_fix = std::nullopt;  // --shape-fixes: the fix the bootstrap applies (cold only)
+  std::string label() const;  // "eager", "warm, 1 thread", "cold, 2 threads", "cold, mark_dynamic"
 };
 
 // A call site in one run.
@@ -148,6 +150,7 @@ struct JobResult {
   std::optional<RunFigures> filling;  // the run whose caches warm and shipped start from
   std::optional<AotiBuild> aoti;      // the AOTInductor mode's packages, built from the filling run's shapes
   std::vector<ModeResult> modes;
+  std::optional<ShapeFixes> shape_fixes;  // --shape-fixes (job/shape_fixes.cpp)
   // Decided in decide.cpp:
   Decision as_run;
   std::optional<Decision> at_horizon;

@@ -10,6 +10,7 @@
 #include "errors.hpp"
 #include "job/aoti.hpp"
 #include "job/decide.hpp"
+#include "job/shape_fixes.hpp"
 #include "run/analysis.hpp"
 #include "run/launch.hpp"
 #include "run/records.hpp"
@@ -141,7 +142,7 @@ class Schedule {
 
   JobResult run() {
     const bool needs_filling = std::any_of(result_.modes.begin(), result_.modes.end(), [](const ModeResult& m) {
-      return m.spec.how == How::Warm || m.spec.how == How::Shipped || m.spec.how == How::Aoti;
+      return m.spec.how == How::Warm || m.spec.how == How::Shipped || m.spec.how == How::Aoti || m.spec.shape_fix;
     });
     if (needs_filling) fill_caches();
     if (std::any_of(result_.modes.begin(), result_.modes.end(),
@@ -154,6 +155,7 @@ class Schedule {
         if (!m.error.empty()) continue;
         if (progress_) progress_(fmt::format("round {}/{}: {}", r, o_.rounds, m.spec.label()));
         RunFigures f = one_run(m.spec, r, fmt::format("round-{}-{}", r, slug(m.spec)));
+        note_shape_fix_run(result_, m.spec, f.dir + "/records");
         m.runs.push_back(std::move(f));
         decide(result_);
         if (partial_) partial_(result_);
@@ -165,7 +167,9 @@ class Schedule {
 
  private:
   static std::string slug(const ModeSpec& s) {
-    return s.threads ? fmt::format("{}-{}t", to_string(s.how), *s.threads) : std::string(to_string(s.how));
+    const std::string how =
+        s.shape_fix ? fmt::format("{}-{}", to_string(s.how), to_string(*s.shape_fix)) : std::string(to_string(s.how));
+    return s.threads ? fmt::format("{}-{}t", how, *s.threads) : how;
   }
 
   fs::path filling_cache() const { return fs::path(result_.dir) / "fill" / "cache"; }
@@ -182,7 +186,13 @@ class Schedule {
   void fill_caches() {
     if (progress_) progress_("filling the caches warm and shipped runs start from (one compiled run)");
     ModeSpec spec{How::Cold, o_.threads.empty() ? std::nullopt : o_.threads.front()};
-    RunFigures f = one_run(spec, 0, "fill", true);
+    // --shape-fixes: the same run reads the shapes the job used and its torch's API.
+    const bool shapes = !o_.shape_fixes.empty();
+    RunFigures f = one_run(spec, 0, "fill", true, [&](const run::RunInputs& in, const run::RunResult& analysed) {
+      if (shapes)
+        plan_shape_fixes(result_, in.records, analysed, in.record_dir,
+                         run::shell_status(in.finished.exit) == 0 && !in.finished.timed_out);
+    });
     std::string why;
     if (!f.ok()) why = fmt::format("the run that fills their caches failed ({})", f.exit_text);
     result_.filling = std::move(f);
@@ -213,8 +223,8 @@ class Schedule {
       std::ofstream(aoti_dir() / "plan.json") << plan_json(b.sites, aoti_dir().string());
       if (!b.sites.empty()) {
         if (progress_) progress_("building an AOTInductor package per call site (one run, not timed in the totals)");
-        const RunFigures f =
-            one_run({How::Aoti, o_.threads.empty() ? std::nullopt : o_.threads.front()}, 0, "aoti-build", false, true);
+        const RunFigures f = one_run({How::Aoti, o_.threads.empty() ? std::nullopt : o_.threads.front()}, 0,
+                                     "aoti-build", false, nullptr, true);
         b.wall = f.wall;
         b.ok = f.ok();
         b.exit_text = f.exit_text;
@@ -230,6 +240,7 @@ class Schedule {
   }
 
   RunFigures one_run(const ModeSpec& spec, int round, const std::string& name, bool filling = false,
+                     const std::function<void(const run::RunInputs&, const run::RunResult&)>& seen = nullptr,
                      bool aoti_build = false) {
     const fs::path dir = fs::path(result_.dir) / name;
     const fs::path records = dir / "records", trace = dir / "trace";
@@ -263,6 +274,8 @@ class Schedule {
       l.env.push_back({"TCT_RUN_AOTI_PLAN", (aoti_dir() / "plan.json").string()});
       l.env.push_back({aoti_build ? "TCT_RUN_AOTI_BUILD" : "TCT_RUN_AOTI_LOAD", "1"});
     }
+    if (filling && !o_.shape_fixes.empty()) l.env.push_back({"TCT_RUN_SHAPE_PROBE", "1"});
+    for (auto& kv : shape_fix_env(result_, spec)) l.env.push_back({kv.first, kv.second});
     const Nanoseconds launch = monotonic_now();
     const run::Finished finished = run::run_command(l);
     if (finished.interrupted) stopped_ = true;
@@ -275,7 +288,9 @@ class Schedule {
     in.records = run::read_records(in.record_dir);
     auto read = run::read_trace_dir(in.trace_dir);
     in.trace_ranks = std::move(read.ranks);
-    RunFigures f = figures_of(finished, in.records, run::analyze(in), launch);
+    const run::RunResult analysed = run::analyze(in);
+    if (seen) seen(in, analysed);
+    RunFigures f = figures_of(finished, in.records, analysed, launch);
     f.round = round;
     f.dir = dir.string();
     f.output = stdout_lines(dir / "stdout.txt");
@@ -311,6 +326,7 @@ std::vector<ModeSpec> planned_modes(const JobOptions& o) {
                        [&](const ModeSpec& x) { return x.how == s.how && x.threads == s.threads; }))
         out.push_back(s);
     }
+  add_shape_fix_modes(out, o.shape_fixes, o.threads);
   return out;
 }
 

@@ -26,9 +26,10 @@ struct JobOptions {
   int rounds = 3;
   std::optional<double> calls;           // the horizon, in calls of the job's most-called site
   std::chrono::milliseconds timeout{0};  // per run; 0: none
+  std::vector<ShapeFix> shape_fixes;     // --shape-fixes: each a mode of its own (job/shape_fixes.hpp)
 };
 
-// The modes: every how at every thread count, in the order asked.
+// The modes: every how at every thread count, in the order asked; then the shape fixes'.
 std::vector<ModeSpec> planned_modes(const JobOptions& o);
 
 // Throws tct::Error: usage (no command, no such script, --dir cannot be made, a command that

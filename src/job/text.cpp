@@ -1,5 +1,6 @@
 // The terminal and Markdown renderings of tct job's result: the decision first, then one line
 // per mode, then the evidence (per site, per run with -v).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -115,12 +116,15 @@ std::string rendering(const JobResult& r, bool verbose, bool md) {
   const report::Table modes = mode_table(r);
   out += md ? modes.markdown() : modes.str();
   out += "\n";
-  if (r.filling)
+  if (r.filling && std::any_of(r.modes.begin(), r.modes.end(), [](const ModeResult& m) {
+        return m.spec.how == How::Warm || m.spec.how == How::Shipped;
+      }))
     out +=
         fmt::format("warm and shipped runs start from the caches of one earlier compiled run ({}{})\n",
                     r.filling->ok() ? format_duration(r.filling->wall) : "failed",
                     r.filling->artifacts_bytes ? ", cache artifacts " + format_bytes(*r.filling->artifacts_bytes) : "");
   for (const auto& line : aoti_lines(r)) out += (md ? "- " : "") + line + "\n";
+  out += shape_fixes_text(r, md);
   out +=
       "per call (loop): time between calls of the busiest site in the second half of each run (the horizon's slope)\n";
   out += "intervals: 95% Student t across rounds; a comparison pairs the two modes' runs of each round\n";

@@ -42,7 +42,7 @@ TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
                 {"skip_reason", "graph break in loop"}}};
   CompiledRun run = compiled_run_from_explain_section(explain_section(0, 1, skip));
   ASSERT_TRUE(run.nothing_compiled());
-  SpeedupRange r = bound_prediction(kModel, run);
+  SpeedupRange r = bound_prediction(kModel, run, NAN);
   EXPECT_EQ(r.low, 1.0);
   EXPECT_EQ(r.point, 1.0);
   EXPECT_EQ(r.high, 1.0);
@@ -63,7 +63,7 @@ TEST(ExpectCompiled, SkippedFrameMeansNothingToGainUntilFixed) {
 TEST(ExpectCompiled, GraphBreaksLowerTheLowEndAndComeFirst) {
   CompiledRun run = compiled_run_from_explain_section(explain_section(3, 2));
   EXPECT_FALSE(run.nothing_compiled());
-  SpeedupRange r = bound_prediction(kModel, run);
+  SpeedupRange r = bound_prediction(kModel, run, NAN);
   EXPECT_EQ(r.low, 1.0);
   EXPECT_EQ(r.point, 2.2);
   EXPECT_EQ(r.high, 4.0);
@@ -87,7 +87,7 @@ TEST(ExpectCompiled, CapturedOrUnknownKeepsTheModel) {
   for (const json& section :
        {explain_section(1, 0), json({{"counts_from", "explain"}, {"graph_break_count", 4}}), json(nullptr)}) {
     CompiledRun run = compiled_run_from_explain_section(section);
-    SpeedupRange r = bound_prediction(kModel, run);
+    SpeedupRange r = bound_prediction(kModel, run, NAN);
     EXPECT_EQ(r.low, 1.4);
     EXPECT_EQ(prediction_assumes(run), tct::expect::Assumes::Captured);
     EXPECT_FALSE(fix_first_suggestion(run, "t"));
@@ -109,12 +109,17 @@ TEST(ExpectCompiled, EagerPartCountsTheCompiledShareAndDynamosOverhead) {
   run.graphs = 1;
   run.eager_parts.push_back(tct::core::EagerPart{});
   run.graph_share = tct::explain::GraphShare{15, 0.1, 1000, 100, 0.1};
-  const SpeedupRange r = bound_prediction(kModel, run);
+  const SpeedupRange r = bound_prediction(kModel, run, NAN);
   EXPECT_DOUBLE_EQ(r.low, 1.0 / (0.9 + 0.1 + 0.1));  // the captured low end 1.4x is the whole function's
   EXPECT_DOUBLE_EQ(r.high, 1.0 / (0.9 + 0.1 / 4.0 + 0.1));
   EXPECT_LT(r.high, 1.0);
   EXPECT_EQ(prediction_assumes(run), Assumes::EagerPartStays);
+  // A compiled call's fixed cost (5% of the eager call): the low end pays it, the rest do not.
+  const SpeedupRange wrapped = bound_prediction(kModel, run, 0.05);
+  EXPECT_DOUBLE_EQ(wrapped.low, 1.0 / (0.9 + 0.1 + 0.1 + 0.05));
+  EXPECT_DOUBLE_EQ(wrapped.point, r.point);
+  EXPECT_DOUBLE_EQ(wrapped.high, r.high);
   // Not measured (an older document): no overhead term.
   run.graph_share->overhead = NAN;
-  EXPECT_DOUBLE_EQ(bound_prediction(kModel, run).high, 1.0 / (0.9 + 0.1 / 4.0));
+  EXPECT_DOUBLE_EQ(bound_prediction(kModel, run, NAN).high, 1.0 / (0.9 + 0.1 / 4.0));
 }

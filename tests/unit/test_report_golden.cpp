@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "stats/verdict.hpp"
@@ -80,6 +81,13 @@ TEST(ReportGolden, AuditDefaultReportLeadsWithItsVerdict) {
     std::size_t warning_lines = 0;
     for (const auto& l : lines) warning_lines += l.rfind("warning: ", 0) == 0;
     EXPECT_LE(warning_lines, 4u) << text;
+    // The measured speedup is printed in the headline and bench's row, not a third time in
+    // expect's validation line.
+    const auto& iv = doc["bench"]["rows"][0]["speedup"];
+    const std::string measured = fmt::format("[{:.2f}, {:.2f}]", iv["low"].get<double>(), iv["high"].get<double>());
+    std::size_t times = 0;
+    for (auto at = text.find(measured); at != std::string::npos; at = text.find(measured, at + 1)) ++times;
+    EXPECT_EQ(times, 2u) << measured << "\n" << text;
   }
 }
 
