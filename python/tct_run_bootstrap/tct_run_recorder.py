@@ -442,15 +442,15 @@ def _wrap_result(compiled, model, torch, where):
         target = model.__call__ if isinstance(model, torch.nn.Module) else model
     else:
         target = compiled.__dict__.get("forward") if is_module else compiled
+        if _shape_fix and target is not None:
+            from tct_run_shape_fix import call_marker
+
+            target = call_marker(_site_key(site), target, torch)
     if _aoti:  # tct job's AOTInductor mode (tct_run_aoti.py): its build run, or a package per site
         import tct_run_aoti
         eager = model.__call__ if isinstance(model, torch.nn.Module) else model
         target = (tct_run_aoti.build_target(site, model, eager, torch) if _aoti == "build"
                   else tct_run_aoti.load_target(site, torch) or target)
-        if _shape_fix and target is not None:
-            from tct_run_shape_fix import call_marker
-
-            target = call_marker(_site_key(site), target, torch)
     if is_module:
         if target is not None and "forward" in compiled.__dict__:
             compiled.forward = _timed(target, site)
