@@ -1168,7 +1168,7 @@ export interface StartupSection {
 }
 
 /** tct job: how a run reaches its compiled code. */
-export type JobHow = 'eager' | 'cold' | 'warm' | 'shipped';
+export type JobHow = 'eager' | 'cold' | 'warm' | 'shipped' | 'aoti';
 
 /** A duration's mean across a mode's runs with its 95% Student t interval (ns; null: not known). */
 export interface NsInterval { mean_ns: number | null; low_ns: number | null; high_ns: number | null }
@@ -1207,6 +1207,8 @@ export interface JobRun {
   artifacts_load_ns: number | null;
   artifacts_bytes: number | null;
   artifacts_error: string | null;
+  /** aoti: torch._inductor.aoti_load_package, over the run's sites. */
+  package_load_ns: number | null;
   output_lines: number;
   dir: string;
   sites: JobSiteRun[];
@@ -1272,6 +1274,67 @@ export interface JobDecision {
   others: JobComparison[];
 }
 
+/** An input's dimension a torch.export.Dim stands for. */
+export interface JobAotiAt {
+  /** "x[0]". */
+  label: string;
+  /** The positional argument's index; null for a keyword argument. */
+  arg: number | null;
+  kwarg: string | null;
+  dim: number;
+}
+/** A torch.export.Dim over the sizes the job used (those always equal share one). */
+export interface JobAotiDim {
+  name: string;
+  at: JobAotiAt[];
+  min: number;
+  max: number;
+  sizes: number;
+  /** The exported program's range for it (torch's range_constraints); null: not read. */
+  exported_min: number | null;
+  exported_max: number | null;
+}
+/** The package's outputs against eager's at one call of the build run. */
+export interface JobAotiCheck {
+  sizes: Record<string, number>;
+  count_equal: boolean;
+  shape_equal: boolean;
+  max_abs_diff: number | null;
+  max_abs_expected: number | null;
+  match: boolean;
+  error: string | null;
+}
+export interface JobAotiSite {
+  key: string;
+  name: string;
+  kind: string;
+  site_file: string;
+  site_line: number;
+  dims: JobAotiDim[];
+  status: 'built' | 'export_failed' | 'package_failed' | 'small_sizes' | 'not_called';
+  /** torch's own error text. */
+  error: string | null;
+  export_sizes: Record<string, number>;
+  export_time_ns: number | null;
+  package_time_ns: number | null;
+  package_bytes: number | null;
+  package: string;
+  checks: JobAotiCheck[];
+  outputs_match: boolean;
+  /** Every Dim's min and max were among the sizes checked. */
+  extremes_checked: boolean;
+  /** Why this site keeps the mode from running; null when it does not. */
+  cannot: string | null;
+}
+/** The AOTInductor mode's build run (not in any mode's totals). */
+export interface JobAotiBuild {
+  wall_ns: number | null;
+  ok: boolean;
+  exit_text: string;
+  dir: string;
+  sites: JobAotiSite[];
+  /** Why the mode cannot run; null when it can. */
+  cannot: string | null;
 /** tct job --shape-fixes. */
 export type JobShapeFix = 'static' | 'dynamic' | 'mark_dynamic' | 'mark_unbacked' | 'spec';
 export interface JobShapeApi {
@@ -1344,6 +1407,7 @@ export interface JobSection {
   anchor: string;
   anchor_name: string;
   filling: JobRun | null;
+  aoti: JobAotiBuild | null;
   modes: JobModeResult[];
   shape_fixes: JobShapeFixes | null;
   decision: { as_run: JobDecision; at_horizon: JobDecision | null };

@@ -55,6 +55,7 @@ _torch_dir = ""
 _record_dir = ""
 _pid = os.getpid()
 _force_eager = False
+_aoti = ""  # tct job's AOTInductor mode: "build" or "load" (tct_run_aoti.py), "" otherwise
 _lock = threading.Lock()
 # CUDA event pairs kept per site at most (each holds two events until resolved).
 _CUDA_PENDING_CAP = 100000
@@ -445,6 +446,11 @@ def _wrap_result(compiled, model, torch, where):
             from tct_run_shape_fix import call_marker
 
             target = call_marker(_site_key(site), target, torch)
+    if _aoti:  # tct job's AOTInductor mode (tct_run_aoti.py): its build run, or a package per site
+        import tct_run_aoti
+        eager = model.__call__ if isinstance(model, torch.nn.Module) else model
+        target = (tct_run_aoti.build_target(site, model, eager, torch) if _aoti == "build"
+                  else tct_run_aoti.load_target(site, torch) or target)
     if is_module:
         if target is not None and "forward" in compiled.__dict__:
             compiled.forward = _timed(target, site)
@@ -739,7 +745,7 @@ def _watch_launcher():
 
 
 def hook_torch(torch, record_dir):
-    global _torch_dir, _record_dir, _force_eager, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
+    global _torch_dir, _record_dir, _force_eager, _aoti, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
     global _shape_fix
     _torch = torch
     _Tensor = torch.Tensor
@@ -747,6 +753,9 @@ def hook_torch(torch, record_dir):
     _record_dir = record_dir
     _torch_version = str(getattr(torch, "__version__", ""))
     _force_eager = os.environ.get("TCT_RUN_FORCE_EAGER") == "1"
+    if not _force_eager and (os.environ.get("TCT_RUN_AOTI_BUILD") or os.environ.get("TCT_RUN_AOTI_LOAD")):
+        import tct_run_aoti
+        _aoti = tct_run_aoti.mode()
     _try_fix = "" if _force_eager else os.environ.get("TCT_RUN_TRY_FIX", "")
     if not _force_eager and (os.environ.get("TCT_RUN_SHAPE_FIX") or os.environ.get("TCT_RUN_SHAPE_PROBE")):
         from tct_run_shape_fix import setup

@@ -31,11 +31,14 @@ class JobCommand : public Command {
         "torch.compile with empty, warm or shipped caches, thread counts) and say which is best for the job's "
         "whole life: start-up, compile and every call");
     cmd->add_option("-m", options_.module, "Run a module as `python -m MODULE ARGS...`")->type_name("MODULE");
-    cmd->add_option("--modes", modes_,
-                    "Modes, comma-separated: eager (every call site bypassed), cold (empty caches), warm (the caches "
-                    "of an earlier run), shipped (empty caches after load_cache_artifacts of an earlier run's save)")
+    cmd->add_option(
+           "--modes", modes_,
+           "Modes, comma-separated: eager (every call site bypassed), cold (empty caches), warm (the caches "
+           "of an earlier run), shipped (empty caches after load_cache_artifacts of an earlier run's save), aoti "
+           "(each site's AOTInductor package, exported with the sizes an earlier run used; not run unless "
+           "named)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"eager", "cold", "warm", "shipped"}))
+        ->check(CLI::IsMember({"eager", "cold", "warm", "shipped", "aoti"}))
         ->capture_default_str();
     cmd->add_option("--shape-fixes", shape_fixes_,
                     "Shape fixes to measure, comma-separated, each a mode of its own (compiled, empty caches, "
@@ -83,7 +86,11 @@ files in its folder. Warm and shipped runs start from one earlier compiled run (
 the totals). The job's stdout is compared with eager's, line by line (numbers within 1e-3
 relative; lines that differ between eager's own runs are left out): a mode whose output
 differs is flagged and never recommended. A run that fails or times out is recorded; the
-others go on. AOTInductor packages are not offered yet (tct startup FILE:FACTORY has them).
+others go on. --modes ...,aoti exports each call site with a torch.export.Dim per size the
+earlier run varied (its min and max), packages it with AOTInductor in one more unmeasured run
+that checks the package's outputs against eager's at the sizes it sees, and runs the package in
+the aoti runs; a site that cannot be exported or packaged keeps the mode from running, and the
+report says why (torch's error).
 Exit codes: 0 ok; 2 bad usage or a command that cannot be started; 3 every run failed; 4
 internal error; 130 interrupted (the report holds the runs so far).)");
     return cmd;

@@ -96,12 +96,12 @@ std::string html_section(const JobResult& r) {
   std::vector<std::vector<std::string>> sites;
   for (const auto& m : r.modes)
     for (const auto& s : m.sites)
-      sites.push_back(
-          {esc(m.spec.label()), esc(s.name), std::to_string(s.calls), esc(total_text(s.first_output)),
-           esc(total_text(s.steady)), m.spec.how == How::Eager ? "" : esc(format_duration(s.compile_time)),
-           m.spec.how == How::Eager ? "" : esc(fmt::format("{} hit, {} miss", s.cache_hits, s.cache_misses))});
+      sites.push_back({esc(m.spec.label()), esc(s.name), std::to_string(s.calls), esc(total_text(s.first_output)),
+                       esc(total_text(s.steady)), compiles(m.spec.how) ? esc(format_duration(s.compile_time)) : "",
+                       compiles(m.spec.how) ? esc(fmt::format("{} hit, {} miss", s.cache_hits, s.cache_misses)) : ""});
   out += "<h3>Per call site</h3>" +
          report::html::table({"Mode", "Site", "Calls", "First output", "Steady per call", "Compile", "Cache"}, sites);
+  out += aoti_html(r);
   for (const auto& n : r.notes) out += R"(<p class="muted">)" + esc(n) + "</p>";
   return out + "</section>";
 }

@@ -10,7 +10,7 @@
 
 namespace tct::job {
 
-inline constexpr std::string_view kHowNames[] = {"eager", "cold", "warm", "shipped"};  // How's order
+inline constexpr std::string_view kHowNames[] = {"eager", "cold", "warm", "shipped", "aoti"};  // How's order
 constexpr const auto& names(const How*) { return kHowNames; }
 
 nlohmann::json ns_interval_json(const stats::Interval& iv);
@@ -42,7 +42,7 @@ constexpr auto json_fields(const RunFigures*) {
                     TCT_FIELDS(F, exit_status, exit_text, timed_out, interrupted, wall, torch_threads, anchor,
                                anchor_calls, loop_per_call),
                     field("curve", &F::curve, curve_json, curve_from),
-                    TCT_FIELDS(F, artifacts_load, artifacts_bytes, output_lines, dir, sites),
+                    TCT_FIELDS(F, artifacts_load, artifacts_bytes, package_load, output_lines, dir, sites),
                     TCT_FIELDS_WITH(F, kNull, artifacts_error)};
 }
 constexpr auto json_fields(const SiteSummary*) {
@@ -102,10 +102,33 @@ constexpr auto json_fields(const ShapeFixResult*) {
 }
 constexpr auto json_fields(const ShapeFixes*) { return std::tuple{TCT_FIELDS(ShapeFixes, api, sites, varied, fixes)}; }
 constexpr auto json_fields(const Crossing*) { return std::tuple{TCT_FIELDS(Crossing, calls, from, to)}; }
+constexpr auto json_fields(const AotiAt*) {
+  return std::tuple{TCT_FIELDS(AotiAt, label, arg), TCT_FIELDS_WITH(AotiAt, kNull, kwarg), TCT_FIELDS(AotiAt, dim)};
+}
+constexpr auto json_fields(const AotiDim*) {
+  return std::tuple{TCT_FIELDS(AotiDim, name, at, min, max, sizes, exported_min, exported_max)};
+}
+constexpr auto json_fields(const AotiCheck*) {
+  using C = AotiCheck;
+  return std::tuple{TCT_FIELDS(C, sizes, count_equal, shape_equal, max_abs_diff, max_abs_expected, match),
+                    TCT_FIELDS_WITH(C, kNull, error)};
+}
+constexpr auto json_fields(const AotiSite*) {
+  using S = AotiSite;
+  return std::tuple{TCT_FIELDS(S, key, name, kind, site_file, site_line, dims, status),
+                    TCT_FIELDS_WITH(S, kNull, error),
+                    TCT_FIELDS(S, export_sizes, export_time, package_time, package_bytes, package, checks,
+                               outputs_match, extremes_checked),
+                    TCT_FIELDS_WITH(S, kNull, cannot)};
+}
+constexpr auto json_fields(const AotiBuild*) {
+  using B = AotiBuild;
+  return std::tuple{TCT_FIELDS(B, wall, ok, exit_text, dir, sites), TCT_FIELDS_WITH(B, kNull, cannot)};
+}
 constexpr auto json_fields(const JobResult*) {
   using R = JobResult;
   return std::tuple{
-      TCT_FIELDS(R, command, dir, rounds, horizon_calls, anchor, anchor_name, filling, modes, shape_fixes),
+      TCT_FIELDS(R, command, dir, rounds, horizon_calls, anchor, anchor_name, filling, aoti, modes, shape_fixes),
       group("decision", TCT_FIELDS(R, as_run, at_horizon)), TCT_FIELDS(R, crossings, notes)};
 }
 

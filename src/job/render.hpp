@@ -21,6 +21,10 @@ std::string markdown(const JobResult& r);
 std::string html_section(const JobResult& r);
 std::vector<report::html::Card> html_cards(const JobResult& r);
 
+// The AOTInductor mode's build (aoti_render.cpp): a line per site (its Dims and their ranges, the
+// build's times, its outputs against eager's, or why it cannot), and the same as an HTML table.
+std::vector<std::string> aoti_lines(const JobResult& r);
+std::string aoti_html(const JobResult& r);
 // --shape-fixes (shape_fixes_text.cpp): the fixes' table and code lines; the HTML's part.
 std::string shape_fixes_text(const JobResult& r, bool md);
 std::string shape_fixes_html(const JobResult& r);

@@ -12,6 +12,7 @@ std::string_view to_string(How h) {
     case How::Cold: return "cold";
     case How::Warm: return "warm";
     case How::Shipped: return "shipped";
+    case How::Aoti: return "aoti";
   }
   return "?";
 }
@@ -28,6 +29,7 @@ std::string_view describe(How h) {
     case How::Cold: return "compiled, empty caches";
     case How::Warm: return "compiled, warm caches";
     case How::Shipped: return "compiled, shipped cache artifacts";
+    case How::Aoti: return "compiled ahead of time with AOTInductor";
   }
   return "?";
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/units.hpp"
+#include "job/aoti_result.hpp"
 #include "job/shape_fix.hpp"
 #include "stats/bootstrap.hpp"
 #include "stats/verdict.hpp"
@@ -26,11 +27,16 @@ enum class How {
   Cold,     // torch.compile, empty cache folders
   Warm,     // torch.compile, a copy of the cache folders an earlier run filled
   Shipped,  // torch.compile, empty cache folders after load_cache_artifacts of an earlier run's save
+  Aoti,     // each site's AOTInductor package, built once before the rounds (job/aoti_result.hpp)
 };
-inline constexpr How kAllHows[] = {How::Eager, How::Cold, How::Warm, How::Shipped};
-std::string_view to_string(How h);  // "eager", "cold", "warm", "shipped"
+inline constexpr How kAllHows[] = {How::Eager, How::Cold, How::Warm, How::Shipped, How::Aoti};
+// What tct job runs unless told: the AOTInductor mode builds a package per site, asked for by name.
+inline constexpr How kDefaultHows[] = {How::Eager, How::Cold, How::Warm, How::Shipped};
+std::string_view to_string(How h);  // "eager", "cold", "warm", "shipped", "aoti"
 std::optional<How> parse_how(std::string_view s);
 std::string_view describe(How h);  // "eager", "compiled, empty caches", ...
+// Its runs call torch.compile (compile time, recompiles and cache lookups mean something).
+inline bool compiles(How h) { return h != How::Eager && h != How::Aoti; }
 
 // A mode: how, at which intra-op thread count (none: torch's default).
 struct ModeSpec {
@@ -69,6 +75,7 @@ struct RunFigures {
   Nanoseconds artifacts_load = kNotMeasured;  // shipped: load_cache_artifacts
   std::optional<double> artifacts_bytes;      // shipped: loaded; the filling run: saved
   std::string artifacts_error;
+  Nanoseconds package_load = kNotMeasured;  // aoti: aoti_load_package, over the run's sites
   // The job's stdout lines (the first kMaxOutputLines), for the output check of a live run;
   // not in the document, which keeps their count.
   std::vector<std::string> output;
@@ -141,6 +148,7 @@ struct JobResult {
   std::optional<double> horizon_calls;
   std::string anchor, anchor_name;    // the site the horizon counts calls of
   std::optional<RunFigures> filling;  // the run whose caches warm and shipped start from
+  std::optional<AotiBuild> aoti;      // the AOTInductor mode's packages, built from the filling run's shapes
   std::vector<ModeResult> modes;
   std::optional<ShapeFixes> shape_fixes;  // --shape-fixes (job/shape_fixes.cpp)
   // Decided in decide.cpp:

@@ -8,6 +8,7 @@
 
 #include "agent/interpreter.hpp"
 #include "errors.hpp"
+#include "job/aoti.hpp"
 #include "job/decide.hpp"
 #include "job/shape_fixes.hpp"
 #include "run/analysis.hpp"
@@ -141,9 +142,12 @@ class Schedule {
 
   JobResult run() {
     const bool needs_filling = std::any_of(result_.modes.begin(), result_.modes.end(), [](const ModeResult& m) {
-      return m.spec.how == How::Warm || m.spec.how == How::Shipped || m.spec.shape_fix;
+      return m.spec.how == How::Warm || m.spec.how == How::Shipped || m.spec.how == How::Aoti || m.spec.shape_fix;
     });
     if (needs_filling) fill_caches();
+    if (std::any_of(result_.modes.begin(), result_.modes.end(),
+                    [](const ModeResult& m) { return m.spec.how == How::Aoti; }))
+      build_aoti();
     const size_t n = result_.modes.size();
     for (int r = 1; r <= o_.rounds && !stopped_; ++r)
       for (size_t i = 0; i < n && !stopped_; ++i) {
@@ -204,8 +208,40 @@ class Schedule {
     if (partial_) partial_(result_);
   }
 
+  fs::path aoti_dir() const { return fs::path(result_.dir) / "aoti"; }
+
+  // The AOTInductor mode's one unmeasured build run (job/aoti.hpp): from the shapes the filling
+  // run's sites used, each site exported and packaged at its first call, its package's outputs
+  // checked against eager's; a site that cannot be keeps the mode from running, and says why.
+  void build_aoti() {
+    AotiBuild b;
+    if (!result_.filling || !result_.filling->ok()) {
+      b.cannot = "the run whose shapes the export's ranges come from failed";
+    } else {
+      b.sites = aoti_plan(run::read_records((fs::path(result_.filling->dir) / "records").string()));
+      fs::create_directories(aoti_dir());
+      std::ofstream(aoti_dir() / "plan.json") << plan_json(b.sites, aoti_dir().string());
+      if (!b.sites.empty()) {
+        if (progress_) progress_("building an AOTInductor package per call site (one run, not timed in the totals)");
+        const RunFigures f = one_run({How::Aoti, o_.threads.empty() ? std::nullopt : o_.threads.front()}, 0,
+                                     "aoti-build", false, nullptr, true);
+        b.wall = f.wall;
+        b.ok = f.ok();
+        b.exit_text = f.exit_text;
+        b.dir = f.dir;
+        read_build(b.sites, aoti_dir().string());
+      }
+      decide_build(b);
+    }
+    for (auto& m : result_.modes)
+      if (m.spec.how == How::Aoti && !b.cannot.empty()) m.error = "cannot run as AOTInductor packages: " + b.cannot;
+    result_.aoti = std::move(b);
+    if (partial_) partial_(result_);
+  }
+
   RunFigures one_run(const ModeSpec& spec, int round, const std::string& name, bool filling = false,
-                     const std::function<void(const run::RunInputs&, const run::RunResult&)>& seen = nullptr) {
+                     const std::function<void(const run::RunInputs&, const run::RunResult&)>& seen = nullptr,
+                     bool aoti_build = false) {
     const fs::path dir = fs::path(result_.dir) / name;
     const fs::path records = dir / "records", trace = dir / "trace";
     const fs::path cache = filling ? filling_cache() : dir / "cache";
@@ -234,6 +270,10 @@ class Schedule {
         l.env.push_back({var, std::to_string(*spec.threads)});
     if (spec.how == How::Shipped) l.env.push_back({"TCT_RUN_LOAD_ARTIFACTS", artifacts().string()});
     if (filling) l.env.push_back({"TCT_RUN_SAVE_ARTIFACTS", artifacts().string()});
+    if (spec.how == How::Aoti) {
+      l.env.push_back({"TCT_RUN_AOTI_PLAN", (aoti_dir() / "plan.json").string()});
+      l.env.push_back({aoti_build ? "TCT_RUN_AOTI_BUILD" : "TCT_RUN_AOTI_LOAD", "1"});
+    }
     if (filling && !o_.shape_fixes.empty()) l.env.push_back({"TCT_RUN_SHAPE_PROBE", "1"});
     for (auto& kv : shape_fix_env(result_, spec)) l.env.push_back({kv.first, kv.second});
     const Nanoseconds launch = monotonic_now();
@@ -255,6 +295,15 @@ class Schedule {
     f.dir = dir.string();
     f.output = stdout_lines(dir / "stdout.txt");
     f.output_lines = f.output.size();
+    if (spec.how == How::Aoti && !aoti_build) {
+      const PackageLoads loads = package_loads(records.string());
+      f.package_load = loads.total;
+      for (const auto& site : loads.missing)
+        result_.notes.push_back(
+            fmt::format("{}: {} had no AOTInductor package (the filling run never called it): it ran "
+                        "torch.compile",
+                        name, site));
+    }
     return f;
   }
 

@@ -21,7 +21,7 @@ struct JobOptions {
   std::string module;            // -m MODULE
   std::optional<std::string> python;
   std::string dir;  // where every run's folder stays ("" = a new folder under $TMPDIR)
-  std::vector<How> hows{std::begin(kAllHows), std::end(kAllHows)};
+  std::vector<How> hows{std::begin(kDefaultHows), std::end(kDefaultHows)};
   std::vector<std::optional<int>> threads{std::nullopt, 1};  // none: torch's default
   int rounds = 3;
   std::optional<double> calls;           // the horizon, in calls of the job's most-called site

@@ -66,9 +66,8 @@ report::Table site_table(const JobResult& r) {
   for (const auto& m : r.modes)
     for (const auto& s : m.sites)
       t.add({m.spec.label(), s.name, std::to_string(s.calls), total_text(s.first_output), total_text(s.steady),
-             m.spec.how == How::Eager ? "" : format_duration(s.compile_time),
-             m.spec.how == How::Eager ? "" : std::to_string(s.recompiles),
-             m.spec.how == How::Eager ? "" : cache_cell(s)});
+             compiles(m.spec.how) ? format_duration(s.compile_time) : "",
+             compiles(m.spec.how) ? std::to_string(s.recompiles) : "", compiles(m.spec.how) ? cache_cell(s) : ""});
   return t;
 }
 
@@ -94,6 +93,8 @@ std::string run_line(const ModeResult& m, const RunFigures& f) {
     out += fmt::format(", cache artifacts loaded in {}{}", format_duration(f.artifacts_load),
                        f.artifacts_bytes ? " (" + format_bytes(*f.artifacts_bytes) + ")" : "");
   if (!f.artifacts_error.empty()) out += ", cache artifacts: " + f.artifacts_error;
+  if (measured(f.package_load))
+    out += fmt::format(", AOTInductor packages loaded in {}", format_duration(f.package_load));
   return out;
 }
 
@@ -122,6 +123,7 @@ std::string rendering(const JobResult& r, bool verbose, bool md) {
         fmt::format("warm and shipped runs start from the caches of one earlier compiled run ({}{})\n",
                     r.filling->ok() ? format_duration(r.filling->wall) : "failed",
                     r.filling->artifacts_bytes ? ", cache artifacts " + format_bytes(*r.filling->artifacts_bytes) : "");
+  for (const auto& line : aoti_lines(r)) out += (md ? "- " : "") + line + "\n";
   out += shape_fixes_text(r, md);
   out +=
       "per call (loop): time between calls of the busiest site in the second half of each run (the horizon's slope)\n";

@@ -19,6 +19,7 @@ Mode mode_of(job::How h) {
     case job::How::Cold: return Mode::Cold;
     case job::How::Warm: return Mode::Warm;
     case job::How::Shipped: return Mode::Shipped;
+    case job::How::Aoti: return Mode::AotiPython;
   }
   return Mode::Eager;
 }

@@ -284,6 +284,11 @@ TEST(Fields, EveryJobTypeIsItsSchemaAndItsInterface) {
   holds<SiteSummary>(j, "/$defs/mode/properties/sites/items", "JobSiteSummary");
   holds<Decision>(j, "/$defs/decision", "JobDecision");
   holds<Comparison>(j, "/$defs/decision/properties/others/items", "JobComparison");
+  holds<AotiBuild>(j, "/$defs/aoti_build", "JobAotiBuild");
+  holds<AotiSite>(j, "/$defs/aoti_site", "JobAotiSite");
+  holds<AotiDim>(j, "/$defs/aoti_dim", "JobAotiDim");
+  holds<AotiAt>(j, "/$defs/aoti_at", "JobAotiAt");
+  holds<AotiCheck>(j, "/$defs/aoti_check", "JobAotiCheck");
   const std::string fixes = "/$defs/shape_fixes";
   holds<ShapeFixes>(j, fixes, "JobShapeFixes");
   holds<ShapeApi>(j, fixes + "/properties/api", "JobShapeApi");
