@@ -46,7 +46,8 @@ CompiledRun compiled_run_of(const explain::ExplainResult& explain);
 
 // The range the model predicts for a fully captured function, as the run bounds it:
 // nothing compiled -> exactly 1.0x; code that runs eagerly on every call -> the range applies
-// to the compiled share of the call only, from no gain on that share (1.0x) to the captured high
+// to the compiled share of the call only, from no gain on that share (1.0x, less the model's
+// error: the captured low end over its point) to the captured high
 // end, with Dynamo's measured overhead per call (amdahl_speedup of each end; the low end pays
 // compiled_call_share too, the fixed cost of a compiled call over the eager call's time: the
 // compiled graphs' wrappers; without a measured share the low end down to 1.0x); graph breaks

@@ -196,7 +196,8 @@ std::string compiled_note(const Analysis& a) {
     if (run.graph_share && std::isfinite(run.graph_share->covered))
       return fmt::format(
           "applies to the compiled {} of an eager call (time inside the captured graphs, fastest of {} interleaved "
-          "pairs), from no gain there to the captured high end; the rest runs eagerly at 1.0x: {}{}; {} once the "
+          "pairs), from no gain there (less the model's error) to the captured high end; the rest runs eagerly at "
+          "1.0x: {}{}; {} once the "
           "function is captured whole",
           format_percent(run.graph_share->covered), run.graph_share->pairs, eager,
           std::isfinite(run.graph_share->overhead)
