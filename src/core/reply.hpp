@@ -23,9 +23,7 @@ struct Libtorch {
   bool cxx11_abi = false, loader_header = false;
 };
 constexpr auto json_fields(const Libtorch*) {
-  using fields::field;
-  return std::tuple{field("version", &Libtorch::version), field("cmake_prefix_path", &Libtorch::cmake_prefix_path),
-                    field("cxx11_abi", &Libtorch::cxx11_abi), field("loader_header", &Libtorch::loader_header)};
+  return std::tuple{TCT_FIELDS(Libtorch, version, cmake_prefix_path, cxx11_abi, loader_header)};
 }
 
 // startup.package: torch.export and aoti_compile_and_package, timed; the inputs as written
@@ -36,9 +34,7 @@ struct Package {
   nlohmann::json inputs;
 };
 constexpr auto json_fields(const Package*) {
-  using fields::field;
-  return std::tuple{field("package_bytes", &Package::package_bytes), field("export_ns", &Package::export_ns),
-                    field("package_ns", &Package::package_ns), field("inputs", &Package::inputs)};
+  return std::tuple{TCT_FIELDS(Package, package_bytes, export_ns, package_ns, inputs)};
 }
 
 // One leaf of target.load's inputs: a tensor's shape, dtype, device and requires_grad (a shape
@@ -51,15 +47,7 @@ struct TargetInput {
   std::string type, value;
 };
 constexpr auto json_fields(const TargetInput*) {
-  using fields::field;
-  using I = TargetInput;
-  return std::tuple{field("path", &I::path),
-                    field("shape", &I::shape),
-                    field("dtype", &I::dtype),
-                    field("device", &I::device),
-                    field("requires_grad", &I::requires_grad),
-                    field("type", &I::type),
-                    field("value", &I::value)};
+  return std::tuple{TCT_FIELDS(TargetInput, path, shape, dtype, device, requires_grad, type, value)};
 }
 
 // target.load: the loaded target as tct_agent.target.LoadedTarget.describe() tells it; a device
@@ -77,26 +65,10 @@ struct TargetLoad {
   long long inputs_total = 0, input_bytes = 0;
 };
 constexpr auto json_fields(const TargetLoad*) {
-  using fields::field;
   using T = TargetLoad;
-  return std::tuple{field("spec", &T::spec),
-                    field("name", &T::name),
-                    field("kind", &T::kind),
-                    field("fn_name", &T::fn_name),
-                    field("device", &T::device),
-                    field("dtype", &T::dtype),
-                    field("source_file", &T::source_file),
-                    field("params", &T::params),
-                    field("train", &T::train),
-                    field("mode", &T::mode),
-                    field("parameter_count", &T::parameter_count),
-                    field("parameter_bytes", &T::parameter_bytes),
-                    field("trainable_parameter_count", &T::trainable_parameter_count),
-                    field("buffer_bytes", &T::buffer_bytes),
-                    field("training_mode", &T::training_mode),
-                    field("inputs", &T::inputs),
-                    field("inputs_total", &T::inputs_total),
-                    field("input_bytes", &T::input_bytes)};
+  return std::tuple{TCT_FIELDS(T, spec, name, kind, fn_name, device, dtype, source_file, params, train, mode,
+                               parameter_count, parameter_bytes, trainable_parameter_count, buffer_bytes, training_mode,
+                               inputs, inputs_total, input_bytes)};
 }
 
 }  // namespace tct::core::reply

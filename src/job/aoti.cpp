@@ -210,16 +210,8 @@ void read_build(std::vector<AotiSite>& sites, const std::string& dir) {
       d.exported_min = range->second[0];
       d.exported_max = range->second[1];
     }
-    for (const reply::CheckFacts& c : f.checks) {
-      AotiCheck x;
-      x.sizes = c.sizes;
-      x.count_equal = c.count_equal;
-      x.shape_equal = c.shape_equal;
-      x.max_abs_diff = c.max_abs_diff;
-      x.max_abs_expected = c.max_abs_expected;
-      x.error = c.error;
-      s.checks.push_back(std::move(x));
-    }
+    for (const reply::CheckFacts& c : f.checks)
+      s.checks.push_back({c.sizes, c.count_equal, c.shape_equal, c.max_abs_diff, c.max_abs_expected, c.error});
   }
 }
 

@@ -24,14 +24,7 @@ struct CheckFacts {
   std::string error;
 };
 constexpr auto json_fields(const CheckFacts*) {
-  using core::fields::field;
-  using C = CheckFacts;
-  return std::tuple{field("sizes", &C::sizes),
-                    field("count_equal", &C::count_equal),
-                    field("shape_equal", &C::shape_equal),
-                    field("max_abs_diff", &C::max_abs_diff),
-                    field("max_abs_expected", &C::max_abs_expected),
-                    field("error", &C::error)};
+  return std::tuple{TCT_FIELDS(CheckFacts, sizes, count_equal, shape_equal, max_abs_diff, max_abs_expected, error)};
 }
 
 // site-N.json: status "not_called", "waiting" (sizes of 0 or 1 so far), "built",
@@ -46,12 +39,8 @@ struct SiteFacts {
   std::vector<CheckFacts> checks;
 };
 constexpr auto json_fields(const SiteFacts*) {
-  using core::fields::field;
-  using S = SiteFacts;
   return std::tuple{
-      field("status", &S::status),       field("error", &S::error),           field("export_sizes", &S::export_sizes),
-      field("export_ns", &S::export_ns), field("package_ns", &S::package_ns), field("package_bytes", &S::package_bytes),
-      field("exported", &S::exported),   field("checks", &S::checks)};
+      TCT_FIELDS(SiteFacts, status, error, export_sizes, export_ns, package_ns, package_bytes, exported, checks)};
 }
 
 // aoti-PID.json: each site an aoti run loaded a package for (or had none: missing).
@@ -62,14 +51,11 @@ struct LoadFacts {
   std::optional<int64_t> load_ns;
 };
 constexpr auto json_fields(const LoadFacts*) {
-  using core::fields::field;
-  using L = LoadFacts;
-  return std::tuple{field("name", &L::name), field("site_file", &L::site_file), field("site_line", &L::site_line),
-                    field("missing", &L::missing), field("load_ns", &L::load_ns)};
+  return std::tuple{TCT_FIELDS(LoadFacts, name, site_file, site_line, missing, load_ns)};
 }
 struct LoadFile {
   std::vector<LoadFacts> sites;
 };
-constexpr auto json_fields(const LoadFile*) { return std::tuple{core::fields::field("sites", &LoadFile::sites)}; }
+constexpr auto json_fields(const LoadFile*) { return std::tuple{TCT_FIELDS(LoadFile, sites)}; }
 
 }  // namespace tct::job::reply
