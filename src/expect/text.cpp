@@ -149,6 +149,15 @@ std::string class_cell(const SweepPoint& p) {
 SpeedupRange point_range(const SweepPoint& p) { return p.analysed ? p.analysed->predicted : SpeedupRange{}; }
 
 // The sweep table and its class changes: what was asked for, in both reports.
+// A point's note: where its measurement lies against its range. validate() judges every measured
+// speedup against a finite range but an inconclusive one (an interval that holds 1 and spans far).
+std::string point_note(const SweepPoint& p) {
+  if (p.validation) return p.validation->verdict;
+  const bool judgeable = p.speedup && std::isfinite(p.speedup->estimate) && p.analysed &&
+                         std::isfinite(p.analysed->predicted.low) && std::isfinite(p.analysed->predicted.high);
+  return judgeable ? "too wide to judge" : "";
+}
+
 std::string sweep_text(const ExpectResult& r) {
   if (!r.sweep) return "";
   const Sweep& sw = *r.sweep;
@@ -159,8 +168,7 @@ std::string sweep_text(const ExpectResult& r) {
       st.add({to_text(p.value), class_cell(p), range(point_range(p)), "failed", short_message(*p.error)});
       continue;
     }
-    st.add({to_text(p.value), class_cell(p), range(point_range(p)), interval(p.speedup),
-            p.validation ? p.validation->verdict : ""});
+    st.add({to_text(p.value), class_cell(p), range(point_range(p)), interval(p.speedup), point_note(p)});
   }
   out += st.str();
   for (const auto& c : sw.class_changes)
@@ -313,7 +321,7 @@ std::string markdown(const ExpectResult& r, bool bench_shown) {
     Table st({sw.param, "class", "predicted", "measured speedup [95% CI]", "note"});
     for (const auto& p : sw.points) {
       st.add({to_text(p.value), class_cell(p), range(point_range(p)), p.error ? "failed" : interval(p.speedup),
-              p.error ? short_message(*p.error) : (p.validation ? p.validation->verdict : "")});
+              p.error ? short_message(*p.error) : point_note(p)});
     }
     out += st.markdown() + "\n";
   }

@@ -12,6 +12,7 @@
 #include "expect/result.hpp"
 #include "expect/run.hpp"
 #include "expect/ops.hpp"
+#include "expect/render.hpp"
 #include "expect/suggestions.hpp"
 #include "errors.hpp"
 #include "expect/sweep.hpp"
@@ -636,4 +637,28 @@ TEST(ExpectEvidence, EnvelopeTakesEachOpsFastestRun) {
   // Calls that ran different ops: medians, not an envelope.
   p["calls"][0]["op"][1] = 0;
   EXPECT_FALSE(evidence_of(p, flops(0, 1000, 0, 2)).envelope);
+}
+
+// A sweep point's note says where its measurement lies against its range, and that a measured
+// speedup left unjudged was too wide to judge (validate() judges every other one).
+TEST(ExpectSweep, AnUnjudgedMeasurementIsSaidTooWide) {
+  tct::expect::ExpectResult r;
+  r.analysis = tct::expect::Analysis{};
+  tct::expect::Sweep sw;
+  sw.param = "batch";
+  for (const long long value : {1LL, 4LL}) {
+    tct::expect::SweepPoint p;
+    p.value = value;
+    p.analysed = tct::expect::SweepPoint::Analysed{};
+    p.analysed->predicted = {0.95, 1.29, 1.14};
+    p.benched = true;
+    p.speedup =
+        value == 1 ? tct::expect::MeasuredSpeedup{3.62, 0.16, 91.06} : tct::expect::MeasuredSpeedup{0.8, 0.67, 0.95};
+    if (value == 4) p.validation = tct::expect::validate(p.analysed->predicted, "compute_bound", *p.speedup, "");
+    sw.points.push_back(p);
+  }
+  r.sweep = sw;
+  const std::string text = tct::expect::brief(r, false);
+  EXPECT_NE(text.find("too wide to judge"), std::string::npos) << text;
+  EXPECT_NE(text.find("below"), std::string::npos) << text;
 }
