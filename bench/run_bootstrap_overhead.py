@@ -11,7 +11,11 @@
 5. Per compiled call, in separate processes: a tiny function compiled with backend="eager" (so the call is mostly
    Python, the worst case for a fixed cost), called M times, in a fresh interpreter with and
    without the bootstrap; median ns per call, interleaved processes (aim: under 1 us, or 1%).
-   The difference holds the timing wrapper and the compiled-graph run counter.
+   The difference holds the timing wrapper and the compiled-graph run counter; the best of 5
+   loops is a loop without a sampled window (the sampler's windows come early and far apart).
+6. What sampling costs such a job in all: the mean per call over all 5 loops (the sampler's
+   windows, its profiler starts, stops and reads included) with the bootstrap's sampling on
+   and off (TCT_RUN_BREAKDOWN=0, tct run --no-breakdown), median of the same processes.
 
     python bench/run_bootstrap_overhead.py [--runs 21] [--calls 20000] [--python .venv/bin/python]
         [--bootstrap DIR]   (another copy of python/tct_run_bootstrap, e.g. an older commit's
@@ -46,7 +50,7 @@ for rep in range(5):
     for _ in range(n):
         g(x)
     best.append((time.perf_counter_ns() - t0) / n)
-print(min(best))
+print(min(best), sum(best) / len(best))
 """
 
 
@@ -84,8 +88,9 @@ def same_process(python, calls, record_dir):
 FLUSH = False  # --flush: the bootstrap's own flush interval (TCT_RUN_FLUSH_S unset)
 
 
-def env_with(bootstrap, record_dir):
+def env_with(bootstrap, record_dir, breakdown=True):
     env = dict(os.environ)
+    env["TCT_RUN_BREAKDOWN"] = "1" if breakdown else "0"
     env.pop("PYTHONPATH", None)
     env.pop("TCT_RUN_FLUSH_S", None)
     if not FLUSH:
@@ -107,13 +112,16 @@ def startup(python, runs, record_dir):
 
 
 def per_call(python, runs, calls, record_dir):
-    base, boot = [], []
+    """Medians over processes of (best loop, mean of loops) per call: without the bootstrap, with
+    it, and with it and sampling off."""
+    ways = {"without": [], "with": [], "unsampled": []}
     for _ in range(runs):
-        for with_bootstrap, out in ((False, base), (True, boot)):
-            p = subprocess.run([python, "-c", CALLS, str(calls)], env=env_with(with_bootstrap, record_dir),
+        for way, bootstrap, breakdown in (("without", False, False), ("with", True, True),
+                                          ("unsampled", True, False)):
+            p = subprocess.run([python, "-c", CALLS, str(calls)], env=env_with(bootstrap, record_dir, breakdown),
                                check=True, capture_output=True, text=True)
-            out.append(float(p.stdout.split()[-1]))
-    return statistics.median(base), statistics.median(boot)
+            ways[way].append(tuple(map(float, p.stdout.split()[-2:])))
+    return {way: tuple(statistics.median(x[i] for x in v) for i in (0, 1)) for way, v in ways.items()}
 
 
 WRAPPER = r"""
@@ -207,10 +215,14 @@ def main():
         print(f"per compiled call, same process (backend=eager, x + 1, best of 9 x {a.calls} interleaved): "
               f"{inner:.0f} ns around tct's wrapper, {outer:.0f} ns through it: +{outer - inner:.0f} ns per call "
               f"({(outer - inner) / inner * 100:.1f}%)")
-        b, w = per_call(a.python, a.call_runs, a.calls, rec)
+        ways = per_call(a.python, a.call_runs, a.calls, rec)
+        b, w = ways["without"][0], ways["with"][0]
         print(f"per compiled call (backend=eager, x + 1 on 4 floats, best of 5 x {a.calls} calls, median of "
               f"{a.call_runs} processes): {b:.0f} ns without, {w:.0f} ns with: +{w - b:.0f} ns per call "
               f"({(w - b) / b * 100:.1f}%; aim < 1000 ns or 1%)")
+        on, off = ways["with"][1], ways["unsampled"][1]
+        print(f"sampling in all (mean per call over the 5 x {a.calls} calls, same processes): {off:.0f} ns with "
+              f"sampling off, {on:.0f} ns on: +{on - off:.0f} ns per call ({(on - off) / off * 100:.1f}%)")
 
 
 if __name__ == "__main__":

@@ -1790,6 +1790,24 @@ export interface RunVariedDim {
 /** the shapes the site's calls used (the bootstrap counts the calls per shape of their tensor arguments):
  *  each dimension of an input that took more than one size, with the calls at each size and the recompiles
  *  whose failed guard was that size; absent in records older than the count */
+export interface RunSampledBreakdown {
+  windows: number;
+  /** sampled calls not cut into parts: they compiled, or came right after a compile */
+  compiling: number;
+  /** the sampler's own work: profiler starts, stops, reading the events */
+  sampler_ns: number;
+  /** what sampling cost the job: sampler_ns and the sampled calls' time beyond a bare call's median */
+  cost_ns: number;
+  /** cost_ns over the job's wall time */
+  job_share: number;
+  /** windows not opened: the job's own profiler was on */
+  skipped: number;
+  /** why sampling stopped early: torch's profiler failed */
+  error: string | null;
+  /** the parts, as bench's breakdown (bare: the site's steady unsampled calls) */
+  call: CallBreakdown;
+}
+
 export interface RunShapeUse {
   /** calls counted (all of them, or those sampled: all_calls, one_in) */
   calls: number;
@@ -1996,6 +2014,10 @@ export interface RunSite {
    *  each dimension of an input that took more than one size, with the calls at each size and the recompiles
    *  whose failed guard was that size; absent in records older than the count */
   shape_use?: RunShapeUse;
+  /** where the site's compiled calls' time goes, from the calls the bootstrap ran under torch's profiler in
+   *  short windows (absent with --no-breakdown, or where no call was sampled); those calls are left out of
+   *  every other figure of the site */
+  breakdown?: RunSampledBreakdown;
   /** steady calls whose p90 is over 3x their median (2x when the machine had more runnable threads than
    *  cores: with_load): threads waiting for a core */
   stall: RunStall | null;

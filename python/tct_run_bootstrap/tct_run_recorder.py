@@ -56,6 +56,7 @@ _record_dir = ""
 _pid = os.getpid()
 _force_eager = False
 _aoti = ""  # tct job's AOTInductor mode: "build" or "load" (tct_run_aoti.py), "" otherwise
+_sampler = None  # tct_run_sampler where calls are sampled under torch's profiler, else None
 _lock = threading.Lock()
 # CUDA event pairs kept per site at most (each holds two events until resolved).
 _CUDA_PENDING_CAP = 100000
@@ -71,7 +72,7 @@ _artifacts = {}
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes")
+                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes", "sampling")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -97,6 +98,8 @@ class _Site:
         names = code.co_varnames[:code.co_argcount] if code else ()
         self.arg_names = list(names[1:] if kind == "module" else names)
         self.shapes = {}                # the calls' tensor shapes -> calls (_note_shapes)
+        # The windows of calls sampled under torch's profiler (tct_run_sampler), None when off.
+        self.sampling = _sampler.Sampling(_clock) if _sampler is not None else None
 
     def to_json(self):
         return {"index": self.index, "kind": self.kind, "name": self.name, "code_name": self.code_name,
@@ -107,7 +110,8 @@ class _Site:
                 "outputs_need_grad": self.outputs_need_grad, "wrapper": self.wrapper,
                 "arg_names": self.arg_names, "shapes": _shapes_json(self.shapes),
                 "shapes_sampling": {"all_calls": _SHAPES_ALL_CALLS, "then_one_in": _SHAPES_SAMPLE_EVERY},
-                **({"ends_ns": self.ends.tolist()} if self.ends is not None else {})}
+                **({"ends_ns": self.ends.tolist()} if self.ends is not None else {}),
+                **({"sampled": self.sampling.to_json()} if self.sampling is not None else {})}
 
     def resolve(self, wait):
         """Device time of the event pairs that completed (all of them when wait). Runs beside
@@ -300,9 +304,10 @@ def _needs_grad(out):
 
 
 def _timed(fn, site):
-    """fn timed into site. Every line of the common path costs each call of the job (about 340
+    """fn timed into site. Every line of the common path costs each call of the job (about 300
     ns in all on CPython 3.11, bench/run_bootstrap_overhead.py): a nonlocal countdown rather
-    than a list cell, one counter read, try/except rather than finally."""
+    than a list cell, one counter read, try/except rather than finally. Whatever is not every
+    call's (counting shapes, opening and closing a sampled window) waits for the countdown."""
     if _cuda_in_use():
         return _with_ends(_timed_cuda(fn, site), site)
     times = site.times
@@ -311,7 +316,7 @@ def _timed(fn, site):
     counts = _counts
     eager_calls = site.eager_calls
     note_shapes = _note_shapes
-    skip = 1  # calls left until the next one whose shapes are counted
+    skip = 1  # calls left until the next slow path
 
     if _force_eager:  # everything runs eagerly: only durations mean anything
 
@@ -331,12 +336,15 @@ def _timed(fn, site):
 
         return _with_ends(timed_eager, site)
 
+    call = fn  # what each call runs: fn, or fn in the sampler's bracket during a window
+    sample = _sampling(fn, site)
+
     def timed(*args, **kwargs):
-        nonlocal skip
+        nonlocal skip, call
         c = counts[0]
         t0 = clock()
         try:
-            out = fn(*args, **kwargs)
+            out = call(*args, **kwargs)
         except BaseException:
             append(clock() - t0)
             _counted(site, counts[0] - c, None)
@@ -351,9 +359,35 @@ def _timed(fn, site):
         skip -= 1
         if not skip:
             skip = note_shapes(site, args, kwargs)
+            if skip > 1:  # past the site's first calls, each counted: the sampler's turn may come
+                skip, call = sample(skip)
         return out
 
     return _with_ends(timed, site)
+
+
+def _sampling(fn, site):
+    """The sampler's turn in a wrapper's slow path, once the countdown to the next shape count
+    is longer than one call (a site's first _SHAPES_ALL_CALLS calls, each counted, pay nothing
+    for it; no window opens among them): sample(skip) -> (calls until the next slow path, what
+    the next calls run: fn, or fn in the sampler's bracket during a window). Where the sampler
+    is due (tct_run_sampler.step opens or closes a window) it steps in; else it shortens the
+    countdown to reach that call. A step may come one call late, where a count's gap is one."""
+    sampler = _sampler
+    if sampler is None or site.sampling is None:
+        return lambda skip: (skip, fn)
+    bracketed = sampler.bracket(fn, site)
+    due = [sampler.FIRST - 1, fn]  # the call after which the sampler steps in next, what calls run
+
+    def sample(skip):
+        index = len(site.times) - 1
+        wait = due[0] - index
+        if wait <= 0:
+            wait, inside = sampler.step(site, _torch, _clock)
+            due[0], due[1] = index + wait, bracketed if inside else fn
+        return (skip if skip < wait else wait), due[1]
+
+    return sample
 
 
 def _counted(site, d, out):
@@ -405,16 +439,18 @@ def _timed_cuda(fn, site):
     Event = _torch.cuda.Event
     force_eager = _force_eager
     skip = 1
+    call = fn
+    sample = _sampling(fn, site)
 
     def timed(*args, **kwargs):
-        nonlocal skip
+        nonlocal skip, call
         c = counts[0]
         out = None
         start = Event(enable_timing=True)
         start.record()
         t0 = clock()
         try:
-            out = fn(*args, **kwargs)
+            out = call(*args, **kwargs)
             return out
         finally:
             append(clock() - t0)
@@ -428,6 +464,8 @@ def _timed_cuda(fn, site):
             skip -= 1
             if not skip:
                 skip = note_shapes(site, args, kwargs)
+                if skip > 1:
+                    skip, call = sample(skip)
 
     return timed
 
@@ -563,6 +601,8 @@ def flush(final=False, wait=False, ended_by=None):
     the job's loop, never in a signal handler). ended_by: the signal that ends the process."""
     if os.getpid() != _pid or not _record_dir:  # a forked child: the parent owns the file
         return
+    if final and _sampler is not None:  # a window still open: its calls kept, the profiler off
+        _sampler.close_open(_torch, _clock)
     with _lock:
         all_sites = list(_sites.values())
     for s in all_sites:
@@ -746,7 +786,7 @@ def _watch_launcher():
 
 def hook_torch(torch, record_dir):
     global _torch_dir, _record_dir, _force_eager, _aoti, _torch_version, _stance, _graph_counting, _torch, _try_fix, _Tensor
-    global _shape_fix
+    global _shape_fix, _sampler
     _torch = torch
     _Tensor = torch.Tensor
     _torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
@@ -761,6 +801,12 @@ def hook_torch(torch, record_dir):
         from tct_run_shape_fix import setup
 
         _shape_fix = setup(torch, record_dir)
+    if not (_force_eager or _aoti or _shape_fix or _try_fix):
+        import tct_run_sampler
+
+        _sampler = tct_run_sampler if tct_run_sampler.enabled else None
+        if _sampler is not None:
+            _sampler.yield_to_the_jobs_profiler(torch)
     threads = os.environ.get("TCT_RUN_THREADS")
     if threads:  # tct run --threads N: intra-op threads, as OMP_NUM_THREADS (also set) would
         torch.set_num_threads(int(threads))

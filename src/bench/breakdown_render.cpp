@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "report/format.hpp"
+#include "report/html_util.hpp"
 
 namespace tct::bench {
 namespace {
@@ -75,6 +76,28 @@ std::vector<std::string> breakdown_lines(const CallBreakdown& b) {
     out.push_back(fmt::format("no guard fix tried: lookup and wrappers take {:.0f}% of a call (under {:.0f}%)",
                               100 * b.overhead_share(), 100 * kMaterialOverheadShare));
   return out;
+}
+
+std::string breakdown_bar_html(const CallBreakdown& b) {
+  using report::html::esc;
+  // One hue per part, in kCallParts' order.
+  constexpr const char* kHues[] = {"#d9534f", "#5b9bd5", "#f0ad4e", "#9b59b6", "#5cb85c", "#aaaaaa"};
+  std::string bar = "<div style=\"display:flex;height:1.4em;max-width:40em\">";
+  for (std::size_t i = 0; i < b.parts.size(); ++i) {
+    const auto& p = b.parts[i];
+    const double share = b.profiled_ns.median > 0 ? p.ns.median / b.profiled_ns.median : 0;
+    if (!(share > 0)) continue;
+    bar += fmt::format(
+        "<span title=\"{}\" style=\"width:{:.1f}%;background:{}\"></span>",
+        esc(fmt::format("{}: {} ({:.0f}%)", to_string(p.part), format_duration_ns(p.ns.median), 100 * share)),
+        100 * share, kHues[i % std::size(kHues)]);
+  }
+  bar += "</div>";
+  std::string legend;
+  for (std::size_t i = 0; i < b.parts.size(); ++i)
+    legend += fmt::format("<span style=\"color:{}\">&#9632;</span> {} ", kHues[i % std::size(kHues)],
+                          esc(std::string(to_string(b.parts[i].part))));
+  return bar + "<p class=\"muted\">" + legend + "</p>";
 }
 
 }  // namespace tct::bench

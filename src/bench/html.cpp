@@ -282,30 +282,14 @@ std::string breakdown(const std::vector<BenchRow>& rows) {
 // Where a compiled call's time goes, per row: a stacked bar of the parts (shares of the profiled
 // call), then the breakdown's lines (bench/breakdown_render.cpp).
 std::string call_breakdown_html(const std::vector<BenchRow>& rows) {
-  // One hue per part, in kCallParts' order.
-  constexpr const char* kHues[] = {"#d9534f", "#5b9bd5", "#f0ad4e", "#9b59b6", "#5cb85c", "#aaaaaa"};
   std::string out;
   for (const auto& r : rows) {
     if (!r.breakdown) continue;
     const CallBreakdown& b = *r.breakdown;
-    std::string bar = "<div style=\"display:flex;height:1.4em;max-width:40em\">";
-    for (std::size_t i = 0; i < b.parts.size(); ++i) {
-      const auto& p = b.parts[i];
-      const double share = b.profiled_ns.median > 0 ? p.ns.median / b.profiled_ns.median : 0;
-      if (!(share > 0)) continue;
-      bar += fmt::format("<span title=\"{}\" style=\"width:{:.1f}%;background:{}\"></span>",
-                         esc(fmt::format("{}: {} ({:.0f}%)", to_string(p.part), dur(p.ns.median), 100 * share)),
-                         100 * share, kHues[i % std::size(kHues)]);
-    }
-    bar += "</div>";
-    std::string legend;
-    for (std::size_t i = 0; i < b.parts.size(); ++i)
-      legend += fmt::format("<span style=\"color:{}\">&#9632;</span> {} ", kHues[i % std::size(kHues)],
-                            esc(std::string(to_string(b.parts[i].part))));
     std::string lines;
     for (const auto& l : breakdown_lines(b)) lines += esc(l) + "\n";
-    out += "<h3>Where a compiled call's time goes: " + esc(row_label(r)) + "</h3>" + bar + "<p class=\"muted\">" +
-           legend + "</p><pre>" + lines + "</pre>";
+    out += "<h3>Where a compiled call's time goes: " + esc(row_label(r)) + "</h3>" + breakdown_bar_html(b) + "<pre>" +
+           lines + "</pre>";
   }
   return out;
 }

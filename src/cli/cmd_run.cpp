@@ -43,6 +43,10 @@ class RunCommand : public Command {
                   "Where a break's fix is one tct can apply, run the job once more with it and report each way's "
                   "graph breaks and per-call time: today the wrap order for breaks inside DDP's own code "
                   "(torch.compile(DDP(model)) run as DDP(torch.compile(model))). Off by default: the job runs twice");
+    cmd->add_flag("--no-breakdown", no_breakdown_,
+                  "Do not sample calls under torch's profiler (by default a few windows of 32 calls per site, "
+                  "where the job's own profiler is off): no breakdown of where a call's time goes. For a job that "
+                  "starts torch.profiler itself at a moment tct cannot foresee");
     cmd->add_flag("--fail-on-fallback", fail_on_fallback_,
                   "Exit 1 when a call site silently fell back to eager (a frame hit a recompile limit or "
                   "failed to compile) and the job itself succeeded: a gate for CI");
@@ -80,7 +84,10 @@ sitecustomize that chains to your own and costs nothing where torch is never imp
 (python -S or -I skip it). A call's time is host time; where CUDA is in use at
 torch.compile, CUDA events time each call too, resolved after the fact (no synchronize).
 What is timed is the call inside the object torch.compile returned (for a module: its
-forward, hooks included), the same in the compiled and the eager run.
+forward, hooks included), the same in the compiled and the eager run. A few windows of
+calls per site run under torch's profiler (its events give the breakdown: Dynamo's lookup
+and guards, the wrappers, the graphs, the eager code); those calls are left out of every
+other figure, and what sampling cost the job is said beside the breakdown.
 The job's stdout and stderr are its own; the report follows on stderr (--json and
 --markdown print on stdout after the job; -o FILE keeps them apart, and is rewritten
 every 10 s while the job runs, with exit "still running").
@@ -102,6 +109,7 @@ command that cannot be started; 4 internal error.)");
     options.repeat = repeat_;
     options.try_fixes = try_fixes_;
     options.threads = threads_;
+    options.breakdown = !no_breakdown_;
     // -o files are rewritten as the job runs, so a long job can be watched and a killed tct
     // still leaves a report.
     options.watch = !common.out.empty();
@@ -129,7 +137,7 @@ command that cannot be started; 4 internal error.)");
 
  private:
   std::string module_, dir_;
-  bool compare_eager_ = false, fail_on_fallback_ = false, try_fixes_ = false;
+  bool compare_eager_ = false, fail_on_fallback_ = false, try_fixes_ = false, no_breakdown_ = false;
   int repeat_ = 1;
   std::optional<int> threads_;
 };

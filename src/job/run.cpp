@@ -263,6 +263,8 @@ class Schedule {
              {"TORCH_TRACE", trace.string()},
              {"TCT_RUN_FORCE_EAGER", spec.how == How::Eager ? "1" : "0"},
              {"TCT_RUN_CALL_ENDS", "1"},
+             // job's figures are whole runs: no call of them runs under the profiler
+             {"TCT_RUN_BREAKDOWN", "0"},
              {"TORCHINDUCTOR_CACHE_DIR", (cache / "inductor").string()},
              {"TRITON_CACHE_DIR", (cache / "triton").string()}};
     if (spec.threads)

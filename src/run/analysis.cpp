@@ -10,6 +10,7 @@
 
 #include "core/hint_catalog.hpp"
 #include "core/recompile_guard.hpp"
+#include "run/breakdown.hpp"
 #include "run/shapes.hpp"
 #include "trace/eager_parts.hpp"
 #include "stats/break_even.hpp"
@@ -370,7 +371,8 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace:
   }
   std::vector<double> all(s.durations_ns.begin(), s.durations_ns.end());
   out.all = call_times(all);
-  out.steady = call_times(steady_durations(s, false));
+  const std::vector<double> steady = steady_durations(s, false);
+  out.steady = call_times(steady);
   if (!s.device_ns.empty()) out.device_steady = call_times(steady_durations(s, false, true));
   for (size_t i : s.compile_calls)
     if (i < s.durations_ns.size()) out.compiling_time += Ns(static_cast<double>(s.durations_ns[i]));
@@ -381,6 +383,7 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace:
   group_recompiles(out, s, p, roles);
   find_fallbacks(out, s, p, roles);
   out.shape_use = shape_use_of(s, out.compiles);
+  out.breakdown = sampled_breakdown(s, steady, wall);
   return out;
 }
 
@@ -677,6 +680,9 @@ std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool d
     }
     if (n > 0) skip[0] = true;
   }
+  if (s.sampled)  // run under the profiler: slower by its cost, and said apart (run/breakdown.cpp)
+    for (size_t i : s.sampled->index)
+      if (i < n) skip[i] = true;
   if (device) {
     for (const auto& [i, ns] : s.device_ns)
       if (i < n && !skip[i]) out.push_back(static_cast<double>(ns));

@@ -60,7 +60,8 @@ FixTrial fix_trial(std::string fix, int breaks_before, int breaks_after, const s
                    const std::vector<double>& after);
 
 // Steady calls: the calls with no compile in them, less the one right after each compile
-// (it pays lazy work: the backward's compile, allocator warm-up). Eager runs: all but the
+// (it pays lazy work: the backward's compile, allocator warm-up), and less the calls sampled
+// under torch's profiler. Eager runs: all but the
 // first two calls (lazy initialisation), the same count the examples exclude.
 // device: the CUDA event times of those calls (the calls without one are left out).
 std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device = false);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/breakdown_render.hpp"
 #include "report/format.hpp"
 #include "report/html_util.hpp"
 #include "run/render.hpp"
@@ -67,7 +68,17 @@ std::string html_section(const RunResult& r) {
              "</p>";
     std::vector<std::vector<std::string>> rows, details;
     std::vector<core::EagerPart> eager;
+    bool eager_measured = false;  // a site with eager parts had calls sampled: its breakdown says their share
+    std::string breakdowns;
     for (const auto& s : p.sites) {
+      if (s.breakdown && s.breakdown->call.calls > 0) {
+        std::string lines;
+        for (const auto& l : bench::breakdown_lines(s.breakdown->call)) lines += esc(l) + "\n";
+        breakdowns += "<h4>Where a call's time goes: " + esc(s.name) + "</h4>" +
+                      bench::breakdown_bar_html(s.breakdown->call) + "<p>" + esc(sampling_text(*s.breakdown)) +
+                      "</p><pre>" + lines + "</pre>";
+        eager_measured = eager_measured || !s.eager_parts.empty();
+      }
       for (const auto& e : s.eager_parts)
         if (e.cause != core::EagerCause::RecompileLimit) eager.push_back(e);  // said first, as a silent fallback
       const std::string vs = s.eager
@@ -99,7 +110,10 @@ std::string html_section(const RunResult& r) {
                   "Recompiles", "vs eager"},
                  rows, "sites");
     if (!details.empty()) out += table({"Call site", "What", "Where / guard", "Fix"}, details, "details");
-    out += report::html::eager_parts(eager, "<p>Their share of the call's time is not measured here.</p>");
+    out += report::html::eager_parts(eager, eager_measured
+                                                ? "<p>Their share of the call's time: the eager part below.</p>"
+                                                : "<p>Their share of the call's time is not measured here.</p>");
+    out += breakdowns;
   }
   return out + "</section>";
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "bench/breakdown_json.hpp"
 #include "run/json_fields.hpp"
 
 namespace tct::run {
@@ -43,6 +44,9 @@ json eager_parts_json(const std::vector<core::EagerPart>& parts) {
   return parts.empty() ? kLeftOut : core::to_json(parts);  // none: a site reads as before the field
 }
 std::vector<core::EagerPart> eager_parts_from(const json& j) { return core::eager_parts_from_json(j); }
+
+json call_breakdown_json(const bench::CallBreakdown& b) { return bench::to_json(b); }
+bench::CallBreakdown call_breakdown_from(const json& j) { return bench::breakdown_from_json(j); }
 
 // Documents before "cause" had only recompile limits.
 json cause_json(const Fallback& f) { return f.cause; }

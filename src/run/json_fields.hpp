@@ -43,6 +43,8 @@ nlohmann::json compare_eager_json(const RunResult& r);
 void compare_eager_from(const nlohmann::json& j, RunResult& r);
 nlohmann::json try_fixes_json(const RunResult& r);
 void try_fixes_from(const nlohmann::json& j, RunResult& r);
+nlohmann::json call_breakdown_json(const bench::CallBreakdown& b);  // bench's spelling (bench/breakdown_json.cpp)
+bench::CallBreakdown call_breakdown_from(const nlohmann::json& j);
 
 using namespace core::fields::declare;
 
@@ -109,6 +111,12 @@ constexpr auto json_fields(const VariedDim*) {
 constexpr auto json_fields(const ShapeUse*) {
   return std::tuple{TCT_FIELDS(ShapeUse, calls, shapes, other_calls, all_calls, one_in, varied)};
 }
+constexpr auto json_fields(const SampledBreakdown*) {
+  using B = SampledBreakdown;
+  return std::tuple{TCT_FIELDS(B, windows, compiling, job_share, skipped), TCT_FIELDS_WITH(B, kWholeNs, sampler, cost),
+                    TCT_FIELDS_WITH(B, kNull, error),
+                    field("call", &B::call, call_breakdown_json, call_breakdown_from)};
+}
 constexpr auto json_fields(const SiteResult*) {
   using S = SiteResult;
   return std::tuple{
@@ -116,7 +124,7 @@ constexpr auto json_fields(const SiteResult*) {
                  graph_breaks, breaks, cache, recompile_groups, fallbacks, backward_outside, eager, stall),
       TCT_FIELDS_WITH(S, kWholeNs, compile_time),
       TCT_FIELDS_WITH(S, kNull, wrapper),
-      TCT_FIELDS_WITH(S, kAbsent, shape_use),  // left out by records older than the shapes
+      TCT_FIELDS_WITH(S, kAbsent, shape_use, breakdown),  // left out by older records, and with --no-breakdown
       group("site", field("file", &S::site_file), field("line", &S::site_line)),
       group("code", field("function", &S::code_name), field("file", &S::code_file), field("line", &S::code_line)),
       custom<S>("eager_calls", eager_calls_json, eager_calls_from),

@@ -56,6 +56,29 @@ void read_shapes(const json& list, SiteRecord& r) {
   }
 }
 
+// The sampler's record (python/tct_run_bootstrap/tct_run_sampler.py Sampling.to_json).
+SampledCalls read_sampled(const json& j) {
+  SampledCalls out;
+  for (const auto& w : j.value("windows", json::array()))
+    if (w.is_array() && w.size() == 2 && w[0].is_number_integer() && w[1].is_number_integer())
+      out.windows.emplace_back(w[0].get<size_t>(), w[1].get<size_t>());
+  out.names = j.value("names", std::vector<std::string>{});
+  for (const auto& c : j.value("calls", json::array())) {
+    if (!c.is_object() || !c.contains("index") || !c["index"].is_number_integer()) continue;
+    bench::SampledCall call;
+    call.ns = c.value("ns", 0.0);
+    for (const auto& e : c.value("events", json::array()))
+      if (e.is_array() && e.size() == 3 && e[0].is_number_integer() && e[1].is_number() && e[2].is_number())
+        call.events.push_back({e[0].get<int>(), e[1].get<double>(), e[2].get<double>()});
+    out.index.push_back(c["index"].get<size_t>());
+    out.calls.push_back(std::move(call));
+  }
+  out.sampler_ns = j.value("cost_ns", int64_t{0});
+  out.skipped = j.value("skipped_profiler_in_use", 0);
+  out.error = j.value("error", "");
+  return out;
+}
+
 }  // namespace
 
 std::string SiteRecord::key() const { return fmt::format("{}:{} {}", site_file, site_line, name); }
@@ -111,6 +134,7 @@ ProcessRecord parse_record(const std::string& text) {
       r.shapes_all_calls = it->value("all_calls", int64_t{0});
       r.shapes_one_in = it->value("then_one_in", int64_t{0});
     }
+    if (const auto it = s.find("sampled"); it != s.end() && it->is_object()) r.sampled = read_sampled(*it);
     p.sites.push_back(std::move(r));
   }
   for (const auto& h : j.value("recompile_limit_hits", json::array())) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/breakdown.hpp"
+
 namespace tct::run {
 
 // The calls whose tensor arguments had these shapes; an argument that is no tensor is nullopt.
@@ -16,6 +18,19 @@ struct ShapeCount {
   std::vector<std::optional<std::vector<int64_t>>> args;
   std::vector<std::pair<std::string, std::vector<int64_t>>> kwargs;
   int64_t calls = 0;
+};
+
+// The calls the bootstrap ran under torch's profiler, in short windows
+// (python/tct_run_bootstrap/tct_run_sampler.py): each one's index among the site's calls, its
+// bracket event's duration and the events inside it, raw.
+struct SampledCalls {
+  std::vector<std::pair<size_t, size_t>> windows;  // (first call index, calls)
+  std::vector<std::string> names;                  // event names, indexed by bench::SampledEvent::name
+  std::vector<size_t> index;                       // the sampled calls' indexes, in order
+  std::vector<bench::SampledCall> calls;           // the same calls' events, in the same order
+  int64_t sampler_ns = 0;                          // the sampler's own work: profiler starts, stops, reading
+  int skipped = 0;                                 // windows not opened: the job's own profiler was on
+  std::string error;                               // why sampling stopped ("" when it did not)
 };
 
 struct SiteRecord {
@@ -49,6 +64,7 @@ struct SiteRecord {
   // Which calls were counted: every call up to the shapes_all_calls-th, then a random 1 in
   // shapes_one_in (0 and 0: every call, as a record without the field counted).
   int64_t shapes_all_calls = 0, shapes_one_in = 0;
+  std::optional<SampledCalls> sampled;  // none where sampling was off (--no-breakdown, eager runs)
 
   // "train.py:44 MLP": one site across processes and runs.
   std::string key() const;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/breakdown.hpp"
 #include "core/eager_part.hpp"
 #include "stats/verdict.hpp"
 #include "trace/result.hpp"
@@ -165,6 +166,21 @@ struct ShapeUse {
   std::vector<VariedDim> varied;
 };
 
+// Where the site's compiled calls' time goes, from the calls the bootstrap ran under torch's
+// profiler in short windows (python/tct_run_bootstrap/tct_run_sampler.py), cut into parts as
+// bench cuts its window (bench::breakdown_of); those calls are left out of every other figure.
+struct SampledBreakdown {
+  bench::CallBreakdown call;  // bare: the site's steady unsampled calls; profiled: the sampled ones
+  int windows = 0;
+  int compiling = 0;  // sampled calls left out: they compiled, or came right after a compile
+  // What sampling cost the job: the sampler's own work (profiler starts, stops, reading the
+  // events) and the sampled calls' time beyond a bare call's median; as a share of the job's wall time.
+  Ns sampler{0}, cost{0};
+  double job_share = 0;
+  int skipped = 0;    // windows not opened: the job's own profiler was on
+  std::string error;  // why sampling stopped early
+};
+
 struct SiteResult {
   std::string key, kind, name, site_file, code_name, code_file;
   std::string wrapper;  // "ddp": torch.compile was given a DistributedDataParallel (its forward is the site's code)
@@ -198,7 +214,8 @@ struct SiteResult {
   std::vector<RunCompile> runs;  // --compare-eager: each compiled run's compile, cold and warm
   std::vector<FixTrial> trials;  // --try-fixes: each fix measured here (its breaks' fix_terms then say tried)
   std::optional<Stall> stall;
-  std::optional<ShapeUse> shape_use;  // none where the bootstrap counted no shapes (older records)
+  std::optional<ShapeUse> shape_use;          // none where the bootstrap counted no shapes (older records)
+  std::optional<SampledBreakdown> breakdown;  // none where no call was sampled (--no-breakdown, few calls)
 };
 
 struct ProcessResult {

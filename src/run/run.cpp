@@ -81,11 +81,10 @@ RunResult run_job(const RunOptions& o, const RunHooks& hooks) {
     fs::create_directories(trace_of(sub));
     Launch l;
     l.argv = job;
-    l.env = {{"PYTHONPATH", pythonpath},
-             {"TCT_RUN_RECORD_DIR", records_of(sub)},
-             {"TORCH_TRACE", trace_of(sub)},
-             {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"},
-             {"TCT_RUN_TRY_FIX", fix}};
+    l.env = {
+        {"PYTHONPATH", pythonpath},     {"TCT_RUN_RECORD_DIR", records_of(sub)},
+        {"TORCH_TRACE", trace_of(sub)}, {"TCT_RUN_FORCE_EAGER", eager ? "1" : "0"},
+        {"TCT_RUN_TRY_FIX", fix},       {"TCT_RUN_BREAKDOWN", o.breakdown && !eager && sub == "compiled" ? "1" : "0"}};
     if (o.threads)
       for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "TCT_RUN_THREADS"})
         l.env.push_back({var, std::to_string(*o.threads)});

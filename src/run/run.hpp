@@ -27,6 +27,8 @@ struct RunOptions {
   bool try_fixes = false;
   std::optional<int> threads;  // --threads N in the job and its eager runs
   bool watch = false;          // report the result so far every 10 s while the compiled run runs
+  // Sample windows of calls under torch's profiler in the (first) compiled run: the breakdown.
+  bool breakdown = true;
 };
 
 struct RunHooks {

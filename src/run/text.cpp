@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/breakdown_render.hpp"
 #include "report/format.hpp"
 #include "run/render.hpp"
 #include "stats/verdict.hpp"
@@ -191,6 +192,33 @@ const FixTrial* trial_of(const SiteResult& s, const std::string& fix) {
   return nullptr;
 }
 
+// Where a call's time goes: one line when Dynamo's overhead is material, every part under -v
+// and in Markdown; why nothing was sampled, where that is the news.
+std::string breakdown_text(const SampledBreakdown& d, bool md, bool verbose, const std::string& b) {
+  if (d.call.calls == 0) {
+    if (!d.error.empty()) return fmt::format("{}breakdown: no call sampled: torch's profiler failed: {}\n", b, d.error);
+    return d.skipped > 0 ? fmt::format("{}breakdown: no call sampled: the job's own profiler was on\n", b) : "";
+  }
+  std::string out;
+  if (d.call.material()) out += fmt::format("{}overhead: {}\n", b, bench::breakdown_line(d.call));
+  if (!md && !verbose) return out;
+  out += fmt::format("{}where a call's time goes: {}\n", b, sampling_text(d));
+  if (md) out += "\n  ```\n";
+  for (const auto& line : bench::breakdown_lines(d.call)) out += (md ? "  " : b + "  ") + line + "\n";
+  if (md) out += "  ```\n";
+  return out;
+}
+
+// An eager part's share of the call, where calls were sampled: the breakdown's eager part
+// holds every op outside compiled graphs, so with one part it is that part's, with several theirs together.
+std::string eager_share(const SiteResult& s) {
+  const auto& d = s.breakdown;
+  if (!d || d->call.calls == 0 || !d->call.graph_events) return "not measured";
+  const double eager = d->call.part_ns(bench::CallPart::Eager);
+  return fmt::format("{} of {}{} (sampled calls, torch's profiler)", dur(Ns(eager)),
+                     dur(Ns(d->call.profiled_ns.median)), s.eager_parts.size() > 1 ? ", every part together" : "");
+}
+
 std::string site_text(const SiteResult& s, bool md, bool verbose, const std::string& cwd,
                       const Contention& contention) {
   const std::string b = md ? "- " : "    ";
@@ -206,6 +234,7 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
   if (s.device_steady && s.device_steady->calls > 0)
     out += fmt::format("{}device time per call (CUDA events, {} steady calls): median {}, p90 {}\n", b,
                        s.device_steady->calls, dur(s.device_steady->median), dur(s.device_steady->p90));
+  if (s.breakdown) out += breakdown_text(*s.breakdown, md, verbose, b);
   if (!s.compiles.empty()) {
     std::string cache;
     for (const auto& [k, v] : s.cache) cache += fmt::format("{}{} {}", cache.empty() ? "" : ", ", k, v);
@@ -241,10 +270,10 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
     if (p.cause != core::EagerCause::RecompileLimit)  // said first, as a silent fallback
       out +=
           fmt::format(fmt::runtime(md ? "{}**runs eagerly**: {} (after the [{}] break: {}); its share of the call's "
-                                        "time: not measured\n"
+                                        "time: {}\n"
                                       : "{}RUNS EAGERLY: {} (after the [{}] break: {}); its share of the call's time: "
-                                        "not measured\n"),
-                      b, core::describe(p), core::to_string(p.kind), p.reason) +
+                                        "{}\n"),
+                      b, core::describe(p), core::to_string(p.kind), p.reason, eager_share(s)) +
           (p.hint.fix.empty() || !explained.insert(p.hint.fix).second
                ? std::string()
                : fmt::format(fmt::runtime(md ? "{}fix: {}\n" : "{}  fix: {}\n"), b,
@@ -278,6 +307,17 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
 }
 
 }  // namespace
+
+std::string sampling_text(const SampledBreakdown& d) {
+  return fmt::format(
+      "{} call(s) in {} window(s) ran under torch's profiler, left out of the per-call figures{}; sampling cost the "
+      "job {} ({} of its time)",
+      d.call.calls, d.windows,
+      d.compiling > 0
+          ? fmt::format(" ({} more that compiled, or followed a compile, are not cut into parts)", d.compiling)
+          : "",
+      dur(d.cost), format_percent(d.job_share));
+}
 
 std::string trial_text(const FixTrial& t) {
   std::string verdict;

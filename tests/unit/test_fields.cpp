@@ -350,6 +350,7 @@ TEST(Fields, EveryRunTypeIsItsSchemaAndItsInterface) {
   holds<FixTrial>(r, site + "fix_trials/items", "RunFixTrial");
   holds<Stall>(r, site + "stall/oneOf/1", "RunStall");
   holds<ShapeUse>(r, site + "shape_use", "RunShapeUse");
+  holds<SampledBreakdown>(r, site + "breakdown", "RunSampledBreakdown");
   holds<VariedDim>(r, site + "shape_use/properties/varied/items", "RunVariedDim");
   holds<SizeCalls>(r, site + "shape_use/properties/varied/items/properties/sizes/items", "RunSizeCalls");
 }

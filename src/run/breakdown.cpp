@@ -1,0 +1,45 @@
+#include "run/breakdown.hpp"
+
+#include <algorithm>
+
+namespace tct::run {
+
+std::optional<SampledBreakdown> sampled_breakdown(const SiteRecord& s, const std::vector<double>& steady, Ns wall) {
+  if (!s.sampled) return std::nullopt;
+  const SampledCalls& sampled = *s.sampled;
+  SampledBreakdown out;
+  out.windows = static_cast<int>(sampled.windows.size());
+  out.skipped = sampled.skipped;
+  out.error = sampled.error;
+  out.sampler = Ns(static_cast<double>(sampled.sampler_ns));
+  bench::BreakdownSample sample;
+  sample.bare_ns = steady;
+  sample.names = sampled.names;
+  const auto compiled_at = [&](size_t i) {
+    return std::find(s.compile_calls.begin(), s.compile_calls.end(), i) != s.compile_calls.end();
+  };
+  std::vector<double> sampled_ns;  // every sampled call's own duration, as the job's clock took it
+  for (size_t k = 0; k < sampled.index.size(); ++k) {
+    const size_t i = sampled.index[k];
+    if (i >= s.durations_ns.size()) continue;
+    sampled_ns.push_back(static_cast<double>(s.durations_ns[i]));
+    // A call that compiled, or the one after (lazy work), is no steady call: as steady_durations.
+    if (i == 0 || compiled_at(i) || compiled_at(i - 1)) {
+      ++out.compiling;
+      continue;
+    }
+    sample.profiled_wall_ns.push_back(sampled_ns.back());
+    sample.calls.push_back(sampled.calls[k]);
+  }
+  if (sample.calls.empty() && out.error.empty() && out.skipped == 0) return std::nullopt;
+  out.call = bench::breakdown_of(sample);
+  const double bare = out.call.bare_ns.median;
+  double extra = 0;
+  if (std::isfinite(bare))
+    for (double ns : sampled_ns) extra += std::max(0.0, ns - bare);
+  out.cost = out.sampler + Ns(extra);
+  out.job_share = wall.count() > 0 ? out.cost / wall : 0.0;
+  return out;
+}
+
+}  // namespace tct::run

@@ -1,0 +1,87 @@
+// tct run's sampled breakdown (run/breakdown.cpp) from a bootstrap record: the sampled calls
+// leave the site's steady calls, the ones that compiled are not cut into parts, the parts come
+// from the events as bench cuts them, and the cost is the sampler's work plus the sampled
+// calls' time beyond a bare call.
+#include <gtest/gtest.h>
+
+#include "run/analysis.hpp"
+#include "run/breakdown.hpp"
+#include "run/records.hpp"
+
+namespace tct::run {
+namespace {
+
+// A record of 12 calls: call 0 compiled, calls 6-9 sampled (a window of 4), call 9 compiled
+// again; each sampled call holds a 2 us lookup and, for 6-8, a 5 us graph event.
+SiteRecord sampled_site() {
+  SiteRecord s;
+  s.durations_ns = {900000, 20000, 10000, 10000, 10000, 10000, 16000, 16000, 16000, 500000, 30000, 10000};
+  s.compile_calls = {0, 9};
+  SampledCalls c;
+  c.windows = {{6, 4}};
+  c.names = {"TorchDynamo Cache Lookup", "## Call CompiledFxGraph abc ##"};
+  for (size_t i = 6; i < 10; ++i) {
+    bench::SampledCall call;
+    call.ns = 15000;
+    call.events = {{0, 1000, 2000}, {1, 5000, 5000}};
+    c.index.push_back(i);
+    c.calls.push_back(call);
+  }
+  c.sampler_ns = 300000;
+  s.sampled = c;
+  return s;
+}
+
+TEST(RunBreakdown, SampledCallsLeaveTheSteadyCalls) {
+  const SiteRecord s = sampled_site();
+  // Steady: not 0 (compiled), 1 (after it), 6-9 (sampled; 9 compiled too), 10 (after a compile).
+  EXPECT_EQ(steady_durations(s, false), (std::vector<double>{10000, 10000, 10000, 10000, 10000}));
+}
+
+TEST(RunBreakdown, PartsFromTheEventsAndTheCostOfSampling) {
+  const SiteRecord s = sampled_site();
+  const auto b = sampled_breakdown(s, steady_durations(s, false), Ns(1e7));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->windows, 1);
+  EXPECT_EQ(b->compiling, 1);  // call 9 compiled: not cut into parts
+  EXPECT_EQ(b->call.calls, 3);
+  EXPECT_DOUBLE_EQ(b->call.bare_ns.median, 10000);
+  EXPECT_DOUBLE_EQ(b->call.part_ns(bench::CallPart::Lookup), 2000);
+  EXPECT_DOUBLE_EQ(b->call.part_ns(bench::CallPart::Graphs), 5000);
+  EXPECT_DOUBLE_EQ(b->call.part_ns(bench::CallPart::Outside), 8000);
+  // The sampler's 300 us, and each sampled call's time beyond the bare 10 us: 3 x 6 us + 490 us.
+  EXPECT_DOUBLE_EQ(b->cost.count(), 300000 + 3 * 6000 + 490000);
+  EXPECT_DOUBLE_EQ(b->job_share, b->cost.count() / 1e7);
+}
+
+TEST(RunBreakdown, NoneWithoutSampledCallsAndSaidWhenTheProfilerWasBusy) {
+  SiteRecord s = sampled_site();
+  s.sampled->index.clear();
+  s.sampled->calls.clear();
+  EXPECT_FALSE(sampled_breakdown(s, {10000}, Ns(1e7)));
+  s.sampled->skipped = 2;
+  const auto b = sampled_breakdown(s, {10000}, Ns(1e7));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->call.calls, 0);
+  EXPECT_EQ(b->skipped, 2);
+  s.sampled.reset();
+  EXPECT_FALSE(sampled_breakdown(s, {10000}, Ns(1e7)));
+}
+
+TEST(RunBreakdown, TheRecordReadsBack) {
+  const ProcessRecord p = parse_record(R"({"version": 1, "pid": 7, "sites": [{"index": 0, "kind": "function",
+    "name": "f", "durations_ns": [5, 6, 7], "sampled": {"windows": [[1, 2]], "names": ["a"],
+    "calls": [{"ns": 4, "events": [[0, 1, 2]], "index": 1}, {"ns": 5, "events": [], "index": 2}],
+    "cost_ns": 99, "skipped_profiler_in_use": 1, "error": ""}}]})");
+  ASSERT_EQ(p.sites.size(), 1u);
+  const auto& c = *p.sites[0].sampled;
+  EXPECT_EQ(c.windows, (std::vector<std::pair<size_t, size_t>>{{1, 2}}));
+  EXPECT_EQ(c.index, (std::vector<size_t>{1, 2}));
+  ASSERT_EQ(c.calls.size(), 2u);
+  EXPECT_EQ(c.calls[0].events.size(), 1u);
+  EXPECT_EQ(c.sampler_ns, 99);
+  EXPECT_EQ(c.skipped, 1);
+}
+
+}  // namespace
+}  // namespace tct::run
