@@ -1794,9 +1794,13 @@ export interface RunSampledBreakdown {
   windows: number;
   /** sampled calls not cut into parts: they compiled, or came right after a compile */
   compiling: number;
+  /** calls right after a window (16 each), left out of the steady calls: they still pay for it (the first
+   *  about 3x a steady call) */
+  settling: number;
   /** the sampler's own work: profiler starts, stops, reading the events */
   sampler_ns: number;
-  /** what sampling cost the job: sampler_ns and the sampled calls' time beyond a bare call's median */
+  /** what sampling cost the job: sampler_ns and the time beyond a bare call's median of the sampled calls
+   *  and the settling ones */
   cost_ns: number;
   /** cost_ns over the job's wall time */
   job_share: number;

@@ -680,9 +680,12 @@ std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool d
     }
     if (n > 0) skip[0] = true;
   }
-  if (s.sampled)  // run under the profiler: slower by its cost, and said apart (run/breakdown.cpp)
+  if (s.sampled) {  // run under the profiler, or right after it: slower by its cost, said apart (run/breakdown.cpp)
     for (size_t i : s.sampled->index)
       if (i < n) skip[i] = true;
+    for (size_t i = 0; i < n; ++i)
+      if (s.sampled->settling(i)) skip[i] = true;
+  }
   if (device) {
     for (const auto& [i, ns] : s.device_ns)
       if (i < n && !skip[i]) out.push_back(static_cast<double>(ns));

@@ -18,7 +18,7 @@ std::optional<SampledBreakdown> sampled_breakdown(const SiteRecord& s, const std
   const auto compiled_at = [&](size_t i) {
     return std::find(s.compile_calls.begin(), s.compile_calls.end(), i) != s.compile_calls.end();
   };
-  std::vector<double> sampled_ns;  // every sampled call's own duration, as the job's clock took it
+  std::vector<double> sampled_ns;  // every sampled or settling call's duration, as the job's clock took it
   for (size_t k = 0; k < sampled.index.size(); ++k) {
     const size_t i = sampled.index[k];
     if (i >= s.durations_ns.size()) continue;
@@ -33,6 +33,12 @@ std::optional<SampledBreakdown> sampled_breakdown(const SiteRecord& s, const std
   }
   if (sample.calls.empty() && out.error.empty() && out.skipped == 0) return std::nullopt;
   out.call = bench::breakdown_of(sample);
+  // The calls right after each window pay for it too (SampledCalls::settling).
+  for (size_t i = 0; i < s.durations_ns.size(); ++i)
+    if (sampled.settling(i)) {
+      ++out.settling;
+      sampled_ns.push_back(static_cast<double>(s.durations_ns[i]));
+    }
   const double bare = out.call.bare_ns.median;
   double extra = 0;
   if (std::isfinite(bare))

@@ -113,8 +113,8 @@ constexpr auto json_fields(const ShapeUse*) {
 }
 constexpr auto json_fields(const SampledBreakdown*) {
   using B = SampledBreakdown;
-  return std::tuple{TCT_FIELDS(B, windows, compiling, job_share, skipped), TCT_FIELDS_WITH(B, kWholeNs, sampler, cost),
-                    TCT_FIELDS_WITH(B, kNull, error),
+  return std::tuple{TCT_FIELDS(B, windows, compiling, settling, job_share, skipped),
+                    TCT_FIELDS_WITH(B, kWholeNs, sampler, cost), TCT_FIELDS_WITH(B, kNull, error),
                     field("call", &B::call, call_breakdown_json, call_breakdown_from)};
 }
 constexpr auto json_fields(const SiteResult*) {

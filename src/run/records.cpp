@@ -81,6 +81,12 @@ SampledCalls read_sampled(const json& j) {
 
 }  // namespace
 
+bool SampledCalls::settling(size_t call) const {
+  for (const auto& [first, n] : windows)
+    if (call >= first + n && call < first + n + kSettling) return true;
+  return false;
+}
+
 std::string SiteRecord::key() const { return fmt::format("{}:{} {}", site_file, site_line, name); }
 
 ProcessRecord parse_record(const std::string& text) {

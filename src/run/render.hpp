@@ -18,8 +18,9 @@ std::string first_end_text(const FirstEnd& e);
 // "graph breaks 3 -> 0, per call 412 us -> 316 us (steady median), 1.30x [1.21, 1.41] faster with
 // the fix (...)": what --try-fixes measured, said beside the fix it measured.
 std::string trial_text(const FixTrial& t);
-// "96 call(s) in 3 window(s) ran under torch's profiler, left out of the per-call figures;
-// sampling cost the job 4.1 ms (0.3% of its time)": beside the breakdown it made.
+// "96 call(s) in 3 window(s) ran under torch's profiler; they and the 48 settling after the
+// windows are left out of the per-call figures; sampling cost the job 4.1 ms (0.3% of its
+// time)": beside the breakdown it made.
 std::string sampling_text(const SampledBreakdown& d);
 
 }  // namespace tct::run

@@ -168,13 +168,16 @@ struct ShapeUse {
 
 // Where the site's compiled calls' time goes, from the calls the bootstrap ran under torch's
 // profiler in short windows (python/tct_run_bootstrap/tct_run_sampler.py), cut into parts as
-// bench cuts its window (bench::breakdown_of); those calls are left out of every other figure.
+// bench cuts its window (bench::breakdown_of); those calls, and the few after each window that
+// still pay for it, are left out of every other figure.
 struct SampledBreakdown {
   bench::CallBreakdown call;  // bare: the site's steady unsampled calls; profiled: the sampled ones
   int windows = 0;
   int compiling = 0;  // sampled calls left out: they compiled, or came right after a compile
+  int settling = 0;   // calls right after a window, left out of the steady calls (SampledCalls::kSettling each)
   // What sampling cost the job: the sampler's own work (profiler starts, stops, reading the
-  // events) and the sampled calls' time beyond a bare call's median; as a share of the job's wall time.
+  // events) and the time beyond a bare call's median of the sampled calls and of the calls
+  // settling after each window; as a share of the job's wall time.
   Ns sampler{0}, cost{0};
   double job_share = 0;
   int skipped = 0;    // windows not opened: the job's own profiler was on

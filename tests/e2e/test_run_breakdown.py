@@ -61,8 +61,10 @@ def test_sampled_calls_are_left_out_of_the_sites_timings(runs):
     b = on["breakdown"]
     sampled = b["call"]["calls"] + b["compiling"]
     assert on["calls"] == off["calls"] == int(CALLS)
-    # Without sampling, every call but the compiling ones and the one after each is steady.
-    assert on["steady_calls"]["calls"] == off["steady_calls"]["calls"] - sampled
+    # Without sampling, every call but the compiling ones and the one after each is steady; with
+    # it, the sampled calls and the 16 after each window (still paying for it) are left out too.
+    assert b["settling"] == 16 * b["windows"]
+    assert on["steady_calls"]["calls"] == off["steady_calls"]["calls"] - sampled - b["settling"]
     # The bare call the breakdown weighs against is the site's steady median.
     assert b["call"]["bare"]["median_ns"] == pytest.approx(on["steady_calls"]["median_ns"], abs=1)
     # What sampling cost is said, and is small beside the job.
@@ -78,7 +80,7 @@ def test_reports_say_it_once_briefly_and_whole_under_v(runs, tmp_path):
     verbose = run_tct("report", doc, "-v")
     assert verbose.rc == 0, verbose
     text = verbose.out + verbose.err
-    assert "where a call's time goes: " in text and "ran under torch's profiler, left out of the per-call" in text
+    assert "where a call's time goes: " in text and "settling after the windows are left out of the per-call figures" in text
     for part in ("lookup", "graphs", "wrappers", "dynamo", "eager", "outside"):
         assert f"\n        {part} " in text, part
     md = run_tct("report", doc, "--markdown")
@@ -100,4 +102,4 @@ def test_a_job_that_starts_its_own_profiler_mid_window_runs_as_written(tmp_path)
     assert b["error"] is None and b["windows"] >= 2, b
     # The first window's 14 calls (256 to 269) and at least one whole window after.
     assert b["call"]["calls"] + b["compiling"] >= 14 + 32, b
-    assert site["steady_calls"]["calls"] == site["calls"] - 2 - b["call"]["calls"] - b["compiling"]
+    assert site["steady_calls"]["calls"] == site["calls"] - 2 - b["call"]["calls"] - b["compiling"] - b["settling"]

@@ -34,8 +34,9 @@ SiteRecord sampled_site() {
 
 TEST(RunBreakdown, SampledCallsLeaveTheSteadyCalls) {
   const SiteRecord s = sampled_site();
-  // Steady: not 0 (compiled), 1 (after it), 6-9 (sampled; 9 compiled too), 10 (after a compile).
-  EXPECT_EQ(steady_durations(s, false), (std::vector<double>{10000, 10000, 10000, 10000, 10000}));
+  // Steady: not 0 (compiled), 1 (after it), 6-9 (sampled; 9 compiled too), 10 (after a compile),
+  // 10 and 11 (settling after the window).
+  EXPECT_EQ(steady_durations(s, false), (std::vector<double>{10000, 10000, 10000, 10000}));
 }
 
 TEST(RunBreakdown, PartsFromTheEventsAndTheCostOfSampling) {
@@ -44,13 +45,15 @@ TEST(RunBreakdown, PartsFromTheEventsAndTheCostOfSampling) {
   ASSERT_TRUE(b);
   EXPECT_EQ(b->windows, 1);
   EXPECT_EQ(b->compiling, 1);  // call 9 compiled: not cut into parts
+  EXPECT_EQ(b->settling, 2);   // calls 10 and 11: the record ends before 16
   EXPECT_EQ(b->call.calls, 3);
   EXPECT_DOUBLE_EQ(b->call.bare_ns.median, 10000);
   EXPECT_DOUBLE_EQ(b->call.part_ns(bench::CallPart::Lookup), 2000);
   EXPECT_DOUBLE_EQ(b->call.part_ns(bench::CallPart::Graphs), 5000);
   EXPECT_DOUBLE_EQ(b->call.part_ns(bench::CallPart::Outside), 8000);
-  // The sampler's 300 us, and each sampled call's time beyond the bare 10 us: 3 x 6 us + 490 us.
-  EXPECT_DOUBLE_EQ(b->cost.count(), 300000 + 3 * 6000 + 490000);
+  // The sampler's 300 us, and the time beyond the bare 10 us of each sampled call (3 x 6 us +
+  // 490 us) and of each settling one (20 us, 0).
+  EXPECT_DOUBLE_EQ(b->cost.count(), 300000 + 3 * 6000 + 490000 + 20000);
   EXPECT_DOUBLE_EQ(b->job_share, b->cost.count() / 1e7);
 }
 
