@@ -7,12 +7,12 @@
 3. The wrapper given one tensor, in process: a site's first 256 calls (each call's shapes
    counted) and its later ones (1 in 64 counted).
 4. The wrapper on a real compiled call, in one process: through it and around it
-   (its __wrapped__), interleaved.
+   (its __wrapped__), interleaved; sampling off, so no window lands in a timed loop.
 5. Per compiled call, in separate processes: a tiny function compiled with backend="eager" (so the call is mostly
    Python, the worst case for a fixed cost), called M times, in a fresh interpreter with and
    without the bootstrap; median ns per call, interleaved processes (aim: under 1 us, or 1%).
-   The difference holds the timing wrapper and the compiled-graph run counter; the best of 5
-   loops is a loop without a sampled window (the sampler's windows come early and far apart).
+   The difference holds the timing wrapper and the compiled-graph run counter (and, with the
+   sampler on, whatever windows fell in the best of the 5 loops).
 6. What sampling costs such a job in all: the mean per call over all 5 loops (the sampler's
    windows, its profiler starts, stops and reads included) with the bootstrap's sampling on
    and off (TCT_RUN_BREAKDOWN=0, tct run --no-breakdown), median of the same processes.
@@ -80,8 +80,10 @@ print(min(a), min(b))
 
 
 def same_process(python, calls, record_dir):
-    p = subprocess.run([python, "-c", SAME_PROCESS, str(calls)], env=env_with(True, record_dir), check=True,
-                       capture_output=True, text=True)
+    # Sampling off: its windows (spread over the job by their cost) would land in the timed
+    # loops; the unsampled call runs the same code either way, and line 6 says what sampling adds.
+    p = subprocess.run([python, "-c", SAME_PROCESS, str(calls)], env=env_with(True, record_dir, breakdown=False),
+                       check=True, capture_output=True, text=True)
     return tuple(map(float, p.stdout.split()))
 
 

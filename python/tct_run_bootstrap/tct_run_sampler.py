@@ -14,7 +14,8 @@ inside a timed call; they are timed here and reported as the sampling's cost.
 Windows: WINDOW calls each, the first once a site has made FIRST calls (those whose shapes the
 recorder counts one by one; a short job keeps every call for its timings) and its last two
 compiled nothing, then MIN_GAP calls later, a gap that doubles each window, or later still where
-that keeps the sampler's own work under SHARE of the site's time since its first call; at most
+that keeps the windows' whole spans (the sampler's work and the sampled calls) under SHARE of
+the site's time since its first call; at most
 MAX_WINDOWS per site. Only one window is open at a time in a process; one that would open while
 the job's own profiler runs (torch.profiler) is skipped and counted, and an open one closes
 where it stands when the job starts its profiler. TCT_RUN_BREAKDOWN=0 (tct run --no-breakdown)
@@ -40,7 +41,7 @@ class Sampling:
     """A site's windows and what they recorded (to_json: the record's `sampled` field)."""
 
     __slots__ = ("state", "start_call", "t_first", "windows", "names", "name_index", "calls", "cost_ns",
-                 "skipped", "error", "bracketed", "thread")
+                 "skipped", "error", "bracketed", "thread", "t_open", "spent_ns")
 
     def __init__(self, clock):
         self.state = "waiting"      # "waiting" for the window's start, "open", "done"
@@ -55,6 +56,8 @@ class Sampling:
         self.error = ""             # why sampling stopped, where the profiler failed
         self.bracketed = []         # the open window's bracketed calls: their indexes, in order
         self.thread = 0             # the thread the open window's profiler runs on
+        self.t_open = 0             # when the open window's profiler started
+        self.spent_ns = 0           # each window's whole span, its calls included: what the gaps budget
 
     def to_json(self):
         return {"windows": list(self.windows), "names": list(self.names), "calls": list(self.calls),
@@ -148,7 +151,7 @@ def step(site, torch, clock):
         s.skipped += 1
         s.start_call = call + 1 + MIN_GAP * 4
         return MIN_GAP * 4, False
-    t0 = clock()
+    t0 = s.t_open = clock()
     try:
         start, _ = _profiler(torch)
         start()
@@ -196,18 +199,20 @@ def _close(site, s, torch, clock):
     s.bracketed.clear()
     now = clock()
     s.cost_ns += now - t0
+    s.spent_ns += now - s.t_open
     window = s.windows[-1]
     window[1] = len(site.times) - window[0]
     if len(s.windows) >= MAX_WINDOWS or s.error:
         s.state = "done"
         return
-    # The next window once the sampler's work so far is SHARE of the site's time by then (as
-    # many calls on as that time holds at the site's pace so far), and no sooner than a gap
+    # The next window once the windows' whole spans so far (the sampler's work and the sampled
+    # calls, bare time and all: more than sampling costs) are SHARE of the site's time by then
+    # (as many calls on as that time holds at the site's pace so far), and no sooner than a gap
     # that doubles each window: the windows spread over the job, not its first calls.
     calls = len(site.times)
     per_call = max(1, (now - s.t_first) // max(1, calls))
     gap = MIN_GAP << (len(s.windows) - 1)
-    s.start_call = calls + max(gap, int(s.cost_ns / SHARE / per_call) - calls)
+    s.start_call = calls + max(gap, int(s.spent_ns / SHARE / per_call) - calls)
     s.state = "waiting"
 
 
