@@ -1,6 +1,7 @@
 #include "run/breakdown.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tct::run {
 

@@ -203,20 +203,30 @@ std::string breakdown_text(const SampledBreakdown& d, bool md, bool verbose, con
   if (d.call.material()) out += fmt::format("{}overhead: {}\n", b, bench::breakdown_line(d.call));
   if (!md && !verbose) return out;
   out += fmt::format("{}where a call's time goes: {}\n", b, sampling_text(d));
+  if (d.call.material())
+    out += fmt::format(
+        "{}guard fixes: `tct bench` on this function times each A/B (run does not change the job's "
+        "guards)\n",
+        b);
   if (md) out += "\n  ```\n";
   for (const auto& line : bench::breakdown_lines(d.call)) out += (md ? "  " : b + "  ") + line + "\n";
   if (md) out += "  ```\n";
   return out;
 }
 
-// An eager part's share of the call, where calls were sampled: the breakdown's eager part
-// holds every op outside compiled graphs, so with one part it is that part's, with several theirs together.
+// An eager part's share of the call, where calls were sampled: the breakdown's eager part holds
+// every op outside compiled graphs (a rest of frame runs inside the compiled region, after the
+// graph: only a backend that records graph events, inductor, tells them apart), so with one part
+// it is that part's, with several theirs together.
 std::string eager_share(const SiteResult& s) {
   const auto& d = s.breakdown;
-  if (!d || d->call.calls == 0 || !d->call.graph_events) return "not measured";
+  if (!d || d->call.calls == 0) return "not measured";
+  if (!d->call.graph_events) return "not measured (this backend records no graph event to tell it from the graph)";
   const double eager = d->call.part_ns(bench::CallPart::Eager);
-  return fmt::format("{} of {}{} (sampled calls, torch's profiler)", dur(Ns(eager)),
-                     dur(Ns(d->call.profiled_ns.median)), s.eager_parts.size() > 1 ? ", every part together" : "");
+  const double profiled = d->call.profiled_ns.median;
+  return fmt::format("{:.0f}% of each call{}, on the calls sampled under torch's profiler ({} of their {})",
+                     100 * eager / profiled, s.eager_parts.size() > 1 ? ", every part together" : "", dur(Ns(eager)),
+                     dur(Ns(profiled)));
 }
 
 std::string site_text(const SiteResult& s, bool md, bool verbose, const std::string& cwd,

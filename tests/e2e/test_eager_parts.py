@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tct_run import FIXTURES, PYTHON, run_tct
+from test_run import run_doc
 
 MODEL = FIXTURES / "breaks_unresumable_gru.py"
 TARGET = f"{MODEL}:make"
@@ -108,7 +109,35 @@ def test_run_says_it_per_call_site(tmp_path):
     (part,) = site["eager_parts"]
     assert (part["file"], part["from_line"]) == where and part["cause"] == "rest_of_frame"
     assert f"RUNS EAGERLY: {the_sentence(where[1])}" in r.err
-    assert "its share of the call's time: not measured" in r.err
+    assert "its share of the call's time: not measured" in r.err  # 6 calls: none sampled
+
+
+def test_run_measures_its_share_once_calls_are_sampled(tmp_path):
+    """The same site past 256 calls, compiled by inductor (whose graph events tell the graph from
+    the eager rest of the frame run after it in the same compiled region): the sampler's windows
+    (tct_run_sampler.py) give the eager part its share, where a wholly compiled function
+    (tests/e2e/test_run_breakdown.py's job) has none."""
+    job = tmp_path / "spot.py"
+    job.write_text("import sys, torch\n"
+                   f"sys.path.insert(0, {str(FIXTURES)!r})\n"
+                   "from breaks_unresumable_gru import make\n"
+                   "model, args = make()\n"
+                   "spot = torch.compile(model)\n"
+                   "with torch.no_grad():\n"
+                   "    for _ in range(400):\n"
+                   "        spot(*args)\n")
+    r, doc = run_doc(tmp_path, PYTHON, job, flags=("--threads", "1"))
+    (site,) = doc["run"]["processes"][0]["sites"]
+    call = site["breakdown"]["call"]
+    eager = call["parts"]["eager"]
+    assert call["calls"] >= 32 and eager["low_ns"] > 0, call
+    said = re.search(r"its share of the call's time: (\d+)% of each call, on the calls sampled under torch's "
+                     r"profiler \(([\d.]+) (ns|us|ms) of their ([\d.]+) (ns|us|ms)\)", r.err)
+    assert said, r.err
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6}
+    assert float(said[2]) * scale[said[3]] == pytest.approx(eager["median_ns"], rel=0.01)
+    assert float(said[4]) * scale[said[5]] == pytest.approx(call["profiled"]["median_ns"], rel=0.01)
+    assert int(said[1]) == round(100 * eager["median_ns"] / call["profiled"]["median_ns"])
 
 
 def test_expect_counts_the_eager_part_at_one(tmp_path):
