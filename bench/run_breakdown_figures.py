@@ -58,6 +58,9 @@ def main():
         prof = call["profiled"]
         print(f"   sum of parts {us(total)}; sampled call {us(prof['median_ns'])} [{us(prof['low_ns'])}, "
               f"{us(prof['high_ns'])}] ({call['calls']} calls in {b['windows']} windows)")
+        for f in call["frames"]:
+            print(f"   chain: {len(f['entries'])} entries, the sampled calls hit position {f['hit_position']}, "
+                  f"guard counts {[e['guard_count'] for e in f['entries']]}")
         lookups = [s["breakdown"]["call"]["parts"]["lookup"]["median_ns"] for s in on]
         lookup, p = statistics.median(lookups), statistics.median(plain)
         print(f"   lookup: tct run {us(lookup)}, plain script's torch.profiler {us(p)} ({100 * (lookup / p - 1):+.0f}%) "

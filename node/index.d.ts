@@ -1947,6 +1947,8 @@ export interface RunFrameCompile {
   fail_reason: string | null;
   frame: string;
   fail_type: string | null;
+  /** compilation_metrics' guard count of the cache entry it made (absent in documents before it) */
+  guard_count?: number | null;
 }
 
 export interface RunSite {

@@ -72,7 +72,7 @@ _artifacts = {}
 class _Site:
     __slots__ = ("index", "kind", "name", "code_name", "code_file", "code_line", "site_file", "site_line",
                  "times", "compile_calls", "eager_calls", "objects", "pending", "device", "compile_ids",
-                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes", "sampling")
+                 "outputs_need_grad", "ends", "wrapper", "arg_names", "shapes", "sampling", "code")
 
     def __init__(self, index, kind, name, code, site_file, site_line):
         self.index = index
@@ -81,6 +81,7 @@ class _Site:
         self.code_name = code.co_name if code else ""
         self.code_file = code.co_filename if code else ""
         self.code_line = code.co_firstlineno if code else 0
+        self.code = code                # the code object Dynamo keeps this site's cache entries on
         self.site_file = site_file
         self.site_line = site_line
         self.times = array.array("q")   # ns per call, in call order

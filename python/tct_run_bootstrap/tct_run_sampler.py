@@ -41,7 +41,7 @@ class Sampling:
     """A site's windows and what they recorded (to_json: the record's `sampled` field)."""
 
     __slots__ = ("state", "start_call", "t_first", "windows", "names", "name_index", "calls", "cost_ns",
-                 "skipped", "error", "bracketed", "thread", "t_open", "spent_ns")
+                 "skipped", "error", "bracketed", "thread", "t_open", "spent_ns", "chain")
 
     def __init__(self, clock):
         self.state = "waiting"      # "waiting" for the window's start, "open", "done"
@@ -54,13 +54,15 @@ class Sampling:
         self.cost_ns = 0            # the sampler's own work: starts, stops, reading the events
         self.skipped = 0            # windows not opened: the job's own profiler was on
         self.error = ""             # why sampling stopped, where the profiler failed
-        self.bracketed = []         # the open window's bracketed calls: their indexes, in order
+        self.bracketed = []         # the open window's bracketed calls: [index, hit position, entries], in order
+        self.chain = []             # the site's cache entries (compile ids) in lookup order, as the last window left them
         self.thread = 0             # the thread the open window's profiler runs on
         self.t_open = 0             # when the open window's profiler started
         self.spent_ns = 0           # each window's whole span, its calls included: what the gaps budget
 
     def to_json(self):
         return {"windows": list(self.windows), "names": list(self.names), "calls": list(self.calls),
+                "chain": list(self.chain),
                 "cost_ns": self.cost_ns, "skipped_profiler_in_use": self.skipped, "error": self.error,
                 "plan": {"window": WINDOW, "first": FIRST, "share": SHARE, "max_windows": MAX_WINDOWS}}
 
@@ -115,16 +117,37 @@ def yield_to_the_jobs_profiler(torch):
 
 
 def bracket(fn, site):
-    """fn with each call inside one CALL_EVENT, every event of the call inside it; each call
-    notes the index it will have among the site's calls (the k-th bracket is the k-th noted)."""
+    """fn with each call inside one CALL_EVENT, every event of the call inside it. Each call
+    notes, outside its bracket, the index it will have among the site's calls (the k-th bracket
+    is the k-th noted) and the position of the cache entry it hit: torch keeps a frame's entries
+    most recently used first and moves a hit to the front (2.13 to 2.15), so the entry first after
+    the call is the one hit, and its place before the call is the position the lookup reached.
+    0: not known (the call compiled a new entry, or the entries cannot be read)."""
     from torch._C._profiler import _RecordFunctionFast
+    try:
+        from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+    except ImportError:
+        _debug_get_cache_entry_list = None
     noted = site.sampling.bracketed
     times = site.times
+    code = site.code
+
+    def entries():
+        try:
+            return [str(e.compile_id) for e in _debug_get_cache_entry_list(code)]
+        except Exception:
+            return []
 
     def bracketed(*args, **kwargs):
-        noted.append(len(times))
+        before = entries() if code is not None and _debug_get_cache_entry_list else []
+        row = [len(times), 0, len(before)]
+        noted.append(row)
         with _RecordFunctionFast(CALL_EVENT):
-            return fn(*args, **kwargs)
+            out = fn(*args, **kwargs)
+        if before:
+            after = entries()
+            row[1] = before.index(after[0]) + 1 if after and after[0] in before else 0
+        return out
 
     return bracketed
 
@@ -190,9 +213,12 @@ def _close(site, s, torch, clock):
         kept = len(s.calls)
         _keep_calls(s, threads)
         # The k-th bracket closed is the k-th opened (they do not overlap on one thread).
-        for row, index in zip(s.calls[kept:], s.bracketed):
-            row["index"] = index
+        for row, (index, hit, entries) in zip(s.calls[kept:], s.bracketed):
+            row.update(index=index, hit=hit, entries=entries)
         del s.calls[kept + len(s.bracketed):]  # a bracket without its index: none expected
+        if site.code is not None:
+            from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+            s.chain = [str(e.compile_id) for e in _debug_get_cache_entry_list(site.code)]
     except Exception as e:
         s.error = f"{type(e).__name__}: {e}"[:300]
     _open[0] = None

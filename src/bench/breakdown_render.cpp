@@ -20,7 +20,7 @@ std::string median_words(const MedianNs& m) {
 std::string chain_words(const FrameChain& f) {
   std::string out = fmt::format("cache chain of {} ({}:{}): {} entr{}", f.name, f.file, f.line, f.entries.size(),
                                 f.entries.size() == 1 ? "y" : "ies");
-  if (f.hit_position) out += fmt::format(", the next call hits position {}", *f.hit_position);
+  if (f.hit_position) out += fmt::format(", the steady calls hit position {}", *f.hit_position);
   else if (!f.entry_frame) out += " (which one a call hits is checked for the entry frame only)";
   if (f.lookup_guards_ns)
     out +=

@@ -140,6 +140,7 @@ void join_trace(SiteResult& out, const SiteRecord& s, const trace::RankSummary& 
     f.fail_type = c.fail_type;
     f.file = c.file;
     f.finished = c.finished;
+    f.guard_count = c.guard_count;
     if (!c.finished) ++out.unfinished;
     // not a reply: a typed map of the compile's phases (its TORCH_TRACE records)
     if (auto it = c.phase_s.find("entire_frame"); it != c.phase_s.end()) out.compile_time += Ns(it->second * 1e9);
@@ -383,7 +384,7 @@ SiteResult site_result(const SiteRecord& s, const ProcessRecord& p, const trace:
   group_recompiles(out, s, p, roles);
   find_fallbacks(out, s, p, roles);
   out.shape_use = shape_use_of(s, out.compiles);
-  out.breakdown = sampled_breakdown(s, steady, wall);
+  out.breakdown = sampled_breakdown(s, steady, wall, out.compiles);
   return out;
 }
 

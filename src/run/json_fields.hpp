@@ -59,6 +59,7 @@ constexpr auto json_fields(const FrameCompile*) {
   using C = FrameCompile;
   return std::tuple{TCT_FIELDS(C, compile_id, frame, function, line, cache, graph_breaks, skipped),
                     TCT_FIELDS_WITH(C, kNull, fail_type, fail_reason),
+                    TCT_FIELDS_WITH(C, kAbsent, guard_count),  // none in documents before it
                     field("phase_ns", &C::phases, whole_ns_map_json, whole_ns_map_from),
                     field("recompile_reasons", &C::recompile_reasons, texts_json, texts_from)};
 }

@@ -72,7 +72,10 @@ SampledCalls read_sampled(const json& j) {
         call.events.push_back({e[0].get<int>(), e[1].get<double>(), e[2].get<double>()});
     out.index.push_back(c["index"].get<size_t>());
     out.calls.push_back(std::move(call));
+    out.hit.push_back(c.value("hit", 0));
+    out.entries.push_back(c.value("entries", 0));
   }
+  out.chain = j.value("chain", std::vector<std::string>{});
   out.sampler_ns = j.value("cost_ns", int64_t{0});
   out.skipped = j.value("skipped_profiler_in_use", 0);
   out.error = j.value("error", "");

@@ -28,9 +28,13 @@ struct SampledCalls {
   std::vector<std::string> names;                  // event names, indexed by bench::SampledEvent::name
   std::vector<size_t> index;                       // the sampled calls' indexes, in order
   std::vector<bench::SampledCall> calls;           // the same calls' events, in the same order
-  int64_t sampler_ns = 0;                          // the sampler's own work: profiler starts, stops, reading
-  int skipped = 0;                                 // windows not opened: the job's own profiler was on
-  std::string error;                               // why sampling stopped ("" when it did not)
+  // The same calls' cache lookups: the 1-based position of the entry each hit (0: not known,
+  // the call compiled) and how many entries the frame had before it.
+  std::vector<int> hit, entries;
+  std::vector<std::string> chain;  // the site's own frame's cache entries (compile ids) in lookup order, last seen
+  int64_t sampler_ns = 0;          // the sampler's own work: profiler starts, stops, reading
+  int skipped = 0;                 // windows not opened: the job's own profiler was on
+  std::string error;               // why sampling stopped ("" when it did not)
 
   // The calls right after a window still pay for it (the first about 3x a steady call, the next
   // ones up to 10% more, settling within 16: measured on tests/e2e/jobs/shape_cycle_job.py):

@@ -39,7 +39,8 @@ struct FrameCompile {
   std::map<std::string, int> cache;
   int graph_breaks = 0;
   bool skipped = false;
-  bool finished = true;  // its compilation_metrics was logged: false when the process ended in it
+  bool finished = true;            // its compilation_metrics was logged: false when the process ended in it
+  std::optional<int> guard_count;  // compilation_metrics' guards of the entry it made
   std::string fail_type, fail_reason, file;
 
   bool recompiled() const { return trace::is_recompile(recompile_reasons, fail_type); }
@@ -171,7 +172,10 @@ struct ShapeUse {
 // bench cuts its window (bench::breakdown_of); those calls, and the few after each window that
 // still pay for it, are left out of every other figure.
 struct SampledBreakdown {
-  bench::CallBreakdown call;  // bare: the site's steady unsampled calls; profiled: the sampled ones
+  // bare: the site's steady unsampled calls; profiled: the sampled ones; frames: the site's own
+  // frame's cache chain, with the position the sampled calls hit (their median) and each
+  // entry's guard count from the trace.
+  bench::CallBreakdown call;
   int windows = 0;
   int compiling = 0;  // sampled calls left out: they compiled, or came right after a compile
   int settling = 0;   // calls right after a window, left out of the steady calls (SampledCalls::kSettling each)

@@ -48,11 +48,20 @@ def test_lookup_agrees_with_torch_profiler_in_a_plain_script(runs):
     assert lookup == pytest.approx(plain, rel=0.20), (lookup, plain)
 
 
-def test_lookup_grows_with_the_cache_entries(runs):
+def test_hit_position_and_lookup_grow_with_the_cache_entries(runs):
     # Each call of the 8-shape job needs the least recently used entry: 8 guard checks, not 1.
     one, eight = (runs[n][0]["breakdown"]["call"]["parts"]["lookup"] for n in ("one", "eight"))
     assert eight["low_ns"] > one["high_ns"], (one, eight)
-    assert runs["eight"][0]["compiling_calls"] == 8 and runs["one"][0]["compiling_calls"] == 1
+    for name, entries in (("one", 1), ("eight", 8)):
+        site = runs[name][0]
+        assert site["compiling_calls"] == entries
+        (frame,) = site["breakdown"]["call"]["frames"]
+        assert frame["entry_frame"] and frame["name"] == "step", frame
+        assert len(frame["entries"]) == entries and frame["hit_position"] == entries, frame
+        # Each entry is one of the site's compiles, its guard count torch's (compilation_metrics).
+        compiles = {c["compile_id"]: c for c in site["compiles"]}
+        for e in frame["entries"]:
+            assert e["guard_count"] == compiles[e["compile_id"]]["guard_count"] > 0, (e, compiles)
 
 
 def test_sampled_calls_are_left_out_of_the_sites_timings(runs):
@@ -76,6 +85,7 @@ def test_reports_say_it_once_briefly_and_whole_under_v(runs, tmp_path):
     if site["breakdown"]["call"]["material"]:
         (line,) = [l for l in r.err.splitlines() if l.strip().startswith("overhead:")]
         assert "of each call is Dynamo's lookup, guards and wrappers" in line
+        assert "8 cache entries, hit at position 8" in line
     assert "where a call's time goes" not in r.err  # the parts under -v only
     verbose = run_tct("report", doc, "-v")
     assert verbose.rc == 0, verbose

@@ -57,6 +57,29 @@ TEST(RunBreakdown, PartsFromTheEventsAndTheCostOfSampling) {
   EXPECT_DOUBLE_EQ(b->job_share, b->cost.count() / 1e7);
 }
 
+TEST(RunBreakdown, TheCacheChainWithItsHitPositionAndGuardCounts) {
+  SiteRecord s = sampled_site();
+  s.code_name = "step";
+  s.sampled->chain = {"0/1", "0/0"};
+  s.sampled->hit = {2, 2, 1, 2};  // call 9 (the last) compiled: left out with its hit
+  FrameCompile first, second;
+  first.compile_id = "0/0";
+  first.guard_count = 7;
+  second.compile_id = "0/1";
+  second.guard_count = 9;
+  const auto b = sampled_breakdown(s, steady_durations(s, false), Ns(1e7), {first, second});
+  ASSERT_TRUE(b);
+  ASSERT_EQ(b->call.frames.size(), 1u);
+  const auto& f = b->call.frames[0];
+  EXPECT_TRUE(f.entry_frame);
+  EXPECT_EQ(f.name, "step");
+  ASSERT_EQ(f.entries.size(), 2u);
+  EXPECT_EQ(f.entries[0].compile_id, "0/1");
+  EXPECT_EQ(f.entries[0].guard_count, 9);
+  EXPECT_EQ(f.entries[1].guard_count, 7);
+  EXPECT_EQ(f.hit_position, 2);  // the median of 2, 2, 1
+}
+
 TEST(RunBreakdown, NoneWithoutSampledCallsAndSaidWhenTheProfilerWasBusy) {
   SiteRecord s = sampled_site();
   s.sampled->index.clear();
@@ -74,7 +97,8 @@ TEST(RunBreakdown, NoneWithoutSampledCallsAndSaidWhenTheProfilerWasBusy) {
 TEST(RunBreakdown, TheRecordReadsBack) {
   const ProcessRecord p = parse_record(R"({"version": 1, "pid": 7, "sites": [{"index": 0, "kind": "function",
     "name": "f", "durations_ns": [5, 6, 7], "sampled": {"windows": [[1, 2]], "names": ["a"],
-    "calls": [{"ns": 4, "events": [[0, 1, 2]], "index": 1}, {"ns": 5, "events": [], "index": 2}],
+    "calls": [{"ns": 4, "events": [[0, 1, 2]], "index": 1, "hit": 3, "entries": 4}, {"ns": 5, "events": [], "index": 2}],
+    "chain": ["0/2", "0/0"],
     "cost_ns": 99, "skipped_profiler_in_use": 1, "error": ""}}]})");
   ASSERT_EQ(p.sites.size(), 1u);
   const auto& c = *p.sites[0].sampled;
@@ -82,6 +106,9 @@ TEST(RunBreakdown, TheRecordReadsBack) {
   EXPECT_EQ(c.index, (std::vector<size_t>{1, 2}));
   ASSERT_EQ(c.calls.size(), 2u);
   EXPECT_EQ(c.calls[0].events.size(), 1u);
+  EXPECT_EQ(c.hit, (std::vector<int>{3, 0}));
+  EXPECT_EQ(c.entries, (std::vector<int>{4, 0}));
+  EXPECT_EQ(c.chain, (std::vector<std::string>{"0/2", "0/0"}));
   EXPECT_EQ(c.sampler_ns, 99);
   EXPECT_EQ(c.skipped, 1);
 }
