@@ -203,14 +203,14 @@ std::string breakdown_text(const SampledBreakdown& d, bool md, bool verbose, con
   if (d.call.material()) out += fmt::format("{}overhead: {}\n", b, bench::breakdown_line(d.call));
   if (!md && !verbose) return out;
   out += fmt::format("{}where a call's time goes: {}\n", b, sampling_text(d));
+  if (md) out += "\n  ```\n";
+  for (const auto& line : bench::breakdown_lines(d.call)) out += (md ? "  " : b + "  ") + line + "\n";
+  if (md) out += "  ```\n";
   if (d.call.material())
     out += fmt::format(
         "{}guard fixes: `tct bench` on this function times each A/B (run does not change the job's "
         "guards)\n",
         b);
-  if (md) out += "\n  ```\n";
-  for (const auto& line : bench::breakdown_lines(d.call)) out += (md ? "  " : b + "  ") + line + "\n";
-  if (md) out += "  ```\n";
   return out;
 }
 
