@@ -1797,6 +1797,9 @@ export interface RunSampledBreakdown {
   /** calls right after a window (16 each), left out of the steady calls: they still pay for it (the first
    *  about 3x a steady call) */
   settling: number;
+  /** sampled calls that read the cache chain (each window's last: the reading slows the lookup), not cut
+   *  into parts */
+  chain_calls: number;
   /** the sampler's own work: profiler starts, stops, reading the events */
   sampler_ns: number;
   /** what sampling cost the job: sampler_ns and the time beyond a bare call's median of the sampled calls

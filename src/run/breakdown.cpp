@@ -50,7 +50,7 @@ std::optional<SampledBreakdown> sampled_breakdown(const SiteRecord& s, const std
     return std::find(s.compile_calls.begin(), s.compile_calls.end(), i) != s.compile_calls.end();
   };
   std::vector<double> sampled_ns;  // every sampled or settling call's duration, as the job's clock took it
-  std::vector<int> hits;           // the steady sampled calls' hit positions
+  std::vector<int> hits;           // the hit positions read on steady sampled calls
   for (size_t k = 0; k < sampled.index.size(); ++k) {
     const size_t i = sampled.index[k];
     if (i >= s.durations_ns.size()) continue;
@@ -60,9 +60,13 @@ std::optional<SampledBreakdown> sampled_breakdown(const SiteRecord& s, const std
       ++out.compiling;
       continue;
     }
+    if (k < sampled.hit.size() && sampled.hit[k] >= 0) {  // it read the cache chain: its lookup is slower
+      ++out.chain_calls;
+      hits.push_back(sampled.hit[k]);
+      continue;
+    }
     sample.profiled_wall_ns.push_back(sampled_ns.back());
     sample.calls.push_back(sampled.calls[k]);
-    if (k < sampled.hit.size()) hits.push_back(sampled.hit[k]);
   }
   if (sample.calls.empty() && out.error.empty() && out.skipped == 0) return std::nullopt;
   out.call = bench::breakdown_of(sample);

@@ -114,7 +114,7 @@ constexpr auto json_fields(const ShapeUse*) {
 }
 constexpr auto json_fields(const SampledBreakdown*) {
   using B = SampledBreakdown;
-  return std::tuple{TCT_FIELDS(B, windows, compiling, settling, job_share, skipped),
+  return std::tuple{TCT_FIELDS(B, windows, compiling, settling, chain_calls, job_share, skipped),
                     TCT_FIELDS_WITH(B, kWholeNs, sampler, cost), TCT_FIELDS_WITH(B, kNull, error),
                     field("call", &B::call, call_breakdown_json, call_breakdown_from)};
 }

@@ -72,7 +72,7 @@ SampledCalls read_sampled(const json& j) {
         call.events.push_back({e[0].get<int>(), e[1].get<double>(), e[2].get<double>()});
     out.index.push_back(c["index"].get<size_t>());
     out.calls.push_back(std::move(call));
-    out.hit.push_back(c.value("hit", 0));
+    out.hit.push_back(c.value("hit", -1));
     out.entries.push_back(c.value("entries", 0));
   }
   out.chain = j.value("chain", std::vector<std::string>{});

@@ -28,8 +28,9 @@ struct SampledCalls {
   std::vector<std::string> names;                  // event names, indexed by bench::SampledEvent::name
   std::vector<size_t> index;                       // the sampled calls' indexes, in order
   std::vector<bench::SampledCall> calls;           // the same calls' events, in the same order
-  // The same calls' cache lookups: the 1-based position of the entry each hit (0: not known,
-  // the call compiled) and how many entries the frame had before it.
+  // The same calls' cache lookups, read on each window's last call: the 1-based position of the
+  // entry it hit (0: not known, the call compiled; -1: not read) and how many entries the frame
+  // had before it. A call that read them is not cut into parts (the reading slows its lookup).
   std::vector<int> hit, entries;
   std::vector<std::string> chain;  // the site's own frame's cache entries (compile ids) in lookup order, last seen
   int64_t sampler_ns = 0;          // the sampler's own work: profiler starts, stops, reading

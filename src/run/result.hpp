@@ -177,8 +177,9 @@ struct SampledBreakdown {
   // entry's guard count from the trace.
   bench::CallBreakdown call;
   int windows = 0;
-  int compiling = 0;  // sampled calls left out: they compiled, or came right after a compile
-  int settling = 0;   // calls right after a window, left out of the steady calls (SampledCalls::kSettling each)
+  int compiling = 0;    // sampled calls left out: they compiled, or came right after a compile
+  int settling = 0;     // calls right after a window, left out of the steady calls (SampledCalls::kSettling each)
+  int chain_calls = 0;  // sampled calls that read the cache chain (each window's last), not cut into parts
   // What sampling cost the job: the sampler's own work (profiler starts, stops, reading the
   // events) and the time beyond a bare call's median of the sampled calls and of the calls
   // settling after each window; as a share of the job's wall time.

@@ -320,13 +320,14 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
 
 std::string sampling_text(const SampledBreakdown& d) {
   return fmt::format(
-      "{} call(s) in {} window(s) ran under torch's profiler{}; they and the {} settling after the windows are left "
+      "{} call(s) in {} window(s) ran under torch's profiler{}{}; they and the {} settling after the windows are left "
       "out of the per-call figures; sampling cost the job {} ({} of its time)",
       d.call.calls, d.windows,
       d.compiling > 0
           ? fmt::format(" ({} more that compiled, or followed a compile, are not cut into parts)", d.compiling)
           : "",
-      d.settling, dur(d.cost), format_percent(d.job_share));
+      d.chain_calls > 0 ? fmt::format(" ({} more read the cache chain)", d.chain_calls) : "", d.settling, dur(d.cost),
+      format_percent(d.job_share));
 }
 
 std::string trial_text(const FixTrial& t) {

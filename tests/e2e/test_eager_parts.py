@@ -130,7 +130,7 @@ def test_run_measures_its_share_once_calls_are_sampled(tmp_path):
     (site,) = doc["run"]["processes"][0]["sites"]
     call = site["breakdown"]["call"]
     eager = call["parts"]["eager"]
-    assert call["calls"] >= 32 and eager["low_ns"] > 0, call
+    assert call["calls"] >= 31 and eager["low_ns"] > 0, call  # a window: 32 calls, its last reads the chain
     said = re.search(r"its share of the call's time: (\d+)% of each call, on the calls sampled under torch's "
                      r"profiler \(([\d.]+) (ns|us|ms) of their ([\d.]+) (ns|us|ms)\)", r.err)
     assert said, r.err

@@ -61,7 +61,7 @@ TEST(RunBreakdown, TheCacheChainWithItsHitPositionAndGuardCounts) {
   SiteRecord s = sampled_site();
   s.code_name = "step";
   s.sampled->chain = {"0/1", "0/0"};
-  s.sampled->hit = {2, 2, 1, 2};  // call 9 (the last) compiled: left out with its hit
+  s.sampled->hit = {2, -1, 1, 2};  // calls 6 and 8 read the chain; call 9 compiled: left out with its hit
   FrameCompile first, second;
   first.compile_id = "0/0";
   first.guard_count = 7;
@@ -77,7 +77,9 @@ TEST(RunBreakdown, TheCacheChainWithItsHitPositionAndGuardCounts) {
   EXPECT_EQ(f.entries[0].compile_id, "0/1");
   EXPECT_EQ(f.entries[0].guard_count, 9);
   EXPECT_EQ(f.entries[1].guard_count, 7);
-  EXPECT_EQ(f.hit_position, 2);  // the median of 2, 2, 1
+  EXPECT_EQ(f.hit_position, 2);  // the median of 2 and 1, rounded
+  EXPECT_EQ(b->chain_calls, 2);
+  EXPECT_EQ(b->call.calls, 1);  // call 7 alone is cut into parts
 }
 
 TEST(RunBreakdown, NoneWithoutSampledCallsAndSaidWhenTheProfilerWasBusy) {
@@ -106,7 +108,7 @@ TEST(RunBreakdown, TheRecordReadsBack) {
   EXPECT_EQ(c.index, (std::vector<size_t>{1, 2}));
   ASSERT_EQ(c.calls.size(), 2u);
   EXPECT_EQ(c.calls[0].events.size(), 1u);
-  EXPECT_EQ(c.hit, (std::vector<int>{3, 0}));
+  EXPECT_EQ(c.hit, (std::vector<int>{3, -1}));
   EXPECT_EQ(c.entries, (std::vector<int>{4, 0}));
   EXPECT_EQ(c.chain, (std::vector<std::string>{"0/2", "0/0"}));
   EXPECT_EQ(c.sampler_ns, 99);
