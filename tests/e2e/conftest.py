@@ -7,6 +7,13 @@ import pytest
 from tct_run import TCT, run_tct
 
 
+# Modules whose fixtures time fresh processes' start-up (seconds of cold compiles each) and
+# compare the forms with one another: on one worker, one after the other, so that neither's
+# compiles slow the other's timed starts (two CI runs had the factory form's warm start 1.7x the
+# command form's while both fixtures ran at once on two cores).
+STARTUP_TIMING = {"test_startup", "test_startup_command"}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     """Under xdist's --dist loadgroup (scripts/test.sh), the tests that share a module-scoped
@@ -16,7 +23,8 @@ def pytest_collection_modifyitems(items):
         defs = getattr(item, "_fixtureinfo", None)
         defs = defs.name2fixturedefs if defs else {}
         if any(fdefs and fdefs[-1].scope == "module" for fdefs in defs.values()):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+            name = item.module.__name__
+            item.add_marker(pytest.mark.xdist_group("startup_timing" if name in STARTUP_TIMING else name))
 
 
 @pytest.fixture
