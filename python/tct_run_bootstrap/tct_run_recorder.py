@@ -603,7 +603,7 @@ def flush(final=False, wait=False, ended_by=None):
     if os.getpid() != _pid or not _record_dir:  # a forked child: the parent owns the file
         return
     if final and _sampler is not None:  # a window still open: its calls kept, the profiler off
-        _sampler.close_open(_torch, _clock)
+        _sampler.close_open(_clock)
     with _lock:
         all_sites = list(_sites.values())
     for s in all_sites:

@@ -55,7 +55,7 @@ class Sampling:
         self.skipped = 0            # windows not opened: the job's own profiler was on
         self.error = ""             # why sampling stopped, where the profiler failed
         self.bracketed = []         # the open window's bracketed calls: [index, hit position, entries], in order
-        self.chain = []             # the site's cache entries (compile ids) in lookup order, as the last window left them
+        self.chain = []             # the site's cache entries (compile ids) in lookup order, after the last window's last call
         self.thread = 0             # the thread the open window's profiler runs on
         self.t_open = 0             # when the open window's profiler started
         self.spent_ns = 0           # each window's whole span, its calls included: what the gaps budget
@@ -67,24 +67,24 @@ class Sampling:
                 "plan": {"window": WINDOW, "first": FIRST, "share": SHARE, "max_windows": MAX_WINDOWS}}
 
 
-def _profiler(torch):
-    """(start, stop) of the legacy CPU profiler; stop returns its events."""
-    from torch._C._autograd import _disable_profiler_legacy, _enable_profiler_legacy
+def _start_profiler():
+    """The legacy CPU profiler on, on this thread."""
+    from torch._C._autograd import _enable_profiler_legacy
     from torch._C._profiler import ProfilerConfig, ProfilerState, _ExperimentalConfig
     import torch.autograd.profiler as autograd_profiler
-    config = ProfilerConfig(ProfilerState.CPU, False, False, False, False, False, _ExperimentalConfig())
+    _enable_profiler_legacy(ProfilerConfig(ProfilerState.CPU, False, False, False, False, False,
+                                           _ExperimentalConfig()))
+    # What torch.profiler.profile sets: Dynamo, AOTAutograd and inductor record their events
+    # (Torch-Compiled Region, Pregraph bytecode, CompiledFxGraph) only under it.
+    autograd_profiler._set_is_profiler_enabled(True)
 
-    def start():
-        _enable_profiler_legacy(config)
-        # What torch.profiler.profile sets: Dynamo, AOTAutograd and inductor record their
-        # events (Torch-Compiled Region, Pregraph bytecode, CompiledFxGraph) only under it.
-        autograd_profiler._set_is_profiler_enabled(True)
 
-    def stop():
-        autograd_profiler._set_is_profiler_enabled(False)
-        return _disable_profiler_legacy()
-
-    return start, stop
+def _stop_profiler():
+    """The legacy CPU profiler off; its events, per thread."""
+    from torch._C._autograd import _disable_profiler_legacy
+    import torch.autograd.profiler as autograd_profiler
+    autograd_profiler._set_is_profiler_enabled(False)
+    return _disable_profiler_legacy()
 
 
 def _profiler_in_use(torch):
@@ -109,7 +109,7 @@ def yield_to_the_jobs_profiler(torch):
     def _prepare_trace(self, *args, **kwargs):
         site = _open[0]
         if site is not None and site.sampling.thread == threading.get_ident():
-            _close(site, site.sampling, torch, time.perf_counter_ns)
+            _close(site, site.sampling, time.perf_counter_ns)
         return original(self, *args, **kwargs)
 
     _prepare_trace._tct = True
@@ -150,6 +150,7 @@ def bracket(fn, site):
         if before:
             after = entries()
             row[1] = before.index(after[0]) + 1 if after and after[0] in before else 0
+            site.sampling.chain = after
         return out
 
     return bracketed
@@ -165,7 +166,7 @@ def step(site, torch, clock):
         left = WINDOW - (call + 1 - s.windows[-1][0])  # the window's calls still to come
         if left > 0:
             return left, True
-        _close(site, s, torch, clock)
+        _close(site, s, clock)
         return _until_start(s, call), False
     if s.state != "waiting" or call + 1 < s.start_call:
         return _until_start(s, call), False
@@ -179,8 +180,7 @@ def step(site, torch, clock):
         return MIN_GAP * 4, False
     t0 = s.t_open = clock()
     try:
-        start, _ = _profiler(torch)
-        start()
+        _start_profiler()
     except Exception as e:  # a torch without it, a profiler that refuses: no breakdown, said
         s.error = f"{type(e).__name__}: {e}"[:300]
         s.state = "done"
@@ -196,32 +196,28 @@ def step(site, torch, clock):
     return WINDOW, True
 
 
-def close_open(torch, clock):
+def close_open(clock):
     """At exit: the window still open, closed where it stands."""
     site = _open[0]
     if site is not None:
-        _close(site, site.sampling, torch, clock)
+        _close(site, site.sampling, clock)
 
 
 def _until_start(s, call):
     return max(1, s.start_call - call - 1) if s.state == "waiting" else 1 << 62
 
 
-def _close(site, s, torch, clock):
+def _close(site, s, clock):
     """Stop the profiler, keep each bracketed call's events, plan the next window."""
     t0 = clock()
     try:
-        _, stop = _profiler(torch)
-        threads = stop()
+        threads = _stop_profiler()
         kept = len(s.calls)
         _keep_calls(s, threads)
         # The k-th bracket closed is the k-th opened (they do not overlap on one thread).
         for row, (index, hit, entries) in zip(s.calls[kept:], s.bracketed):
             row.update(index=index, hit=hit, entries=entries)
         del s.calls[kept + len(s.bracketed):]  # a bracket without its index: none expected
-        if site.code is not None:
-            from torch._dynamo.eval_frame import _debug_get_cache_entry_list
-            s.chain = [str(e.compile_id) for e in _debug_get_cache_entry_list(site.code)]
     except Exception as e:
         s.error = f"{type(e).__name__}: {e}"[:300]
     _open[0] = None

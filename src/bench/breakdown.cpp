@@ -222,12 +222,12 @@ CallBreakdown breakdown_of(const BreakdownSample& sample) {
   return b;
 }
 
-std::string breakdown_line(const CallBreakdown& b) {
+std::string breakdown_line(const CallBreakdown& b, bool with_call) {
   using report::format_duration_ns;
   const double overhead = b.part_ns(CallPart::Lookup) + b.part_ns(CallPart::Wrappers);
-  std::string line =
-      fmt::format("{:.0f}% of each call is Dynamo's lookup, guards and wrappers: {} of {}", 100 * b.overhead_share(),
-                  format_duration_ns(overhead), format_duration_ns(b.bare_ns.median));
+  std::string line = fmt::format("{:.0f}% of each call is Dynamo's lookup, guards and wrappers: {}",
+                                 100 * b.overhead_share(), format_duration_ns(overhead));
+  if (with_call) line += " of " + format_duration_ns(b.bare_ns.median);
   if (const FrameChain* f = b.entry_frame()) {
     line += fmt::format("; {} cache entr{}", f->entries.size(), f->entries.size() == 1 ? "y" : "ies");
     if (f->hit_position) line += fmt::format(", hit at position {}", *f->hit_position);

@@ -138,6 +138,7 @@ CallBreakdown breakdown_of(const BreakdownSample& sample);
 
 // "62% of each call is Dynamo's lookup and guards and its wrappers: 312 us of 501 us; 9 cache
 // entries, hit at position 7; skip_guard_eval_unsafe saves 240 us [221, 258]".
-std::string breakdown_line(const CallBreakdown& b);
+// with_call: "of 501 us", the bare call; a caller that has just printed the same figure leaves it out.
+std::string breakdown_line(const CallBreakdown& b, bool with_call = true);
 
 }  // namespace tct::bench

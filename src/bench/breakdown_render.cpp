@@ -58,11 +58,12 @@ std::string fix_words(const FixTrial& t) {
 
 }  // namespace
 
-std::vector<std::string> breakdown_lines(const CallBreakdown& b) {
+std::vector<std::string> breakdown_lines(const CallBreakdown& b, bool window_line) {
   std::vector<std::string> out;
-  out.push_back(fmt::format("{} calls: {} each unobserved, {} under torch's profiler (sampling costs {} per call)",
-                            b.calls, median_words(b.bare_ns), median_words(b.profiled_ns),
-                            format_duration_ns(b.sampling_cost_ns())));
+  if (window_line)
+    out.push_back(fmt::format("{} calls: {} each unobserved, {} under torch's profiler (sampling costs {} per call)",
+                              b.calls, median_words(b.bare_ns), median_words(b.profiled_ns),
+                              format_duration_ns(b.sampling_cost_ns())));
   for (const auto& p : b.parts) {
     const double share = b.profiled_ns.median > 0 ? p.ns.median / b.profiled_ns.median : NAN;
     out.push_back(fmt::format("  {:<9} {:>28}  {:>3.0f}%  {}", to_string(p.part), median_words(p.ns), 100 * share,

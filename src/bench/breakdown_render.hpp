@@ -8,9 +8,10 @@
 
 namespace tct::bench {
 
-// One line each: the window (bare and profiled call, what sampling costs), each part with its
-// interval and share, each frame's cache chain, each fix tried or not.
-std::vector<std::string> breakdown_lines(const CallBreakdown& b);
+// One line each: the window (bare and profiled call, what sampling costs; left out by a caller
+// that says them itself), each part with its interval and share, each frame's cache chain, each
+// fix tried or not.
+std::vector<std::string> breakdown_lines(const CallBreakdown& b, bool window_line = true);
 
 // A stacked bar of the parts (each a share of the profiled call) and its legend, HTML.
 std::string breakdown_bar_html(const CallBreakdown& b);

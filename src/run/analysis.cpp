@@ -668,6 +668,17 @@ std::optional<Stall> stall_of(double compiled_ratio, double eager_ratio, const C
   return st;
 }
 
+std::vector<bool> compiling_or_after(const SiteRecord& s) {
+  const size_t n = s.durations_ns.size();
+  std::vector<bool> out(n, false);
+  for (size_t i : s.compile_calls) {
+    if (i < n) out[i] = true;
+    if (i + 1 < n) out[i + 1] = true;
+  }
+  if (n > 0) out[0] = true;
+  return out;
+}
+
 std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device) {
   std::vector<double> out;
   const size_t n = s.durations_ns.size();
@@ -675,11 +686,7 @@ std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool d
   if (eager_run) {
     for (size_t i = 0; i < std::min<size_t>(2, n); ++i) skip[i] = true;
   } else {
-    for (size_t i : s.compile_calls) {
-      if (i < n) skip[i] = true;
-      if (i + 1 < n) skip[i + 1] = true;
-    }
-    if (n > 0) skip[0] = true;
+    skip = compiling_or_after(s);
   }
   if (s.sampled) {  // run under the profiler, or right after it: slower by its cost, said apart (run/breakdown.cpp)
     for (size_t i : s.sampled->index)

@@ -65,6 +65,9 @@ FixTrial fix_trial(std::string fix, int breaks_before, int breaks_after, const s
 // first two calls (lazy initialisation), the same count the examples exclude.
 // device: the CUDA event times of those calls (the calls without one are left out).
 std::vector<double> steady_durations(const SiteRecord& s, bool eager_run, bool device = false);
+// Per call of a compiled run: it paid for a compile (it compiled, it came right after one, or
+// it is the first call). The one rule steady_durations and the sampled breakdown leave out by.
+std::vector<bool> compiling_or_after(const SiteRecord& s);
 
 // Per-call timing summary; NaN-free (zeros) when there is no call.
 CallTimes call_times(const std::vector<double>& ns);

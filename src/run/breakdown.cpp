@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "run/analysis.hpp"
 #include "stats/summary.hpp"
 
 namespace tct::run {
@@ -46,17 +47,14 @@ std::optional<SampledBreakdown> sampled_breakdown(const SiteRecord& s, const std
   bench::BreakdownSample sample;
   sample.bare_ns = steady;
   sample.names = sampled.names;
-  const auto compiled_at = [&](size_t i) {
-    return std::find(s.compile_calls.begin(), s.compile_calls.end(), i) != s.compile_calls.end();
-  };
+  const std::vector<bool> compiling = compiling_or_after(s);
   std::vector<double> sampled_ns;  // every sampled or settling call's duration, as the job's clock took it
   std::vector<int> hits;           // the hit positions read on steady sampled calls
   for (size_t k = 0; k < sampled.index.size(); ++k) {
     const size_t i = sampled.index[k];
     if (i >= s.durations_ns.size()) continue;
     sampled_ns.push_back(static_cast<double>(s.durations_ns[i]));
-    // A call that compiled, or the one after (lazy work), is no steady call: as steady_durations.
-    if (i == 0 || compiled_at(i) || compiled_at(i - 1)) {
+    if (compiling[i]) {  // no steady call, by steady_durations' own rule
       ++out.compiling;
       continue;
     }

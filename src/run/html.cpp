@@ -73,7 +73,7 @@ std::string html_section(const RunResult& r) {
     for (const auto& s : p.sites) {
       if (s.breakdown && s.breakdown->call.calls > 0) {
         std::string lines;
-        for (const auto& l : bench::breakdown_lines(s.breakdown->call)) lines += esc(l) + "\n";
+        for (const auto& l : bench::breakdown_lines(s.breakdown->call, false)) lines += esc(l) + "\n";
         breakdowns += "<h4>Where a call's time goes: " + esc(s.name) + "</h4>" +
                       bench::breakdown_bar_html(s.breakdown->call) + "<p>" + esc(sampling_text(*s.breakdown)) +
                       "</p><pre>" + lines + "</pre>";

@@ -196,15 +196,20 @@ const FixTrial* trial_of(const SiteResult& s, const std::string& fix) {
 // and in Markdown; why nothing was sampled, where that is the news.
 std::string breakdown_text(const SampledBreakdown& d, bool md, bool verbose, const std::string& b) {
   if (d.call.calls == 0) {
-    if (!d.error.empty()) return fmt::format("{}breakdown: no call sampled: torch's profiler failed: {}\n", b, d.error);
+    if (!d.error.empty())
+      return fmt::format(
+          "{}breakdown: no call sampled: torch's profiler failed: {} (--no-breakdown keeps it out of "
+          "the job)\n",
+          b, d.error);
     return d.skipped > 0 ? fmt::format("{}breakdown: no call sampled: the job's own profiler was on\n", b) : "";
   }
   std::string out;
-  if (d.call.material()) out += fmt::format("{}overhead: {}\n", b, bench::breakdown_line(d.call));
+  // The bare call is the per-call median printed just above: said once.
+  if (d.call.material()) out += fmt::format("{}overhead: {}\n", b, bench::breakdown_line(d.call, false));
   if (!md && !verbose) return out;
   out += fmt::format("{}where a call's time goes: {}\n", b, sampling_text(d));
   if (md) out += "\n  ```\n";
-  for (const auto& line : bench::breakdown_lines(d.call)) out += (md ? "  " : b + "  ") + line + "\n";
+  for (const auto& line : bench::breakdown_lines(d.call, false)) out += (md ? "  " : b + "  ") + line + "\n";
   if (md) out += "  ```\n";
   if (d.call.material())
     out += fmt::format(
@@ -320,9 +325,10 @@ std::string site_text(const SiteResult& s, bool md, bool verbose, const std::str
 
 std::string sampling_text(const SampledBreakdown& d) {
   return fmt::format(
-      "{} call(s) in {} window(s) ran under torch's profiler{}{}; they and the {} settling after the windows are left "
-      "out of the per-call figures; sampling cost the job {} ({} of its time)",
-      d.call.calls, d.windows,
+      "{} call(s) in {} window(s) ran under torch's profiler, {} each [{}, {}]{}{}; they and the {} settling after the "
+      "windows are left out of the per-call figures; sampling cost the job {} ({} of its time)",
+      d.call.calls, d.windows, dur(Ns(d.call.profiled_ns.median)), dur(Ns(d.call.profiled_ns.low)),
+      dur(Ns(d.call.profiled_ns.high)),
       d.compiling > 0
           ? fmt::format(" ({} more that compiled, or followed a compile, are not cut into parts)", d.compiling)
           : "",

@@ -7,6 +7,7 @@
 #include "run/analysis.hpp"
 #include "run/breakdown.hpp"
 #include "run/records.hpp"
+#include "run/render.hpp"
 
 namespace tct::run {
 namespace {
@@ -94,6 +95,36 @@ TEST(RunBreakdown, NoneWithoutSampledCallsAndSaidWhenTheProfilerWasBusy) {
   EXPECT_EQ(b->skipped, 2);
   s.sampled.reset();
   EXPECT_FALSE(sampled_breakdown(s, {10000}, Ns(1e7)));
+}
+
+// The reports: the bare call said once (the per-call line holds it), and a profiler that failed
+// said with what to do.
+TEST(RunBreakdown, ReportsSayTheCallOnceAndAFailedProfilerWithItsWayOut) {
+  ProcessRecord p;
+  p.pid = 1;
+  SiteRecord s = sampled_site();
+  s.name = "step";
+  p.sites.push_back(s);
+  RunInputs in;
+  in.command = {"python", "job.py"};
+  in.finished.exit.exited = true;
+  in.finished.wall = std::chrono::seconds(1);
+  in.records.processes = {p};
+  RunResult r = analyze(in);
+  const std::string verbose = text(r, false, true);
+  EXPECT_NE(verbose.find("where a call's time goes: 3 call(s) in 1 window(s) ran under torch's profiler, 15 us each"),
+            std::string::npos)
+      << verbose;
+  EXPECT_EQ(verbose.find("each unobserved"), std::string::npos) << verbose;  // bench's line, the per-call median again
+  p.sites[0].sampled->index.clear();
+  p.sites[0].sampled->calls.clear();
+  p.sites[0].sampled->error = "RuntimeError: profiler refused";
+  in.records.processes = {p};
+  const std::string failed = text(analyze(in), false, false);
+  EXPECT_NE(failed.find("breakdown: no call sampled: torch's profiler failed: RuntimeError: profiler refused "
+                        "(--no-breakdown keeps it out of the job)"),
+            std::string::npos)
+      << failed;
 }
 
 TEST(RunBreakdown, TheRecordReadsBack) {
