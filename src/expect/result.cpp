@@ -7,6 +7,7 @@
 #include "errors.hpp"
 #include "expect/json.hpp"
 #include "stats/summary.hpp"
+#include "stats/verdict.hpp"
 
 namespace tct::expect {
 
@@ -116,7 +117,8 @@ std::optional<Validation> validate(const SpeedupRange& predicted, const std::str
                                                    "faster, but the gain may be under {:.0f}%: too small to "
                                                    "call it worth a compile",
                                                    (kGainBand - 1.0) * 100)
-                                             : "no clear difference from eager: too noisy to call";
+                                             // the interval holds 1: bench's verdict, by the one rule
+                                             : std::string(stats::describe(stats::decide(est, mlo, mhi)));
   const std::string class_text = borderline_with.empty()
                                      ? class_label(cls)
                                      : class_label(cls) + ", borderline with " + class_label(borderline_with);

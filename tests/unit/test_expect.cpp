@@ -580,8 +580,13 @@ TEST(ExpectValidation, InsideIsNeverWrong) {
   auto faster = expect::validate(none, "compute_bound", {1.06, 1.01, 1.12});
   EXPECT_EQ(faster->compile_worth_it, "unclear");
   EXPECT_NE(faster->summary.find("faster, but the gain may be under 5%"), std::string::npos) << faster->summary;
-  EXPECT_NE(expect::validate(none, "compute_bound", {1.42, 0.63, 1.87})->summary.find("no clear difference"),
-            std::string::npos);
+  // An interval that holds 1 is said by the one verdict rule: wide, inconclusive; narrow, no
+  // clear difference (never "too noisy" for a narrow one).
+  const std::string wide = expect::validate(none, "compute_bound", {1.42, 0.63, 1.87})->summary;
+  EXPECT_NE(wide.find("inconclusive (the interval holds 1 and is too wide to tell)"), std::string::npos) << wide;
+  const std::string narrow = expect::validate(none, "compute_bound", {1.02, 0.97, 1.07})->summary;
+  EXPECT_NE(narrow.find(": no clear difference from eager"), std::string::npos) << narrow;
+  EXPECT_EQ(narrow.find("noisy"), std::string::npos) << narrow;
 }
 
 TEST(ExpectEvidence, PreemptedCallsAreFlagged) {
