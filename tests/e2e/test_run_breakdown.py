@@ -3,6 +3,7 @@ run/breakdown.cpp): the real binary on an overhead-bound job of its own
 (tests/e2e/jobs/shape_cycle_job.py: one compiled function called over 1 or 8 input shapes),
 held to torch's profiler in a plain script in a fresh process, to the parts' own sum, and to
 the same job run with --no-breakdown."""
+import statistics
 import subprocess
 
 import pytest
@@ -40,12 +41,23 @@ def test_parts_add_up_to_the_profiled_call_within_its_interval(runs):
         assert call["sampling_cost_ns"] == pytest.approx(prof["median_ns"] - call["bare"]["median_ns"])
 
 
-def test_lookup_agrees_with_torch_profiler_in_a_plain_script(runs):
+def test_lookup_agrees_with_torch_profiler_in_a_plain_script(tmp_path):
     """torch.profiler.profile (Kineto) in a fresh process against the legacy profiler tct runs in
-    the job: 7.6 us against 8.4 us here at 8 entries (Kineto's lookup event is about 0.5 us shorter)."""
-    plain = plain_lookup_ns(8)
-    lookup = runs["eight"][0]["breakdown"]["call"]["parts"]["lookup"]["median_ns"]
-    assert lookup == pytest.approx(plain, rel=0.20), (lookup, plain)
+    the job, at 8 entries: about 7.5 us against 8.2 us on a quiet machine (the job's figure runs
+    5-10% above: the legacy profiler's events and the bootstrap around the call, measured in one
+    job process). A plain script and a tct run take turns, three each (ABBA order), and their
+    medians are compared: another test's compile on the other core slows whichever runs beside it,
+    and one of each, a minute apart, once differed by 22% (8.69 us against 7.12 us)."""
+    plain, job = [], []
+    for k, order in enumerate(("plain job", "job plain", "plain job")):
+        for which in order.split():
+            if which == "plain":
+                plain.append(plain_lookup_ns(8))
+                continue
+            (tmp_path / str(k)).mkdir()
+            _, doc = run_doc(tmp_path / str(k), PYTHON, JOB, "8", CALLS, flags=("--threads", "1"))
+            job.append(only_site(doc)["breakdown"]["call"]["parts"]["lookup"]["median_ns"])
+    assert statistics.median(job) == pytest.approx(statistics.median(plain), rel=0.20), (job, plain)
 
 
 def test_hit_position_and_lookup_grow_with_the_cache_entries(runs):
