@@ -5,8 +5,8 @@ one event of its own. Raw events only: tct cuts them into parts (src/bench/break
 bench does) and leaves the sampled calls out of the job's timings.
 
 The profiler is torch's legacy CPU profiler (torch._C._autograd._enable_profiler_legacy): the
-same RecordFunction events as Kineto's, a tenth of its start-up, nothing printed (2.13's Kineto
-writes a line to stderr at each start and stop, into the user's output), and it records only
+same RecordFunction events as Kineto's, a tenth of its start-up, nothing printed (Kineto writes
+a line to stderr at each start and stop, 2.13 to 2.15, into the user's output), and it records only
 the thread that started it, the thread whose calls are sampled. It starts after a call has
 been timed and stops after the window's last one, so its start, stop and reading are never
 inside a timed call; they are timed here and reported as the sampling's cost.

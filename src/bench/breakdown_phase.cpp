@@ -9,6 +9,7 @@
 #include "bench/breakdown.hpp"
 #include "bench/reply.hpp"
 #include "bench/sampling.hpp"
+#include "stats/summary.hpp"
 
 namespace tct::bench {
 namespace {
@@ -38,8 +39,13 @@ std::vector<FrameChain> chain_of(const reply::Chain& r) {
     fc.file = f.file;
     fc.line = f.line;
     fc.entry_frame = f.entry_frame;
-    for (const auto& e : f.entries)
-      fc.entries.push_back({e.compile_id, e.guard_count, e.guard_latency_us, e.passes, e.check_ns});
+    for (const auto& e : f.entries) {
+      // The batches' median: a batch that met a context switch is one of several.
+      const std::vector<double> batches = stats::finite_sorted(e.check_batches_ns);
+      const std::optional<double> check_ns =
+          batches.empty() ? std::nullopt : std::optional<double>(stats::median(batches));
+      fc.entries.push_back({e.compile_id, e.guard_count, e.guard_latency_us, e.passes, check_ns});
+    }
     derive_chain(fc);
     frames.push_back(std::move(fc));
   }

@@ -231,7 +231,7 @@ struct ChainEntry {
   std::optional<int> guard_count, shape_env_guard_count, cache_size, accumulated_cache_size;
   std::optional<double> guard_latency_us;
   std::optional<bool> passes;
-  std::optional<double> check_ns;
+  std::vector<double> check_batches_ns;  // one check's ns in each batch of back-to-back checks
   std::string check_error;
 };
 constexpr auto json_fields(const ChainEntry*) {
@@ -243,7 +243,7 @@ constexpr auto json_fields(const ChainEntry*) {
                     field("cache_size", &ChainEntry::cache_size),
                     field("accumulated_cache_size", &ChainEntry::accumulated_cache_size),
                     field("passes", &ChainEntry::passes),
-                    field("check_ns", &ChainEntry::check_ns),
+                    field("check_batches_ns", &ChainEntry::check_batches_ns),
                     field("check_error", &ChainEntry::check_error)};
 }
 struct ChainFrame {
