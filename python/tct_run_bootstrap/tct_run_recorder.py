@@ -58,6 +58,12 @@ _force_eager = False
 _aoti = ""  # tct job's AOTInductor mode: "build" or "load" (tct_run_aoti.py), "" otherwise
 _sampler = None  # tct_run_sampler where calls are sampled under torch's profiler, else None
 _lock = threading.Lock()
+# One flush at a time: the periodic thread's, atexit's and a signal handler's once wrote one
+# temporary file together, and the record kept another flush's tail (a parse error, the process
+# lost). Reentrant, for a signal handler's flush inside this thread's own; each writes a file of
+# its own.
+_flush_lock = threading.RLock()
+_flushes = [0, False]  # flushes begun, whether the final record is written (no periodic one replaces it)
 # CUDA event pairs kept per site at most (each holds two events until resolved).
 _CUDA_PENDING_CAP = 100000
 # tct job: each call's end time too (perf_counter_ns, CLOCK_MONOTONIC on Linux, the clock tct
@@ -602,6 +608,15 @@ def flush(final=False, wait=False, ended_by=None):
     the job's loop, never in a signal handler). ended_by: the signal that ends the process."""
     if os.getpid() != _pid or not _record_dir:  # a forked child: the parent owns the file
         return
+    with _flush_lock:
+        if _flushes[1] and not final:
+            return
+        _flushes[0] += 1
+        _write_record(final, wait, ended_by, f".{_flushes[0]}.tmp")
+        _flushes[1] = _flushes[1] or final
+
+
+def _write_record(final, wait, ended_by, tmp_suffix):
     if final and _sampler is not None:  # a window still open: its calls kept, the profiler off
         _sampler.close_open(_clock)
     with _lock:
@@ -618,7 +633,7 @@ def flush(final=False, wait=False, ended_by=None):
             "sites": sites, "recompile_limit_hits": list(_limit_hits), "ended_by": ended_by,
             **({"cache_artifacts": dict(_artifacts)} if _artifacts else {})}
     path = os.path.join(_record_dir, f"process-{_pid}.json")
-    tmp = path + ".tmp"
+    tmp = path + tmp_suffix
     try:
         with open(tmp, "w") as f:
             json.dump(doc, f, separators=(",", ":"))

@@ -260,6 +260,32 @@ def test_out_files_are_rewritten_while_the_job_runs(tmp_path):
     assert json.loads(out.read_text())["exit_code"] == 0
 
 
+FLUSHES_AT_EXIT = '''import threading, time, torch, tct_run_recorder
+f = torch.compile(lambda x: x * 2, backend="eager")
+for _ in range(20000): f(torch.ones(3))  # a record that takes milliseconds to write
+def flush_forever():  # the periodic thread at its worst: always flushing, so also at exit
+    while True: tct_run_recorder.flush()
+threading.Thread(target=flush_forever, daemon=True).start()
+time.sleep(0.2)
+'''
+
+
+def test_the_final_record_is_whole_while_other_flushes_run(tmp_path):
+    """The periodic thread's flush and atexit's once wrote one temporary file together: the record
+    kept another flush's tail, tct skipped it as unreadable and the run had no process. Here a
+    thread flushes without pause until the process ends; the final record must be read whole,
+    and no periodic flush may replace it."""
+    script = tmp_path / "flushes.py"
+    script.write_text(FLUSHES_AT_EXIT)
+    for k in range(2):  # the race took the first run of two before the fix
+        (tmp_path / str(k)).mkdir()
+        _, doc = run_doc(tmp_path / str(k), PYTHON, script, flags=("--no-breakdown",))
+        assert not [n for n in doc["run"]["notes"] if "skipped a record file" in n], doc["run"]["notes"]
+        assert only_site(doc)["calls"] == 20000
+        (record,) = (tmp_path / str(k) / "run" / "compiled" / "records").glob("process-*.json")
+        assert json.loads(record.read_text())["final"] is True
+
+
 FAKE_CUDA = '''import time, torch
 class FakeEvent:  # stands for torch.cuda.Event: host clock, always complete
     def __init__(self, enable_timing=False): self.t = None
