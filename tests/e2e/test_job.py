@@ -44,7 +44,9 @@ def scorer(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("job")
     out, html, md = tmp / "job.json", tmp / "job.html", tmp / "job.md"
     # The same command timed by a plain loop in fresh processes, one round before tct's two and
-    # one after (the order reversed), so that a shared machine's drift reaches both alike.
+    # two after (the first in reverse order), so that a shared machine's drift reaches both alike;
+    # the test takes their median: a neighbouring test worker's compile once doubled one plain run
+    # (eager 3.68 s and 7.48 s around tct's 3.46 s [2.67, 4.24], in CI).
     plain = {"eager": [], "cold": []}
     plain_round(tmp, ["eager", "cold"], 0, plain)
     r = run_tct("job", "--modes", "eager,cold", "--threads", "default", "--rounds", "2", "--calls", "500",
@@ -53,6 +55,7 @@ def scorer(tmp_path_factory):
     assert r.rc == 0, r
     doc = json.loads(out.read_text())
     plain_round(tmp, ["cold", "eager"], 1, plain)
+    plain_round(tmp, ["eager", "cold"], 2, plain)
     return r, doc, html.read_text(), md.read_text(), plain
 
 
@@ -107,7 +110,7 @@ def test_each_total_agrees_with_a_plain_timing_loop(scorer):
     _, doc, _, _, plain = scorer
     for mode in doc["job"]["modes"]:
         total = mode["total"]
-        p = statistics.mean(plain[mode["mode"]])
+        p = statistics.median(plain[mode["mode"]])
         mean = total["mean_ns"] / 1e9
         inside = total["low_ns"] / 1e9 <= p <= total["high_ns"] / 1e9
         assert inside or abs(p - mean) <= 0.10 * mean, (mode["mode"], total, plain[mode["mode"]])
