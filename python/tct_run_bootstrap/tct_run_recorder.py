@@ -27,6 +27,7 @@ the rest), so the device time of each call is known without stalling the job.
 """
 import array
 import atexit
+import itertools
 import json
 import logging
 import os
@@ -63,7 +64,8 @@ _lock = threading.Lock()
 # lost). Reentrant, for a signal handler's flush inside this thread's own; each writes a file of
 # its own.
 _flush_lock = threading.RLock()
-_flushes = [0, False]  # flushes begun, whether the final record is written (no periodic one replaces it)
+_flush_ids = itertools.count(1)  # each flush's temporary file
+_final_written = [False]  # the final record is written: no periodic flush replaces it
 # CUDA event pairs kept per site at most (each holds two events until resolved).
 _CUDA_PENDING_CAP = 100000
 # tct job: each call's end time too (perf_counter_ns, CLOCK_MONOTONIC on Linux, the clock tct
@@ -609,11 +611,10 @@ def flush(final=False, wait=False, ended_by=None):
     if os.getpid() != _pid or not _record_dir:  # a forked child: the parent owns the file
         return
     with _flush_lock:
-        if _flushes[1] and not final:
+        if _final_written[0] and not final:
             return
-        _flushes[0] += 1
-        _write_record(final, wait, ended_by, f".{_flushes[0]}.tmp")
-        _flushes[1] = _flushes[1] or final
+        _write_record(final, wait, ended_by, f".{next(_flush_ids)}.tmp")
+        _final_written[0] = _final_written[0] or final
 
 
 def _write_record(final, wait, ended_by, tmp_suffix):
