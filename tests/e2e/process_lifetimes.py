@@ -8,7 +8,7 @@ import time
 class ProcessLifetimes(threading.Thread):
     """Each process whose command line holds `marker`, from the kernel's record of its start
     (/proc/PID/stat's starttime, at its fork) to the first look that finds it exited (a zombie or
-    gone), looking every 10 ms: a clock of the machine's, read beside tct's and not by it."""
+    gone), looking every 10 ms."""
 
     def __init__(self, marker):
         super().__init__(daemon=True)
