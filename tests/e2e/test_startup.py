@@ -100,21 +100,24 @@ def plain_eager_start(cache):
 
 
 def test_eager_start_agrees_with_a_plain_script(tmp_path):
-    """The plain script's starts around tct's (plain, tct twice, plain), so the machine's load
-    meets both alike. bench/startup_oracle.py holds every mode to 10%; a busy CI machine's
-    two starts vary more than that, so here 25% beyond tct's interval. One plain start first,
-    untimed: the first process to import a freshly installed torch reads it from disk (2.65 s
-    against 1.27 s for the next, on CI's fresh torch 2.15 venv), and every later start, tct's
-    included, finds it in the page cache. The plain script's faster start is its figure: a
-    slower one met the load of the neighbouring test worker (CI on torch 2.14.1: 2.77 s and
-    1.18 s around tct's interval reaching 1.42 s), and tct's own spread is in its interval."""
+    """The plain script's starts and tct's take turns (plain, tct twice, plain, tct twice, plain),
+    so the machine's load meets both alike, and each side's fastest start is its figure: load only
+    slows a start, and a neighbouring test worker's compile lands on some starts, not all (CI on
+    torch 2.14.1: plain 2.77 s and 1.18 s around tct's interval reaching 1.42 s; another run,
+    plain 1.45 s against tct's two starts from 2.21 s). bench/startup_oracle.py holds every mode
+    to 10%; here the plain script's fastest start lies within 25% beyond tct's starts. One plain
+    start first, untimed: the first process to import a freshly installed torch reads it from disk
+    (2.65 s against 1.27 s for the next, on CI's fresh torch 2.15 venv), and every later start,
+    tct's included, finds it in the page cache."""
     plain_eager_start(tmp_path)
-    plain = [plain_eager_start(tmp_path)]
-    r = run_tct("startup", *TARGET, "--modes", "eager", "--repeats", "2", "--quiet", "--json")
-    assert r.rc == 0, r
-    plain.append(plain_eager_start(tmp_path))
-    eager = modes(r.json())["eager"]
-    assert 0.75 * eager["low_ns"] <= min(plain) <= 1.25 * eager["high_ns"], (plain, eager)
+    plain, eager = [plain_eager_start(tmp_path)], []
+    for _ in range(2):
+        r = run_tct("startup", *TARGET, "--modes", "eager", "--repeats", "2", "--quiet", "--json")
+        assert r.rc == 0, r
+        eager.append(modes(r.json())["eager"])
+        plain.append(plain_eager_start(tmp_path))
+    low, high = min(m["low_ns"] for m in eager), max(m["high_ns"] for m in eager)
+    assert 0.75 * low <= min(plain) <= 1.25 * high, (plain, eager)
 
 
 def test_reports_render_from_the_saved_document(startup):
