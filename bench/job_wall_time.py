@@ -9,9 +9,7 @@ poll the command while it runs, as a timeout or tct run's progress line does.
 
 Prints each run's wall time, its lifetime and their difference, and the median difference.
 """
-import glob
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -47,8 +45,7 @@ def main():
             diffs = []
             for mode in json.load(open(f"{tmp}/job.json"))["job"]["modes"]:
                 for run in mode["runs"]:
-                    (record,) = glob.glob(os.path.join(run["dir"], "**", "process-*.json"), recursive=True)
-                    seen = watch.seconds(json.load(open(record))["pid"])
+                    seen = watch.run_seconds(run)
                     wall = run["wall_ns"] / 1e9
                     diffs.append(wall - seen)
                     print(f"{mode['mode']:6} wall {wall:7.3f} s  lifetime {seen:7.3f} s  "

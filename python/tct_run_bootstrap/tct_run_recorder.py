@@ -65,7 +65,7 @@ _lock = threading.Lock()
 # its own.
 _flush_lock = threading.RLock()
 _flush_ids = itertools.count(1)  # each flush's temporary file
-_final_written = [False]  # the final record is written: no periodic flush replaces it
+_final_written = False  # the final record is written: no periodic flush replaces it
 # CUDA event pairs kept per site at most (each holds two events until resolved).
 _CUDA_PENDING_CAP = 100000
 # tct job: each call's end time too (perf_counter_ns, CLOCK_MONOTONIC on Linux, the clock tct
@@ -610,11 +610,12 @@ def flush(final=False, wait=False, ended_by=None):
     the job's loop, never in a signal handler). ended_by: the signal that ends the process."""
     if os.getpid() != _pid or not _record_dir:  # a forked child: the parent owns the file
         return
+    global _final_written
     with _flush_lock:
-        if _final_written[0] and not final:
+        if _final_written and not final:
             return
         _write_record(final, wait, ended_by, f".{next(_flush_ids)}.tmp")
-        _final_written[0] = _final_written[0] or final
+        _final_written = _final_written or final
 
 
 def _write_record(final, wait, ended_by, tmp_suffix):

@@ -41,9 +41,8 @@ std::vector<FrameChain> chain_of(const reply::Chain& r) {
     fc.entry_frame = f.entry_frame;
     for (const auto& e : f.entries) {
       // The batches' median: a batch that met a context switch is one of several.
-      const std::vector<double> batches = stats::finite_sorted(e.check_batches_ns);
-      const std::optional<double> check_ns =
-          batches.empty() ? std::nullopt : std::optional<double>(stats::median(batches));
+      const double median = stats::median(e.check_batches_ns);  // NaN: no batch timed
+      const std::optional<double> check_ns = std::isfinite(median) ? std::optional<double>(median) : std::nullopt;
       fc.entries.push_back({e.compile_id, e.guard_count, e.guard_latency_us, e.passes, check_ns});
     }
     derive_chain(fc);

@@ -1,5 +1,7 @@
 """A clock of the machine's for a command's processes, read beside tct's and not by it: the
 oracle for the wall times tct measures (tests/e2e/test_job.py, bench/job_wall_time.py)."""
+import glob
+import json
 import os
 import threading
 import time
@@ -52,3 +54,10 @@ class ProcessLifetimes(threading.Thread):
 
     def seconds(self, pid):
         return self.end_s[pid] - self.start_s[pid]
+
+    def run_seconds(self, run):
+        """The lifetime of the process that a run of tct job's document recorded (its pid is in
+        the run's record file)."""
+        (record,) = glob.glob(os.path.join(run["dir"], "**", "process-*.json"), recursive=True)
+        with open(record) as f:
+            return self.seconds(json.load(f)["pid"])

@@ -4,7 +4,6 @@ lifetime as the kernel shows it (ProcessLifetimes), the trace's compilation_metr
 directly. aot_eager and eager backends: compile cost, not codegen, is what is tested. Speed
 figures, against a plain loop in fresh processes with no tct code, come from bench/job_oracle.py,
 not from here."""
-import glob
 import json
 import os
 import statistics
@@ -94,8 +93,7 @@ def test_each_run_and_total_is_the_jobs_wall_time(scorer):
     for mode in doc["job"]["modes"]:
         walls = []
         for run in mode["runs"]:
-            (record,) = glob.glob(os.path.join(run["dir"], "**", "process-*.json"), recursive=True)
-            seen_s = lifetimes.seconds(json.load(open(record))["pid"])
+            seen_s = lifetimes.run_seconds(run)
             wall_s = run["wall_ns"] / 1e9
             assert wall_s == pytest.approx(seen_s, rel=0.05, abs=0.15), mode["mode"]
             walls.append(run["wall_ns"])
