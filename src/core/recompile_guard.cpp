@@ -161,7 +161,7 @@ const RecompileAdvice& advice_for(RecompileCause c) {
        "torch.compile(..., dynamic=True); or pad inputs to a few fixed sizes",
        "one dynamic-shape compile instead of one per shape; its kernels can be a little slower",
        "the dimension is already dynamic (its guard is a range such as `2 <= x.size()[0]`)",
-       "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html", false},
+       "https://docs.pytorch.org/docs/stable/torch.compiler_dynamic_shapes.html", true},
       {RecompileCause::Stride, "stride", "an input's memory layout (strides) changed",
        "make the input contiguous (x.contiguous()) before the call", "a copy per call where it was not contiguous",
        "the layout is what a later op needs (channels_last): then keep that layout for every call", guide, false},

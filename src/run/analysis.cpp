@@ -33,6 +33,13 @@ std::vector<double> thin(const std::vector<double>& xs) {
   return out;
 }
 
+// A shape fix's cost on the user's job (mark_dynamic, dynamic=True, mark_unbacked) is measured by
+// tct job, on the job's own shapes; while untried, its terms say so.
+core::FixTerms with_shape_fix_measurer(core::FixTerms t) {
+  if (t.untried && (t.id == "size" || t.id == "mark_unbacked")) t.measured_by = "tct job --shape-fixes";
+  return t;
+}
+
 double median_of(std::vector<double>& xs) {
   if (xs.empty()) return NAN;
   auto mid = xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2);
@@ -256,7 +263,7 @@ void group_recompiles(SiteResult& out, const SiteRecord& s, const ProcessRecord&
       r.why = why_of(*g, fix);
       r.fix = fix.fix;
       r.cost = fix.terms.cost;
-      r.fix_terms = fix.terms;
+      r.fix_terms = with_shape_fix_measurer(fix.terms);
       // not a reply: a typed map of dynamo's limits (the process record, run/records.cpp)
       if (auto l = p.limits.find("recompile_limit"); l != p.limits.end()) r.limit = l->second;
       out.recompile_groups.push_back(std::move(r));
@@ -306,7 +313,7 @@ void find_fallbacks(SiteResult& out, const SiteRecord& s, const ProcessRecord& p
       f.guard = g->pattern;
       f.kind = fix.name;
       f.fix = fix.fix;
-      f.fix_terms = fix.terms;
+      f.fix_terms = with_shape_fix_measurer(fix.terms);
     }
   }
   // The trace's failure records: a compile the limit refused, or one Dynamo gave up on.

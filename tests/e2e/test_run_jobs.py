@@ -139,6 +139,10 @@ def test_shape_changes_recompile_once_no_fallback(tmp_path):
     assert sum(g["count"] for g in s["recompile_groups"]) == len(recompiles) >= 1
     assert {g["cause"] for g in s["recompile_groups"]} == {"size"}
     assert "mark_dynamic" in s["recompile_groups"][0]["fix"]
+    # What dynamic=True or mark_dynamic costs on the job's shapes is not known from this run: the fix
+    # says it is untried and which command measures it.
+    assert s["recompile_groups"][0]["fix_terms"]["untried"] is True
+    assert "tct has not tried it on your inputs (tct job --shape-fixes measures it)" in r.err, r.err
     assert "SILENT FALLBACK" not in r.err
 
 
