@@ -562,7 +562,7 @@ export interface FixTerms {
   not_when: string;
   source: string;
   untried: boolean;
-  /** While untried, where tct can measure it on your job: the command that does ("tct run --try-fixes"). */
+  /** While untried, where tct can measure it on your job: the command that does ("tct run --try-fixes", "tct job --shape-fixes"). */
   measured_by?: string;
 }
 export interface Hint { text: string; fix?: string | null; url?: string | null; terms?: FixTerms }
